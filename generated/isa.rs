@@ -20,37 +20,25 @@ impl BraMode {
         BraMode::Div,
         BraMode::Conv,
     ];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 4usize] = ["", ".U", ".DIV", ".CONV"];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 4usize] = ["none", "u", "div", "conv"];
     pub const fn index(self) -> usize {
-        match self {
-            BraMode::None => 0,
-            BraMode::U => 1,
-            BraMode::Div => 2,
-            BraMode::Conv => 3,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            BraMode::None => "",
-            BraMode::U => ".U",
-            BraMode::Div => ".DIV",
-            BraMode::Conv => ".CONV",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            BraMode::None => "none",
-            BraMode::U => "u",
-            BraMode::Div => "div",
-            BraMode::Conv => "conv",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -58,15 +46,11 @@ impl BraMode {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 8], usize); 4usize] = text_chunks(&BraMode::TEXTS);
         match (self, sm) {
             _ => {
-                match self {
-                    BraMode::None => (b"\0\0\0\0\0\0\0\0", 0),
-                    BraMode::U => (b".U\0\0\0\0\0\0", 2),
-                    BraMode::Div => (b".DIV\0\0\0\0", 4),
-                    BraMode::Conv => (b".CONV\0\0\0", 5),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -83,31 +67,25 @@ pub enum BraUrMode {
 }
 impl BraUrMode {
     pub const ALL: [BraUrMode; 2usize] = [BraUrMode::Div, BraUrMode::Conv];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 2usize] = [".DIV", ".CONV"];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 2usize] = ["div", "conv"];
     pub const fn index(self) -> usize {
-        match self {
-            BraUrMode::Div => 0,
-            BraUrMode::Conv => 1,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            BraUrMode::Div => ".DIV",
-            BraUrMode::Conv => ".CONV",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            BraUrMode::Div => "div",
-            BraUrMode::Conv => "conv",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -115,13 +93,11 @@ impl BraUrMode {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 8], usize); 2usize] = text_chunks(&BraUrMode::TEXTS);
         match (self, sm) {
             _ => {
-                match self {
-                    BraUrMode::Div => (b".DIV\0\0\0\0", 4),
-                    BraUrMode::Conv => (b".CONV\0\0\0", 5),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -201,121 +177,91 @@ impl Cc {
         Cc::Rle,
         Cc::Rgt,
     ];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 32usize] = [
+        "",
+        "CC.F",
+        "CC.LT",
+        "CC.EQ",
+        "CC.LE",
+        "CC.GT",
+        "CC.NE",
+        "CC.GE",
+        "CC.NUM",
+        "CC.NAN",
+        "CC.LTU",
+        "CC.EQU",
+        "CC.LEU",
+        "CC.GTU",
+        "CC.NEU",
+        "CC.GEU",
+        "CC.OFF",
+        "CC.LO",
+        "CC.SFF",
+        "CC.LS",
+        "CC.HI",
+        "CC.SFT",
+        "CC.HS",
+        "CC.OFT",
+        "CC.CSM_TA",
+        "CC.CSM_TR",
+        "CC.CSM_MX",
+        "CC.FCSM_TA",
+        "CC.FCSM_TR",
+        "CC.FCSM_MX",
+        "CC.RLE",
+        "CC.RGT",
+    ];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 32usize] = [
+        "t",
+        "f",
+        "lt",
+        "eq",
+        "le",
+        "gt",
+        "ne",
+        "ge",
+        "num",
+        "nan",
+        "ltu",
+        "equ",
+        "leu",
+        "gtu",
+        "neu",
+        "geu",
+        "off",
+        "lo",
+        "sff",
+        "ls",
+        "hi",
+        "sft",
+        "hs",
+        "oft",
+        "csm_ta",
+        "csm_tr",
+        "csm_mx",
+        "fcsm_ta",
+        "fcsm_tr",
+        "fcsm_mx",
+        "rle",
+        "rgt",
+    ];
     pub const fn index(self) -> usize {
-        match self {
-            Cc::T => 0,
-            Cc::F => 1,
-            Cc::Lt => 2,
-            Cc::Eq => 3,
-            Cc::Le => 4,
-            Cc::Gt => 5,
-            Cc::Ne => 6,
-            Cc::Ge => 7,
-            Cc::Num => 8,
-            Cc::Nan => 9,
-            Cc::Ltu => 10,
-            Cc::Equ => 11,
-            Cc::Leu => 12,
-            Cc::Gtu => 13,
-            Cc::Neu => 14,
-            Cc::Geu => 15,
-            Cc::Off => 16,
-            Cc::Lo => 17,
-            Cc::Sff => 18,
-            Cc::Ls => 19,
-            Cc::Hi => 20,
-            Cc::Sft => 21,
-            Cc::Hs => 22,
-            Cc::Oft => 23,
-            Cc::CsmTa => 24,
-            Cc::CsmTr => 25,
-            Cc::CsmMx => 26,
-            Cc::FcsmTa => 27,
-            Cc::FcsmTr => 28,
-            Cc::FcsmMx => 29,
-            Cc::Rle => 30,
-            Cc::Rgt => 31,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            Cc::T => "",
-            Cc::F => "CC.F",
-            Cc::Lt => "CC.LT",
-            Cc::Eq => "CC.EQ",
-            Cc::Le => "CC.LE",
-            Cc::Gt => "CC.GT",
-            Cc::Ne => "CC.NE",
-            Cc::Ge => "CC.GE",
-            Cc::Num => "CC.NUM",
-            Cc::Nan => "CC.NAN",
-            Cc::Ltu => "CC.LTU",
-            Cc::Equ => "CC.EQU",
-            Cc::Leu => "CC.LEU",
-            Cc::Gtu => "CC.GTU",
-            Cc::Neu => "CC.NEU",
-            Cc::Geu => "CC.GEU",
-            Cc::Off => "CC.OFF",
-            Cc::Lo => "CC.LO",
-            Cc::Sff => "CC.SFF",
-            Cc::Ls => "CC.LS",
-            Cc::Hi => "CC.HI",
-            Cc::Sft => "CC.SFT",
-            Cc::Hs => "CC.HS",
-            Cc::Oft => "CC.OFT",
-            Cc::CsmTa => "CC.CSM_TA",
-            Cc::CsmTr => "CC.CSM_TR",
-            Cc::CsmMx => "CC.CSM_MX",
-            Cc::FcsmTa => "CC.FCSM_TA",
-            Cc::FcsmTr => "CC.FCSM_TR",
-            Cc::FcsmMx => "CC.FCSM_MX",
-            Cc::Rle => "CC.RLE",
-            Cc::Rgt => "CC.RGT",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            Cc::T => "t",
-            Cc::F => "f",
-            Cc::Lt => "lt",
-            Cc::Eq => "eq",
-            Cc::Le => "le",
-            Cc::Gt => "gt",
-            Cc::Ne => "ne",
-            Cc::Ge => "ge",
-            Cc::Num => "num",
-            Cc::Nan => "nan",
-            Cc::Ltu => "ltu",
-            Cc::Equ => "equ",
-            Cc::Leu => "leu",
-            Cc::Gtu => "gtu",
-            Cc::Neu => "neu",
-            Cc::Geu => "geu",
-            Cc::Off => "off",
-            Cc::Lo => "lo",
-            Cc::Sff => "sff",
-            Cc::Ls => "ls",
-            Cc::Hi => "hi",
-            Cc::Sft => "sft",
-            Cc::Hs => "hs",
-            Cc::Oft => "oft",
-            Cc::CsmTa => "csm_ta",
-            Cc::CsmTr => "csm_tr",
-            Cc::CsmMx => "csm_mx",
-            Cc::FcsmTa => "fcsm_ta",
-            Cc::FcsmTr => "fcsm_tr",
-            Cc::FcsmMx => "fcsm_mx",
-            Cc::Rle => "rle",
-            Cc::Rgt => "rgt",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -323,43 +269,11 @@ impl Cc {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 16], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 16], usize); 32usize] = text_chunks(&Cc::TEXTS);
         match (self, sm) {
             _ => {
-                match self {
-                    Cc::T => (b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 0),
-                    Cc::F => (b"CC.F\0\0\0\0\0\0\0\0\0\0\0\0", 4),
-                    Cc::Lt => (b"CC.LT\0\0\0\0\0\0\0\0\0\0\0", 5),
-                    Cc::Eq => (b"CC.EQ\0\0\0\0\0\0\0\0\0\0\0", 5),
-                    Cc::Le => (b"CC.LE\0\0\0\0\0\0\0\0\0\0\0", 5),
-                    Cc::Gt => (b"CC.GT\0\0\0\0\0\0\0\0\0\0\0", 5),
-                    Cc::Ne => (b"CC.NE\0\0\0\0\0\0\0\0\0\0\0", 5),
-                    Cc::Ge => (b"CC.GE\0\0\0\0\0\0\0\0\0\0\0", 5),
-                    Cc::Num => (b"CC.NUM\0\0\0\0\0\0\0\0\0\0", 6),
-                    Cc::Nan => (b"CC.NAN\0\0\0\0\0\0\0\0\0\0", 6),
-                    Cc::Ltu => (b"CC.LTU\0\0\0\0\0\0\0\0\0\0", 6),
-                    Cc::Equ => (b"CC.EQU\0\0\0\0\0\0\0\0\0\0", 6),
-                    Cc::Leu => (b"CC.LEU\0\0\0\0\0\0\0\0\0\0", 6),
-                    Cc::Gtu => (b"CC.GTU\0\0\0\0\0\0\0\0\0\0", 6),
-                    Cc::Neu => (b"CC.NEU\0\0\0\0\0\0\0\0\0\0", 6),
-                    Cc::Geu => (b"CC.GEU\0\0\0\0\0\0\0\0\0\0", 6),
-                    Cc::Off => (b"CC.OFF\0\0\0\0\0\0\0\0\0\0", 6),
-                    Cc::Lo => (b"CC.LO\0\0\0\0\0\0\0\0\0\0\0", 5),
-                    Cc::Sff => (b"CC.SFF\0\0\0\0\0\0\0\0\0\0", 6),
-                    Cc::Ls => (b"CC.LS\0\0\0\0\0\0\0\0\0\0\0", 5),
-                    Cc::Hi => (b"CC.HI\0\0\0\0\0\0\0\0\0\0\0", 5),
-                    Cc::Sft => (b"CC.SFT\0\0\0\0\0\0\0\0\0\0", 6),
-                    Cc::Hs => (b"CC.HS\0\0\0\0\0\0\0\0\0\0\0", 5),
-                    Cc::Oft => (b"CC.OFT\0\0\0\0\0\0\0\0\0\0", 6),
-                    Cc::CsmTa => (b"CC.CSM_TA\0\0\0\0\0\0\0", 9),
-                    Cc::CsmTr => (b"CC.CSM_TR\0\0\0\0\0\0\0", 9),
-                    Cc::CsmMx => (b"CC.CSM_MX\0\0\0\0\0\0\0", 9),
-                    Cc::FcsmTa => (b"CC.FCSM_TA\0\0\0\0\0\0", 10),
-                    Cc::FcsmTr => (b"CC.FCSM_TR\0\0\0\0\0\0", 10),
-                    Cc::FcsmMx => (b"CC.FCSM_MX\0\0\0\0\0\0", 10),
-                    Cc::Rle => (b"CC.RLE\0\0\0\0\0\0\0\0\0\0", 6),
-                    Cc::Rgt => (b"CC.RGT\0\0\0\0\0\0\0\0\0\0", 6),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -383,37 +297,25 @@ impl CvtFtype {
         CvtFtype::Bf16,
         CvtFtype::F64,
     ];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 4usize] = ["", ".F16", ".BF16", ".F64"];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 4usize] = ["f32", "f16", "bf16", "f64"];
     pub const fn index(self) -> usize {
-        match self {
-            CvtFtype::F32 => 0,
-            CvtFtype::F16 => 1,
-            CvtFtype::Bf16 => 2,
-            CvtFtype::F64 => 3,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            CvtFtype::F32 => "",
-            CvtFtype::F16 => ".F16",
-            CvtFtype::Bf16 => ".BF16",
-            CvtFtype::F64 => ".F64",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            CvtFtype::F32 => "f32",
-            CvtFtype::F16 => "f16",
-            CvtFtype::Bf16 => "bf16",
-            CvtFtype::F64 => "f64",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -421,15 +323,11 @@ impl CvtFtype {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 8], usize); 4usize] = text_chunks(&CvtFtype::TEXTS);
         match (self, sm) {
             _ => {
-                match self {
-                    CvtFtype::F32 => (b"\0\0\0\0\0\0\0\0", 0),
-                    CvtFtype::F16 => (b".F16\0\0\0\0", 4),
-                    CvtFtype::Bf16 => (b".BF16\0\0\0", 5),
-                    CvtFtype::F64 => (b".F64\0\0\0\0", 4),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -451,34 +349,25 @@ impl CvtFtype32 {
         CvtFtype32::F16,
         CvtFtype32::Bf16,
     ];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 3usize] = ["", ".F16", ".BF16"];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 3usize] = ["f32", "f16", "bf16"];
     pub const fn index(self) -> usize {
-        match self {
-            CvtFtype32::F32 => 0,
-            CvtFtype32::F16 => 1,
-            CvtFtype32::Bf16 => 2,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            CvtFtype32::F32 => "",
-            CvtFtype32::F16 => ".F16",
-            CvtFtype32::Bf16 => ".BF16",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            CvtFtype32::F32 => "f32",
-            CvtFtype32::F16 => "f16",
-            CvtFtype32::Bf16 => "bf16",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -486,14 +375,11 @@ impl CvtFtype32 {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 8], usize); 3usize] = text_chunks(&CvtFtype32::TEXTS);
         match (self, sm) {
             _ => {
-                match self {
-                    CvtFtype32::F32 => (b"\0\0\0\0\0\0\0\0", 0),
-                    CvtFtype32::F16 => (b".F16\0\0\0\0", 4),
-                    CvtFtype32::Bf16 => (b".BF16\0\0\0", 5),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -517,37 +403,25 @@ impl CvtFtypeShown {
         CvtFtypeShown::Bf16,
         CvtFtypeShown::F64,
     ];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 4usize] = [".F32", ".F16", ".BF16", ".F64"];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 4usize] = ["f32", "f16", "bf16", "f64"];
     pub const fn index(self) -> usize {
-        match self {
-            CvtFtypeShown::F32 => 0,
-            CvtFtypeShown::F16 => 1,
-            CvtFtypeShown::Bf16 => 2,
-            CvtFtypeShown::F64 => 3,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            CvtFtypeShown::F32 => ".F32",
-            CvtFtypeShown::F16 => ".F16",
-            CvtFtypeShown::Bf16 => ".BF16",
-            CvtFtypeShown::F64 => ".F64",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            CvtFtypeShown::F32 => "f32",
-            CvtFtypeShown::F16 => "f16",
-            CvtFtypeShown::Bf16 => "bf16",
-            CvtFtypeShown::F64 => "f64",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -555,15 +429,11 @@ impl CvtFtypeShown {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 8], usize); 4usize] = text_chunks(&CvtFtypeShown::TEXTS);
         match (self, sm) {
             _ => {
-                match self {
-                    CvtFtypeShown::F32 => (b".F32\0\0\0\0", 4),
-                    CvtFtypeShown::F16 => (b".F16\0\0\0\0", 4),
-                    CvtFtypeShown::Bf16 => (b".BF16\0\0\0", 5),
-                    CvtFtypeShown::F64 => (b".F64\0\0\0\0", 4),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -585,34 +455,25 @@ impl CvtFtypeShown32 {
         CvtFtypeShown32::F16,
         CvtFtypeShown32::Bf16,
     ];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 3usize] = [".F32", ".F16", ".BF16"];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 3usize] = ["f32", "f16", "bf16"];
     pub const fn index(self) -> usize {
-        match self {
-            CvtFtypeShown32::F32 => 0,
-            CvtFtypeShown32::F16 => 1,
-            CvtFtypeShown32::Bf16 => 2,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            CvtFtypeShown32::F32 => ".F32",
-            CvtFtypeShown32::F16 => ".F16",
-            CvtFtypeShown32::Bf16 => ".BF16",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            CvtFtypeShown32::F32 => "f32",
-            CvtFtypeShown32::F16 => "f16",
-            CvtFtypeShown32::Bf16 => "bf16",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -620,14 +481,11 @@ impl CvtFtypeShown32 {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 8], usize); 3usize] = text_chunks(&CvtFtypeShown32::TEXTS);
         match (self, sm) {
             _ => {
-                match self {
-                    CvtFtypeShown32::F32 => (b".F32\0\0\0\0", 4),
-                    CvtFtypeShown32::F16 => (b".F16\0\0\0\0", 4),
-                    CvtFtypeShown32::Bf16 => (b".BF16\0\0\0", 5),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -659,49 +517,43 @@ impl CvtItype {
         CvtItype::S64,
         CvtItype::U64,
     ];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 8usize] = [
+        "",
+        ".U32",
+        ".S16",
+        ".U16",
+        ".S8",
+        ".U8",
+        ".S64",
+        ".U64",
+    ];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 8usize] = [
+        "s32",
+        "u32",
+        "s16",
+        "u16",
+        "s8",
+        "u8",
+        "s64",
+        "u64",
+    ];
     pub const fn index(self) -> usize {
-        match self {
-            CvtItype::S32 => 0,
-            CvtItype::U32 => 1,
-            CvtItype::S16 => 2,
-            CvtItype::U16 => 3,
-            CvtItype::S8 => 4,
-            CvtItype::U8 => 5,
-            CvtItype::S64 => 6,
-            CvtItype::U64 => 7,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            CvtItype::S32 => "",
-            CvtItype::U32 => ".U32",
-            CvtItype::S16 => ".S16",
-            CvtItype::U16 => ".U16",
-            CvtItype::S8 => ".S8",
-            CvtItype::U8 => ".U8",
-            CvtItype::S64 => ".S64",
-            CvtItype::U64 => ".U64",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            CvtItype::S32 => "s32",
-            CvtItype::U32 => "u32",
-            CvtItype::S16 => "s16",
-            CvtItype::U16 => "u16",
-            CvtItype::S8 => "s8",
-            CvtItype::U8 => "u8",
-            CvtItype::S64 => "s64",
-            CvtItype::U64 => "u64",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -709,19 +561,11 @@ impl CvtItype {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 8], usize); 8usize] = text_chunks(&CvtItype::TEXTS);
         match (self, sm) {
             _ => {
-                match self {
-                    CvtItype::S32 => (b"\0\0\0\0\0\0\0\0", 0),
-                    CvtItype::U32 => (b".U32\0\0\0\0", 4),
-                    CvtItype::S16 => (b".S16\0\0\0\0", 4),
-                    CvtItype::U16 => (b".U16\0\0\0\0", 4),
-                    CvtItype::S8 => (b".S8\0\0\0\0\0", 3),
-                    CvtItype::U8 => (b".U8\0\0\0\0\0", 3),
-                    CvtItype::S64 => (b".S64\0\0\0\0", 4),
-                    CvtItype::U64 => (b".U64\0\0\0\0", 4),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -749,43 +593,25 @@ impl CvtItype32 {
         CvtItype32::S8,
         CvtItype32::U8,
     ];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 6usize] = ["", ".U32", ".S16", ".U16", ".S8", ".U8"];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 6usize] = ["s32", "u32", "s16", "u16", "s8", "u8"];
     pub const fn index(self) -> usize {
-        match self {
-            CvtItype32::S32 => 0,
-            CvtItype32::U32 => 1,
-            CvtItype32::S16 => 2,
-            CvtItype32::U16 => 3,
-            CvtItype32::S8 => 4,
-            CvtItype32::U8 => 5,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            CvtItype32::S32 => "",
-            CvtItype32::U32 => ".U32",
-            CvtItype32::S16 => ".S16",
-            CvtItype32::U16 => ".U16",
-            CvtItype32::S8 => ".S8",
-            CvtItype32::U8 => ".U8",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            CvtItype32::S32 => "s32",
-            CvtItype32::U32 => "u32",
-            CvtItype32::S16 => "s16",
-            CvtItype32::U16 => "u16",
-            CvtItype32::S8 => "s8",
-            CvtItype32::U8 => "u8",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -793,17 +619,11 @@ impl CvtItype32 {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 8], usize); 6usize] = text_chunks(&CvtItype32::TEXTS);
         match (self, sm) {
             _ => {
-                match self {
-                    CvtItype32::S32 => (b"\0\0\0\0\0\0\0\0", 0),
-                    CvtItype32::U32 => (b".U32\0\0\0\0", 4),
-                    CvtItype32::S16 => (b".S16\0\0\0\0", 4),
-                    CvtItype32::U16 => (b".U16\0\0\0\0", 4),
-                    CvtItype32::S8 => (b".S8\0\0\0\0\0", 3),
-                    CvtItype32::U8 => (b".U8\0\0\0\0\0", 3),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -827,37 +647,25 @@ impl F2iRnd {
         F2iRnd::Ceil,
         F2iRnd::Trunc,
     ];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 4usize] = ["", ".FLOOR", ".CEIL", ".TRUNC"];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 4usize] = ["rn", "floor", "ceil", "trunc"];
     pub const fn index(self) -> usize {
-        match self {
-            F2iRnd::Rn => 0,
-            F2iRnd::Floor => 1,
-            F2iRnd::Ceil => 2,
-            F2iRnd::Trunc => 3,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            F2iRnd::Rn => "",
-            F2iRnd::Floor => ".FLOOR",
-            F2iRnd::Ceil => ".CEIL",
-            F2iRnd::Trunc => ".TRUNC",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            F2iRnd::Rn => "rn",
-            F2iRnd::Floor => "floor",
-            F2iRnd::Ceil => "ceil",
-            F2iRnd::Trunc => "trunc",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -865,15 +673,11 @@ impl F2iRnd {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 8], usize); 4usize] = text_chunks(&F2iRnd::TEXTS);
         match (self, sm) {
             _ => {
-                match self {
-                    F2iRnd::Rn => (b"\0\0\0\0\0\0\0\0", 0),
-                    F2iRnd::Floor => (b".FLOOR\0\0", 6),
-                    F2iRnd::Ceil => (b".CEIL\0\0\0", 5),
-                    F2iRnd::Trunc => (b".TRUNC\0\0", 6),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -921,73 +725,59 @@ impl Fcmp {
         Fcmp::Geu,
         Fcmp::T,
     ];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 16usize] = [
+        ".F",
+        ".LT",
+        ".EQ",
+        ".LE",
+        ".GT",
+        ".NE",
+        ".GE",
+        ".NUM",
+        ".NAN",
+        ".LTU",
+        ".EQU",
+        ".LEU",
+        ".GTU",
+        ".NEU",
+        ".GEU",
+        ".T",
+    ];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 16usize] = [
+        "f",
+        "lt",
+        "eq",
+        "le",
+        "gt",
+        "ne",
+        "ge",
+        "num",
+        "nan",
+        "ltu",
+        "equ",
+        "leu",
+        "gtu",
+        "neu",
+        "geu",
+        "t",
+    ];
     pub const fn index(self) -> usize {
-        match self {
-            Fcmp::F => 0,
-            Fcmp::Lt => 1,
-            Fcmp::Eq => 2,
-            Fcmp::Le => 3,
-            Fcmp::Gt => 4,
-            Fcmp::Ne => 5,
-            Fcmp::Ge => 6,
-            Fcmp::Num => 7,
-            Fcmp::Nan => 8,
-            Fcmp::Ltu => 9,
-            Fcmp::Equ => 10,
-            Fcmp::Leu => 11,
-            Fcmp::Gtu => 12,
-            Fcmp::Neu => 13,
-            Fcmp::Geu => 14,
-            Fcmp::T => 15,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            Fcmp::F => ".F",
-            Fcmp::Lt => ".LT",
-            Fcmp::Eq => ".EQ",
-            Fcmp::Le => ".LE",
-            Fcmp::Gt => ".GT",
-            Fcmp::Ne => ".NE",
-            Fcmp::Ge => ".GE",
-            Fcmp::Num => ".NUM",
-            Fcmp::Nan => ".NAN",
-            Fcmp::Ltu => ".LTU",
-            Fcmp::Equ => ".EQU",
-            Fcmp::Leu => ".LEU",
-            Fcmp::Gtu => ".GTU",
-            Fcmp::Neu => ".NEU",
-            Fcmp::Geu => ".GEU",
-            Fcmp::T => ".T",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            Fcmp::F => "f",
-            Fcmp::Lt => "lt",
-            Fcmp::Eq => "eq",
-            Fcmp::Le => "le",
-            Fcmp::Gt => "gt",
-            Fcmp::Ne => "ne",
-            Fcmp::Ge => "ge",
-            Fcmp::Num => "num",
-            Fcmp::Nan => "nan",
-            Fcmp::Ltu => "ltu",
-            Fcmp::Equ => "equ",
-            Fcmp::Leu => "leu",
-            Fcmp::Gtu => "gtu",
-            Fcmp::Neu => "neu",
-            Fcmp::Geu => "geu",
-            Fcmp::T => "t",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -995,27 +785,11 @@ impl Fcmp {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 8], usize); 16usize] = text_chunks(&Fcmp::TEXTS);
         match (self, sm) {
             _ => {
-                match self {
-                    Fcmp::F => (b".F\0\0\0\0\0\0", 2),
-                    Fcmp::Lt => (b".LT\0\0\0\0\0", 3),
-                    Fcmp::Eq => (b".EQ\0\0\0\0\0", 3),
-                    Fcmp::Le => (b".LE\0\0\0\0\0", 3),
-                    Fcmp::Gt => (b".GT\0\0\0\0\0", 3),
-                    Fcmp::Ne => (b".NE\0\0\0\0\0", 3),
-                    Fcmp::Ge => (b".GE\0\0\0\0\0", 3),
-                    Fcmp::Num => (b".NUM\0\0\0\0", 4),
-                    Fcmp::Nan => (b".NAN\0\0\0\0", 4),
-                    Fcmp::Ltu => (b".LTU\0\0\0\0", 4),
-                    Fcmp::Equ => (b".EQU\0\0\0\0", 4),
-                    Fcmp::Leu => (b".LEU\0\0\0\0", 4),
-                    Fcmp::Gtu => (b".GTU\0\0\0\0", 4),
-                    Fcmp::Neu => (b".NEU\0\0\0\0", 4),
-                    Fcmp::Geu => (b".GEU\0\0\0\0", 4),
-                    Fcmp::T => (b".T\0\0\0\0\0\0", 2),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -1053,31 +827,25 @@ pub enum FloType {
 }
 impl FloType {
     pub const ALL: [FloType; 2usize] = [FloType::U32, FloType::S32];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 2usize] = [".U32", ""];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 2usize] = ["u32", "s32"];
     pub const fn index(self) -> usize {
-        match self {
-            FloType::U32 => 0,
-            FloType::S32 => 1,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            FloType::U32 => ".U32",
-            FloType::S32 => "",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            FloType::U32 => "u32",
-            FloType::S32 => "s32",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -1085,13 +853,11 @@ impl FloType {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 8], usize); 2usize] = text_chunks(&FloType::TEXTS);
         match (self, sm) {
             _ => {
-                match self {
-                    FloType::U32 => (b".U32\0\0\0\0", 4),
-                    FloType::S32 => (b"\0\0\0\0\0\0\0\0", 0),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -1123,49 +889,43 @@ impl Icmp {
         Icmp::Ge,
         Icmp::T,
     ];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 8usize] = [
+        ".F",
+        ".LT",
+        ".EQ",
+        ".LE",
+        ".GT",
+        ".NE",
+        ".GE",
+        ".T",
+    ];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 8usize] = [
+        "f",
+        "lt",
+        "eq",
+        "le",
+        "gt",
+        "ne",
+        "ge",
+        "t",
+    ];
     pub const fn index(self) -> usize {
-        match self {
-            Icmp::F => 0,
-            Icmp::Lt => 1,
-            Icmp::Eq => 2,
-            Icmp::Le => 3,
-            Icmp::Gt => 4,
-            Icmp::Ne => 5,
-            Icmp::Ge => 6,
-            Icmp::T => 7,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            Icmp::F => ".F",
-            Icmp::Lt => ".LT",
-            Icmp::Eq => ".EQ",
-            Icmp::Le => ".LE",
-            Icmp::Gt => ".GT",
-            Icmp::Ne => ".NE",
-            Icmp::Ge => ".GE",
-            Icmp::T => ".T",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            Icmp::F => "f",
-            Icmp::Lt => "lt",
-            Icmp::Eq => "eq",
-            Icmp::Le => "le",
-            Icmp::Gt => "gt",
-            Icmp::Ne => "ne",
-            Icmp::Ge => "ge",
-            Icmp::T => "t",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -1173,19 +933,11 @@ impl Icmp {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 8], usize); 8usize] = text_chunks(&Icmp::TEXTS);
         match (self, sm) {
             _ => {
-                match self {
-                    Icmp::F => (b".F\0\0\0\0\0\0", 2),
-                    Icmp::Lt => (b".LT\0\0\0\0\0", 3),
-                    Icmp::Eq => (b".EQ\0\0\0\0\0", 3),
-                    Icmp::Le => (b".LE\0\0\0\0\0", 3),
-                    Icmp::Gt => (b".GT\0\0\0\0\0", 3),
-                    Icmp::Ne => (b".NE\0\0\0\0\0", 3),
-                    Icmp::Ge => (b".GE\0\0\0\0\0", 3),
-                    Icmp::T => (b".T\0\0\0\0\0\0", 2),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -1222,37 +974,25 @@ impl ImnmxX {
         ImnmxX::Xmed,
         ImnmxX::Xhi,
     ];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 4usize] = ["", ".XLO", ".XMED", ".XHI"];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 4usize] = ["none", "xlo", "xmed", "xhi"];
     pub const fn index(self) -> usize {
-        match self {
-            ImnmxX::None => 0,
-            ImnmxX::Xlo => 1,
-            ImnmxX::Xmed => 2,
-            ImnmxX::Xhi => 3,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            ImnmxX::None => "",
-            ImnmxX::Xlo => ".XLO",
-            ImnmxX::Xmed => ".XMED",
-            ImnmxX::Xhi => ".XHI",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            ImnmxX::None => "none",
-            ImnmxX::Xlo => "xlo",
-            ImnmxX::Xmed => "xmed",
-            ImnmxX::Xhi => "xhi",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -1260,15 +1000,11 @@ impl ImnmxX {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 8], usize); 4usize] = text_chunks(&ImnmxX::TEXTS);
         match (self, sm) {
             _ => {
-                match self {
-                    ImnmxX::None => (b"\0\0\0\0\0\0\0\0", 0),
-                    ImnmxX::Xlo => (b".XLO\0\0\0\0", 4),
-                    ImnmxX::Xmed => (b".XMED\0\0\0", 5),
-                    ImnmxX::Xhi => (b".XHI\0\0\0\0", 4),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -1285,31 +1021,25 @@ pub enum IntType {
 }
 impl IntType {
     pub const ALL: [IntType; 2usize] = [IntType::S32, IntType::U32];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 2usize] = ["", ".U32"];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 2usize] = ["s32", "u32"];
     pub const fn index(self) -> usize {
-        match self {
-            IntType::S32 => 0,
-            IntType::U32 => 1,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            IntType::S32 => "",
-            IntType::U32 => ".U32",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            IntType::S32 => "s32",
-            IntType::U32 => "u32",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -1317,13 +1047,11 @@ impl IntType {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 8], usize); 2usize] = text_chunks(&IntType::TEXTS);
         match (self, sm) {
             _ => {
-                match self {
-                    IntType::S32 => (b"\0\0\0\0\0\0\0\0", 0),
-                    IntType::U32 => (b".U32\0\0\0\0", 4),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -1340,31 +1068,25 @@ pub enum IsetpType {
 }
 impl IsetpType {
     pub const ALL: [IsetpType; 2usize] = [IsetpType::S32, IsetpType::U32];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 2usize] = ["", ".U32"];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 2usize] = ["s32", "u32"];
     pub const fn index(self) -> usize {
-        match self {
-            IsetpType::S32 => 0,
-            IsetpType::U32 => 1,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            IsetpType::S32 => "",
-            IsetpType::U32 => ".U32",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            IsetpType::S32 => "s32",
-            IsetpType::U32 => "u32",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -1372,13 +1094,11 @@ impl IsetpType {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 8], usize); 2usize] = text_chunks(&IsetpType::TEXTS);
         match (self, sm) {
             _ => {
-                match self {
-                    IsetpType::S32 => (b"\0\0\0\0\0\0\0\0", 0),
-                    IsetpType::U32 => (b".U32\0\0\0\0", 4),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -1395,31 +1115,25 @@ pub enum IsetpType64 {
 }
 impl IsetpType64 {
     pub const ALL: [IsetpType64; 2usize] = [IsetpType64::U64, IsetpType64::S64];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 2usize] = [".U64", ".S64"];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 2usize] = ["u64", "s64"];
     pub const fn index(self) -> usize {
-        match self {
-            IsetpType64::U64 => 0,
-            IsetpType64::S64 => 1,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            IsetpType64::U64 => ".U64",
-            IsetpType64::S64 => ".S64",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            IsetpType64::U64 => "u64",
-            IsetpType64::S64 => "s64",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -1427,13 +1141,11 @@ impl IsetpType64 {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 8], usize); 2usize] = text_chunks(&IsetpType64::TEXTS);
         match (self, sm) {
             _ => {
-                match self {
-                    IsetpType64::U64 => (b".U64\0\0\0\0", 4),
-                    IsetpType64::S64 => (b".S64\0\0\0\0", 4),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -1452,37 +1164,25 @@ pub enum LopOp {
 }
 impl LopOp {
     pub const ALL: [LopOp; 4usize] = [LopOp::And, LopOp::Or, LopOp::Xor, LopOp::PassB];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 4usize] = [".AND", ".OR", ".XOR", ".PASS_B"];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 4usize] = ["and", "or", "xor", "pass_b"];
     pub const fn index(self) -> usize {
-        match self {
-            LopOp::And => 0,
-            LopOp::Or => 1,
-            LopOp::Xor => 2,
-            LopOp::PassB => 3,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            LopOp::And => ".AND",
-            LopOp::Or => ".OR",
-            LopOp::Xor => ".XOR",
-            LopOp::PassB => ".PASS_B",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            LopOp::And => "and",
-            LopOp::Or => "or",
-            LopOp::Xor => "xor",
-            LopOp::PassB => "pass_b",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -1490,15 +1190,11 @@ impl LopOp {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 8], usize); 4usize] = text_chunks(&LopOp::TEXTS);
         match (self, sm) {
             _ => {
-                match self {
-                    LopOp::And => (b".AND\0\0\0\0", 4),
-                    LopOp::Or => (b".OR\0\0\0\0\0", 3),
-                    LopOp::Xor => (b".XOR\0\0\0\0", 4),
-                    LopOp::PassB => (b".PASS_B\0", 7),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -1538,58 +1234,49 @@ impl MemCache {
         MemCache::Cs,
         MemCache::Wt,
     ];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 11usize] = [
+        "",
+        ".EF",
+        ".EL",
+        ".LU",
+        ".EU",
+        ".NA",
+        ".CG",
+        ".CI",
+        ".CV",
+        ".CS",
+        ".WT",
+    ];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 11usize] = [
+        "none",
+        "ef",
+        "el",
+        "lu",
+        "eu",
+        "na",
+        "cg",
+        "ci",
+        "cv",
+        "cs",
+        "wt",
+    ];
     pub const fn index(self) -> usize {
-        match self {
-            MemCache::None => 0,
-            MemCache::Ef => 1,
-            MemCache::El => 2,
-            MemCache::Lu => 3,
-            MemCache::Eu => 4,
-            MemCache::Na => 5,
-            MemCache::Cg => 6,
-            MemCache::Ci => 7,
-            MemCache::Cv => 8,
-            MemCache::Cs => 9,
-            MemCache::Wt => 10,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            MemCache::None => "",
-            MemCache::Ef => ".EF",
-            MemCache::El => ".EL",
-            MemCache::Lu => ".LU",
-            MemCache::Eu => ".EU",
-            MemCache::Na => ".NA",
-            MemCache::Cg => ".CG",
-            MemCache::Ci => ".CI",
-            MemCache::Cv => ".CV",
-            MemCache::Cs => ".CS",
-            MemCache::Wt => ".WT",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            MemCache::None => "none",
-            MemCache::Ef => "ef",
-            MemCache::El => "el",
-            MemCache::Lu => "lu",
-            MemCache::Eu => "eu",
-            MemCache::Na => "na",
-            MemCache::Cg => "cg",
-            MemCache::Ci => "ci",
-            MemCache::Cv => "cv",
-            MemCache::Cs => "cs",
-            MemCache::Wt => "wt",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -1597,22 +1284,11 @@ impl MemCache {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 8], usize); 11usize] = text_chunks(&MemCache::TEXTS);
         match (self, sm) {
             _ => {
-                match self {
-                    MemCache::None => (b"\0\0\0\0\0\0\0\0", 0),
-                    MemCache::Ef => (b".EF\0\0\0\0\0", 3),
-                    MemCache::El => (b".EL\0\0\0\0\0", 3),
-                    MemCache::Lu => (b".LU\0\0\0\0\0", 3),
-                    MemCache::Eu => (b".EU\0\0\0\0\0", 3),
-                    MemCache::Na => (b".NA\0\0\0\0\0", 3),
-                    MemCache::Cg => (b".CG\0\0\0\0\0", 3),
-                    MemCache::Ci => (b".CI\0\0\0\0\0", 3),
-                    MemCache::Cv => (b".CV\0\0\0\0\0", 3),
-                    MemCache::Cs => (b".CS\0\0\0\0\0", 3),
-                    MemCache::Wt => (b".WT\0\0\0\0\0", 3),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -1630,34 +1306,25 @@ pub enum MemLtc {
 }
 impl MemLtc {
     pub const ALL: [MemLtc; 3usize] = [MemLtc::None, MemLtc::Ltc64b, MemLtc::Ltc128b];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 3usize] = ["", ".LTC64B", ".LTC128B"];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 3usize] = ["none", "ltc64b", "ltc128b"];
     pub const fn index(self) -> usize {
-        match self {
-            MemLtc::None => 0,
-            MemLtc::Ltc64b => 1,
-            MemLtc::Ltc128b => 2,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            MemLtc::None => "",
-            MemLtc::Ltc64b => ".LTC64B",
-            MemLtc::Ltc128b => ".LTC128B",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            MemLtc::None => "none",
-            MemLtc::Ltc64b => "ltc64b",
-            MemLtc::Ltc128b => "ltc128b",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -1665,14 +1332,11 @@ impl MemLtc {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 8], usize); 3usize] = text_chunks(&MemLtc::TEXTS);
         match (self, sm) {
             _ => {
-                match self {
-                    MemLtc::None => (b"\0\0\0\0\0\0\0\0", 0),
-                    MemLtc::Ltc64b => (b".LTC64B\0", 7),
-                    MemLtc::Ltc128b => (b".LTC128B", 8),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -1754,121 +1418,91 @@ impl MemSem {
         MemSem::MmioSys,
         MemSem::MmioSysPrivate,
     ];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 32usize] = [
+        ".SYS",
+        ".CONSTANT.CTA",
+        ".CONSTANT.CTA.PRIVATE",
+        ".CONSTANT.SM",
+        ".CONSTANT.SM.PRIVATE",
+        ".CONSTANT.GPU",
+        ".CONSTANT.GPU.PRIVATE",
+        ".CONSTANT.SYS",
+        ".CONSTANT.SYS.PRIVATE",
+        ".CTA",
+        ".CTA.PRIVATE",
+        ".SM",
+        ".SM.PRIVATE",
+        ".GPU",
+        ".GPU.PRIVATE",
+        ".SYS.PRIVATE",
+        ".STRONG.CTA",
+        ".STRONG.CTA.PRIVATE",
+        ".STRONG.SM",
+        ".STRONG.SM.PRIVATE",
+        ".STRONG.GPU",
+        ".STRONG.GPU.PRIVATE",
+        ".STRONG.SYS",
+        ".STRONG.SYS.PRIVATE",
+        ".MMIO.CTA",
+        ".MMIO.CTA.PRIVATE",
+        ".MMIO.SM",
+        ".MMIO.SM.PRIVATE",
+        ".MMIO.GPU",
+        ".MMIO.GPU.PRIVATE",
+        ".MMIO.SYS",
+        ".MMIO.SYS.PRIVATE",
+    ];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 32usize] = [
+        "weak_sys",
+        "constant_cta",
+        "constant_cta_private",
+        "constant_sm",
+        "constant_sm_private",
+        "constant_gpu",
+        "constant_gpu_private",
+        "constant_sys",
+        "constant_sys_private",
+        "weak_cta",
+        "weak_cta_private",
+        "weak_sm",
+        "weak_sm_private",
+        "weak_gpu",
+        "weak_gpu_private",
+        "weak_sys_private",
+        "strong_cta",
+        "strong_cta_private",
+        "strong_sm",
+        "strong_sm_private",
+        "strong_gpu",
+        "strong_gpu_private",
+        "strong_sys",
+        "strong_sys_private",
+        "mmio_cta",
+        "mmio_cta_private",
+        "mmio_sm",
+        "mmio_sm_private",
+        "mmio_gpu",
+        "mmio_gpu_private",
+        "mmio_sys",
+        "mmio_sys_private",
+    ];
     pub const fn index(self) -> usize {
-        match self {
-            MemSem::WeakSys => 0,
-            MemSem::ConstantCta => 1,
-            MemSem::ConstantCtaPrivate => 2,
-            MemSem::ConstantSm => 3,
-            MemSem::ConstantSmPrivate => 4,
-            MemSem::ConstantGpu => 5,
-            MemSem::ConstantGpuPrivate => 6,
-            MemSem::ConstantSys => 7,
-            MemSem::ConstantSysPrivate => 8,
-            MemSem::WeakCta => 9,
-            MemSem::WeakCtaPrivate => 10,
-            MemSem::WeakSm => 11,
-            MemSem::WeakSmPrivate => 12,
-            MemSem::WeakGpu => 13,
-            MemSem::WeakGpuPrivate => 14,
-            MemSem::WeakSysPrivate => 15,
-            MemSem::StrongCta => 16,
-            MemSem::StrongCtaPrivate => 17,
-            MemSem::StrongSm => 18,
-            MemSem::StrongSmPrivate => 19,
-            MemSem::StrongGpu => 20,
-            MemSem::StrongGpuPrivate => 21,
-            MemSem::StrongSys => 22,
-            MemSem::StrongSysPrivate => 23,
-            MemSem::MmioCta => 24,
-            MemSem::MmioCtaPrivate => 25,
-            MemSem::MmioSm => 26,
-            MemSem::MmioSmPrivate => 27,
-            MemSem::MmioGpu => 28,
-            MemSem::MmioGpuPrivate => 29,
-            MemSem::MmioSys => 30,
-            MemSem::MmioSysPrivate => 31,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            MemSem::WeakSys => ".SYS",
-            MemSem::ConstantCta => ".CONSTANT.CTA",
-            MemSem::ConstantCtaPrivate => ".CONSTANT.CTA.PRIVATE",
-            MemSem::ConstantSm => ".CONSTANT.SM",
-            MemSem::ConstantSmPrivate => ".CONSTANT.SM.PRIVATE",
-            MemSem::ConstantGpu => ".CONSTANT.GPU",
-            MemSem::ConstantGpuPrivate => ".CONSTANT.GPU.PRIVATE",
-            MemSem::ConstantSys => ".CONSTANT.SYS",
-            MemSem::ConstantSysPrivate => ".CONSTANT.SYS.PRIVATE",
-            MemSem::WeakCta => ".CTA",
-            MemSem::WeakCtaPrivate => ".CTA.PRIVATE",
-            MemSem::WeakSm => ".SM",
-            MemSem::WeakSmPrivate => ".SM.PRIVATE",
-            MemSem::WeakGpu => ".GPU",
-            MemSem::WeakGpuPrivate => ".GPU.PRIVATE",
-            MemSem::WeakSysPrivate => ".SYS.PRIVATE",
-            MemSem::StrongCta => ".STRONG.CTA",
-            MemSem::StrongCtaPrivate => ".STRONG.CTA.PRIVATE",
-            MemSem::StrongSm => ".STRONG.SM",
-            MemSem::StrongSmPrivate => ".STRONG.SM.PRIVATE",
-            MemSem::StrongGpu => ".STRONG.GPU",
-            MemSem::StrongGpuPrivate => ".STRONG.GPU.PRIVATE",
-            MemSem::StrongSys => ".STRONG.SYS",
-            MemSem::StrongSysPrivate => ".STRONG.SYS.PRIVATE",
-            MemSem::MmioCta => ".MMIO.CTA",
-            MemSem::MmioCtaPrivate => ".MMIO.CTA.PRIVATE",
-            MemSem::MmioSm => ".MMIO.SM",
-            MemSem::MmioSmPrivate => ".MMIO.SM.PRIVATE",
-            MemSem::MmioGpu => ".MMIO.GPU",
-            MemSem::MmioGpuPrivate => ".MMIO.GPU.PRIVATE",
-            MemSem::MmioSys => ".MMIO.SYS",
-            MemSem::MmioSysPrivate => ".MMIO.SYS.PRIVATE",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            MemSem::WeakSys => "weak_sys",
-            MemSem::ConstantCta => "constant_cta",
-            MemSem::ConstantCtaPrivate => "constant_cta_private",
-            MemSem::ConstantSm => "constant_sm",
-            MemSem::ConstantSmPrivate => "constant_sm_private",
-            MemSem::ConstantGpu => "constant_gpu",
-            MemSem::ConstantGpuPrivate => "constant_gpu_private",
-            MemSem::ConstantSys => "constant_sys",
-            MemSem::ConstantSysPrivate => "constant_sys_private",
-            MemSem::WeakCta => "weak_cta",
-            MemSem::WeakCtaPrivate => "weak_cta_private",
-            MemSem::WeakSm => "weak_sm",
-            MemSem::WeakSmPrivate => "weak_sm_private",
-            MemSem::WeakGpu => "weak_gpu",
-            MemSem::WeakGpuPrivate => "weak_gpu_private",
-            MemSem::WeakSysPrivate => "weak_sys_private",
-            MemSem::StrongCta => "strong_cta",
-            MemSem::StrongCtaPrivate => "strong_cta_private",
-            MemSem::StrongSm => "strong_sm",
-            MemSem::StrongSmPrivate => "strong_sm_private",
-            MemSem::StrongGpu => "strong_gpu",
-            MemSem::StrongGpuPrivate => "strong_gpu_private",
-            MemSem::StrongSys => "strong_sys",
-            MemSem::StrongSysPrivate => "strong_sys_private",
-            MemSem::MmioCta => "mmio_cta",
-            MemSem::MmioCtaPrivate => "mmio_cta_private",
-            MemSem::MmioSm => "mmio_sm",
-            MemSem::MmioSmPrivate => "mmio_sm_private",
-            MemSem::MmioGpu => "mmio_gpu",
-            MemSem::MmioGpuPrivate => "mmio_gpu_private",
-            MemSem::MmioSys => "mmio_sys",
-            MemSem::MmioSysPrivate => "mmio_sys_private",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             (MemSem::WeakSys, 50 | 51 | 52 | 53 | 54 | 55 | 56 | 57 | 58 | 59 | 60) => "",
             _ => self.text(),
@@ -1877,122 +1511,14 @@ impl MemSem {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 32], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 32], usize); 32usize] = text_chunks(&MemSem::TEXTS);
         match (self, sm) {
             (MemSem::WeakSys, 50 | 51 | 52 | 53 | 54 | 55 | 56 | 57 | 58 | 59 | 60) => {
                 (b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 0)
             }
             _ => {
-                match self {
-                    MemSem::WeakSys => {
-                        (
-                            b".SYS\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    MemSem::ConstantCta => {
-                        (b".CONSTANT.CTA\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 13)
-                    }
-                    MemSem::ConstantCtaPrivate => {
-                        (b".CONSTANT.CTA.PRIVATE\0\0\0\0\0\0\0\0\0\0\0", 21)
-                    }
-                    MemSem::ConstantSm => {
-                        (b".CONSTANT.SM\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 12)
-                    }
-                    MemSem::ConstantSmPrivate => {
-                        (b".CONSTANT.SM.PRIVATE\0\0\0\0\0\0\0\0\0\0\0\0", 20)
-                    }
-                    MemSem::ConstantGpu => {
-                        (b".CONSTANT.GPU\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 13)
-                    }
-                    MemSem::ConstantGpuPrivate => {
-                        (b".CONSTANT.GPU.PRIVATE\0\0\0\0\0\0\0\0\0\0\0", 21)
-                    }
-                    MemSem::ConstantSys => {
-                        (b".CONSTANT.SYS\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 13)
-                    }
-                    MemSem::ConstantSysPrivate => {
-                        (b".CONSTANT.SYS.PRIVATE\0\0\0\0\0\0\0\0\0\0\0", 21)
-                    }
-                    MemSem::WeakCta => {
-                        (
-                            b".CTA\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    MemSem::WeakCtaPrivate => {
-                        (b".CTA.PRIVATE\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 12)
-                    }
-                    MemSem::WeakSm => {
-                        (
-                            b".SM\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            3,
-                        )
-                    }
-                    MemSem::WeakSmPrivate => {
-                        (b".SM.PRIVATE\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
-                    }
-                    MemSem::WeakGpu => {
-                        (
-                            b".GPU\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    MemSem::WeakGpuPrivate => {
-                        (b".GPU.PRIVATE\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 12)
-                    }
-                    MemSem::WeakSysPrivate => {
-                        (b".SYS.PRIVATE\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 12)
-                    }
-                    MemSem::StrongCta => {
-                        (b".STRONG.CTA\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
-                    }
-                    MemSem::StrongCtaPrivate => {
-                        (b".STRONG.CTA.PRIVATE\0\0\0\0\0\0\0\0\0\0\0\0\0", 19)
-                    }
-                    MemSem::StrongSm => {
-                        (b".STRONG.SM\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 10)
-                    }
-                    MemSem::StrongSmPrivate => {
-                        (b".STRONG.SM.PRIVATE\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 18)
-                    }
-                    MemSem::StrongGpu => {
-                        (b".STRONG.GPU\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
-                    }
-                    MemSem::StrongGpuPrivate => {
-                        (b".STRONG.GPU.PRIVATE\0\0\0\0\0\0\0\0\0\0\0\0\0", 19)
-                    }
-                    MemSem::StrongSys => {
-                        (b".STRONG.SYS\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
-                    }
-                    MemSem::StrongSysPrivate => {
-                        (b".STRONG.SYS.PRIVATE\0\0\0\0\0\0\0\0\0\0\0\0\0", 19)
-                    }
-                    MemSem::MmioCta => {
-                        (b".MMIO.CTA\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-                    }
-                    MemSem::MmioCtaPrivate => {
-                        (b".MMIO.CTA.PRIVATE\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 17)
-                    }
-                    MemSem::MmioSm => {
-                        (b".MMIO.SM\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 8)
-                    }
-                    MemSem::MmioSmPrivate => {
-                        (b".MMIO.SM.PRIVATE\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16)
-                    }
-                    MemSem::MmioGpu => {
-                        (b".MMIO.GPU\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-                    }
-                    MemSem::MmioGpuPrivate => {
-                        (b".MMIO.GPU.PRIVATE\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 17)
-                    }
-                    MemSem::MmioSys => {
-                        (b".MMIO.SYS\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-                    }
-                    MemSem::MmioSysPrivate => {
-                        (b".MMIO.SYS.PRIVATE\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 17)
-                    }
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -2024,49 +1550,43 @@ impl MemSize {
         MemSize::B128,
         MemSize::U128,
     ];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 8usize] = [
+        "",
+        ".U8",
+        ".S8",
+        ".U16",
+        ".S16",
+        ".64",
+        ".128",
+        ".U.128",
+    ];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 8usize] = [
+        "b32",
+        "u8",
+        "s8",
+        "u16",
+        "s16",
+        "b64",
+        "b128",
+        "u128",
+    ];
     pub const fn index(self) -> usize {
-        match self {
-            MemSize::B32 => 0,
-            MemSize::U8 => 1,
-            MemSize::S8 => 2,
-            MemSize::U16 => 3,
-            MemSize::S16 => 4,
-            MemSize::B64 => 5,
-            MemSize::B128 => 6,
-            MemSize::U128 => 7,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            MemSize::B32 => "",
-            MemSize::U8 => ".U8",
-            MemSize::S8 => ".S8",
-            MemSize::U16 => ".U16",
-            MemSize::S16 => ".S16",
-            MemSize::B64 => ".64",
-            MemSize::B128 => ".128",
-            MemSize::U128 => ".U.128",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            MemSize::B32 => "b32",
-            MemSize::U8 => "u8",
-            MemSize::S8 => "s8",
-            MemSize::U16 => "u16",
-            MemSize::S16 => "s16",
-            MemSize::B64 => "b64",
-            MemSize::B128 => "b128",
-            MemSize::U128 => "u128",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -2074,19 +1594,11 @@ impl MemSize {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 8], usize); 8usize] = text_chunks(&MemSize::TEXTS);
         match (self, sm) {
             _ => {
-                match self {
-                    MemSize::B32 => (b"\0\0\0\0\0\0\0\0", 0),
-                    MemSize::U8 => (b".U8\0\0\0\0\0", 3),
-                    MemSize::S8 => (b".S8\0\0\0\0\0", 3),
-                    MemSize::U16 => (b".U16\0\0\0\0", 4),
-                    MemSize::S16 => (b".S16\0\0\0\0", 4),
-                    MemSize::B64 => (b".64\0\0\0\0\0", 3),
-                    MemSize::B128 => (b".128\0\0\0\0", 4),
-                    MemSize::U128 => (b".U.128\0\0", 6),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -2104,34 +1616,25 @@ pub enum MufuFmt {
 }
 impl MufuFmt {
     pub const ALL: [MufuFmt; 3usize] = [MufuFmt::F32, MufuFmt::F16, MufuFmt::Bf16];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 3usize] = ["", ".F16", ".BF16"];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 3usize] = ["f32", "f16", "bf16"];
     pub const fn index(self) -> usize {
-        match self {
-            MufuFmt::F32 => 0,
-            MufuFmt::F16 => 1,
-            MufuFmt::Bf16 => 2,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            MufuFmt::F32 => "",
-            MufuFmt::F16 => ".F16",
-            MufuFmt::Bf16 => ".BF16",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            MufuFmt::F32 => "f32",
-            MufuFmt::F16 => "f16",
-            MufuFmt::Bf16 => "bf16",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -2139,14 +1642,11 @@ impl MufuFmt {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 8], usize); 3usize] = text_chunks(&MufuFmt::TEXTS);
         match (self, sm) {
             _ => {
-                match self {
-                    MufuFmt::F32 => (b"\0\0\0\0\0\0\0\0", 0),
-                    MufuFmt::F16 => (b".F16\0\0\0\0", 4),
-                    MufuFmt::Bf16 => (b".BF16\0\0\0", 5),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -2182,55 +1682,47 @@ impl MufuOp {
         MufuOp::Sqrt,
         MufuOp::Tanh,
     ];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 10usize] = [
+        ".COS",
+        ".SIN",
+        ".EX2",
+        ".LG2",
+        ".RCP",
+        ".RSQ",
+        ".RCP64H",
+        ".RSQ64H",
+        ".SQRT",
+        ".TANH",
+    ];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 10usize] = [
+        "cos",
+        "sin",
+        "ex2",
+        "lg2",
+        "rcp",
+        "rsq",
+        "rcp64h",
+        "rsq64h",
+        "sqrt",
+        "tanh",
+    ];
     pub const fn index(self) -> usize {
-        match self {
-            MufuOp::Cos => 0,
-            MufuOp::Sin => 1,
-            MufuOp::Ex2 => 2,
-            MufuOp::Lg2 => 3,
-            MufuOp::Rcp => 4,
-            MufuOp::Rsq => 5,
-            MufuOp::Rcp64h => 6,
-            MufuOp::Rsq64h => 7,
-            MufuOp::Sqrt => 8,
-            MufuOp::Tanh => 9,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            MufuOp::Cos => ".COS",
-            MufuOp::Sin => ".SIN",
-            MufuOp::Ex2 => ".EX2",
-            MufuOp::Lg2 => ".LG2",
-            MufuOp::Rcp => ".RCP",
-            MufuOp::Rsq => ".RSQ",
-            MufuOp::Rcp64h => ".RCP64H",
-            MufuOp::Rsq64h => ".RSQ64H",
-            MufuOp::Sqrt => ".SQRT",
-            MufuOp::Tanh => ".TANH",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            MufuOp::Cos => "cos",
-            MufuOp::Sin => "sin",
-            MufuOp::Ex2 => "ex2",
-            MufuOp::Lg2 => "lg2",
-            MufuOp::Rcp => "rcp",
-            MufuOp::Rsq => "rsq",
-            MufuOp::Rcp64h => "rcp64h",
-            MufuOp::Rsq64h => "rsq64h",
-            MufuOp::Sqrt => "sqrt",
-            MufuOp::Tanh => "tanh",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -2238,21 +1730,11 @@ impl MufuOp {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 8], usize); 10usize] = text_chunks(&MufuOp::TEXTS);
         match (self, sm) {
             _ => {
-                match self {
-                    MufuOp::Cos => (b".COS\0\0\0\0", 4),
-                    MufuOp::Sin => (b".SIN\0\0\0\0", 4),
-                    MufuOp::Ex2 => (b".EX2\0\0\0\0", 4),
-                    MufuOp::Lg2 => (b".LG2\0\0\0\0", 4),
-                    MufuOp::Rcp => (b".RCP\0\0\0\0", 4),
-                    MufuOp::Rsq => (b".RSQ\0\0\0\0", 4),
-                    MufuOp::Rcp64h => (b".RCP64H\0", 7),
-                    MufuOp::Rsq64h => (b".RSQ64H\0", 7),
-                    MufuOp::Sqrt => (b".SQRT\0\0\0", 5),
-                    MufuOp::Tanh => (b".TANH\0\0\0", 5),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -2271,37 +1753,25 @@ pub enum PredOp {
 }
 impl PredOp {
     pub const ALL: [PredOp; 4usize] = [PredOp::F, PredOp::T, PredOp::Z, PredOp::Nz];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 4usize] = ["", ".T", ".Z", ".NZ"];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 4usize] = ["f", "t", "z", "nz"];
     pub const fn index(self) -> usize {
-        match self {
-            PredOp::F => 0,
-            PredOp::T => 1,
-            PredOp::Z => 2,
-            PredOp::Nz => 3,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            PredOp::F => "",
-            PredOp::T => ".T",
-            PredOp::Z => ".Z",
-            PredOp::Nz => ".NZ",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            PredOp::F => "f",
-            PredOp::T => "t",
-            PredOp::Z => "z",
-            PredOp::Nz => "nz",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -2309,15 +1779,11 @@ impl PredOp {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 8], usize); 4usize] = text_chunks(&PredOp::TEXTS);
         match (self, sm) {
             _ => {
-                match self {
-                    PredOp::F => (b"\0\0\0\0\0\0\0\0", 0),
-                    PredOp::T => (b".T\0\0\0\0\0\0", 2),
-                    PredOp::Z => (b".Z\0\0\0\0\0\0", 2),
-                    PredOp::Nz => (b".NZ\0\0\0\0\0", 3),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -2347,46 +1813,41 @@ impl PrmtMode {
         PrmtMode::Ecr,
         PrmtMode::Rc16,
     ];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 7usize] = [
+        "",
+        ".F4E",
+        ".B4E",
+        ".RC8",
+        ".ECL",
+        ".ECR",
+        ".RC16",
+    ];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 7usize] = [
+        "idx",
+        "f4e",
+        "b4e",
+        "rc8",
+        "ecl",
+        "ecr",
+        "rc16",
+    ];
     pub const fn index(self) -> usize {
-        match self {
-            PrmtMode::Idx => 0,
-            PrmtMode::F4e => 1,
-            PrmtMode::B4e => 2,
-            PrmtMode::Rc8 => 3,
-            PrmtMode::Ecl => 4,
-            PrmtMode::Ecr => 5,
-            PrmtMode::Rc16 => 6,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            PrmtMode::Idx => "",
-            PrmtMode::F4e => ".F4E",
-            PrmtMode::B4e => ".B4E",
-            PrmtMode::Rc8 => ".RC8",
-            PrmtMode::Ecl => ".ECL",
-            PrmtMode::Ecr => ".ECR",
-            PrmtMode::Rc16 => ".RC16",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            PrmtMode::Idx => "idx",
-            PrmtMode::F4e => "f4e",
-            PrmtMode::B4e => "b4e",
-            PrmtMode::Rc8 => "rc8",
-            PrmtMode::Ecl => "ecl",
-            PrmtMode::Ecr => "ecr",
-            PrmtMode::Rc16 => "rc16",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -2394,18 +1855,11 @@ impl PrmtMode {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 8], usize); 7usize] = text_chunks(&PrmtMode::TEXTS);
         match (self, sm) {
             _ => {
-                match self {
-                    PrmtMode::Idx => (b"\0\0\0\0\0\0\0\0", 0),
-                    PrmtMode::F4e => (b".F4E\0\0\0\0", 4),
-                    PrmtMode::B4e => (b".B4E\0\0\0\0", 4),
-                    PrmtMode::Rc8 => (b".RC8\0\0\0\0", 4),
-                    PrmtMode::Ecl => (b".ECL\0\0\0\0", 4),
-                    PrmtMode::Ecr => (b".ECR\0\0\0\0", 4),
-                    PrmtMode::Rc16 => (b".RC16\0\0\0", 5),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -2424,37 +1878,25 @@ pub enum Rnd {
 }
 impl Rnd {
     pub const ALL: [Rnd; 4usize] = [Rnd::Rn, Rnd::Rm, Rnd::Rp, Rnd::Rz];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 4usize] = ["", ".RM", ".RP", ".RZ"];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 4usize] = ["rn", "rm", "rp", "rz"];
     pub const fn index(self) -> usize {
-        match self {
-            Rnd::Rn => 0,
-            Rnd::Rm => 1,
-            Rnd::Rp => 2,
-            Rnd::Rz => 3,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            Rnd::Rn => "",
-            Rnd::Rm => ".RM",
-            Rnd::Rp => ".RP",
-            Rnd::Rz => ".RZ",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            Rnd::Rn => "rn",
-            Rnd::Rm => "rm",
-            Rnd::Rp => "rp",
-            Rnd::Rz => "rz",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -2462,15 +1904,11 @@ impl Rnd {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 8], usize); 4usize] = text_chunks(&Rnd::TEXTS);
         match (self, sm) {
             _ => {
-                match self {
-                    Rnd::Rn => (b"\0\0\0\0\0\0\0\0", 0),
-                    Rnd::Rm => (b".RM\0\0\0\0\0", 3),
-                    Rnd::Rp => (b".RP\0\0\0\0\0", 3),
-                    Rnd::Rz => (b".RZ\0\0\0\0\0", 3),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -2488,34 +1926,25 @@ pub enum Setop {
 }
 impl Setop {
     pub const ALL: [Setop; 3usize] = [Setop::And, Setop::Or, Setop::Xor];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 3usize] = [".AND", ".OR", ".XOR"];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 3usize] = ["and", "or", "xor"];
     pub const fn index(self) -> usize {
-        match self {
-            Setop::And => 0,
-            Setop::Or => 1,
-            Setop::Xor => 2,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            Setop::And => ".AND",
-            Setop::Or => ".OR",
-            Setop::Xor => ".XOR",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            Setop::And => "and",
-            Setop::Or => "or",
-            Setop::Xor => "xor",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -2523,14 +1952,11 @@ impl Setop {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 8], usize); 3usize] = text_chunks(&Setop::TEXTS);
         match (self, sm) {
             _ => {
-                match self {
-                    Setop::And => (b".AND\0\0\0\0", 4),
-                    Setop::Or => (b".OR\0\0\0\0\0", 3),
-                    Setop::Xor => (b".XOR\0\0\0\0", 4),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -2547,31 +1973,25 @@ pub enum ShfDir {
 }
 impl ShfDir {
     pub const ALL: [ShfDir; 2usize] = [ShfDir::L, ShfDir::R];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 2usize] = [".L", ".R"];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 2usize] = ["l", "r"];
     pub const fn index(self) -> usize {
-        match self {
-            ShfDir::L => 0,
-            ShfDir::R => 1,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            ShfDir::L => ".L",
-            ShfDir::R => ".R",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            ShfDir::L => "l",
-            ShfDir::R => "r",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -2579,13 +1999,11 @@ impl ShfDir {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 8], usize); 2usize] = text_chunks(&ShfDir::TEXTS);
         match (self, sm) {
             _ => {
-                match self {
-                    ShfDir::L => (b".L\0\0\0\0\0\0", 2),
-                    ShfDir::R => (b".R\0\0\0\0\0\0", 2),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -2609,37 +2027,25 @@ impl ShfType {
         ShfType::S32,
         ShfType::U32,
     ];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 4usize] = [".S64", ".U64", ".S32", ".U32"];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 4usize] = ["s64", "u64", "s32", "u32"];
     pub const fn index(self) -> usize {
-        match self {
-            ShfType::S64 => 0,
-            ShfType::U64 => 1,
-            ShfType::S32 => 2,
-            ShfType::U32 => 3,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            ShfType::S64 => ".S64",
-            ShfType::U64 => ".U64",
-            ShfType::S32 => ".S32",
-            ShfType::U32 => ".U32",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            ShfType::S64 => "s64",
-            ShfType::U64 => "u64",
-            ShfType::S32 => "s32",
-            ShfType::U32 => "u32",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             (ShfType::U32, 50 | 51 | 52 | 53 | 54 | 55 | 56 | 57 | 58 | 59 | 60) => "",
             _ => self.text(),
@@ -2648,18 +2054,14 @@ impl ShfType {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 8], usize); 4usize] = text_chunks(&ShfType::TEXTS);
         match (self, sm) {
             (ShfType::U32, 50 | 51 | 52 | 53 | 54 | 55 | 56 | 57 | 58 | 59 | 60) => {
                 (b"\0\0\0\0\0\0\0\0", 0)
             }
             _ => {
-                match self {
-                    ShfType::S64 => (b".S64\0\0\0\0", 4),
-                    ShfType::U64 => (b".U64\0\0\0\0", 4),
-                    ShfType::S32 => (b".S32\0\0\0\0", 4),
-                    ShfType::U32 => (b".U32\0\0\0\0", 4),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -2676,31 +2078,25 @@ pub enum ShrType {
 }
 impl ShrType {
     pub const ALL: [ShrType; 2usize] = [ShrType::S32, ShrType::U32];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 2usize] = ["", ".U32"];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 2usize] = ["s32", "u32"];
     pub const fn index(self) -> usize {
-        match self {
-            ShrType::S32 => 0,
-            ShrType::U32 => 1,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            ShrType::S32 => "",
-            ShrType::U32 => ".U32",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            ShrType::S32 => "s32",
-            ShrType::U32 => "u32",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -2708,13 +2104,11 @@ impl ShrType {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 8], usize); 2usize] = text_chunks(&ShrType::TEXTS);
         match (self, sm) {
             _ => {
-                match self {
-                    ShrType::S32 => (b"\0\0\0\0\0\0\0\0", 0),
-                    ShrType::U32 => (b".U32\0\0\0\0", 4),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -3242,1047 +2636,774 @@ impl Sr {
         Sr::Sr254,
         Sr::Srz,
     ];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 256usize] = [
+        "SR_LANEID",
+        "SR_CLOCK",
+        "SR_VIRTCFG",
+        "SR_VIRTID",
+        "SR4",
+        "SR5",
+        "SR6",
+        "SR7",
+        "SR8",
+        "SR9",
+        "SR10",
+        "SR11",
+        "SR12",
+        "SR13",
+        "SR14",
+        "SR_ORDERING_TICKET",
+        "SR_PRIM_TYPE",
+        "SR_INVOCATION_ID",
+        "SR_Y_DIRECTION",
+        "SR_THREAD_KILL",
+        "SM_SHADER_TYPE",
+        "SR_DIRECTCBEWRITEADDRESSLOW",
+        "SR_DIRECTCBEWRITEADDRESSHIGH",
+        "SR_DIRECTCBEWRITEENABLED",
+        "SR_SW_SCRATCH",
+        "SR_MACHINE_ID_1",
+        "SR_MACHINE_ID_2",
+        "SR_MACHINE_ID_3",
+        "SR_AFFINITY",
+        "SR_INVOCATION_INFO",
+        "SR_WSCALEFACTOR_XY",
+        "SR_WSCALEFACTOR_Z",
+        "SR_TID",
+        "SR_TID.X",
+        "SR_TID.Y",
+        "SR_TID.Z",
+        "SR36",
+        "SR_CTAID.X",
+        "SR_CTAID.Y",
+        "SR_CTAID.Z",
+        "SR_NTID",
+        "SR_CirQueueIncrMinusOne",
+        "SR_NLATC",
+        "SR43",
+        "SR_SM_SPA_VERSION",
+        "SR_MULTIPASSSHADERINFO",
+        "SR_LWINHI",
+        "SR_SWINHI",
+        "SR_SWINLO",
+        "SR_SWINSZ",
+        "SR_SMEMSZ",
+        "SR_SMEMBANKS",
+        "SR_LWINLO",
+        "SR_LWINSZ",
+        "SR_LMEMLOSZ",
+        "SR_LMEMHIOFF",
+        "SR_EQMASK",
+        "SR_LTMASK",
+        "SR_LEMASK",
+        "SR_GTMASK",
+        "SR_GEMASK",
+        "SR_REGALLOC",
+        "SR_BARRIERALLOC",
+        "SR63",
+        "SR_GLOBALERRORSTATUS",
+        "SR_CGAERRORSTATUS",
+        "SR_WARPERRORSTATUS",
+        "SR_VIRTUALSMID",
+        "SR_VIRTUALENGINEID",
+        "SR69",
+        "SR70",
+        "SR71",
+        "SR72",
+        "SR73",
+        "SR74",
+        "SR75",
+        "SR76",
+        "SR77",
+        "SR78",
+        "SR79",
+        "SR_CLOCKLO",
+        "SR_CLOCKHI",
+        "SR_GLOBALTIMERLO",
+        "SR_GLOBALTIMERHI",
+        "SR_ESR_PC",
+        "SR_ESR_PC_HI",
+        "SR86",
+        "SR87",
+        "SR88",
+        "SR89",
+        "SR90",
+        "SR91",
+        "SR92",
+        "SR93",
+        "SR94",
+        "SR95",
+        "SR_HWTASKID",
+        "SR_CIRCULARQUEUEENTRYINDEX",
+        "SR_CIRCULARQUEUEENTRYADDRESSLOW",
+        "SR_CIRCULARQUEUEENTRYADDRESSHIGH",
+        "SR_PM0",
+        "SR_PM_HI0",
+        "SR_PM1",
+        "SR_PM_HI1",
+        "SR_PM2",
+        "SR_PM_HI2",
+        "SR_PM3",
+        "SR_PM_HI3",
+        "SR_PM4",
+        "SR_PM_HI4",
+        "SR_PM5",
+        "SR_PM_HI5",
+        "SR_PM6",
+        "SR_PM_HI6",
+        "SR_PM7",
+        "SR_PM_HI7",
+        "SR_SNAP_PM0",
+        "SR_SNAP_PM_HI0",
+        "SR_SNAP_PM1",
+        "SR_SNAP_PM_HI1",
+        "SR_SNAP_PM2",
+        "SR_SNAP_PM_HI2",
+        "SR_SNAP_PM3",
+        "SR_SNAP_PM_HI3",
+        "SR_SNAP_PM4",
+        "SR_SNAP_PM_HI4",
+        "SR_SNAP_PM5",
+        "SR_SNAP_PM_HI5",
+        "SR_SNAP_PM6",
+        "SR_SNAP_PM_HI6",
+        "SR_SNAP_PM7",
+        "SR_SNAP_PM_HI7",
+        "SR_VARIABLE_RATE",
+        "__HIR0X000",
+        "SR134",
+        "SR135",
+        "SR_CgaCtaId",
+        "SR_GpcLocalCgaId",
+        "SR_CgaSize",
+        "SR_CTARegPoolSz",
+        "SR140",
+        "SR_TMemSz",
+        "SR142",
+        "SR143",
+        "SR144",
+        "SR145",
+        "SR146",
+        "SR147",
+        "SR148",
+        "SR149",
+        "SR150",
+        "SR151",
+        "SR152",
+        "SR153",
+        "SR154",
+        "SR155",
+        "SR156",
+        "SR157",
+        "SR158",
+        "SR159",
+        "SR160",
+        "SR161",
+        "SR162",
+        "SR163",
+        "SR164",
+        "SR165",
+        "SR166",
+        "SR167",
+        "SR168",
+        "SR169",
+        "SR170",
+        "SR171",
+        "SR172",
+        "SR173",
+        "SR174",
+        "SR175",
+        "SR176",
+        "SR177",
+        "SR178",
+        "SR179",
+        "SR180",
+        "SR181",
+        "SR182",
+        "SR183",
+        "SR184",
+        "SR185",
+        "SR186",
+        "SR187",
+        "SR188",
+        "SR189",
+        "SR190",
+        "SR191",
+        "SR192",
+        "SR193",
+        "SR194",
+        "SR195",
+        "SR196",
+        "SR197",
+        "SR198",
+        "SR199",
+        "SR200",
+        "SR201",
+        "SR202",
+        "SR203",
+        "SR204",
+        "SR205",
+        "SR206",
+        "SR207",
+        "SR208",
+        "SR209",
+        "SR210",
+        "SR211",
+        "SR212",
+        "SR213",
+        "SR214",
+        "SR215",
+        "SR216",
+        "SR217",
+        "SR218",
+        "SR219",
+        "SR220",
+        "SR221",
+        "SR222",
+        "SR223",
+        "SR224",
+        "SR225",
+        "SR226",
+        "SR227",
+        "SR228",
+        "SR229",
+        "SR230",
+        "SR231",
+        "SR232",
+        "SR233",
+        "SR234",
+        "SR235",
+        "SR236",
+        "SR237",
+        "SR238",
+        "SR239",
+        "SR240",
+        "SR241",
+        "SR242",
+        "SR243",
+        "SR244",
+        "SR245",
+        "SR246",
+        "SR247",
+        "SR248",
+        "SR249",
+        "SR250",
+        "SR251",
+        "SR252",
+        "SR253",
+        "SR254",
+        "SRZ",
+    ];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 256usize] = [
+        "sr_laneid",
+        "sr_clock",
+        "sr_virtcfg",
+        "sr_virtid",
+        "sr4",
+        "sr5",
+        "sr6",
+        "sr7",
+        "sr8",
+        "sr9",
+        "sr10",
+        "sr11",
+        "sr12",
+        "sr13",
+        "sr14",
+        "sr_ordering_ticket",
+        "sr_prim_type",
+        "sr_invocation_id",
+        "sr_y_direction",
+        "sr_thread_kill",
+        "sm_shader_type",
+        "sr_directcbewriteaddresslow",
+        "sr_directcbewriteaddresshigh",
+        "sr_directcbewriteenabled",
+        "sr_sw_scratch",
+        "sr_machine_id_1",
+        "sr_machine_id_2",
+        "sr_machine_id_3",
+        "sr_affinity",
+        "sr_invocation_info",
+        "sr_wscalefactor_xy",
+        "sr_wscalefactor_z",
+        "sr_tid",
+        "sr_tid_x",
+        "sr_tid_y",
+        "sr_tid_z",
+        "sr36",
+        "sr_ctaid_x",
+        "sr_ctaid_y",
+        "sr_ctaid_z",
+        "sr_ntid",
+        "sr_cirqueueincrminusone",
+        "sr_nlatc",
+        "sr43",
+        "sr_sm_spa_version",
+        "sr_multipassshaderinfo",
+        "sr_lwinhi",
+        "sr_swinhi",
+        "sr_swinlo",
+        "sr_swinsz",
+        "sr_smemsz",
+        "sr_smembanks",
+        "sr_lwinlo",
+        "sr_lwinsz",
+        "sr_lmemlosz",
+        "sr_lmemhioff",
+        "sr_eqmask",
+        "sr_ltmask",
+        "sr_lemask",
+        "sr_gtmask",
+        "sr_gemask",
+        "sr_regalloc",
+        "sr_barrieralloc",
+        "sr63",
+        "sr_globalerrorstatus",
+        "sr_cgaerrorstatus",
+        "sr_warperrorstatus",
+        "sr_virtualsmid",
+        "sr_virtualengineid",
+        "sr69",
+        "sr70",
+        "sr71",
+        "sr72",
+        "sr73",
+        "sr74",
+        "sr75",
+        "sr76",
+        "sr77",
+        "sr78",
+        "sr79",
+        "sr_clocklo",
+        "sr_clockhi",
+        "sr_globaltimerlo",
+        "sr_globaltimerhi",
+        "sr_esr_pc",
+        "sr_esr_pc_hi",
+        "sr86",
+        "sr87",
+        "sr88",
+        "sr89",
+        "sr90",
+        "sr91",
+        "sr92",
+        "sr93",
+        "sr94",
+        "sr95",
+        "sr_hwtaskid",
+        "sr_circularqueueentryindex",
+        "sr_circularqueueentryaddresslow",
+        "sr_circularqueueentryaddresshigh",
+        "sr_pm0",
+        "sr_pm_hi0",
+        "sr_pm1",
+        "sr_pm_hi1",
+        "sr_pm2",
+        "sr_pm_hi2",
+        "sr_pm3",
+        "sr_pm_hi3",
+        "sr_pm4",
+        "sr_pm_hi4",
+        "sr_pm5",
+        "sr_pm_hi5",
+        "sr_pm6",
+        "sr_pm_hi6",
+        "sr_pm7",
+        "sr_pm_hi7",
+        "sr_snap_pm0",
+        "sr_snap_pm_hi0",
+        "sr_snap_pm1",
+        "sr_snap_pm_hi1",
+        "sr_snap_pm2",
+        "sr_snap_pm_hi2",
+        "sr_snap_pm3",
+        "sr_snap_pm_hi3",
+        "sr_snap_pm4",
+        "sr_snap_pm_hi4",
+        "sr_snap_pm5",
+        "sr_snap_pm_hi5",
+        "sr_snap_pm6",
+        "sr_snap_pm_hi6",
+        "sr_snap_pm7",
+        "sr_snap_pm_hi7",
+        "sr_variable_rate",
+        "hir0x000",
+        "sr134",
+        "sr135",
+        "sr_cgactaid",
+        "sr_gpclocalcgaid",
+        "sr_cgasize",
+        "sr_ctaregpoolsz",
+        "sr140",
+        "sr_tmemsz",
+        "sr142",
+        "sr143",
+        "sr144",
+        "sr145",
+        "sr146",
+        "sr147",
+        "sr148",
+        "sr149",
+        "sr150",
+        "sr151",
+        "sr152",
+        "sr153",
+        "sr154",
+        "sr155",
+        "sr156",
+        "sr157",
+        "sr158",
+        "sr159",
+        "sr160",
+        "sr161",
+        "sr162",
+        "sr163",
+        "sr164",
+        "sr165",
+        "sr166",
+        "sr167",
+        "sr168",
+        "sr169",
+        "sr170",
+        "sr171",
+        "sr172",
+        "sr173",
+        "sr174",
+        "sr175",
+        "sr176",
+        "sr177",
+        "sr178",
+        "sr179",
+        "sr180",
+        "sr181",
+        "sr182",
+        "sr183",
+        "sr184",
+        "sr185",
+        "sr186",
+        "sr187",
+        "sr188",
+        "sr189",
+        "sr190",
+        "sr191",
+        "sr192",
+        "sr193",
+        "sr194",
+        "sr195",
+        "sr196",
+        "sr197",
+        "sr198",
+        "sr199",
+        "sr200",
+        "sr201",
+        "sr202",
+        "sr203",
+        "sr204",
+        "sr205",
+        "sr206",
+        "sr207",
+        "sr208",
+        "sr209",
+        "sr210",
+        "sr211",
+        "sr212",
+        "sr213",
+        "sr214",
+        "sr215",
+        "sr216",
+        "sr217",
+        "sr218",
+        "sr219",
+        "sr220",
+        "sr221",
+        "sr222",
+        "sr223",
+        "sr224",
+        "sr225",
+        "sr226",
+        "sr227",
+        "sr228",
+        "sr229",
+        "sr230",
+        "sr231",
+        "sr232",
+        "sr233",
+        "sr234",
+        "sr235",
+        "sr236",
+        "sr237",
+        "sr238",
+        "sr239",
+        "sr240",
+        "sr241",
+        "sr242",
+        "sr243",
+        "sr244",
+        "sr245",
+        "sr246",
+        "sr247",
+        "sr248",
+        "sr249",
+        "sr250",
+        "sr251",
+        "sr252",
+        "sr253",
+        "sr254",
+        "srz",
+    ];
     pub const fn index(self) -> usize {
-        match self {
-            Sr::SrLaneid => 0,
-            Sr::SrClock => 1,
-            Sr::SrVirtcfg => 2,
-            Sr::SrVirtid => 3,
-            Sr::Sr4 => 4,
-            Sr::Sr5 => 5,
-            Sr::Sr6 => 6,
-            Sr::Sr7 => 7,
-            Sr::Sr8 => 8,
-            Sr::Sr9 => 9,
-            Sr::Sr10 => 10,
-            Sr::Sr11 => 11,
-            Sr::Sr12 => 12,
-            Sr::Sr13 => 13,
-            Sr::Sr14 => 14,
-            Sr::SrOrderingTicket => 15,
-            Sr::SrPrimType => 16,
-            Sr::SrInvocationId => 17,
-            Sr::SrYDirection => 18,
-            Sr::SrThreadKill => 19,
-            Sr::SmShaderType => 20,
-            Sr::SrDirectcbewriteaddresslow => 21,
-            Sr::SrDirectcbewriteaddresshigh => 22,
-            Sr::SrDirectcbewriteenabled => 23,
-            Sr::SrSwScratch => 24,
-            Sr::SrMachineId1 => 25,
-            Sr::SrMachineId2 => 26,
-            Sr::SrMachineId3 => 27,
-            Sr::SrAffinity => 28,
-            Sr::SrInvocationInfo => 29,
-            Sr::SrWscalefactorXy => 30,
-            Sr::SrWscalefactorZ => 31,
-            Sr::SrTid => 32,
-            Sr::SrTidX => 33,
-            Sr::SrTidY => 34,
-            Sr::SrTidZ => 35,
-            Sr::Sr36 => 36,
-            Sr::SrCtaidX => 37,
-            Sr::SrCtaidY => 38,
-            Sr::SrCtaidZ => 39,
-            Sr::SrNtid => 40,
-            Sr::SrCirqueueincrminusone => 41,
-            Sr::SrNlatc => 42,
-            Sr::Sr43 => 43,
-            Sr::SrSmSpaVersion => 44,
-            Sr::SrMultipassshaderinfo => 45,
-            Sr::SrLwinhi => 46,
-            Sr::SrSwinhi => 47,
-            Sr::SrSwinlo => 48,
-            Sr::SrSwinsz => 49,
-            Sr::SrSmemsz => 50,
-            Sr::SrSmembanks => 51,
-            Sr::SrLwinlo => 52,
-            Sr::SrLwinsz => 53,
-            Sr::SrLmemlosz => 54,
-            Sr::SrLmemhioff => 55,
-            Sr::SrEqmask => 56,
-            Sr::SrLtmask => 57,
-            Sr::SrLemask => 58,
-            Sr::SrGtmask => 59,
-            Sr::SrGemask => 60,
-            Sr::SrRegalloc => 61,
-            Sr::SrBarrieralloc => 62,
-            Sr::Sr63 => 63,
-            Sr::SrGlobalerrorstatus => 64,
-            Sr::SrCgaerrorstatus => 65,
-            Sr::SrWarperrorstatus => 66,
-            Sr::SrVirtualsmid => 67,
-            Sr::SrVirtualengineid => 68,
-            Sr::Sr69 => 69,
-            Sr::Sr70 => 70,
-            Sr::Sr71 => 71,
-            Sr::Sr72 => 72,
-            Sr::Sr73 => 73,
-            Sr::Sr74 => 74,
-            Sr::Sr75 => 75,
-            Sr::Sr76 => 76,
-            Sr::Sr77 => 77,
-            Sr::Sr78 => 78,
-            Sr::Sr79 => 79,
-            Sr::SrClocklo => 80,
-            Sr::SrClockhi => 81,
-            Sr::SrGlobaltimerlo => 82,
-            Sr::SrGlobaltimerhi => 83,
-            Sr::SrEsrPc => 84,
-            Sr::SrEsrPcHi => 85,
-            Sr::Sr86 => 86,
-            Sr::Sr87 => 87,
-            Sr::Sr88 => 88,
-            Sr::Sr89 => 89,
-            Sr::Sr90 => 90,
-            Sr::Sr91 => 91,
-            Sr::Sr92 => 92,
-            Sr::Sr93 => 93,
-            Sr::Sr94 => 94,
-            Sr::Sr95 => 95,
-            Sr::SrHwtaskid => 96,
-            Sr::SrCircularqueueentryindex => 97,
-            Sr::SrCircularqueueentryaddresslow => 98,
-            Sr::SrCircularqueueentryaddresshigh => 99,
-            Sr::SrPm0 => 100,
-            Sr::SrPmHi0 => 101,
-            Sr::SrPm1 => 102,
-            Sr::SrPmHi1 => 103,
-            Sr::SrPm2 => 104,
-            Sr::SrPmHi2 => 105,
-            Sr::SrPm3 => 106,
-            Sr::SrPmHi3 => 107,
-            Sr::SrPm4 => 108,
-            Sr::SrPmHi4 => 109,
-            Sr::SrPm5 => 110,
-            Sr::SrPmHi5 => 111,
-            Sr::SrPm6 => 112,
-            Sr::SrPmHi6 => 113,
-            Sr::SrPm7 => 114,
-            Sr::SrPmHi7 => 115,
-            Sr::SrSnapPm0 => 116,
-            Sr::SrSnapPmHi0 => 117,
-            Sr::SrSnapPm1 => 118,
-            Sr::SrSnapPmHi1 => 119,
-            Sr::SrSnapPm2 => 120,
-            Sr::SrSnapPmHi2 => 121,
-            Sr::SrSnapPm3 => 122,
-            Sr::SrSnapPmHi3 => 123,
-            Sr::SrSnapPm4 => 124,
-            Sr::SrSnapPmHi4 => 125,
-            Sr::SrSnapPm5 => 126,
-            Sr::SrSnapPmHi5 => 127,
-            Sr::SrSnapPm6 => 128,
-            Sr::SrSnapPmHi6 => 129,
-            Sr::SrSnapPm7 => 130,
-            Sr::SrSnapPmHi7 => 131,
-            Sr::SrVariableRate => 132,
-            Sr::Hir0x000 => 133,
-            Sr::Sr134 => 134,
-            Sr::Sr135 => 135,
-            Sr::SrCgactaid => 136,
-            Sr::SrGpclocalcgaid => 137,
-            Sr::SrCgasize => 138,
-            Sr::SrCtaregpoolsz => 139,
-            Sr::Sr140 => 140,
-            Sr::SrTmemsz => 141,
-            Sr::Sr142 => 142,
-            Sr::Sr143 => 143,
-            Sr::Sr144 => 144,
-            Sr::Sr145 => 145,
-            Sr::Sr146 => 146,
-            Sr::Sr147 => 147,
-            Sr::Sr148 => 148,
-            Sr::Sr149 => 149,
-            Sr::Sr150 => 150,
-            Sr::Sr151 => 151,
-            Sr::Sr152 => 152,
-            Sr::Sr153 => 153,
-            Sr::Sr154 => 154,
-            Sr::Sr155 => 155,
-            Sr::Sr156 => 156,
-            Sr::Sr157 => 157,
-            Sr::Sr158 => 158,
-            Sr::Sr159 => 159,
-            Sr::Sr160 => 160,
-            Sr::Sr161 => 161,
-            Sr::Sr162 => 162,
-            Sr::Sr163 => 163,
-            Sr::Sr164 => 164,
-            Sr::Sr165 => 165,
-            Sr::Sr166 => 166,
-            Sr::Sr167 => 167,
-            Sr::Sr168 => 168,
-            Sr::Sr169 => 169,
-            Sr::Sr170 => 170,
-            Sr::Sr171 => 171,
-            Sr::Sr172 => 172,
-            Sr::Sr173 => 173,
-            Sr::Sr174 => 174,
-            Sr::Sr175 => 175,
-            Sr::Sr176 => 176,
-            Sr::Sr177 => 177,
-            Sr::Sr178 => 178,
-            Sr::Sr179 => 179,
-            Sr::Sr180 => 180,
-            Sr::Sr181 => 181,
-            Sr::Sr182 => 182,
-            Sr::Sr183 => 183,
-            Sr::Sr184 => 184,
-            Sr::Sr185 => 185,
-            Sr::Sr186 => 186,
-            Sr::Sr187 => 187,
-            Sr::Sr188 => 188,
-            Sr::Sr189 => 189,
-            Sr::Sr190 => 190,
-            Sr::Sr191 => 191,
-            Sr::Sr192 => 192,
-            Sr::Sr193 => 193,
-            Sr::Sr194 => 194,
-            Sr::Sr195 => 195,
-            Sr::Sr196 => 196,
-            Sr::Sr197 => 197,
-            Sr::Sr198 => 198,
-            Sr::Sr199 => 199,
-            Sr::Sr200 => 200,
-            Sr::Sr201 => 201,
-            Sr::Sr202 => 202,
-            Sr::Sr203 => 203,
-            Sr::Sr204 => 204,
-            Sr::Sr205 => 205,
-            Sr::Sr206 => 206,
-            Sr::Sr207 => 207,
-            Sr::Sr208 => 208,
-            Sr::Sr209 => 209,
-            Sr::Sr210 => 210,
-            Sr::Sr211 => 211,
-            Sr::Sr212 => 212,
-            Sr::Sr213 => 213,
-            Sr::Sr214 => 214,
-            Sr::Sr215 => 215,
-            Sr::Sr216 => 216,
-            Sr::Sr217 => 217,
-            Sr::Sr218 => 218,
-            Sr::Sr219 => 219,
-            Sr::Sr220 => 220,
-            Sr::Sr221 => 221,
-            Sr::Sr222 => 222,
-            Sr::Sr223 => 223,
-            Sr::Sr224 => 224,
-            Sr::Sr225 => 225,
-            Sr::Sr226 => 226,
-            Sr::Sr227 => 227,
-            Sr::Sr228 => 228,
-            Sr::Sr229 => 229,
-            Sr::Sr230 => 230,
-            Sr::Sr231 => 231,
-            Sr::Sr232 => 232,
-            Sr::Sr233 => 233,
-            Sr::Sr234 => 234,
-            Sr::Sr235 => 235,
-            Sr::Sr236 => 236,
-            Sr::Sr237 => 237,
-            Sr::Sr238 => 238,
-            Sr::Sr239 => 239,
-            Sr::Sr240 => 240,
-            Sr::Sr241 => 241,
-            Sr::Sr242 => 242,
-            Sr::Sr243 => 243,
-            Sr::Sr244 => 244,
-            Sr::Sr245 => 245,
-            Sr::Sr246 => 246,
-            Sr::Sr247 => 247,
-            Sr::Sr248 => 248,
-            Sr::Sr249 => 249,
-            Sr::Sr250 => 250,
-            Sr::Sr251 => 251,
-            Sr::Sr252 => 252,
-            Sr::Sr253 => 253,
-            Sr::Sr254 => 254,
-            Sr::Srz => 255,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            Sr::SrLaneid => "SR_LANEID",
-            Sr::SrClock => "SR_CLOCK",
-            Sr::SrVirtcfg => "SR_VIRTCFG",
-            Sr::SrVirtid => "SR_VIRTID",
-            Sr::Sr4 => "SR4",
-            Sr::Sr5 => "SR5",
-            Sr::Sr6 => "SR6",
-            Sr::Sr7 => "SR7",
-            Sr::Sr8 => "SR8",
-            Sr::Sr9 => "SR9",
-            Sr::Sr10 => "SR10",
-            Sr::Sr11 => "SR11",
-            Sr::Sr12 => "SR12",
-            Sr::Sr13 => "SR13",
-            Sr::Sr14 => "SR14",
-            Sr::SrOrderingTicket => "SR_ORDERING_TICKET",
-            Sr::SrPrimType => "SR_PRIM_TYPE",
-            Sr::SrInvocationId => "SR_INVOCATION_ID",
-            Sr::SrYDirection => "SR_Y_DIRECTION",
-            Sr::SrThreadKill => "SR_THREAD_KILL",
-            Sr::SmShaderType => "SM_SHADER_TYPE",
-            Sr::SrDirectcbewriteaddresslow => "SR_DIRECTCBEWRITEADDRESSLOW",
-            Sr::SrDirectcbewriteaddresshigh => "SR_DIRECTCBEWRITEADDRESSHIGH",
-            Sr::SrDirectcbewriteenabled => "SR_DIRECTCBEWRITEENABLED",
-            Sr::SrSwScratch => "SR_SW_SCRATCH",
-            Sr::SrMachineId1 => "SR_MACHINE_ID_1",
-            Sr::SrMachineId2 => "SR_MACHINE_ID_2",
-            Sr::SrMachineId3 => "SR_MACHINE_ID_3",
-            Sr::SrAffinity => "SR_AFFINITY",
-            Sr::SrInvocationInfo => "SR_INVOCATION_INFO",
-            Sr::SrWscalefactorXy => "SR_WSCALEFACTOR_XY",
-            Sr::SrWscalefactorZ => "SR_WSCALEFACTOR_Z",
-            Sr::SrTid => "SR_TID",
-            Sr::SrTidX => "SR_TID.X",
-            Sr::SrTidY => "SR_TID.Y",
-            Sr::SrTidZ => "SR_TID.Z",
-            Sr::Sr36 => "SR36",
-            Sr::SrCtaidX => "SR_CTAID.X",
-            Sr::SrCtaidY => "SR_CTAID.Y",
-            Sr::SrCtaidZ => "SR_CTAID.Z",
-            Sr::SrNtid => "SR_NTID",
-            Sr::SrCirqueueincrminusone => "SR_CirQueueIncrMinusOne",
-            Sr::SrNlatc => "SR_NLATC",
-            Sr::Sr43 => "SR43",
-            Sr::SrSmSpaVersion => "SR_SM_SPA_VERSION",
-            Sr::SrMultipassshaderinfo => "SR_MULTIPASSSHADERINFO",
-            Sr::SrLwinhi => "SR_LWINHI",
-            Sr::SrSwinhi => "SR_SWINHI",
-            Sr::SrSwinlo => "SR_SWINLO",
-            Sr::SrSwinsz => "SR_SWINSZ",
-            Sr::SrSmemsz => "SR_SMEMSZ",
-            Sr::SrSmembanks => "SR_SMEMBANKS",
-            Sr::SrLwinlo => "SR_LWINLO",
-            Sr::SrLwinsz => "SR_LWINSZ",
-            Sr::SrLmemlosz => "SR_LMEMLOSZ",
-            Sr::SrLmemhioff => "SR_LMEMHIOFF",
-            Sr::SrEqmask => "SR_EQMASK",
-            Sr::SrLtmask => "SR_LTMASK",
-            Sr::SrLemask => "SR_LEMASK",
-            Sr::SrGtmask => "SR_GTMASK",
-            Sr::SrGemask => "SR_GEMASK",
-            Sr::SrRegalloc => "SR_REGALLOC",
-            Sr::SrBarrieralloc => "SR_BARRIERALLOC",
-            Sr::Sr63 => "SR63",
-            Sr::SrGlobalerrorstatus => "SR_GLOBALERRORSTATUS",
-            Sr::SrCgaerrorstatus => "SR_CGAERRORSTATUS",
-            Sr::SrWarperrorstatus => "SR_WARPERRORSTATUS",
-            Sr::SrVirtualsmid => "SR_VIRTUALSMID",
-            Sr::SrVirtualengineid => "SR_VIRTUALENGINEID",
-            Sr::Sr69 => "SR69",
-            Sr::Sr70 => "SR70",
-            Sr::Sr71 => "SR71",
-            Sr::Sr72 => "SR72",
-            Sr::Sr73 => "SR73",
-            Sr::Sr74 => "SR74",
-            Sr::Sr75 => "SR75",
-            Sr::Sr76 => "SR76",
-            Sr::Sr77 => "SR77",
-            Sr::Sr78 => "SR78",
-            Sr::Sr79 => "SR79",
-            Sr::SrClocklo => "SR_CLOCKLO",
-            Sr::SrClockhi => "SR_CLOCKHI",
-            Sr::SrGlobaltimerlo => "SR_GLOBALTIMERLO",
-            Sr::SrGlobaltimerhi => "SR_GLOBALTIMERHI",
-            Sr::SrEsrPc => "SR_ESR_PC",
-            Sr::SrEsrPcHi => "SR_ESR_PC_HI",
-            Sr::Sr86 => "SR86",
-            Sr::Sr87 => "SR87",
-            Sr::Sr88 => "SR88",
-            Sr::Sr89 => "SR89",
-            Sr::Sr90 => "SR90",
-            Sr::Sr91 => "SR91",
-            Sr::Sr92 => "SR92",
-            Sr::Sr93 => "SR93",
-            Sr::Sr94 => "SR94",
-            Sr::Sr95 => "SR95",
-            Sr::SrHwtaskid => "SR_HWTASKID",
-            Sr::SrCircularqueueentryindex => "SR_CIRCULARQUEUEENTRYINDEX",
-            Sr::SrCircularqueueentryaddresslow => "SR_CIRCULARQUEUEENTRYADDRESSLOW",
-            Sr::SrCircularqueueentryaddresshigh => "SR_CIRCULARQUEUEENTRYADDRESSHIGH",
-            Sr::SrPm0 => "SR_PM0",
-            Sr::SrPmHi0 => "SR_PM_HI0",
-            Sr::SrPm1 => "SR_PM1",
-            Sr::SrPmHi1 => "SR_PM_HI1",
-            Sr::SrPm2 => "SR_PM2",
-            Sr::SrPmHi2 => "SR_PM_HI2",
-            Sr::SrPm3 => "SR_PM3",
-            Sr::SrPmHi3 => "SR_PM_HI3",
-            Sr::SrPm4 => "SR_PM4",
-            Sr::SrPmHi4 => "SR_PM_HI4",
-            Sr::SrPm5 => "SR_PM5",
-            Sr::SrPmHi5 => "SR_PM_HI5",
-            Sr::SrPm6 => "SR_PM6",
-            Sr::SrPmHi6 => "SR_PM_HI6",
-            Sr::SrPm7 => "SR_PM7",
-            Sr::SrPmHi7 => "SR_PM_HI7",
-            Sr::SrSnapPm0 => "SR_SNAP_PM0",
-            Sr::SrSnapPmHi0 => "SR_SNAP_PM_HI0",
-            Sr::SrSnapPm1 => "SR_SNAP_PM1",
-            Sr::SrSnapPmHi1 => "SR_SNAP_PM_HI1",
-            Sr::SrSnapPm2 => "SR_SNAP_PM2",
-            Sr::SrSnapPmHi2 => "SR_SNAP_PM_HI2",
-            Sr::SrSnapPm3 => "SR_SNAP_PM3",
-            Sr::SrSnapPmHi3 => "SR_SNAP_PM_HI3",
-            Sr::SrSnapPm4 => "SR_SNAP_PM4",
-            Sr::SrSnapPmHi4 => "SR_SNAP_PM_HI4",
-            Sr::SrSnapPm5 => "SR_SNAP_PM5",
-            Sr::SrSnapPmHi5 => "SR_SNAP_PM_HI5",
-            Sr::SrSnapPm6 => "SR_SNAP_PM6",
-            Sr::SrSnapPmHi6 => "SR_SNAP_PM_HI6",
-            Sr::SrSnapPm7 => "SR_SNAP_PM7",
-            Sr::SrSnapPmHi7 => "SR_SNAP_PM_HI7",
-            Sr::SrVariableRate => "SR_VARIABLE_RATE",
-            Sr::Hir0x000 => "__HIR0X000",
-            Sr::Sr134 => "SR134",
-            Sr::Sr135 => "SR135",
-            Sr::SrCgactaid => "SR_CgaCtaId",
-            Sr::SrGpclocalcgaid => "SR_GpcLocalCgaId",
-            Sr::SrCgasize => "SR_CgaSize",
-            Sr::SrCtaregpoolsz => "SR_CTARegPoolSz",
-            Sr::Sr140 => "SR140",
-            Sr::SrTmemsz => "SR_TMemSz",
-            Sr::Sr142 => "SR142",
-            Sr::Sr143 => "SR143",
-            Sr::Sr144 => "SR144",
-            Sr::Sr145 => "SR145",
-            Sr::Sr146 => "SR146",
-            Sr::Sr147 => "SR147",
-            Sr::Sr148 => "SR148",
-            Sr::Sr149 => "SR149",
-            Sr::Sr150 => "SR150",
-            Sr::Sr151 => "SR151",
-            Sr::Sr152 => "SR152",
-            Sr::Sr153 => "SR153",
-            Sr::Sr154 => "SR154",
-            Sr::Sr155 => "SR155",
-            Sr::Sr156 => "SR156",
-            Sr::Sr157 => "SR157",
-            Sr::Sr158 => "SR158",
-            Sr::Sr159 => "SR159",
-            Sr::Sr160 => "SR160",
-            Sr::Sr161 => "SR161",
-            Sr::Sr162 => "SR162",
-            Sr::Sr163 => "SR163",
-            Sr::Sr164 => "SR164",
-            Sr::Sr165 => "SR165",
-            Sr::Sr166 => "SR166",
-            Sr::Sr167 => "SR167",
-            Sr::Sr168 => "SR168",
-            Sr::Sr169 => "SR169",
-            Sr::Sr170 => "SR170",
-            Sr::Sr171 => "SR171",
-            Sr::Sr172 => "SR172",
-            Sr::Sr173 => "SR173",
-            Sr::Sr174 => "SR174",
-            Sr::Sr175 => "SR175",
-            Sr::Sr176 => "SR176",
-            Sr::Sr177 => "SR177",
-            Sr::Sr178 => "SR178",
-            Sr::Sr179 => "SR179",
-            Sr::Sr180 => "SR180",
-            Sr::Sr181 => "SR181",
-            Sr::Sr182 => "SR182",
-            Sr::Sr183 => "SR183",
-            Sr::Sr184 => "SR184",
-            Sr::Sr185 => "SR185",
-            Sr::Sr186 => "SR186",
-            Sr::Sr187 => "SR187",
-            Sr::Sr188 => "SR188",
-            Sr::Sr189 => "SR189",
-            Sr::Sr190 => "SR190",
-            Sr::Sr191 => "SR191",
-            Sr::Sr192 => "SR192",
-            Sr::Sr193 => "SR193",
-            Sr::Sr194 => "SR194",
-            Sr::Sr195 => "SR195",
-            Sr::Sr196 => "SR196",
-            Sr::Sr197 => "SR197",
-            Sr::Sr198 => "SR198",
-            Sr::Sr199 => "SR199",
-            Sr::Sr200 => "SR200",
-            Sr::Sr201 => "SR201",
-            Sr::Sr202 => "SR202",
-            Sr::Sr203 => "SR203",
-            Sr::Sr204 => "SR204",
-            Sr::Sr205 => "SR205",
-            Sr::Sr206 => "SR206",
-            Sr::Sr207 => "SR207",
-            Sr::Sr208 => "SR208",
-            Sr::Sr209 => "SR209",
-            Sr::Sr210 => "SR210",
-            Sr::Sr211 => "SR211",
-            Sr::Sr212 => "SR212",
-            Sr::Sr213 => "SR213",
-            Sr::Sr214 => "SR214",
-            Sr::Sr215 => "SR215",
-            Sr::Sr216 => "SR216",
-            Sr::Sr217 => "SR217",
-            Sr::Sr218 => "SR218",
-            Sr::Sr219 => "SR219",
-            Sr::Sr220 => "SR220",
-            Sr::Sr221 => "SR221",
-            Sr::Sr222 => "SR222",
-            Sr::Sr223 => "SR223",
-            Sr::Sr224 => "SR224",
-            Sr::Sr225 => "SR225",
-            Sr::Sr226 => "SR226",
-            Sr::Sr227 => "SR227",
-            Sr::Sr228 => "SR228",
-            Sr::Sr229 => "SR229",
-            Sr::Sr230 => "SR230",
-            Sr::Sr231 => "SR231",
-            Sr::Sr232 => "SR232",
-            Sr::Sr233 => "SR233",
-            Sr::Sr234 => "SR234",
-            Sr::Sr235 => "SR235",
-            Sr::Sr236 => "SR236",
-            Sr::Sr237 => "SR237",
-            Sr::Sr238 => "SR238",
-            Sr::Sr239 => "SR239",
-            Sr::Sr240 => "SR240",
-            Sr::Sr241 => "SR241",
-            Sr::Sr242 => "SR242",
-            Sr::Sr243 => "SR243",
-            Sr::Sr244 => "SR244",
-            Sr::Sr245 => "SR245",
-            Sr::Sr246 => "SR246",
-            Sr::Sr247 => "SR247",
-            Sr::Sr248 => "SR248",
-            Sr::Sr249 => "SR249",
-            Sr::Sr250 => "SR250",
-            Sr::Sr251 => "SR251",
-            Sr::Sr252 => "SR252",
-            Sr::Sr253 => "SR253",
-            Sr::Sr254 => "SR254",
-            Sr::Srz => "SRZ",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            Sr::SrLaneid => "sr_laneid",
-            Sr::SrClock => "sr_clock",
-            Sr::SrVirtcfg => "sr_virtcfg",
-            Sr::SrVirtid => "sr_virtid",
-            Sr::Sr4 => "sr4",
-            Sr::Sr5 => "sr5",
-            Sr::Sr6 => "sr6",
-            Sr::Sr7 => "sr7",
-            Sr::Sr8 => "sr8",
-            Sr::Sr9 => "sr9",
-            Sr::Sr10 => "sr10",
-            Sr::Sr11 => "sr11",
-            Sr::Sr12 => "sr12",
-            Sr::Sr13 => "sr13",
-            Sr::Sr14 => "sr14",
-            Sr::SrOrderingTicket => "sr_ordering_ticket",
-            Sr::SrPrimType => "sr_prim_type",
-            Sr::SrInvocationId => "sr_invocation_id",
-            Sr::SrYDirection => "sr_y_direction",
-            Sr::SrThreadKill => "sr_thread_kill",
-            Sr::SmShaderType => "sm_shader_type",
-            Sr::SrDirectcbewriteaddresslow => "sr_directcbewriteaddresslow",
-            Sr::SrDirectcbewriteaddresshigh => "sr_directcbewriteaddresshigh",
-            Sr::SrDirectcbewriteenabled => "sr_directcbewriteenabled",
-            Sr::SrSwScratch => "sr_sw_scratch",
-            Sr::SrMachineId1 => "sr_machine_id_1",
-            Sr::SrMachineId2 => "sr_machine_id_2",
-            Sr::SrMachineId3 => "sr_machine_id_3",
-            Sr::SrAffinity => "sr_affinity",
-            Sr::SrInvocationInfo => "sr_invocation_info",
-            Sr::SrWscalefactorXy => "sr_wscalefactor_xy",
-            Sr::SrWscalefactorZ => "sr_wscalefactor_z",
-            Sr::SrTid => "sr_tid",
-            Sr::SrTidX => "sr_tid_x",
-            Sr::SrTidY => "sr_tid_y",
-            Sr::SrTidZ => "sr_tid_z",
-            Sr::Sr36 => "sr36",
-            Sr::SrCtaidX => "sr_ctaid_x",
-            Sr::SrCtaidY => "sr_ctaid_y",
-            Sr::SrCtaidZ => "sr_ctaid_z",
-            Sr::SrNtid => "sr_ntid",
-            Sr::SrCirqueueincrminusone => "sr_cirqueueincrminusone",
-            Sr::SrNlatc => "sr_nlatc",
-            Sr::Sr43 => "sr43",
-            Sr::SrSmSpaVersion => "sr_sm_spa_version",
-            Sr::SrMultipassshaderinfo => "sr_multipassshaderinfo",
-            Sr::SrLwinhi => "sr_lwinhi",
-            Sr::SrSwinhi => "sr_swinhi",
-            Sr::SrSwinlo => "sr_swinlo",
-            Sr::SrSwinsz => "sr_swinsz",
-            Sr::SrSmemsz => "sr_smemsz",
-            Sr::SrSmembanks => "sr_smembanks",
-            Sr::SrLwinlo => "sr_lwinlo",
-            Sr::SrLwinsz => "sr_lwinsz",
-            Sr::SrLmemlosz => "sr_lmemlosz",
-            Sr::SrLmemhioff => "sr_lmemhioff",
-            Sr::SrEqmask => "sr_eqmask",
-            Sr::SrLtmask => "sr_ltmask",
-            Sr::SrLemask => "sr_lemask",
-            Sr::SrGtmask => "sr_gtmask",
-            Sr::SrGemask => "sr_gemask",
-            Sr::SrRegalloc => "sr_regalloc",
-            Sr::SrBarrieralloc => "sr_barrieralloc",
-            Sr::Sr63 => "sr63",
-            Sr::SrGlobalerrorstatus => "sr_globalerrorstatus",
-            Sr::SrCgaerrorstatus => "sr_cgaerrorstatus",
-            Sr::SrWarperrorstatus => "sr_warperrorstatus",
-            Sr::SrVirtualsmid => "sr_virtualsmid",
-            Sr::SrVirtualengineid => "sr_virtualengineid",
-            Sr::Sr69 => "sr69",
-            Sr::Sr70 => "sr70",
-            Sr::Sr71 => "sr71",
-            Sr::Sr72 => "sr72",
-            Sr::Sr73 => "sr73",
-            Sr::Sr74 => "sr74",
-            Sr::Sr75 => "sr75",
-            Sr::Sr76 => "sr76",
-            Sr::Sr77 => "sr77",
-            Sr::Sr78 => "sr78",
-            Sr::Sr79 => "sr79",
-            Sr::SrClocklo => "sr_clocklo",
-            Sr::SrClockhi => "sr_clockhi",
-            Sr::SrGlobaltimerlo => "sr_globaltimerlo",
-            Sr::SrGlobaltimerhi => "sr_globaltimerhi",
-            Sr::SrEsrPc => "sr_esr_pc",
-            Sr::SrEsrPcHi => "sr_esr_pc_hi",
-            Sr::Sr86 => "sr86",
-            Sr::Sr87 => "sr87",
-            Sr::Sr88 => "sr88",
-            Sr::Sr89 => "sr89",
-            Sr::Sr90 => "sr90",
-            Sr::Sr91 => "sr91",
-            Sr::Sr92 => "sr92",
-            Sr::Sr93 => "sr93",
-            Sr::Sr94 => "sr94",
-            Sr::Sr95 => "sr95",
-            Sr::SrHwtaskid => "sr_hwtaskid",
-            Sr::SrCircularqueueentryindex => "sr_circularqueueentryindex",
-            Sr::SrCircularqueueentryaddresslow => "sr_circularqueueentryaddresslow",
-            Sr::SrCircularqueueentryaddresshigh => "sr_circularqueueentryaddresshigh",
-            Sr::SrPm0 => "sr_pm0",
-            Sr::SrPmHi0 => "sr_pm_hi0",
-            Sr::SrPm1 => "sr_pm1",
-            Sr::SrPmHi1 => "sr_pm_hi1",
-            Sr::SrPm2 => "sr_pm2",
-            Sr::SrPmHi2 => "sr_pm_hi2",
-            Sr::SrPm3 => "sr_pm3",
-            Sr::SrPmHi3 => "sr_pm_hi3",
-            Sr::SrPm4 => "sr_pm4",
-            Sr::SrPmHi4 => "sr_pm_hi4",
-            Sr::SrPm5 => "sr_pm5",
-            Sr::SrPmHi5 => "sr_pm_hi5",
-            Sr::SrPm6 => "sr_pm6",
-            Sr::SrPmHi6 => "sr_pm_hi6",
-            Sr::SrPm7 => "sr_pm7",
-            Sr::SrPmHi7 => "sr_pm_hi7",
-            Sr::SrSnapPm0 => "sr_snap_pm0",
-            Sr::SrSnapPmHi0 => "sr_snap_pm_hi0",
-            Sr::SrSnapPm1 => "sr_snap_pm1",
-            Sr::SrSnapPmHi1 => "sr_snap_pm_hi1",
-            Sr::SrSnapPm2 => "sr_snap_pm2",
-            Sr::SrSnapPmHi2 => "sr_snap_pm_hi2",
-            Sr::SrSnapPm3 => "sr_snap_pm3",
-            Sr::SrSnapPmHi3 => "sr_snap_pm_hi3",
-            Sr::SrSnapPm4 => "sr_snap_pm4",
-            Sr::SrSnapPmHi4 => "sr_snap_pm_hi4",
-            Sr::SrSnapPm5 => "sr_snap_pm5",
-            Sr::SrSnapPmHi5 => "sr_snap_pm_hi5",
-            Sr::SrSnapPm6 => "sr_snap_pm6",
-            Sr::SrSnapPmHi6 => "sr_snap_pm_hi6",
-            Sr::SrSnapPm7 => "sr_snap_pm7",
-            Sr::SrSnapPmHi7 => "sr_snap_pm_hi7",
-            Sr::SrVariableRate => "sr_variable_rate",
-            Sr::Hir0x000 => "hir0x000",
-            Sr::Sr134 => "sr134",
-            Sr::Sr135 => "sr135",
-            Sr::SrCgactaid => "sr_cgactaid",
-            Sr::SrGpclocalcgaid => "sr_gpclocalcgaid",
-            Sr::SrCgasize => "sr_cgasize",
-            Sr::SrCtaregpoolsz => "sr_ctaregpoolsz",
-            Sr::Sr140 => "sr140",
-            Sr::SrTmemsz => "sr_tmemsz",
-            Sr::Sr142 => "sr142",
-            Sr::Sr143 => "sr143",
-            Sr::Sr144 => "sr144",
-            Sr::Sr145 => "sr145",
-            Sr::Sr146 => "sr146",
-            Sr::Sr147 => "sr147",
-            Sr::Sr148 => "sr148",
-            Sr::Sr149 => "sr149",
-            Sr::Sr150 => "sr150",
-            Sr::Sr151 => "sr151",
-            Sr::Sr152 => "sr152",
-            Sr::Sr153 => "sr153",
-            Sr::Sr154 => "sr154",
-            Sr::Sr155 => "sr155",
-            Sr::Sr156 => "sr156",
-            Sr::Sr157 => "sr157",
-            Sr::Sr158 => "sr158",
-            Sr::Sr159 => "sr159",
-            Sr::Sr160 => "sr160",
-            Sr::Sr161 => "sr161",
-            Sr::Sr162 => "sr162",
-            Sr::Sr163 => "sr163",
-            Sr::Sr164 => "sr164",
-            Sr::Sr165 => "sr165",
-            Sr::Sr166 => "sr166",
-            Sr::Sr167 => "sr167",
-            Sr::Sr168 => "sr168",
-            Sr::Sr169 => "sr169",
-            Sr::Sr170 => "sr170",
-            Sr::Sr171 => "sr171",
-            Sr::Sr172 => "sr172",
-            Sr::Sr173 => "sr173",
-            Sr::Sr174 => "sr174",
-            Sr::Sr175 => "sr175",
-            Sr::Sr176 => "sr176",
-            Sr::Sr177 => "sr177",
-            Sr::Sr178 => "sr178",
-            Sr::Sr179 => "sr179",
-            Sr::Sr180 => "sr180",
-            Sr::Sr181 => "sr181",
-            Sr::Sr182 => "sr182",
-            Sr::Sr183 => "sr183",
-            Sr::Sr184 => "sr184",
-            Sr::Sr185 => "sr185",
-            Sr::Sr186 => "sr186",
-            Sr::Sr187 => "sr187",
-            Sr::Sr188 => "sr188",
-            Sr::Sr189 => "sr189",
-            Sr::Sr190 => "sr190",
-            Sr::Sr191 => "sr191",
-            Sr::Sr192 => "sr192",
-            Sr::Sr193 => "sr193",
-            Sr::Sr194 => "sr194",
-            Sr::Sr195 => "sr195",
-            Sr::Sr196 => "sr196",
-            Sr::Sr197 => "sr197",
-            Sr::Sr198 => "sr198",
-            Sr::Sr199 => "sr199",
-            Sr::Sr200 => "sr200",
-            Sr::Sr201 => "sr201",
-            Sr::Sr202 => "sr202",
-            Sr::Sr203 => "sr203",
-            Sr::Sr204 => "sr204",
-            Sr::Sr205 => "sr205",
-            Sr::Sr206 => "sr206",
-            Sr::Sr207 => "sr207",
-            Sr::Sr208 => "sr208",
-            Sr::Sr209 => "sr209",
-            Sr::Sr210 => "sr210",
-            Sr::Sr211 => "sr211",
-            Sr::Sr212 => "sr212",
-            Sr::Sr213 => "sr213",
-            Sr::Sr214 => "sr214",
-            Sr::Sr215 => "sr215",
-            Sr::Sr216 => "sr216",
-            Sr::Sr217 => "sr217",
-            Sr::Sr218 => "sr218",
-            Sr::Sr219 => "sr219",
-            Sr::Sr220 => "sr220",
-            Sr::Sr221 => "sr221",
-            Sr::Sr222 => "sr222",
-            Sr::Sr223 => "sr223",
-            Sr::Sr224 => "sr224",
-            Sr::Sr225 => "sr225",
-            Sr::Sr226 => "sr226",
-            Sr::Sr227 => "sr227",
-            Sr::Sr228 => "sr228",
-            Sr::Sr229 => "sr229",
-            Sr::Sr230 => "sr230",
-            Sr::Sr231 => "sr231",
-            Sr::Sr232 => "sr232",
-            Sr::Sr233 => "sr233",
-            Sr::Sr234 => "sr234",
-            Sr::Sr235 => "sr235",
-            Sr::Sr236 => "sr236",
-            Sr::Sr237 => "sr237",
-            Sr::Sr238 => "sr238",
-            Sr::Sr239 => "sr239",
-            Sr::Sr240 => "sr240",
-            Sr::Sr241 => "sr241",
-            Sr::Sr242 => "sr242",
-            Sr::Sr243 => "sr243",
-            Sr::Sr244 => "sr244",
-            Sr::Sr245 => "sr245",
-            Sr::Sr246 => "sr246",
-            Sr::Sr247 => "sr247",
-            Sr::Sr248 => "sr248",
-            Sr::Sr249 => "sr249",
-            Sr::Sr250 => "sr250",
-            Sr::Sr251 => "sr251",
-            Sr::Sr252 => "sr252",
-            Sr::Sr253 => "sr253",
-            Sr::Sr254 => "sr254",
-            Sr::Srz => "srz",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
-            (Sr::Sr4, 50) => "SR_PM0",
-            (Sr::Sr4, 52) => "SR_PM0",
-            (Sr::Sr4, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM0",
-            (Sr::Sr5, 50) => "SR_PM1",
-            (Sr::Sr5, 52) => "SR_PM1",
-            (Sr::Sr5, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM1",
-            (Sr::Sr6, 50) => "SR_PM2",
-            (Sr::Sr6, 52) => "SR_PM2",
-            (Sr::Sr6, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM2",
-            (Sr::Sr7, 50) => "SR_PM3",
-            (Sr::Sr7, 52) => "SR_PM3",
-            (Sr::Sr7, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM3",
-            (Sr::Sr8, 50) => "SR_PM4",
-            (Sr::Sr8, 52) => "SR_PM4",
-            (Sr::Sr8, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM4",
-            (Sr::Sr9, 50) => "SR_PM5",
-            (Sr::Sr9, 52) => "SR_PM5",
-            (Sr::Sr9, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM5",
-            (Sr::Sr10, 50) => "SR_PM6",
-            (Sr::Sr10, 52) => "SR_PM6",
-            (Sr::Sr10, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM6",
-            (Sr::Sr11, 50) => "SR_PM7",
-            (Sr::Sr11, 52) => "SR_PM7",
-            (Sr::Sr11, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM7",
+            (Sr::Sr4, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR_PM0"
+            }
+            (Sr::Sr5, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR_PM1"
+            }
+            (Sr::Sr6, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR_PM2"
+            }
+            (Sr::Sr7, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR_PM3"
+            }
+            (Sr::Sr8, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR_PM4"
+            }
+            (Sr::Sr9, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR_PM5"
+            }
+            (Sr::Sr10, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR_PM6"
+            }
+            (Sr::Sr11, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR_PM7"
+            }
             (Sr::SrOrderingTicket, 50) => "SR15",
-            (Sr::SrSwScratch, 50) => "SR_MACHINE_ID_0",
-            (Sr::SrSwScratch, 52) => "SR_MACHINE_ID_0",
-            (Sr::SrSwScratch, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR_MACHINE_ID_0"
+            (
+                Sr::SrSwScratch,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 75,
+            ) => "SR_MACHINE_ID_0",
+            (Sr::Sr36, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR_CTA_PARAM"
             }
-            (Sr::SrSwScratch, 70) => "SR_MACHINE_ID_0",
-            (Sr::SrSwScratch, 75) => "SR_MACHINE_ID_0",
-            (Sr::Sr36, 50) => "SR_CTA_PARAM",
-            (Sr::Sr36, 52) => "SR_CTA_PARAM",
-            (Sr::Sr36, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_CTA_PARAM",
-            (Sr::SrSmSpaVersion, 50) => "SR44",
-            (Sr::SrSmSpaVersion, 52) => "SR44",
-            (Sr::SrMultipassshaderinfo, 50) => "SR45",
-            (Sr::SrMultipassshaderinfo, 52) => "SR45",
-            (Sr::SrLwinhi, 50) => "SR46",
-            (Sr::SrLwinhi, 52) => "SR46",
-            (Sr::SrSwinhi, 50) => "SR47",
-            (Sr::SrSwinhi, 52) => "SR47",
-            (Sr::SrBarrieralloc, 50) => "SR_CTXADDR",
-            (Sr::SrBarrieralloc, 52) => "SR_CTXADDR",
-            (Sr::SrCgaerrorstatus, 50) => "SR65",
-            (Sr::SrCgaerrorstatus, 52) => "SR65",
-            (Sr::SrCgaerrorstatus, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR65"
-            }
-            (Sr::SrCgaerrorstatus, 70) => "SR65",
+            (Sr::SrSmSpaVersion, 50 | 52) => "SR44",
+            (Sr::SrMultipassshaderinfo, 50 | 52) => "SR45",
+            (Sr::SrLwinhi, 50 | 52) => "SR46",
+            (Sr::SrSwinhi, 50 | 52) => "SR47",
+            (Sr::SrBarrieralloc, 50 | 52) => "SR_CTXADDR",
             (
                 Sr::SrCgaerrorstatus,
-                75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 75 | 76
+                | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
             ) => "SR65",
-            (Sr::SrVirtualsmid, 50) => "SR_WARPERRORSTATUSCLEAR",
-            (Sr::SrVirtualsmid, 52) => "SR_WARPERRORSTATUSCLEAR",
-            (Sr::SrVirtualsmid, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR_WARPERRORSTATUSCLEAR"
+            (
+                Sr::SrVirtualsmid,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => "SR_WARPERRORSTATUSCLEAR",
+            (
+                Sr::SrVirtualengineid,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => "SR68",
+            (Sr::Sr72, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR_PM_HI0"
             }
-            (Sr::SrVirtualengineid, 50) => "SR68",
-            (Sr::SrVirtualengineid, 52) => "SR68",
-            (Sr::SrVirtualengineid, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR68"
+            (Sr::Sr73, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR_PM_HI1"
             }
-            (Sr::Sr72, 50) => "SR_PM_HI0",
-            (Sr::Sr72, 52) => "SR_PM_HI0",
-            (Sr::Sr72, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM_HI0",
-            (Sr::Sr73, 50) => "SR_PM_HI1",
-            (Sr::Sr73, 52) => "SR_PM_HI1",
-            (Sr::Sr73, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM_HI1",
-            (Sr::Sr74, 50) => "SR_PM_HI2",
-            (Sr::Sr74, 52) => "SR_PM_HI2",
-            (Sr::Sr74, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM_HI2",
-            (Sr::Sr75, 50) => "SR_PM_HI3",
-            (Sr::Sr75, 52) => "SR_PM_HI3",
-            (Sr::Sr75, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM_HI3",
-            (Sr::Sr76, 50) => "SR_PM_HI4",
-            (Sr::Sr76, 52) => "SR_PM_HI4",
-            (Sr::Sr76, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM_HI4",
-            (Sr::Sr77, 50) => "SR_PM_HI5",
-            (Sr::Sr77, 52) => "SR_PM_HI5",
-            (Sr::Sr77, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM_HI5",
-            (Sr::Sr78, 50) => "SR_PM_HI6",
-            (Sr::Sr78, 52) => "SR_PM_HI6",
-            (Sr::Sr78, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM_HI6",
-            (Sr::Sr79, 50) => "SR_PM_HI7",
-            (Sr::Sr79, 52) => "SR_PM_HI7",
-            (Sr::Sr79, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_PM_HI7",
-            (Sr::SrEsrPc, 50) => "SR84",
-            (Sr::SrEsrPc, 52) => "SR84",
-            (Sr::SrEsrPc, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR84",
-            (Sr::SrEsrPcHi, 50) => "SR85",
-            (Sr::SrEsrPcHi, 52) => "SR85",
-            (Sr::SrEsrPcHi, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR85",
-            (Sr::SrPm0, 50) => "SR100",
-            (Sr::SrPm0, 52) => "SR100",
-            (Sr::SrPm0, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR100",
-            (Sr::SrPmHi0, 50) => "SR101",
-            (Sr::SrPmHi0, 52) => "SR101",
-            (Sr::SrPmHi0, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR101",
-            (Sr::SrPm1, 50) => "SR102",
-            (Sr::SrPm1, 52) => "SR102",
-            (Sr::SrPm1, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR102",
-            (Sr::SrPmHi1, 50) => "SR103",
-            (Sr::SrPmHi1, 52) => "SR103",
-            (Sr::SrPmHi1, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR103",
-            (Sr::SrPm2, 50) => "SR104",
-            (Sr::SrPm2, 52) => "SR104",
-            (Sr::SrPm2, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR104",
-            (Sr::SrPmHi2, 50) => "SR105",
-            (Sr::SrPmHi2, 52) => "SR105",
-            (Sr::SrPmHi2, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR105",
-            (Sr::SrPm3, 50) => "SR106",
-            (Sr::SrPm3, 52) => "SR106",
-            (Sr::SrPm3, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR106",
-            (Sr::SrPmHi3, 50) => "SR107",
-            (Sr::SrPmHi3, 52) => "SR107",
-            (Sr::SrPmHi3, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR107",
-            (Sr::SrPm4, 50) => "SR108",
-            (Sr::SrPm4, 52) => "SR108",
-            (Sr::SrPm4, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR108",
-            (Sr::SrPmHi4, 50) => "SR109",
-            (Sr::SrPmHi4, 52) => "SR109",
-            (Sr::SrPmHi4, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR109",
-            (Sr::SrPm5, 50) => "SR110",
-            (Sr::SrPm5, 52) => "SR110",
-            (Sr::SrPm5, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR110",
-            (Sr::SrPmHi5, 50) => "SR111",
-            (Sr::SrPmHi5, 52) => "SR111",
-            (Sr::SrPmHi5, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR111",
-            (Sr::SrPm6, 50) => "SR112",
-            (Sr::SrPm6, 52) => "SR112",
-            (Sr::SrPm6, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR112",
-            (Sr::SrPmHi6, 50) => "SR113",
-            (Sr::SrPmHi6, 52) => "SR113",
-            (Sr::SrPmHi6, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR113",
-            (Sr::SrPm7, 50) => "SR114",
-            (Sr::SrPm7, 52) => "SR114",
-            (Sr::SrPm7, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR114",
-            (Sr::SrPmHi7, 50) => "SR115",
-            (Sr::SrPmHi7, 52) => "SR115",
-            (Sr::SrPmHi7, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR115",
-            (Sr::SrSnapPm0, 50) => "SR116",
-            (Sr::SrSnapPm0, 52) => "SR116",
-            (Sr::SrSnapPm0, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR116",
-            (Sr::SrSnapPmHi0, 50) => "SR117",
-            (Sr::SrSnapPmHi0, 52) => "SR117",
-            (Sr::SrSnapPmHi0, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR117",
-            (Sr::SrSnapPm1, 50) => "SR118",
-            (Sr::SrSnapPm1, 52) => "SR118",
-            (Sr::SrSnapPm1, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR118",
-            (Sr::SrSnapPmHi1, 50) => "SR119",
-            (Sr::SrSnapPmHi1, 52) => "SR119",
-            (Sr::SrSnapPmHi1, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR119",
-            (Sr::SrSnapPm2, 50) => "SR120",
-            (Sr::SrSnapPm2, 52) => "SR120",
-            (Sr::SrSnapPm2, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR120",
-            (Sr::SrSnapPmHi2, 50) => "SR121",
-            (Sr::SrSnapPmHi2, 52) => "SR121",
-            (Sr::SrSnapPmHi2, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR121",
-            (Sr::SrSnapPm3, 50) => "SR122",
-            (Sr::SrSnapPm3, 52) => "SR122",
-            (Sr::SrSnapPm3, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR122",
-            (Sr::SrSnapPmHi3, 50) => "SR123",
-            (Sr::SrSnapPmHi3, 52) => "SR123",
-            (Sr::SrSnapPmHi3, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR123",
-            (Sr::SrSnapPm4, 50) => "SR124",
-            (Sr::SrSnapPm4, 52) => "SR124",
-            (Sr::SrSnapPm4, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR124",
-            (Sr::SrSnapPmHi4, 50) => "SR125",
-            (Sr::SrSnapPmHi4, 52) => "SR125",
-            (Sr::SrSnapPmHi4, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR125",
-            (Sr::SrSnapPm5, 50) => "SR126",
-            (Sr::SrSnapPm5, 52) => "SR126",
-            (Sr::SrSnapPm5, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR126",
-            (Sr::SrSnapPmHi5, 50) => "SR127",
-            (Sr::SrSnapPmHi5, 52) => "SR127",
-            (Sr::SrSnapPmHi5, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR127",
-            (Sr::SrSnapPm6, 50) => "SR128",
-            (Sr::SrSnapPm6, 52) => "SR128",
-            (Sr::SrSnapPm6, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR128",
-            (Sr::SrSnapPmHi6, 50) => "SR129",
-            (Sr::SrSnapPmHi6, 52) => "SR129",
-            (Sr::SrSnapPmHi6, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR129",
-            (Sr::SrSnapPm7, 50) => "SR130",
-            (Sr::SrSnapPm7, 52) => "SR130",
-            (Sr::SrSnapPm7, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR130",
-            (Sr::SrSnapPmHi7, 50) => "SR131",
-            (Sr::SrSnapPmHi7, 52) => "SR131",
-            (Sr::SrSnapPmHi7, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR131",
-            (Sr::SrVariableRate, 50) => "SR132",
-            (Sr::SrVariableRate, 52) => "SR132",
-            (Sr::SrVariableRate, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR132"
+            (Sr::Sr74, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR_PM_HI2"
             }
-            (Sr::SrVariableRate, 70) => "SR132",
-            (Sr::Hir0x000, 50) => "SR133",
-            (Sr::Hir0x000, 52) => "SR133",
-            (Sr::Hir0x000, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR133",
-            (Sr::Hir0x000, 70) => "SR133",
+            (Sr::Sr75, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR_PM_HI3"
+            }
+            (Sr::Sr76, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR_PM_HI4"
+            }
+            (Sr::Sr77, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR_PM_HI5"
+            }
+            (Sr::Sr78, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR_PM_HI6"
+            }
+            (Sr::Sr79, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR_PM_HI7"
+            }
+            (Sr::SrEsrPc, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR84"
+            }
+            (
+                Sr::SrEsrPcHi,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => "SR85",
+            (Sr::SrPm0, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR100"
+            }
+            (Sr::SrPmHi0, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR101"
+            }
+            (Sr::SrPm1, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR102"
+            }
+            (Sr::SrPmHi1, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR103"
+            }
+            (Sr::SrPm2, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR104"
+            }
+            (Sr::SrPmHi2, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR105"
+            }
+            (Sr::SrPm3, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR106"
+            }
+            (Sr::SrPmHi3, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR107"
+            }
+            (Sr::SrPm4, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR108"
+            }
+            (Sr::SrPmHi4, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR109"
+            }
+            (Sr::SrPm5, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR110"
+            }
+            (Sr::SrPmHi5, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR111"
+            }
+            (Sr::SrPm6, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR112"
+            }
+            (Sr::SrPmHi6, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR113"
+            }
+            (Sr::SrPm7, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR114"
+            }
+            (Sr::SrPmHi7, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR115"
+            }
+            (
+                Sr::SrSnapPm0,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => "SR116",
+            (
+                Sr::SrSnapPmHi0,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => "SR117",
+            (
+                Sr::SrSnapPm1,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => "SR118",
+            (
+                Sr::SrSnapPmHi1,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => "SR119",
+            (
+                Sr::SrSnapPm2,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => "SR120",
+            (
+                Sr::SrSnapPmHi2,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => "SR121",
+            (
+                Sr::SrSnapPm3,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => "SR122",
+            (
+                Sr::SrSnapPmHi3,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => "SR123",
+            (
+                Sr::SrSnapPm4,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => "SR124",
+            (
+                Sr::SrSnapPmHi4,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => "SR125",
+            (
+                Sr::SrSnapPm5,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => "SR126",
+            (
+                Sr::SrSnapPmHi5,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => "SR127",
+            (
+                Sr::SrSnapPm6,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => "SR128",
+            (
+                Sr::SrSnapPmHi6,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => "SR129",
+            (
+                Sr::SrSnapPm7,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => "SR130",
+            (
+                Sr::SrSnapPmHi7,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => "SR131",
+            (
+                Sr::SrVariableRate,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70,
+            ) => "SR132",
+            (
+                Sr::Hir0x000,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70,
+            ) => "SR133",
             (Sr::Sr134, 90 | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99) => {
                 "SR_WARPGROUP_INFO"
             }
             (Sr::Sr135, 90 | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99) => {
                 "SR_WARPGROUPID"
             }
-            (Sr::SrCgactaid, 50) => "SR136",
-            (Sr::SrCgactaid, 52) => "SR136",
-            (Sr::SrCgactaid, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR136",
-            (Sr::SrCgactaid, 70) => "SR136",
             (
                 Sr::SrCgactaid,
-                75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 75 | 76
+                | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
             ) => "SR136",
-            (Sr::SrGpclocalcgaid, 50) => "SR137",
-            (Sr::SrGpclocalcgaid, 52) => "SR137",
-            (Sr::SrGpclocalcgaid, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR137"
-            }
-            (Sr::SrGpclocalcgaid, 70) => "SR137",
             (
                 Sr::SrGpclocalcgaid,
-                75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 75 | 76
+                | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
             ) => "SR137",
-            (Sr::SrCgasize, 50) => "SR138",
-            (Sr::SrCgasize, 52) => "SR138",
-            (Sr::SrCgasize, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR138",
-            (Sr::SrCgasize, 70) => "SR138",
             (
                 Sr::SrCgasize,
-                75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 75 | 76
+                | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89 | 90
+                | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99,
             ) => "SR138",
-            (Sr::SrCgasize, 90 | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99) => "SR138",
-            (Sr::SrCtaregpoolsz, 50) => "SR139",
-            (Sr::SrCtaregpoolsz, 52) => "SR139",
-            (Sr::SrCtaregpoolsz, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR139"
-            }
-            (Sr::SrCtaregpoolsz, 70) => "SR139",
             (
                 Sr::SrCtaregpoolsz,
-                75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 75 | 76
+                | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
             ) => "SR139",
-            (Sr::SrTmemsz, 50) => "SR141",
-            (Sr::SrTmemsz, 52) => "SR141",
-            (Sr::SrTmemsz, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR141",
-            (Sr::SrTmemsz, 70) => "SR141",
             (
                 Sr::SrTmemsz,
-                75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 75 | 76
+                | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89 | 90
+                | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99,
             ) => "SR141",
-            (Sr::SrTmemsz, 90 | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99) => "SR141",
             (
                 Sr::Sr142,
                 120 | 121 | 122 | 123 | 124 | 125 | 126 | 127 | 128 | 129 | 130 | 131
@@ -4437,670 +3558,263 @@ impl Sr {
                 | 984 | 985 | 986 | 987 | 988 | 989 | 990 | 991 | 992 | 993 | 994 | 995
                 | 996 | 997 | 998 | 999,
             ) => "SR_CONTEXT_SAVE_ADDR_HI",
-            (Sr::Srz, 50) => "SR255",
-            (Sr::Srz, 52) => "SR255",
-            (Sr::Srz, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR255",
+            (Sr::Srz, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+                "SR255"
+            }
             _ => self.text(),
         }
     }
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 32], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 32], usize); 256usize] = text_chunks(&Sr::TEXTS);
         match (self, sm) {
-            (Sr::Sr4, 50) => {
+            (Sr::Sr4, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR_PM0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
             }
-            (Sr::Sr4, 52) => {
-                (b"SR_PM0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
-            }
-            (Sr::Sr4, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_PM0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
-            }
-            (Sr::Sr5, 50) => {
+            (Sr::Sr5, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR_PM1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
             }
-            (Sr::Sr5, 52) => {
-                (b"SR_PM1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
-            }
-            (Sr::Sr5, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_PM1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
-            }
-            (Sr::Sr6, 50) => {
+            (Sr::Sr6, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR_PM2\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
             }
-            (Sr::Sr6, 52) => {
-                (b"SR_PM2\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
-            }
-            (Sr::Sr6, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_PM2\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
-            }
-            (Sr::Sr7, 50) => {
+            (Sr::Sr7, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR_PM3\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
             }
-            (Sr::Sr7, 52) => {
-                (b"SR_PM3\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
-            }
-            (Sr::Sr7, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_PM3\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
-            }
-            (Sr::Sr8, 50) => {
+            (Sr::Sr8, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR_PM4\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
             }
-            (Sr::Sr8, 52) => {
-                (b"SR_PM4\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
-            }
-            (Sr::Sr8, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_PM4\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
-            }
-            (Sr::Sr9, 50) => {
+            (Sr::Sr9, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR_PM5\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
             }
-            (Sr::Sr9, 52) => {
-                (b"SR_PM5\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
-            }
-            (Sr::Sr9, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_PM5\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
-            }
-            (Sr::Sr10, 50) => {
+            (Sr::Sr10, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR_PM6\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
             }
-            (Sr::Sr10, 52) => {
-                (b"SR_PM6\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
-            }
-            (Sr::Sr10, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_PM6\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
-            }
-            (Sr::Sr11, 50) => {
-                (b"SR_PM7\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
-            }
-            (Sr::Sr11, 52) => {
-                (b"SR_PM7\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
-            }
-            (Sr::Sr11, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+            (Sr::Sr11, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR_PM7\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
             }
             (Sr::SrOrderingTicket, 50) => {
                 (b"SR15\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
             }
-            (Sr::SrSwScratch, 50) => {
-                (b"SR_MACHINE_ID_0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 15)
-            }
-            (Sr::SrSwScratch, 52) => {
-                (b"SR_MACHINE_ID_0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 15)
-            }
-            (Sr::SrSwScratch, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_MACHINE_ID_0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 15)
-            }
-            (Sr::SrSwScratch, 70) => {
-                (b"SR_MACHINE_ID_0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 15)
-            }
-            (Sr::SrSwScratch, 75) => {
-                (b"SR_MACHINE_ID_0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 15)
-            }
-            (Sr::Sr36, 50) => {
+            (
+                Sr::SrSwScratch,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 75,
+            ) => (b"SR_MACHINE_ID_0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 15),
+            (Sr::Sr36, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR_CTA_PARAM\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 12)
             }
-            (Sr::Sr36, 52) => {
-                (b"SR_CTA_PARAM\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 12)
-            }
-            (Sr::Sr36, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_CTA_PARAM\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 12)
-            }
-            (Sr::SrSmSpaVersion, 50) => {
+            (Sr::SrSmSpaVersion, 50 | 52) => {
                 (b"SR44\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
             }
-            (Sr::SrSmSpaVersion, 52) => {
-                (b"SR44\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
-            }
-            (Sr::SrMultipassshaderinfo, 50) => {
+            (Sr::SrMultipassshaderinfo, 50 | 52) => {
                 (b"SR45\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
             }
-            (Sr::SrMultipassshaderinfo, 52) => {
-                (b"SR45\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
-            }
-            (Sr::SrLwinhi, 50) => {
+            (Sr::SrLwinhi, 50 | 52) => {
                 (b"SR46\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
             }
-            (Sr::SrLwinhi, 52) => {
-                (b"SR46\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
-            }
-            (Sr::SrSwinhi, 50) => {
+            (Sr::SrSwinhi, 50 | 52) => {
                 (b"SR47\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
             }
-            (Sr::SrSwinhi, 52) => {
-                (b"SR47\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
-            }
-            (Sr::SrBarrieralloc, 50) => {
+            (Sr::SrBarrieralloc, 50 | 52) => {
                 (b"SR_CTXADDR\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 10)
-            }
-            (Sr::SrBarrieralloc, 52) => {
-                (b"SR_CTXADDR\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 10)
-            }
-            (Sr::SrCgaerrorstatus, 50) => {
-                (b"SR65\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
-            }
-            (Sr::SrCgaerrorstatus, 52) => {
-                (b"SR65\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
-            }
-            (Sr::SrCgaerrorstatus, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR65\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
-            }
-            (Sr::SrCgaerrorstatus, 70) => {
-                (b"SR65\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
             }
             (
                 Sr::SrCgaerrorstatus,
-                75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 75 | 76
+                | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
             ) => (b"SR65\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4),
-            (Sr::SrVirtualsmid, 50) => (b"SR_WARPERRORSTATUSCLEAR\0\0\0\0\0\0\0\0\0", 23),
-            (Sr::SrVirtualsmid, 52) => (b"SR_WARPERRORSTATUSCLEAR\0\0\0\0\0\0\0\0\0", 23),
-            (Sr::SrVirtualsmid, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_WARPERRORSTATUSCLEAR\0\0\0\0\0\0\0\0\0", 23)
-            }
-            (Sr::SrVirtualengineid, 50) => {
-                (b"SR68\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
-            }
-            (Sr::SrVirtualengineid, 52) => {
-                (b"SR68\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
-            }
-            (Sr::SrVirtualengineid, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR68\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
-            }
-            (Sr::Sr72, 50) => {
+            (
+                Sr::SrVirtualsmid,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => (b"SR_WARPERRORSTATUSCLEAR\0\0\0\0\0\0\0\0\0", 23),
+            (
+                Sr::SrVirtualengineid,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => (b"SR68\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4),
+            (Sr::Sr72, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR_PM_HI0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
             }
-            (Sr::Sr72, 52) => {
-                (b"SR_PM_HI0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-            }
-            (Sr::Sr72, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_PM_HI0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-            }
-            (Sr::Sr73, 50) => {
+            (Sr::Sr73, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR_PM_HI1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
             }
-            (Sr::Sr73, 52) => {
-                (b"SR_PM_HI1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-            }
-            (Sr::Sr73, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_PM_HI1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-            }
-            (Sr::Sr74, 50) => {
+            (Sr::Sr74, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR_PM_HI2\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
             }
-            (Sr::Sr74, 52) => {
-                (b"SR_PM_HI2\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-            }
-            (Sr::Sr74, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_PM_HI2\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-            }
-            (Sr::Sr75, 50) => {
+            (Sr::Sr75, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR_PM_HI3\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
             }
-            (Sr::Sr75, 52) => {
-                (b"SR_PM_HI3\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-            }
-            (Sr::Sr75, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_PM_HI3\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-            }
-            (Sr::Sr76, 50) => {
+            (Sr::Sr76, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR_PM_HI4\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
             }
-            (Sr::Sr76, 52) => {
-                (b"SR_PM_HI4\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-            }
-            (Sr::Sr76, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_PM_HI4\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-            }
-            (Sr::Sr77, 50) => {
+            (Sr::Sr77, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR_PM_HI5\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
             }
-            (Sr::Sr77, 52) => {
-                (b"SR_PM_HI5\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-            }
-            (Sr::Sr77, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_PM_HI5\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-            }
-            (Sr::Sr78, 50) => {
+            (Sr::Sr78, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR_PM_HI6\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
             }
-            (Sr::Sr78, 52) => {
-                (b"SR_PM_HI6\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-            }
-            (Sr::Sr78, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_PM_HI6\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-            }
-            (Sr::Sr79, 50) => {
+            (Sr::Sr79, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR_PM_HI7\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
             }
-            (Sr::Sr79, 52) => {
-                (b"SR_PM_HI7\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-            }
-            (Sr::Sr79, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_PM_HI7\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-            }
-            (Sr::SrEsrPc, 50) => {
+            (Sr::SrEsrPc, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR84\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
             }
-            (Sr::SrEsrPc, 52) => {
-                (b"SR84\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
-            }
-            (Sr::SrEsrPc, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR84\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
-            }
-            (Sr::SrEsrPcHi, 50) => {
-                (b"SR85\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
-            }
-            (Sr::SrEsrPcHi, 52) => {
-                (b"SR85\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
-            }
-            (Sr::SrEsrPcHi, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR85\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
-            }
-            (Sr::SrPm0, 50) => {
+            (
+                Sr::SrEsrPcHi,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => (b"SR85\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4),
+            (Sr::SrPm0, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR100\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
             }
-            (Sr::SrPm0, 52) => {
-                (b"SR100\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPm0, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR100\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPmHi0, 50) => {
+            (Sr::SrPmHi0, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR101\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
             }
-            (Sr::SrPmHi0, 52) => {
-                (b"SR101\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPmHi0, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR101\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPm1, 50) => {
+            (Sr::SrPm1, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR102\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
             }
-            (Sr::SrPm1, 52) => {
-                (b"SR102\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPm1, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR102\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPmHi1, 50) => {
+            (Sr::SrPmHi1, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR103\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
             }
-            (Sr::SrPmHi1, 52) => {
-                (b"SR103\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPmHi1, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR103\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPm2, 50) => {
+            (Sr::SrPm2, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR104\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
             }
-            (Sr::SrPm2, 52) => {
-                (b"SR104\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPm2, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR104\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPmHi2, 50) => {
+            (Sr::SrPmHi2, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR105\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
             }
-            (Sr::SrPmHi2, 52) => {
-                (b"SR105\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPmHi2, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR105\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPm3, 50) => {
+            (Sr::SrPm3, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR106\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
             }
-            (Sr::SrPm3, 52) => {
-                (b"SR106\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPm3, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR106\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPmHi3, 50) => {
+            (Sr::SrPmHi3, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR107\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
             }
-            (Sr::SrPmHi3, 52) => {
-                (b"SR107\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPmHi3, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR107\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPm4, 50) => {
+            (Sr::SrPm4, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR108\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
             }
-            (Sr::SrPm4, 52) => {
-                (b"SR108\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPm4, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR108\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPmHi4, 50) => {
+            (Sr::SrPmHi4, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR109\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
             }
-            (Sr::SrPmHi4, 52) => {
-                (b"SR109\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPmHi4, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR109\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPm5, 50) => {
+            (Sr::SrPm5, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR110\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
             }
-            (Sr::SrPm5, 52) => {
-                (b"SR110\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPm5, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR110\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPmHi5, 50) => {
+            (Sr::SrPmHi5, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR111\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
             }
-            (Sr::SrPmHi5, 52) => {
-                (b"SR111\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPmHi5, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR111\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPm6, 50) => {
+            (Sr::SrPm6, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR112\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
             }
-            (Sr::SrPm6, 52) => {
-                (b"SR112\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPm6, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR112\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPmHi6, 50) => {
+            (Sr::SrPmHi6, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR113\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
             }
-            (Sr::SrPmHi6, 52) => {
-                (b"SR113\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPmHi6, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR113\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPm7, 50) => {
+            (Sr::SrPm7, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR114\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
             }
-            (Sr::SrPm7, 52) => {
-                (b"SR114\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPm7, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR114\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPmHi7, 50) => {
+            (Sr::SrPmHi7, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR115\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
             }
-            (Sr::SrPmHi7, 52) => {
-                (b"SR115\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPmHi7, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR115\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPm0, 50) => {
-                (b"SR116\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPm0, 52) => {
-                (b"SR116\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPm0, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR116\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPmHi0, 50) => {
-                (b"SR117\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPmHi0, 52) => {
-                (b"SR117\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPmHi0, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR117\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPm1, 50) => {
-                (b"SR118\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPm1, 52) => {
-                (b"SR118\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPm1, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR118\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPmHi1, 50) => {
-                (b"SR119\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPmHi1, 52) => {
-                (b"SR119\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPmHi1, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR119\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPm2, 50) => {
-                (b"SR120\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPm2, 52) => {
-                (b"SR120\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPm2, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR120\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPmHi2, 50) => {
-                (b"SR121\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPmHi2, 52) => {
-                (b"SR121\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPmHi2, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR121\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPm3, 50) => {
-                (b"SR122\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPm3, 52) => {
-                (b"SR122\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPm3, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR122\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPmHi3, 50) => {
-                (b"SR123\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPmHi3, 52) => {
-                (b"SR123\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPmHi3, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR123\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPm4, 50) => {
-                (b"SR124\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPm4, 52) => {
-                (b"SR124\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPm4, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR124\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPmHi4, 50) => {
-                (b"SR125\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPmHi4, 52) => {
-                (b"SR125\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPmHi4, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR125\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPm5, 50) => {
-                (b"SR126\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPm5, 52) => {
-                (b"SR126\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPm5, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR126\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPmHi5, 50) => {
-                (b"SR127\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPmHi5, 52) => {
-                (b"SR127\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPmHi5, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR127\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPm6, 50) => {
-                (b"SR128\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPm6, 52) => {
-                (b"SR128\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPm6, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR128\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPmHi6, 50) => {
-                (b"SR129\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPmHi6, 52) => {
-                (b"SR129\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPmHi6, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR129\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPm7, 50) => {
-                (b"SR130\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPm7, 52) => {
-                (b"SR130\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPm7, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR130\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPmHi7, 50) => {
-                (b"SR131\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPmHi7, 52) => {
-                (b"SR131\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrSnapPmHi7, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR131\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrVariableRate, 50) => {
-                (b"SR132\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrVariableRate, 52) => {
-                (b"SR132\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrVariableRate, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR132\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrVariableRate, 70) => {
-                (b"SR132\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::Hir0x000, 50) => {
-                (b"SR133\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::Hir0x000, 52) => {
-                (b"SR133\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::Hir0x000, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR133\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::Hir0x000, 70) => {
-                (b"SR133\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
+            (
+                Sr::SrSnapPm0,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => (b"SR116\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
+            (
+                Sr::SrSnapPmHi0,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => (b"SR117\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
+            (
+                Sr::SrSnapPm1,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => (b"SR118\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
+            (
+                Sr::SrSnapPmHi1,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => (b"SR119\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
+            (
+                Sr::SrSnapPm2,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => (b"SR120\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
+            (
+                Sr::SrSnapPmHi2,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => (b"SR121\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
+            (
+                Sr::SrSnapPm3,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => (b"SR122\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
+            (
+                Sr::SrSnapPmHi3,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => (b"SR123\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
+            (
+                Sr::SrSnapPm4,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => (b"SR124\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
+            (
+                Sr::SrSnapPmHi4,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => (b"SR125\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
+            (
+                Sr::SrSnapPm5,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => (b"SR126\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
+            (
+                Sr::SrSnapPmHi5,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => (b"SR127\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
+            (
+                Sr::SrSnapPm6,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => (b"SR128\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
+            (
+                Sr::SrSnapPmHi6,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => (b"SR129\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
+            (
+                Sr::SrSnapPm7,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => (b"SR130\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
+            (
+                Sr::SrSnapPmHi7,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
+            ) => (b"SR131\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
+            (
+                Sr::SrVariableRate,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70,
+            ) => (b"SR132\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
+            (
+                Sr::Hir0x000,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70,
+            ) => (b"SR133\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
             (Sr::Sr134, 90 | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99) => {
                 (b"SR_WARPGROUP_INFO\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 17)
             }
             (Sr::Sr135, 90 | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99) => {
                 (b"SR_WARPGROUPID\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 14)
             }
-            (Sr::SrCgactaid, 50) => {
-                (b"SR136\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrCgactaid, 52) => {
-                (b"SR136\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrCgactaid, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR136\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrCgactaid, 70) => {
-                (b"SR136\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
             (
                 Sr::SrCgactaid,
-                75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 75 | 76
+                | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
             ) => (b"SR136\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
-            (Sr::SrGpclocalcgaid, 50) => {
-                (b"SR137\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrGpclocalcgaid, 52) => {
-                (b"SR137\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrGpclocalcgaid, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR137\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrGpclocalcgaid, 70) => {
-                (b"SR137\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
             (
                 Sr::SrGpclocalcgaid,
-                75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 75 | 76
+                | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
             ) => (b"SR137\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
-            (Sr::SrCgasize, 50) => {
-                (b"SR138\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrCgasize, 52) => {
-                (b"SR138\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrCgasize, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR138\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrCgasize, 70) => {
-                (b"SR138\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
             (
                 Sr::SrCgasize,
-                75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 75 | 76
+                | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89 | 90
+                | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99,
             ) => (b"SR138\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
-            (Sr::SrCgasize, 90 | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99) => {
-                (b"SR138\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrCtaregpoolsz, 50) => {
-                (b"SR139\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrCtaregpoolsz, 52) => {
-                (b"SR139\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrCtaregpoolsz, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR139\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrCtaregpoolsz, 70) => {
-                (b"SR139\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
             (
                 Sr::SrCtaregpoolsz,
-                75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 75 | 76
+                | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
             ) => (b"SR139\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
-            (Sr::SrTmemsz, 50) => {
-                (b"SR141\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrTmemsz, 52) => {
-                (b"SR141\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrTmemsz, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR141\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrTmemsz, 70) => {
-                (b"SR141\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
             (
                 Sr::SrTmemsz,
-                75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
+                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 75 | 76
+                | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89 | 90
+                | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99,
             ) => (b"SR141\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
-            (Sr::SrTmemsz, 90 | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99) => {
-                (b"SR141\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
             (
                 Sr::Sr142,
                 120 | 121 | 122 | 123 | 124 | 125 | 126 | 127 | 128 | 129 | 130 | 131
@@ -5255,1269 +3969,12 @@ impl Sr {
                 | 984 | 985 | 986 | 987 | 988 | 989 | 990 | 991 | 992 | 993 | 994 | 995
                 | 996 | 997 | 998 | 999,
             ) => (b"SR_CONTEXT_SAVE_ADDR_HI\0\0\0\0\0\0\0\0\0", 23),
-            (Sr::Srz, 50) => {
-                (b"SR255\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::Srz, 52) => {
-                (b"SR255\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::Srz, 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
+            (Sr::Srz, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
                 (b"SR255\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
             }
             _ => {
-                match self {
-                    Sr::SrLaneid => {
-                        (b"SR_LANEID\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-                    }
-                    Sr::SrClock => {
-                        (b"SR_CLOCK\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 8)
-                    }
-                    Sr::SrVirtcfg => {
-                        (b"SR_VIRTCFG\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 10)
-                    }
-                    Sr::SrVirtid => {
-                        (b"SR_VIRTID\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-                    }
-                    Sr::Sr4 => {
-                        (
-                            b"SR4\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            3,
-                        )
-                    }
-                    Sr::Sr5 => {
-                        (
-                            b"SR5\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            3,
-                        )
-                    }
-                    Sr::Sr6 => {
-                        (
-                            b"SR6\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            3,
-                        )
-                    }
-                    Sr::Sr7 => {
-                        (
-                            b"SR7\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            3,
-                        )
-                    }
-                    Sr::Sr8 => {
-                        (
-                            b"SR8\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            3,
-                        )
-                    }
-                    Sr::Sr9 => {
-                        (
-                            b"SR9\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            3,
-                        )
-                    }
-                    Sr::Sr10 => {
-                        (
-                            b"SR10\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    Sr::Sr11 => {
-                        (
-                            b"SR11\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    Sr::Sr12 => {
-                        (
-                            b"SR12\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    Sr::Sr13 => {
-                        (
-                            b"SR13\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    Sr::Sr14 => {
-                        (
-                            b"SR14\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    Sr::SrOrderingTicket => {
-                        (b"SR_ORDERING_TICKET\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 18)
-                    }
-                    Sr::SrPrimType => {
-                        (b"SR_PRIM_TYPE\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 12)
-                    }
-                    Sr::SrInvocationId => {
-                        (b"SR_INVOCATION_ID\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16)
-                    }
-                    Sr::SrYDirection => {
-                        (b"SR_Y_DIRECTION\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 14)
-                    }
-                    Sr::SrThreadKill => {
-                        (b"SR_THREAD_KILL\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 14)
-                    }
-                    Sr::SmShaderType => {
-                        (b"SM_SHADER_TYPE\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 14)
-                    }
-                    Sr::SrDirectcbewriteaddresslow => {
-                        (b"SR_DIRECTCBEWRITEADDRESSLOW\0\0\0\0\0", 27)
-                    }
-                    Sr::SrDirectcbewriteaddresshigh => {
-                        (b"SR_DIRECTCBEWRITEADDRESSHIGH\0\0\0\0", 28)
-                    }
-                    Sr::SrDirectcbewriteenabled => {
-                        (b"SR_DIRECTCBEWRITEENABLED\0\0\0\0\0\0\0\0", 24)
-                    }
-                    Sr::SrSwScratch => {
-                        (b"SR_SW_SCRATCH\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 13)
-                    }
-                    Sr::SrMachineId1 => {
-                        (b"SR_MACHINE_ID_1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 15)
-                    }
-                    Sr::SrMachineId2 => {
-                        (b"SR_MACHINE_ID_2\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 15)
-                    }
-                    Sr::SrMachineId3 => {
-                        (b"SR_MACHINE_ID_3\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 15)
-                    }
-                    Sr::SrAffinity => {
-                        (b"SR_AFFINITY\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
-                    }
-                    Sr::SrInvocationInfo => {
-                        (b"SR_INVOCATION_INFO\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 18)
-                    }
-                    Sr::SrWscalefactorXy => {
-                        (b"SR_WSCALEFACTOR_XY\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 18)
-                    }
-                    Sr::SrWscalefactorZ => {
-                        (b"SR_WSCALEFACTOR_Z\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 17)
-                    }
-                    Sr::SrTid => {
-                        (
-                            b"SR_TID\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            6,
-                        )
-                    }
-                    Sr::SrTidX => {
-                        (b"SR_TID.X\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 8)
-                    }
-                    Sr::SrTidY => {
-                        (b"SR_TID.Y\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 8)
-                    }
-                    Sr::SrTidZ => {
-                        (b"SR_TID.Z\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 8)
-                    }
-                    Sr::Sr36 => {
-                        (
-                            b"SR36\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    Sr::SrCtaidX => {
-                        (b"SR_CTAID.X\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 10)
-                    }
-                    Sr::SrCtaidY => {
-                        (b"SR_CTAID.Y\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 10)
-                    }
-                    Sr::SrCtaidZ => {
-                        (b"SR_CTAID.Z\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 10)
-                    }
-                    Sr::SrNtid => {
-                        (b"SR_NTID\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 7)
-                    }
-                    Sr::SrCirqueueincrminusone => {
-                        (b"SR_CirQueueIncrMinusOne\0\0\0\0\0\0\0\0\0", 23)
-                    }
-                    Sr::SrNlatc => {
-                        (b"SR_NLATC\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 8)
-                    }
-                    Sr::Sr43 => {
-                        (
-                            b"SR43\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    Sr::SrSmSpaVersion => {
-                        (b"SR_SM_SPA_VERSION\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 17)
-                    }
-                    Sr::SrMultipassshaderinfo => {
-                        (b"SR_MULTIPASSSHADERINFO\0\0\0\0\0\0\0\0\0\0", 22)
-                    }
-                    Sr::SrLwinhi => {
-                        (b"SR_LWINHI\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-                    }
-                    Sr::SrSwinhi => {
-                        (b"SR_SWINHI\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-                    }
-                    Sr::SrSwinlo => {
-                        (b"SR_SWINLO\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-                    }
-                    Sr::SrSwinsz => {
-                        (b"SR_SWINSZ\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-                    }
-                    Sr::SrSmemsz => {
-                        (b"SR_SMEMSZ\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-                    }
-                    Sr::SrSmembanks => {
-                        (b"SR_SMEMBANKS\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 12)
-                    }
-                    Sr::SrLwinlo => {
-                        (b"SR_LWINLO\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-                    }
-                    Sr::SrLwinsz => {
-                        (b"SR_LWINSZ\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-                    }
-                    Sr::SrLmemlosz => {
-                        (b"SR_LMEMLOSZ\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
-                    }
-                    Sr::SrLmemhioff => {
-                        (b"SR_LMEMHIOFF\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 12)
-                    }
-                    Sr::SrEqmask => {
-                        (b"SR_EQMASK\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-                    }
-                    Sr::SrLtmask => {
-                        (b"SR_LTMASK\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-                    }
-                    Sr::SrLemask => {
-                        (b"SR_LEMASK\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-                    }
-                    Sr::SrGtmask => {
-                        (b"SR_GTMASK\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-                    }
-                    Sr::SrGemask => {
-                        (b"SR_GEMASK\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-                    }
-                    Sr::SrRegalloc => {
-                        (b"SR_REGALLOC\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
-                    }
-                    Sr::SrBarrieralloc => {
-                        (b"SR_BARRIERALLOC\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 15)
-                    }
-                    Sr::Sr63 => {
-                        (
-                            b"SR63\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    Sr::SrGlobalerrorstatus => {
-                        (b"SR_GLOBALERRORSTATUS\0\0\0\0\0\0\0\0\0\0\0\0", 20)
-                    }
-                    Sr::SrCgaerrorstatus => {
-                        (b"SR_CGAERRORSTATUS\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 17)
-                    }
-                    Sr::SrWarperrorstatus => {
-                        (b"SR_WARPERRORSTATUS\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 18)
-                    }
-                    Sr::SrVirtualsmid => {
-                        (b"SR_VIRTUALSMID\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 14)
-                    }
-                    Sr::SrVirtualengineid => {
-                        (b"SR_VIRTUALENGINEID\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 18)
-                    }
-                    Sr::Sr69 => {
-                        (
-                            b"SR69\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    Sr::Sr70 => {
-                        (
-                            b"SR70\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    Sr::Sr71 => {
-                        (
-                            b"SR71\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    Sr::Sr72 => {
-                        (
-                            b"SR72\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    Sr::Sr73 => {
-                        (
-                            b"SR73\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    Sr::Sr74 => {
-                        (
-                            b"SR74\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    Sr::Sr75 => {
-                        (
-                            b"SR75\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    Sr::Sr76 => {
-                        (
-                            b"SR76\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    Sr::Sr77 => {
-                        (
-                            b"SR77\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    Sr::Sr78 => {
-                        (
-                            b"SR78\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    Sr::Sr79 => {
-                        (
-                            b"SR79\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    Sr::SrClocklo => {
-                        (b"SR_CLOCKLO\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 10)
-                    }
-                    Sr::SrClockhi => {
-                        (b"SR_CLOCKHI\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 10)
-                    }
-                    Sr::SrGlobaltimerlo => {
-                        (b"SR_GLOBALTIMERLO\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16)
-                    }
-                    Sr::SrGlobaltimerhi => {
-                        (b"SR_GLOBALTIMERHI\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16)
-                    }
-                    Sr::SrEsrPc => {
-                        (b"SR_ESR_PC\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-                    }
-                    Sr::SrEsrPcHi => {
-                        (b"SR_ESR_PC_HI\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 12)
-                    }
-                    Sr::Sr86 => {
-                        (
-                            b"SR86\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    Sr::Sr87 => {
-                        (
-                            b"SR87\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    Sr::Sr88 => {
-                        (
-                            b"SR88\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    Sr::Sr89 => {
-                        (
-                            b"SR89\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    Sr::Sr90 => {
-                        (
-                            b"SR90\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    Sr::Sr91 => {
-                        (
-                            b"SR91\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    Sr::Sr92 => {
-                        (
-                            b"SR92\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    Sr::Sr93 => {
-                        (
-                            b"SR93\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    Sr::Sr94 => {
-                        (
-                            b"SR94\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    Sr::Sr95 => {
-                        (
-                            b"SR95\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            4,
-                        )
-                    }
-                    Sr::SrHwtaskid => {
-                        (b"SR_HWTASKID\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
-                    }
-                    Sr::SrCircularqueueentryindex => {
-                        (b"SR_CIRCULARQUEUEENTRYINDEX\0\0\0\0\0\0", 26)
-                    }
-                    Sr::SrCircularqueueentryaddresslow => {
-                        (b"SR_CIRCULARQUEUEENTRYADDRESSLOW\0", 31)
-                    }
-                    Sr::SrCircularqueueentryaddresshigh => {
-                        (b"SR_CIRCULARQUEUEENTRYADDRESSHIGH", 32)
-                    }
-                    Sr::SrPm0 => {
-                        (
-                            b"SR_PM0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            6,
-                        )
-                    }
-                    Sr::SrPmHi0 => {
-                        (b"SR_PM_HI0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-                    }
-                    Sr::SrPm1 => {
-                        (
-                            b"SR_PM1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            6,
-                        )
-                    }
-                    Sr::SrPmHi1 => {
-                        (b"SR_PM_HI1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-                    }
-                    Sr::SrPm2 => {
-                        (
-                            b"SR_PM2\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            6,
-                        )
-                    }
-                    Sr::SrPmHi2 => {
-                        (b"SR_PM_HI2\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-                    }
-                    Sr::SrPm3 => {
-                        (
-                            b"SR_PM3\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            6,
-                        )
-                    }
-                    Sr::SrPmHi3 => {
-                        (b"SR_PM_HI3\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-                    }
-                    Sr::SrPm4 => {
-                        (
-                            b"SR_PM4\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            6,
-                        )
-                    }
-                    Sr::SrPmHi4 => {
-                        (b"SR_PM_HI4\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-                    }
-                    Sr::SrPm5 => {
-                        (
-                            b"SR_PM5\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            6,
-                        )
-                    }
-                    Sr::SrPmHi5 => {
-                        (b"SR_PM_HI5\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-                    }
-                    Sr::SrPm6 => {
-                        (
-                            b"SR_PM6\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            6,
-                        )
-                    }
-                    Sr::SrPmHi6 => {
-                        (b"SR_PM_HI6\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-                    }
-                    Sr::SrPm7 => {
-                        (
-                            b"SR_PM7\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            6,
-                        )
-                    }
-                    Sr::SrPmHi7 => {
-                        (b"SR_PM_HI7\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-                    }
-                    Sr::SrSnapPm0 => {
-                        (b"SR_SNAP_PM0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
-                    }
-                    Sr::SrSnapPmHi0 => {
-                        (b"SR_SNAP_PM_HI0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 14)
-                    }
-                    Sr::SrSnapPm1 => {
-                        (b"SR_SNAP_PM1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
-                    }
-                    Sr::SrSnapPmHi1 => {
-                        (b"SR_SNAP_PM_HI1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 14)
-                    }
-                    Sr::SrSnapPm2 => {
-                        (b"SR_SNAP_PM2\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
-                    }
-                    Sr::SrSnapPmHi2 => {
-                        (b"SR_SNAP_PM_HI2\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 14)
-                    }
-                    Sr::SrSnapPm3 => {
-                        (b"SR_SNAP_PM3\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
-                    }
-                    Sr::SrSnapPmHi3 => {
-                        (b"SR_SNAP_PM_HI3\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 14)
-                    }
-                    Sr::SrSnapPm4 => {
-                        (b"SR_SNAP_PM4\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
-                    }
-                    Sr::SrSnapPmHi4 => {
-                        (b"SR_SNAP_PM_HI4\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 14)
-                    }
-                    Sr::SrSnapPm5 => {
-                        (b"SR_SNAP_PM5\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
-                    }
-                    Sr::SrSnapPmHi5 => {
-                        (b"SR_SNAP_PM_HI5\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 14)
-                    }
-                    Sr::SrSnapPm6 => {
-                        (b"SR_SNAP_PM6\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
-                    }
-                    Sr::SrSnapPmHi6 => {
-                        (b"SR_SNAP_PM_HI6\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 14)
-                    }
-                    Sr::SrSnapPm7 => {
-                        (b"SR_SNAP_PM7\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
-                    }
-                    Sr::SrSnapPmHi7 => {
-                        (b"SR_SNAP_PM_HI7\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 14)
-                    }
-                    Sr::SrVariableRate => {
-                        (b"SR_VARIABLE_RATE\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16)
-                    }
-                    Sr::Hir0x000 => {
-                        (b"__HIR0X000\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 10)
-                    }
-                    Sr::Sr134 => {
-                        (
-                            b"SR134\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr135 => {
-                        (
-                            b"SR135\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::SrCgactaid => {
-                        (b"SR_CgaCtaId\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 11)
-                    }
-                    Sr::SrGpclocalcgaid => {
-                        (b"SR_GpcLocalCgaId\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16)
-                    }
-                    Sr::SrCgasize => {
-                        (b"SR_CgaSize\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 10)
-                    }
-                    Sr::SrCtaregpoolsz => {
-                        (b"SR_CTARegPoolSz\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 15)
-                    }
-                    Sr::Sr140 => {
-                        (
-                            b"SR140\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::SrTmemsz => {
-                        (b"SR_TMemSz\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-                    }
-                    Sr::Sr142 => {
-                        (
-                            b"SR142\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr143 => {
-                        (
-                            b"SR143\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr144 => {
-                        (
-                            b"SR144\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr145 => {
-                        (
-                            b"SR145\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr146 => {
-                        (
-                            b"SR146\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr147 => {
-                        (
-                            b"SR147\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr148 => {
-                        (
-                            b"SR148\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr149 => {
-                        (
-                            b"SR149\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr150 => {
-                        (
-                            b"SR150\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr151 => {
-                        (
-                            b"SR151\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr152 => {
-                        (
-                            b"SR152\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr153 => {
-                        (
-                            b"SR153\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr154 => {
-                        (
-                            b"SR154\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr155 => {
-                        (
-                            b"SR155\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr156 => {
-                        (
-                            b"SR156\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr157 => {
-                        (
-                            b"SR157\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr158 => {
-                        (
-                            b"SR158\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr159 => {
-                        (
-                            b"SR159\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr160 => {
-                        (
-                            b"SR160\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr161 => {
-                        (
-                            b"SR161\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr162 => {
-                        (
-                            b"SR162\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr163 => {
-                        (
-                            b"SR163\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr164 => {
-                        (
-                            b"SR164\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr165 => {
-                        (
-                            b"SR165\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr166 => {
-                        (
-                            b"SR166\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr167 => {
-                        (
-                            b"SR167\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr168 => {
-                        (
-                            b"SR168\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr169 => {
-                        (
-                            b"SR169\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr170 => {
-                        (
-                            b"SR170\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr171 => {
-                        (
-                            b"SR171\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr172 => {
-                        (
-                            b"SR172\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr173 => {
-                        (
-                            b"SR173\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr174 => {
-                        (
-                            b"SR174\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr175 => {
-                        (
-                            b"SR175\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr176 => {
-                        (
-                            b"SR176\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr177 => {
-                        (
-                            b"SR177\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr178 => {
-                        (
-                            b"SR178\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr179 => {
-                        (
-                            b"SR179\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr180 => {
-                        (
-                            b"SR180\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr181 => {
-                        (
-                            b"SR181\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr182 => {
-                        (
-                            b"SR182\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr183 => {
-                        (
-                            b"SR183\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr184 => {
-                        (
-                            b"SR184\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr185 => {
-                        (
-                            b"SR185\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr186 => {
-                        (
-                            b"SR186\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr187 => {
-                        (
-                            b"SR187\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr188 => {
-                        (
-                            b"SR188\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr189 => {
-                        (
-                            b"SR189\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr190 => {
-                        (
-                            b"SR190\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr191 => {
-                        (
-                            b"SR191\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr192 => {
-                        (
-                            b"SR192\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr193 => {
-                        (
-                            b"SR193\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr194 => {
-                        (
-                            b"SR194\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr195 => {
-                        (
-                            b"SR195\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr196 => {
-                        (
-                            b"SR196\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr197 => {
-                        (
-                            b"SR197\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr198 => {
-                        (
-                            b"SR198\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr199 => {
-                        (
-                            b"SR199\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr200 => {
-                        (
-                            b"SR200\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr201 => {
-                        (
-                            b"SR201\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr202 => {
-                        (
-                            b"SR202\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr203 => {
-                        (
-                            b"SR203\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr204 => {
-                        (
-                            b"SR204\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr205 => {
-                        (
-                            b"SR205\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr206 => {
-                        (
-                            b"SR206\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr207 => {
-                        (
-                            b"SR207\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr208 => {
-                        (
-                            b"SR208\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr209 => {
-                        (
-                            b"SR209\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr210 => {
-                        (
-                            b"SR210\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr211 => {
-                        (
-                            b"SR211\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr212 => {
-                        (
-                            b"SR212\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr213 => {
-                        (
-                            b"SR213\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr214 => {
-                        (
-                            b"SR214\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr215 => {
-                        (
-                            b"SR215\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr216 => {
-                        (
-                            b"SR216\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr217 => {
-                        (
-                            b"SR217\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr218 => {
-                        (
-                            b"SR218\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr219 => {
-                        (
-                            b"SR219\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr220 => {
-                        (
-                            b"SR220\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr221 => {
-                        (
-                            b"SR221\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr222 => {
-                        (
-                            b"SR222\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr223 => {
-                        (
-                            b"SR223\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr224 => {
-                        (
-                            b"SR224\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr225 => {
-                        (
-                            b"SR225\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr226 => {
-                        (
-                            b"SR226\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr227 => {
-                        (
-                            b"SR227\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr228 => {
-                        (
-                            b"SR228\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr229 => {
-                        (
-                            b"SR229\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr230 => {
-                        (
-                            b"SR230\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr231 => {
-                        (
-                            b"SR231\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr232 => {
-                        (
-                            b"SR232\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr233 => {
-                        (
-                            b"SR233\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr234 => {
-                        (
-                            b"SR234\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr235 => {
-                        (
-                            b"SR235\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr236 => {
-                        (
-                            b"SR236\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr237 => {
-                        (
-                            b"SR237\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr238 => {
-                        (
-                            b"SR238\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr239 => {
-                        (
-                            b"SR239\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr240 => {
-                        (
-                            b"SR240\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr241 => {
-                        (
-                            b"SR241\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr242 => {
-                        (
-                            b"SR242\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr243 => {
-                        (
-                            b"SR243\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr244 => {
-                        (
-                            b"SR244\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr245 => {
-                        (
-                            b"SR245\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr246 => {
-                        (
-                            b"SR246\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr247 => {
-                        (
-                            b"SR247\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr248 => {
-                        (
-                            b"SR248\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr249 => {
-                        (
-                            b"SR249\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr250 => {
-                        (
-                            b"SR250\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr251 => {
-                        (
-                            b"SR251\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr252 => {
-                        (
-                            b"SR252\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr253 => {
-                        (
-                            b"SR253\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Sr254 => {
-                        (
-                            b"SR254\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            5,
-                        )
-                    }
-                    Sr::Srz => {
-                        (
-                            b"SRZ\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
-                            3,
-                        )
-                    }
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -6545,43 +4002,39 @@ impl VimnmxType {
         VimnmxType::U8x4,
         VimnmxType::S8x4,
     ];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 6usize] = [
+        "",
+        ".U32",
+        ".U16x2",
+        ".S16x2",
+        ".U8x4",
+        ".S8x4",
+    ];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 6usize] = [
+        "s32",
+        "u32",
+        "u16x2",
+        "s16x2",
+        "u8x4",
+        "s8x4",
+    ];
     pub const fn index(self) -> usize {
-        match self {
-            VimnmxType::S32 => 0,
-            VimnmxType::U32 => 1,
-            VimnmxType::U16x2 => 2,
-            VimnmxType::S16x2 => 3,
-            VimnmxType::U8x4 => 4,
-            VimnmxType::S8x4 => 5,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            VimnmxType::S32 => "",
-            VimnmxType::U32 => ".U32",
-            VimnmxType::U16x2 => ".U16x2",
-            VimnmxType::S16x2 => ".S16x2",
-            VimnmxType::U8x4 => ".U8x4",
-            VimnmxType::S8x4 => ".S8x4",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            VimnmxType::S32 => "s32",
-            VimnmxType::U32 => "u32",
-            VimnmxType::U16x2 => "u16x2",
-            VimnmxType::S16x2 => "s16x2",
-            VimnmxType::U8x4 => "u8x4",
-            VimnmxType::S8x4 => "s8x4",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             (VimnmxType::S32, 120) => ".S32",
             _ => self.text(),
@@ -6590,18 +4043,12 @@ impl VimnmxType {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 8], usize); 6usize] = text_chunks(&VimnmxType::TEXTS);
         match (self, sm) {
             (VimnmxType::S32, 120) => (b".S32\0\0\0\0", 4),
             _ => {
-                match self {
-                    VimnmxType::S32 => (b"\0\0\0\0\0\0\0\0", 0),
-                    VimnmxType::U32 => (b".U32\0\0\0\0", 4),
-                    VimnmxType::U16x2 => (b".U16x2\0\0", 6),
-                    VimnmxType::S16x2 => (b".S16x2\0\0", 6),
-                    VimnmxType::U8x4 => (b".U8x4\0\0\0", 5),
-                    VimnmxType::S8x4 => (b".S8x4\0\0\0", 5),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -6617,28 +4064,25 @@ pub enum XFlag {
 }
 impl XFlag {
     pub const ALL: [XFlag; 1usize] = [XFlag::X];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 1usize] = [".X"];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 1usize] = ["x"];
     pub const fn index(self) -> usize {
-        match self {
-            XFlag::X => 0,
-        }
+        self as usize
     }
     pub fn from_index(i: usize) -> Option<Self> {
         Self::ALL.get(i).copied()
     }
     /// Suffix text as the disassembler prints it.
     pub const fn text(self) -> &'static str {
-        match self {
-            XFlag::X => ".X",
-        }
+        Self::TEXTS[self as usize]
     }
     pub const fn name(self) -> &'static str {
-        match self {
-            XFlag::X => "x",
-        }
+        Self::NAMES[self as usize]
     }
     /// Suffix text as the disassembler for `sm` prints it.
     pub fn text_sm(self, sm: u32) -> &'static str {
-        #[allow(clippy::match_single_binding)]
         match (self, sm) {
             _ => self.text(),
         }
@@ -6646,12 +4090,11 @@ impl XFlag {
     /// [`Self::text_sm`] padded with zeros, and its length: a
     /// printer writes it as one fixed-size store.
     pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        #[allow(clippy::match_single_binding)]
+        static CHUNKS: [([u8; 8], usize); 1usize] = text_chunks(&XFlag::TEXTS);
         match (self, sm) {
             _ => {
-                match self {
-                    XFlag::X => (b".X\0\0\0\0\0\0", 2),
-                }
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
             }
         }
     }
@@ -6784,348 +4227,54 @@ pub const fn family_of(sm: u32) -> Option<Family> {
         _ => None,
     }
 }
-/// Every (mnemonic without suffixes, SM) pair the spec prints.
-pub const MNEMONICS: &[(&str, u32)] = &[
-    ("BRA", 50u32),
-    ("BRA", 52u32),
-    ("BRA", 60u32),
-    ("BRA", 70u32),
-    ("BRA", 75u32),
-    ("BRA", 80u32),
-    ("BRA", 86u32),
-    ("BRA", 89u32),
-    ("BRA", 90u32),
-    ("BRA", 100u32),
-    ("BRA", 120u32),
-    ("BREV", 70u32),
-    ("BREV", 75u32),
-    ("BREV", 80u32),
-    ("BREV", 86u32),
-    ("BREV", 89u32),
-    ("BREV", 90u32),
-    ("BREV", 100u32),
-    ("BREV", 120u32),
-    ("CS2R", 70u32),
-    ("CS2R", 75u32),
-    ("CS2R", 80u32),
-    ("CS2R", 86u32),
-    ("CS2R", 89u32),
-    ("CS2R", 90u32),
-    ("CS2R", 100u32),
-    ("CS2R", 120u32),
-    ("EXIT", 50u32),
-    ("EXIT", 52u32),
-    ("EXIT", 60u32),
-    ("EXIT", 70u32),
-    ("EXIT", 75u32),
-    ("EXIT", 80u32),
-    ("EXIT", 86u32),
-    ("EXIT", 89u32),
-    ("EXIT", 90u32),
-    ("EXIT", 100u32),
-    ("EXIT", 120u32),
-    ("F2F", 70u32),
-    ("F2F", 75u32),
-    ("F2F", 80u32),
-    ("F2F", 86u32),
-    ("F2F", 89u32),
-    ("F2F", 90u32),
-    ("F2F", 100u32),
-    ("F2F", 120u32),
-    ("F2I", 70u32),
-    ("F2I", 75u32),
-    ("F2I", 80u32),
-    ("F2I", 86u32),
-    ("F2I", 89u32),
-    ("F2I", 90u32),
-    ("F2I", 100u32),
-    ("F2I", 120u32),
-    ("FADD", 50u32),
-    ("FADD", 52u32),
-    ("FADD", 60u32),
-    ("FADD", 70u32),
-    ("FADD", 75u32),
-    ("FADD", 80u32),
-    ("FADD", 86u32),
-    ("FADD", 89u32),
-    ("FADD", 90u32),
-    ("FADD", 100u32),
-    ("FADD", 120u32),
-    ("FADD32I", 50u32),
-    ("FADD32I", 52u32),
-    ("FADD32I", 60u32),
-    ("FFMA", 50u32),
-    ("FFMA", 52u32),
-    ("FFMA", 60u32),
-    ("FFMA", 70u32),
-    ("FFMA", 75u32),
-    ("FFMA", 80u32),
-    ("FFMA", 86u32),
-    ("FFMA", 89u32),
-    ("FFMA", 90u32),
-    ("FFMA", 100u32),
-    ("FFMA", 120u32),
-    ("FFMA32I", 50u32),
-    ("FFMA32I", 52u32),
-    ("FFMA32I", 60u32),
-    ("FLO", 50u32),
-    ("FLO", 52u32),
-    ("FLO", 60u32),
-    ("FLO", 70u32),
-    ("FLO", 75u32),
-    ("FLO", 80u32),
-    ("FLO", 86u32),
-    ("FLO", 89u32),
-    ("FLO", 90u32),
-    ("FLO", 100u32),
-    ("FLO", 120u32),
-    ("FMNMX", 50u32),
-    ("FMNMX", 52u32),
-    ("FMNMX", 60u32),
-    ("FMNMX", 70u32),
-    ("FMNMX", 75u32),
-    ("FMNMX", 80u32),
-    ("FMNMX", 86u32),
-    ("FMNMX", 89u32),
-    ("FMNMX", 90u32),
-    ("FMNMX", 100u32),
-    ("FMNMX", 120u32),
-    ("FMUL", 50u32),
-    ("FMUL", 52u32),
-    ("FMUL", 60u32),
-    ("FMUL", 70u32),
-    ("FMUL", 75u32),
-    ("FMUL", 80u32),
-    ("FMUL", 86u32),
-    ("FMUL", 89u32),
-    ("FMUL", 90u32),
-    ("FMUL", 100u32),
-    ("FMUL", 120u32),
-    ("FMUL32I", 50u32),
-    ("FMUL32I", 52u32),
-    ("FMUL32I", 60u32),
-    ("FSEL", 70u32),
-    ("FSEL", 75u32),
-    ("FSEL", 80u32),
-    ("FSEL", 86u32),
-    ("FSEL", 89u32),
-    ("FSEL", 90u32),
-    ("FSEL", 100u32),
-    ("FSEL", 120u32),
-    ("FSETP", 50u32),
-    ("FSETP", 52u32),
-    ("FSETP", 60u32),
-    ("FSETP", 70u32),
-    ("FSETP", 75u32),
-    ("FSETP", 80u32),
-    ("FSETP", 86u32),
-    ("FSETP", 89u32),
-    ("FSETP", 90u32),
-    ("FSETP", 100u32),
-    ("FSETP", 120u32),
-    ("I2F", 70u32),
-    ("I2F", 75u32),
-    ("I2F", 80u32),
-    ("I2F", 86u32),
-    ("I2F", 89u32),
-    ("I2F", 90u32),
-    ("I2F", 100u32),
-    ("I2F", 120u32),
-    ("IABS", 70u32),
-    ("IABS", 75u32),
-    ("IABS", 80u32),
-    ("IABS", 86u32),
-    ("IABS", 89u32),
-    ("IABS", 90u32),
-    ("IABS", 100u32),
-    ("IABS", 120u32),
-    ("IADD", 50u32),
-    ("IADD", 52u32),
-    ("IADD", 60u32),
-    ("IADD3", 70u32),
-    ("IADD3", 75u32),
-    ("IADD3", 80u32),
-    ("IADD3", 86u32),
-    ("IADD3", 89u32),
-    ("IADD3", 90u32),
-    ("IADD3", 100u32),
-    ("IADD3", 120u32),
-    ("IADD32I", 50u32),
-    ("IADD32I", 52u32),
-    ("IADD32I", 60u32),
-    ("IMAD", 70u32),
-    ("IMAD", 75u32),
-    ("IMAD", 80u32),
-    ("IMAD", 86u32),
-    ("IMAD", 89u32),
-    ("IMAD", 90u32),
-    ("IMAD", 100u32),
-    ("IMAD", 120u32),
-    ("IMNMX", 50u32),
-    ("IMNMX", 52u32),
-    ("IMNMX", 60u32),
-    ("IMNMX", 75u32),
-    ("IMNMX", 80u32),
-    ("IMNMX", 86u32),
-    ("IMNMX", 89u32),
-    ("IMNMX", 90u32),
-    ("IMNMX", 100u32),
-    ("ISCADD", 50u32),
-    ("ISCADD", 52u32),
-    ("ISCADD", 60u32),
-    ("ISCADD32I", 50u32),
-    ("ISCADD32I", 52u32),
-    ("ISCADD32I", 60u32),
-    ("ISETP", 50u32),
-    ("ISETP", 52u32),
-    ("ISETP", 60u32),
-    ("ISETP", 70u32),
-    ("ISETP", 75u32),
-    ("ISETP", 80u32),
-    ("ISETP", 86u32),
-    ("ISETP", 89u32),
-    ("ISETP", 90u32),
-    ("ISETP", 100u32),
-    ("ISETP", 120u32),
-    ("LDG", 50u32),
-    ("LDG", 52u32),
-    ("LDG", 60u32),
-    ("LDG", 70u32),
-    ("LDG", 75u32),
-    ("LEA", 70u32),
-    ("LEA", 75u32),
-    ("LEA", 80u32),
-    ("LEA", 86u32),
-    ("LEA", 89u32),
-    ("LEA", 90u32),
-    ("LEA", 100u32),
-    ("LEA", 120u32),
-    ("LOP", 50u32),
-    ("LOP", 52u32),
-    ("LOP", 60u32),
-    ("LOP3", 50u32),
-    ("LOP3", 52u32),
-    ("LOP3", 60u32),
-    ("LOP3", 70u32),
-    ("LOP3", 75u32),
-    ("LOP3", 80u32),
-    ("LOP3", 86u32),
-    ("LOP3", 89u32),
-    ("LOP3", 90u32),
-    ("LOP3", 100u32),
-    ("LOP3", 120u32),
-    ("LOP32I", 50u32),
-    ("LOP32I", 52u32),
-    ("LOP32I", 60u32),
-    ("MOV", 50u32),
-    ("MOV", 52u32),
-    ("MOV", 60u32),
-    ("MOV", 70u32),
-    ("MOV", 75u32),
-    ("MOV", 80u32),
-    ("MOV", 86u32),
-    ("MOV", 89u32),
-    ("MOV", 90u32),
-    ("MOV", 100u32),
-    ("MOV", 120u32),
-    ("MOV32I", 50u32),
-    ("MOV32I", 52u32),
-    ("MOV32I", 60u32),
-    ("MUFU", 70u32),
-    ("MUFU", 75u32),
-    ("MUFU", 80u32),
-    ("MUFU", 86u32),
-    ("MUFU", 89u32),
-    ("MUFU", 90u32),
-    ("MUFU", 100u32),
-    ("MUFU", 120u32),
-    ("NOP", 50u32),
-    ("NOP", 52u32),
-    ("NOP", 60u32),
-    ("NOP", 70u32),
-    ("NOP", 75u32),
-    ("NOP", 80u32),
-    ("NOP", 86u32),
-    ("NOP", 89u32),
-    ("NOP", 90u32),
-    ("NOP", 100u32),
-    ("NOP", 120u32),
-    ("PLOP3", 70u32),
-    ("PLOP3", 75u32),
-    ("PLOP3", 80u32),
-    ("PLOP3", 86u32),
-    ("PLOP3", 89u32),
-    ("PLOP3", 90u32),
-    ("PLOP3", 100u32),
-    ("PLOP3", 120u32),
-    ("POPC", 50u32),
-    ("POPC", 52u32),
-    ("POPC", 60u32),
-    ("POPC", 70u32),
-    ("POPC", 75u32),
-    ("POPC", 80u32),
-    ("POPC", 86u32),
-    ("POPC", 89u32),
-    ("POPC", 90u32),
-    ("POPC", 100u32),
-    ("POPC", 120u32),
-    ("PRMT", 50u32),
-    ("PRMT", 52u32),
-    ("PRMT", 60u32),
-    ("PRMT", 70u32),
-    ("PRMT", 75u32),
-    ("PRMT", 80u32),
-    ("PRMT", 86u32),
-    ("PRMT", 89u32),
-    ("PRMT", 90u32),
-    ("PRMT", 100u32),
-    ("PRMT", 120u32),
-    ("S2R", 50u32),
-    ("S2R", 52u32),
-    ("S2R", 60u32),
-    ("S2R", 70u32),
-    ("S2R", 75u32),
-    ("S2R", 80u32),
-    ("S2R", 86u32),
-    ("S2R", 89u32),
-    ("S2R", 90u32),
-    ("S2R", 100u32),
-    ("S2R", 120u32),
-    ("SEL", 50u32),
-    ("SEL", 52u32),
-    ("SEL", 60u32),
-    ("SEL", 70u32),
-    ("SEL", 75u32),
-    ("SEL", 80u32),
-    ("SEL", 86u32),
-    ("SEL", 89u32),
-    ("SEL", 90u32),
-    ("SEL", 100u32),
-    ("SEL", 120u32),
-    ("SHF", 50u32),
-    ("SHF", 52u32),
-    ("SHF", 60u32),
-    ("SHF", 70u32),
-    ("SHF", 75u32),
-    ("SHF", 80u32),
-    ("SHF", 86u32),
-    ("SHF", 89u32),
-    ("SHF", 90u32),
-    ("SHF", 100u32),
-    ("SHF", 120u32),
-    ("SHL", 50u32),
-    ("SHL", 52u32),
-    ("SHL", 60u32),
-    ("SHR", 50u32),
-    ("SHR", 52u32),
-    ("SHR", 60u32),
-    ("STG", 50u32),
-    ("STG", 52u32),
-    ("STG", 60u32),
-    ("STG", 70u32),
-    ("STG", 75u32),
-    ("VIMNMX", 90u32),
-    ("VIMNMX", 120u32),
+/// Every mnemonic (without suffixes) the spec prints, with the SMs
+/// it is printed on.
+pub const MNEMONICS: &[(&str, &[u32])] = &[
+    ("BRA", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("BREV", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("CS2R", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("EXIT", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("F2F", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("F2I", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("FADD", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("FADD32I", &[50, 52, 60]),
+    ("FFMA", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("FFMA32I", &[50, 52, 60]),
+    ("FLO", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("FMNMX", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("FMUL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("FMUL32I", &[50, 52, 60]),
+    ("FSEL", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("FSETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("I2F", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("IABS", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("IADD", &[50, 52, 60]),
+    ("IADD3", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("IADD32I", &[50, 52, 60]),
+    ("IMAD", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("IMNMX", &[50, 52, 60, 75, 80, 86, 89, 90, 100]),
+    ("ISCADD", &[50, 52, 60]),
+    ("ISCADD32I", &[50, 52, 60]),
+    ("ISETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("LDG", &[50, 52, 60, 70, 75]),
+    ("LEA", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("LOP", &[50, 52, 60]),
+    ("LOP3", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("LOP32I", &[50, 52, 60]),
+    ("MOV", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("MOV32I", &[50, 52, 60]),
+    ("MUFU", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("NOP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("PLOP3", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("POPC", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("PRMT", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("S2R", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("SEL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("SHF", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("SHL", &[50, 52, 60]),
+    ("SHR", &[50, 52, 60]),
+    ("STG", &[50, 52, 60, 70, 75]),
+    ("VIMNMX", &[90, 120]),
 ];
 /// The hardware index of `file`'s zero register (RZ, URZ) or true
 /// predicate (PT, UPT) on `sm`, from the families' `registers`; the
@@ -7208,2229 +4357,20 @@ pub const fn sm_bit(sm: u32) -> u64 {
     };
     if (sm as usize) < BITS.len() { BITS[sm as usize] } else { 0 }
 }
-/// Every op of the spec.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Op {
-    Bra(OpBra),
-    BraUp(OpBraUp),
-    BraUr(OpBraUr),
-    Brev(OpBrev),
-    Cs2r(OpCs2r),
-    Cs2r32(OpCs2r32),
-    Exit(OpExit),
-    F2f(OpF2f),
-    F2f64(OpF2f64),
-    F2i(OpF2i),
-    F2i64(OpF2i64),
-    Fadd(OpFadd),
-    Fadd32i(OpFadd32i),
-    Ffma(OpFfma),
-    Ffma32i(OpFfma32i),
-    Flo(OpFlo),
-    Fmnmx(OpFmnmx),
-    Fmul(OpFmul),
-    Fmul32i(OpFmul32i),
-    Fsel(OpFsel),
-    Fsetp(OpFsetp),
-    I2f(OpI2f),
-    I2f64(OpI2f64),
-    Iabs(OpIabs),
-    Iadd(OpIadd),
-    Iadd3(OpIadd3),
-    Iadd32i(OpIadd32i),
-    Iadd3x(OpIadd3x),
-    Imad(OpImad),
-    ImadHi(OpImadHi),
-    ImadWide(OpImadWide),
-    ImadWideX(OpImadWideX),
-    Imadx(OpImadx),
-    Imnmx(OpImnmx),
-    Iscadd(OpIscadd),
-    Iscadd32i(OpIscadd32i),
-    Isetp(OpIsetp),
-    Isetp64(OpIsetp64),
-    Ldg(OpLdg),
-    Lea(OpLea),
-    LeaHi(OpLeaHi),
-    LeaHiX(OpLeaHiX),
-    LeaX(OpLeaX),
-    Lop(OpLop),
-    Lop3(OpLop3),
-    Lop32i(OpLop32i),
-    Mov(OpMov),
-    Mov32i(OpMov32i),
-    Mov64(OpMov64),
-    Mufu(OpMufu),
-    Nop(OpNop),
-    Plop3(OpPlop3),
-    Popc(OpPopc),
-    Prmt(OpPrmt),
-    S2r(OpS2r),
-    Sel(OpSel),
-    Sel64(OpSel64),
-    Shf(OpShf),
-    Shl(OpShl),
-    Shr(OpShr),
-    Stg(OpStg),
-    Vimnmx(OpVimnmx),
-}
-impl From<OpBra> for Op {
-    fn from(o: OpBra) -> Op {
-        Op::Bra(o)
-    }
-}
-impl From<OpBraUp> for Op {
-    fn from(o: OpBraUp) -> Op {
-        Op::BraUp(o)
-    }
-}
-impl From<OpBraUr> for Op {
-    fn from(o: OpBraUr) -> Op {
-        Op::BraUr(o)
-    }
-}
-impl From<OpBrev> for Op {
-    fn from(o: OpBrev) -> Op {
-        Op::Brev(o)
-    }
-}
-impl From<OpCs2r> for Op {
-    fn from(o: OpCs2r) -> Op {
-        Op::Cs2r(o)
-    }
-}
-impl From<OpCs2r32> for Op {
-    fn from(o: OpCs2r32) -> Op {
-        Op::Cs2r32(o)
-    }
-}
-impl From<OpExit> for Op {
-    fn from(o: OpExit) -> Op {
-        Op::Exit(o)
-    }
-}
-impl From<OpF2f> for Op {
-    fn from(o: OpF2f) -> Op {
-        Op::F2f(o)
-    }
-}
-impl From<OpF2f64> for Op {
-    fn from(o: OpF2f64) -> Op {
-        Op::F2f64(o)
-    }
-}
-impl From<OpF2i> for Op {
-    fn from(o: OpF2i) -> Op {
-        Op::F2i(o)
-    }
-}
-impl From<OpF2i64> for Op {
-    fn from(o: OpF2i64) -> Op {
-        Op::F2i64(o)
-    }
-}
-impl From<OpFadd> for Op {
-    fn from(o: OpFadd) -> Op {
-        Op::Fadd(o)
-    }
-}
-impl From<OpFadd32i> for Op {
-    fn from(o: OpFadd32i) -> Op {
-        Op::Fadd32i(o)
-    }
-}
-impl From<OpFfma> for Op {
-    fn from(o: OpFfma) -> Op {
-        Op::Ffma(o)
-    }
-}
-impl From<OpFfma32i> for Op {
-    fn from(o: OpFfma32i) -> Op {
-        Op::Ffma32i(o)
-    }
-}
-impl From<OpFlo> for Op {
-    fn from(o: OpFlo) -> Op {
-        Op::Flo(o)
-    }
-}
-impl From<OpFmnmx> for Op {
-    fn from(o: OpFmnmx) -> Op {
-        Op::Fmnmx(o)
-    }
-}
-impl From<OpFmul> for Op {
-    fn from(o: OpFmul) -> Op {
-        Op::Fmul(o)
-    }
-}
-impl From<OpFmul32i> for Op {
-    fn from(o: OpFmul32i) -> Op {
-        Op::Fmul32i(o)
-    }
-}
-impl From<OpFsel> for Op {
-    fn from(o: OpFsel) -> Op {
-        Op::Fsel(o)
-    }
-}
-impl From<OpFsetp> for Op {
-    fn from(o: OpFsetp) -> Op {
-        Op::Fsetp(o)
-    }
-}
-impl From<OpI2f> for Op {
-    fn from(o: OpI2f) -> Op {
-        Op::I2f(o)
-    }
-}
-impl From<OpI2f64> for Op {
-    fn from(o: OpI2f64) -> Op {
-        Op::I2f64(o)
-    }
-}
-impl From<OpIabs> for Op {
-    fn from(o: OpIabs) -> Op {
-        Op::Iabs(o)
-    }
-}
-impl From<OpIadd> for Op {
-    fn from(o: OpIadd) -> Op {
-        Op::Iadd(o)
-    }
-}
-impl From<OpIadd3> for Op {
-    fn from(o: OpIadd3) -> Op {
-        Op::Iadd3(o)
-    }
-}
-impl From<OpIadd32i> for Op {
-    fn from(o: OpIadd32i) -> Op {
-        Op::Iadd32i(o)
-    }
-}
-impl From<OpIadd3x> for Op {
-    fn from(o: OpIadd3x) -> Op {
-        Op::Iadd3x(o)
-    }
-}
-impl From<OpImad> for Op {
-    fn from(o: OpImad) -> Op {
-        Op::Imad(o)
-    }
-}
-impl From<OpImadHi> for Op {
-    fn from(o: OpImadHi) -> Op {
-        Op::ImadHi(o)
-    }
-}
-impl From<OpImadWide> for Op {
-    fn from(o: OpImadWide) -> Op {
-        Op::ImadWide(o)
-    }
-}
-impl From<OpImadWideX> for Op {
-    fn from(o: OpImadWideX) -> Op {
-        Op::ImadWideX(o)
-    }
-}
-impl From<OpImadx> for Op {
-    fn from(o: OpImadx) -> Op {
-        Op::Imadx(o)
-    }
-}
-impl From<OpImnmx> for Op {
-    fn from(o: OpImnmx) -> Op {
-        Op::Imnmx(o)
-    }
-}
-impl From<OpIscadd> for Op {
-    fn from(o: OpIscadd) -> Op {
-        Op::Iscadd(o)
-    }
-}
-impl From<OpIscadd32i> for Op {
-    fn from(o: OpIscadd32i) -> Op {
-        Op::Iscadd32i(o)
-    }
-}
-impl From<OpIsetp> for Op {
-    fn from(o: OpIsetp) -> Op {
-        Op::Isetp(o)
-    }
-}
-impl From<OpIsetp64> for Op {
-    fn from(o: OpIsetp64) -> Op {
-        Op::Isetp64(o)
-    }
-}
-impl From<OpLdg> for Op {
-    fn from(o: OpLdg) -> Op {
-        Op::Ldg(o)
-    }
-}
-impl From<OpLea> for Op {
-    fn from(o: OpLea) -> Op {
-        Op::Lea(o)
-    }
-}
-impl From<OpLeaHi> for Op {
-    fn from(o: OpLeaHi) -> Op {
-        Op::LeaHi(o)
-    }
-}
-impl From<OpLeaHiX> for Op {
-    fn from(o: OpLeaHiX) -> Op {
-        Op::LeaHiX(o)
-    }
-}
-impl From<OpLeaX> for Op {
-    fn from(o: OpLeaX) -> Op {
-        Op::LeaX(o)
-    }
-}
-impl From<OpLop> for Op {
-    fn from(o: OpLop) -> Op {
-        Op::Lop(o)
-    }
-}
-impl From<OpLop3> for Op {
-    fn from(o: OpLop3) -> Op {
-        Op::Lop3(o)
-    }
-}
-impl From<OpLop32i> for Op {
-    fn from(o: OpLop32i) -> Op {
-        Op::Lop32i(o)
-    }
-}
-impl From<OpMov> for Op {
-    fn from(o: OpMov) -> Op {
-        Op::Mov(o)
-    }
-}
-impl From<OpMov32i> for Op {
-    fn from(o: OpMov32i) -> Op {
-        Op::Mov32i(o)
-    }
-}
-impl From<OpMov64> for Op {
-    fn from(o: OpMov64) -> Op {
-        Op::Mov64(o)
-    }
-}
-impl From<OpMufu> for Op {
-    fn from(o: OpMufu) -> Op {
-        Op::Mufu(o)
-    }
-}
-impl From<OpNop> for Op {
-    fn from(o: OpNop) -> Op {
-        Op::Nop(o)
-    }
-}
-impl From<OpPlop3> for Op {
-    fn from(o: OpPlop3) -> Op {
-        Op::Plop3(o)
-    }
-}
-impl From<OpPopc> for Op {
-    fn from(o: OpPopc) -> Op {
-        Op::Popc(o)
-    }
-}
-impl From<OpPrmt> for Op {
-    fn from(o: OpPrmt) -> Op {
-        Op::Prmt(o)
-    }
-}
-impl From<OpS2r> for Op {
-    fn from(o: OpS2r) -> Op {
-        Op::S2r(o)
-    }
-}
-impl From<OpSel> for Op {
-    fn from(o: OpSel) -> Op {
-        Op::Sel(o)
-    }
-}
-impl From<OpSel64> for Op {
-    fn from(o: OpSel64) -> Op {
-        Op::Sel64(o)
-    }
-}
-impl From<OpShf> for Op {
-    fn from(o: OpShf) -> Op {
-        Op::Shf(o)
-    }
-}
-impl From<OpShl> for Op {
-    fn from(o: OpShl) -> Op {
-        Op::Shl(o)
-    }
-}
-impl From<OpShr> for Op {
-    fn from(o: OpShr) -> Op {
-        Op::Shr(o)
-    }
-}
-impl From<OpStg> for Op {
-    fn from(o: OpStg) -> Op {
-        Op::Stg(o)
-    }
-}
-impl From<OpVimnmx> for Op {
-    fn from(o: OpVimnmx) -> Op {
-        Op::Vimnmx(o)
-    }
-}
-impl Op {
-    /// Names of every op, in spec order.
-    pub const NAMES: &'static [&'static str] = &[
-        "bra",
-        "bra_up",
-        "bra_ur",
-        "brev",
-        "cs2r",
-        "cs2r32",
-        "exit",
-        "f2f",
-        "f2f64",
-        "f2i",
-        "f2i64",
-        "fadd",
-        "fadd32i",
-        "ffma",
-        "ffma32i",
-        "flo",
-        "fmnmx",
-        "fmul",
-        "fmul32i",
-        "fsel",
-        "fsetp",
-        "i2f",
-        "i2f64",
-        "iabs",
-        "iadd",
-        "iadd3",
-        "iadd32i",
-        "iadd3x",
-        "imad",
-        "imad_hi",
-        "imad_wide",
-        "imad_wide_x",
-        "imadx",
-        "imnmx",
-        "iscadd",
-        "iscadd32i",
-        "isetp",
-        "isetp64",
-        "ldg",
-        "lea",
-        "lea_hi",
-        "lea_hi_x",
-        "lea_x",
-        "lop",
-        "lop3",
-        "lop32i",
-        "mov",
-        "mov32i",
-        "mov64",
-        "mufu",
-        "nop",
-        "plop3",
-        "popc",
-        "prmt",
-        "s2r",
-        "sel",
-        "sel64",
-        "shf",
-        "shl",
-        "shr",
-        "stg",
-        "vimnmx",
-    ];
-    pub const fn name(&self) -> &'static str {
-        match self {
-            Op::Bra(_) => OpBra::NAME,
-            Op::BraUp(_) => OpBraUp::NAME,
-            Op::BraUr(_) => OpBraUr::NAME,
-            Op::Brev(_) => OpBrev::NAME,
-            Op::Cs2r(_) => OpCs2r::NAME,
-            Op::Cs2r32(_) => OpCs2r32::NAME,
-            Op::Exit(_) => OpExit::NAME,
-            Op::F2f(_) => OpF2f::NAME,
-            Op::F2f64(_) => OpF2f64::NAME,
-            Op::F2i(_) => OpF2i::NAME,
-            Op::F2i64(_) => OpF2i64::NAME,
-            Op::Fadd(_) => OpFadd::NAME,
-            Op::Fadd32i(_) => OpFadd32i::NAME,
-            Op::Ffma(_) => OpFfma::NAME,
-            Op::Ffma32i(_) => OpFfma32i::NAME,
-            Op::Flo(_) => OpFlo::NAME,
-            Op::Fmnmx(_) => OpFmnmx::NAME,
-            Op::Fmul(_) => OpFmul::NAME,
-            Op::Fmul32i(_) => OpFmul32i::NAME,
-            Op::Fsel(_) => OpFsel::NAME,
-            Op::Fsetp(_) => OpFsetp::NAME,
-            Op::I2f(_) => OpI2f::NAME,
-            Op::I2f64(_) => OpI2f64::NAME,
-            Op::Iabs(_) => OpIabs::NAME,
-            Op::Iadd(_) => OpIadd::NAME,
-            Op::Iadd3(_) => OpIadd3::NAME,
-            Op::Iadd32i(_) => OpIadd32i::NAME,
-            Op::Iadd3x(_) => OpIadd3x::NAME,
-            Op::Imad(_) => OpImad::NAME,
-            Op::ImadHi(_) => OpImadHi::NAME,
-            Op::ImadWide(_) => OpImadWide::NAME,
-            Op::ImadWideX(_) => OpImadWideX::NAME,
-            Op::Imadx(_) => OpImadx::NAME,
-            Op::Imnmx(_) => OpImnmx::NAME,
-            Op::Iscadd(_) => OpIscadd::NAME,
-            Op::Iscadd32i(_) => OpIscadd32i::NAME,
-            Op::Isetp(_) => OpIsetp::NAME,
-            Op::Isetp64(_) => OpIsetp64::NAME,
-            Op::Ldg(_) => OpLdg::NAME,
-            Op::Lea(_) => OpLea::NAME,
-            Op::LeaHi(_) => OpLeaHi::NAME,
-            Op::LeaHiX(_) => OpLeaHiX::NAME,
-            Op::LeaX(_) => OpLeaX::NAME,
-            Op::Lop(_) => OpLop::NAME,
-            Op::Lop3(_) => OpLop3::NAME,
-            Op::Lop32i(_) => OpLop32i::NAME,
-            Op::Mov(_) => OpMov::NAME,
-            Op::Mov32i(_) => OpMov32i::NAME,
-            Op::Mov64(_) => OpMov64::NAME,
-            Op::Mufu(_) => OpMufu::NAME,
-            Op::Nop(_) => OpNop::NAME,
-            Op::Plop3(_) => OpPlop3::NAME,
-            Op::Popc(_) => OpPopc::NAME,
-            Op::Prmt(_) => OpPrmt::NAME,
-            Op::S2r(_) => OpS2r::NAME,
-            Op::Sel(_) => OpSel::NAME,
-            Op::Sel64(_) => OpSel64::NAME,
-            Op::Shf(_) => OpShf::NAME,
-            Op::Shl(_) => OpShl::NAME,
-            Op::Shr(_) => OpShr::NAME,
-            Op::Stg(_) => OpStg::NAME,
-            Op::Vimnmx(_) => OpVimnmx::NAME,
-        }
-    }
-    pub const fn class(&self) -> &'static str {
-        match self {
-            Op::Bra(_) => OpBra::CLASS,
-            Op::BraUp(_) => OpBraUp::CLASS,
-            Op::BraUr(_) => OpBraUr::CLASS,
-            Op::Brev(_) => OpBrev::CLASS,
-            Op::Cs2r(_) => OpCs2r::CLASS,
-            Op::Cs2r32(_) => OpCs2r32::CLASS,
-            Op::Exit(_) => OpExit::CLASS,
-            Op::F2f(_) => OpF2f::CLASS,
-            Op::F2f64(_) => OpF2f64::CLASS,
-            Op::F2i(_) => OpF2i::CLASS,
-            Op::F2i64(_) => OpF2i64::CLASS,
-            Op::Fadd(_) => OpFadd::CLASS,
-            Op::Fadd32i(_) => OpFadd32i::CLASS,
-            Op::Ffma(_) => OpFfma::CLASS,
-            Op::Ffma32i(_) => OpFfma32i::CLASS,
-            Op::Flo(_) => OpFlo::CLASS,
-            Op::Fmnmx(_) => OpFmnmx::CLASS,
-            Op::Fmul(_) => OpFmul::CLASS,
-            Op::Fmul32i(_) => OpFmul32i::CLASS,
-            Op::Fsel(_) => OpFsel::CLASS,
-            Op::Fsetp(_) => OpFsetp::CLASS,
-            Op::I2f(_) => OpI2f::CLASS,
-            Op::I2f64(_) => OpI2f64::CLASS,
-            Op::Iabs(_) => OpIabs::CLASS,
-            Op::Iadd(_) => OpIadd::CLASS,
-            Op::Iadd3(_) => OpIadd3::CLASS,
-            Op::Iadd32i(_) => OpIadd32i::CLASS,
-            Op::Iadd3x(_) => OpIadd3x::CLASS,
-            Op::Imad(_) => OpImad::CLASS,
-            Op::ImadHi(_) => OpImadHi::CLASS,
-            Op::ImadWide(_) => OpImadWide::CLASS,
-            Op::ImadWideX(_) => OpImadWideX::CLASS,
-            Op::Imadx(_) => OpImadx::CLASS,
-            Op::Imnmx(_) => OpImnmx::CLASS,
-            Op::Iscadd(_) => OpIscadd::CLASS,
-            Op::Iscadd32i(_) => OpIscadd32i::CLASS,
-            Op::Isetp(_) => OpIsetp::CLASS,
-            Op::Isetp64(_) => OpIsetp64::CLASS,
-            Op::Ldg(_) => OpLdg::CLASS,
-            Op::Lea(_) => OpLea::CLASS,
-            Op::LeaHi(_) => OpLeaHi::CLASS,
-            Op::LeaHiX(_) => OpLeaHiX::CLASS,
-            Op::LeaX(_) => OpLeaX::CLASS,
-            Op::Lop(_) => OpLop::CLASS,
-            Op::Lop3(_) => OpLop3::CLASS,
-            Op::Lop32i(_) => OpLop32i::CLASS,
-            Op::Mov(_) => OpMov::CLASS,
-            Op::Mov32i(_) => OpMov32i::CLASS,
-            Op::Mov64(_) => OpMov64::CLASS,
-            Op::Mufu(_) => OpMufu::CLASS,
-            Op::Nop(_) => OpNop::CLASS,
-            Op::Plop3(_) => OpPlop3::CLASS,
-            Op::Popc(_) => OpPopc::CLASS,
-            Op::Prmt(_) => OpPrmt::CLASS,
-            Op::S2r(_) => OpS2r::CLASS,
-            Op::Sel(_) => OpSel::CLASS,
-            Op::Sel64(_) => OpSel64::CLASS,
-            Op::Shf(_) => OpShf::CLASS,
-            Op::Shl(_) => OpShl::CLASS,
-            Op::Shr(_) => OpShr::CLASS,
-            Op::Stg(_) => OpStg::CLASS,
-            Op::Vimnmx(_) => OpVimnmx::CLASS,
-        }
-    }
-    pub const fn sms(&self) -> &'static [u32] {
-        match self {
-            Op::Bra(_) => OpBra::SMS,
-            Op::BraUp(_) => OpBraUp::SMS,
-            Op::BraUr(_) => OpBraUr::SMS,
-            Op::Brev(_) => OpBrev::SMS,
-            Op::Cs2r(_) => OpCs2r::SMS,
-            Op::Cs2r32(_) => OpCs2r32::SMS,
-            Op::Exit(_) => OpExit::SMS,
-            Op::F2f(_) => OpF2f::SMS,
-            Op::F2f64(_) => OpF2f64::SMS,
-            Op::F2i(_) => OpF2i::SMS,
-            Op::F2i64(_) => OpF2i64::SMS,
-            Op::Fadd(_) => OpFadd::SMS,
-            Op::Fadd32i(_) => OpFadd32i::SMS,
-            Op::Ffma(_) => OpFfma::SMS,
-            Op::Ffma32i(_) => OpFfma32i::SMS,
-            Op::Flo(_) => OpFlo::SMS,
-            Op::Fmnmx(_) => OpFmnmx::SMS,
-            Op::Fmul(_) => OpFmul::SMS,
-            Op::Fmul32i(_) => OpFmul32i::SMS,
-            Op::Fsel(_) => OpFsel::SMS,
-            Op::Fsetp(_) => OpFsetp::SMS,
-            Op::I2f(_) => OpI2f::SMS,
-            Op::I2f64(_) => OpI2f64::SMS,
-            Op::Iabs(_) => OpIabs::SMS,
-            Op::Iadd(_) => OpIadd::SMS,
-            Op::Iadd3(_) => OpIadd3::SMS,
-            Op::Iadd32i(_) => OpIadd32i::SMS,
-            Op::Iadd3x(_) => OpIadd3x::SMS,
-            Op::Imad(_) => OpImad::SMS,
-            Op::ImadHi(_) => OpImadHi::SMS,
-            Op::ImadWide(_) => OpImadWide::SMS,
-            Op::ImadWideX(_) => OpImadWideX::SMS,
-            Op::Imadx(_) => OpImadx::SMS,
-            Op::Imnmx(_) => OpImnmx::SMS,
-            Op::Iscadd(_) => OpIscadd::SMS,
-            Op::Iscadd32i(_) => OpIscadd32i::SMS,
-            Op::Isetp(_) => OpIsetp::SMS,
-            Op::Isetp64(_) => OpIsetp64::SMS,
-            Op::Ldg(_) => OpLdg::SMS,
-            Op::Lea(_) => OpLea::SMS,
-            Op::LeaHi(_) => OpLeaHi::SMS,
-            Op::LeaHiX(_) => OpLeaHiX::SMS,
-            Op::LeaX(_) => OpLeaX::SMS,
-            Op::Lop(_) => OpLop::SMS,
-            Op::Lop3(_) => OpLop3::SMS,
-            Op::Lop32i(_) => OpLop32i::SMS,
-            Op::Mov(_) => OpMov::SMS,
-            Op::Mov32i(_) => OpMov32i::SMS,
-            Op::Mov64(_) => OpMov64::SMS,
-            Op::Mufu(_) => OpMufu::SMS,
-            Op::Nop(_) => OpNop::SMS,
-            Op::Plop3(_) => OpPlop3::SMS,
-            Op::Popc(_) => OpPopc::SMS,
-            Op::Prmt(_) => OpPrmt::SMS,
-            Op::S2r(_) => OpS2r::SMS,
-            Op::Sel(_) => OpSel::SMS,
-            Op::Sel64(_) => OpSel64::SMS,
-            Op::Shf(_) => OpShf::SMS,
-            Op::Shl(_) => OpShl::SMS,
-            Op::Shr(_) => OpShr::SMS,
-            Op::Stg(_) => OpStg::SMS,
-            Op::Vimnmx(_) => OpVimnmx::SMS,
-        }
-    }
-    pub const fn src_info(&self) -> &'static [OperandInfo] {
-        match self {
-            Op::Bra(_) => OpBra::SRCS,
-            Op::BraUp(_) => OpBraUp::SRCS,
-            Op::BraUr(_) => OpBraUr::SRCS,
-            Op::Brev(_) => OpBrev::SRCS,
-            Op::Cs2r(_) => OpCs2r::SRCS,
-            Op::Cs2r32(_) => OpCs2r32::SRCS,
-            Op::Exit(_) => OpExit::SRCS,
-            Op::F2f(_) => OpF2f::SRCS,
-            Op::F2f64(_) => OpF2f64::SRCS,
-            Op::F2i(_) => OpF2i::SRCS,
-            Op::F2i64(_) => OpF2i64::SRCS,
-            Op::Fadd(_) => OpFadd::SRCS,
-            Op::Fadd32i(_) => OpFadd32i::SRCS,
-            Op::Ffma(_) => OpFfma::SRCS,
-            Op::Ffma32i(_) => OpFfma32i::SRCS,
-            Op::Flo(_) => OpFlo::SRCS,
-            Op::Fmnmx(_) => OpFmnmx::SRCS,
-            Op::Fmul(_) => OpFmul::SRCS,
-            Op::Fmul32i(_) => OpFmul32i::SRCS,
-            Op::Fsel(_) => OpFsel::SRCS,
-            Op::Fsetp(_) => OpFsetp::SRCS,
-            Op::I2f(_) => OpI2f::SRCS,
-            Op::I2f64(_) => OpI2f64::SRCS,
-            Op::Iabs(_) => OpIabs::SRCS,
-            Op::Iadd(_) => OpIadd::SRCS,
-            Op::Iadd3(_) => OpIadd3::SRCS,
-            Op::Iadd32i(_) => OpIadd32i::SRCS,
-            Op::Iadd3x(_) => OpIadd3x::SRCS,
-            Op::Imad(_) => OpImad::SRCS,
-            Op::ImadHi(_) => OpImadHi::SRCS,
-            Op::ImadWide(_) => OpImadWide::SRCS,
-            Op::ImadWideX(_) => OpImadWideX::SRCS,
-            Op::Imadx(_) => OpImadx::SRCS,
-            Op::Imnmx(_) => OpImnmx::SRCS,
-            Op::Iscadd(_) => OpIscadd::SRCS,
-            Op::Iscadd32i(_) => OpIscadd32i::SRCS,
-            Op::Isetp(_) => OpIsetp::SRCS,
-            Op::Isetp64(_) => OpIsetp64::SRCS,
-            Op::Ldg(_) => OpLdg::SRCS,
-            Op::Lea(_) => OpLea::SRCS,
-            Op::LeaHi(_) => OpLeaHi::SRCS,
-            Op::LeaHiX(_) => OpLeaHiX::SRCS,
-            Op::LeaX(_) => OpLeaX::SRCS,
-            Op::Lop(_) => OpLop::SRCS,
-            Op::Lop3(_) => OpLop3::SRCS,
-            Op::Lop32i(_) => OpLop32i::SRCS,
-            Op::Mov(_) => OpMov::SRCS,
-            Op::Mov32i(_) => OpMov32i::SRCS,
-            Op::Mov64(_) => OpMov64::SRCS,
-            Op::Mufu(_) => OpMufu::SRCS,
-            Op::Nop(_) => OpNop::SRCS,
-            Op::Plop3(_) => OpPlop3::SRCS,
-            Op::Popc(_) => OpPopc::SRCS,
-            Op::Prmt(_) => OpPrmt::SRCS,
-            Op::S2r(_) => OpS2r::SRCS,
-            Op::Sel(_) => OpSel::SRCS,
-            Op::Sel64(_) => OpSel64::SRCS,
-            Op::Shf(_) => OpShf::SRCS,
-            Op::Shl(_) => OpShl::SRCS,
-            Op::Shr(_) => OpShr::SRCS,
-            Op::Stg(_) => OpStg::SRCS,
-            Op::Vimnmx(_) => OpVimnmx::SRCS,
-        }
-    }
-    pub const fn dst_info(&self) -> &'static [OperandInfo] {
-        match self {
-            Op::Bra(_) => OpBra::DSTS,
-            Op::BraUp(_) => OpBraUp::DSTS,
-            Op::BraUr(_) => OpBraUr::DSTS,
-            Op::Brev(_) => OpBrev::DSTS,
-            Op::Cs2r(_) => OpCs2r::DSTS,
-            Op::Cs2r32(_) => OpCs2r32::DSTS,
-            Op::Exit(_) => OpExit::DSTS,
-            Op::F2f(_) => OpF2f::DSTS,
-            Op::F2f64(_) => OpF2f64::DSTS,
-            Op::F2i(_) => OpF2i::DSTS,
-            Op::F2i64(_) => OpF2i64::DSTS,
-            Op::Fadd(_) => OpFadd::DSTS,
-            Op::Fadd32i(_) => OpFadd32i::DSTS,
-            Op::Ffma(_) => OpFfma::DSTS,
-            Op::Ffma32i(_) => OpFfma32i::DSTS,
-            Op::Flo(_) => OpFlo::DSTS,
-            Op::Fmnmx(_) => OpFmnmx::DSTS,
-            Op::Fmul(_) => OpFmul::DSTS,
-            Op::Fmul32i(_) => OpFmul32i::DSTS,
-            Op::Fsel(_) => OpFsel::DSTS,
-            Op::Fsetp(_) => OpFsetp::DSTS,
-            Op::I2f(_) => OpI2f::DSTS,
-            Op::I2f64(_) => OpI2f64::DSTS,
-            Op::Iabs(_) => OpIabs::DSTS,
-            Op::Iadd(_) => OpIadd::DSTS,
-            Op::Iadd3(_) => OpIadd3::DSTS,
-            Op::Iadd32i(_) => OpIadd32i::DSTS,
-            Op::Iadd3x(_) => OpIadd3x::DSTS,
-            Op::Imad(_) => OpImad::DSTS,
-            Op::ImadHi(_) => OpImadHi::DSTS,
-            Op::ImadWide(_) => OpImadWide::DSTS,
-            Op::ImadWideX(_) => OpImadWideX::DSTS,
-            Op::Imadx(_) => OpImadx::DSTS,
-            Op::Imnmx(_) => OpImnmx::DSTS,
-            Op::Iscadd(_) => OpIscadd::DSTS,
-            Op::Iscadd32i(_) => OpIscadd32i::DSTS,
-            Op::Isetp(_) => OpIsetp::DSTS,
-            Op::Isetp64(_) => OpIsetp64::DSTS,
-            Op::Ldg(_) => OpLdg::DSTS,
-            Op::Lea(_) => OpLea::DSTS,
-            Op::LeaHi(_) => OpLeaHi::DSTS,
-            Op::LeaHiX(_) => OpLeaHiX::DSTS,
-            Op::LeaX(_) => OpLeaX::DSTS,
-            Op::Lop(_) => OpLop::DSTS,
-            Op::Lop3(_) => OpLop3::DSTS,
-            Op::Lop32i(_) => OpLop32i::DSTS,
-            Op::Mov(_) => OpMov::DSTS,
-            Op::Mov32i(_) => OpMov32i::DSTS,
-            Op::Mov64(_) => OpMov64::DSTS,
-            Op::Mufu(_) => OpMufu::DSTS,
-            Op::Nop(_) => OpNop::DSTS,
-            Op::Plop3(_) => OpPlop3::DSTS,
-            Op::Popc(_) => OpPopc::DSTS,
-            Op::Prmt(_) => OpPrmt::DSTS,
-            Op::S2r(_) => OpS2r::DSTS,
-            Op::Sel(_) => OpSel::DSTS,
-            Op::Sel64(_) => OpSel64::DSTS,
-            Op::Shf(_) => OpShf::DSTS,
-            Op::Shl(_) => OpShl::DSTS,
-            Op::Shr(_) => OpShr::DSTS,
-            Op::Stg(_) => OpStg::DSTS,
-            Op::Vimnmx(_) => OpVimnmx::DSTS,
-        }
-    }
-    pub fn src(&self, i: usize) -> &Src {
-        match self {
-            Op::Bra(o) => o.srcs()[i],
-            Op::BraUp(o) => o.srcs()[i],
-            Op::BraUr(o) => o.srcs()[i],
-            Op::Brev(o) => o.srcs()[i],
-            Op::Cs2r(o) => o.srcs()[i],
-            Op::Cs2r32(o) => o.srcs()[i],
-            Op::Exit(o) => o.srcs()[i],
-            Op::F2f(o) => o.srcs()[i],
-            Op::F2f64(o) => o.srcs()[i],
-            Op::F2i(o) => o.srcs()[i],
-            Op::F2i64(o) => o.srcs()[i],
-            Op::Fadd(o) => o.srcs()[i],
-            Op::Fadd32i(o) => o.srcs()[i],
-            Op::Ffma(o) => o.srcs()[i],
-            Op::Ffma32i(o) => o.srcs()[i],
-            Op::Flo(o) => o.srcs()[i],
-            Op::Fmnmx(o) => o.srcs()[i],
-            Op::Fmul(o) => o.srcs()[i],
-            Op::Fmul32i(o) => o.srcs()[i],
-            Op::Fsel(o) => o.srcs()[i],
-            Op::Fsetp(o) => o.srcs()[i],
-            Op::I2f(o) => o.srcs()[i],
-            Op::I2f64(o) => o.srcs()[i],
-            Op::Iabs(o) => o.srcs()[i],
-            Op::Iadd(o) => o.srcs()[i],
-            Op::Iadd3(o) => o.srcs()[i],
-            Op::Iadd32i(o) => o.srcs()[i],
-            Op::Iadd3x(o) => o.srcs()[i],
-            Op::Imad(o) => o.srcs()[i],
-            Op::ImadHi(o) => o.srcs()[i],
-            Op::ImadWide(o) => o.srcs()[i],
-            Op::ImadWideX(o) => o.srcs()[i],
-            Op::Imadx(o) => o.srcs()[i],
-            Op::Imnmx(o) => o.srcs()[i],
-            Op::Iscadd(o) => o.srcs()[i],
-            Op::Iscadd32i(o) => o.srcs()[i],
-            Op::Isetp(o) => o.srcs()[i],
-            Op::Isetp64(o) => o.srcs()[i],
-            Op::Ldg(o) => o.srcs()[i],
-            Op::Lea(o) => o.srcs()[i],
-            Op::LeaHi(o) => o.srcs()[i],
-            Op::LeaHiX(o) => o.srcs()[i],
-            Op::LeaX(o) => o.srcs()[i],
-            Op::Lop(o) => o.srcs()[i],
-            Op::Lop3(o) => o.srcs()[i],
-            Op::Lop32i(o) => o.srcs()[i],
-            Op::Mov(o) => o.srcs()[i],
-            Op::Mov32i(o) => o.srcs()[i],
-            Op::Mov64(o) => o.srcs()[i],
-            Op::Mufu(o) => o.srcs()[i],
-            Op::Nop(o) => o.srcs()[i],
-            Op::Plop3(o) => o.srcs()[i],
-            Op::Popc(o) => o.srcs()[i],
-            Op::Prmt(o) => o.srcs()[i],
-            Op::S2r(o) => o.srcs()[i],
-            Op::Sel(o) => o.srcs()[i],
-            Op::Sel64(o) => o.srcs()[i],
-            Op::Shf(o) => o.srcs()[i],
-            Op::Shl(o) => o.srcs()[i],
-            Op::Shr(o) => o.srcs()[i],
-            Op::Stg(o) => o.srcs()[i],
-            Op::Vimnmx(o) => o.srcs()[i],
-        }
-    }
-    pub fn src_mut(&mut self, i: usize) -> &mut Src {
-        match self {
-            Op::Bra(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
-            Op::BraUp(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::BraUr(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Brev(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Cs2r(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Cs2r32(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Exit(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::F2f(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
-            Op::F2f64(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::F2i(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
-            Op::F2i64(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Fadd(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Fadd32i(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Ffma(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Ffma32i(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Flo(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
-            Op::Fmnmx(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Fmul(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Fmul32i(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Fsel(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Fsetp(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::I2f(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
-            Op::I2f64(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Iabs(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Iadd(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Iadd3(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Iadd32i(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Iadd3x(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Imad(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::ImadHi(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::ImadWide(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::ImadWideX(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Imadx(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Imnmx(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Iscadd(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Iscadd32i(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Isetp(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Isetp64(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Ldg(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
-            Op::Lea(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
-            Op::LeaHi(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::LeaHiX(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::LeaX(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Lop(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
-            Op::Lop3(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Lop32i(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Mov(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
-            Op::Mov32i(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Mov64(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Mufu(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Nop(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
-            Op::Plop3(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Popc(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Prmt(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::S2r(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
-            Op::Sel(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
-            Op::Sel64(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-            Op::Shf(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
-            Op::Shl(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
-            Op::Shr(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
-            Op::Stg(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range"),
-            Op::Vimnmx(o) => {
-                o.srcs_mut().into_iter().nth(i).expect("source index in range")
-            }
-        }
-    }
-    pub fn dst(&self, i: usize) -> &Reg {
-        match self {
-            Op::Bra(o) => o.dsts()[i],
-            Op::BraUp(o) => o.dsts()[i],
-            Op::BraUr(o) => o.dsts()[i],
-            Op::Brev(o) => o.dsts()[i],
-            Op::Cs2r(o) => o.dsts()[i],
-            Op::Cs2r32(o) => o.dsts()[i],
-            Op::Exit(o) => o.dsts()[i],
-            Op::F2f(o) => o.dsts()[i],
-            Op::F2f64(o) => o.dsts()[i],
-            Op::F2i(o) => o.dsts()[i],
-            Op::F2i64(o) => o.dsts()[i],
-            Op::Fadd(o) => o.dsts()[i],
-            Op::Fadd32i(o) => o.dsts()[i],
-            Op::Ffma(o) => o.dsts()[i],
-            Op::Ffma32i(o) => o.dsts()[i],
-            Op::Flo(o) => o.dsts()[i],
-            Op::Fmnmx(o) => o.dsts()[i],
-            Op::Fmul(o) => o.dsts()[i],
-            Op::Fmul32i(o) => o.dsts()[i],
-            Op::Fsel(o) => o.dsts()[i],
-            Op::Fsetp(o) => o.dsts()[i],
-            Op::I2f(o) => o.dsts()[i],
-            Op::I2f64(o) => o.dsts()[i],
-            Op::Iabs(o) => o.dsts()[i],
-            Op::Iadd(o) => o.dsts()[i],
-            Op::Iadd3(o) => o.dsts()[i],
-            Op::Iadd32i(o) => o.dsts()[i],
-            Op::Iadd3x(o) => o.dsts()[i],
-            Op::Imad(o) => o.dsts()[i],
-            Op::ImadHi(o) => o.dsts()[i],
-            Op::ImadWide(o) => o.dsts()[i],
-            Op::ImadWideX(o) => o.dsts()[i],
-            Op::Imadx(o) => o.dsts()[i],
-            Op::Imnmx(o) => o.dsts()[i],
-            Op::Iscadd(o) => o.dsts()[i],
-            Op::Iscadd32i(o) => o.dsts()[i],
-            Op::Isetp(o) => o.dsts()[i],
-            Op::Isetp64(o) => o.dsts()[i],
-            Op::Ldg(o) => o.dsts()[i],
-            Op::Lea(o) => o.dsts()[i],
-            Op::LeaHi(o) => o.dsts()[i],
-            Op::LeaHiX(o) => o.dsts()[i],
-            Op::LeaX(o) => o.dsts()[i],
-            Op::Lop(o) => o.dsts()[i],
-            Op::Lop3(o) => o.dsts()[i],
-            Op::Lop32i(o) => o.dsts()[i],
-            Op::Mov(o) => o.dsts()[i],
-            Op::Mov32i(o) => o.dsts()[i],
-            Op::Mov64(o) => o.dsts()[i],
-            Op::Mufu(o) => o.dsts()[i],
-            Op::Nop(o) => o.dsts()[i],
-            Op::Plop3(o) => o.dsts()[i],
-            Op::Popc(o) => o.dsts()[i],
-            Op::Prmt(o) => o.dsts()[i],
-            Op::S2r(o) => o.dsts()[i],
-            Op::Sel(o) => o.dsts()[i],
-            Op::Sel64(o) => o.dsts()[i],
-            Op::Shf(o) => o.dsts()[i],
-            Op::Shl(o) => o.dsts()[i],
-            Op::Shr(o) => o.dsts()[i],
-            Op::Stg(o) => o.dsts()[i],
-            Op::Vimnmx(o) => o.dsts()[i],
-        }
-    }
-    pub fn dst_mut(&mut self, i: usize) -> &mut Reg {
-        match self {
-            Op::Bra(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::BraUp(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::BraUr(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Brev(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Cs2r(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Cs2r32(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Exit(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::F2f(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::F2f64(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::F2i(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::F2i64(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Fadd(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Fadd32i(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Ffma(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Ffma32i(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Flo(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Fmnmx(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Fmul(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Fmul32i(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Fsel(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Fsetp(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::I2f(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::I2f64(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Iabs(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Iadd(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Iadd3(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Iadd32i(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Iadd3x(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Imad(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::ImadHi(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::ImadWide(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::ImadWideX(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Imadx(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Imnmx(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Iscadd(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Iscadd32i(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Isetp(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Isetp64(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Ldg(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Lea(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::LeaHi(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::LeaHiX(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::LeaX(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Lop(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Lop3(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Lop32i(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Mov(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Mov32i(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Mov64(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Mufu(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Nop(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Plop3(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Popc(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Prmt(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::S2r(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Sel(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Sel64(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Shf(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Shl(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Shr(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Stg(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-            Op::Vimnmx(o) => {
-                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
-            }
-        }
-    }
-    /// Encode for `sm` with the guard, control and raw bits of `c`.
-    /// Inlined into the caller: its jump on the variant calls the
-    /// op's encoder directly (no second call and return per op).
-    #[inline]
-    pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        match self {
-            Op::Bra(o) => o.encode(sm, c),
-            Op::BraUp(o) => o.encode(sm, c),
-            Op::BraUr(o) => o.encode(sm, c),
-            Op::Brev(o) => o.encode(sm, c),
-            Op::Cs2r(o) => o.encode(sm, c),
-            Op::Cs2r32(o) => o.encode(sm, c),
-            Op::Exit(o) => o.encode(sm, c),
-            Op::F2f(o) => o.encode(sm, c),
-            Op::F2f64(o) => o.encode(sm, c),
-            Op::F2i(o) => o.encode(sm, c),
-            Op::F2i64(o) => o.encode(sm, c),
-            Op::Fadd(o) => o.encode(sm, c),
-            Op::Fadd32i(o) => o.encode(sm, c),
-            Op::Ffma(o) => o.encode(sm, c),
-            Op::Ffma32i(o) => o.encode(sm, c),
-            Op::Flo(o) => o.encode(sm, c),
-            Op::Fmnmx(o) => o.encode(sm, c),
-            Op::Fmul(o) => o.encode(sm, c),
-            Op::Fmul32i(o) => o.encode(sm, c),
-            Op::Fsel(o) => o.encode(sm, c),
-            Op::Fsetp(o) => o.encode(sm, c),
-            Op::I2f(o) => o.encode(sm, c),
-            Op::I2f64(o) => o.encode(sm, c),
-            Op::Iabs(o) => o.encode(sm, c),
-            Op::Iadd(o) => o.encode(sm, c),
-            Op::Iadd3(o) => o.encode(sm, c),
-            Op::Iadd32i(o) => o.encode(sm, c),
-            Op::Iadd3x(o) => o.encode(sm, c),
-            Op::Imad(o) => o.encode(sm, c),
-            Op::ImadHi(o) => o.encode(sm, c),
-            Op::ImadWide(o) => o.encode(sm, c),
-            Op::ImadWideX(o) => o.encode(sm, c),
-            Op::Imadx(o) => o.encode(sm, c),
-            Op::Imnmx(o) => o.encode(sm, c),
-            Op::Iscadd(o) => o.encode(sm, c),
-            Op::Iscadd32i(o) => o.encode(sm, c),
-            Op::Isetp(o) => o.encode(sm, c),
-            Op::Isetp64(o) => o.encode(sm, c),
-            Op::Ldg(o) => o.encode(sm, c),
-            Op::Lea(o) => o.encode(sm, c),
-            Op::LeaHi(o) => o.encode(sm, c),
-            Op::LeaHiX(o) => o.encode(sm, c),
-            Op::LeaX(o) => o.encode(sm, c),
-            Op::Lop(o) => o.encode(sm, c),
-            Op::Lop3(o) => o.encode(sm, c),
-            Op::Lop32i(o) => o.encode(sm, c),
-            Op::Mov(o) => o.encode(sm, c),
-            Op::Mov32i(o) => o.encode(sm, c),
-            Op::Mov64(o) => o.encode(sm, c),
-            Op::Mufu(o) => o.encode(sm, c),
-            Op::Nop(o) => o.encode(sm, c),
-            Op::Plop3(o) => o.encode(sm, c),
-            Op::Popc(o) => o.encode(sm, c),
-            Op::Prmt(o) => o.encode(sm, c),
-            Op::S2r(o) => o.encode(sm, c),
-            Op::Sel(o) => o.encode(sm, c),
-            Op::Sel64(o) => o.encode(sm, c),
-            Op::Shf(o) => o.encode(sm, c),
-            Op::Shl(o) => o.encode(sm, c),
-            Op::Shr(o) => o.encode(sm, c),
-            Op::Stg(o) => o.encode(sm, c),
-            Op::Vimnmx(o) => o.encode(sm, c),
-        }
-    }
-    /// [`Self::encode`] without the spec's `legal` and `traps`
-    /// products (for tests that show nvdisasm rejects the
-    /// combinations they leave out).
-    pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-        match self {
-            Op::Bra(o) => o.encode_any_combo(sm, c),
-            Op::BraUp(o) => o.encode(sm, c),
-            Op::BraUr(o) => o.encode(sm, c),
-            Op::Brev(o) => o.encode(sm, c),
-            Op::Cs2r(o) => o.encode(sm, c),
-            Op::Cs2r32(o) => o.encode(sm, c),
-            Op::Exit(o) => o.encode(sm, c),
-            Op::F2f(o) => o.encode_any_combo(sm, c),
-            Op::F2f64(o) => o.encode_any_combo(sm, c),
-            Op::F2i(o) => o.encode_any_combo(sm, c),
-            Op::F2i64(o) => o.encode_any_combo(sm, c),
-            Op::Fadd(o) => o.encode(sm, c),
-            Op::Fadd32i(o) => o.encode(sm, c),
-            Op::Ffma(o) => o.encode(sm, c),
-            Op::Ffma32i(o) => o.encode(sm, c),
-            Op::Flo(o) => o.encode(sm, c),
-            Op::Fmnmx(o) => o.encode(sm, c),
-            Op::Fmul(o) => o.encode(sm, c),
-            Op::Fmul32i(o) => o.encode(sm, c),
-            Op::Fsel(o) => o.encode(sm, c),
-            Op::Fsetp(o) => o.encode(sm, c),
-            Op::I2f(o) => o.encode_any_combo(sm, c),
-            Op::I2f64(o) => o.encode_any_combo(sm, c),
-            Op::Iabs(o) => o.encode(sm, c),
-            Op::Iadd(o) => o.encode(sm, c),
-            Op::Iadd3(o) => o.encode(sm, c),
-            Op::Iadd32i(o) => o.encode(sm, c),
-            Op::Iadd3x(o) => o.encode(sm, c),
-            Op::Imad(o) => o.encode(sm, c),
-            Op::ImadHi(o) => o.encode(sm, c),
-            Op::ImadWide(o) => o.encode(sm, c),
-            Op::ImadWideX(o) => o.encode(sm, c),
-            Op::Imadx(o) => o.encode(sm, c),
-            Op::Imnmx(o) => o.encode(sm, c),
-            Op::Iscadd(o) => o.encode(sm, c),
-            Op::Iscadd32i(o) => o.encode(sm, c),
-            Op::Isetp(o) => o.encode(sm, c),
-            Op::Isetp64(o) => o.encode(sm, c),
-            Op::Ldg(o) => o.encode(sm, c),
-            Op::Lea(o) => o.encode(sm, c),
-            Op::LeaHi(o) => o.encode(sm, c),
-            Op::LeaHiX(o) => o.encode(sm, c),
-            Op::LeaX(o) => o.encode(sm, c),
-            Op::Lop(o) => o.encode(sm, c),
-            Op::Lop3(o) => o.encode(sm, c),
-            Op::Lop32i(o) => o.encode(sm, c),
-            Op::Mov(o) => o.encode(sm, c),
-            Op::Mov32i(o) => o.encode(sm, c),
-            Op::Mov64(o) => o.encode(sm, c),
-            Op::Mufu(o) => o.encode_any_combo(sm, c),
-            Op::Nop(o) => o.encode(sm, c),
-            Op::Plop3(o) => o.encode(sm, c),
-            Op::Popc(o) => o.encode(sm, c),
-            Op::Prmt(o) => o.encode(sm, c),
-            Op::S2r(o) => o.encode(sm, c),
-            Op::Sel(o) => o.encode(sm, c),
-            Op::Sel64(o) => o.encode(sm, c),
-            Op::Shf(o) => o.encode_any_combo(sm, c),
-            Op::Shl(o) => o.encode(sm, c),
-            Op::Shr(o) => o.encode(sm, c),
-            Op::Stg(o) => o.encode(sm, c),
-            Op::Vimnmx(o) => o.encode(sm, c),
-        }
-    }
-    /// The word, or `None` when the op does not encode on `sm`
-    /// (no error message is built: for legality trials). One jump
-    /// on the variant into the op's whole encoder.
-    #[inline]
-    pub fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
-        match self {
-            Op::Bra(o) => o.try_encode(sm, c),
-            Op::BraUp(o) => o.try_encode(sm, c),
-            Op::BraUr(o) => o.try_encode(sm, c),
-            Op::Brev(o) => o.try_encode(sm, c),
-            Op::Cs2r(o) => o.try_encode(sm, c),
-            Op::Cs2r32(o) => o.try_encode(sm, c),
-            Op::Exit(o) => o.try_encode(sm, c),
-            Op::F2f(o) => o.try_encode(sm, c),
-            Op::F2f64(o) => o.try_encode(sm, c),
-            Op::F2i(o) => o.try_encode(sm, c),
-            Op::F2i64(o) => o.try_encode(sm, c),
-            Op::Fadd(o) => o.try_encode(sm, c),
-            Op::Fadd32i(o) => o.try_encode(sm, c),
-            Op::Ffma(o) => o.try_encode(sm, c),
-            Op::Ffma32i(o) => o.try_encode(sm, c),
-            Op::Flo(o) => o.try_encode(sm, c),
-            Op::Fmnmx(o) => o.try_encode(sm, c),
-            Op::Fmul(o) => o.try_encode(sm, c),
-            Op::Fmul32i(o) => o.try_encode(sm, c),
-            Op::Fsel(o) => o.try_encode(sm, c),
-            Op::Fsetp(o) => o.try_encode(sm, c),
-            Op::I2f(o) => o.try_encode(sm, c),
-            Op::I2f64(o) => o.try_encode(sm, c),
-            Op::Iabs(o) => o.try_encode(sm, c),
-            Op::Iadd(o) => o.try_encode(sm, c),
-            Op::Iadd3(o) => o.try_encode(sm, c),
-            Op::Iadd32i(o) => o.try_encode(sm, c),
-            Op::Iadd3x(o) => o.try_encode(sm, c),
-            Op::Imad(o) => o.try_encode(sm, c),
-            Op::ImadHi(o) => o.try_encode(sm, c),
-            Op::ImadWide(o) => o.try_encode(sm, c),
-            Op::ImadWideX(o) => o.try_encode(sm, c),
-            Op::Imadx(o) => o.try_encode(sm, c),
-            Op::Imnmx(o) => o.try_encode(sm, c),
-            Op::Iscadd(o) => o.try_encode(sm, c),
-            Op::Iscadd32i(o) => o.try_encode(sm, c),
-            Op::Isetp(o) => o.try_encode(sm, c),
-            Op::Isetp64(o) => o.try_encode(sm, c),
-            Op::Ldg(o) => o.try_encode(sm, c),
-            Op::Lea(o) => o.try_encode(sm, c),
-            Op::LeaHi(o) => o.try_encode(sm, c),
-            Op::LeaHiX(o) => o.try_encode(sm, c),
-            Op::LeaX(o) => o.try_encode(sm, c),
-            Op::Lop(o) => o.try_encode(sm, c),
-            Op::Lop3(o) => o.try_encode(sm, c),
-            Op::Lop32i(o) => o.try_encode(sm, c),
-            Op::Mov(o) => o.try_encode(sm, c),
-            Op::Mov32i(o) => o.try_encode(sm, c),
-            Op::Mov64(o) => o.try_encode(sm, c),
-            Op::Mufu(o) => o.try_encode(sm, c),
-            Op::Nop(o) => o.try_encode(sm, c),
-            Op::Plop3(o) => o.try_encode(sm, c),
-            Op::Popc(o) => o.try_encode(sm, c),
-            Op::Prmt(o) => o.try_encode(sm, c),
-            Op::S2r(o) => o.try_encode(sm, c),
-            Op::Sel(o) => o.try_encode(sm, c),
-            Op::Sel64(o) => o.try_encode(sm, c),
-            Op::Shf(o) => o.try_encode(sm, c),
-            Op::Shl(o) => o.try_encode(sm, c),
-            Op::Shr(o) => o.try_encode(sm, c),
-            Op::Stg(o) => o.try_encode(sm, c),
-            Op::Vimnmx(o) => o.try_encode(sm, c),
-        }
-    }
-    /// Index of the encoding form the op takes on `sm`, if any.
-    pub fn form_id(&self, sm: u32) -> Option<u8> {
-        match self {
-            Op::Bra(o) => o.form_id(sm),
-            Op::BraUp(o) => o.form_id(sm),
-            Op::BraUr(o) => o.form_id(sm),
-            Op::Brev(o) => o.form_id(sm),
-            Op::Cs2r(o) => o.form_id(sm),
-            Op::Cs2r32(o) => o.form_id(sm),
-            Op::Exit(o) => o.form_id(sm),
-            Op::F2f(o) => o.form_id(sm),
-            Op::F2f64(o) => o.form_id(sm),
-            Op::F2i(o) => o.form_id(sm),
-            Op::F2i64(o) => o.form_id(sm),
-            Op::Fadd(o) => o.form_id(sm),
-            Op::Fadd32i(o) => o.form_id(sm),
-            Op::Ffma(o) => o.form_id(sm),
-            Op::Ffma32i(o) => o.form_id(sm),
-            Op::Flo(o) => o.form_id(sm),
-            Op::Fmnmx(o) => o.form_id(sm),
-            Op::Fmul(o) => o.form_id(sm),
-            Op::Fmul32i(o) => o.form_id(sm),
-            Op::Fsel(o) => o.form_id(sm),
-            Op::Fsetp(o) => o.form_id(sm),
-            Op::I2f(o) => o.form_id(sm),
-            Op::I2f64(o) => o.form_id(sm),
-            Op::Iabs(o) => o.form_id(sm),
-            Op::Iadd(o) => o.form_id(sm),
-            Op::Iadd3(o) => o.form_id(sm),
-            Op::Iadd32i(o) => o.form_id(sm),
-            Op::Iadd3x(o) => o.form_id(sm),
-            Op::Imad(o) => o.form_id(sm),
-            Op::ImadHi(o) => o.form_id(sm),
-            Op::ImadWide(o) => o.form_id(sm),
-            Op::ImadWideX(o) => o.form_id(sm),
-            Op::Imadx(o) => o.form_id(sm),
-            Op::Imnmx(o) => o.form_id(sm),
-            Op::Iscadd(o) => o.form_id(sm),
-            Op::Iscadd32i(o) => o.form_id(sm),
-            Op::Isetp(o) => o.form_id(sm),
-            Op::Isetp64(o) => o.form_id(sm),
-            Op::Ldg(o) => o.form_id(sm),
-            Op::Lea(o) => o.form_id(sm),
-            Op::LeaHi(o) => o.form_id(sm),
-            Op::LeaHiX(o) => o.form_id(sm),
-            Op::LeaX(o) => o.form_id(sm),
-            Op::Lop(o) => o.form_id(sm),
-            Op::Lop3(o) => o.form_id(sm),
-            Op::Lop32i(o) => o.form_id(sm),
-            Op::Mov(o) => o.form_id(sm),
-            Op::Mov32i(o) => o.form_id(sm),
-            Op::Mov64(o) => o.form_id(sm),
-            Op::Mufu(o) => o.form_id(sm),
-            Op::Nop(o) => o.form_id(sm),
-            Op::Plop3(o) => o.form_id(sm),
-            Op::Popc(o) => o.form_id(sm),
-            Op::Prmt(o) => o.form_id(sm),
-            Op::S2r(o) => o.form_id(sm),
-            Op::Sel(o) => o.form_id(sm),
-            Op::Sel64(o) => o.form_id(sm),
-            Op::Shf(o) => o.form_id(sm),
-            Op::Shl(o) => o.form_id(sm),
-            Op::Shr(o) => o.form_id(sm),
-            Op::Stg(o) => o.form_id(sm),
-            Op::Vimnmx(o) => o.form_id(sm),
-        }
-    }
-    /// Write nvdisasm's text for the instruction at byte address
-    /// `addr` into a line buffer (the fast path of `nak dis`).
-    pub fn print_line(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        match self {
-            Op::Bra(o) => o.print_line(c, sm, addr, out),
-            Op::BraUp(o) => o.print_line(c, sm, addr, out),
-            Op::BraUr(o) => o.print_line(c, sm, addr, out),
-            Op::Brev(o) => o.print_line(c, sm, addr, out),
-            Op::Cs2r(o) => o.print_line(c, sm, addr, out),
-            Op::Cs2r32(o) => o.print_line(c, sm, addr, out),
-            Op::Exit(o) => o.print_line(c, sm, addr, out),
-            Op::F2f(o) => o.print_line(c, sm, addr, out),
-            Op::F2f64(o) => o.print_line(c, sm, addr, out),
-            Op::F2i(o) => o.print_line(c, sm, addr, out),
-            Op::F2i64(o) => o.print_line(c, sm, addr, out),
-            Op::Fadd(o) => o.print_line(c, sm, addr, out),
-            Op::Fadd32i(o) => o.print_line(c, sm, addr, out),
-            Op::Ffma(o) => o.print_line(c, sm, addr, out),
-            Op::Ffma32i(o) => o.print_line(c, sm, addr, out),
-            Op::Flo(o) => o.print_line(c, sm, addr, out),
-            Op::Fmnmx(o) => o.print_line(c, sm, addr, out),
-            Op::Fmul(o) => o.print_line(c, sm, addr, out),
-            Op::Fmul32i(o) => o.print_line(c, sm, addr, out),
-            Op::Fsel(o) => o.print_line(c, sm, addr, out),
-            Op::Fsetp(o) => o.print_line(c, sm, addr, out),
-            Op::I2f(o) => o.print_line(c, sm, addr, out),
-            Op::I2f64(o) => o.print_line(c, sm, addr, out),
-            Op::Iabs(o) => o.print_line(c, sm, addr, out),
-            Op::Iadd(o) => o.print_line(c, sm, addr, out),
-            Op::Iadd3(o) => o.print_line(c, sm, addr, out),
-            Op::Iadd32i(o) => o.print_line(c, sm, addr, out),
-            Op::Iadd3x(o) => o.print_line(c, sm, addr, out),
-            Op::Imad(o) => o.print_line(c, sm, addr, out),
-            Op::ImadHi(o) => o.print_line(c, sm, addr, out),
-            Op::ImadWide(o) => o.print_line(c, sm, addr, out),
-            Op::ImadWideX(o) => o.print_line(c, sm, addr, out),
-            Op::Imadx(o) => o.print_line(c, sm, addr, out),
-            Op::Imnmx(o) => o.print_line(c, sm, addr, out),
-            Op::Iscadd(o) => o.print_line(c, sm, addr, out),
-            Op::Iscadd32i(o) => o.print_line(c, sm, addr, out),
-            Op::Isetp(o) => o.print_line(c, sm, addr, out),
-            Op::Isetp64(o) => o.print_line(c, sm, addr, out),
-            Op::Ldg(o) => o.print_line(c, sm, addr, out),
-            Op::Lea(o) => o.print_line(c, sm, addr, out),
-            Op::LeaHi(o) => o.print_line(c, sm, addr, out),
-            Op::LeaHiX(o) => o.print_line(c, sm, addr, out),
-            Op::LeaX(o) => o.print_line(c, sm, addr, out),
-            Op::Lop(o) => o.print_line(c, sm, addr, out),
-            Op::Lop3(o) => o.print_line(c, sm, addr, out),
-            Op::Lop32i(o) => o.print_line(c, sm, addr, out),
-            Op::Mov(o) => o.print_line(c, sm, addr, out),
-            Op::Mov32i(o) => o.print_line(c, sm, addr, out),
-            Op::Mov64(o) => o.print_line(c, sm, addr, out),
-            Op::Mufu(o) => o.print_line(c, sm, addr, out),
-            Op::Nop(o) => o.print_line(c, sm, addr, out),
-            Op::Plop3(o) => o.print_line(c, sm, addr, out),
-            Op::Popc(o) => o.print_line(c, sm, addr, out),
-            Op::Prmt(o) => o.print_line(c, sm, addr, out),
-            Op::S2r(o) => o.print_line(c, sm, addr, out),
-            Op::Sel(o) => o.print_line(c, sm, addr, out),
-            Op::Sel64(o) => o.print_line(c, sm, addr, out),
-            Op::Shf(o) => o.print_line(c, sm, addr, out),
-            Op::Shl(o) => o.print_line(c, sm, addr, out),
-            Op::Shr(o) => o.print_line(c, sm, addr, out),
-            Op::Stg(o) => o.print_line(c, sm, addr, out),
-            Op::Vimnmx(o) => o.print_line(c, sm, addr, out),
-        }
-    }
-    /// nvdisasm's text for the instruction at byte address `addr`.
-    pub fn text(&self, c: &Common, sm: u32, addr: u64) -> String {
-        line_text(|line| self.print_line(c, sm, addr, line))
-    }
-    /// The memory access of a load or store (`[memory]` in its spec file).
-    pub fn mem_access(&self) -> Option<MemAccess> {
-        match self {
-            Op::Bra(o) => o.mem_access(),
-            Op::BraUp(o) => o.mem_access(),
-            Op::BraUr(o) => o.mem_access(),
-            Op::Brev(o) => o.mem_access(),
-            Op::Cs2r(o) => o.mem_access(),
-            Op::Cs2r32(o) => o.mem_access(),
-            Op::Exit(o) => o.mem_access(),
-            Op::F2f(o) => o.mem_access(),
-            Op::F2f64(o) => o.mem_access(),
-            Op::F2i(o) => o.mem_access(),
-            Op::F2i64(o) => o.mem_access(),
-            Op::Fadd(o) => o.mem_access(),
-            Op::Fadd32i(o) => o.mem_access(),
-            Op::Ffma(o) => o.mem_access(),
-            Op::Ffma32i(o) => o.mem_access(),
-            Op::Flo(o) => o.mem_access(),
-            Op::Fmnmx(o) => o.mem_access(),
-            Op::Fmul(o) => o.mem_access(),
-            Op::Fmul32i(o) => o.mem_access(),
-            Op::Fsel(o) => o.mem_access(),
-            Op::Fsetp(o) => o.mem_access(),
-            Op::I2f(o) => o.mem_access(),
-            Op::I2f64(o) => o.mem_access(),
-            Op::Iabs(o) => o.mem_access(),
-            Op::Iadd(o) => o.mem_access(),
-            Op::Iadd3(o) => o.mem_access(),
-            Op::Iadd32i(o) => o.mem_access(),
-            Op::Iadd3x(o) => o.mem_access(),
-            Op::Imad(o) => o.mem_access(),
-            Op::ImadHi(o) => o.mem_access(),
-            Op::ImadWide(o) => o.mem_access(),
-            Op::ImadWideX(o) => o.mem_access(),
-            Op::Imadx(o) => o.mem_access(),
-            Op::Imnmx(o) => o.mem_access(),
-            Op::Iscadd(o) => o.mem_access(),
-            Op::Iscadd32i(o) => o.mem_access(),
-            Op::Isetp(o) => o.mem_access(),
-            Op::Isetp64(o) => o.mem_access(),
-            Op::Ldg(o) => o.mem_access(),
-            Op::Lea(o) => o.mem_access(),
-            Op::LeaHi(o) => o.mem_access(),
-            Op::LeaHiX(o) => o.mem_access(),
-            Op::LeaX(o) => o.mem_access(),
-            Op::Lop(o) => o.mem_access(),
-            Op::Lop3(o) => o.mem_access(),
-            Op::Lop32i(o) => o.mem_access(),
-            Op::Mov(o) => o.mem_access(),
-            Op::Mov32i(o) => o.mem_access(),
-            Op::Mov64(o) => o.mem_access(),
-            Op::Mufu(o) => o.mem_access(),
-            Op::Nop(o) => o.mem_access(),
-            Op::Plop3(o) => o.mem_access(),
-            Op::Popc(o) => o.mem_access(),
-            Op::Prmt(o) => o.mem_access(),
-            Op::S2r(o) => o.mem_access(),
-            Op::Sel(o) => o.mem_access(),
-            Op::Sel64(o) => o.mem_access(),
-            Op::Shf(o) => o.mem_access(),
-            Op::Shl(o) => o.mem_access(),
-            Op::Shr(o) => o.mem_access(),
-            Op::Stg(o) => o.mem_access(),
-            Op::Vimnmx(o) => o.mem_access(),
-        }
-    }
-    /// Sources whose low n bits alone decide the low n bits of every
-    /// destination (`low_bits` in its spec file).
-    pub fn low_bits_srcs(&self) -> &'static [usize] {
-        match self {
-            Op::Bra(o) => o.low_bits_srcs(),
-            Op::BraUp(o) => o.low_bits_srcs(),
-            Op::BraUr(o) => o.low_bits_srcs(),
-            Op::Brev(o) => o.low_bits_srcs(),
-            Op::Cs2r(o) => o.low_bits_srcs(),
-            Op::Cs2r32(o) => o.low_bits_srcs(),
-            Op::Exit(o) => o.low_bits_srcs(),
-            Op::F2f(o) => o.low_bits_srcs(),
-            Op::F2f64(o) => o.low_bits_srcs(),
-            Op::F2i(o) => o.low_bits_srcs(),
-            Op::F2i64(o) => o.low_bits_srcs(),
-            Op::Fadd(o) => o.low_bits_srcs(),
-            Op::Fadd32i(o) => o.low_bits_srcs(),
-            Op::Ffma(o) => o.low_bits_srcs(),
-            Op::Ffma32i(o) => o.low_bits_srcs(),
-            Op::Flo(o) => o.low_bits_srcs(),
-            Op::Fmnmx(o) => o.low_bits_srcs(),
-            Op::Fmul(o) => o.low_bits_srcs(),
-            Op::Fmul32i(o) => o.low_bits_srcs(),
-            Op::Fsel(o) => o.low_bits_srcs(),
-            Op::Fsetp(o) => o.low_bits_srcs(),
-            Op::I2f(o) => o.low_bits_srcs(),
-            Op::I2f64(o) => o.low_bits_srcs(),
-            Op::Iabs(o) => o.low_bits_srcs(),
-            Op::Iadd(o) => o.low_bits_srcs(),
-            Op::Iadd3(o) => o.low_bits_srcs(),
-            Op::Iadd32i(o) => o.low_bits_srcs(),
-            Op::Iadd3x(o) => o.low_bits_srcs(),
-            Op::Imad(o) => o.low_bits_srcs(),
-            Op::ImadHi(o) => o.low_bits_srcs(),
-            Op::ImadWide(o) => o.low_bits_srcs(),
-            Op::ImadWideX(o) => o.low_bits_srcs(),
-            Op::Imadx(o) => o.low_bits_srcs(),
-            Op::Imnmx(o) => o.low_bits_srcs(),
-            Op::Iscadd(o) => o.low_bits_srcs(),
-            Op::Iscadd32i(o) => o.low_bits_srcs(),
-            Op::Isetp(o) => o.low_bits_srcs(),
-            Op::Isetp64(o) => o.low_bits_srcs(),
-            Op::Ldg(o) => o.low_bits_srcs(),
-            Op::Lea(o) => o.low_bits_srcs(),
-            Op::LeaHi(o) => o.low_bits_srcs(),
-            Op::LeaHiX(o) => o.low_bits_srcs(),
-            Op::LeaX(o) => o.low_bits_srcs(),
-            Op::Lop(o) => o.low_bits_srcs(),
-            Op::Lop3(o) => o.low_bits_srcs(),
-            Op::Lop32i(o) => o.low_bits_srcs(),
-            Op::Mov(o) => o.low_bits_srcs(),
-            Op::Mov32i(o) => o.low_bits_srcs(),
-            Op::Mov64(o) => o.low_bits_srcs(),
-            Op::Mufu(o) => o.low_bits_srcs(),
-            Op::Nop(o) => o.low_bits_srcs(),
-            Op::Plop3(o) => o.low_bits_srcs(),
-            Op::Popc(o) => o.low_bits_srcs(),
-            Op::Prmt(o) => o.low_bits_srcs(),
-            Op::S2r(o) => o.low_bits_srcs(),
-            Op::Sel(o) => o.low_bits_srcs(),
-            Op::Sel64(o) => o.low_bits_srcs(),
-            Op::Shf(o) => o.low_bits_srcs(),
-            Op::Shl(o) => o.low_bits_srcs(),
-            Op::Shr(o) => o.low_bits_srcs(),
-            Op::Stg(o) => o.low_bits_srcs(),
-            Op::Vimnmx(o) => o.low_bits_srcs(),
-        }
-    }
-    /// The same memory access with `bytes` bytes, if the op has
-    /// such a zero-extending size.
-    pub fn with_mem_bytes(&self, bytes: u32) -> Option<Op> {
-        match self {
-            Op::Bra(o) => o.with_mem_bytes(bytes).map(Op::Bra),
-            Op::BraUp(o) => o.with_mem_bytes(bytes).map(Op::BraUp),
-            Op::BraUr(o) => o.with_mem_bytes(bytes).map(Op::BraUr),
-            Op::Brev(o) => o.with_mem_bytes(bytes).map(Op::Brev),
-            Op::Cs2r(o) => o.with_mem_bytes(bytes).map(Op::Cs2r),
-            Op::Cs2r32(o) => o.with_mem_bytes(bytes).map(Op::Cs2r32),
-            Op::Exit(o) => o.with_mem_bytes(bytes).map(Op::Exit),
-            Op::F2f(o) => o.with_mem_bytes(bytes).map(Op::F2f),
-            Op::F2f64(o) => o.with_mem_bytes(bytes).map(Op::F2f64),
-            Op::F2i(o) => o.with_mem_bytes(bytes).map(Op::F2i),
-            Op::F2i64(o) => o.with_mem_bytes(bytes).map(Op::F2i64),
-            Op::Fadd(o) => o.with_mem_bytes(bytes).map(Op::Fadd),
-            Op::Fadd32i(o) => o.with_mem_bytes(bytes).map(Op::Fadd32i),
-            Op::Ffma(o) => o.with_mem_bytes(bytes).map(Op::Ffma),
-            Op::Ffma32i(o) => o.with_mem_bytes(bytes).map(Op::Ffma32i),
-            Op::Flo(o) => o.with_mem_bytes(bytes).map(Op::Flo),
-            Op::Fmnmx(o) => o.with_mem_bytes(bytes).map(Op::Fmnmx),
-            Op::Fmul(o) => o.with_mem_bytes(bytes).map(Op::Fmul),
-            Op::Fmul32i(o) => o.with_mem_bytes(bytes).map(Op::Fmul32i),
-            Op::Fsel(o) => o.with_mem_bytes(bytes).map(Op::Fsel),
-            Op::Fsetp(o) => o.with_mem_bytes(bytes).map(Op::Fsetp),
-            Op::I2f(o) => o.with_mem_bytes(bytes).map(Op::I2f),
-            Op::I2f64(o) => o.with_mem_bytes(bytes).map(Op::I2f64),
-            Op::Iabs(o) => o.with_mem_bytes(bytes).map(Op::Iabs),
-            Op::Iadd(o) => o.with_mem_bytes(bytes).map(Op::Iadd),
-            Op::Iadd3(o) => o.with_mem_bytes(bytes).map(Op::Iadd3),
-            Op::Iadd32i(o) => o.with_mem_bytes(bytes).map(Op::Iadd32i),
-            Op::Iadd3x(o) => o.with_mem_bytes(bytes).map(Op::Iadd3x),
-            Op::Imad(o) => o.with_mem_bytes(bytes).map(Op::Imad),
-            Op::ImadHi(o) => o.with_mem_bytes(bytes).map(Op::ImadHi),
-            Op::ImadWide(o) => o.with_mem_bytes(bytes).map(Op::ImadWide),
-            Op::ImadWideX(o) => o.with_mem_bytes(bytes).map(Op::ImadWideX),
-            Op::Imadx(o) => o.with_mem_bytes(bytes).map(Op::Imadx),
-            Op::Imnmx(o) => o.with_mem_bytes(bytes).map(Op::Imnmx),
-            Op::Iscadd(o) => o.with_mem_bytes(bytes).map(Op::Iscadd),
-            Op::Iscadd32i(o) => o.with_mem_bytes(bytes).map(Op::Iscadd32i),
-            Op::Isetp(o) => o.with_mem_bytes(bytes).map(Op::Isetp),
-            Op::Isetp64(o) => o.with_mem_bytes(bytes).map(Op::Isetp64),
-            Op::Ldg(o) => o.with_mem_bytes(bytes).map(Op::Ldg),
-            Op::Lea(o) => o.with_mem_bytes(bytes).map(Op::Lea),
-            Op::LeaHi(o) => o.with_mem_bytes(bytes).map(Op::LeaHi),
-            Op::LeaHiX(o) => o.with_mem_bytes(bytes).map(Op::LeaHiX),
-            Op::LeaX(o) => o.with_mem_bytes(bytes).map(Op::LeaX),
-            Op::Lop(o) => o.with_mem_bytes(bytes).map(Op::Lop),
-            Op::Lop3(o) => o.with_mem_bytes(bytes).map(Op::Lop3),
-            Op::Lop32i(o) => o.with_mem_bytes(bytes).map(Op::Lop32i),
-            Op::Mov(o) => o.with_mem_bytes(bytes).map(Op::Mov),
-            Op::Mov32i(o) => o.with_mem_bytes(bytes).map(Op::Mov32i),
-            Op::Mov64(o) => o.with_mem_bytes(bytes).map(Op::Mov64),
-            Op::Mufu(o) => o.with_mem_bytes(bytes).map(Op::Mufu),
-            Op::Nop(o) => o.with_mem_bytes(bytes).map(Op::Nop),
-            Op::Plop3(o) => o.with_mem_bytes(bytes).map(Op::Plop3),
-            Op::Popc(o) => o.with_mem_bytes(bytes).map(Op::Popc),
-            Op::Prmt(o) => o.with_mem_bytes(bytes).map(Op::Prmt),
-            Op::S2r(o) => o.with_mem_bytes(bytes).map(Op::S2r),
-            Op::Sel(o) => o.with_mem_bytes(bytes).map(Op::Sel),
-            Op::Sel64(o) => o.with_mem_bytes(bytes).map(Op::Sel64),
-            Op::Shf(o) => o.with_mem_bytes(bytes).map(Op::Shf),
-            Op::Shl(o) => o.with_mem_bytes(bytes).map(Op::Shl),
-            Op::Shr(o) => o.with_mem_bytes(bytes).map(Op::Shr),
-            Op::Stg(o) => o.with_mem_bytes(bytes).map(Op::Stg),
-            Op::Vimnmx(o) => o.with_mem_bytes(bytes).map(Op::Vimnmx),
-        }
-    }
-    /// Whether the memory access may be combined with another one.
-    pub fn mem_combinable(&self) -> bool {
-        match self {
-            Op::Bra(o) => o.mem_combinable(),
-            Op::BraUp(o) => o.mem_combinable(),
-            Op::BraUr(o) => o.mem_combinable(),
-            Op::Brev(o) => o.mem_combinable(),
-            Op::Cs2r(o) => o.mem_combinable(),
-            Op::Cs2r32(o) => o.mem_combinable(),
-            Op::Exit(o) => o.mem_combinable(),
-            Op::F2f(o) => o.mem_combinable(),
-            Op::F2f64(o) => o.mem_combinable(),
-            Op::F2i(o) => o.mem_combinable(),
-            Op::F2i64(o) => o.mem_combinable(),
-            Op::Fadd(o) => o.mem_combinable(),
-            Op::Fadd32i(o) => o.mem_combinable(),
-            Op::Ffma(o) => o.mem_combinable(),
-            Op::Ffma32i(o) => o.mem_combinable(),
-            Op::Flo(o) => o.mem_combinable(),
-            Op::Fmnmx(o) => o.mem_combinable(),
-            Op::Fmul(o) => o.mem_combinable(),
-            Op::Fmul32i(o) => o.mem_combinable(),
-            Op::Fsel(o) => o.mem_combinable(),
-            Op::Fsetp(o) => o.mem_combinable(),
-            Op::I2f(o) => o.mem_combinable(),
-            Op::I2f64(o) => o.mem_combinable(),
-            Op::Iabs(o) => o.mem_combinable(),
-            Op::Iadd(o) => o.mem_combinable(),
-            Op::Iadd3(o) => o.mem_combinable(),
-            Op::Iadd32i(o) => o.mem_combinable(),
-            Op::Iadd3x(o) => o.mem_combinable(),
-            Op::Imad(o) => o.mem_combinable(),
-            Op::ImadHi(o) => o.mem_combinable(),
-            Op::ImadWide(o) => o.mem_combinable(),
-            Op::ImadWideX(o) => o.mem_combinable(),
-            Op::Imadx(o) => o.mem_combinable(),
-            Op::Imnmx(o) => o.mem_combinable(),
-            Op::Iscadd(o) => o.mem_combinable(),
-            Op::Iscadd32i(o) => o.mem_combinable(),
-            Op::Isetp(o) => o.mem_combinable(),
-            Op::Isetp64(o) => o.mem_combinable(),
-            Op::Ldg(o) => o.mem_combinable(),
-            Op::Lea(o) => o.mem_combinable(),
-            Op::LeaHi(o) => o.mem_combinable(),
-            Op::LeaHiX(o) => o.mem_combinable(),
-            Op::LeaX(o) => o.mem_combinable(),
-            Op::Lop(o) => o.mem_combinable(),
-            Op::Lop3(o) => o.mem_combinable(),
-            Op::Lop32i(o) => o.mem_combinable(),
-            Op::Mov(o) => o.mem_combinable(),
-            Op::Mov32i(o) => o.mem_combinable(),
-            Op::Mov64(o) => o.mem_combinable(),
-            Op::Mufu(o) => o.mem_combinable(),
-            Op::Nop(o) => o.mem_combinable(),
-            Op::Plop3(o) => o.mem_combinable(),
-            Op::Popc(o) => o.mem_combinable(),
-            Op::Prmt(o) => o.mem_combinable(),
-            Op::S2r(o) => o.mem_combinable(),
-            Op::Sel(o) => o.mem_combinable(),
-            Op::Sel64(o) => o.mem_combinable(),
-            Op::Shf(o) => o.mem_combinable(),
-            Op::Shl(o) => o.mem_combinable(),
-            Op::Shr(o) => o.mem_combinable(),
-            Op::Stg(o) => o.mem_combinable(),
-            Op::Vimnmx(o) => o.mem_combinable(),
-        }
-    }
-    /// The same memory access at another offset with another data
-    /// register.
-    pub fn with_mem_at(&self, offset: i64, data: Reg) -> Option<Op> {
-        match self {
-            Op::Bra(o) => o.with_mem_at(offset, data).map(Op::Bra),
-            Op::BraUp(o) => o.with_mem_at(offset, data).map(Op::BraUp),
-            Op::BraUr(o) => o.with_mem_at(offset, data).map(Op::BraUr),
-            Op::Brev(o) => o.with_mem_at(offset, data).map(Op::Brev),
-            Op::Cs2r(o) => o.with_mem_at(offset, data).map(Op::Cs2r),
-            Op::Cs2r32(o) => o.with_mem_at(offset, data).map(Op::Cs2r32),
-            Op::Exit(o) => o.with_mem_at(offset, data).map(Op::Exit),
-            Op::F2f(o) => o.with_mem_at(offset, data).map(Op::F2f),
-            Op::F2f64(o) => o.with_mem_at(offset, data).map(Op::F2f64),
-            Op::F2i(o) => o.with_mem_at(offset, data).map(Op::F2i),
-            Op::F2i64(o) => o.with_mem_at(offset, data).map(Op::F2i64),
-            Op::Fadd(o) => o.with_mem_at(offset, data).map(Op::Fadd),
-            Op::Fadd32i(o) => o.with_mem_at(offset, data).map(Op::Fadd32i),
-            Op::Ffma(o) => o.with_mem_at(offset, data).map(Op::Ffma),
-            Op::Ffma32i(o) => o.with_mem_at(offset, data).map(Op::Ffma32i),
-            Op::Flo(o) => o.with_mem_at(offset, data).map(Op::Flo),
-            Op::Fmnmx(o) => o.with_mem_at(offset, data).map(Op::Fmnmx),
-            Op::Fmul(o) => o.with_mem_at(offset, data).map(Op::Fmul),
-            Op::Fmul32i(o) => o.with_mem_at(offset, data).map(Op::Fmul32i),
-            Op::Fsel(o) => o.with_mem_at(offset, data).map(Op::Fsel),
-            Op::Fsetp(o) => o.with_mem_at(offset, data).map(Op::Fsetp),
-            Op::I2f(o) => o.with_mem_at(offset, data).map(Op::I2f),
-            Op::I2f64(o) => o.with_mem_at(offset, data).map(Op::I2f64),
-            Op::Iabs(o) => o.with_mem_at(offset, data).map(Op::Iabs),
-            Op::Iadd(o) => o.with_mem_at(offset, data).map(Op::Iadd),
-            Op::Iadd3(o) => o.with_mem_at(offset, data).map(Op::Iadd3),
-            Op::Iadd32i(o) => o.with_mem_at(offset, data).map(Op::Iadd32i),
-            Op::Iadd3x(o) => o.with_mem_at(offset, data).map(Op::Iadd3x),
-            Op::Imad(o) => o.with_mem_at(offset, data).map(Op::Imad),
-            Op::ImadHi(o) => o.with_mem_at(offset, data).map(Op::ImadHi),
-            Op::ImadWide(o) => o.with_mem_at(offset, data).map(Op::ImadWide),
-            Op::ImadWideX(o) => o.with_mem_at(offset, data).map(Op::ImadWideX),
-            Op::Imadx(o) => o.with_mem_at(offset, data).map(Op::Imadx),
-            Op::Imnmx(o) => o.with_mem_at(offset, data).map(Op::Imnmx),
-            Op::Iscadd(o) => o.with_mem_at(offset, data).map(Op::Iscadd),
-            Op::Iscadd32i(o) => o.with_mem_at(offset, data).map(Op::Iscadd32i),
-            Op::Isetp(o) => o.with_mem_at(offset, data).map(Op::Isetp),
-            Op::Isetp64(o) => o.with_mem_at(offset, data).map(Op::Isetp64),
-            Op::Ldg(o) => o.with_mem_at(offset, data).map(Op::Ldg),
-            Op::Lea(o) => o.with_mem_at(offset, data).map(Op::Lea),
-            Op::LeaHi(o) => o.with_mem_at(offset, data).map(Op::LeaHi),
-            Op::LeaHiX(o) => o.with_mem_at(offset, data).map(Op::LeaHiX),
-            Op::LeaX(o) => o.with_mem_at(offset, data).map(Op::LeaX),
-            Op::Lop(o) => o.with_mem_at(offset, data).map(Op::Lop),
-            Op::Lop3(o) => o.with_mem_at(offset, data).map(Op::Lop3),
-            Op::Lop32i(o) => o.with_mem_at(offset, data).map(Op::Lop32i),
-            Op::Mov(o) => o.with_mem_at(offset, data).map(Op::Mov),
-            Op::Mov32i(o) => o.with_mem_at(offset, data).map(Op::Mov32i),
-            Op::Mov64(o) => o.with_mem_at(offset, data).map(Op::Mov64),
-            Op::Mufu(o) => o.with_mem_at(offset, data).map(Op::Mufu),
-            Op::Nop(o) => o.with_mem_at(offset, data).map(Op::Nop),
-            Op::Plop3(o) => o.with_mem_at(offset, data).map(Op::Plop3),
-            Op::Popc(o) => o.with_mem_at(offset, data).map(Op::Popc),
-            Op::Prmt(o) => o.with_mem_at(offset, data).map(Op::Prmt),
-            Op::S2r(o) => o.with_mem_at(offset, data).map(Op::S2r),
-            Op::Sel(o) => o.with_mem_at(offset, data).map(Op::Sel),
-            Op::Sel64(o) => o.with_mem_at(offset, data).map(Op::Sel64),
-            Op::Shf(o) => o.with_mem_at(offset, data).map(Op::Shf),
-            Op::Shl(o) => o.with_mem_at(offset, data).map(Op::Shl),
-            Op::Shr(o) => o.with_mem_at(offset, data).map(Op::Shr),
-            Op::Stg(o) => o.with_mem_at(offset, data).map(Op::Stg),
-            Op::Vimnmx(o) => o.with_mem_at(offset, data).map(Op::Vimnmx),
-        }
-    }
-    /// Compute the destinations from source values (CPU semantics).
-    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-        self.fold_cc(sm, srcs, None).map(|x| x.0)
-    }
-    /// `fold` with Maxwell's carry flag in (`None`: unknown) and out.
-    pub fn fold_cc(
-        &self,
-        sm: u32,
-        srcs: &[Value],
-        cc_in: Option<bool>,
-    ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        match self {
-            Op::Bra(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::BraUp(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::BraUr(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Brev(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Cs2r(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Cs2r32(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Exit(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::F2f(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::F2f64(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::F2i(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::F2i64(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Fadd(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Fadd32i(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Ffma(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Ffma32i(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Flo(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Fmnmx(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Fmul(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Fmul32i(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Fsel(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Fsetp(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::I2f(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::I2f64(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Iabs(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Iadd(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Iadd3(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Iadd32i(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Iadd3x(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Imad(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::ImadHi(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::ImadWide(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::ImadWideX(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Imadx(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Imnmx(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Iscadd(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Iscadd32i(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Isetp(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Isetp64(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Ldg(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Lea(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::LeaHi(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::LeaHiX(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::LeaX(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Lop(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Lop3(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Lop32i(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Mov(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Mov32i(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Mov64(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Mufu(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Nop(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Plop3(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Popc(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Prmt(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::S2r(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Sel(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Sel64(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Shf(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Shl(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Shr(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Stg(o) => o.fold_cc(sm, srcs, cc_in),
-            Op::Vimnmx(o) => o.fold_cc(sm, srcs, cc_in),
-        }
-    }
-    /// Whether the op reads and writes Maxwell's carry flag on `sm`.
-    pub fn cc_use(&self, sm: u32) -> (bool, bool) {
-        match self {
-            Op::Bra(o) => o.cc_use(sm),
-            Op::BraUp(o) => o.cc_use(sm),
-            Op::BraUr(o) => o.cc_use(sm),
-            Op::Brev(o) => o.cc_use(sm),
-            Op::Cs2r(o) => o.cc_use(sm),
-            Op::Cs2r32(o) => o.cc_use(sm),
-            Op::Exit(o) => o.cc_use(sm),
-            Op::F2f(o) => o.cc_use(sm),
-            Op::F2f64(o) => o.cc_use(sm),
-            Op::F2i(o) => o.cc_use(sm),
-            Op::F2i64(o) => o.cc_use(sm),
-            Op::Fadd(o) => o.cc_use(sm),
-            Op::Fadd32i(o) => o.cc_use(sm),
-            Op::Ffma(o) => o.cc_use(sm),
-            Op::Ffma32i(o) => o.cc_use(sm),
-            Op::Flo(o) => o.cc_use(sm),
-            Op::Fmnmx(o) => o.cc_use(sm),
-            Op::Fmul(o) => o.cc_use(sm),
-            Op::Fmul32i(o) => o.cc_use(sm),
-            Op::Fsel(o) => o.cc_use(sm),
-            Op::Fsetp(o) => o.cc_use(sm),
-            Op::I2f(o) => o.cc_use(sm),
-            Op::I2f64(o) => o.cc_use(sm),
-            Op::Iabs(o) => o.cc_use(sm),
-            Op::Iadd(o) => o.cc_use(sm),
-            Op::Iadd3(o) => o.cc_use(sm),
-            Op::Iadd32i(o) => o.cc_use(sm),
-            Op::Iadd3x(o) => o.cc_use(sm),
-            Op::Imad(o) => o.cc_use(sm),
-            Op::ImadHi(o) => o.cc_use(sm),
-            Op::ImadWide(o) => o.cc_use(sm),
-            Op::ImadWideX(o) => o.cc_use(sm),
-            Op::Imadx(o) => o.cc_use(sm),
-            Op::Imnmx(o) => o.cc_use(sm),
-            Op::Iscadd(o) => o.cc_use(sm),
-            Op::Iscadd32i(o) => o.cc_use(sm),
-            Op::Isetp(o) => o.cc_use(sm),
-            Op::Isetp64(o) => o.cc_use(sm),
-            Op::Ldg(o) => o.cc_use(sm),
-            Op::Lea(o) => o.cc_use(sm),
-            Op::LeaHi(o) => o.cc_use(sm),
-            Op::LeaHiX(o) => o.cc_use(sm),
-            Op::LeaX(o) => o.cc_use(sm),
-            Op::Lop(o) => o.cc_use(sm),
-            Op::Lop3(o) => o.cc_use(sm),
-            Op::Lop32i(o) => o.cc_use(sm),
-            Op::Mov(o) => o.cc_use(sm),
-            Op::Mov32i(o) => o.cc_use(sm),
-            Op::Mov64(o) => o.cc_use(sm),
-            Op::Mufu(o) => o.cc_use(sm),
-            Op::Nop(o) => o.cc_use(sm),
-            Op::Plop3(o) => o.cc_use(sm),
-            Op::Popc(o) => o.cc_use(sm),
-            Op::Prmt(o) => o.cc_use(sm),
-            Op::S2r(o) => o.cc_use(sm),
-            Op::Sel(o) => o.cc_use(sm),
-            Op::Sel64(o) => o.cc_use(sm),
-            Op::Shf(o) => o.cc_use(sm),
-            Op::Shl(o) => o.cc_use(sm),
-            Op::Shr(o) => o.cc_use(sm),
-            Op::Stg(o) => o.cc_use(sm),
-            Op::Vimnmx(o) => o.cc_use(sm),
-        }
-    }
-    /// Whether the op has fold semantics on `sm`'s family.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        match self {
-            Op::Bra(o) => o.has_fold(sm),
-            Op::BraUp(o) => o.has_fold(sm),
-            Op::BraUr(o) => o.has_fold(sm),
-            Op::Brev(o) => o.has_fold(sm),
-            Op::Cs2r(o) => o.has_fold(sm),
-            Op::Cs2r32(o) => o.has_fold(sm),
-            Op::Exit(o) => o.has_fold(sm),
-            Op::F2f(o) => o.has_fold(sm),
-            Op::F2f64(o) => o.has_fold(sm),
-            Op::F2i(o) => o.has_fold(sm),
-            Op::F2i64(o) => o.has_fold(sm),
-            Op::Fadd(o) => o.has_fold(sm),
-            Op::Fadd32i(o) => o.has_fold(sm),
-            Op::Ffma(o) => o.has_fold(sm),
-            Op::Ffma32i(o) => o.has_fold(sm),
-            Op::Flo(o) => o.has_fold(sm),
-            Op::Fmnmx(o) => o.has_fold(sm),
-            Op::Fmul(o) => o.has_fold(sm),
-            Op::Fmul32i(o) => o.has_fold(sm),
-            Op::Fsel(o) => o.has_fold(sm),
-            Op::Fsetp(o) => o.has_fold(sm),
-            Op::I2f(o) => o.has_fold(sm),
-            Op::I2f64(o) => o.has_fold(sm),
-            Op::Iabs(o) => o.has_fold(sm),
-            Op::Iadd(o) => o.has_fold(sm),
-            Op::Iadd3(o) => o.has_fold(sm),
-            Op::Iadd32i(o) => o.has_fold(sm),
-            Op::Iadd3x(o) => o.has_fold(sm),
-            Op::Imad(o) => o.has_fold(sm),
-            Op::ImadHi(o) => o.has_fold(sm),
-            Op::ImadWide(o) => o.has_fold(sm),
-            Op::ImadWideX(o) => o.has_fold(sm),
-            Op::Imadx(o) => o.has_fold(sm),
-            Op::Imnmx(o) => o.has_fold(sm),
-            Op::Iscadd(o) => o.has_fold(sm),
-            Op::Iscadd32i(o) => o.has_fold(sm),
-            Op::Isetp(o) => o.has_fold(sm),
-            Op::Isetp64(o) => o.has_fold(sm),
-            Op::Ldg(o) => o.has_fold(sm),
-            Op::Lea(o) => o.has_fold(sm),
-            Op::LeaHi(o) => o.has_fold(sm),
-            Op::LeaHiX(o) => o.has_fold(sm),
-            Op::LeaX(o) => o.has_fold(sm),
-            Op::Lop(o) => o.has_fold(sm),
-            Op::Lop3(o) => o.has_fold(sm),
-            Op::Lop32i(o) => o.has_fold(sm),
-            Op::Mov(o) => o.has_fold(sm),
-            Op::Mov32i(o) => o.has_fold(sm),
-            Op::Mov64(o) => o.has_fold(sm),
-            Op::Mufu(o) => o.has_fold(sm),
-            Op::Nop(o) => o.has_fold(sm),
-            Op::Plop3(o) => o.has_fold(sm),
-            Op::Popc(o) => o.has_fold(sm),
-            Op::Prmt(o) => o.has_fold(sm),
-            Op::S2r(o) => o.has_fold(sm),
-            Op::Sel(o) => o.has_fold(sm),
-            Op::Sel64(o) => o.has_fold(sm),
-            Op::Shf(o) => o.has_fold(sm),
-            Op::Shl(o) => o.has_fold(sm),
-            Op::Shr(o) => o.has_fold(sm),
-            Op::Stg(o) => o.has_fold(sm),
-            Op::Vimnmx(o) => o.has_fold(sm),
-        }
-    }
-    /// Rewrite the op until it encodes on `sm`; may replace it with another op.
-    pub fn legalize(
-        &mut self,
-        sm: u32,
-        cx: &mut dyn LegalizeCx,
-    ) -> Result<(), LegalizeError> {
-        let new = match self {
-            Op::Bra(o) => o.legalize(sm, cx)?,
-            Op::BraUp(o) => o.legalize(sm, cx)?,
-            Op::BraUr(o) => o.legalize(sm, cx)?,
-            Op::Brev(o) => o.legalize(sm, cx)?,
-            Op::Cs2r(o) => o.legalize(sm, cx)?,
-            Op::Cs2r32(o) => o.legalize(sm, cx)?,
-            Op::Exit(o) => o.legalize(sm, cx)?,
-            Op::F2f(o) => o.legalize(sm, cx)?,
-            Op::F2f64(o) => o.legalize(sm, cx)?,
-            Op::F2i(o) => o.legalize(sm, cx)?,
-            Op::F2i64(o) => o.legalize(sm, cx)?,
-            Op::Fadd(o) => o.legalize(sm, cx)?,
-            Op::Fadd32i(o) => o.legalize(sm, cx)?,
-            Op::Ffma(o) => o.legalize(sm, cx)?,
-            Op::Ffma32i(o) => o.legalize(sm, cx)?,
-            Op::Flo(o) => o.legalize(sm, cx)?,
-            Op::Fmnmx(o) => o.legalize(sm, cx)?,
-            Op::Fmul(o) => o.legalize(sm, cx)?,
-            Op::Fmul32i(o) => o.legalize(sm, cx)?,
-            Op::Fsel(o) => o.legalize(sm, cx)?,
-            Op::Fsetp(o) => o.legalize(sm, cx)?,
-            Op::I2f(o) => o.legalize(sm, cx)?,
-            Op::I2f64(o) => o.legalize(sm, cx)?,
-            Op::Iabs(o) => o.legalize(sm, cx)?,
-            Op::Iadd(o) => o.legalize(sm, cx)?,
-            Op::Iadd3(o) => o.legalize(sm, cx)?,
-            Op::Iadd32i(o) => o.legalize(sm, cx)?,
-            Op::Iadd3x(o) => o.legalize(sm, cx)?,
-            Op::Imad(o) => o.legalize(sm, cx)?,
-            Op::ImadHi(o) => o.legalize(sm, cx)?,
-            Op::ImadWide(o) => o.legalize(sm, cx)?,
-            Op::ImadWideX(o) => o.legalize(sm, cx)?,
-            Op::Imadx(o) => o.legalize(sm, cx)?,
-            Op::Imnmx(o) => o.legalize(sm, cx)?,
-            Op::Iscadd(o) => o.legalize(sm, cx)?,
-            Op::Iscadd32i(o) => o.legalize(sm, cx)?,
-            Op::Isetp(o) => o.legalize(sm, cx)?,
-            Op::Isetp64(o) => o.legalize(sm, cx)?,
-            Op::Ldg(o) => o.legalize(sm, cx)?,
-            Op::Lea(o) => o.legalize(sm, cx)?,
-            Op::LeaHi(o) => o.legalize(sm, cx)?,
-            Op::LeaHiX(o) => o.legalize(sm, cx)?,
-            Op::LeaX(o) => o.legalize(sm, cx)?,
-            Op::Lop(o) => o.legalize(sm, cx)?,
-            Op::Lop3(o) => o.legalize(sm, cx)?,
-            Op::Lop32i(o) => o.legalize(sm, cx)?,
-            Op::Mov(o) => o.legalize(sm, cx)?,
-            Op::Mov32i(o) => o.legalize(sm, cx)?,
-            Op::Mov64(o) => o.legalize(sm, cx)?,
-            Op::Mufu(o) => o.legalize(sm, cx)?,
-            Op::Nop(o) => o.legalize(sm, cx)?,
-            Op::Plop3(o) => o.legalize(sm, cx)?,
-            Op::Popc(o) => o.legalize(sm, cx)?,
-            Op::Prmt(o) => o.legalize(sm, cx)?,
-            Op::S2r(o) => o.legalize(sm, cx)?,
-            Op::Sel(o) => o.legalize(sm, cx)?,
-            Op::Sel64(o) => o.legalize(sm, cx)?,
-            Op::Shf(o) => o.legalize(sm, cx)?,
-            Op::Shl(o) => o.legalize(sm, cx)?,
-            Op::Shr(o) => o.legalize(sm, cx)?,
-            Op::Stg(o) => o.legalize(sm, cx)?,
-            Op::Vimnmx(o) => o.legalize(sm, cx)?,
-        };
-        if let Some(n) = new {
-            *self = n;
-        }
-        Ok(())
-    }
+define_ops! {
+    Bra(OpBra), BraUp(OpBraUp), BraUr(OpBraUr), Brev(OpBrev), Cs2r(OpCs2r),
+    Cs2r32(OpCs2r32), Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64), F2i(OpF2i),
+    F2i64(OpF2i64), Fadd(OpFadd), Fadd32i(OpFadd32i), Ffma(OpFfma), Ffma32i(OpFfma32i),
+    Flo(OpFlo), Fmnmx(OpFmnmx), Fmul(OpFmul), Fmul32i(OpFmul32i), Fsel(OpFsel),
+    Fsetp(OpFsetp), I2f(OpI2f), I2f64(OpI2f64), Iabs(OpIabs), Iadd(OpIadd),
+    Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x), Imad(OpImad), ImadHi(OpImadHi),
+    ImadWide(OpImadWide), ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx),
+    Iscadd(OpIscadd), Iscadd32i(OpIscadd32i), Isetp(OpIsetp), Isetp64(OpIsetp64),
+    Ldg(OpLdg), Lea(OpLea), LeaHi(OpLeaHi), LeaHiX(OpLeaHiX), LeaX(OpLeaX), Lop(OpLop),
+    Lop3(OpLop3), Lop32i(OpLop32i), Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64),
+    Mufu(OpMufu), Nop(OpNop), Plop3(OpPlop3), Popc(OpPopc), Prmt(OpPrmt), S2r(OpS2r),
+    Sel(OpSel), Sel64(OpSel64), Shf(OpShf), Shl(OpShl), Shr(OpShr), Stg(OpStg),
+    Vimnmx(OpVimnmx)
 }
 /// Decode one instruction word; `None` for a word no op of the spec matches.
 #[inline]
@@ -9451,768 +4391,6 @@ pub fn printer(sm: u32) -> Option<fn(u128, u32, u64, u32, &mut LineBuf) -> Optio
             Family::Sm50 => print_sm50,
             Family::Sm70 => print_sm70,
         },
-    )
-}
-/// Parse one tokenized line: the first op whose syntax matches and
-/// that encodes on `sm`; else the first whose syntax matches (an
-/// IR instruction not legalized yet; encoding it reports why it
-/// cannot be encoded); else the error of the best partial match.
-pub fn parse(line: &Line, sm: u32, addr: u64) -> Result<(Op, Common), AsmError> {
-    let mut best: Option<AsmError> = None;
-    let mut first: Option<(Op, Common)> = None;
-    match OpBra::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Bra(o), c));
-            }
-            first.get_or_insert((Op::Bra(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpBraUp::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::BraUp(o), c));
-            }
-            first.get_or_insert((Op::BraUp(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpBraUr::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::BraUr(o), c));
-            }
-            first.get_or_insert((Op::BraUr(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpBrev::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Brev(o), c));
-            }
-            first.get_or_insert((Op::Brev(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpCs2r::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Cs2r(o), c));
-            }
-            first.get_or_insert((Op::Cs2r(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpCs2r32::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Cs2r32(o), c));
-            }
-            first.get_or_insert((Op::Cs2r32(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpExit::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Exit(o), c));
-            }
-            first.get_or_insert((Op::Exit(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpF2f::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::F2f(o), c));
-            }
-            first.get_or_insert((Op::F2f(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpF2f64::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::F2f64(o), c));
-            }
-            first.get_or_insert((Op::F2f64(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpF2i::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::F2i(o), c));
-            }
-            first.get_or_insert((Op::F2i(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpF2i64::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::F2i64(o), c));
-            }
-            first.get_or_insert((Op::F2i64(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpFadd::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Fadd(o), c));
-            }
-            first.get_or_insert((Op::Fadd(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpFadd32i::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Fadd32i(o), c));
-            }
-            first.get_or_insert((Op::Fadd32i(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpFfma::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Ffma(o), c));
-            }
-            first.get_or_insert((Op::Ffma(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpFfma32i::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Ffma32i(o), c));
-            }
-            first.get_or_insert((Op::Ffma32i(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpFlo::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Flo(o), c));
-            }
-            first.get_or_insert((Op::Flo(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpFmnmx::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Fmnmx(o), c));
-            }
-            first.get_or_insert((Op::Fmnmx(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpFmul::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Fmul(o), c));
-            }
-            first.get_or_insert((Op::Fmul(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpFmul32i::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Fmul32i(o), c));
-            }
-            first.get_or_insert((Op::Fmul32i(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpFsel::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Fsel(o), c));
-            }
-            first.get_or_insert((Op::Fsel(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpFsetp::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Fsetp(o), c));
-            }
-            first.get_or_insert((Op::Fsetp(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpI2f::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::I2f(o), c));
-            }
-            first.get_or_insert((Op::I2f(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpI2f64::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::I2f64(o), c));
-            }
-            first.get_or_insert((Op::I2f64(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpIabs::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Iabs(o), c));
-            }
-            first.get_or_insert((Op::Iabs(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpIadd::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Iadd(o), c));
-            }
-            first.get_or_insert((Op::Iadd(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpIadd3::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Iadd3(o), c));
-            }
-            first.get_or_insert((Op::Iadd3(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpIadd32i::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Iadd32i(o), c));
-            }
-            first.get_or_insert((Op::Iadd32i(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpIadd3x::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Iadd3x(o), c));
-            }
-            first.get_or_insert((Op::Iadd3x(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpImad::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Imad(o), c));
-            }
-            first.get_or_insert((Op::Imad(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpImadHi::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::ImadHi(o), c));
-            }
-            first.get_or_insert((Op::ImadHi(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpImadWide::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::ImadWide(o), c));
-            }
-            first.get_or_insert((Op::ImadWide(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpImadWideX::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::ImadWideX(o), c));
-            }
-            first.get_or_insert((Op::ImadWideX(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpImadx::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Imadx(o), c));
-            }
-            first.get_or_insert((Op::Imadx(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpImnmx::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Imnmx(o), c));
-            }
-            first.get_or_insert((Op::Imnmx(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpIscadd::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Iscadd(o), c));
-            }
-            first.get_or_insert((Op::Iscadd(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpIscadd32i::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Iscadd32i(o), c));
-            }
-            first.get_or_insert((Op::Iscadd32i(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpIsetp::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Isetp(o), c));
-            }
-            first.get_or_insert((Op::Isetp(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpIsetp64::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Isetp64(o), c));
-            }
-            first.get_or_insert((Op::Isetp64(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpLdg::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Ldg(o), c));
-            }
-            first.get_or_insert((Op::Ldg(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpLea::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Lea(o), c));
-            }
-            first.get_or_insert((Op::Lea(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpLeaHi::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::LeaHi(o), c));
-            }
-            first.get_or_insert((Op::LeaHi(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpLeaHiX::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::LeaHiX(o), c));
-            }
-            first.get_or_insert((Op::LeaHiX(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpLeaX::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::LeaX(o), c));
-            }
-            first.get_or_insert((Op::LeaX(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpLop::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Lop(o), c));
-            }
-            first.get_or_insert((Op::Lop(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpLop3::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Lop3(o), c));
-            }
-            first.get_or_insert((Op::Lop3(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpLop32i::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Lop32i(o), c));
-            }
-            first.get_or_insert((Op::Lop32i(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpMov::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Mov(o), c));
-            }
-            first.get_or_insert((Op::Mov(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpMov32i::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Mov32i(o), c));
-            }
-            first.get_or_insert((Op::Mov32i(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpMov64::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Mov64(o), c));
-            }
-            first.get_or_insert((Op::Mov64(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpMufu::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Mufu(o), c));
-            }
-            first.get_or_insert((Op::Mufu(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpNop::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Nop(o), c));
-            }
-            first.get_or_insert((Op::Nop(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpPlop3::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Plop3(o), c));
-            }
-            first.get_or_insert((Op::Plop3(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpPopc::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Popc(o), c));
-            }
-            first.get_or_insert((Op::Popc(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpPrmt::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Prmt(o), c));
-            }
-            first.get_or_insert((Op::Prmt(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpS2r::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::S2r(o), c));
-            }
-            first.get_or_insert((Op::S2r(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpSel::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Sel(o), c));
-            }
-            first.get_or_insert((Op::Sel(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpSel64::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Sel64(o), c));
-            }
-            first.get_or_insert((Op::Sel64(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpShf::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Shf(o), c));
-            }
-            first.get_or_insert((Op::Shf(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpShl::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Shl(o), c));
-            }
-            first.get_or_insert((Op::Shl(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpShr::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Shr(o), c));
-            }
-            first.get_or_insert((Op::Shr(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpStg::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Stg(o), c));
-            }
-            first.get_or_insert((Op::Stg(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    match OpVimnmx::parse(line, sm, addr) {
-        None => {}
-        Some(Ok((o, c))) => {
-            if o.encode(sm, &c).is_ok() {
-                return Ok((Op::Vimnmx(o), c));
-            }
-            first.get_or_insert((Op::Vimnmx(o), c));
-        }
-        Some(Err(e)) => {
-            best.get_or_insert(e);
-        }
-    }
-    if let Some(f) = first {
-        return Ok(f);
-    }
-    Err(
-        best
-            .unwrap_or_else(|| AsmError {
-                col: line.mnemonic_col,
-                message: format!("unknown instruction `{}`", line.parts.join(".")),
-            }),
     )
 }
 /// Tries the candidates of one value of a family's dispatch bits.
@@ -10280,70 +4458,60 @@ static DECODE_SM50: [DecodeArm; 256] = dense_arms(
     ],
     decode_none,
 );
-#[allow(unused_variables)]
 fn decode_sm50_arm1(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff0000000000f00 == 0x100000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpMov32i, 0>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm2(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xff00000000000000 == 0x200000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpLop3, 6>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm3(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfd00000000000000 == 0x400000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpLop32i, 0>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfe30000000000000 == 0x800000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpFadd32i, 0>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm5(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfc50000000000000 == 0xc00000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpFfma32i, 0>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfc00000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpIscadd32i, 0>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfec0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpIadd32i, 0>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xff50000000000000 == 0x1e00000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpFmul32i, 0>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpShf, 8>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpShf, 8>(w, sm) {
@@ -10355,14 +4523,12 @@ fn decode_sm50_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpFfma, 8>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpShf, 8>(w, sm) {
@@ -10384,7 +4550,6 @@ fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpIsetp, 5>(w, sm) {
@@ -10401,7 +4566,6 @@ fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpPopc, 5>(w, sm) {
@@ -10468,7 +4632,6 @@ fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpPopc, 5>(w, sm) {
@@ -10530,7 +4693,6 @@ fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpShf, 8>(w, sm) {
@@ -10542,21 +4704,18 @@ fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpLop3, 5>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpFfma, 9>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff09000000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpIsetp, 6>(w, sm) {
@@ -10573,7 +4732,6 @@ fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffe800000ff00 == 0x4c08000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpPopc, 6>(w, sm) {
@@ -10640,35 +4798,30 @@ fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpNop, 1>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpFfma, 10>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpPrmt, 10>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpShf, 7>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpFfma, 7>(w, sm) {
@@ -10680,7 +4833,6 @@ fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpIsetp, 4>(w, sm) {
@@ -10707,7 +4859,6 @@ fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpPopc, 4>(w, sm) {
@@ -10779,21 +4930,18 @@ fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpBra, 2>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpExit, 1>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpLdg, 2>(w, sm) {
@@ -10805,7 +4953,6 @@ fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpS2r, 1>(w, sm);
@@ -10870,7 +5017,6 @@ static PRINT_SM50: [PrintArm; 256] = dense_arms(
     ],
     print_none,
 );
-#[allow(unused_variables)]
 fn print_sm50_arm1(
     w: u128,
     sm: u32,
@@ -10883,7 +5029,6 @@ fn print_sm50_arm1(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm2(
     w: u128,
     sm: u32,
@@ -10896,7 +5041,6 @@ fn print_sm50_arm2(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm3(
     w: u128,
     sm: u32,
@@ -10909,7 +5053,6 @@ fn print_sm50_arm3(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm4(
     w: u128,
     sm: u32,
@@ -10922,7 +5065,6 @@ fn print_sm50_arm4(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm5(
     w: u128,
     sm: u32,
@@ -10935,7 +5077,6 @@ fn print_sm50_arm5(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm6(
     w: u128,
     sm: u32,
@@ -10948,7 +5089,6 @@ fn print_sm50_arm6(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm7(
     w: u128,
     sm: u32,
@@ -10961,7 +5101,6 @@ fn print_sm50_arm7(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm8(
     w: u128,
     sm: u32,
@@ -10974,7 +5113,6 @@ fn print_sm50_arm8(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm9(
     w: u128,
     sm: u32,
@@ -10987,7 +5125,6 @@ fn print_sm50_arm9(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm10(
     w: u128,
     sm: u32,
@@ -11005,7 +5142,6 @@ fn print_sm50_arm10(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm11(
     w: u128,
     sm: u32,
@@ -11018,7 +5154,6 @@ fn print_sm50_arm11(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm12(
     w: u128,
     sm: u32,
@@ -11046,7 +5181,6 @@ fn print_sm50_arm12(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm13(
     w: u128,
     sm: u32,
@@ -11069,7 +5203,6 @@ fn print_sm50_arm13(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm14(
     w: u128,
     sm: u32,
@@ -11142,7 +5275,6 @@ fn print_sm50_arm14(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm15(
     w: u128,
     sm: u32,
@@ -11210,7 +5342,6 @@ fn print_sm50_arm15(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm16(
     w: u128,
     sm: u32,
@@ -11228,7 +5359,6 @@ fn print_sm50_arm16(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm17(
     w: u128,
     sm: u32,
@@ -11241,7 +5371,6 @@ fn print_sm50_arm17(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm18(
     w: u128,
     sm: u32,
@@ -11254,7 +5383,6 @@ fn print_sm50_arm18(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm19(
     w: u128,
     sm: u32,
@@ -11277,7 +5405,6 @@ fn print_sm50_arm19(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm20(
     w: u128,
     sm: u32,
@@ -11350,7 +5477,6 @@ fn print_sm50_arm20(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm21(
     w: u128,
     sm: u32,
@@ -11363,7 +5489,6 @@ fn print_sm50_arm21(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm22(
     w: u128,
     sm: u32,
@@ -11376,7 +5501,6 @@ fn print_sm50_arm22(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm23(
     w: u128,
     sm: u32,
@@ -11389,7 +5513,6 @@ fn print_sm50_arm23(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm24(
     w: u128,
     sm: u32,
@@ -11402,7 +5525,6 @@ fn print_sm50_arm24(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm25(
     w: u128,
     sm: u32,
@@ -11420,7 +5542,6 @@ fn print_sm50_arm25(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm26(
     w: u128,
     sm: u32,
@@ -11453,7 +5574,6 @@ fn print_sm50_arm26(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm27(
     w: u128,
     sm: u32,
@@ -11531,7 +5651,6 @@ fn print_sm50_arm27(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm28(
     w: u128,
     sm: u32,
@@ -11544,7 +5663,6 @@ fn print_sm50_arm28(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm29(
     w: u128,
     sm: u32,
@@ -11557,7 +5675,6 @@ fn print_sm50_arm29(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm30(
     w: u128,
     sm: u32,
@@ -11575,7 +5692,6 @@ fn print_sm50_arm30(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm50_arm31(
     w: u128,
     sm: u32,
@@ -11754,7 +5870,6 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
     ],
     decode_none,
 );
-#[allow(unused_variables)]
 fn decode_sm70_arm1(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202 && matches!(sm, 120)
     {
@@ -11769,7 +5884,6 @@ fn decode_sm70_arm1(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm2(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x207
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -11778,7 +5892,6 @@ fn decode_sm70_arm2(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm3(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x208
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -11787,7 +5900,6 @@ fn decode_sm70_arm3(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) {
         if let Some(x) = decode_form::<OpFmnmx, 0>(w, sm) {
@@ -11806,7 +5918,6 @@ fn decode_sm70_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm5(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80000ff3fffff0000ff0fff == 0x20b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -11815,7 +5926,6 @@ fn decode_sm70_arm5(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff801800fffffff0000ff0fff == 0x20c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -11830,7 +5940,6 @@ fn decode_sm70_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80016007fffff0000000fff == 0x210
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -11846,7 +5955,6 @@ fn decode_sm70_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -11876,7 +5984,6 @@ fn decode_sm70_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8700000ffffff0000000fff == 0x212
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -11885,7 +5992,6 @@ fn decode_sm70_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x213
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -11894,7 +6000,6 @@ fn decode_sm70_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800ffffff0000000fff == 0x216
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -11903,7 +6008,6 @@ fn decode_sm70_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdffffffff0000000fff == 0x217
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
@@ -11912,7 +6016,6 @@ fn decode_sm70_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100ffffff0000000fff == 0x219
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -11921,7 +6024,6 @@ fn decode_sm70_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -11930,7 +6032,6 @@ fn decode_sm70_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff3fffff0000000fff == 0x221
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -11939,7 +6040,6 @@ fn decode_sm70_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10003fffff0000000fff == 0x223
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -11948,7 +6048,6 @@ fn decode_sm70_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -11964,7 +6063,6 @@ fn decode_sm70_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -11980,7 +6078,6 @@ fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -11989,7 +6086,6 @@ fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
     {
@@ -12003,7 +6099,6 @@ fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff7fffff00ff000fff == 0x300
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12012,7 +6107,6 @@ fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x301
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12021,7 +6115,6 @@ fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x304
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12030,7 +6123,6 @@ fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x305
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12039,7 +6131,6 @@ fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x306
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12048,7 +6139,6 @@ fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) {
         if let Some(x) = decode_form::<OpMufu, 0>(w, sm) {
@@ -12065,7 +6155,6 @@ fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff7fffff00ff000fff == 0x309
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12074,7 +6163,6 @@ fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x310
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12083,7 +6171,6 @@ fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x311
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12092,7 +6179,6 @@ fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x312
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12101,7 +6187,6 @@ fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e01ff000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 70) {
         if let Some(x) = decode_form::<OpLdg, 1>(w, sm) {
@@ -12113,7 +6198,6 @@ fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e01ff0000000000ff0fff == 0x1000000000000000386
         && matches!(sm, 70 | 75)
@@ -12122,14 +6206,12 @@ fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) {
         return decode_form::<OpMov64, 1>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107000000000000000fff == 0x100000000000000000411
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12145,7 +6227,6 @@ fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff8000000000000000fff == 0x416
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12154,7 +6235,6 @@ fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee1000000000000000fff == 0x419
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12163,7 +6243,6 @@ fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff0000000000000fff == 0x421
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12172,7 +6251,6 @@ fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10000000000000000fff == 0x423
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12181,7 +6259,6 @@ fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12197,7 +6274,6 @@ fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547
         && matches!(sm, 80 | 86 | 89)
@@ -12213,14 +6289,12 @@ fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) {
         return decode_form::<OpSel64, 0>(w, sm);
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800f80000ff00000fff == 0x616
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -12229,7 +6303,6 @@ fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100f80000ff00000fff == 0x619
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -12238,7 +6311,6 @@ fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff380000ff00000fff == 0x621
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -12247,7 +6319,6 @@ fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1000380000ff00000fff == 0x623
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -12256,7 +6327,6 @@ fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -12272,7 +6342,6 @@ fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -12288,7 +6357,6 @@ fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627
         && matches!(sm, 75 | 80 | 86 | 89 | 90)
@@ -12297,7 +6365,6 @@ fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff0ff00000000ff000fff == 0x802
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12306,7 +6373,6 @@ fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12322,7 +6388,6 @@ fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffff0000000000000fff == 0x807
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12331,7 +6396,6 @@ fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffff0000000000000fff == 0x808
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12340,7 +6404,6 @@ fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) {
         if let Some(x) = decode_form::<OpFmnmx, 1>(w, sm) {
@@ -12359,7 +6422,6 @@ fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80000ff0000000000ff0fff == 0x80b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12368,7 +6430,6 @@ fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff801800f0000000000ff0fff == 0x80c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12383,7 +6444,6 @@ fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80016000000000000000fff == 0x810
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12399,7 +6459,6 @@ fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12429,7 +6488,6 @@ fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87000000000000000000fff == 0x812
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12438,7 +6496,6 @@ fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff00000000ff000fff == 0x813
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12447,7 +6504,6 @@ fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff8000000000000000fff == 0x816
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12456,7 +6512,6 @@ fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdff0000000000000fff == 0x817
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
@@ -12465,7 +6520,6 @@ fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee1000000000000000fff == 0x819
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12474,7 +6528,6 @@ fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8000008ffffffffff000fff == 0x81c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12490,7 +6543,6 @@ fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12499,7 +6551,6 @@ fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10000000000000000fff == 0x823
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12508,7 +6559,6 @@ fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12524,7 +6574,6 @@ fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12540,7 +6589,6 @@ fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12549,7 +6597,6 @@ fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
     {
@@ -12563,7 +6610,6 @@ fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff00000000ff000fff == 0x900
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12572,7 +6618,6 @@ fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff00000000ff000fff == 0x901
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12581,7 +6626,6 @@ fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff00000000ff000fff == 0x904
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12590,7 +6634,6 @@ fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff00000000ff000fff == 0x905
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12599,7 +6642,6 @@ fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ff00000000ff000fff == 0x906
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12608,7 +6650,6 @@ fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) {
         if let Some(x) = decode_form::<OpMufu, 1>(w, sm) {
@@ -12625,7 +6666,6 @@ fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff00000000ff000fff == 0x909
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12634,7 +6674,6 @@ fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff00000000ff000fff == 0x910
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12643,7 +6682,6 @@ fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff00000000ff000fff == 0x911
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12652,7 +6690,6 @@ fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ff00000000ff000fff == 0x912
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12661,7 +6698,6 @@ fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffffffffff0fff == 0x918
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12670,7 +6706,6 @@ fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ffffffffffff000fff == 0x919
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12679,7 +6714,6 @@ fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 | 89)
     {
@@ -12712,7 +6746,6 @@ fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff86fffffffffffffffff0fff == 0x94d
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -12721,7 +6754,6 @@ fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff0fff80000ffff000fff == 0xa02
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -12730,7 +6762,6 @@ fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffffff80000ff00000fff == 0xa07
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -12739,7 +6770,6 @@ fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffffff80000ff00000fff == 0xa08
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -12748,7 +6778,6 @@ fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) {
         if let Some(x) = decode_form::<OpFmnmx, 2>(w, sm) {
@@ -12765,7 +6794,6 @@ fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80000ff380000ff00ff0fff == 0xa0b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -12774,7 +6802,6 @@ fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff801800ff80000ff00ff0fff == 0xa0c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -12783,7 +6810,6 @@ fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8001600780000ff00000fff == 0xa10
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -12799,7 +6825,6 @@ fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -12829,7 +6854,6 @@ fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8700000f80000ff00000fff == 0xa12
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -12838,7 +6862,6 @@ fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffffff80000ffff000fff == 0xa13
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -12847,7 +6870,6 @@ fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800f80000ff00000fff == 0xa16
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -12856,7 +6878,6 @@ fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 | 90)
     {
@@ -12864,7 +6885,6 @@ fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100f80000ff00000fff == 0xa19
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -12873,7 +6893,6 @@ fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -12882,7 +6901,6 @@ fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1000380000ff00000fff == 0xa23
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -12891,7 +6909,6 @@ fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -12907,7 +6924,6 @@ fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -12923,7 +6939,6 @@ fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27
         && matches!(sm, 75 | 80 | 86 | 89 | 90)
@@ -12932,7 +6947,6 @@ fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
     {
@@ -12940,7 +6954,6 @@ fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff780000ffff000fff == 0xb00
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -12949,7 +6962,6 @@ fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffffff80000ffff000fff == 0xb01
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -12958,7 +6970,6 @@ fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff080000ffff000fff == 0xb04
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -12967,7 +6978,6 @@ fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff080000ffff000fff == 0xb05
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -12976,7 +6986,6 @@ fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffc80000ffff000fff == 0xb06
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -12985,7 +6994,6 @@ fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) {
         if let Some(x) = decode_form::<OpMufu, 2>(w, sm) {
@@ -13002,7 +7010,6 @@ fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff780000ffff000fff == 0xb09
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -13011,7 +7018,6 @@ fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff080000ffff000fff == 0xb10
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -13020,7 +7026,6 @@ fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff080000ffff000fff == 0xb11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -13029,7 +7034,6 @@ fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffc80000ffff000fff == 0xb12
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
@@ -13038,7 +7042,6 @@ fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02
         && matches!(sm, 120)
@@ -13054,7 +7057,6 @@ fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -13063,7 +7065,6 @@ fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -13072,7 +7073,6 @@ fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm, 75)
     {
@@ -13093,7 +7093,6 @@ fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -13102,7 +7101,6 @@ fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -13118,7 +7116,6 @@ fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -13134,7 +7131,6 @@ fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -13164,7 +7160,6 @@ fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -13173,7 +7168,6 @@ fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -13182,7 +7176,6 @@ fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -13191,7 +7184,6 @@ fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
@@ -13200,7 +7192,6 @@ fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -13209,7 +7200,6 @@ fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -13218,7 +7208,6 @@ fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -13227,7 +7216,6 @@ fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -13243,7 +7231,6 @@ fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -13259,7 +7246,6 @@ fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -13268,7 +7254,6 @@ fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm, 90)
     {
@@ -13283,7 +7268,6 @@ fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -13292,7 +7276,6 @@ fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -13301,7 +7284,6 @@ fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -13310,7 +7292,6 @@ fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -13319,7 +7300,6 @@ fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -13328,7 +7308,6 @@ fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08
         && matches!(sm, 75 | 80 | 86 | 89)
@@ -13344,7 +7323,6 @@ fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -13353,7 +7331,6 @@ fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -13362,7 +7339,6 @@ fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -13371,7 +7347,6 @@ fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -13380,7 +7355,6 @@ fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07
         && matches!(sm, 120)
@@ -13389,7 +7363,6 @@ fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -13398,7 +7371,6 @@ fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -13407,7 +7379,6 @@ fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -13416,7 +7387,6 @@ fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -13425,7 +7395,6 @@ fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -13441,7 +7410,6 @@ fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -13457,7 +7425,6 @@ fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-#[allow(unused_variables)]
 fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
@@ -13626,7 +7593,6 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
     ],
     print_none,
 );
-#[allow(unused_variables)]
 fn print_sm70_arm1(
     w: u128,
     sm: u32,
@@ -13647,7 +7613,6 @@ fn print_sm70_arm1(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm2(
     w: u128,
     sm: u32,
@@ -13662,7 +7627,6 @@ fn print_sm70_arm2(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm3(
     w: u128,
     sm: u32,
@@ -13677,7 +7641,6 @@ fn print_sm70_arm3(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm4(
     w: u128,
     sm: u32,
@@ -13702,7 +7665,6 @@ fn print_sm70_arm4(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm5(
     w: u128,
     sm: u32,
@@ -13717,7 +7679,6 @@ fn print_sm70_arm5(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm6(
     w: u128,
     sm: u32,
@@ -13738,7 +7699,6 @@ fn print_sm70_arm6(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm7(
     w: u128,
     sm: u32,
@@ -13760,7 +7720,6 @@ fn print_sm70_arm7(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm8(
     w: u128,
     sm: u32,
@@ -13796,7 +7755,6 @@ fn print_sm70_arm8(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm9(
     w: u128,
     sm: u32,
@@ -13811,7 +7769,6 @@ fn print_sm70_arm9(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm10(
     w: u128,
     sm: u32,
@@ -13826,7 +7783,6 @@ fn print_sm70_arm10(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm11(
     w: u128,
     sm: u32,
@@ -13841,7 +7797,6 @@ fn print_sm70_arm11(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm12(
     w: u128,
     sm: u32,
@@ -13856,7 +7811,6 @@ fn print_sm70_arm12(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm13(
     w: u128,
     sm: u32,
@@ -13871,7 +7825,6 @@ fn print_sm70_arm13(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm14(
     w: u128,
     sm: u32,
@@ -13886,7 +7839,6 @@ fn print_sm70_arm14(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm15(
     w: u128,
     sm: u32,
@@ -13901,7 +7853,6 @@ fn print_sm70_arm15(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm16(
     w: u128,
     sm: u32,
@@ -13916,7 +7867,6 @@ fn print_sm70_arm16(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm17(
     w: u128,
     sm: u32,
@@ -13938,7 +7888,6 @@ fn print_sm70_arm17(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm18(
     w: u128,
     sm: u32,
@@ -13960,7 +7909,6 @@ fn print_sm70_arm18(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm19(
     w: u128,
     sm: u32,
@@ -13975,7 +7923,6 @@ fn print_sm70_arm19(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm20(
     w: u128,
     sm: u32,
@@ -13995,7 +7942,6 @@ fn print_sm70_arm20(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm21(
     w: u128,
     sm: u32,
@@ -14010,7 +7956,6 @@ fn print_sm70_arm21(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm22(
     w: u128,
     sm: u32,
@@ -14025,7 +7970,6 @@ fn print_sm70_arm22(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm23(
     w: u128,
     sm: u32,
@@ -14040,7 +7984,6 @@ fn print_sm70_arm23(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm24(
     w: u128,
     sm: u32,
@@ -14055,7 +7998,6 @@ fn print_sm70_arm24(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm25(
     w: u128,
     sm: u32,
@@ -14070,7 +8012,6 @@ fn print_sm70_arm25(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm26(
     w: u128,
     sm: u32,
@@ -14093,7 +8034,6 @@ fn print_sm70_arm26(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm27(
     w: u128,
     sm: u32,
@@ -14108,7 +8048,6 @@ fn print_sm70_arm27(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm28(
     w: u128,
     sm: u32,
@@ -14123,7 +8062,6 @@ fn print_sm70_arm28(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm29(
     w: u128,
     sm: u32,
@@ -14138,7 +8076,6 @@ fn print_sm70_arm29(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm30(
     w: u128,
     sm: u32,
@@ -14153,7 +8090,6 @@ fn print_sm70_arm30(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm31(
     w: u128,
     sm: u32,
@@ -14171,7 +8107,6 @@ fn print_sm70_arm31(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm32(
     w: u128,
     sm: u32,
@@ -14186,7 +8121,6 @@ fn print_sm70_arm32(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm33(
     w: u128,
     sm: u32,
@@ -14199,7 +8133,6 @@ fn print_sm70_arm33(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm34(
     w: u128,
     sm: u32,
@@ -14221,7 +8154,6 @@ fn print_sm70_arm34(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm35(
     w: u128,
     sm: u32,
@@ -14236,7 +8168,6 @@ fn print_sm70_arm35(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm36(
     w: u128,
     sm: u32,
@@ -14251,7 +8182,6 @@ fn print_sm70_arm36(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm37(
     w: u128,
     sm: u32,
@@ -14266,7 +8196,6 @@ fn print_sm70_arm37(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm38(
     w: u128,
     sm: u32,
@@ -14281,7 +8210,6 @@ fn print_sm70_arm38(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm39(
     w: u128,
     sm: u32,
@@ -14303,7 +8231,6 @@ fn print_sm70_arm39(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm40(
     w: u128,
     sm: u32,
@@ -14325,7 +8252,6 @@ fn print_sm70_arm40(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm41(
     w: u128,
     sm: u32,
@@ -14338,7 +8264,6 @@ fn print_sm70_arm41(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm42(
     w: u128,
     sm: u32,
@@ -14353,7 +8278,6 @@ fn print_sm70_arm42(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm43(
     w: u128,
     sm: u32,
@@ -14368,7 +8292,6 @@ fn print_sm70_arm43(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm44(
     w: u128,
     sm: u32,
@@ -14383,7 +8306,6 @@ fn print_sm70_arm44(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm45(
     w: u128,
     sm: u32,
@@ -14398,7 +8320,6 @@ fn print_sm70_arm45(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm46(
     w: u128,
     sm: u32,
@@ -14420,7 +8341,6 @@ fn print_sm70_arm46(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm47(
     w: u128,
     sm: u32,
@@ -14442,7 +8362,6 @@ fn print_sm70_arm47(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm48(
     w: u128,
     sm: u32,
@@ -14457,7 +8376,6 @@ fn print_sm70_arm48(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm49(
     w: u128,
     sm: u32,
@@ -14472,7 +8390,6 @@ fn print_sm70_arm49(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm50(
     w: u128,
     sm: u32,
@@ -14494,7 +8411,6 @@ fn print_sm70_arm50(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm51(
     w: u128,
     sm: u32,
@@ -14509,7 +8425,6 @@ fn print_sm70_arm51(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm52(
     w: u128,
     sm: u32,
@@ -14524,7 +8439,6 @@ fn print_sm70_arm52(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm53(
     w: u128,
     sm: u32,
@@ -14549,7 +8463,6 @@ fn print_sm70_arm53(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm54(
     w: u128,
     sm: u32,
@@ -14564,7 +8477,6 @@ fn print_sm70_arm54(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm55(
     w: u128,
     sm: u32,
@@ -14585,7 +8497,6 @@ fn print_sm70_arm55(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm56(
     w: u128,
     sm: u32,
@@ -14607,7 +8518,6 @@ fn print_sm70_arm56(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm57(
     w: u128,
     sm: u32,
@@ -14643,7 +8553,6 @@ fn print_sm70_arm57(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm58(
     w: u128,
     sm: u32,
@@ -14658,7 +8567,6 @@ fn print_sm70_arm58(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm59(
     w: u128,
     sm: u32,
@@ -14673,7 +8581,6 @@ fn print_sm70_arm59(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm60(
     w: u128,
     sm: u32,
@@ -14688,7 +8595,6 @@ fn print_sm70_arm60(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm61(
     w: u128,
     sm: u32,
@@ -14703,7 +8609,6 @@ fn print_sm70_arm61(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm62(
     w: u128,
     sm: u32,
@@ -14718,7 +8623,6 @@ fn print_sm70_arm62(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm63(
     w: u128,
     sm: u32,
@@ -14740,7 +8644,6 @@ fn print_sm70_arm63(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm64(
     w: u128,
     sm: u32,
@@ -14755,7 +8658,6 @@ fn print_sm70_arm64(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm65(
     w: u128,
     sm: u32,
@@ -14770,7 +8672,6 @@ fn print_sm70_arm65(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm66(
     w: u128,
     sm: u32,
@@ -14792,7 +8693,6 @@ fn print_sm70_arm66(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm67(
     w: u128,
     sm: u32,
@@ -14814,7 +8714,6 @@ fn print_sm70_arm67(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm68(
     w: u128,
     sm: u32,
@@ -14829,7 +8728,6 @@ fn print_sm70_arm68(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm69(
     w: u128,
     sm: u32,
@@ -14849,7 +8747,6 @@ fn print_sm70_arm69(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm70(
     w: u128,
     sm: u32,
@@ -14864,7 +8761,6 @@ fn print_sm70_arm70(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm71(
     w: u128,
     sm: u32,
@@ -14879,7 +8775,6 @@ fn print_sm70_arm71(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm72(
     w: u128,
     sm: u32,
@@ -14894,7 +8789,6 @@ fn print_sm70_arm72(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm73(
     w: u128,
     sm: u32,
@@ -14909,7 +8803,6 @@ fn print_sm70_arm73(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm74(
     w: u128,
     sm: u32,
@@ -14924,7 +8817,6 @@ fn print_sm70_arm74(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm75(
     w: u128,
     sm: u32,
@@ -14947,7 +8839,6 @@ fn print_sm70_arm75(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm76(
     w: u128,
     sm: u32,
@@ -14962,7 +8853,6 @@ fn print_sm70_arm76(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm77(
     w: u128,
     sm: u32,
@@ -14977,7 +8867,6 @@ fn print_sm70_arm77(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm78(
     w: u128,
     sm: u32,
@@ -14992,7 +8881,6 @@ fn print_sm70_arm78(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm79(
     w: u128,
     sm: u32,
@@ -15007,7 +8895,6 @@ fn print_sm70_arm79(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm80(
     w: u128,
     sm: u32,
@@ -15022,7 +8909,6 @@ fn print_sm70_arm80(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm81(
     w: u128,
     sm: u32,
@@ -15037,7 +8923,6 @@ fn print_sm70_arm81(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm82(
     w: u128,
     sm: u32,
@@ -15076,7 +8961,6 @@ fn print_sm70_arm82(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm83(
     w: u128,
     sm: u32,
@@ -15091,7 +8975,6 @@ fn print_sm70_arm83(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm84(
     w: u128,
     sm: u32,
@@ -15106,7 +8989,6 @@ fn print_sm70_arm84(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm85(
     w: u128,
     sm: u32,
@@ -15121,7 +9003,6 @@ fn print_sm70_arm85(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm86(
     w: u128,
     sm: u32,
@@ -15136,7 +9017,6 @@ fn print_sm70_arm86(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm87(
     w: u128,
     sm: u32,
@@ -15159,7 +9039,6 @@ fn print_sm70_arm87(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm88(
     w: u128,
     sm: u32,
@@ -15174,7 +9053,6 @@ fn print_sm70_arm88(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm89(
     w: u128,
     sm: u32,
@@ -15189,7 +9067,6 @@ fn print_sm70_arm89(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm90(
     w: u128,
     sm: u32,
@@ -15211,7 +9088,6 @@ fn print_sm70_arm90(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm91(
     w: u128,
     sm: u32,
@@ -15247,7 +9123,6 @@ fn print_sm70_arm91(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm92(
     w: u128,
     sm: u32,
@@ -15262,7 +9137,6 @@ fn print_sm70_arm92(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm93(
     w: u128,
     sm: u32,
@@ -15277,7 +9151,6 @@ fn print_sm70_arm93(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm94(
     w: u128,
     sm: u32,
@@ -15292,7 +9165,6 @@ fn print_sm70_arm94(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm95(
     w: u128,
     sm: u32,
@@ -15306,7 +9178,6 @@ fn print_sm70_arm95(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm96(
     w: u128,
     sm: u32,
@@ -15321,7 +9192,6 @@ fn print_sm70_arm96(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm97(
     w: u128,
     sm: u32,
@@ -15336,7 +9206,6 @@ fn print_sm70_arm97(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm98(
     w: u128,
     sm: u32,
@@ -15351,7 +9220,6 @@ fn print_sm70_arm98(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm99(
     w: u128,
     sm: u32,
@@ -15373,7 +9241,6 @@ fn print_sm70_arm99(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm100(
     w: u128,
     sm: u32,
@@ -15395,7 +9262,6 @@ fn print_sm70_arm100(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm101(
     w: u128,
     sm: u32,
@@ -15410,7 +9276,6 @@ fn print_sm70_arm101(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm102(
     w: u128,
     sm: u32,
@@ -15424,7 +9289,6 @@ fn print_sm70_arm102(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm103(
     w: u128,
     sm: u32,
@@ -15439,7 +9303,6 @@ fn print_sm70_arm103(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm104(
     w: u128,
     sm: u32,
@@ -15454,7 +9317,6 @@ fn print_sm70_arm104(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm105(
     w: u128,
     sm: u32,
@@ -15469,7 +9331,6 @@ fn print_sm70_arm105(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm106(
     w: u128,
     sm: u32,
@@ -15484,7 +9345,6 @@ fn print_sm70_arm106(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm107(
     w: u128,
     sm: u32,
@@ -15499,7 +9359,6 @@ fn print_sm70_arm107(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm108(
     w: u128,
     sm: u32,
@@ -15522,7 +9381,6 @@ fn print_sm70_arm108(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm109(
     w: u128,
     sm: u32,
@@ -15537,7 +9395,6 @@ fn print_sm70_arm109(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm110(
     w: u128,
     sm: u32,
@@ -15552,7 +9409,6 @@ fn print_sm70_arm110(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm111(
     w: u128,
     sm: u32,
@@ -15567,7 +9423,6 @@ fn print_sm70_arm111(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm112(
     w: u128,
     sm: u32,
@@ -15582,7 +9437,6 @@ fn print_sm70_arm112(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm113(
     w: u128,
     sm: u32,
@@ -15604,7 +9458,6 @@ fn print_sm70_arm113(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm114(
     w: u128,
     sm: u32,
@@ -15619,7 +9472,6 @@ fn print_sm70_arm114(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm115(
     w: u128,
     sm: u32,
@@ -15634,7 +9486,6 @@ fn print_sm70_arm115(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm116(
     w: u128,
     sm: u32,
@@ -15661,7 +9512,6 @@ fn print_sm70_arm116(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm117(
     w: u128,
     sm: u32,
@@ -15676,7 +9526,6 @@ fn print_sm70_arm117(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm118(
     w: u128,
     sm: u32,
@@ -15698,7 +9547,6 @@ fn print_sm70_arm118(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm119(
     w: u128,
     sm: u32,
@@ -15720,7 +9568,6 @@ fn print_sm70_arm119(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm120(
     w: u128,
     sm: u32,
@@ -15756,7 +9603,6 @@ fn print_sm70_arm120(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm121(
     w: u128,
     sm: u32,
@@ -15771,7 +9617,6 @@ fn print_sm70_arm121(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm122(
     w: u128,
     sm: u32,
@@ -15786,7 +9631,6 @@ fn print_sm70_arm122(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm123(
     w: u128,
     sm: u32,
@@ -15801,7 +9645,6 @@ fn print_sm70_arm123(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm124(
     w: u128,
     sm: u32,
@@ -15816,7 +9659,6 @@ fn print_sm70_arm124(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm125(
     w: u128,
     sm: u32,
@@ -15831,7 +9673,6 @@ fn print_sm70_arm125(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm126(
     w: u128,
     sm: u32,
@@ -15846,7 +9687,6 @@ fn print_sm70_arm126(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm127(
     w: u128,
     sm: u32,
@@ -15861,7 +9701,6 @@ fn print_sm70_arm127(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm128(
     w: u128,
     sm: u32,
@@ -15883,7 +9722,6 @@ fn print_sm70_arm128(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm129(
     w: u128,
     sm: u32,
@@ -15905,7 +9743,6 @@ fn print_sm70_arm129(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm130(
     w: u128,
     sm: u32,
@@ -15920,7 +9757,6 @@ fn print_sm70_arm130(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm131(
     w: u128,
     sm: u32,
@@ -15941,7 +9777,6 @@ fn print_sm70_arm131(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm132(
     w: u128,
     sm: u32,
@@ -15956,7 +9791,6 @@ fn print_sm70_arm132(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm133(
     w: u128,
     sm: u32,
@@ -15971,7 +9805,6 @@ fn print_sm70_arm133(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm134(
     w: u128,
     sm: u32,
@@ -15986,7 +9819,6 @@ fn print_sm70_arm134(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm135(
     w: u128,
     sm: u32,
@@ -16001,7 +9833,6 @@ fn print_sm70_arm135(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm136(
     w: u128,
     sm: u32,
@@ -16016,7 +9847,6 @@ fn print_sm70_arm136(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm137(
     w: u128,
     sm: u32,
@@ -16038,7 +9868,6 @@ fn print_sm70_arm137(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm138(
     w: u128,
     sm: u32,
@@ -16053,7 +9882,6 @@ fn print_sm70_arm138(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm139(
     w: u128,
     sm: u32,
@@ -16068,7 +9896,6 @@ fn print_sm70_arm139(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm140(
     w: u128,
     sm: u32,
@@ -16083,7 +9910,6 @@ fn print_sm70_arm140(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm141(
     w: u128,
     sm: u32,
@@ -16098,7 +9924,6 @@ fn print_sm70_arm141(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm142(
     w: u128,
     sm: u32,
@@ -16113,7 +9938,6 @@ fn print_sm70_arm142(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm143(
     w: u128,
     sm: u32,
@@ -16128,7 +9952,6 @@ fn print_sm70_arm143(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm144(
     w: u128,
     sm: u32,
@@ -16143,7 +9966,6 @@ fn print_sm70_arm144(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm145(
     w: u128,
     sm: u32,
@@ -16158,7 +9980,6 @@ fn print_sm70_arm145(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm146(
     w: u128,
     sm: u32,
@@ -16173,7 +9994,6 @@ fn print_sm70_arm146(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm147(
     w: u128,
     sm: u32,
@@ -16195,7 +10015,6 @@ fn print_sm70_arm147(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm148(
     w: u128,
     sm: u32,
@@ -16217,7 +10036,6 @@ fn print_sm70_arm148(
     }
     None
 }
-#[allow(unused_variables)]
 fn print_sm70_arm149(
     w: u128,
     sm: u32,
@@ -16245,5511 +10063,2833 @@ pub fn print_sm70(
 }
 /// Every encoding form of every op.
 pub const FORMS: &[FormInfo] = &[
-    FormInfo {
-        op: "bra",
-        form: "fixed",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89],
-        mask: 0x1fff86c000000000000ffff0fff,
-        value: 0x947,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "bra",
-        form: "fixed",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[90, 100, 120],
-        mask: 0x1fff86c000000000000ff000fff,
-        value: 0x947,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "bra",
-        form: "fixed",
-        id: 2,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfffff0000000ffe0,
-        value: 0xe240000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[None],
-    },
-    FormInfo {
-        op: "bra_up",
-        form: "fixed",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[80, 86, 89],
-        mask: 0x1fff87c000000000003f0ff0fff,
-        value: 0x80000000000000100000547,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Pred), Some(SlotKind::UPred)],
-    },
-    FormInfo {
-        op: "bra_up",
-        form: "fixed",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[90, 100, 120],
-        mask: 0x1fff86c000000000003f0000fff,
-        value: 0x80000000000000100000547,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Pred), Some(SlotKind::UPred)],
-    },
-    FormInfo {
-        op: "bra_ur",
-        form: "fixed",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[80, 86, 89],
-        mask: 0x1fff87c00000000000080ff0fff,
-        value: 0x80000000000000000000947,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Pred), Some(SlotKind::UGpr)],
-    },
-    FormInfo {
-        op: "bra_ur",
-        form: "fixed",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[90],
-        mask: 0x1fff87c00000000000080000fff,
-        value: 0x80000000000000000000947,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Pred), Some(SlotKind::UGpr)],
-    },
-    FormInfo {
-        op: "bra_ur",
-        form: "fixed",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[100, 120],
-        mask: 0x1fff87800000000000000000fff,
-        value: 0x80000000000000000000947,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Pred), Some(SlotKind::UGpr)],
-    },
-    FormInfo {
-        op: "brev",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1ffffffffffffffff00ff000fff,
-        value: 0x301,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "brev",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1ffffffffff00000000ff000fff,
-        value: 0x901,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "brev",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1fffffffffff80000ffff000fff,
-        value: 0xb01,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "brev",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1ffffffffffffffff00ff000fff,
-        value: 0x80000000000000000000d01,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::UGpr)],
-    },
-    FormInfo {
-        op: "cs2r",
-        form: "fixed",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1ffffff00ffffffffffff000fff,
-        value: 0x100000000000000000805,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[],
-    },
-    FormInfo {
-        op: "cs2r32",
-        form: "fixed",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1ffffff00ffffffffffff000fff,
-        value: 0x805,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[],
-    },
-    FormInfo {
-        op: "exit",
-        form: "fixed",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff86fffffffffffffffff0fff,
-        value: 0x94d,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "exit",
-        form: "fixed",
-        id: 1,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfffffffffff0ffff,
-        value: 0xe30000000000000f,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[None],
-    },
-    FormInfo {
-        op: "f2f",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1ffff8e07ff0fffff00ff000fff,
-        value: 0x304,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 70..=120,
-                when: &[(0x7000000000000000000000, 0x2000000000000000000000)],
-                when_any: 0,
-                mask: 0x3000000000000000,
-                value: 0,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "f2f",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1ffff8e07ff00000000ff000fff,
-        value: 0x904,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 70..=120,
-                when: &[
-                    (0x7000000000000000000000, 0x1000000000000000000000),
-                    (0x7000000000000000000000, 0x4000000000000000000000),
-                ],
-                when_any: 0,
-                mask: 0xffff000000000000,
-                value: 0,
-            },
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x7000007fc0000000000000, 0x2000007fc0000000000000)],
-                when_any: 0,
-                mask: 0x3fffff00000000,
-                value: 0x3fffff00000000,
-            },
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x7000007fc0000000000000, 0x2000007f80000000000000)],
-                when_any: 0x3fffff00000000,
-                mask: 0x3fffff00000000,
-                value: 0x3fffff00000000,
-            },
-            Hidden {
-                sms: 70..=70,
-                when: &[(0x7000007f80000000000000, 0x2000007f80000000000000)],
-                when_any: 0x7fffff00000000,
-                mask: 0x7fffff00000000,
-                value: 0x7fffff00000000,
-            },
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x70000000007e0000000000, 0x10000000007e0000000000)],
-                when_any: 0,
-                mask: 0x1ff00000000,
-                value: 0x1ff00000000,
-            },
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x70000000007e0000000000, 0x10000000007c0000000000)],
-                when_any: 0x1ff00000000,
-                mask: 0x1ff00000000,
-                value: 0x1ff00000000,
-            },
-            Hidden {
-                sms: 70..=70,
-                when: &[(0x70000000007c0000000000, 0x10000000007c0000000000)],
-                when_any: 0x3ff00000000,
-                mask: 0x3ff00000000,
-                value: 0x3ff00000000,
-            },
-            Hidden {
-                sms: 70..=120,
-                when: &[(0x70000000007fc000000000, 0x40000000007fc000000000)],
-                when_any: 0,
-                mask: 0x3f00000000,
-                value: 0x3f00000000,
-            },
-            Hidden {
-                sms: 70..=120,
-                when: &[(0x70000000007fc000000000, 0x40000000007f8000000000)],
-                when_any: 0x3f00000000,
-                mask: 0x3f00000000,
-                value: 0x3f00000000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "f2f",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1ffff8e07ff080000ffff000fff,
-        value: 0xb04,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7000000000000000000000, 0x2000000000000000000000)],
-                when_any: 0,
-                mask: 0x3000000000000000,
-                value: 0,
-            },
-        ],
-        srcs: &[Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "f2f",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1ffff8e07ff0fffff00ff000fff,
-        value: 0x80000000000000000000d04,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x7000000000000000000000, 0x2000000000000000000000)],
-                when_any: 0,
-                mask: 0x3000000000000000,
-                value: 0,
-            },
-        ],
-        srcs: &[Some(SlotKind::UGpr)],
-    },
-    FormInfo {
-        op: "f2f64",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1ffff8e07ff0fffff00ff000fff,
-        value: 0x310,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 70..=120,
-                when: &[
-                    (0x7000000000000000000000, 0x2000000000000000000000),
-                    (0x7000000000000000000000, 0x3000000000000000000000),
-                ],
-                when_any: 0,
-                mask: 0x3000000000000000,
-                value: 0,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "f2f64",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1ffff8e07ff00000000ff000fff,
-        value: 0x910,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 70..=120,
-                when: &[
-                    (0x7000000000000000000000, 0x1000000000000000000000),
-                    (0x7000000000000000000000, 0x4000000000000000000000),
-                ],
-                when_any: 0,
-                mask: 0xffff000000000000,
-                value: 0,
-            },
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x7000007fc0000000000000, 0x2000007fc0000000000000)],
-                when_any: 0,
-                mask: 0x3fffff00000000,
-                value: 0x3fffff00000000,
-            },
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x7000007fc0000000000000, 0x2000007f80000000000000)],
-                when_any: 0x3fffff00000000,
-                mask: 0x3fffff00000000,
-                value: 0x3fffff00000000,
-            },
-            Hidden {
-                sms: 70..=70,
-                when: &[(0x7000007f80000000000000, 0x2000007f80000000000000)],
-                when_any: 0x7fffff00000000,
-                mask: 0x7fffff00000000,
-                value: 0x7fffff00000000,
-            },
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x70000000007e0000000000, 0x10000000007e0000000000)],
-                when_any: 0,
-                mask: 0x1ff00000000,
-                value: 0x1ff00000000,
-            },
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x70000000007e0000000000, 0x10000000007c0000000000)],
-                when_any: 0x1ff00000000,
-                mask: 0x1ff00000000,
-                value: 0x1ff00000000,
-            },
-            Hidden {
-                sms: 70..=70,
-                when: &[(0x70000000007c0000000000, 0x10000000007c0000000000)],
-                when_any: 0x3ff00000000,
-                mask: 0x3ff00000000,
-                value: 0x3ff00000000,
-            },
-            Hidden {
-                sms: 70..=120,
-                when: &[(0x70000000007fc000000000, 0x40000000007fc000000000)],
-                when_any: 0,
-                mask: 0x3f00000000,
-                value: 0x3f00000000,
-            },
-            Hidden {
-                sms: 70..=120,
-                when: &[(0x70000000007fc000000000, 0x40000000007f8000000000)],
-                when_any: 0x3f00000000,
-                mask: 0x3f00000000,
-                value: 0x3f00000000,
-            },
-            Hidden {
-                sms: 70..=120,
-                when: &[(0x7000007ff8000000000000, 0x3000007ff8000000000000)],
-                when_any: 0,
-                mask: 0x7ffff00000000,
-                value: 0x7ffff00000000,
-            },
-            Hidden {
-                sms: 70..=120,
-                when: &[(0x7000007ff8000000000000, 0x3000007ff0000000000000)],
-                when_any: 0x7ffff00000000,
-                mask: 0x7ffff00000000,
-                value: 0x7ffff00000000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "f2f64",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1ffff8e07ff080000ffff000fff,
-        value: 0xb10,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 70..=90,
-                when: &[
-                    (0x7000000000000000000000, 0x2000000000000000000000),
-                    (0x7000000000000000000000, 0x3000000000000000000000),
-                ],
-                when_any: 0,
-                mask: 0x3000000000000000,
-                value: 0,
-            },
-        ],
-        srcs: &[Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "f2f64",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1ffff8e07ff0fffff00ff000fff,
-        value: 0x80000000000000000000d10,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 75..=120,
-                when: &[
-                    (0x7000000000000000000000, 0x2000000000000000000000),
-                    (0x7000000000000000000000, 0x3000000000000000000000),
-                ],
-                when_any: 0,
-                mask: 0x3000000000000000,
-                value: 0,
-            },
-        ],
-        srcs: &[Some(SlotKind::UGpr)],
-    },
-    FormInfo {
-        op: "f2i",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1ffff8e06ff0fffff00ff000fff,
-        value: 0x305,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 70..=120,
-                when: &[(0x7000000000000000000000, 0x2000000000000000000000)],
-                when_any: 0,
-                mask: 0x3000000000000000,
-                value: 0,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "f2i",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1ffff8e06ff00000000ff000fff,
-        value: 0x905,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 70..=120,
-                when: &[
-                    (0x7000000000000000000000, 0x1000000000000000000000),
-                    (0x7000000000000000000000, 0x4000000000000000000000),
-                ],
-                when_any: 0,
-                mask: 0xffff000000000000,
-                value: 0,
-            },
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x7000007fc0000000000000, 0x2000007fc0000000000000)],
-                when_any: 0,
-                mask: 0x3fffff00000000,
-                value: 0x3fffff00000000,
-            },
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x7000007fc0000000000000, 0x2000007f80000000000000)],
-                when_any: 0x3fffff00000000,
-                mask: 0x3fffff00000000,
-                value: 0x3fffff00000000,
-            },
-            Hidden {
-                sms: 70..=70,
-                when: &[(0x7000007f80000000000000, 0x2000007f80000000000000)],
-                when_any: 0x7fffff00000000,
-                mask: 0x7fffff00000000,
-                value: 0x7fffff00000000,
-            },
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x70000000007e0000000000, 0x10000000007e0000000000)],
-                when_any: 0,
-                mask: 0x1ff00000000,
-                value: 0x1ff00000000,
-            },
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x70000000007e0000000000, 0x10000000007c0000000000)],
-                when_any: 0x1ff00000000,
-                mask: 0x1ff00000000,
-                value: 0x1ff00000000,
-            },
-            Hidden {
-                sms: 70..=70,
-                when: &[(0x70000000007c0000000000, 0x10000000007c0000000000)],
-                when_any: 0x3ff00000000,
-                mask: 0x3ff00000000,
-                value: 0x3ff00000000,
-            },
-            Hidden {
-                sms: 70..=120,
-                when: &[(0x70000000007fc000000000, 0x40000000007fc000000000)],
-                when_any: 0,
-                mask: 0x3f00000000,
-                value: 0x3f00000000,
-            },
-            Hidden {
-                sms: 70..=120,
-                when: &[(0x70000000007fc000000000, 0x40000000007f8000000000)],
-                when_any: 0x3f00000000,
-                mask: 0x3f00000000,
-                value: 0x3f00000000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "f2i",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1ffff8e06ff080000ffff000fff,
-        value: 0xb05,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7000000000000000000000, 0x2000000000000000000000)],
-                when_any: 0,
-                mask: 0x3000000000000000,
-                value: 0,
-            },
-        ],
-        srcs: &[Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "f2i",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1ffff8e06ff0fffff00ff000fff,
-        value: 0x80000000000000000000d05,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x7000000000000000000000, 0x2000000000000000000000)],
-                when_any: 0,
-                mask: 0x3000000000000000,
-                value: 0,
-            },
-        ],
-        srcs: &[Some(SlotKind::UGpr)],
-    },
-    FormInfo {
-        op: "f2i64",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1ffff8e06ff0fffff00ff000fff,
-        value: 0x311,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 70..=120,
-                when: &[
-                    (0x7000000000000000000000, 0x2000000000000000000000),
-                    (0x7000000000000000000000, 0x3000000000000000000000),
-                ],
-                when_any: 0,
-                mask: 0x3000000000000000,
-                value: 0,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "f2i64",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1ffff8e06ff00000000ff000fff,
-        value: 0x911,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 70..=120,
-                when: &[
-                    (0x7000000000000000000000, 0x1000000000000000000000),
-                    (0x7000000000000000000000, 0x4000000000000000000000),
-                ],
-                when_any: 0,
-                mask: 0xffff000000000000,
-                value: 0,
-            },
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x7000007fc0000000000000, 0x2000007fc0000000000000)],
-                when_any: 0,
-                mask: 0x3fffff00000000,
-                value: 0x3fffff00000000,
-            },
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x7000007fc0000000000000, 0x2000007f80000000000000)],
-                when_any: 0x3fffff00000000,
-                mask: 0x3fffff00000000,
-                value: 0x3fffff00000000,
-            },
-            Hidden {
-                sms: 70..=70,
-                when: &[(0x7000007f80000000000000, 0x2000007f80000000000000)],
-                when_any: 0x7fffff00000000,
-                mask: 0x7fffff00000000,
-                value: 0x7fffff00000000,
-            },
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x70000000007e0000000000, 0x10000000007e0000000000)],
-                when_any: 0,
-                mask: 0x1ff00000000,
-                value: 0x1ff00000000,
-            },
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x70000000007e0000000000, 0x10000000007c0000000000)],
-                when_any: 0x1ff00000000,
-                mask: 0x1ff00000000,
-                value: 0x1ff00000000,
-            },
-            Hidden {
-                sms: 70..=70,
-                when: &[(0x70000000007c0000000000, 0x10000000007c0000000000)],
-                when_any: 0x3ff00000000,
-                mask: 0x3ff00000000,
-                value: 0x3ff00000000,
-            },
-            Hidden {
-                sms: 70..=120,
-                when: &[(0x70000000007fc000000000, 0x40000000007fc000000000)],
-                when_any: 0,
-                mask: 0x3f00000000,
-                value: 0x3f00000000,
-            },
-            Hidden {
-                sms: 70..=120,
-                when: &[(0x70000000007fc000000000, 0x40000000007f8000000000)],
-                when_any: 0x3f00000000,
-                mask: 0x3f00000000,
-                value: 0x3f00000000,
-            },
-            Hidden {
-                sms: 70..=120,
-                when: &[(0x7000007ff8000000000000, 0x3000007ff8000000000000)],
-                when_any: 0,
-                mask: 0x7ffff00000000,
-                value: 0x7ffff00000000,
-            },
-            Hidden {
-                sms: 70..=120,
-                when: &[(0x7000007ff8000000000000, 0x3000007ff0000000000000)],
-                when_any: 0x7ffff00000000,
-                mask: 0x7ffff00000000,
-                value: 0x7ffff00000000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "f2i64",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1ffff8e06ff080000ffff000fff,
-        value: 0xb11,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 70..=90,
-                when: &[
-                    (0x7000000000000000000000, 0x2000000000000000000000),
-                    (0x7000000000000000000000, 0x3000000000000000000000),
-                ],
-                when_any: 0,
-                mask: 0x3000000000000000,
-                value: 0,
-            },
-        ],
-        srcs: &[Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "f2i64",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1ffff8e06ff0fffff00ff000fff,
-        value: 0x80000000000000000000d11,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 75..=120,
-                when: &[
-                    (0x7000000000000000000000, 0x2000000000000000000000),
-                    (0x7000000000000000000000, 0x3000000000000000000000),
-                ],
-                when_any: 0,
-                mask: 0x3000000000000000,
-                value: 0,
-            },
-        ],
-        srcs: &[Some(SlotKind::UGpr)],
-    },
-    FormInfo {
-        op: "fadd",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffffe1cff3fffff0000000fff,
-        value: 0x221,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "fadd",
-        form: "rri",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffffe1cff0000000000000fff,
-        value: 0x421,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
-                when_any: 0,
-                mask: 0x3fffff00000000,
-                value: 0x3fffff00000000,
-            },
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x7fc0000000000000, 0x7f80000000000000)],
-                when_any: 0x3fffff00000000,
-                mask: 0x3fffff00000000,
-                value: 0x3fffff00000000,
-            },
-            Hidden {
-                sms: 70..=70,
-                when: &[(0x7f80000000000000, 0x7f80000000000000)],
-                when_any: 0x7fffff00000000,
-                mask: 0x7fffff00000000,
-                value: 0x7fffff00000000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "fadd",
-        form: "rrc",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1fffffe1cff380000ff00000fff,
-        value: 0x621,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "fadd",
-        form: "rru",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffffe1cff3fffff0000000fff,
-        value: 0x80000000000000000000e21,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
-    },
-    FormInfo {
-        op: "fadd",
-        form: "r",
-        id: 4,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfff88e7ff0000000,
-        value: 0x5c58000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "fadd",
-        form: "i",
-        id: 5,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfef88e0000000000,
-        value: 0x3858000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 50..=60,
-                when: &[(0x7f80000000, 0x7f80000000)],
-                when_any: 0x7ff00000,
-                mask: 0x7ff00000,
-                value: 0x7ff00000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "fadd",
-        form: "c",
-        id: 6,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfff88e0000000000,
-        value: 0x4c58000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "fadd32i",
-        form: "fixed",
-        id: 0,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfe30000000000000,
-        value: 0x800000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 50..=60,
-                when: &[(0x7f80000000000, 0x7f80000000000)],
-                when_any: 0x7fffff00000,
-                mask: 0x7fffff00000,
-                value: 0x7fffff00000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "ffma",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffffe10003fffff0000000fff,
-        value: 0x223,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "ffma",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffffe10000000000000000fff,
-        value: 0x823,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
-                when_any: 0,
-                mask: 0x3fffff00000000,
-                value: 0x3fffff00000000,
-            },
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x7fc0000000000000, 0x7f80000000000000)],
-                when_any: 0x3fffff00000000,
-                mask: 0x3fffff00000000,
-                value: 0x3fffff00000000,
-            },
-            Hidden {
-                sms: 70..=70,
-                when: &[(0x7f80000000000000, 0x7f80000000000000)],
-                when_any: 0x7fffff00000000,
-                mask: 0x7fffff00000000,
-                value: 0x7fffff00000000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "ffma",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1fffffe1000380000ff00000fff,
-        value: 0xa23,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "ffma",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffffe10003fffff0000000fff,
-        value: 0x80000000000000000000c23,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "ffma",
-        form: "rri",
-        id: 4,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffffe10000000000000000fff,
-        value: 0x423,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
-                when_any: 0,
-                mask: 0x3fffff00000000,
-                value: 0x3fffff00000000,
-            },
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x7fc0000000000000, 0x7f80000000000000)],
-                when_any: 0x3fffff00000000,
-                mask: 0x3fffff00000000,
-                value: 0x3fffff00000000,
-            },
-            Hidden {
-                sms: 70..=70,
-                when: &[(0x7f80000000000000, 0x7f80000000000000)],
-                when_any: 0x7fffff00000000,
-                mask: 0x7fffff00000000,
-                value: 0x7fffff00000000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "ffma",
-        form: "rrc",
-        id: 5,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1fffffe1000380000ff00000fff,
-        value: 0x623,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "ffma",
-        form: "rru",
-        id: 6,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffffe10003fffff0000000fff,
-        value: 0x80000000000000000000e23,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
-    },
-    FormInfo {
-        op: "ffma",
-        form: "r",
-        id: 7,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xffc0807ff0000000,
-        value: 0x5980000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "ffma",
-        form: "i",
-        id: 8,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfec0800000000000,
-        value: 0x3280000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 50..=60,
-                when: &[(0x7f80000000, 0x7f80000000)],
-                when_any: 0x7ff00000,
-                mask: 0x7ff00000,
-                value: 0x7ff00000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "ffma",
-        form: "c",
-        id: 9,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xffc0800000000000,
-        value: 0x4980000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "ffma",
-        form: "c2",
-        id: 10,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xffc0800000000000,
-        value: 0x5180000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "ffma32i",
-        form: "fixed",
-        id: 0,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfc50000000000000,
-        value: 0xc00000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 50..=60,
-                when: &[(0x7f80000000000, 0x7f80000000000)],
-                when_any: 0x7fffff00000,
-                mask: 0x7fffff00000,
-                value: 0x7fffff00000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "flo",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffff1f9ff7fffff00ff000fff,
-        value: 0x300,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "flo",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffff1f9ff00000000ff000fff,
-        value: 0x900,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "flo",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1fffff1f9ff780000ffff000fff,
-        value: 0xb00,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "flo",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffff1f9ff7fffff00ff000fff,
-        value: 0x80000000000000000000d00,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::UGpr)],
-    },
-    FormInfo {
-        op: "flo",
-        form: "r",
-        id: 4,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfffefcfff000ff00,
-        value: 0x5c30000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "flo",
-        form: "i",
-        id: 5,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfefefd800000ff00,
-        value: 0x3830000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "flo",
-        form: "c",
-        id: 6,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfffefc800000ff00,
-        value: 0x4c30000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "fmnmx",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75],
-        mask: 0x1fff87efcff3fffff0000000fff,
-        value: 0x209,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "fmnmx",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75],
-        mask: 0x1fff87efcff0000000000000fff,
-        value: 0x809,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 75..=75,
-                when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
-                when_any: 0,
-                mask: 0x3fffff00000000,
-                value: 0x3fffff00000000,
-            },
-            Hidden {
-                sms: 75..=75,
-                when: &[(0x7fc0000000000000, 0x7f80000000000000)],
-                when_any: 0x3fffff00000000,
-                mask: 0x3fffff00000000,
-                value: 0x3fffff00000000,
-            },
-            Hidden {
-                sms: 70..=70,
-                when: &[(0x7f80000000000000, 0x7f80000000000000)],
-                when_any: 0x7fffff00000000,
-                mask: 0x7fffff00000000,
-                value: 0x7fffff00000000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "fmnmx",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75],
-        mask: 0x1fff87efcff380000ff00000fff,
-        value: 0xa09,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "fmnmx",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75],
-        mask: 0x1fff87efcff3fffff0000000fff,
-        value: 0x80000000000000000000c09,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "fmnmx",
-        form: "rrr",
-        id: 4,
-        family: Family::Sm70,
-        sms: &[80],
-        mask: 0x1fff878fcff3fffff0000000fff,
-        value: 0x209,
-        unknown: 0x400000000000000000000,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "fmnmx",
-        form: "rir",
-        id: 5,
-        family: Family::Sm70,
-        sms: &[80],
-        mask: 0x1fff878fcff0000000000000fff,
-        value: 0x809,
-        unknown: 0x400000000000000000000,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 80..=80,
-                when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
-                when_any: 0,
-                mask: 0x3fffff00000000,
-                value: 0x3fffff00000000,
-            },
-            Hidden {
-                sms: 80..=80,
-                when: &[(0x7fc0000000000000, 0x7f80000000000000)],
-                when_any: 0x3fffff00000000,
-                mask: 0x3fffff00000000,
-                value: 0x3fffff00000000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "fmnmx",
-        form: "rcr",
-        id: 6,
-        family: Family::Sm70,
-        sms: &[80],
-        mask: 0x1fff878fcff380000ff00000fff,
-        value: 0xa09,
-        unknown: 0x400000000000000000000,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "fmnmx",
-        form: "rur",
-        id: 7,
-        family: Family::Sm70,
-        sms: &[80],
-        mask: 0x1fff878fcff3fffff0000000fff,
-        value: 0x80000000000000000000c09,
-        unknown: 0x400000000000000000000,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "fmnmx",
-        form: "rrr",
-        id: 8,
-        family: Family::Sm70,
-        sms: &[86, 89, 90, 100, 120],
-        mask: 0x1fff878fcff3fffff0000000fff,
-        value: 0x209,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "fmnmx",
-        form: "rir",
-        id: 9,
-        family: Family::Sm70,
-        sms: &[86, 89, 90, 100, 120],
-        mask: 0x1fff878fcff0000000000000fff,
-        value: 0x809,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 86..=120,
-                when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
-                when_any: 0,
-                mask: 0x3fffff00000000,
-                value: 0x3fffff00000000,
-            },
-            Hidden {
-                sms: 86..=120,
-                when: &[(0x7fc0000000000000, 0x7f80000000000000)],
-                when_any: 0x3fffff00000000,
-                mask: 0x3fffff00000000,
-                value: 0x3fffff00000000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "fmnmx",
-        form: "rcr",
-        id: 10,
-        family: Family::Sm70,
-        sms: &[86, 89, 90],
-        mask: 0x1fff878fcff380000ff00000fff,
-        value: 0xa09,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "fmnmx",
-        form: "rur",
-        id: 11,
-        family: Family::Sm70,
-        sms: &[86, 89, 90, 100, 120],
-        mask: 0x1fff878fcff3fffff0000000fff,
-        value: 0x80000000000000000000c09,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "fmnmx",
-        form: "r",
-        id: 12,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfffc887ff0000000,
-        value: 0x5c60000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "fmnmx",
-        form: "i",
-        id: 13,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfefc880000000000,
-        value: 0x3860000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 50..=60,
-                when: &[(0x7f80000000, 0x7f80000000)],
-                when_any: 0x7ff00000,
-                mask: 0x7ff00000,
-                value: 0x7ff00000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "fmnmx",
-        form: "c",
-        id: 14,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfffc880000000000,
-        value: 0x4c60000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "fmul",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffffe1cff3fffff0000000fff,
-        value: 0x4000000000000000000220,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "fmul",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffffe1cff0000000000000fff,
-        value: 0x4000000000000000000820,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
-                when_any: 0,
-                mask: 0x3fffff00000000,
-                value: 0x3fffff00000000,
-            },
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x7fc0000000000000, 0x7f80000000000000)],
-                when_any: 0x3fffff00000000,
-                mask: 0x3fffff00000000,
-                value: 0x3fffff00000000,
-            },
-            Hidden {
-                sms: 70..=70,
-                when: &[(0x7f80000000000000, 0x7f80000000000000)],
-                when_any: 0x7fffff00000000,
-                mask: 0x7fffff00000000,
-                value: 0x7fffff00000000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "fmul",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1fffffe1cff380000ff00000fff,
-        value: 0x4000000000000000000a20,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "fmul",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffffe1cff3fffff0000000fff,
-        value: 0x84000000000000000000c20,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
-    },
-    FormInfo {
-        op: "fmul",
-        form: "r",
-        id: 4,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfffaee7ff0000000,
-        value: 0x5c68000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "fmul",
-        form: "i",
-        id: 5,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfefaee0000000000,
-        value: 0x3868000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 50..=60,
-                when: &[(0x7f80000000, 0x7f80000000)],
-                when_any: 0x7ff00000,
-                mask: 0x7ff00000,
-                value: 0x7ff00000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "fmul",
-        form: "c",
-        id: 6,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfffaee0000000000,
-        value: 0x4c68000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "fmul32i",
-        form: "fixed",
-        id: 0,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xff50000000000000,
-        value: 0x1e00000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 50..=60,
-                when: &[(0x7f80000000000, 0x7f80000000000)],
-                when_any: 0x7fffff00000,
-                mask: 0x7fffff00000,
-                value: 0x7fffff00000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "fsel",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff87fffffffffff0000000fff,
-        value: 0x208,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "fsel",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff87fffff0000000000000fff,
-        value: 0x808,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
-                when_any: 0,
-                mask: 0x3fffff00000000,
-                value: 0x3fffff00000000,
-            },
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x7fc0000000000000, 0x7f80000000000000)],
-                when_any: 0x3fffff00000000,
-                mask: 0x3fffff00000000,
-                value: 0x3fffff00000000,
-            },
-            Hidden {
-                sms: 70..=70,
-                when: &[(0x7f80000000000000, 0x7f80000000000000)],
-                when_any: 0x7fffff00000000,
-                mask: 0x7fffff00000000,
-                value: 0x7fffff00000000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "fsel",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1fff87ffffff80000ff00000fff,
-        value: 0xa08,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "fsel",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff87fffffffffff0000000fff,
-        value: 0x80000000000000000000c08,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "fsetp",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff80000ff3fffff0000ff0fff,
-        value: 0x20b,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "fsetp",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff80000ff0000000000ff0fff,
-        value: 0x80b,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
-                when_any: 0,
-                mask: 0x3fffff00000000,
-                value: 0x3fffff00000000,
-            },
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x7fc0000000000000, 0x7f80000000000000)],
-                when_any: 0x3fffff00000000,
-                mask: 0x3fffff00000000,
-                value: 0x3fffff00000000,
-            },
-            Hidden {
-                sms: 70..=70,
-                when: &[(0x7f80000000000000, 0x7f80000000000000)],
-                when_any: 0x7fffff00000000,
-                mask: 0x7fffff00000000,
-                value: 0x7fffff00000000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "fsetp",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1fff80000ff380000ff00ff0fff,
-        value: 0xa0b,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "fsetp",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff80000ff3fffff0000ff0fff,
-        value: 0x80000000000000000000c0b,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "fsetp",
-        form: "r",
-        id: 4,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfff0007ff0000000,
-        value: 0x5bb0000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "fsetp",
-        form: "i",
-        id: 5,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfef0000000000000,
-        value: 0x36b0000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 50..=60,
-                when: &[(0x7f80000000, 0x7f80000000)],
-                when_any: 0x7ff00000,
-                mask: 0x7ff00000,
-                value: 0x7ff00000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "fsetp",
-        form: "c",
-        id: 6,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfff0000000000000,
-        value: 0x4bb0000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "i2f",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1ffffcf03ffcfffff00ff000fff,
-        value: 0x306,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 70..=120,
-                when: &[
-                    (0x3004000000000000000000, 0x2004000000000000000000),
-                    (0x3004000000000000000000, 0x2000000000000000000000),
-                ],
-                when_any: 0,
-                mask: 0x3000000000000000,
-                value: 0,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "i2f",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1ffffcf03ff00000000ff000fff,
-        value: 0x906,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "i2f",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1ffffcf03ffc80000ffff000fff,
-        value: 0xb06,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 70..=90,
-                when: &[
-                    (0x3004000000000000000000, 0x2004000000000000000000),
-                    (0x3004000000000000000000, 0x2000000000000000000000),
-                ],
-                when_any: 0,
-                mask: 0x3000000000000000,
-                value: 0,
-            },
-        ],
-        srcs: &[Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "i2f",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1ffffcf03ffcfffff00ff000fff,
-        value: 0x80000000000000000000d06,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 75..=120,
-                when: &[
-                    (0x3004000000000000000000, 0x2004000000000000000000),
-                    (0x3004000000000000000000, 0x2000000000000000000000),
-                ],
-                when_any: 0,
-                mask: 0x3000000000000000,
-                value: 0,
-            },
-        ],
-        srcs: &[Some(SlotKind::UGpr)],
-    },
-    FormInfo {
-        op: "i2f64",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1ffffcf03ffcfffff00ff000fff,
-        value: 0x312,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 70..=120,
-                when: &[
-                    (0x3004000000000000000000, 0x2004000000000000000000),
-                    (0x3004000000000000000000, 0x2000000000000000000000),
-                    (0x3004000000000000000000, 0x3004000000000000000000),
-                    (0x3004000000000000000000, 0x3000000000000000000000),
-                ],
-                when_any: 0,
-                mask: 0x3000000000000000,
-                value: 0,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "i2f64",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1ffffcf03ff00000000ff000fff,
-        value: 0x912,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "i2f64",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1ffffcf03ffc80000ffff000fff,
-        value: 0xb12,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 70..=90,
-                when: &[
-                    (0x3004000000000000000000, 0x2004000000000000000000),
-                    (0x3004000000000000000000, 0x2000000000000000000000),
-                    (0x3004000000000000000000, 0x3004000000000000000000),
-                    (0x3004000000000000000000, 0x3000000000000000000000),
-                ],
-                when_any: 0,
-                mask: 0x3000000000000000,
-                value: 0,
-            },
-        ],
-        srcs: &[Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "i2f64",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1ffffcf03ffcfffff00ff000fff,
-        value: 0x80000000000000000000d12,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 75..=120,
-                when: &[
-                    (0x3004000000000000000000, 0x2004000000000000000000),
-                    (0x3004000000000000000000, 0x2000000000000000000000),
-                    (0x3004000000000000000000, 0x3004000000000000000000),
-                    (0x3004000000000000000000, 0x3000000000000000000000),
-                ],
-                when_any: 0,
-                mask: 0x3000000000000000,
-                value: 0,
-            },
-        ],
-        srcs: &[Some(SlotKind::UGpr)],
-    },
-    FormInfo {
-        op: "iabs",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1ffffffffffffffff00ff000fff,
-        value: 0x213,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "iabs",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1ffffffffff00000000ff000fff,
-        value: 0x813,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "iabs",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1fffffffffff80000ffff000fff,
-        value: 0xa13,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "iabs",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1ffffffffffffffff00ff000fff,
-        value: 0x80000000000000000000c13,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::UGpr)],
-    },
-    FormInfo {
-        op: "iadd",
-        form: "r",
-        id: 0,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfffc77fff0000000,
-        value: 0x5c10000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "iadd",
-        form: "i",
-        id: 1,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfefd778000000000,
-        value: 0x3810000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "iadd",
-        form: "c",
-        id: 2,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfffc778000000000,
-        value: 0x4c10000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "iadd3",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff80016007fffff0000000fff,
-        value: 0x210,
-        unknown: 0x781e0000000000000000000,
-        canonical: 0x781e0000000000000000000,
-        hidden: &[
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7000000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7200000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7400000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7600000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7800000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7a00000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7c00000000000000000000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "iadd3",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff80016000000000000000fff,
-        value: 0x810,
-        unknown: 0x781e0000000000000000000,
-        canonical: 0x781e0000000000000000000,
-        hidden: &[
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7000000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7200000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7400000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7600000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7800000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7a00000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7c00000000000000000000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "iadd3",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1fff8001600780000ff00000fff,
-        value: 0xa10,
-        unknown: 0x781e0000000000000000000,
-        canonical: 0x781e0000000000000000000,
-        hidden: &[
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7000000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7200000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7400000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7600000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7800000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7a00000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7c00000000000000000000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "iadd3",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff80016007fffff0000000fff,
-        value: 0x80000000000000000000c10,
-        unknown: 0x781e0000000000000000000,
-        canonical: 0x781e0000000000000000000,
-        hidden: &[
-            Hidden {
-                sms: 75..=90,
-                when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7000000000000000000000,
-            },
-            Hidden {
-                sms: 75..=90,
-                when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7200000000000000000000,
-            },
-            Hidden {
-                sms: 75..=90,
-                when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7400000000000000000000,
-            },
-            Hidden {
-                sms: 75..=90,
-                when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7600000000000000000000,
-            },
-            Hidden {
-                sms: 75..=90,
-                when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7800000000000000000000,
-            },
-            Hidden {
-                sms: 75..=90,
-                when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7a00000000000000000000,
-            },
-            Hidden {
-                sms: 75..=90,
-                when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7c00000000000000000000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "iadd32i",
-        form: "fixed",
-        id: 0,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfec0000000000000,
-        value: 0x1c00000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "iadd3x",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff80016007fffff0000000fff,
-        value: 0x4000000000000000210,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7000000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7200000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7400000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7600000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7800000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7a00000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7c00000000000000000000,
-            },
-        ],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Pred),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "iadd3x",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff80016000000000000000fff,
-        value: 0x4000000000000000810,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7000000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7200000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7400000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7600000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7800000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7a00000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7c00000000000000000000,
-            },
-        ],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Imm),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Pred),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "iadd3x",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1fff8001600780000ff00000fff,
-        value: 0x4000000000000000a10,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7000000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7200000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7400000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7600000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7800000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7a00000000000000000000,
-            },
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7c00000000000000000000,
-            },
-        ],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::CBuf),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Pred),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "iadd3x",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff80016007fffff0000000fff,
-        value: 0x80004000000000000000c10,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 75..=90,
-                when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7000000000000000000000,
-            },
-            Hidden {
-                sms: 75..=90,
-                when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7200000000000000000000,
-            },
-            Hidden {
-                sms: 75..=90,
-                when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7400000000000000000000,
-            },
-            Hidden {
-                sms: 75..=90,
-                when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7600000000000000000000,
-            },
-            Hidden {
-                sms: 75..=90,
-                when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7800000000000000000000,
-            },
-            Hidden {
-                sms: 75..=90,
-                when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7a00000000000000000000,
-            },
-            Hidden {
-                sms: 75..=90,
-                when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
-                when_any: 0,
-                mask: 0x7e00000000000000000000,
-                value: 0x7c00000000000000000000,
-            },
-        ],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::UGpr),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Pred),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "imad",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffffff500ffffff0000000fff,
-        value: 0x78e00000000000000000224,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "imad",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffffff5000000000000000fff,
-        value: 0x78e00000000000000000824,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "imad",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1fffffff500f80000ff00000fff,
-        value: 0x78e00000000000000000a24,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "imad",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffffff500ffffff0000000fff,
-        value: 0xf8e00000000000000000c24,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "imad",
-        form: "rri",
-        id: 4,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffffffd000000000000000fff,
-        value: 0x78e00000000000000000424,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "imad",
-        form: "rrc",
-        id: 5,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1fffffffd00780000ff00000fff,
-        value: 0x78e00000000000000000624,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "imad",
-        form: "rru",
-        id: 6,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffffffd007fffff0000000fff,
-        value: 0xf8e00000000000000000e24,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
-    },
-    FormInfo {
-        op: "imad_hi",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffff1f500ffffff0000000fff,
-        value: 0x78000000000000000000227,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "imad_hi",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffff1f5000000000000000fff,
-        value: 0x78000000000000000000827,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "imad_hi",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90],
-        mask: 0x1fffff1f500f80000ff00000fff,
-        value: 0x78000000000000000000a27,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "imad_hi",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffff1f500ffffff0000000fff,
-        value: 0xf8000000000000000000c27,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "imad_hi",
-        form: "rrc",
-        id: 4,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90],
-        mask: 0x1fffff1fd00780000ff00000fff,
-        value: 0x78000000000000000000627,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "imad_hi",
-        form: "rru",
-        id: 5,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffff1fd007fffff0000000fff,
-        value: 0xf8000000000000000000e27,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
-    },
-    FormInfo {
-        op: "imad_wide",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffff1f500ffffff0000000fff,
-        value: 0x78000000000000000000225,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "imad_wide",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffff1f5000000000000000fff,
-        value: 0x78000000000000000000825,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "imad_wide",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1fffff1f500f80000ff00000fff,
-        value: 0x78000000000000000000a25,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "imad_wide",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffff1f500ffffff0000000fff,
-        value: 0xf8000000000000000000c25,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "imad_wide",
-        form: "rrc",
-        id: 4,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1fffff1fd00780000ff00000fff,
-        value: 0x78000000000000000000625,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "imad_wide",
-        form: "rru",
-        id: 5,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffff1fd007fffff0000000fff,
-        value: 0xf8000000000000000000e25,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
-    },
-    FormInfo {
-        op: "imad_wide_x",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff871f500ffffff0000000fff,
-        value: 0x4000000000000000225,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "imad_wide_x",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff871f5000000000000000fff,
-        value: 0x4000000000000000825,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Imm),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "imad_wide_x",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1fff871f500f80000ff00000fff,
-        value: 0x4000000000000000a25,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::CBuf),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "imad_wide_x",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff871f500ffffff0000000fff,
-        value: 0x80004000000000000000c25,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::UGpr),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "imad_wide_x",
-        form: "rrc",
-        id: 4,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1fff871fd00780000ff00000fff,
-        value: 0x4000000000000000625,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::CBuf),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "imad_wide_x",
-        form: "rru",
-        id: 5,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff871fd007fffff0000000fff,
-        value: 0x80004000000000000000e25,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::UGpr),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "imadx",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff87ff500ffffff0000000fff,
-        value: 0xe04000000000000000224,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "imadx",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff87ff5000000000000000fff,
-        value: 0xe04000000000000000824,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Imm),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "imadx",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1fff87ff500f80000ff00000fff,
-        value: 0xe04000000000000000a24,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::CBuf),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "imadx",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff87ff500ffffff0000000fff,
-        value: 0x80e04000000000000000c24,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::UGpr),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "imadx",
-        form: "rri",
-        id: 4,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff87ffd000000000000000fff,
-        value: 0xe04000000000000000424,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Imm),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "imadx",
-        form: "rrc",
-        id: 5,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1fff87ffd00780000ff00000fff,
-        value: 0xe04000000000000000624,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::CBuf),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "imadx",
-        form: "rru",
-        id: 6,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff87ffd007fffff0000000fff,
-        value: 0x80e04000000000000000e24,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::UGpr),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "imnmx",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100],
-        mask: 0x1fff87ffdffffffff0000000fff,
-        value: 0x217,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "imnmx",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100],
-        mask: 0x1fff87ffdff0000000000000fff,
-        value: 0x817,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "imnmx",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90],
-        mask: 0x1fff87ffdfff80000ff00000fff,
-        value: 0xa17,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "imnmx",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100],
-        mask: 0x1fff87ffdffffffff0000000fff,
-        value: 0x80000000000000000000c17,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "imnmx",
-        form: "r",
-        id: 4,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfffe607ff0000000,
-        value: 0x5c20000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "imnmx",
-        form: "i",
-        id: 5,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfefe600000000000,
-        value: 0x3820000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "imnmx",
-        form: "c",
-        id: 6,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfffe600000000000,
-        value: 0x4c20000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "iscadd",
-        form: "r",
-        id: 0,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfffc707ff0000000,
-        value: 0x5c18000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "iscadd",
-        form: "i",
-        id: 1,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfefd700000000000,
-        value: 0x3818000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "iscadd",
-        form: "c",
-        id: 2,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfffc700000000000,
-        value: 0x4c18000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "iscadd32i",
-        form: "fixed",
-        id: 0,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfc00000000000000,
-        value: 0x1400000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "isetp",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff801800fffffff0000ff0fff,
-        value: 0x20c,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 80..=120,
-                when: &[(0x1000000000000000000, 0)],
-                when_any: 0,
-                mask: 0xf00000000000000000,
-                value: 0x700000000000000000,
-            },
-        ],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Pred),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "isetp",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff801800f0000000000ff0fff,
-        value: 0x80c,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 80..=120,
-                when: &[(0x1000000000000000000, 0)],
-                when_any: 0,
-                mask: 0xf00000000000000000,
-                value: 0x700000000000000000,
-            },
-        ],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Imm),
-            Some(SlotKind::Pred),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "isetp",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1fff801800ff80000ff00ff0fff,
-        value: 0xa0c,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 80..=90,
-                when: &[(0x1000000000000000000, 0)],
-                when_any: 0,
-                mask: 0xf00000000000000000,
-                value: 0x700000000000000000,
-            },
-        ],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::CBuf),
-            Some(SlotKind::Pred),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "isetp",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff801800fffffff0000ff0fff,
-        value: 0x80000000000000000000c0c,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 80..=120,
-                when: &[(0x1000000000000000000, 0)],
-                when_any: 0,
-                mask: 0xf00000000000000000,
-                value: 0x700000000000000000,
-            },
-        ],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::UGpr),
-            Some(SlotKind::Pred),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "isetp",
-        form: "r",
-        id: 4,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfff0907ff00000c0,
-        value: 0x5b60000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred), None],
-    },
-    FormInfo {
-        op: "isetp",
-        form: "i",
-        id: 5,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfef09000000000c0,
-        value: 0x3660000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred), None],
-    },
-    FormInfo {
-        op: "isetp",
-        form: "c",
-        id: 6,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfff09000000000c0,
-        value: 0x4b60000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred), None],
-    },
-    FormInfo {
-        op: "isetp64",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[120],
-        mask: 0x1fff801800fffffff0000ff0fff,
-        value: 0x10000000000000000020c,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 120..=120,
-                when: &[(0x1000000000000000000, 0)],
-                when_any: 0,
-                mask: 0xf00000000000000000,
-                value: 0x700000000000000000,
-            },
-        ],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Pred),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "isetp64",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[120],
-        mask: 0x1fff801800f0000000000ff0fff,
-        value: 0x10000000000000000080c,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 120..=120,
-                when: &[(0x1000000000000000000, 0)],
-                when_any: 0,
-                mask: 0xf00000000000000000,
-                value: 0x700000000000000000,
-            },
-        ],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Imm),
-            Some(SlotKind::Pred),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "isetp64",
-        form: "rur",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[120],
-        mask: 0x1fff801800fffffff0000ff0fff,
-        value: 0x80100000000000000000c0c,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 120..=120,
-                when: &[(0x1000000000000000000, 0)],
-                when_any: 0,
-                mask: 0xf00000000000000000,
-                value: 0x700000000000000000,
-            },
-        ],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::UGpr),
-            Some(SlotKind::Pred),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "ldg",
-        form: "fixed",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[75],
-        mask: 0x1ffff8e01cf000000ff00000fff,
-        value: 0xe01000000000000000381,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "ldg",
-        form: "fixed",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70],
-        mask: 0x1ffff8e01ff000000ff00000fff,
-        value: 0xe01000000000000000381,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "ldg",
-        form: "fixed",
-        id: 2,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfff8300000000000,
-        value: 0xeed0200000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "lea",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff87107ff7fffff0000000fff,
-        value: 0xff0000000000000211,
-        unknown: 0x78000000000000000000000,
-        canonical: 0x78000000000000000000000,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "lea",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff87107ff0000000000000fff,
-        value: 0xff0000000000000811,
-        unknown: 0x78000000000000000000000,
-        canonical: 0x78000000000000000000000,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "lea",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1fff87107ff780000ff00000fff,
-        value: 0xff0000000000000a11,
-        unknown: 0x78000000000000000000000,
-        canonical: 0x78000000000000000000000,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "lea",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff87107ff7fffff0000000fff,
-        value: 0x80000ff0000000000000c11,
-        unknown: 0x78000000000000000000000,
-        canonical: 0x78000000000000000000000,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
-    },
-    FormInfo {
-        op: "lea_hi",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff87105007fffff0000000fff,
-        value: 0x100000000000000000211,
-        unknown: 0x78000000000000000000000,
-        canonical: 0x78000000000000000000000,
-        hidden: &[
-            Hidden {
-                sms: 70..=120,
-                when: &[(0x2000000000000000000, 0x2000000000000000000)],
-                when_any: 0,
-                mask: 0xff0000000000000000,
-                value: 0xff0000000000000000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "lea_hi",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff87105000000000000000fff,
-        value: 0x100000000000000000811,
-        unknown: 0x78000000000000000000000,
-        canonical: 0x78000000000000000000000,
-        hidden: &[
-            Hidden {
-                sms: 70..=120,
-                when: &[(0x2000000000000000000, 0x2000000000000000000)],
-                when_any: 0,
-                mask: 0xff0000000000000000,
-                value: 0xff0000000000000000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "lea_hi",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1fff8710500780000ff00000fff,
-        value: 0x100000000000000000a11,
-        unknown: 0x78000000000000000000000,
-        canonical: 0x78000000000000000000000,
-        hidden: &[
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x2000000000000000000, 0x2000000000000000000)],
-                when_any: 0,
-                mask: 0xff0000000000000000,
-                value: 0xff0000000000000000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "lea_hi",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff87105007fffff0000000fff,
-        value: 0x80100000000000000000c11,
-        unknown: 0x78000000000000000000000,
-        canonical: 0x78000000000000000000000,
-        hidden: &[
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x2000000000000000000, 0x2000000000000000000)],
-                when_any: 0,
-                mask: 0xff0000000000000000,
-                value: 0xff0000000000000000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "lea_hi",
-        form: "rri",
-        id: 4,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff87107000000000000000fff,
-        value: 0x100000000000000000411,
-        unknown: 0x78000000000000000000000,
-        canonical: 0x78000000000000000000000,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "lea_hi_x",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff87105007fffff0000000fff,
-        value: 0x104000000000000000211,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 70..=120,
-                when: &[(0x2000000000000000000, 0x2000000000000000000)],
-                when_any: 0,
-                mask: 0xff0000000000000000,
-                value: 0xff0000000000000000,
-            },
-        ],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "lea_hi_x",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff87105000000000000000fff,
-        value: 0x104000000000000000811,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 70..=120,
-                when: &[(0x2000000000000000000, 0x2000000000000000000)],
-                when_any: 0,
-                mask: 0xff0000000000000000,
-                value: 0xff0000000000000000,
-            },
-        ],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Imm),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "lea_hi_x",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1fff8710500780000ff00000fff,
-        value: 0x104000000000000000a11,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 70..=90,
-                when: &[(0x2000000000000000000, 0x2000000000000000000)],
-                when_any: 0,
-                mask: 0xff0000000000000000,
-                value: 0xff0000000000000000,
-            },
-        ],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::CBuf),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "lea_hi_x",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff87105007fffff0000000fff,
-        value: 0x80104000000000000000c11,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 75..=120,
-                when: &[(0x2000000000000000000, 0x2000000000000000000)],
-                when_any: 0,
-                mask: 0xff0000000000000000,
-                value: 0xff0000000000000000,
-            },
-        ],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::UGpr),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "lea_hi_x",
-        form: "rri",
-        id: 4,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff87107000000000000000fff,
-        value: 0x104000000000000000411,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Imm),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "lea_x",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff87107ff7fffff0000000fff,
-        value: 0x4ff0000000000000211,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "lea_x",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff87107ff0000000000000fff,
-        value: 0x4ff0000000000000811,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "lea_x",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1fff87107ff780000ff00000fff,
-        value: 0x4ff0000000000000a11,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "lea_x",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff87107ff7fffff0000000fff,
-        value: 0x80004ff0000000000000c11,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "lop",
-        form: "r",
-        id: 0,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfff8407ff0000000,
-        value: 0x5c40000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "lop",
-        form: "i",
-        id: 1,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfef8410000000000,
-        value: 0x3840000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "lop",
-        form: "c",
-        id: 2,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfff8400000000000,
-        value: 0x4c40000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "lop3",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff8700000ffffff0000000fff,
-        value: 0x212,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "lop3",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff87000000000000000000fff,
-        value: 0x812,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Imm),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "lop3",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1fff8700000f80000ff00000fff,
-        value: 0xa12,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::CBuf),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "lop3",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff8700000ffffff0000000fff,
-        value: 0x80000000000000000000c12,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[
-            Some(SlotKind::Gpr),
-            Some(SlotKind::UGpr),
-            Some(SlotKind::Gpr),
-            Some(SlotKind::Pred),
-        ],
-    },
-    FormInfo {
-        op: "lop3",
-        form: "r",
-        id: 4,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfff8000000000000,
-        value: 0x5be0000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr), None],
-    },
-    FormInfo {
-        op: "lop3",
-        form: "i",
-        id: 5,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfe00000000000000,
-        value: 0x3c00000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr), None],
-    },
-    FormInfo {
-        op: "lop3",
-        form: "c",
-        id: 6,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xff00000000000000,
-        value: 0x200000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr), None],
-    },
-    FormInfo {
-        op: "lop32i",
-        form: "fixed",
-        id: 0,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfd00000000000000,
-        value: 0x400000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "mov",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffffff0ffffffff00ff000fff,
-        value: 0x202,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "mov",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffffff0ff00000000ff000fff,
-        value: 0x802,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "mov",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1fffffff0fff80000ffff000fff,
-        value: 0xa02,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "mov",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffffff0ffffffff00ff000fff,
-        value: 0x80000000000000000000c02,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::UGpr)],
-    },
-    FormInfo {
-        op: "mov",
-        form: "r",
-        id: 4,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfffff87ff000ff00,
-        value: 0x5c98000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "mov",
-        form: "c",
-        id: 5,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfffff8000000ff00,
-        value: 0x4c98000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "mov32i",
-        form: "fixed",
-        id: 0,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfff0000000000f00,
-        value: 0x100000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "mov64",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[120],
-        mask: 0x1ffffffffffffffff00ff000fff,
-        value: 0x10f000000000000000202,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "mov64",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[120],
-        mask: 0x1ffffffffffff00000000000fff,
-        value: 0x402,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "mov64",
-        form: "rur",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[120],
-        mask: 0x1ffffffffffffffff00ff000fff,
-        value: 0x8010f000000000000000c02,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::UGpr)],
-    },
-    FormInfo {
-        op: "mufu",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70],
-        mask: 0x1ffffff00ff0fffff00ff000fff,
-        value: 0x308,
-        unknown: 0x3000000000000000000,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 70..=70,
-                when: &[
-                    (0xfc000000000000000000, 0),
-                    (0xfc000000000000000000, 0x4000000000000000000),
-                    (0xfc000000000000000000, 0x8000000000000000000),
-                    (0xfc000000000000000000, 0xc000000000000000000),
-                    (0xfc000000000000000000, 0x10000000000000000000),
-                    (0xfc000000000000000000, 0x14000000000000000000),
-                    (0xfc000000000000000000, 0x18000000000000000000),
-                    (0xfc000000000000000000, 0x1c000000000000000000),
-                    (0xfc000000000000000000, 0x20000000000000000000),
-                ],
-                when_any: 0,
-                mask: 0x3000000000000000,
-                value: 0,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "mufu",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70],
-        mask: 0x1ffffff00ff00000000ff000fff,
-        value: 0x908,
-        unknown: 0x3000000000000000000,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 70..=70,
-                when: &[
-                    (0xfc007f80000000000000, 0x7f80000000000000),
-                    (0xfc007f80000000000000, 0x4007f80000000000000),
-                    (0xfc007f80000000000000, 0x8007f80000000000000),
-                    (0xfc007f80000000000000, 0xc007f80000000000000),
-                    (0xfc007f80000000000000, 0x10007f80000000000000),
-                    (0xfc007f80000000000000, 0x14007f80000000000000),
-                    (0xfc007f80000000000000, 0x20007f80000000000000),
-                ],
-                when_any: 0x7fffff00000000,
-                mask: 0x7fffff00000000,
-                value: 0x7fffff00000000,
-            },
-            Hidden {
-                sms: 70..=70,
-                when: &[
-                    (0xfc007ff8000000000000, 0x18007ff8000000000000),
-                    (0xfc007ff8000000000000, 0x1c007ff8000000000000),
-                ],
-                when_any: 0,
-                mask: 0x7ffff00000000,
-                value: 0x7ffff00000000,
-            },
-            Hidden {
-                sms: 70..=70,
-                when: &[
-                    (0xfc007ff8000000000000, 0x18007ff0000000000000),
-                    (0xfc007ff8000000000000, 0x1c007ff0000000000000),
-                ],
-                when_any: 0x7ffff00000000,
-                mask: 0x7ffff00000000,
-                value: 0x7ffff00000000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "mufu",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70],
-        mask: 0x1ffffff00ff080000ffff000fff,
-        value: 0xb08,
-        unknown: 0x3000000000000000000,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 70..=70,
-                when: &[
-                    (0xfc000000000000000000, 0),
-                    (0xfc000000000000000000, 0x4000000000000000000),
-                    (0xfc000000000000000000, 0x8000000000000000000),
-                    (0xfc000000000000000000, 0xc000000000000000000),
-                    (0xfc000000000000000000, 0x10000000000000000000),
-                    (0xfc000000000000000000, 0x14000000000000000000),
-                    (0xfc000000000000000000, 0x18000000000000000000),
-                    (0xfc000000000000000000, 0x1c000000000000000000),
-                    (0xfc000000000000000000, 0x20000000000000000000),
-                ],
-                when_any: 0,
-                mask: 0x3000000000000000,
-                value: 0,
-            },
-        ],
-        srcs: &[Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "mufu",
-        form: "rrr",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89],
-        mask: 0x1ffffff00ff0fffff00ff000fff,
-        value: 0x308,
-        unknown: 0x1000000000000000000,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 75..=89,
-                when: &[
-                    (0xfe000000000000000000, 0),
-                    (0xfe000000000000000000, 0x4000000000000000000),
-                    (0xfe000000000000000000, 0x8000000000000000000),
-                    (0xfe000000000000000000, 0xc000000000000000000),
-                    (0xfe000000000000000000, 0x10000000000000000000),
-                    (0xfe000000000000000000, 0x14000000000000000000),
-                    (0xfe000000000000000000, 0x18000000000000000000),
-                    (0xfe000000000000000000, 0x1c000000000000000000),
-                    (0xfe000000000000000000, 0x20000000000000000000),
-                    (0xfe000000000000000000, 0x24000000000000000000),
-                ],
-                when_any: 0,
-                mask: 0x3000000000000000,
-                value: 0,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "mufu",
-        form: "rir",
-        id: 4,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89],
-        mask: 0x1ffffff00ff00000000ff000fff,
-        value: 0x908,
-        unknown: 0x1000000000000000000,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 75..=89,
-                when: &[
-                    (0xfe000000000000000000, 0x2000000000000000000),
-                    (0xfe000000000000000000, 0x6000000000000000000),
-                    (0xfe000000000000000000, 0xa000000000000000000),
-                    (0xfe000000000000000000, 0xe000000000000000000),
-                    (0xfe000000000000000000, 0x12000000000000000000),
-                    (0xfe000000000000000000, 0x16000000000000000000),
-                    (0xfe000000000000000000, 0x1a000000000000000000),
-                    (0xfe000000000000000000, 0x1e000000000000000000),
-                    (0xfe000000000000000000, 0x22000000000000000000),
-                    (0xfe000000000000000000, 0x26000000000000000000),
-                ],
-                when_any: 0,
-                mask: 0xffff000000000000,
-                value: 0,
-            },
-            Hidden {
-                sms: 75..=89,
-                when: &[
-                    (0xfe007fc0000000000000, 0x7fc0000000000000),
-                    (0xfe007fc0000000000000, 0x4007fc0000000000000),
-                    (0xfe007fc0000000000000, 0x8007fc0000000000000),
-                    (0xfe007fc0000000000000, 0xc007fc0000000000000),
-                    (0xfe007fc0000000000000, 0x10007fc0000000000000),
-                    (0xfe007fc0000000000000, 0x14007fc0000000000000),
-                    (0xfe007fc0000000000000, 0x20007fc0000000000000),
-                    (0xfe007fc0000000000000, 0x24007fc0000000000000),
-                ],
-                when_any: 0,
-                mask: 0x3fffff00000000,
-                value: 0x3fffff00000000,
-            },
-            Hidden {
-                sms: 75..=89,
-                when: &[
-                    (0xfe007fc0000000000000, 0x7f80000000000000),
-                    (0xfe007fc0000000000000, 0x4007f80000000000000),
-                    (0xfe007fc0000000000000, 0x8007f80000000000000),
-                    (0xfe007fc0000000000000, 0xc007f80000000000000),
-                    (0xfe007fc0000000000000, 0x10007f80000000000000),
-                    (0xfe007fc0000000000000, 0x14007f80000000000000),
-                    (0xfe007fc0000000000000, 0x20007f80000000000000),
-                    (0xfe007fc0000000000000, 0x24007f80000000000000),
-                ],
-                when_any: 0x3fffff00000000,
-                mask: 0x3fffff00000000,
-                value: 0x3fffff00000000,
-            },
-            Hidden {
-                sms: 75..=89,
-                when: &[
-                    (0xfe0000007e0000000000, 0x20000007e0000000000),
-                    (0xfe0000007e0000000000, 0x60000007e0000000000),
-                    (0xfe0000007e0000000000, 0xa0000007e0000000000),
-                    (0xfe0000007e0000000000, 0xe0000007e0000000000),
-                    (0xfe0000007e0000000000, 0x120000007e0000000000),
-                    (0xfe0000007e0000000000, 0x160000007e0000000000),
-                    (0xfe0000007e0000000000, 0x1a0000007e0000000000),
-                    (0xfe0000007e0000000000, 0x1e0000007e0000000000),
-                    (0xfe0000007e0000000000, 0x220000007e0000000000),
-                    (0xfe0000007e0000000000, 0x260000007e0000000000),
-                ],
-                when_any: 0,
-                mask: 0x1ff00000000,
-                value: 0x1ff00000000,
-            },
-            Hidden {
-                sms: 75..=89,
-                when: &[
-                    (0xfe0000007e0000000000, 0x20000007c0000000000),
-                    (0xfe0000007e0000000000, 0x60000007c0000000000),
-                    (0xfe0000007e0000000000, 0xa0000007c0000000000),
-                    (0xfe0000007e0000000000, 0xe0000007c0000000000),
-                    (0xfe0000007e0000000000, 0x120000007c0000000000),
-                    (0xfe0000007e0000000000, 0x160000007c0000000000),
-                    (0xfe0000007e0000000000, 0x1a0000007c0000000000),
-                    (0xfe0000007e0000000000, 0x1e0000007c0000000000),
-                    (0xfe0000007e0000000000, 0x220000007c0000000000),
-                    (0xfe0000007e0000000000, 0x260000007c0000000000),
-                ],
-                when_any: 0x1ff00000000,
-                mask: 0x1ff00000000,
-                value: 0x1ff00000000,
-            },
-            Hidden {
-                sms: 75..=89,
-                when: &[
-                    (0xfe007ff8000000000000, 0x18007ff8000000000000),
-                    (0xfe007ff8000000000000, 0x1c007ff8000000000000),
-                ],
-                when_any: 0,
-                mask: 0x7ffff00000000,
-                value: 0x7ffff00000000,
-            },
-            Hidden {
-                sms: 75..=89,
-                when: &[
-                    (0xfe007ff8000000000000, 0x18007ff0000000000000),
-                    (0xfe007ff8000000000000, 0x1c007ff0000000000000),
-                ],
-                when_any: 0x7ffff00000000,
-                mask: 0x7ffff00000000,
-                value: 0x7ffff00000000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "mufu",
-        form: "rcr",
-        id: 5,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89],
-        mask: 0x1ffffff00ff080000ffff000fff,
-        value: 0xb08,
-        unknown: 0x1000000000000000000,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 75..=89,
-                when: &[
-                    (0xfe000000000000000000, 0),
-                    (0xfe000000000000000000, 0x4000000000000000000),
-                    (0xfe000000000000000000, 0x8000000000000000000),
-                    (0xfe000000000000000000, 0xc000000000000000000),
-                    (0xfe000000000000000000, 0x10000000000000000000),
-                    (0xfe000000000000000000, 0x14000000000000000000),
-                    (0xfe000000000000000000, 0x18000000000000000000),
-                    (0xfe000000000000000000, 0x1c000000000000000000),
-                    (0xfe000000000000000000, 0x20000000000000000000),
-                    (0xfe000000000000000000, 0x24000000000000000000),
-                ],
-                when_any: 0,
-                mask: 0x3000000000000000,
-                value: 0,
-            },
-        ],
-        srcs: &[Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "mufu",
-        form: "rur",
-        id: 6,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89],
-        mask: 0x1ffffff00ff0fffff00ff000fff,
-        value: 0x80000000000000000000d08,
-        unknown: 0x1000000000000000000,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 75..=89,
-                when: &[
-                    (0xfe000000000000000000, 0),
-                    (0xfe000000000000000000, 0x4000000000000000000),
-                    (0xfe000000000000000000, 0x8000000000000000000),
-                    (0xfe000000000000000000, 0xc000000000000000000),
-                    (0xfe000000000000000000, 0x10000000000000000000),
-                    (0xfe000000000000000000, 0x14000000000000000000),
-                    (0xfe000000000000000000, 0x18000000000000000000),
-                    (0xfe000000000000000000, 0x1c000000000000000000),
-                    (0xfe000000000000000000, 0x20000000000000000000),
-                    (0xfe000000000000000000, 0x24000000000000000000),
-                ],
-                when_any: 0,
-                mask: 0x3000000000000000,
-                value: 0,
-            },
-        ],
-        srcs: &[Some(SlotKind::UGpr)],
-    },
-    FormInfo {
-        op: "mufu",
-        form: "rrr",
-        id: 7,
-        family: Family::Sm70,
-        sms: &[90, 100, 120],
-        mask: 0x1ffffff00ff0fffff00ff000fff,
-        value: 0x308,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 90..=120,
-                when: &[
-                    (0xff000000000000000000, 0),
-                    (0xff000000000000000000, 0x4000000000000000000),
-                    (0xff000000000000000000, 0x8000000000000000000),
-                    (0xff000000000000000000, 0xc000000000000000000),
-                    (0xff000000000000000000, 0x10000000000000000000),
-                    (0xff000000000000000000, 0x14000000000000000000),
-                    (0xff000000000000000000, 0x18000000000000000000),
-                    (0xff000000000000000000, 0x1c000000000000000000),
-                    (0xff000000000000000000, 0x20000000000000000000),
-                    (0xff000000000000000000, 0x24000000000000000000),
-                ],
-                when_any: 0,
-                mask: 0x3000000000000000,
-                value: 0,
-            },
-        ],
-        srcs: &[Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "mufu",
-        form: "rir",
-        id: 8,
-        family: Family::Sm70,
-        sms: &[90, 100, 120],
-        mask: 0x1ffffff00ff00000000ff000fff,
-        value: 0x908,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 90..=120,
-                when: &[
-                    (0xff000000000000000000, 0x1000000000000000000),
-                    (0xff000000000000000000, 0x2000000000000000000),
-                    (0xff000000000000000000, 0x5000000000000000000),
-                    (0xff000000000000000000, 0x6000000000000000000),
-                    (0xff000000000000000000, 0x9000000000000000000),
-                    (0xff000000000000000000, 0xa000000000000000000),
-                    (0xff000000000000000000, 0xd000000000000000000),
-                    (0xff000000000000000000, 0xe000000000000000000),
-                    (0xff000000000000000000, 0x11000000000000000000),
-                    (0xff000000000000000000, 0x12000000000000000000),
-                    (0xff000000000000000000, 0x15000000000000000000),
-                    (0xff000000000000000000, 0x16000000000000000000),
-                    (0xff000000000000000000, 0x19000000000000000000),
-                    (0xff000000000000000000, 0x1a000000000000000000),
-                    (0xff000000000000000000, 0x1d000000000000000000),
-                    (0xff000000000000000000, 0x1e000000000000000000),
-                    (0xff000000000000000000, 0x21000000000000000000),
-                    (0xff000000000000000000, 0x22000000000000000000),
-                    (0xff000000000000000000, 0x25000000000000000000),
-                    (0xff000000000000000000, 0x26000000000000000000),
-                ],
-                when_any: 0,
-                mask: 0xffff000000000000,
-                value: 0,
-            },
-            Hidden {
-                sms: 90..=120,
-                when: &[
-                    (0xff007fc0000000000000, 0x7fc0000000000000),
-                    (0xff007fc0000000000000, 0x4007fc0000000000000),
-                    (0xff007fc0000000000000, 0x8007fc0000000000000),
-                    (0xff007fc0000000000000, 0xc007fc0000000000000),
-                    (0xff007fc0000000000000, 0x10007fc0000000000000),
-                    (0xff007fc0000000000000, 0x14007fc0000000000000),
-                    (0xff007fc0000000000000, 0x20007fc0000000000000),
-                    (0xff007fc0000000000000, 0x24007fc0000000000000),
-                ],
-                when_any: 0,
-                mask: 0x3fffff00000000,
-                value: 0x3fffff00000000,
-            },
-            Hidden {
-                sms: 90..=120,
-                when: &[
-                    (0xff007fc0000000000000, 0x7f80000000000000),
-                    (0xff007fc0000000000000, 0x4007f80000000000000),
-                    (0xff007fc0000000000000, 0x8007f80000000000000),
-                    (0xff007fc0000000000000, 0xc007f80000000000000),
-                    (0xff007fc0000000000000, 0x10007f80000000000000),
-                    (0xff007fc0000000000000, 0x14007f80000000000000),
-                    (0xff007fc0000000000000, 0x20007f80000000000000),
-                    (0xff007fc0000000000000, 0x24007f80000000000000),
-                ],
-                when_any: 0x3fffff00000000,
-                mask: 0x3fffff00000000,
-                value: 0x3fffff00000000,
-            },
-            Hidden {
-                sms: 90..=120,
-                when: &[
-                    (0xff0000007e0000000000, 0x10000007e0000000000),
-                    (0xff0000007e0000000000, 0x50000007e0000000000),
-                    (0xff0000007e0000000000, 0x90000007e0000000000),
-                    (0xff0000007e0000000000, 0xd0000007e0000000000),
-                    (0xff0000007e0000000000, 0x110000007e0000000000),
-                    (0xff0000007e0000000000, 0x150000007e0000000000),
-                    (0xff0000007e0000000000, 0x190000007e0000000000),
-                    (0xff0000007e0000000000, 0x1d0000007e0000000000),
-                    (0xff0000007e0000000000, 0x210000007e0000000000),
-                    (0xff0000007e0000000000, 0x250000007e0000000000),
-                ],
-                when_any: 0,
-                mask: 0x1ff00000000,
-                value: 0x1ff00000000,
-            },
-            Hidden {
-                sms: 90..=120,
-                when: &[
-                    (0xff0000007e0000000000, 0x10000007c0000000000),
-                    (0xff0000007e0000000000, 0x50000007c0000000000),
-                    (0xff0000007e0000000000, 0x90000007c0000000000),
-                    (0xff0000007e0000000000, 0xd0000007c0000000000),
-                    (0xff0000007e0000000000, 0x110000007c0000000000),
-                    (0xff0000007e0000000000, 0x150000007c0000000000),
-                    (0xff0000007e0000000000, 0x190000007c0000000000),
-                    (0xff0000007e0000000000, 0x1d0000007c0000000000),
-                    (0xff0000007e0000000000, 0x210000007c0000000000),
-                    (0xff0000007e0000000000, 0x250000007c0000000000),
-                ],
-                when_any: 0x1ff00000000,
-                mask: 0x1ff00000000,
-                value: 0x1ff00000000,
-            },
-            Hidden {
-                sms: 90..=120,
-                when: &[
-                    (0xff0000007fc000000000, 0x20000007fc000000000),
-                    (0xff0000007fc000000000, 0x60000007fc000000000),
-                    (0xff0000007fc000000000, 0xa0000007fc000000000),
-                    (0xff0000007fc000000000, 0xe0000007fc000000000),
-                    (0xff0000007fc000000000, 0x120000007fc000000000),
-                    (0xff0000007fc000000000, 0x160000007fc000000000),
-                    (0xff0000007fc000000000, 0x1a0000007fc000000000),
-                    (0xff0000007fc000000000, 0x1e0000007fc000000000),
-                    (0xff0000007fc000000000, 0x220000007fc000000000),
-                    (0xff0000007fc000000000, 0x260000007fc000000000),
-                ],
-                when_any: 0,
-                mask: 0x3f00000000,
-                value: 0x3f00000000,
-            },
-            Hidden {
-                sms: 90..=120,
-                when: &[
-                    (0xff0000007fc000000000, 0x20000007f8000000000),
-                    (0xff0000007fc000000000, 0x60000007f8000000000),
-                    (0xff0000007fc000000000, 0xa0000007f8000000000),
-                    (0xff0000007fc000000000, 0xe0000007f8000000000),
-                    (0xff0000007fc000000000, 0x120000007f8000000000),
-                    (0xff0000007fc000000000, 0x160000007f8000000000),
-                    (0xff0000007fc000000000, 0x1a0000007f8000000000),
-                    (0xff0000007fc000000000, 0x1e0000007f8000000000),
-                    (0xff0000007fc000000000, 0x220000007f8000000000),
-                    (0xff0000007fc000000000, 0x260000007f8000000000),
-                ],
-                when_any: 0x3f00000000,
-                mask: 0x3f00000000,
-                value: 0x3f00000000,
-            },
-            Hidden {
-                sms: 90..=120,
-                when: &[
-                    (0xff007ff8000000000000, 0x18007ff8000000000000),
-                    (0xff007ff8000000000000, 0x1c007ff8000000000000),
-                ],
-                when_any: 0,
-                mask: 0x7ffff00000000,
-                value: 0x7ffff00000000,
-            },
-            Hidden {
-                sms: 90..=120,
-                when: &[
-                    (0xff007ff8000000000000, 0x18007ff0000000000000),
-                    (0xff007ff8000000000000, 0x1c007ff0000000000000),
-                ],
-                when_any: 0x7ffff00000000,
-                mask: 0x7ffff00000000,
-                value: 0x7ffff00000000,
-            },
-        ],
-        srcs: &[Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "mufu",
-        form: "rcr",
-        id: 9,
-        family: Family::Sm70,
-        sms: &[90],
-        mask: 0x1ffffff00ff080000ffff000fff,
-        value: 0xb08,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 90..=90,
-                when: &[
-                    (0xff000000000000000000, 0),
-                    (0xff000000000000000000, 0x4000000000000000000),
-                    (0xff000000000000000000, 0x8000000000000000000),
-                    (0xff000000000000000000, 0xc000000000000000000),
-                    (0xff000000000000000000, 0x10000000000000000000),
-                    (0xff000000000000000000, 0x14000000000000000000),
-                    (0xff000000000000000000, 0x18000000000000000000),
-                    (0xff000000000000000000, 0x1c000000000000000000),
-                    (0xff000000000000000000, 0x20000000000000000000),
-                    (0xff000000000000000000, 0x24000000000000000000),
-                ],
-                when_any: 0,
-                mask: 0x3000000000000000,
-                value: 0,
-            },
-        ],
-        srcs: &[Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "mufu",
-        form: "rur",
-        id: 10,
-        family: Family::Sm70,
-        sms: &[90, 100, 120],
-        mask: 0x1ffffff00ff0fffff00ff000fff,
-        value: 0x80000000000000000000d08,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[
-            Hidden {
-                sms: 90..=120,
-                when: &[
-                    (0xff000000000000000000, 0),
-                    (0xff000000000000000000, 0x4000000000000000000),
-                    (0xff000000000000000000, 0x8000000000000000000),
-                    (0xff000000000000000000, 0xc000000000000000000),
-                    (0xff000000000000000000, 0x10000000000000000000),
-                    (0xff000000000000000000, 0x14000000000000000000),
-                    (0xff000000000000000000, 0x18000000000000000000),
-                    (0xff000000000000000000, 0x1c000000000000000000),
-                    (0xff000000000000000000, 0x20000000000000000000),
-                    (0xff000000000000000000, 0x24000000000000000000),
-                ],
-                when_any: 0,
-                mask: 0x3000000000000000,
-                value: 0,
-            },
-        ],
-        srcs: &[Some(SlotKind::UGpr)],
-    },
-    FormInfo {
-        op: "nop",
-        form: "fixed",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1ffffffffffffffffffffff0fff,
-        value: 0x918,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[],
-    },
-    FormInfo {
-        op: "nop",
-        form: "fixed",
-        id: 1,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfffffff00000dfff,
-        value: 0x50b0000000000f00,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[],
-    },
-    FormInfo {
-        op: "plop3",
-        form: "p",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff8000008ffffffffff000fff,
-        value: 0x81c,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Pred), Some(SlotKind::Pred), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "plop3",
-        form: "u",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff8000008ffffffffff000fff,
-        value: 0x8000000000000081c,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Pred), Some(SlotKind::Pred), Some(SlotKind::UPred)],
-    },
-    FormInfo {
-        op: "popc",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1ffffffffff7fffff00ff000fff,
-        value: 0x309,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "popc",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1ffffffffff00000000ff000fff,
-        value: 0x909,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "popc",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1ffffffffff780000ffff000fff,
-        value: 0xb09,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "popc",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1ffffffffff7fffff00ff000fff,
-        value: 0x80000000000000000000d09,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::UGpr)],
-    },
-    FormInfo {
-        op: "popc",
-        form: "r",
-        id: 4,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfffffefff000ff00,
-        value: 0x5c08000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "popc",
-        form: "i",
-        id: 5,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfeffff800000ff00,
-        value: 0x3808000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "popc",
-        form: "c",
-        id: 6,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfffffe800000ff00,
-        value: 0x4c08000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "prmt",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffffff800ffffff0000000fff,
-        value: 0x216,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "prmt",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffffff8000000000000000fff,
-        value: 0x816,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "prmt",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1fffffff800f80000ff00000fff,
-        value: 0xa16,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "prmt",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffffff800ffffff0000000fff,
-        value: 0x80000000000000000000c16,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "prmt",
-        form: "rri",
-        id: 4,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffffff8000000000000000fff,
-        value: 0x416,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "prmt",
-        form: "rrc",
-        id: 5,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1fffffff800f80000ff00000fff,
-        value: 0x616,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "prmt",
-        form: "rru",
-        id: 6,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffffff800ffffff0000000fff,
-        value: 0x80000000000000000000e16,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
-    },
-    FormInfo {
-        op: "prmt",
-        form: "r",
-        id: 7,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfff8807ff0000000,
-        value: 0x5bc0000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "prmt",
-        form: "i",
-        id: 8,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfef8800000000000,
-        value: 0x36c0000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "prmt",
-        form: "c",
-        id: 9,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfff8800000000000,
-        value: 0x4bc0000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "prmt",
-        form: "c2",
-        id: 10,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfff8800000000000,
-        value: 0x53c0000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "s2r",
-        form: "fixed",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1ffffff00ffffffffffff000fff,
-        value: 0x919,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[],
-    },
-    FormInfo {
-        op: "s2r",
-        form: "fixed",
-        id: 1,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfffffffff000ff00,
-        value: 0xf0c8000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[],
-    },
-    FormInfo {
-        op: "sel",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff87fffffffffff0000000fff,
-        value: 0x207,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "sel",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff87fffff0000000000000fff,
-        value: 0x807,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "sel",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1fff87ffffff80000ff00000fff,
-        value: 0xa07,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "sel",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fff87fffffffffff0000000fff,
-        value: 0x80000000000000000000c07,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "sel",
-        form: "r",
-        id: 4,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfffff87ff0000000,
-        value: 0x5ca0000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "sel",
-        form: "i",
-        id: 5,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfefff80000000000,
-        value: 0x38a0000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "sel",
-        form: "c",
-        id: 6,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfffff80000000000,
-        value: 0x4ca0000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "sel64",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[120],
-        mask: 0x1fff87fffffffffff0000000fff,
-        value: 0x607,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "sel64",
-        form: "rur",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[120],
-        mask: 0x1fff87fffffffffff0000000fff,
-        value: 0x80000000000000000000e07,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "shf",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffffee100ffffff0000000fff,
-        value: 0x219,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "shf",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffffee1000000000000000fff,
-        value: 0x819,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "shf",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1fffffee100f80000ff00000fff,
-        value: 0xa19,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "shf",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffffee100ffffff0000000fff,
-        value: 0x80000000000000000000c19,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "shf",
-        form: "rri",
-        id: 4,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffffee1000000000000000fff,
-        value: 0x419,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "shf",
-        form: "rrc",
-        id: 5,
-        family: Family::Sm70,
-        sms: &[70, 75, 80, 86, 89, 90],
-        mask: 0x1fffffee100f80000ff00000fff,
-        value: 0x619,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "shf",
-        form: "rru",
-        id: 6,
-        family: Family::Sm70,
-        sms: &[75, 80, 86, 89, 90, 100, 120],
-        mask: 0x1fffffee100ffffff0000000fff,
-        value: 0x80000000000000000000e19,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
-    },
-    FormInfo {
-        op: "shf",
-        form: "fixed",
-        id: 7,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xf8fa801ff0000000,
-        value: 0x58f8000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "shf",
-        form: "fixed",
-        id: 8,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xf1fa801ffc000000,
-        value: 0x30f8000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "shl",
-        form: "r",
-        id: 0,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xffffff7ff0000000,
-        value: 0x5c48000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "shl",
-        form: "i",
-        id: 1,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfeffff0000000000,
-        value: 0x3848000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "shl",
-        form: "c",
-        id: 2,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xffffff0000000000,
-        value: 0x4c48000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "shr",
-        form: "r",
-        id: 0,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfffeff7ff0000000,
-        value: 0x5c28000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "shr",
-        form: "i",
-        id: 1,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfefeff0000000000,
-        value: 0x3828000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
-    },
-    FormInfo {
-        op: "shr",
-        form: "c",
-        id: 2,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfffeff0000000000,
-        value: 0x4c28000000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
-    },
-    FormInfo {
-        op: "stg",
-        form: "fixed",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[70, 75],
-        mask: 0x1ffff8e01ff0000000000ff0fff,
-        value: 0x1000000000000000386,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "stg",
-        form: "fixed",
-        id: 1,
-        family: Family::Sm50,
-        sms: &[50, 52, 60],
-        mask: 0xfff8300000000000,
-        value: 0xeed8200000000000,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
-    },
-    FormInfo {
-        op: "vimnmx",
-        form: "rrr",
-        id: 0,
-        family: Family::Sm70,
-        sms: &[90],
-        mask: 0x1fff87fecffffffff0000000fff,
-        value: 0x7e00000000000000000248,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "vimnmx",
-        form: "rir",
-        id: 1,
-        family: Family::Sm70,
-        sms: &[90],
-        mask: 0x1fff87fecff0000000000000fff,
-        value: 0x7e00000000000000000848,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "vimnmx",
-        form: "rcr",
-        id: 2,
-        family: Family::Sm70,
-        sms: &[90],
-        mask: 0x1fff87fecfff80000ff00000fff,
-        value: 0x7e00000000000000000a48,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "vimnmx",
-        form: "rur",
-        id: 3,
-        family: Family::Sm70,
-        sms: &[90],
-        mask: 0x1fff87fecffffffff0000000fff,
-        value: 0x87e00000000000000000c48,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "vimnmx",
-        form: "rrr",
-        id: 4,
-        family: Family::Sm70,
-        sms: &[120],
-        mask: 0x1fff87fe8ffffffff0000000fff,
-        value: 0x7e00000000000000000248,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "vimnmx",
-        form: "rir",
-        id: 5,
-        family: Family::Sm70,
-        sms: &[120],
-        mask: 0x1fff87fe8ff0000000000000fff,
-        value: 0x7e00000000000000000848,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Pred)],
-    },
-    FormInfo {
-        op: "vimnmx",
-        form: "rur",
-        id: 6,
-        family: Family::Sm70,
-        sms: &[120],
-        mask: 0x1fff87fe8ffffffff0000000fff,
-        value: 0x87e00000000000000000c48,
-        unknown: 0,
-        canonical: 0,
-        hidden: &[],
-        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
-    },
+    FormInfo::new("bra", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89])
+        .fixed(0x1fff86c000000000000ffff0fff, 0x947)
+        .with_srcs(&[slot::PRED]),
+    FormInfo::new("bra", "fixed", 1, Family::Sm70, &[90, 100, 120])
+        .fixed(0x1fff86c000000000000ff000fff, 0x947)
+        .with_srcs(&[slot::PRED]),
+    FormInfo::new("bra", "fixed", 2, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfffff0000000ffe0, 0xe240000000000000)
+        .with_srcs(&[slot::NONE]),
+    FormInfo::new("bra_up", "fixed", 0, Family::Sm70, &[80, 86, 89])
+        .fixed(0x1fff87c000000000003f0ff0fff, 0x80000000000000100000547)
+        .with_srcs(&[slot::PRED, slot::UPRED]),
+    FormInfo::new("bra_up", "fixed", 1, Family::Sm70, &[90, 100, 120])
+        .fixed(0x1fff86c000000000003f0000fff, 0x80000000000000100000547)
+        .with_srcs(&[slot::PRED, slot::UPRED]),
+    FormInfo::new("bra_ur", "fixed", 0, Family::Sm70, &[80, 86, 89])
+        .fixed(0x1fff87c00000000000080ff0fff, 0x80000000000000000000947)
+        .with_srcs(&[slot::PRED, slot::UGPR]),
+    FormInfo::new("bra_ur", "fixed", 1, Family::Sm70, &[90])
+        .fixed(0x1fff87c00000000000080000fff, 0x80000000000000000000947)
+        .with_srcs(&[slot::PRED, slot::UGPR]),
+    FormInfo::new("bra_ur", "fixed", 2, Family::Sm70, &[100, 120])
+        .fixed(0x1fff87800000000000000000fff, 0x80000000000000000000947)
+        .with_srcs(&[slot::PRED, slot::UGPR]),
+    FormInfo::new("brev", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1ffffffffffffffff00ff000fff, 0x301)
+        .with_srcs(&[slot::GPR]),
+    FormInfo::new("brev", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1ffffffffff00000000ff000fff, 0x901)
+        .with_srcs(&[slot::IMM]),
+    FormInfo::new("brev", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fffffffffff80000ffff000fff, 0xb01)
+        .with_srcs(&[slot::CBUF]),
+    FormInfo::new("brev", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1ffffffffffffffff00ff000fff, 0x80000000000000000000d01)
+        .with_srcs(&[slot::UGPR]),
+    FormInfo::new("cs2r", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1ffffff00ffffffffffff000fff, 0x100000000000000000805)
+        .with_srcs(&[]),
+    FormInfo::new(
+            "cs2r32",
+            "fixed",
+            0,
+            Family::Sm70,
+            &[70, 75, 80, 86, 89, 90, 100, 120],
+        )
+        .fixed(0x1ffffff00ffffffffffff000fff, 0x805)
+        .with_srcs(&[]),
+    FormInfo::new("exit", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff86fffffffffffffffff0fff, 0x94d)
+        .with_srcs(&[slot::PRED]),
+    FormInfo::new("exit", "fixed", 1, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfffffffffff0ffff, 0xe30000000000000f)
+        .with_srcs(&[slot::NONE]),
+    FormInfo::new("f2f", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1ffff8e07ff0fffff00ff000fff, 0x304)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=120,
+                    when: &[(0x7000000000000000000000, 0x2000000000000000000000)],
+                    when_any: 0,
+                    mask: 0x3000000000000000,
+                    value: 0,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR]),
+    FormInfo::new("f2f", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1ffff8e07ff00000000ff000fff, 0x904)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=120,
+                    when: &[
+                        (0x7000000000000000000000, 0x1000000000000000000000),
+                        (0x7000000000000000000000, 0x4000000000000000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0xffff000000000000,
+                    value: 0,
+                },
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x7000007fc0000000000000, 0x2000007fc0000000000000)],
+                    when_any: 0,
+                    mask: 0x3fffff00000000,
+                    value: 0x3fffff00000000,
+                },
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x7000007fc0000000000000, 0x2000007f80000000000000)],
+                    when_any: 0x3fffff00000000,
+                    mask: 0x3fffff00000000,
+                    value: 0x3fffff00000000,
+                },
+                Hidden {
+                    sms: 70..=70,
+                    when: &[(0x7000007f80000000000000, 0x2000007f80000000000000)],
+                    when_any: 0x7fffff00000000,
+                    mask: 0x7fffff00000000,
+                    value: 0x7fffff00000000,
+                },
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x70000000007e0000000000, 0x10000000007e0000000000)],
+                    when_any: 0,
+                    mask: 0x1ff00000000,
+                    value: 0x1ff00000000,
+                },
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x70000000007e0000000000, 0x10000000007c0000000000)],
+                    when_any: 0x1ff00000000,
+                    mask: 0x1ff00000000,
+                    value: 0x1ff00000000,
+                },
+                Hidden {
+                    sms: 70..=70,
+                    when: &[(0x70000000007c0000000000, 0x10000000007c0000000000)],
+                    when_any: 0x3ff00000000,
+                    mask: 0x3ff00000000,
+                    value: 0x3ff00000000,
+                },
+                Hidden {
+                    sms: 70..=120,
+                    when: &[(0x70000000007fc000000000, 0x40000000007fc000000000)],
+                    when_any: 0,
+                    mask: 0x3f00000000,
+                    value: 0x3f00000000,
+                },
+                Hidden {
+                    sms: 70..=120,
+                    when: &[(0x70000000007fc000000000, 0x40000000007f8000000000)],
+                    when_any: 0x3f00000000,
+                    mask: 0x3f00000000,
+                    value: 0x3f00000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::IMM]),
+    FormInfo::new("f2f", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1ffff8e07ff080000ffff000fff, 0xb04)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7000000000000000000000, 0x2000000000000000000000)],
+                    when_any: 0,
+                    mask: 0x3000000000000000,
+                    value: 0,
+                },
+            ],
+        )
+        .with_srcs(&[slot::CBUF]),
+    FormInfo::new("f2f", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1ffff8e07ff0fffff00ff000fff, 0x80000000000000000000d04)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x7000000000000000000000, 0x2000000000000000000000)],
+                    when_any: 0,
+                    mask: 0x3000000000000000,
+                    value: 0,
+                },
+            ],
+        )
+        .with_srcs(&[slot::UGPR]),
+    FormInfo::new("f2f64", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1ffff8e07ff0fffff00ff000fff, 0x310)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=120,
+                    when: &[
+                        (0x7000000000000000000000, 0x2000000000000000000000),
+                        (0x7000000000000000000000, 0x3000000000000000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0x3000000000000000,
+                    value: 0,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR]),
+    FormInfo::new("f2f64", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1ffff8e07ff00000000ff000fff, 0x910)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=120,
+                    when: &[
+                        (0x7000000000000000000000, 0x1000000000000000000000),
+                        (0x7000000000000000000000, 0x4000000000000000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0xffff000000000000,
+                    value: 0,
+                },
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x7000007fc0000000000000, 0x2000007fc0000000000000)],
+                    when_any: 0,
+                    mask: 0x3fffff00000000,
+                    value: 0x3fffff00000000,
+                },
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x7000007fc0000000000000, 0x2000007f80000000000000)],
+                    when_any: 0x3fffff00000000,
+                    mask: 0x3fffff00000000,
+                    value: 0x3fffff00000000,
+                },
+                Hidden {
+                    sms: 70..=70,
+                    when: &[(0x7000007f80000000000000, 0x2000007f80000000000000)],
+                    when_any: 0x7fffff00000000,
+                    mask: 0x7fffff00000000,
+                    value: 0x7fffff00000000,
+                },
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x70000000007e0000000000, 0x10000000007e0000000000)],
+                    when_any: 0,
+                    mask: 0x1ff00000000,
+                    value: 0x1ff00000000,
+                },
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x70000000007e0000000000, 0x10000000007c0000000000)],
+                    when_any: 0x1ff00000000,
+                    mask: 0x1ff00000000,
+                    value: 0x1ff00000000,
+                },
+                Hidden {
+                    sms: 70..=70,
+                    when: &[(0x70000000007c0000000000, 0x10000000007c0000000000)],
+                    when_any: 0x3ff00000000,
+                    mask: 0x3ff00000000,
+                    value: 0x3ff00000000,
+                },
+                Hidden {
+                    sms: 70..=120,
+                    when: &[(0x70000000007fc000000000, 0x40000000007fc000000000)],
+                    when_any: 0,
+                    mask: 0x3f00000000,
+                    value: 0x3f00000000,
+                },
+                Hidden {
+                    sms: 70..=120,
+                    when: &[(0x70000000007fc000000000, 0x40000000007f8000000000)],
+                    when_any: 0x3f00000000,
+                    mask: 0x3f00000000,
+                    value: 0x3f00000000,
+                },
+                Hidden {
+                    sms: 70..=120,
+                    when: &[(0x7000007ff8000000000000, 0x3000007ff8000000000000)],
+                    when_any: 0,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+                Hidden {
+                    sms: 70..=120,
+                    when: &[(0x7000007ff8000000000000, 0x3000007ff0000000000000)],
+                    when_any: 0x7ffff00000000,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::IMM]),
+    FormInfo::new("f2f64", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1ffff8e07ff080000ffff000fff, 0xb10)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=90,
+                    when: &[
+                        (0x7000000000000000000000, 0x2000000000000000000000),
+                        (0x7000000000000000000000, 0x3000000000000000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0x3000000000000000,
+                    value: 0,
+                },
+            ],
+        )
+        .with_srcs(&[slot::CBUF]),
+    FormInfo::new("f2f64", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1ffff8e07ff0fffff00ff000fff, 0x80000000000000000000d10)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 75..=120,
+                    when: &[
+                        (0x7000000000000000000000, 0x2000000000000000000000),
+                        (0x7000000000000000000000, 0x3000000000000000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0x3000000000000000,
+                    value: 0,
+                },
+            ],
+        )
+        .with_srcs(&[slot::UGPR]),
+    FormInfo::new("f2i", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1ffff8e06ff0fffff00ff000fff, 0x305)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=120,
+                    when: &[(0x7000000000000000000000, 0x2000000000000000000000)],
+                    when_any: 0,
+                    mask: 0x3000000000000000,
+                    value: 0,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR]),
+    FormInfo::new("f2i", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1ffff8e06ff00000000ff000fff, 0x905)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=120,
+                    when: &[
+                        (0x7000000000000000000000, 0x1000000000000000000000),
+                        (0x7000000000000000000000, 0x4000000000000000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0xffff000000000000,
+                    value: 0,
+                },
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x7000007fc0000000000000, 0x2000007fc0000000000000)],
+                    when_any: 0,
+                    mask: 0x3fffff00000000,
+                    value: 0x3fffff00000000,
+                },
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x7000007fc0000000000000, 0x2000007f80000000000000)],
+                    when_any: 0x3fffff00000000,
+                    mask: 0x3fffff00000000,
+                    value: 0x3fffff00000000,
+                },
+                Hidden {
+                    sms: 70..=70,
+                    when: &[(0x7000007f80000000000000, 0x2000007f80000000000000)],
+                    when_any: 0x7fffff00000000,
+                    mask: 0x7fffff00000000,
+                    value: 0x7fffff00000000,
+                },
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x70000000007e0000000000, 0x10000000007e0000000000)],
+                    when_any: 0,
+                    mask: 0x1ff00000000,
+                    value: 0x1ff00000000,
+                },
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x70000000007e0000000000, 0x10000000007c0000000000)],
+                    when_any: 0x1ff00000000,
+                    mask: 0x1ff00000000,
+                    value: 0x1ff00000000,
+                },
+                Hidden {
+                    sms: 70..=70,
+                    when: &[(0x70000000007c0000000000, 0x10000000007c0000000000)],
+                    when_any: 0x3ff00000000,
+                    mask: 0x3ff00000000,
+                    value: 0x3ff00000000,
+                },
+                Hidden {
+                    sms: 70..=120,
+                    when: &[(0x70000000007fc000000000, 0x40000000007fc000000000)],
+                    when_any: 0,
+                    mask: 0x3f00000000,
+                    value: 0x3f00000000,
+                },
+                Hidden {
+                    sms: 70..=120,
+                    when: &[(0x70000000007fc000000000, 0x40000000007f8000000000)],
+                    when_any: 0x3f00000000,
+                    mask: 0x3f00000000,
+                    value: 0x3f00000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::IMM]),
+    FormInfo::new("f2i", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1ffff8e06ff080000ffff000fff, 0xb05)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7000000000000000000000, 0x2000000000000000000000)],
+                    when_any: 0,
+                    mask: 0x3000000000000000,
+                    value: 0,
+                },
+            ],
+        )
+        .with_srcs(&[slot::CBUF]),
+    FormInfo::new("f2i", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1ffff8e06ff0fffff00ff000fff, 0x80000000000000000000d05)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x7000000000000000000000, 0x2000000000000000000000)],
+                    when_any: 0,
+                    mask: 0x3000000000000000,
+                    value: 0,
+                },
+            ],
+        )
+        .with_srcs(&[slot::UGPR]),
+    FormInfo::new("f2i64", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1ffff8e06ff0fffff00ff000fff, 0x311)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=120,
+                    when: &[
+                        (0x7000000000000000000000, 0x2000000000000000000000),
+                        (0x7000000000000000000000, 0x3000000000000000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0x3000000000000000,
+                    value: 0,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR]),
+    FormInfo::new("f2i64", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1ffff8e06ff00000000ff000fff, 0x911)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=120,
+                    when: &[
+                        (0x7000000000000000000000, 0x1000000000000000000000),
+                        (0x7000000000000000000000, 0x4000000000000000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0xffff000000000000,
+                    value: 0,
+                },
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x7000007fc0000000000000, 0x2000007fc0000000000000)],
+                    when_any: 0,
+                    mask: 0x3fffff00000000,
+                    value: 0x3fffff00000000,
+                },
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x7000007fc0000000000000, 0x2000007f80000000000000)],
+                    when_any: 0x3fffff00000000,
+                    mask: 0x3fffff00000000,
+                    value: 0x3fffff00000000,
+                },
+                Hidden {
+                    sms: 70..=70,
+                    when: &[(0x7000007f80000000000000, 0x2000007f80000000000000)],
+                    when_any: 0x7fffff00000000,
+                    mask: 0x7fffff00000000,
+                    value: 0x7fffff00000000,
+                },
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x70000000007e0000000000, 0x10000000007e0000000000)],
+                    when_any: 0,
+                    mask: 0x1ff00000000,
+                    value: 0x1ff00000000,
+                },
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x70000000007e0000000000, 0x10000000007c0000000000)],
+                    when_any: 0x1ff00000000,
+                    mask: 0x1ff00000000,
+                    value: 0x1ff00000000,
+                },
+                Hidden {
+                    sms: 70..=70,
+                    when: &[(0x70000000007c0000000000, 0x10000000007c0000000000)],
+                    when_any: 0x3ff00000000,
+                    mask: 0x3ff00000000,
+                    value: 0x3ff00000000,
+                },
+                Hidden {
+                    sms: 70..=120,
+                    when: &[(0x70000000007fc000000000, 0x40000000007fc000000000)],
+                    when_any: 0,
+                    mask: 0x3f00000000,
+                    value: 0x3f00000000,
+                },
+                Hidden {
+                    sms: 70..=120,
+                    when: &[(0x70000000007fc000000000, 0x40000000007f8000000000)],
+                    when_any: 0x3f00000000,
+                    mask: 0x3f00000000,
+                    value: 0x3f00000000,
+                },
+                Hidden {
+                    sms: 70..=120,
+                    when: &[(0x7000007ff8000000000000, 0x3000007ff8000000000000)],
+                    when_any: 0,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+                Hidden {
+                    sms: 70..=120,
+                    when: &[(0x7000007ff8000000000000, 0x3000007ff0000000000000)],
+                    when_any: 0x7ffff00000000,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::IMM]),
+    FormInfo::new("f2i64", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1ffff8e06ff080000ffff000fff, 0xb11)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=90,
+                    when: &[
+                        (0x7000000000000000000000, 0x2000000000000000000000),
+                        (0x7000000000000000000000, 0x3000000000000000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0x3000000000000000,
+                    value: 0,
+                },
+            ],
+        )
+        .with_srcs(&[slot::CBUF]),
+    FormInfo::new("f2i64", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1ffff8e06ff0fffff00ff000fff, 0x80000000000000000000d11)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 75..=120,
+                    when: &[
+                        (0x7000000000000000000000, 0x2000000000000000000000),
+                        (0x7000000000000000000000, 0x3000000000000000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0x3000000000000000,
+                    value: 0,
+                },
+            ],
+        )
+        .with_srcs(&[slot::UGPR]),
+    FormInfo::new("fadd", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffffe1cff3fffff0000000fff, 0x221)
+        .with_srcs(&[slot::GPR, slot::GPR]),
+    FormInfo::new("fadd", "rri", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffffe1cff0000000000000fff, 0x421)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
+                    when_any: 0,
+                    mask: 0x3fffff00000000,
+                    value: 0x3fffff00000000,
+                },
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x7fc0000000000000, 0x7f80000000000000)],
+                    when_any: 0x3fffff00000000,
+                    mask: 0x3fffff00000000,
+                    value: 0x3fffff00000000,
+                },
+                Hidden {
+                    sms: 70..=70,
+                    when: &[(0x7f80000000000000, 0x7f80000000000000)],
+                    when_any: 0x7fffff00000000,
+                    mask: 0x7fffff00000000,
+                    value: 0x7fffff00000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("fadd", "rrc", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fffffe1cff380000ff00000fff, 0x621)
+        .with_srcs(&[slot::GPR, slot::CBUF]),
+    FormInfo::new("fadd", "rru", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffffe1cff3fffff0000000fff, 0x80000000000000000000e21)
+        .with_srcs(&[slot::GPR, slot::UGPR]),
+    FormInfo::new("fadd", "r", 4, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff88e7ff0000000, 0x5c58000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR]),
+    FormInfo::new("fadd", "i", 5, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfef88e0000000000, 0x3858000000000000)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 50..=60,
+                    when: &[(0x7f80000000, 0x7f80000000)],
+                    when_any: 0x7ff00000,
+                    mask: 0x7ff00000,
+                    value: 0x7ff00000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("fadd", "c", 6, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff88e0000000000, 0x4c58000000000000)
+        .with_srcs(&[slot::GPR, slot::CBUF]),
+    FormInfo::new("fadd32i", "fixed", 0, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfe30000000000000, 0x800000000000000)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 50..=60,
+                    when: &[(0x7f80000000000, 0x7f80000000000)],
+                    when_any: 0x7fffff00000,
+                    mask: 0x7fffff00000,
+                    value: 0x7fffff00000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("ffma", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffffe10003fffff0000000fff, 0x223)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
+    FormInfo::new("ffma", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffffe10000000000000000fff, 0x823)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
+                    when_any: 0,
+                    mask: 0x3fffff00000000,
+                    value: 0x3fffff00000000,
+                },
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x7fc0000000000000, 0x7f80000000000000)],
+                    when_any: 0x3fffff00000000,
+                    mask: 0x3fffff00000000,
+                    value: 0x3fffff00000000,
+                },
+                Hidden {
+                    sms: 70..=70,
+                    when: &[(0x7f80000000000000, 0x7f80000000000000)],
+                    when_any: 0x7fffff00000000,
+                    mask: 0x7fffff00000000,
+                    value: 0x7fffff00000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
+    FormInfo::new("ffma", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fffffe1000380000ff00000fff, 0xa23)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
+    FormInfo::new("ffma", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffffe10003fffff0000000fff, 0x80000000000000000000c23)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR]),
+    FormInfo::new("ffma", "rri", 4, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffffe10000000000000000fff, 0x423)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
+                    when_any: 0,
+                    mask: 0x3fffff00000000,
+                    value: 0x3fffff00000000,
+                },
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x7fc0000000000000, 0x7f80000000000000)],
+                    when_any: 0x3fffff00000000,
+                    mask: 0x3fffff00000000,
+                    value: 0x3fffff00000000,
+                },
+                Hidden {
+                    sms: 70..=70,
+                    when: &[(0x7f80000000000000, 0x7f80000000000000)],
+                    when_any: 0x7fffff00000000,
+                    mask: 0x7fffff00000000,
+                    value: 0x7fffff00000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::GPR, slot::IMM]),
+    FormInfo::new("ffma", "rrc", 5, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fffffe1000380000ff00000fff, 0x623)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF]),
+    FormInfo::new("ffma", "rru", 6, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffffe10003fffff0000000fff, 0x80000000000000000000e23)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::UGPR]),
+    FormInfo::new("ffma", "r", 7, Family::Sm50, &[50, 52, 60])
+        .fixed(0xffc0807ff0000000, 0x5980000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
+    FormInfo::new("ffma", "i", 8, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfec0800000000000, 0x3280000000000000)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 50..=60,
+                    when: &[(0x7f80000000, 0x7f80000000)],
+                    when_any: 0x7ff00000,
+                    mask: 0x7ff00000,
+                    value: 0x7ff00000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
+    FormInfo::new("ffma", "c", 9, Family::Sm50, &[50, 52, 60])
+        .fixed(0xffc0800000000000, 0x4980000000000000)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
+    FormInfo::new("ffma", "c2", 10, Family::Sm50, &[50, 52, 60])
+        .fixed(0xffc0800000000000, 0x5180000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF]),
+    FormInfo::new("ffma32i", "fixed", 0, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfc50000000000000, 0xc00000000000000)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 50..=60,
+                    when: &[(0x7f80000000000, 0x7f80000000000)],
+                    when_any: 0x7fffff00000,
+                    mask: 0x7fffff00000,
+                    value: 0x7fffff00000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
+    FormInfo::new("flo", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffff1f9ff7fffff00ff000fff, 0x300)
+        .with_srcs(&[slot::GPR]),
+    FormInfo::new("flo", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffff1f9ff00000000ff000fff, 0x900)
+        .with_srcs(&[slot::IMM]),
+    FormInfo::new("flo", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fffff1f9ff780000ffff000fff, 0xb00)
+        .with_srcs(&[slot::CBUF]),
+    FormInfo::new("flo", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffff1f9ff7fffff00ff000fff, 0x80000000000000000000d00)
+        .with_srcs(&[slot::UGPR]),
+    FormInfo::new("flo", "r", 4, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfffefcfff000ff00, 0x5c30000000000000)
+        .with_srcs(&[slot::GPR]),
+    FormInfo::new("flo", "i", 5, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfefefd800000ff00, 0x3830000000000000)
+        .with_srcs(&[slot::IMM]),
+    FormInfo::new("flo", "c", 6, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfffefc800000ff00, 0x4c30000000000000)
+        .with_srcs(&[slot::CBUF]),
+    FormInfo::new("fmnmx", "rrr", 0, Family::Sm70, &[70, 75])
+        .fixed(0x1fff87efcff3fffff0000000fff, 0x209)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("fmnmx", "rir", 1, Family::Sm70, &[70, 75])
+        .fixed(0x1fff87efcff0000000000000fff, 0x809)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 75..=75,
+                    when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
+                    when_any: 0,
+                    mask: 0x3fffff00000000,
+                    value: 0x3fffff00000000,
+                },
+                Hidden {
+                    sms: 75..=75,
+                    when: &[(0x7fc0000000000000, 0x7f80000000000000)],
+                    when_any: 0x3fffff00000000,
+                    mask: 0x3fffff00000000,
+                    value: 0x3fffff00000000,
+                },
+                Hidden {
+                    sms: 70..=70,
+                    when: &[(0x7f80000000000000, 0x7f80000000000000)],
+                    when_any: 0x7fffff00000000,
+                    mask: 0x7fffff00000000,
+                    value: 0x7fffff00000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("fmnmx", "rcr", 2, Family::Sm70, &[70, 75])
+        .fixed(0x1fff87efcff380000ff00000fff, 0xa09)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
+    FormInfo::new("fmnmx", "rur", 3, Family::Sm70, &[75])
+        .fixed(0x1fff87efcff3fffff0000000fff, 0x80000000000000000000c09)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
+    FormInfo::new("fmnmx", "rrr", 4, Family::Sm70, &[80])
+        .fixed(0x1fff878fcff3fffff0000000fff, 0x209)
+        .raw(0x400000000000000000000, 0)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("fmnmx", "rir", 5, Family::Sm70, &[80])
+        .fixed(0x1fff878fcff0000000000000fff, 0x809)
+        .raw(0x400000000000000000000, 0)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 80..=80,
+                    when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
+                    when_any: 0,
+                    mask: 0x3fffff00000000,
+                    value: 0x3fffff00000000,
+                },
+                Hidden {
+                    sms: 80..=80,
+                    when: &[(0x7fc0000000000000, 0x7f80000000000000)],
+                    when_any: 0x3fffff00000000,
+                    mask: 0x3fffff00000000,
+                    value: 0x3fffff00000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("fmnmx", "rcr", 6, Family::Sm70, &[80])
+        .fixed(0x1fff878fcff380000ff00000fff, 0xa09)
+        .raw(0x400000000000000000000, 0)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
+    FormInfo::new("fmnmx", "rur", 7, Family::Sm70, &[80])
+        .fixed(0x1fff878fcff3fffff0000000fff, 0x80000000000000000000c09)
+        .raw(0x400000000000000000000, 0)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
+    FormInfo::new("fmnmx", "rrr", 8, Family::Sm70, &[86, 89, 90, 100, 120])
+        .fixed(0x1fff878fcff3fffff0000000fff, 0x209)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("fmnmx", "rir", 9, Family::Sm70, &[86, 89, 90, 100, 120])
+        .fixed(0x1fff878fcff0000000000000fff, 0x809)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 86..=120,
+                    when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
+                    when_any: 0,
+                    mask: 0x3fffff00000000,
+                    value: 0x3fffff00000000,
+                },
+                Hidden {
+                    sms: 86..=120,
+                    when: &[(0x7fc0000000000000, 0x7f80000000000000)],
+                    when_any: 0x3fffff00000000,
+                    mask: 0x3fffff00000000,
+                    value: 0x3fffff00000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("fmnmx", "rcr", 10, Family::Sm70, &[86, 89, 90])
+        .fixed(0x1fff878fcff380000ff00000fff, 0xa09)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
+    FormInfo::new("fmnmx", "rur", 11, Family::Sm70, &[86, 89, 90, 100, 120])
+        .fixed(0x1fff878fcff3fffff0000000fff, 0x80000000000000000000c09)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
+    FormInfo::new("fmnmx", "r", 12, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfffc887ff0000000, 0x5c60000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("fmnmx", "i", 13, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfefc880000000000, 0x3860000000000000)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 50..=60,
+                    when: &[(0x7f80000000, 0x7f80000000)],
+                    when_any: 0x7ff00000,
+                    mask: 0x7ff00000,
+                    value: 0x7ff00000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("fmnmx", "c", 14, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfffc880000000000, 0x4c60000000000000)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
+    FormInfo::new("fmul", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffffe1cff3fffff0000000fff, 0x4000000000000000000220)
+        .with_srcs(&[slot::GPR, slot::GPR]),
+    FormInfo::new("fmul", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffffe1cff0000000000000fff, 0x4000000000000000000820)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
+                    when_any: 0,
+                    mask: 0x3fffff00000000,
+                    value: 0x3fffff00000000,
+                },
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x7fc0000000000000, 0x7f80000000000000)],
+                    when_any: 0x3fffff00000000,
+                    mask: 0x3fffff00000000,
+                    value: 0x3fffff00000000,
+                },
+                Hidden {
+                    sms: 70..=70,
+                    when: &[(0x7f80000000000000, 0x7f80000000000000)],
+                    when_any: 0x7fffff00000000,
+                    mask: 0x7fffff00000000,
+                    value: 0x7fffff00000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("fmul", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fffffe1cff380000ff00000fff, 0x4000000000000000000a20)
+        .with_srcs(&[slot::GPR, slot::CBUF]),
+    FormInfo::new("fmul", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffffe1cff3fffff0000000fff, 0x84000000000000000000c20)
+        .with_srcs(&[slot::GPR, slot::UGPR]),
+    FormInfo::new("fmul", "r", 4, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfffaee7ff0000000, 0x5c68000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR]),
+    FormInfo::new("fmul", "i", 5, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfefaee0000000000, 0x3868000000000000)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 50..=60,
+                    when: &[(0x7f80000000, 0x7f80000000)],
+                    when_any: 0x7ff00000,
+                    mask: 0x7ff00000,
+                    value: 0x7ff00000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("fmul", "c", 6, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfffaee0000000000, 0x4c68000000000000)
+        .with_srcs(&[slot::GPR, slot::CBUF]),
+    FormInfo::new("fmul32i", "fixed", 0, Family::Sm50, &[50, 52, 60])
+        .fixed(0xff50000000000000, 0x1e00000000000000)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 50..=60,
+                    when: &[(0x7f80000000000, 0x7f80000000000)],
+                    when_any: 0x7fffff00000,
+                    mask: 0x7fffff00000,
+                    value: 0x7fffff00000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("fsel", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff87fffffffffff0000000fff, 0x208)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("fsel", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff87fffff0000000000000fff, 0x808)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
+                    when_any: 0,
+                    mask: 0x3fffff00000000,
+                    value: 0x3fffff00000000,
+                },
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x7fc0000000000000, 0x7f80000000000000)],
+                    when_any: 0x3fffff00000000,
+                    mask: 0x3fffff00000000,
+                    value: 0x3fffff00000000,
+                },
+                Hidden {
+                    sms: 70..=70,
+                    when: &[(0x7f80000000000000, 0x7f80000000000000)],
+                    when_any: 0x7fffff00000000,
+                    mask: 0x7fffff00000000,
+                    value: 0x7fffff00000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("fsel", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fff87ffffff80000ff00000fff, 0xa08)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
+    FormInfo::new("fsel", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff87fffffffffff0000000fff, 0x80000000000000000000c08)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
+    FormInfo::new("fsetp", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff80000ff3fffff0000ff0fff, 0x20b)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("fsetp", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff80000ff0000000000ff0fff, 0x80b)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
+                    when_any: 0,
+                    mask: 0x3fffff00000000,
+                    value: 0x3fffff00000000,
+                },
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x7fc0000000000000, 0x7f80000000000000)],
+                    when_any: 0x3fffff00000000,
+                    mask: 0x3fffff00000000,
+                    value: 0x3fffff00000000,
+                },
+                Hidden {
+                    sms: 70..=70,
+                    when: &[(0x7f80000000000000, 0x7f80000000000000)],
+                    when_any: 0x7fffff00000000,
+                    mask: 0x7fffff00000000,
+                    value: 0x7fffff00000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("fsetp", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fff80000ff380000ff00ff0fff, 0xa0b)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
+    FormInfo::new("fsetp", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff80000ff3fffff0000ff0fff, 0x80000000000000000000c0b)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
+    FormInfo::new("fsetp", "r", 4, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff0007ff0000000, 0x5bb0000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("fsetp", "i", 5, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfef0000000000000, 0x36b0000000000000)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 50..=60,
+                    when: &[(0x7f80000000, 0x7f80000000)],
+                    when_any: 0x7ff00000,
+                    mask: 0x7ff00000,
+                    value: 0x7ff00000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("fsetp", "c", 6, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff0000000000000, 0x4bb0000000000000)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
+    FormInfo::new("i2f", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1ffffcf03ffcfffff00ff000fff, 0x306)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=120,
+                    when: &[
+                        (0x3004000000000000000000, 0x2004000000000000000000),
+                        (0x3004000000000000000000, 0x2000000000000000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0x3000000000000000,
+                    value: 0,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR]),
+    FormInfo::new("i2f", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1ffffcf03ff00000000ff000fff, 0x906)
+        .with_srcs(&[slot::IMM]),
+    FormInfo::new("i2f", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1ffffcf03ffc80000ffff000fff, 0xb06)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=90,
+                    when: &[
+                        (0x3004000000000000000000, 0x2004000000000000000000),
+                        (0x3004000000000000000000, 0x2000000000000000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0x3000000000000000,
+                    value: 0,
+                },
+            ],
+        )
+        .with_srcs(&[slot::CBUF]),
+    FormInfo::new("i2f", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1ffffcf03ffcfffff00ff000fff, 0x80000000000000000000d06)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 75..=120,
+                    when: &[
+                        (0x3004000000000000000000, 0x2004000000000000000000),
+                        (0x3004000000000000000000, 0x2000000000000000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0x3000000000000000,
+                    value: 0,
+                },
+            ],
+        )
+        .with_srcs(&[slot::UGPR]),
+    FormInfo::new("i2f64", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1ffffcf03ffcfffff00ff000fff, 0x312)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=120,
+                    when: &[
+                        (0x3004000000000000000000, 0x2004000000000000000000),
+                        (0x3004000000000000000000, 0x2000000000000000000000),
+                        (0x3004000000000000000000, 0x3004000000000000000000),
+                        (0x3004000000000000000000, 0x3000000000000000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0x3000000000000000,
+                    value: 0,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR]),
+    FormInfo::new("i2f64", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1ffffcf03ff00000000ff000fff, 0x912)
+        .with_srcs(&[slot::IMM]),
+    FormInfo::new("i2f64", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1ffffcf03ffc80000ffff000fff, 0xb12)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=90,
+                    when: &[
+                        (0x3004000000000000000000, 0x2004000000000000000000),
+                        (0x3004000000000000000000, 0x2000000000000000000000),
+                        (0x3004000000000000000000, 0x3004000000000000000000),
+                        (0x3004000000000000000000, 0x3000000000000000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0x3000000000000000,
+                    value: 0,
+                },
+            ],
+        )
+        .with_srcs(&[slot::CBUF]),
+    FormInfo::new("i2f64", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1ffffcf03ffcfffff00ff000fff, 0x80000000000000000000d12)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 75..=120,
+                    when: &[
+                        (0x3004000000000000000000, 0x2004000000000000000000),
+                        (0x3004000000000000000000, 0x2000000000000000000000),
+                        (0x3004000000000000000000, 0x3004000000000000000000),
+                        (0x3004000000000000000000, 0x3000000000000000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0x3000000000000000,
+                    value: 0,
+                },
+            ],
+        )
+        .with_srcs(&[slot::UGPR]),
+    FormInfo::new("iabs", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1ffffffffffffffff00ff000fff, 0x213)
+        .with_srcs(&[slot::GPR]),
+    FormInfo::new("iabs", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1ffffffffff00000000ff000fff, 0x813)
+        .with_srcs(&[slot::IMM]),
+    FormInfo::new("iabs", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fffffffffff80000ffff000fff, 0xa13)
+        .with_srcs(&[slot::CBUF]),
+    FormInfo::new("iabs", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1ffffffffffffffff00ff000fff, 0x80000000000000000000c13)
+        .with_srcs(&[slot::UGPR]),
+    FormInfo::new("iadd", "r", 0, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfffc77fff0000000, 0x5c10000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR]),
+    FormInfo::new("iadd", "i", 1, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfefd778000000000, 0x3810000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("iadd", "c", 2, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfffc778000000000, 0x4c10000000000000)
+        .with_srcs(&[slot::GPR, slot::CBUF]),
+    FormInfo::new("iadd3", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff80016007fffff0000000fff, 0x210)
+        .raw(0x781e0000000000000000000, 0x781e0000000000000000000)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7000000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7200000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7400000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7600000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7800000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7a00000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7c00000000000000000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
+    FormInfo::new("iadd3", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff80016000000000000000fff, 0x810)
+        .raw(0x781e0000000000000000000, 0x781e0000000000000000000)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7000000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7200000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7400000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7600000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7800000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7a00000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7c00000000000000000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
+    FormInfo::new("iadd3", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fff8001600780000ff00000fff, 0xa10)
+        .raw(0x781e0000000000000000000, 0x781e0000000000000000000)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7000000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7200000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7400000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7600000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7800000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7a00000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7c00000000000000000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
+    FormInfo::new("iadd3", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff80016007fffff0000000fff, 0x80000000000000000000c10)
+        .raw(0x781e0000000000000000000, 0x781e0000000000000000000)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 75..=90,
+                    when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7000000000000000000000,
+                },
+                Hidden {
+                    sms: 75..=90,
+                    when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7200000000000000000000,
+                },
+                Hidden {
+                    sms: 75..=90,
+                    when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7400000000000000000000,
+                },
+                Hidden {
+                    sms: 75..=90,
+                    when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7600000000000000000000,
+                },
+                Hidden {
+                    sms: 75..=90,
+                    when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7800000000000000000000,
+                },
+                Hidden {
+                    sms: 75..=90,
+                    when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7a00000000000000000000,
+                },
+                Hidden {
+                    sms: 75..=90,
+                    when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7c00000000000000000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR]),
+    FormInfo::new("iadd32i", "fixed", 0, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfec0000000000000, 0x1c00000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("iadd3x", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff80016007fffff0000000fff, 0x4000000000000000210)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7000000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7200000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7400000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7600000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7800000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7a00000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7c00000000000000000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR, slot::PRED, slot::PRED]),
+    FormInfo::new("iadd3x", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff80016000000000000000fff, 0x4000000000000000810)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7000000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7200000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7400000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7600000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7800000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7a00000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7c00000000000000000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR, slot::PRED, slot::PRED]),
+    FormInfo::new("iadd3x", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fff8001600780000ff00000fff, 0x4000000000000000a10)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7000000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7200000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7400000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7600000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7800000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7a00000000000000000000,
+                },
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7c00000000000000000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR, slot::PRED, slot::PRED]),
+    FormInfo::new("iadd3x", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff80016007fffff0000000fff, 0x80004000000000000000c10)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 75..=90,
+                    when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7000000000000000000000,
+                },
+                Hidden {
+                    sms: 75..=90,
+                    when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7200000000000000000000,
+                },
+                Hidden {
+                    sms: 75..=90,
+                    when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7400000000000000000000,
+                },
+                Hidden {
+                    sms: 75..=90,
+                    when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7600000000000000000000,
+                },
+                Hidden {
+                    sms: 75..=90,
+                    when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7800000000000000000000,
+                },
+                Hidden {
+                    sms: 75..=90,
+                    when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7a00000000000000000000,
+                },
+                Hidden {
+                    sms: 75..=90,
+                    when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
+                    when_any: 0,
+                    mask: 0x7e00000000000000000000,
+                    value: 0x7c00000000000000000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR, slot::PRED, slot::PRED]),
+    FormInfo::new("imad", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffffff500ffffff0000000fff, 0x78e00000000000000000224)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
+    FormInfo::new("imad", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffffff5000000000000000fff, 0x78e00000000000000000824)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
+    FormInfo::new("imad", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fffffff500f80000ff00000fff, 0x78e00000000000000000a24)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
+    FormInfo::new("imad", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffffff500ffffff0000000fff, 0xf8e00000000000000000c24)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR]),
+    FormInfo::new("imad", "rri", 4, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffffffd000000000000000fff, 0x78e00000000000000000424)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::IMM]),
+    FormInfo::new("imad", "rrc", 5, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fffffffd00780000ff00000fff, 0x78e00000000000000000624)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF]),
+    FormInfo::new("imad", "rru", 6, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffffffd007fffff0000000fff, 0xf8e00000000000000000e24)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::UGPR]),
+    FormInfo::new("imad_hi", "rrr", 0, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffff1f500ffffff0000000fff, 0x78000000000000000000227)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
+    FormInfo::new("imad_hi", "rir", 1, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffff1f5000000000000000fff, 0x78000000000000000000827)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
+    FormInfo::new("imad_hi", "rcr", 2, Family::Sm70, &[75, 80, 86, 89, 90])
+        .fixed(0x1fffff1f500f80000ff00000fff, 0x78000000000000000000a27)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
+    FormInfo::new("imad_hi", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffff1f500ffffff0000000fff, 0xf8000000000000000000c27)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR]),
+    FormInfo::new("imad_hi", "rrc", 4, Family::Sm70, &[75, 80, 86, 89, 90])
+        .fixed(0x1fffff1fd00780000ff00000fff, 0x78000000000000000000627)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF]),
+    FormInfo::new("imad_hi", "rru", 5, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffff1fd007fffff0000000fff, 0xf8000000000000000000e27)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::UGPR]),
+    FormInfo::new(
+            "imad_wide",
+            "rrr",
+            0,
+            Family::Sm70,
+            &[70, 75, 80, 86, 89, 90, 100, 120],
+        )
+        .fixed(0x1fffff1f500ffffff0000000fff, 0x78000000000000000000225)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
+    FormInfo::new(
+            "imad_wide",
+            "rir",
+            1,
+            Family::Sm70,
+            &[70, 75, 80, 86, 89, 90, 100, 120],
+        )
+        .fixed(0x1fffff1f5000000000000000fff, 0x78000000000000000000825)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
+    FormInfo::new("imad_wide", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fffff1f500f80000ff00000fff, 0x78000000000000000000a25)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
+    FormInfo::new("imad_wide", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffff1f500ffffff0000000fff, 0xf8000000000000000000c25)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR]),
+    FormInfo::new("imad_wide", "rrc", 4, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fffff1fd00780000ff00000fff, 0x78000000000000000000625)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF]),
+    FormInfo::new("imad_wide", "rru", 5, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffff1fd007fffff0000000fff, 0xf8000000000000000000e25)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::UGPR]),
+    FormInfo::new(
+            "imad_wide_x",
+            "rrr",
+            0,
+            Family::Sm70,
+            &[70, 75, 80, 86, 89, 90, 100, 120],
+        )
+        .fixed(0x1fff871f500ffffff0000000fff, 0x4000000000000000225)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new(
+            "imad_wide_x",
+            "rir",
+            1,
+            Family::Sm70,
+            &[70, 75, 80, 86, 89, 90, 100, 120],
+        )
+        .fixed(0x1fff871f5000000000000000fff, 0x4000000000000000825)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR, slot::PRED]),
+    FormInfo::new("imad_wide_x", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fff871f500f80000ff00000fff, 0x4000000000000000a25)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR, slot::PRED]),
+    FormInfo::new("imad_wide_x", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff871f500ffffff0000000fff, 0x80004000000000000000c25)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR, slot::PRED]),
+    FormInfo::new("imad_wide_x", "rrc", 4, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fff871fd00780000ff00000fff, 0x4000000000000000625)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF, slot::PRED]),
+    FormInfo::new("imad_wide_x", "rru", 5, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff871fd007fffff0000000fff, 0x80004000000000000000e25)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::UGPR, slot::PRED]),
+    FormInfo::new("imadx", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff87ff500ffffff0000000fff, 0xe04000000000000000224)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("imadx", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff87ff5000000000000000fff, 0xe04000000000000000824)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR, slot::PRED]),
+    FormInfo::new("imadx", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fff87ff500f80000ff00000fff, 0xe04000000000000000a24)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR, slot::PRED]),
+    FormInfo::new("imadx", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff87ff500ffffff0000000fff, 0x80e04000000000000000c24)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR, slot::PRED]),
+    FormInfo::new("imadx", "rri", 4, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff87ffd000000000000000fff, 0xe04000000000000000424)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("imadx", "rrc", 5, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fff87ffd00780000ff00000fff, 0xe04000000000000000624)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF, slot::PRED]),
+    FormInfo::new("imadx", "rru", 6, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff87ffd007fffff0000000fff, 0x80e04000000000000000e24)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::UGPR, slot::PRED]),
+    FormInfo::new("imnmx", "rrr", 0, Family::Sm70, &[75, 80, 86, 89, 90, 100])
+        .fixed(0x1fff87ffdffffffff0000000fff, 0x217)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("imnmx", "rir", 1, Family::Sm70, &[75, 80, 86, 89, 90, 100])
+        .fixed(0x1fff87ffdff0000000000000fff, 0x817)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("imnmx", "rcr", 2, Family::Sm70, &[75, 80, 86, 89, 90])
+        .fixed(0x1fff87ffdfff80000ff00000fff, 0xa17)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
+    FormInfo::new("imnmx", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100])
+        .fixed(0x1fff87ffdffffffff0000000fff, 0x80000000000000000000c17)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
+    FormInfo::new("imnmx", "r", 4, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfffe607ff0000000, 0x5c20000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("imnmx", "i", 5, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfefe600000000000, 0x3820000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("imnmx", "c", 6, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfffe600000000000, 0x4c20000000000000)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
+    FormInfo::new("iscadd", "r", 0, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfffc707ff0000000, 0x5c18000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR]),
+    FormInfo::new("iscadd", "i", 1, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfefd700000000000, 0x3818000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("iscadd", "c", 2, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfffc700000000000, 0x4c18000000000000)
+        .with_srcs(&[slot::GPR, slot::CBUF]),
+    FormInfo::new("iscadd32i", "fixed", 0, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfc00000000000000, 0x1400000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("isetp", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff801800fffffff0000ff0fff, 0x20c)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 80..=120,
+                    when: &[(0x1000000000000000000, 0)],
+                    when_any: 0,
+                    mask: 0xf00000000000000000,
+                    value: 0x700000000000000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED, slot::PRED]),
+    FormInfo::new("isetp", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff801800f0000000000ff0fff, 0x80c)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 80..=120,
+                    when: &[(0x1000000000000000000, 0)],
+                    when_any: 0,
+                    mask: 0xf00000000000000000,
+                    value: 0x700000000000000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED, slot::PRED]),
+    FormInfo::new("isetp", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fff801800ff80000ff00ff0fff, 0xa0c)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 80..=90,
+                    when: &[(0x1000000000000000000, 0)],
+                    when_any: 0,
+                    mask: 0xf00000000000000000,
+                    value: 0x700000000000000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED, slot::PRED]),
+    FormInfo::new("isetp", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff801800fffffff0000ff0fff, 0x80000000000000000000c0c)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 80..=120,
+                    when: &[(0x1000000000000000000, 0)],
+                    when_any: 0,
+                    mask: 0xf00000000000000000,
+                    value: 0x700000000000000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED, slot::PRED]),
+    FormInfo::new("isetp", "r", 4, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff0907ff00000c0, 0x5b60000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED, slot::NONE]),
+    FormInfo::new("isetp", "i", 5, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfef09000000000c0, 0x3660000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED, slot::NONE]),
+    FormInfo::new("isetp", "c", 6, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff09000000000c0, 0x4b60000000000000)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED, slot::NONE]),
+    FormInfo::new("isetp64", "rrr", 0, Family::Sm70, &[120])
+        .fixed(0x1fff801800fffffff0000ff0fff, 0x10000000000000000020c)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 120..=120,
+                    when: &[(0x1000000000000000000, 0)],
+                    when_any: 0,
+                    mask: 0xf00000000000000000,
+                    value: 0x700000000000000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED, slot::PRED]),
+    FormInfo::new("isetp64", "rir", 1, Family::Sm70, &[120])
+        .fixed(0x1fff801800f0000000000ff0fff, 0x10000000000000000080c)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 120..=120,
+                    when: &[(0x1000000000000000000, 0)],
+                    when_any: 0,
+                    mask: 0xf00000000000000000,
+                    value: 0x700000000000000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED, slot::PRED]),
+    FormInfo::new("isetp64", "rur", 2, Family::Sm70, &[120])
+        .fixed(0x1fff801800fffffff0000ff0fff, 0x80100000000000000000c0c)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 120..=120,
+                    when: &[(0x1000000000000000000, 0)],
+                    when_any: 0,
+                    mask: 0xf00000000000000000,
+                    value: 0x700000000000000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED, slot::PRED]),
+    FormInfo::new("ldg", "fixed", 0, Family::Sm70, &[75])
+        .fixed(0x1ffff8e01cf000000ff00000fff, 0xe01000000000000000381)
+        .with_srcs(&[slot::GPR]),
+    FormInfo::new("ldg", "fixed", 1, Family::Sm70, &[70])
+        .fixed(0x1ffff8e01ff000000ff00000fff, 0xe01000000000000000381)
+        .with_srcs(&[slot::GPR]),
+    FormInfo::new("ldg", "fixed", 2, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff8300000000000, 0xeed0200000000000)
+        .with_srcs(&[slot::GPR]),
+    FormInfo::new("lea", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff87107ff7fffff0000000fff, 0xff0000000000000211)
+        .raw(0x78000000000000000000000, 0x78000000000000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR]),
+    FormInfo::new("lea", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff87107ff0000000000000fff, 0xff0000000000000811)
+        .raw(0x78000000000000000000000, 0x78000000000000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("lea", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fff87107ff780000ff00000fff, 0xff0000000000000a11)
+        .raw(0x78000000000000000000000, 0x78000000000000000000000)
+        .with_srcs(&[slot::GPR, slot::CBUF]),
+    FormInfo::new("lea", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff87107ff7fffff0000000fff, 0x80000ff0000000000000c11)
+        .raw(0x78000000000000000000000, 0x78000000000000000000000)
+        .with_srcs(&[slot::GPR, slot::UGPR]),
+    FormInfo::new("lea_hi", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff87105007fffff0000000fff, 0x100000000000000000211)
+        .raw(0x78000000000000000000000, 0x78000000000000000000000)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=120,
+                    when: &[(0x2000000000000000000, 0x2000000000000000000)],
+                    when_any: 0,
+                    mask: 0xff0000000000000000,
+                    value: 0xff0000000000000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
+    FormInfo::new("lea_hi", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff87105000000000000000fff, 0x100000000000000000811)
+        .raw(0x78000000000000000000000, 0x78000000000000000000000)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=120,
+                    when: &[(0x2000000000000000000, 0x2000000000000000000)],
+                    when_any: 0,
+                    mask: 0xff0000000000000000,
+                    value: 0xff0000000000000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
+    FormInfo::new("lea_hi", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fff8710500780000ff00000fff, 0x100000000000000000a11)
+        .raw(0x78000000000000000000000, 0x78000000000000000000000)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x2000000000000000000, 0x2000000000000000000)],
+                    when_any: 0,
+                    mask: 0xff0000000000000000,
+                    value: 0xff0000000000000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
+    FormInfo::new("lea_hi", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff87105007fffff0000000fff, 0x80100000000000000000c11)
+        .raw(0x78000000000000000000000, 0x78000000000000000000000)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x2000000000000000000, 0x2000000000000000000)],
+                    when_any: 0,
+                    mask: 0xff0000000000000000,
+                    value: 0xff0000000000000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR]),
+    FormInfo::new("lea_hi", "rri", 4, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff87107000000000000000fff, 0x100000000000000000411)
+        .raw(0x78000000000000000000000, 0x78000000000000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::IMM]),
+    FormInfo::new(
+            "lea_hi_x",
+            "rrr",
+            0,
+            Family::Sm70,
+            &[70, 75, 80, 86, 89, 90, 100, 120],
+        )
+        .fixed(0x1fff87105007fffff0000000fff, 0x104000000000000000211)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=120,
+                    when: &[(0x2000000000000000000, 0x2000000000000000000)],
+                    when_any: 0,
+                    mask: 0xff0000000000000000,
+                    value: 0xff0000000000000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new(
+            "lea_hi_x",
+            "rir",
+            1,
+            Family::Sm70,
+            &[70, 75, 80, 86, 89, 90, 100, 120],
+        )
+        .fixed(0x1fff87105000000000000000fff, 0x104000000000000000811)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=120,
+                    when: &[(0x2000000000000000000, 0x2000000000000000000)],
+                    when_any: 0,
+                    mask: 0xff0000000000000000,
+                    value: 0xff0000000000000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR, slot::PRED]),
+    FormInfo::new("lea_hi_x", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fff8710500780000ff00000fff, 0x104000000000000000a11)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=90,
+                    when: &[(0x2000000000000000000, 0x2000000000000000000)],
+                    when_any: 0,
+                    mask: 0xff0000000000000000,
+                    value: 0xff0000000000000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR, slot::PRED]),
+    FormInfo::new("lea_hi_x", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff87105007fffff0000000fff, 0x80104000000000000000c11)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 75..=120,
+                    when: &[(0x2000000000000000000, 0x2000000000000000000)],
+                    when_any: 0,
+                    mask: 0xff0000000000000000,
+                    value: 0xff0000000000000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR, slot::PRED]),
+    FormInfo::new(
+            "lea_hi_x",
+            "rri",
+            4,
+            Family::Sm70,
+            &[70, 75, 80, 86, 89, 90, 100, 120],
+        )
+        .fixed(0x1fff87107000000000000000fff, 0x104000000000000000411)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("lea_x", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff87107ff7fffff0000000fff, 0x4ff0000000000000211)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("lea_x", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff87107ff0000000000000fff, 0x4ff0000000000000811)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("lea_x", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fff87107ff780000ff00000fff, 0x4ff0000000000000a11)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
+    FormInfo::new("lea_x", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff87107ff7fffff0000000fff, 0x80004ff0000000000000c11)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
+    FormInfo::new("lop", "r", 0, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff8407ff0000000, 0x5c40000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR]),
+    FormInfo::new("lop", "i", 1, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfef8410000000000, 0x3840000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("lop", "c", 2, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff8400000000000, 0x4c40000000000000)
+        .with_srcs(&[slot::GPR, slot::CBUF]),
+    FormInfo::new("lop3", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff8700000ffffff0000000fff, 0x212)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("lop3", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff87000000000000000000fff, 0x812)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR, slot::PRED]),
+    FormInfo::new("lop3", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fff8700000f80000ff00000fff, 0xa12)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR, slot::PRED]),
+    FormInfo::new("lop3", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff8700000ffffff0000000fff, 0x80000000000000000000c12)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR, slot::PRED]),
+    FormInfo::new("lop3", "r", 4, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff8000000000000, 0x5be0000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR, slot::NONE]),
+    FormInfo::new("lop3", "i", 5, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfe00000000000000, 0x3c00000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR, slot::NONE]),
+    FormInfo::new("lop3", "c", 6, Family::Sm50, &[50, 52, 60])
+        .fixed(0xff00000000000000, 0x200000000000000)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR, slot::NONE]),
+    FormInfo::new("lop32i", "fixed", 0, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfd00000000000000, 0x400000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("mov", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffffff0ffffffff00ff000fff, 0x202)
+        .with_srcs(&[slot::GPR]),
+    FormInfo::new("mov", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffffff0ff00000000ff000fff, 0x802)
+        .with_srcs(&[slot::IMM]),
+    FormInfo::new("mov", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fffffff0fff80000ffff000fff, 0xa02)
+        .with_srcs(&[slot::CBUF]),
+    FormInfo::new("mov", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffffff0ffffffff00ff000fff, 0x80000000000000000000c02)
+        .with_srcs(&[slot::UGPR]),
+    FormInfo::new("mov", "r", 4, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfffff87ff000ff00, 0x5c98000000000000)
+        .with_srcs(&[slot::GPR]),
+    FormInfo::new("mov", "c", 5, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfffff8000000ff00, 0x4c98000000000000)
+        .with_srcs(&[slot::CBUF]),
+    FormInfo::new("mov32i", "fixed", 0, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff0000000000f00, 0x100000000000000)
+        .with_srcs(&[slot::IMM]),
+    FormInfo::new("mov64", "rrr", 0, Family::Sm70, &[120])
+        .fixed(0x1ffffffffffffffff00ff000fff, 0x10f000000000000000202)
+        .with_srcs(&[slot::GPR]),
+    FormInfo::new("mov64", "rir", 1, Family::Sm70, &[120])
+        .fixed(0x1ffffffffffff00000000000fff, 0x402)
+        .with_srcs(&[slot::IMM]),
+    FormInfo::new("mov64", "rur", 2, Family::Sm70, &[120])
+        .fixed(0x1ffffffffffffffff00ff000fff, 0x8010f000000000000000c02)
+        .with_srcs(&[slot::UGPR]),
+    FormInfo::new("mufu", "rrr", 0, Family::Sm70, &[70])
+        .fixed(0x1ffffff00ff0fffff00ff000fff, 0x308)
+        .raw(0x3000000000000000000, 0)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=70,
+                    when: &[
+                        (0xfc000000000000000000, 0),
+                        (0xfc000000000000000000, 0x4000000000000000000),
+                        (0xfc000000000000000000, 0x8000000000000000000),
+                        (0xfc000000000000000000, 0xc000000000000000000),
+                        (0xfc000000000000000000, 0x10000000000000000000),
+                        (0xfc000000000000000000, 0x14000000000000000000),
+                        (0xfc000000000000000000, 0x18000000000000000000),
+                        (0xfc000000000000000000, 0x1c000000000000000000),
+                        (0xfc000000000000000000, 0x20000000000000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0x3000000000000000,
+                    value: 0,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR]),
+    FormInfo::new("mufu", "rir", 1, Family::Sm70, &[70])
+        .fixed(0x1ffffff00ff00000000ff000fff, 0x908)
+        .raw(0x3000000000000000000, 0)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=70,
+                    when: &[
+                        (0xfc007f80000000000000, 0x7f80000000000000),
+                        (0xfc007f80000000000000, 0x4007f80000000000000),
+                        (0xfc007f80000000000000, 0x8007f80000000000000),
+                        (0xfc007f80000000000000, 0xc007f80000000000000),
+                        (0xfc007f80000000000000, 0x10007f80000000000000),
+                        (0xfc007f80000000000000, 0x14007f80000000000000),
+                        (0xfc007f80000000000000, 0x20007f80000000000000),
+                    ],
+                    when_any: 0x7fffff00000000,
+                    mask: 0x7fffff00000000,
+                    value: 0x7fffff00000000,
+                },
+                Hidden {
+                    sms: 70..=70,
+                    when: &[
+                        (0xfc007ff8000000000000, 0x18007ff8000000000000),
+                        (0xfc007ff8000000000000, 0x1c007ff8000000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+                Hidden {
+                    sms: 70..=70,
+                    when: &[
+                        (0xfc007ff8000000000000, 0x18007ff0000000000000),
+                        (0xfc007ff8000000000000, 0x1c007ff0000000000000),
+                    ],
+                    when_any: 0x7ffff00000000,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::IMM]),
+    FormInfo::new("mufu", "rcr", 2, Family::Sm70, &[70])
+        .fixed(0x1ffffff00ff080000ffff000fff, 0xb08)
+        .raw(0x3000000000000000000, 0)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=70,
+                    when: &[
+                        (0xfc000000000000000000, 0),
+                        (0xfc000000000000000000, 0x4000000000000000000),
+                        (0xfc000000000000000000, 0x8000000000000000000),
+                        (0xfc000000000000000000, 0xc000000000000000000),
+                        (0xfc000000000000000000, 0x10000000000000000000),
+                        (0xfc000000000000000000, 0x14000000000000000000),
+                        (0xfc000000000000000000, 0x18000000000000000000),
+                        (0xfc000000000000000000, 0x1c000000000000000000),
+                        (0xfc000000000000000000, 0x20000000000000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0x3000000000000000,
+                    value: 0,
+                },
+            ],
+        )
+        .with_srcs(&[slot::CBUF]),
+    FormInfo::new("mufu", "rrr", 3, Family::Sm70, &[75, 80, 86, 89])
+        .fixed(0x1ffffff00ff0fffff00ff000fff, 0x308)
+        .raw(0x1000000000000000000, 0)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 75..=89,
+                    when: &[
+                        (0xfe000000000000000000, 0),
+                        (0xfe000000000000000000, 0x4000000000000000000),
+                        (0xfe000000000000000000, 0x8000000000000000000),
+                        (0xfe000000000000000000, 0xc000000000000000000),
+                        (0xfe000000000000000000, 0x10000000000000000000),
+                        (0xfe000000000000000000, 0x14000000000000000000),
+                        (0xfe000000000000000000, 0x18000000000000000000),
+                        (0xfe000000000000000000, 0x1c000000000000000000),
+                        (0xfe000000000000000000, 0x20000000000000000000),
+                        (0xfe000000000000000000, 0x24000000000000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0x3000000000000000,
+                    value: 0,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR]),
+    FormInfo::new("mufu", "rir", 4, Family::Sm70, &[75, 80, 86, 89])
+        .fixed(0x1ffffff00ff00000000ff000fff, 0x908)
+        .raw(0x1000000000000000000, 0)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 75..=89,
+                    when: &[
+                        (0xfe000000000000000000, 0x2000000000000000000),
+                        (0xfe000000000000000000, 0x6000000000000000000),
+                        (0xfe000000000000000000, 0xa000000000000000000),
+                        (0xfe000000000000000000, 0xe000000000000000000),
+                        (0xfe000000000000000000, 0x12000000000000000000),
+                        (0xfe000000000000000000, 0x16000000000000000000),
+                        (0xfe000000000000000000, 0x1a000000000000000000),
+                        (0xfe000000000000000000, 0x1e000000000000000000),
+                        (0xfe000000000000000000, 0x22000000000000000000),
+                        (0xfe000000000000000000, 0x26000000000000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0xffff000000000000,
+                    value: 0,
+                },
+                Hidden {
+                    sms: 75..=89,
+                    when: &[
+                        (0xfe007fc0000000000000, 0x7fc0000000000000),
+                        (0xfe007fc0000000000000, 0x4007fc0000000000000),
+                        (0xfe007fc0000000000000, 0x8007fc0000000000000),
+                        (0xfe007fc0000000000000, 0xc007fc0000000000000),
+                        (0xfe007fc0000000000000, 0x10007fc0000000000000),
+                        (0xfe007fc0000000000000, 0x14007fc0000000000000),
+                        (0xfe007fc0000000000000, 0x20007fc0000000000000),
+                        (0xfe007fc0000000000000, 0x24007fc0000000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0x3fffff00000000,
+                    value: 0x3fffff00000000,
+                },
+                Hidden {
+                    sms: 75..=89,
+                    when: &[
+                        (0xfe007fc0000000000000, 0x7f80000000000000),
+                        (0xfe007fc0000000000000, 0x4007f80000000000000),
+                        (0xfe007fc0000000000000, 0x8007f80000000000000),
+                        (0xfe007fc0000000000000, 0xc007f80000000000000),
+                        (0xfe007fc0000000000000, 0x10007f80000000000000),
+                        (0xfe007fc0000000000000, 0x14007f80000000000000),
+                        (0xfe007fc0000000000000, 0x20007f80000000000000),
+                        (0xfe007fc0000000000000, 0x24007f80000000000000),
+                    ],
+                    when_any: 0x3fffff00000000,
+                    mask: 0x3fffff00000000,
+                    value: 0x3fffff00000000,
+                },
+                Hidden {
+                    sms: 75..=89,
+                    when: &[
+                        (0xfe0000007e0000000000, 0x20000007e0000000000),
+                        (0xfe0000007e0000000000, 0x60000007e0000000000),
+                        (0xfe0000007e0000000000, 0xa0000007e0000000000),
+                        (0xfe0000007e0000000000, 0xe0000007e0000000000),
+                        (0xfe0000007e0000000000, 0x120000007e0000000000),
+                        (0xfe0000007e0000000000, 0x160000007e0000000000),
+                        (0xfe0000007e0000000000, 0x1a0000007e0000000000),
+                        (0xfe0000007e0000000000, 0x1e0000007e0000000000),
+                        (0xfe0000007e0000000000, 0x220000007e0000000000),
+                        (0xfe0000007e0000000000, 0x260000007e0000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0x1ff00000000,
+                    value: 0x1ff00000000,
+                },
+                Hidden {
+                    sms: 75..=89,
+                    when: &[
+                        (0xfe0000007e0000000000, 0x20000007c0000000000),
+                        (0xfe0000007e0000000000, 0x60000007c0000000000),
+                        (0xfe0000007e0000000000, 0xa0000007c0000000000),
+                        (0xfe0000007e0000000000, 0xe0000007c0000000000),
+                        (0xfe0000007e0000000000, 0x120000007c0000000000),
+                        (0xfe0000007e0000000000, 0x160000007c0000000000),
+                        (0xfe0000007e0000000000, 0x1a0000007c0000000000),
+                        (0xfe0000007e0000000000, 0x1e0000007c0000000000),
+                        (0xfe0000007e0000000000, 0x220000007c0000000000),
+                        (0xfe0000007e0000000000, 0x260000007c0000000000),
+                    ],
+                    when_any: 0x1ff00000000,
+                    mask: 0x1ff00000000,
+                    value: 0x1ff00000000,
+                },
+                Hidden {
+                    sms: 75..=89,
+                    when: &[
+                        (0xfe007ff8000000000000, 0x18007ff8000000000000),
+                        (0xfe007ff8000000000000, 0x1c007ff8000000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+                Hidden {
+                    sms: 75..=89,
+                    when: &[
+                        (0xfe007ff8000000000000, 0x18007ff0000000000000),
+                        (0xfe007ff8000000000000, 0x1c007ff0000000000000),
+                    ],
+                    when_any: 0x7ffff00000000,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::IMM]),
+    FormInfo::new("mufu", "rcr", 5, Family::Sm70, &[75, 80, 86, 89])
+        .fixed(0x1ffffff00ff080000ffff000fff, 0xb08)
+        .raw(0x1000000000000000000, 0)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 75..=89,
+                    when: &[
+                        (0xfe000000000000000000, 0),
+                        (0xfe000000000000000000, 0x4000000000000000000),
+                        (0xfe000000000000000000, 0x8000000000000000000),
+                        (0xfe000000000000000000, 0xc000000000000000000),
+                        (0xfe000000000000000000, 0x10000000000000000000),
+                        (0xfe000000000000000000, 0x14000000000000000000),
+                        (0xfe000000000000000000, 0x18000000000000000000),
+                        (0xfe000000000000000000, 0x1c000000000000000000),
+                        (0xfe000000000000000000, 0x20000000000000000000),
+                        (0xfe000000000000000000, 0x24000000000000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0x3000000000000000,
+                    value: 0,
+                },
+            ],
+        )
+        .with_srcs(&[slot::CBUF]),
+    FormInfo::new("mufu", "rur", 6, Family::Sm70, &[75, 80, 86, 89])
+        .fixed(0x1ffffff00ff0fffff00ff000fff, 0x80000000000000000000d08)
+        .raw(0x1000000000000000000, 0)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 75..=89,
+                    when: &[
+                        (0xfe000000000000000000, 0),
+                        (0xfe000000000000000000, 0x4000000000000000000),
+                        (0xfe000000000000000000, 0x8000000000000000000),
+                        (0xfe000000000000000000, 0xc000000000000000000),
+                        (0xfe000000000000000000, 0x10000000000000000000),
+                        (0xfe000000000000000000, 0x14000000000000000000),
+                        (0xfe000000000000000000, 0x18000000000000000000),
+                        (0xfe000000000000000000, 0x1c000000000000000000),
+                        (0xfe000000000000000000, 0x20000000000000000000),
+                        (0xfe000000000000000000, 0x24000000000000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0x3000000000000000,
+                    value: 0,
+                },
+            ],
+        )
+        .with_srcs(&[slot::UGPR]),
+    FormInfo::new("mufu", "rrr", 7, Family::Sm70, &[90, 100, 120])
+        .fixed(0x1ffffff00ff0fffff00ff000fff, 0x308)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 90..=120,
+                    when: &[
+                        (0xff000000000000000000, 0),
+                        (0xff000000000000000000, 0x4000000000000000000),
+                        (0xff000000000000000000, 0x8000000000000000000),
+                        (0xff000000000000000000, 0xc000000000000000000),
+                        (0xff000000000000000000, 0x10000000000000000000),
+                        (0xff000000000000000000, 0x14000000000000000000),
+                        (0xff000000000000000000, 0x18000000000000000000),
+                        (0xff000000000000000000, 0x1c000000000000000000),
+                        (0xff000000000000000000, 0x20000000000000000000),
+                        (0xff000000000000000000, 0x24000000000000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0x3000000000000000,
+                    value: 0,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR]),
+    FormInfo::new("mufu", "rir", 8, Family::Sm70, &[90, 100, 120])
+        .fixed(0x1ffffff00ff00000000ff000fff, 0x908)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 90..=120,
+                    when: &[
+                        (0xff000000000000000000, 0x1000000000000000000),
+                        (0xff000000000000000000, 0x2000000000000000000),
+                        (0xff000000000000000000, 0x5000000000000000000),
+                        (0xff000000000000000000, 0x6000000000000000000),
+                        (0xff000000000000000000, 0x9000000000000000000),
+                        (0xff000000000000000000, 0xa000000000000000000),
+                        (0xff000000000000000000, 0xd000000000000000000),
+                        (0xff000000000000000000, 0xe000000000000000000),
+                        (0xff000000000000000000, 0x11000000000000000000),
+                        (0xff000000000000000000, 0x12000000000000000000),
+                        (0xff000000000000000000, 0x15000000000000000000),
+                        (0xff000000000000000000, 0x16000000000000000000),
+                        (0xff000000000000000000, 0x19000000000000000000),
+                        (0xff000000000000000000, 0x1a000000000000000000),
+                        (0xff000000000000000000, 0x1d000000000000000000),
+                        (0xff000000000000000000, 0x1e000000000000000000),
+                        (0xff000000000000000000, 0x21000000000000000000),
+                        (0xff000000000000000000, 0x22000000000000000000),
+                        (0xff000000000000000000, 0x25000000000000000000),
+                        (0xff000000000000000000, 0x26000000000000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0xffff000000000000,
+                    value: 0,
+                },
+                Hidden {
+                    sms: 90..=120,
+                    when: &[
+                        (0xff007fc0000000000000, 0x7fc0000000000000),
+                        (0xff007fc0000000000000, 0x4007fc0000000000000),
+                        (0xff007fc0000000000000, 0x8007fc0000000000000),
+                        (0xff007fc0000000000000, 0xc007fc0000000000000),
+                        (0xff007fc0000000000000, 0x10007fc0000000000000),
+                        (0xff007fc0000000000000, 0x14007fc0000000000000),
+                        (0xff007fc0000000000000, 0x20007fc0000000000000),
+                        (0xff007fc0000000000000, 0x24007fc0000000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0x3fffff00000000,
+                    value: 0x3fffff00000000,
+                },
+                Hidden {
+                    sms: 90..=120,
+                    when: &[
+                        (0xff007fc0000000000000, 0x7f80000000000000),
+                        (0xff007fc0000000000000, 0x4007f80000000000000),
+                        (0xff007fc0000000000000, 0x8007f80000000000000),
+                        (0xff007fc0000000000000, 0xc007f80000000000000),
+                        (0xff007fc0000000000000, 0x10007f80000000000000),
+                        (0xff007fc0000000000000, 0x14007f80000000000000),
+                        (0xff007fc0000000000000, 0x20007f80000000000000),
+                        (0xff007fc0000000000000, 0x24007f80000000000000),
+                    ],
+                    when_any: 0x3fffff00000000,
+                    mask: 0x3fffff00000000,
+                    value: 0x3fffff00000000,
+                },
+                Hidden {
+                    sms: 90..=120,
+                    when: &[
+                        (0xff0000007e0000000000, 0x10000007e0000000000),
+                        (0xff0000007e0000000000, 0x50000007e0000000000),
+                        (0xff0000007e0000000000, 0x90000007e0000000000),
+                        (0xff0000007e0000000000, 0xd0000007e0000000000),
+                        (0xff0000007e0000000000, 0x110000007e0000000000),
+                        (0xff0000007e0000000000, 0x150000007e0000000000),
+                        (0xff0000007e0000000000, 0x190000007e0000000000),
+                        (0xff0000007e0000000000, 0x1d0000007e0000000000),
+                        (0xff0000007e0000000000, 0x210000007e0000000000),
+                        (0xff0000007e0000000000, 0x250000007e0000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0x1ff00000000,
+                    value: 0x1ff00000000,
+                },
+                Hidden {
+                    sms: 90..=120,
+                    when: &[
+                        (0xff0000007e0000000000, 0x10000007c0000000000),
+                        (0xff0000007e0000000000, 0x50000007c0000000000),
+                        (0xff0000007e0000000000, 0x90000007c0000000000),
+                        (0xff0000007e0000000000, 0xd0000007c0000000000),
+                        (0xff0000007e0000000000, 0x110000007c0000000000),
+                        (0xff0000007e0000000000, 0x150000007c0000000000),
+                        (0xff0000007e0000000000, 0x190000007c0000000000),
+                        (0xff0000007e0000000000, 0x1d0000007c0000000000),
+                        (0xff0000007e0000000000, 0x210000007c0000000000),
+                        (0xff0000007e0000000000, 0x250000007c0000000000),
+                    ],
+                    when_any: 0x1ff00000000,
+                    mask: 0x1ff00000000,
+                    value: 0x1ff00000000,
+                },
+                Hidden {
+                    sms: 90..=120,
+                    when: &[
+                        (0xff0000007fc000000000, 0x20000007fc000000000),
+                        (0xff0000007fc000000000, 0x60000007fc000000000),
+                        (0xff0000007fc000000000, 0xa0000007fc000000000),
+                        (0xff0000007fc000000000, 0xe0000007fc000000000),
+                        (0xff0000007fc000000000, 0x120000007fc000000000),
+                        (0xff0000007fc000000000, 0x160000007fc000000000),
+                        (0xff0000007fc000000000, 0x1a0000007fc000000000),
+                        (0xff0000007fc000000000, 0x1e0000007fc000000000),
+                        (0xff0000007fc000000000, 0x220000007fc000000000),
+                        (0xff0000007fc000000000, 0x260000007fc000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0x3f00000000,
+                    value: 0x3f00000000,
+                },
+                Hidden {
+                    sms: 90..=120,
+                    when: &[
+                        (0xff0000007fc000000000, 0x20000007f8000000000),
+                        (0xff0000007fc000000000, 0x60000007f8000000000),
+                        (0xff0000007fc000000000, 0xa0000007f8000000000),
+                        (0xff0000007fc000000000, 0xe0000007f8000000000),
+                        (0xff0000007fc000000000, 0x120000007f8000000000),
+                        (0xff0000007fc000000000, 0x160000007f8000000000),
+                        (0xff0000007fc000000000, 0x1a0000007f8000000000),
+                        (0xff0000007fc000000000, 0x1e0000007f8000000000),
+                        (0xff0000007fc000000000, 0x220000007f8000000000),
+                        (0xff0000007fc000000000, 0x260000007f8000000000),
+                    ],
+                    when_any: 0x3f00000000,
+                    mask: 0x3f00000000,
+                    value: 0x3f00000000,
+                },
+                Hidden {
+                    sms: 90..=120,
+                    when: &[
+                        (0xff007ff8000000000000, 0x18007ff8000000000000),
+                        (0xff007ff8000000000000, 0x1c007ff8000000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+                Hidden {
+                    sms: 90..=120,
+                    when: &[
+                        (0xff007ff8000000000000, 0x18007ff0000000000000),
+                        (0xff007ff8000000000000, 0x1c007ff0000000000000),
+                    ],
+                    when_any: 0x7ffff00000000,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::IMM]),
+    FormInfo::new("mufu", "rcr", 9, Family::Sm70, &[90])
+        .fixed(0x1ffffff00ff080000ffff000fff, 0xb08)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 90..=90,
+                    when: &[
+                        (0xff000000000000000000, 0),
+                        (0xff000000000000000000, 0x4000000000000000000),
+                        (0xff000000000000000000, 0x8000000000000000000),
+                        (0xff000000000000000000, 0xc000000000000000000),
+                        (0xff000000000000000000, 0x10000000000000000000),
+                        (0xff000000000000000000, 0x14000000000000000000),
+                        (0xff000000000000000000, 0x18000000000000000000),
+                        (0xff000000000000000000, 0x1c000000000000000000),
+                        (0xff000000000000000000, 0x20000000000000000000),
+                        (0xff000000000000000000, 0x24000000000000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0x3000000000000000,
+                    value: 0,
+                },
+            ],
+        )
+        .with_srcs(&[slot::CBUF]),
+    FormInfo::new("mufu", "rur", 10, Family::Sm70, &[90, 100, 120])
+        .fixed(0x1ffffff00ff0fffff00ff000fff, 0x80000000000000000000d08)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 90..=120,
+                    when: &[
+                        (0xff000000000000000000, 0),
+                        (0xff000000000000000000, 0x4000000000000000000),
+                        (0xff000000000000000000, 0x8000000000000000000),
+                        (0xff000000000000000000, 0xc000000000000000000),
+                        (0xff000000000000000000, 0x10000000000000000000),
+                        (0xff000000000000000000, 0x14000000000000000000),
+                        (0xff000000000000000000, 0x18000000000000000000),
+                        (0xff000000000000000000, 0x1c000000000000000000),
+                        (0xff000000000000000000, 0x20000000000000000000),
+                        (0xff000000000000000000, 0x24000000000000000000),
+                    ],
+                    when_any: 0,
+                    mask: 0x3000000000000000,
+                    value: 0,
+                },
+            ],
+        )
+        .with_srcs(&[slot::UGPR]),
+    FormInfo::new("nop", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1ffffffffffffffffffffff0fff, 0x918)
+        .with_srcs(&[]),
+    FormInfo::new("nop", "fixed", 1, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfffffff00000dfff, 0x50b0000000000f00)
+        .with_srcs(&[]),
+    FormInfo::new("plop3", "p", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff8000008ffffffffff000fff, 0x81c)
+        .with_srcs(&[slot::PRED, slot::PRED, slot::PRED]),
+    FormInfo::new("plop3", "u", 1, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff8000008ffffffffff000fff, 0x8000000000000081c)
+        .with_srcs(&[slot::PRED, slot::PRED, slot::UPRED]),
+    FormInfo::new("popc", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1ffffffffff7fffff00ff000fff, 0x309)
+        .with_srcs(&[slot::GPR]),
+    FormInfo::new("popc", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1ffffffffff00000000ff000fff, 0x909)
+        .with_srcs(&[slot::IMM]),
+    FormInfo::new("popc", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1ffffffffff780000ffff000fff, 0xb09)
+        .with_srcs(&[slot::CBUF]),
+    FormInfo::new("popc", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1ffffffffff7fffff00ff000fff, 0x80000000000000000000d09)
+        .with_srcs(&[slot::UGPR]),
+    FormInfo::new("popc", "r", 4, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfffffefff000ff00, 0x5c08000000000000)
+        .with_srcs(&[slot::GPR]),
+    FormInfo::new("popc", "i", 5, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfeffff800000ff00, 0x3808000000000000)
+        .with_srcs(&[slot::IMM]),
+    FormInfo::new("popc", "c", 6, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfffffe800000ff00, 0x4c08000000000000)
+        .with_srcs(&[slot::CBUF]),
+    FormInfo::new("prmt", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffffff800ffffff0000000fff, 0x216)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
+    FormInfo::new("prmt", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffffff8000000000000000fff, 0x816)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
+    FormInfo::new("prmt", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fffffff800f80000ff00000fff, 0xa16)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
+    FormInfo::new("prmt", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffffff800ffffff0000000fff, 0x80000000000000000000c16)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR]),
+    FormInfo::new("prmt", "rri", 4, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffffff8000000000000000fff, 0x416)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::IMM]),
+    FormInfo::new("prmt", "rrc", 5, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fffffff800f80000ff00000fff, 0x616)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF]),
+    FormInfo::new("prmt", "rru", 6, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffffff800ffffff0000000fff, 0x80000000000000000000e16)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::UGPR]),
+    FormInfo::new("prmt", "r", 7, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff8807ff0000000, 0x5bc0000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
+    FormInfo::new("prmt", "i", 8, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfef8800000000000, 0x36c0000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
+    FormInfo::new("prmt", "c", 9, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff8800000000000, 0x4bc0000000000000)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
+    FormInfo::new("prmt", "c2", 10, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff8800000000000, 0x53c0000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF]),
+    FormInfo::new("s2r", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1ffffff00ffffffffffff000fff, 0x919)
+        .with_srcs(&[]),
+    FormInfo::new("s2r", "fixed", 1, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfffffffff000ff00, 0xf0c8000000000000)
+        .with_srcs(&[]),
+    FormInfo::new("sel", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff87fffffffffff0000000fff, 0x207)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("sel", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff87fffff0000000000000fff, 0x807)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("sel", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fff87ffffff80000ff00000fff, 0xa07)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
+    FormInfo::new("sel", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fff87fffffffffff0000000fff, 0x80000000000000000000c07)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
+    FormInfo::new("sel", "r", 4, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfffff87ff0000000, 0x5ca0000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("sel", "i", 5, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfefff80000000000, 0x38a0000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("sel", "c", 6, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfffff80000000000, 0x4ca0000000000000)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
+    FormInfo::new("sel64", "rrr", 0, Family::Sm70, &[120])
+        .fixed(0x1fff87fffffffffff0000000fff, 0x607)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("sel64", "rur", 1, Family::Sm70, &[120])
+        .fixed(0x1fff87fffffffffff0000000fff, 0x80000000000000000000e07)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
+    FormInfo::new("shf", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffffee100ffffff0000000fff, 0x219)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
+    FormInfo::new("shf", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffffee1000000000000000fff, 0x819)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
+    FormInfo::new("shf", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fffffee100f80000ff00000fff, 0xa19)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
+    FormInfo::new("shf", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffffee100ffffff0000000fff, 0x80000000000000000000c19)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR]),
+    FormInfo::new("shf", "rri", 4, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffffee1000000000000000fff, 0x419)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::IMM]),
+    FormInfo::new("shf", "rrc", 5, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fffffee100f80000ff00000fff, 0x619)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF]),
+    FormInfo::new("shf", "rru", 6, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
+        .fixed(0x1fffffee100ffffff0000000fff, 0x80000000000000000000e19)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::UGPR]),
+    FormInfo::new("shf", "fixed", 7, Family::Sm50, &[50, 52, 60])
+        .fixed(0xf8fa801ff0000000, 0x58f8000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
+    FormInfo::new("shf", "fixed", 8, Family::Sm50, &[50, 52, 60])
+        .fixed(0xf1fa801ffc000000, 0x30f8000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
+    FormInfo::new("shl", "r", 0, Family::Sm50, &[50, 52, 60])
+        .fixed(0xffffff7ff0000000, 0x5c48000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR]),
+    FormInfo::new("shl", "i", 1, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfeffff0000000000, 0x3848000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("shl", "c", 2, Family::Sm50, &[50, 52, 60])
+        .fixed(0xffffff0000000000, 0x4c48000000000000)
+        .with_srcs(&[slot::GPR, slot::CBUF]),
+    FormInfo::new("shr", "r", 0, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfffeff7ff0000000, 0x5c28000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR]),
+    FormInfo::new("shr", "i", 1, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfefeff0000000000, 0x3828000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("shr", "c", 2, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfffeff0000000000, 0x4c28000000000000)
+        .with_srcs(&[slot::GPR, slot::CBUF]),
+    FormInfo::new("stg", "fixed", 0, Family::Sm70, &[70, 75])
+        .fixed(0x1ffff8e01ff0000000000ff0fff, 0x1000000000000000386)
+        .with_srcs(&[slot::GPR, slot::GPR]),
+    FormInfo::new("stg", "fixed", 1, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff8300000000000, 0xeed8200000000000)
+        .with_srcs(&[slot::GPR, slot::GPR]),
+    FormInfo::new("vimnmx", "rrr", 0, Family::Sm70, &[90])
+        .fixed(0x1fff87fecffffffff0000000fff, 0x7e00000000000000000248)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("vimnmx", "rir", 1, Family::Sm70, &[90])
+        .fixed(0x1fff87fecff0000000000000fff, 0x7e00000000000000000848)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("vimnmx", "rcr", 2, Family::Sm70, &[90])
+        .fixed(0x1fff87fecfff80000ff00000fff, 0x7e00000000000000000a48)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
+    FormInfo::new("vimnmx", "rur", 3, Family::Sm70, &[90])
+        .fixed(0x1fff87fecffffffff0000000fff, 0x87e00000000000000000c48)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
+    FormInfo::new("vimnmx", "rrr", 4, Family::Sm70, &[120])
+        .fixed(0x1fff87fe8ffffffff0000000fff, 0x7e00000000000000000248)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("vimnmx", "rir", 5, Family::Sm70, &[120])
+        .fixed(0x1fff87fe8ff0000000000000fff, 0x7e00000000000000000848)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("vimnmx", "rur", 6, Family::Sm70, &[120])
+        .fixed(0x1fff87fe8ffffffff0000000fff, 0x87e00000000000000000c48)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
 ];
 include!(concat!(env!("OUT_DIR"), "/", "op_bra.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bra_up.rs"));

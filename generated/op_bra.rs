@@ -53,16 +53,11 @@ impl OpBra {
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
-    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.cond.kind,) {
-            (SrcKind::Reg(Reg { file: RegFile::Pred, .. }),) if smb & 0xf8 != 0 => {
-                Some(0)
-            }
-            (SrcKind::Reg(Reg { file: RegFile::Pred, .. }),) if smb & 0x700 != 0 => {
-                Some(1)
-            }
+            (reg!(Pred),) if smb & 0xf8 != 0 => Some(0),
+            (reg!(Pred),) if smb & 0x700 != 0 => Some(1),
             (_,) if smb & 0x7 != 0 && self.cond == Src::PT => Some(2),
             _ => None,
         }
@@ -70,16 +65,11 @@ impl OpBra {
     /// [`Self::encode`] without the spec's `legal` and `traps`
     /// products: the word of a combination that does not exist
     /// (for tests that show nvdisasm rejects it).
-    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
         match (self.cond.kind,) {
-            (SrcKind::Reg(Reg { file: RegFile::Pred, .. }),) if smb & 0xf8 != 0 => {
-                self.encode_f0::<EncodeError>(sm, c)
-            }
-            (SrcKind::Reg(Reg { file: RegFile::Pred, .. }),) if smb & 0x700 != 0 => {
-                self.encode_f1::<EncodeError>(sm, c)
-            }
+            (reg!(Pred),) if smb & 0xf8 != 0 => self.encode_f0::<EncodeError>(sm, c),
+            (reg!(Pred),) if smb & 0x700 != 0 => self.encode_f1::<EncodeError>(sm, c),
             (_,) if smb & 0x7 != 0 && self.cond == Src::PT => {
                 self.encode_f2::<EncodeError>(sm, c)
             }
@@ -88,7 +78,6 @@ impl OpBra {
     }
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
         if !self.legal_f0(sm) {
@@ -106,7 +95,6 @@ impl OpBra {
     }
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     fn combo_f1<E: Fail>(&self, sm: u32) -> Result<(), E> {
         if !self.legal_f1(sm) {
@@ -124,38 +112,23 @@ impl OpBra {
     }
     /// Whether the form's modifier values exist on `sm` (the
     /// spec's `legal` products).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     pub fn legal_f0(&self, sm: u32) -> bool {
         ((!self.any))
     }
     /// Whether the form's modifier values exist on `sm` (the
     /// spec's `legal` products).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     pub fn legal_f1(&self, sm: u32) -> bool {
         ((!self.any) || (self.any && matches!(self.mode, BraMode::U)))
     }
     /// Form `fixed` on SM [70, 75, 80, 86, 89] (isa-spec/spec/ops/bra.toml:53; form at isa-spec/spec/ops/bra.toml:53).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
-        if self.cc != Cc::T {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "cc", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier cc", self.cc == Cc::T, sm)?;
         let mut w: u128 = 0x947;
-        w |= c.raw & 0;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.mode.index()]
-            } << 32;
+        w |= (self.mode.index() as u128) << 32;
         w
             |= {
                 if self.target % 4i64 != 0 {
@@ -173,28 +146,15 @@ impl OpBra {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/bra.toml:70; form at isa-spec/spec/ops/bra.toml:70).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
-        if self.cc != Cc::T {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "cc", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier cc", self.cc == Cc::T, sm)?;
         let mut w: u128 = 0x947;
-        w |= c.raw & 0;
         {
             let v: u128 = {
                 if self.target % 4i64 != 0 {
@@ -210,62 +170,31 @@ impl OpBra {
             w |= (v & 0xff) << 16;
             w |= ((v >> 8) & 0xffffffffffff) << 34;
         }
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.mode.index()]
-            } << 32;
+        w |= (self.mode.index() as u128) << 32;
         w |= u128::from(self.any) << 84;
         w
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/bra.toml:78; form at isa-spec/spec/ops/bra.toml:78).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        if self.cond != Src::PT {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("{} is not encodable on SM{}", "cond", sm),
-                ),
-            );
-        }
-        if self.mode != BraMode::None {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "mode", sm),
-                ),
-            );
-        }
-        if self.any != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "any", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "cond", self.cond == Src::PT, sm)?;
+        only_default::<E>(Self::NAME, "modifier mode", self.mode == BraMode::None, sm)?;
+        only_default::<E>(Self::NAME, "modifier any", self.any == false, sm)?;
         let mut w: u128 = 0xe240000000000000;
-        w |= c.raw & 0;
         w
-            |= {
-                const CODES: &[u128] = &[
+            |= code_of(
+                &[
                     0xf, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0x10,
                     0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b,
                     0x1c, 0x1d, 0x1e, 0x1f,
-                ];
-                CODES[self.cc.index()]
-            } << 0;
+                ],
+                self.cc.index(),
+            ) << 0;
         w
             |= {
                 if self.target % 1i64 != 0 {
@@ -278,33 +207,17 @@ impl OpBra {
                 }
                 fit_signed::<E>(Self::NAME, "target", self.target / 1i64, 24u32)?
             } << 20;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
-        w |= u128::from(c.guard.not) << 19;
+        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/bra.toml:53; form at isa-spec/spec/ops/bra.toml:53).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let cond: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let mode: BraMode = match (((w >> 32) & 3)) {
-            0 => BraMode::None,
-            1 => BraMode::U,
-            2 => BraMode::Div,
-            3 => BraMode::Conv,
-            _ => return None,
-        };
-        let any: bool = (((w >> 84) & 1)) != 0;
+        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let mode: BraMode = BraMode::from_index(bits(w, 32, 2) as usize)?;
+        let any: bool = bit(w, 84);
         let cc: Cc = Cc::T;
-        let target: i64 = sext_field((((w >> 34) & 0xffffffffffff)), 48u32)
-            .wrapping_mul(4i64);
+        let target: i64 = sext_field(bits(w, 34, 48), 48u32).wrapping_mul(4i64);
         let o = Self {
             cond,
             mode,
@@ -315,39 +228,16 @@ impl OpBra {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/bra.toml:70; form at isa-spec/spec/ops/bra.toml:70).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let cond: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let mode: BraMode = match (((w >> 32) & 3)) {
-            0 => BraMode::None,
-            1 => BraMode::U,
-            2 => BraMode::Div,
-            3 => BraMode::Conv,
-            _ => return None,
-        };
-        let any: bool = (((w >> 84) & 1)) != 0;
+        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let mode: BraMode = BraMode::from_index(bits(w, 32, 2) as usize)?;
+        let any: bool = bit(w, 84);
         let cc: Cc = Cc::T;
-        let target: i64 = sext_field(
-                (((w >> 16) & 0xff) | (((w >> 34) & 0xffffffffffff) << 8)),
-                56u32,
-            )
+        let target: i64 = sext_field((bits(w, 16, 8) | bits(w, 34, 48) << 8), 56u32)
             .wrapping_mul(4i64);
         let o = Self {
             cond,
@@ -359,24 +249,15 @@ impl OpBra {
         if !o.legal_f1(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/bra.toml:78; form at isa-spec/spec/ops/bra.toml:78).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let cond: Src = Src::PT;
         let mode: BraMode = BraMode::None;
         let any: bool = false;
-        let cc: Cc = match (((w >> 0) & 0x1f)) {
+        let cc: Cc = match bits(w, 0, 5) {
             0xf => Cc::T,
             0 => Cc::F,
             1 => Cc::Lt,
@@ -411,7 +292,7 @@ impl OpBra {
             0x1f => Cc::Rgt,
             _ => return None,
         };
-        let target: i64 = sext_field((((w >> 20) & 0xffffff)), 24u32).wrapping_mul(1i64);
+        let target: i64 = sext_field(bits(w, 20, 24), 24u32).wrapping_mul(1i64);
         let o = Self {
             cond,
             mode,
@@ -422,21 +303,12 @@ impl OpBra {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
     /// Spec: isa-spec/spec/ops/bra.toml:43.
-    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
@@ -445,10 +317,7 @@ impl OpBra {
         match sm {
             50 | 52 | 60 => {
                 out.push_str("BRA");
-                {
-                    let (t, n) = self.mode.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.mode.chunk_sm(sm));
                 if self.any {
                     out.push_str(".ANY");
                 }
@@ -456,10 +325,7 @@ impl OpBra {
                 if self.cc != Cc::T {
                     out.push_str(" ");
                     first = false;
-                    {
-                        let (t, n) = self.cc.chunk_sm(sm);
-                        out.push_chunk(t, n);
-                    };
+                    out.push_text_chunk(self.cc.chunk_sm(sm));
                 }
                 out.push_str(if first { " " } else { ", " });
                 first = false;
@@ -470,10 +336,7 @@ impl OpBra {
             }
             _ => {
                 out.push_str("BRA");
-                {
-                    let (t, n) = self.mode.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.mode.chunk_sm(sm));
                 if self.any {
                     out.push_str(".ANY");
                 }
@@ -494,293 +357,90 @@ impl OpBra {
         out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
-    pub fn parse(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
+    pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
             50 | 52 | 60 => Self::parse_syntax1(line, sm, addr),
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
     /// Parse syntax `BRA` (isa-spec/spec/ops/bra.toml:43).
-    #[allow(
-        unused_variables,
-        unused_mut,
-        unused_assignments,
-        unused_parens,
-        clippy::nonminimal_bool,
-        clippy::needless_late_init
-    )]
-    fn parse_syntax0(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
-        const CANDS: &[&[&str]] = &[&["BRA"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
+        let rest = strip_any_mnemonic(&line.parts, &[&["BRA"]])?;
         let mut cur = 0usize;
-        let mode: BraMode = if !BraMode::Conv.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, BraMode::Conv.text_sm(sm))
-        {
-            BraMode::Conv
-        } else if !BraMode::Div.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, BraMode::Div.text_sm(sm))
-        {
-            BraMode::Div
-        } else if !BraMode::U.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, BraMode::U.text_sm(sm))
-        {
-            BraMode::U
-        } else if !BraMode::None.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, BraMode::None.text_sm(sm))
-        {
-            BraMode::None
-        } else if BraMode::None.text_sm(sm).is_empty() {
-            BraMode::None
-        } else if BraMode::U.text_sm(sm).is_empty() {
-            BraMode::U
-        } else if BraMode::Div.text_sm(sm).is_empty() {
-            BraMode::Div
-        } else if BraMode::Conv.text_sm(sm).is_empty() {
-            BraMode::Conv
-        } else {
-            return None;
-        };
+        let mode: BraMode = take_enum_suffix(
+            rest,
+            &mut cur,
+            &BraMode::ALL,
+            |v| v.text_sm(sm),
+        )?;
         let any: bool = take_suffix(rest, &mut cur, ".ANY");
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize;
-        let optional: usize = 0 + 1usize;
-        asm_try!(check_operand_count(line, required, optional));
+        let mut at = asm_try!(Operands:: < 2 > ::start(line, 1, 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 2usize] = [usize::MAX; 2usize];
-        let names: [&str; 2usize] = ["cond", "target"];
-        let mut k = 0usize;
-        let before = it;
-        let v_cond = if extra > 0 && it < ops.len()
-            && {
-                let tok = &ops[it];
-                is_pred_token(tok)
-            }
-        {
-            extra -= 1;
-            {
-                let tok = next_operand(ops, &mut it);
-                asm_try!(src_operand(tok, "cond", ImmStyle::Hex))
-            }
+        let cond = if at.optional(|tok| is_pred_token(tok)) {
+            asm_try!(src_operand(at.take(), "cond", ImmStyle::Hex))
         } else {
+            at.skip();
             Src::PT
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_target = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(rel_operand(tok, "target", addr, next))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let target = asm_try!(rel_operand(at.take(), "target", addr, next));
+        let reuse_marks = at.reuse_marks(&["cond", "target"]);
         let op = Self {
-            cond: v_cond,
-            mode: mode,
-            any: any,
+            cond,
+            mode,
+            any,
             cc: Cc::T,
-            target: v_target,
+            target,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_cond = reuse_marks.iter().any(|n| *n == "cond");
-        if reuse_cond {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = 0u32;
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Parse syntax `BRA` (isa-spec/spec/ops/bra.toml:48).
-    #[allow(
-        unused_variables,
-        unused_mut,
-        unused_assignments,
-        unused_parens,
-        clippy::nonminimal_bool,
-        clippy::needless_late_init
-    )]
-    fn parse_syntax1(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
-        const CANDS: &[&[&str]] = &[&["BRA"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+    fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
+        let rest = strip_any_mnemonic(&line.parts, &[&["BRA"]])?;
         let mut cur = 0usize;
-        let mode: BraMode = if !BraMode::Conv.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, BraMode::Conv.text_sm(sm))
-        {
-            BraMode::Conv
-        } else if !BraMode::Div.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, BraMode::Div.text_sm(sm))
-        {
-            BraMode::Div
-        } else if !BraMode::U.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, BraMode::U.text_sm(sm))
-        {
-            BraMode::U
-        } else if !BraMode::None.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, BraMode::None.text_sm(sm))
-        {
-            BraMode::None
-        } else if BraMode::None.text_sm(sm).is_empty() {
-            BraMode::None
-        } else if BraMode::U.text_sm(sm).is_empty() {
-            BraMode::U
-        } else if BraMode::Div.text_sm(sm).is_empty() {
-            BraMode::Div
-        } else if BraMode::Conv.text_sm(sm).is_empty() {
-            BraMode::Conv
-        } else {
-            return None;
-        };
+        let mode: BraMode = take_enum_suffix(
+            rest,
+            &mut cur,
+            &BraMode::ALL,
+            |v| v.text_sm(sm),
+        )?;
         let any: bool = take_suffix(rest, &mut cur, ".ANY");
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize;
-        let optional: usize = 0 + 1usize;
-        asm_try!(check_operand_count(line, required, optional));
+        let mut at = asm_try!(Operands:: < 2 > ::start(line, 1, 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 2usize] = [usize::MAX; 2usize];
-        let names: [&str; 2usize] = ["cc", "target"];
-        let mut k = 0usize;
-        let before = it;
-        let v_cc = if extra > 0 && it < ops.len()
-            && {
-                let tok = &ops[it];
-                true
-            }
-        {
-            extra -= 1;
-            {
-                let tok = next_operand(ops, &mut it);
-                match &tok.base {
-                    Base::Word(w) | Base::Num(w) => {
-                        match w.as_str() {
-                            w if Cc::ALL
-                                .iter()
-                                .any(|v| v.text_sm(sm) == w && v.text() != w) => {
-                                *Cc::ALL.iter().find(|v| v.text_sm(sm) == w).unwrap()
-                            }
-                            "" => Cc::T,
-                            "CC.F" => Cc::F,
-                            "CC.LT" => Cc::Lt,
-                            "CC.EQ" => Cc::Eq,
-                            "CC.LE" => Cc::Le,
-                            "CC.GT" => Cc::Gt,
-                            "CC.NE" => Cc::Ne,
-                            "CC.GE" => Cc::Ge,
-                            "CC.NUM" => Cc::Num,
-                            "CC.NAN" => Cc::Nan,
-                            "CC.LTU" => Cc::Ltu,
-                            "CC.EQU" => Cc::Equ,
-                            "CC.LEU" => Cc::Leu,
-                            "CC.GTU" => Cc::Gtu,
-                            "CC.NEU" => Cc::Neu,
-                            "CC.GEU" => Cc::Geu,
-                            "CC.OFF" => Cc::Off,
-                            "CC.LO" => Cc::Lo,
-                            "CC.SFF" => Cc::Sff,
-                            "CC.LS" => Cc::Ls,
-                            "CC.HI" => Cc::Hi,
-                            "CC.SFT" => Cc::Sft,
-                            "CC.HS" => Cc::Hs,
-                            "CC.OFT" => Cc::Oft,
-                            "CC.CSM_TA" => Cc::CsmTa,
-                            "CC.CSM_TR" => Cc::CsmTr,
-                            "CC.CSM_MX" => Cc::CsmMx,
-                            "CC.FCSM_TA" => Cc::FcsmTa,
-                            "CC.FCSM_TR" => Cc::FcsmTr,
-                            "CC.FCSM_MX" => Cc::FcsmMx,
-                            "CC.RLE" => Cc::Rle,
-                            "CC.RGT" => Cc::Rgt,
-                            _ => {
-                                return Some(
-                                    Err(AsmError {
-                                        col: tok.col,
-                                        message: format!("bad value for {}", "cc"),
-                                    }),
-                                );
-                            }
-                        }
-                    }
-                    _ => {
-                        return Some(
-                            Err(AsmError {
-                                col: tok.col,
-                                message: format!("bad value for {}", "cc"),
-                            }),
-                        );
-                    }
-                }
-            }
+        let cc = if at.optional(|tok| true) {
+            asm_try!(
+                enum_operand(at.take(), "cc", & Cc::ALL, | v | v.text_sm(sm), | v | v
+                .text())
+            )
         } else {
+            at.skip();
             Cc::T
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_target = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(rel_operand(tok, "target", addr, next))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let target = asm_try!(rel_operand(at.take(), "target", addr, next));
+        let reuse_marks = at.reuse_marks(&["cc", "target"]);
         let op = Self {
             cond: Src::PT,
-            mode: mode,
-            any: any,
-            cc: v_cc,
-            target: v_target,
+            mode,
+            any,
+            cc,
+            target,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_cond = false;
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = 0u32;
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
-    #[allow(unused_variables)]
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
@@ -793,24 +453,10 @@ impl OpBra {
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/bra.toml:3.
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    pub fn fold_cc(
-        &self,
-        sm: u32,
-        srcs: &[Value],
-        cc_in: Option<bool>,
-    ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 1usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "bra", 1usize, srcs.len()),
-                ),
-            );
-        }
+    pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
+        check_sources("bra", 1usize, srcs)?;
         let cond_raw: bool = srcs[0usize].pred()?;
-        let cond_neg: bool = self.cond.neg;
-        let cond_abs: bool = self.cond.abs;
-        let cond_not: bool = self.cond.not;
+        let (cond_neg, cond_abs, cond_not) = self.cond.flags();
         let cond: bool = cond_raw.with_mods(cond_neg, cond_abs, cond_not);
         let mode = self.mode;
         let any = self.any;
@@ -826,16 +472,15 @@ impl MemOp for OpBra {}
 impl Encode for OpBra {
     const NAME: &'static str = "bra";
     /// The form match of [`Self::form_id`], each arm packing its form.
-    #[allow(unused_variables, clippy::match_single_binding)]
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let smb = sm_bit(sm);
         match (self.cond.kind,) {
-            (SrcKind::Reg(Reg { file: RegFile::Pred, .. }),) if smb & 0xf8 != 0 => {
+            (reg!(Pred),) if smb & 0xf8 != 0 => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f0::<E>(sm, c)
             }
-            (SrcKind::Reg(Reg { file: RegFile::Pred, .. }),) if smb & 0x700 != 0 => {
+            (reg!(Pred),) if smb & 0x700 != 0 => {
                 self.combo_f1::<E>(sm)?;
                 self.encode_f1::<E>(sm, c)
             }

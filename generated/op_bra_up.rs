@@ -52,37 +52,21 @@ impl OpBraUp {
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
-    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.cond.kind, self.ucond.kind) {
-            (
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                SrcKind::Reg(Reg { file: RegFile::UPred, .. }),
-            ) if smb & 0xe0 != 0 => Some(0),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                SrcKind::Reg(Reg { file: RegFile::UPred, .. }),
-            ) if smb & 0x700 != 0 => Some(1),
+            (reg!(Pred), reg!(UPred)) if smb & 0xe0 != 0 => Some(0),
+            (reg!(Pred), reg!(UPred)) if smb & 0x700 != 0 => Some(1),
             _ => None,
         }
     }
     /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/bra_up.toml:37; form at isa-spec/spec/ops/bra_up.toml:37).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "ucond", &self.ucond, MOD_NEG | MOD_ABS, sm)?;
-        if self.any != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "any", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier any", self.any == false, sm)?;
         let mut w: u128 = 0x80000000000000100000547;
-        w |= c.raw & 0;
         w
             |= src_field::<
                 E,
@@ -104,21 +88,15 @@ impl OpBraUp {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/bra_up.toml:56; form at isa-spec/spec/ops/bra_up.toml:56).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "ucond", &self.ucond, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x80000000000000100000547;
-        w |= c.raw & 0;
         {
             let v: u128 = {
                 if self.target % 4i64 != 0 {
@@ -144,81 +122,34 @@ impl OpBraUp {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/bra_up.toml:37; form at isa-spec/spec/ops/bra_up.toml:37).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let cond: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let ucond: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UPred, (((w >> 24) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 27) & 1)) != 0,
-        };
+        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let ucond = Src::reg(reg_at(w, RegFile::UPred, 24, 3, sm)?).with_not(bit(w, 27));
         let any: bool = false;
-        let target: i64 = sext_field((((w >> 34) & 0xffffffffffff)), 48u32)
-            .wrapping_mul(4i64);
+        let target: i64 = sext_field(bits(w, 34, 48), 48u32).wrapping_mul(4i64);
         let o = Self { cond, ucond, any, target };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/bra_up.toml:56; form at isa-spec/spec/ops/bra_up.toml:56).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let cond: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let ucond: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UPred, (((w >> 24) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 27) & 1)) != 0,
-        };
-        let any: bool = (((w >> 84) & 1)) != 0;
-        let target: i64 = sext_field(
-                (((w >> 16) & 0xff) | (((w >> 34) & 0xffffffffffff) << 8)),
-                56u32,
-            )
+        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let ucond = Src::reg(reg_at(w, RegFile::UPred, 24, 3, sm)?).with_not(bit(w, 27));
+        let any: bool = bit(w, 84);
+        let target: i64 = sext_field((bits(w, 16, 8) | bits(w, 34, 48) << 8), 56u32)
             .wrapping_mul(4i64);
         let o = Self { cond, ucond, any, target };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
     /// Spec: isa-spec/spec/ops/bra_up.toml:30.
-    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
@@ -250,112 +181,38 @@ impl OpBraUp {
         out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
-    pub fn parse(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
+    pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
     /// Parse syntax `BRA.U` (isa-spec/spec/ops/bra_up.toml:30).
-    #[allow(
-        unused_variables,
-        unused_mut,
-        unused_assignments,
-        unused_parens,
-        clippy::nonminimal_bool,
-        clippy::needless_late_init
-    )]
-    fn parse_syntax0(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
-        const CANDS: &[&[&str]] = &[&["BRA", "U"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
+        let rest = strip_any_mnemonic(&line.parts, &[&["BRA", "U"]])?;
         let mut cur = 0usize;
         let any: bool = take_suffix(rest, &mut cur, ".ANY");
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize;
-        let optional: usize = 0 + 1usize;
-        asm_try!(check_operand_count(line, required, optional));
+        let mut at = asm_try!(Operands:: < 3 > ::start(line, 2, 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 3usize] = [usize::MAX; 3usize];
-        let names: [&str; 3usize] = ["cond", "ucond", "target"];
-        let mut k = 0usize;
-        let before = it;
-        let v_cond = if extra > 0 && it < ops.len()
-            && {
-                let tok = &ops[it];
-                is_pred_token(tok)
-            }
-        {
-            extra -= 1;
-            {
-                let tok = next_operand(ops, &mut it);
-                asm_try!(src_operand(tok, "cond", ImmStyle::Hex))
-            }
+        let cond = if at.optional(|tok| is_pred_token(tok)) {
+            asm_try!(src_operand(at.take(), "cond", ImmStyle::Hex))
         } else {
+            at.skip();
             Src::PT
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_ucond = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "ucond", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_target = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(rel_operand(tok, "target", addr, next))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
-        let op = Self {
-            cond: v_cond,
-            ucond: v_ucond,
-            any: any,
-            target: v_target,
-        };
+        let ucond = asm_try!(src_operand(at.take(), "ucond", ImmStyle::Hex));
+        let target = asm_try!(rel_operand(at.take(), "target", addr, next));
+        let reuse_marks = at.reuse_marks(&["cond", "ucond", "target"]);
+        let op = Self { cond, ucond, any, target };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_cond = reuse_marks.iter().any(|n| *n == "cond");
-        let reuse_ucond = reuse_marks.iter().any(|n| *n == "ucond");
-        if reuse_cond {
-            match form {
-                _ => {}
-            }
-        }
-        if reuse_ucond {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = 0u32;
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
-    #[allow(unused_variables)]
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
@@ -368,29 +225,13 @@ impl OpBraUp {
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/bra_up.toml:4.
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    pub fn fold_cc(
-        &self,
-        sm: u32,
-        srcs: &[Value],
-        cc_in: Option<bool>,
-    ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 2usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "bra_up", 2usize, srcs.len()),
-                ),
-            );
-        }
+    pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
+        check_sources("bra_up", 2usize, srcs)?;
         let cond_raw: bool = srcs[0usize].pred()?;
-        let cond_neg: bool = self.cond.neg;
-        let cond_abs: bool = self.cond.abs;
-        let cond_not: bool = self.cond.not;
+        let (cond_neg, cond_abs, cond_not) = self.cond.flags();
         let cond: bool = cond_raw.with_mods(cond_neg, cond_abs, cond_not);
         let ucond_raw: bool = srcs[1usize].pred()?;
-        let ucond_neg: bool = self.ucond.neg;
-        let ucond_abs: bool = self.ucond.abs;
-        let ucond_not: bool = self.ucond.not;
+        let (ucond_neg, ucond_abs, ucond_not) = self.ucond.flags();
         let ucond: bool = ucond_raw.with_mods(ucond_neg, ucond_abs, ucond_not);
         let any = self.any;
         let target = self.target;
@@ -404,19 +245,12 @@ impl MemOp for OpBraUp {}
 impl Encode for OpBraUp {
     const NAME: &'static str = "bra_up";
     /// The form match of [`Self::form_id`], each arm packing its form.
-    #[allow(unused_variables, clippy::match_single_binding)]
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let smb = sm_bit(sm);
         match (self.cond.kind, self.ucond.kind) {
-            (
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                SrcKind::Reg(Reg { file: RegFile::UPred, .. }),
-            ) if smb & 0xe0 != 0 => self.encode_f0::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                SrcKind::Reg(Reg { file: RegFile::UPred, .. }),
-            ) if smb & 0x700 != 0 => self.encode_f1::<E>(sm, c),
+            (reg!(Pred), reg!(UPred)) if smb & 0xe0 != 0 => self.encode_f0::<E>(sm, c),
+            (reg!(Pred), reg!(UPred)) if smb & 0x700 != 0 => self.encode_f1::<E>(sm, c),
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.cond, self.ucond])),
         }
     }

@@ -52,40 +52,24 @@ impl OpBraUr {
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
-    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.cond.kind, self.ur.kind) {
-            (
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
-            ) if smb & 0xe0 != 0 => Some(0),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
-            ) if smb & 0x100 != 0 => Some(1),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
-            ) if smb & 0x600 != 0 => Some(2),
+            (reg!(Pred), reg!(UGpr)) if smb & 0xe0 != 0 => Some(0),
+            (reg!(Pred), reg!(UGpr)) if smb & 0x100 != 0 => Some(1),
+            (reg!(Pred), reg!(UGpr)) if smb & 0x600 != 0 => Some(2),
             _ => None,
         }
     }
     /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/bra_ur.toml:35; form at isa-spec/spec/ops/bra_ur.toml:35).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "ur", &self.ur, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x80000000000000000000947;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "ur", &self.ur, RegFile::UGpr, 6u32, sm)? << 24;
         w |= u128::from(self.ur.not) << 30;
-        w
-            |= {
-                const CODES: &[u128] = &[2, 3];
-                CODES[self.mode.index()]
-            } << 32;
+        w |= code_of(&[2, 3], self.mode.index()) << 32;
         w
             |= {
                 if self.target % 4i64 != 0 {
@@ -102,21 +86,15 @@ impl OpBraUr {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `fixed` on SM [90] (isa-spec/spec/ops/bra_ur.toml:54; form at isa-spec/spec/ops/bra_ur.toml:54).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "ur", &self.ur, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x80000000000000000000947;
-        w |= c.raw & 0;
         {
             let v: u128 = {
                 if self.target % 4i64 != 0 {
@@ -134,30 +112,20 @@ impl OpBraUr {
         }
         w |= src_field::<E>(Self::NAME, "ur", &self.ur, RegFile::UGpr, 6u32, sm)? << 24;
         w |= u128::from(self.ur.not) << 30;
-        w
-            |= {
-                const CODES: &[u128] = &[2, 3];
-                CODES[self.mode.index()]
-            } << 32;
+        w |= code_of(&[2, 3], self.mode.index()) << 32;
         w
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `fixed` on SM [100, 120] (isa-spec/spec/ops/bra_ur.toml:62; form at isa-spec/spec/ops/bra_ur.toml:62).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "ur", &self.ur, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x80000000000000000000947;
-        w |= c.raw & 0;
         {
             let v: u128 = {
                 if self.target % 4i64 != 0 {
@@ -174,136 +142,63 @@ impl OpBraUr {
             w |= ((v >> 8) & 0xffffffffffff) << 34;
         }
         w |= src_field::<E>(Self::NAME, "ur", &self.ur, RegFile::UGpr, 8u32, sm)? << 24;
-        w
-            |= {
-                const CODES: &[u128] = &[2, 3];
-                CODES[self.mode.index()]
-            } << 32;
+        w |= code_of(&[2, 3], self.mode.index()) << 32;
         w |= u128::from(self.ur.not) << 82;
         w
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/bra_ur.toml:35; form at isa-spec/spec/ops/bra_ur.toml:35).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let cond: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let ur: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 24) & 0x3f)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 30) & 1)) != 0,
-        };
-        let mode: BraUrMode = match (((w >> 32) & 3)) {
+        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let ur = Src::reg(reg_at(w, RegFile::UGpr, 24, 6, sm)?).with_not(bit(w, 30));
+        let mode: BraUrMode = match bits(w, 32, 2) {
             2 => BraUrMode::Div,
             3 => BraUrMode::Conv,
             _ => return None,
         };
-        let target: i64 = sext_field((((w >> 34) & 0xffffffffffff)), 48u32)
-            .wrapping_mul(4i64);
+        let target: i64 = sext_field(bits(w, 34, 48), 48u32).wrapping_mul(4i64);
         let o = Self { cond, ur, mode, target };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/bra_ur.toml:54; form at isa-spec/spec/ops/bra_ur.toml:54).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let cond: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let ur: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 24) & 0x3f)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 30) & 1)) != 0,
-        };
-        let mode: BraUrMode = match (((w >> 32) & 3)) {
+        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let ur = Src::reg(reg_at(w, RegFile::UGpr, 24, 6, sm)?).with_not(bit(w, 30));
+        let mode: BraUrMode = match bits(w, 32, 2) {
             2 => BraUrMode::Div,
             3 => BraUrMode::Conv,
             _ => return None,
         };
-        let target: i64 = sext_field(
-                (((w >> 16) & 0xff) | (((w >> 34) & 0xffffffffffff) << 8)),
-                56u32,
-            )
+        let target: i64 = sext_field((bits(w, 16, 8) | bits(w, 34, 48) << 8), 56u32)
             .wrapping_mul(4i64);
         let o = Self { cond, ur, mode, target };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/bra_ur.toml:62; form at isa-spec/spec/ops/bra_ur.toml:62).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let cond: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let ur: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 82) & 1)) != 0,
-        };
-        let mode: BraUrMode = match (((w >> 32) & 3)) {
+        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let ur = Src::reg(reg_at(w, RegFile::UGpr, 24, 8, sm)?).with_not(bit(w, 82));
+        let mode: BraUrMode = match bits(w, 32, 2) {
             2 => BraUrMode::Div,
             3 => BraUrMode::Conv,
             _ => return None,
         };
-        let target: i64 = sext_field(
-                (((w >> 16) & 0xff) | (((w >> 34) & 0xffffffffffff) << 8)),
-                56u32,
-            )
+        let target: i64 = sext_field((bits(w, 16, 8) | bits(w, 34, 48) << 8), 56u32)
             .wrapping_mul(4i64);
         let o = Self { cond, ur, mode, target };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
     /// Spec: isa-spec/spec/ops/bra_ur.toml:29.
-    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
@@ -313,10 +208,7 @@ impl OpBraUr {
         match sm {
             _ => {
                 out.push_str("BRA");
-                {
-                    let (t, n) = self.mode.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.mode.chunk_sm(sm));
                 let mut first = true;
                 if self.cond != Src::PT {
                     out.push_str(" ");
@@ -336,126 +228,43 @@ impl OpBraUr {
         out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
-    pub fn parse(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
+    pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
     /// Parse syntax `BRA` (isa-spec/spec/ops/bra_ur.toml:29).
-    #[allow(
-        unused_variables,
-        unused_mut,
-        unused_assignments,
-        unused_parens,
-        clippy::nonminimal_bool,
-        clippy::needless_late_init
-    )]
-    fn parse_syntax0(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
-        const CANDS: &[&[&str]] = &[&["BRA"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
+        let rest = strip_any_mnemonic(&line.parts, &[&["BRA"]])?;
         let mut cur = 0usize;
-        let mode: BraUrMode = if !BraUrMode::Conv.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, BraUrMode::Conv.text_sm(sm))
-        {
-            BraUrMode::Conv
-        } else if !BraUrMode::Div.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, BraUrMode::Div.text_sm(sm))
-        {
-            BraUrMode::Div
-        } else if BraUrMode::Div.text_sm(sm).is_empty() {
-            BraUrMode::Div
-        } else if BraUrMode::Conv.text_sm(sm).is_empty() {
-            BraUrMode::Conv
-        } else {
-            return None;
-        };
+        let mode: BraUrMode = take_enum_suffix(
+            rest,
+            &mut cur,
+            &BraUrMode::ALL,
+            |v| v.text_sm(sm),
+        )?;
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize;
-        let optional: usize = 0 + 1usize;
-        asm_try!(check_operand_count(line, required, optional));
+        let mut at = asm_try!(Operands:: < 3 > ::start(line, 2, 1usize));
         let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 3usize] = [usize::MAX; 3usize];
-        let names: [&str; 3usize] = ["cond", "ur", "target"];
-        let mut k = 0usize;
-        let before = it;
-        let v_cond = if extra > 0 && it < ops.len()
-            && {
-                let tok = &ops[it];
-                is_pred_token(tok)
-            }
-        {
-            extra -= 1;
-            {
-                let tok = next_operand(ops, &mut it);
-                asm_try!(src_operand(tok, "cond", ImmStyle::Hex))
-            }
+        let cond = if at.optional(|tok| is_pred_token(tok)) {
+            asm_try!(src_operand(at.take(), "cond", ImmStyle::Hex))
         } else {
+            at.skip();
             Src::PT
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_ur = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "ur", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_target = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(rel_operand(tok, "target", addr, next))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
-        let op = Self {
-            cond: v_cond,
-            ur: v_ur,
-            mode: mode,
-            target: v_target,
-        };
+        let ur = asm_try!(src_operand(at.take(), "ur", ImmStyle::Hex));
+        let target = asm_try!(rel_operand(at.take(), "target", addr, next));
+        let reuse_marks = at.reuse_marks(&["cond", "ur", "target"]);
+        let op = Self { cond, ur, mode, target };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_cond = reuse_marks.iter().any(|n| *n == "cond");
-        let reuse_ur = reuse_marks.iter().any(|n| *n == "ur");
-        if reuse_cond {
-            match form {
-                _ => {}
-            }
-        }
-        if reuse_ur {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = 0u32;
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
-    #[allow(unused_variables)]
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
@@ -468,29 +277,13 @@ impl OpBraUr {
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/bra_ur.toml:5.
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    pub fn fold_cc(
-        &self,
-        sm: u32,
-        srcs: &[Value],
-        cc_in: Option<bool>,
-    ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 2usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "bra_ur", 2usize, srcs.len()),
-                ),
-            );
-        }
+    pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
+        check_sources("bra_ur", 2usize, srcs)?;
         let cond_raw: bool = srcs[0usize].pred()?;
-        let cond_neg: bool = self.cond.neg;
-        let cond_abs: bool = self.cond.abs;
-        let cond_not: bool = self.cond.not;
+        let (cond_neg, cond_abs, cond_not) = self.cond.flags();
         let cond: bool = cond_raw.with_mods(cond_neg, cond_abs, cond_not);
         let ur_raw: u32 = srcs[1usize].u32()?;
-        let ur_neg: bool = self.ur.neg;
-        let ur_abs: bool = self.ur.abs;
-        let ur_not: bool = self.ur.not;
+        let (ur_neg, ur_abs, ur_not) = self.ur.flags();
         let ur: u32 = ur_raw.with_mods(ur_neg, ur_abs, ur_not);
         let mode = self.mode;
         let target = self.target;
@@ -504,23 +297,13 @@ impl MemOp for OpBraUr {}
 impl Encode for OpBraUr {
     const NAME: &'static str = "bra_ur";
     /// The form match of [`Self::form_id`], each arm packing its form.
-    #[allow(unused_variables, clippy::match_single_binding)]
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let smb = sm_bit(sm);
         match (self.cond.kind, self.ur.kind) {
-            (
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
-            ) if smb & 0xe0 != 0 => self.encode_f0::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
-            ) if smb & 0x100 != 0 => self.encode_f1::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
-            ) if smb & 0x600 != 0 => self.encode_f2::<E>(sm, c),
+            (reg!(Pred), reg!(UGpr)) if smb & 0xe0 != 0 => self.encode_f0::<E>(sm, c),
+            (reg!(Pred), reg!(UGpr)) if smb & 0x100 != 0 => self.encode_f1::<E>(sm, c),
+            (reg!(Pred), reg!(UGpr)) if smb & 0x600 != 0 => self.encode_f2::<E>(sm, c),
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.cond, self.ur])),
         }
     }

@@ -47,7 +47,6 @@ impl OpCs2r {
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
-    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match () {
@@ -56,7 +55,6 @@ impl OpCs2r {
         }
     }
     /// Form `fixed` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/cs2r.toml:20; form at isa-spec/spec/ops/cs2r.toml:20).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
@@ -70,324 +68,23 @@ impl OpCs2r {
             );
         }
         let mut w: u128 = 0x100000000000000000805;
-        w |= c.raw & 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[
-                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf, 0x10,
-                    0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b,
-                    0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26,
-                    0x27, 0x28, 0x29, 0x2a, 0x2b, 0x2c, 0x2d, 0x2e, 0x2f, 0x30, 0x31,
-                    0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x3a, 0x3b, 0x3c,
-                    0x3d, 0x3e, 0x3f, 0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47,
-                    0x48, 0x49, 0x4a, 0x4b, 0x4c, 0x4d, 0x4e, 0x4f, 0x50, 0x51, 0x52,
-                    0x53, 0x54, 0x55, 0x56, 0x57, 0x58, 0x59, 0x5a, 0x5b, 0x5c, 0x5d,
-                    0x5e, 0x5f, 0x60, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68,
-                    0x69, 0x6a, 0x6b, 0x6c, 0x6d, 0x6e, 0x6f, 0x70, 0x71, 0x72, 0x73,
-                    0x74, 0x75, 0x76, 0x77, 0x78, 0x79, 0x7a, 0x7b, 0x7c, 0x7d, 0x7e,
-                    0x7f, 0x80, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89,
-                    0x8a, 0x8b, 0x8c, 0x8d, 0x8e, 0x8f, 0x90, 0x91, 0x92, 0x93, 0x94,
-                    0x95, 0x96, 0x97, 0x98, 0x99, 0x9a, 0x9b, 0x9c, 0x9d, 0x9e, 0x9f,
-                    0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7, 0xa8, 0xa9, 0xaa,
-                    0xab, 0xac, 0xad, 0xae, 0xaf, 0xb0, 0xb1, 0xb2, 0xb3, 0xb4, 0xb5,
-                    0xb6, 0xb7, 0xb8, 0xb9, 0xba, 0xbb, 0xbc, 0xbd, 0xbe, 0xbf, 0xc0,
-                    0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7, 0xc8, 0xc9, 0xca, 0xcb,
-                    0xcc, 0xcd, 0xce, 0xcf, 0xd0, 0xd1, 0xd2, 0xd3, 0xd4, 0xd5, 0xd6,
-                    0xd7, 0xd8, 0xd9, 0xda, 0xdb, 0xdc, 0xdd, 0xde, 0xdf, 0xe0, 0xe1,
-                    0xe2, 0xe3, 0xe4, 0xe5, 0xe6, 0xe7, 0xe8, 0xe9, 0xea, 0xeb, 0xec,
-                    0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7,
-                    0xf8, 0xf9, 0xfa, 0xfb, 0xfc, 0xfd, 0xfe, 0xff,
-                ];
-                CODES[self.sr.index()]
-            } << 72;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= (self.sr.index() as u128) << 72;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/cs2r.toml:20; form at isa-spec/spec/ops/cs2r.toml:20).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let sr: Sr = match (((w >> 72) & 0xff)) {
-            0 => Sr::SrLaneid,
-            1 => Sr::SrClock,
-            2 => Sr::SrVirtcfg,
-            3 => Sr::SrVirtid,
-            4 => Sr::Sr4,
-            5 => Sr::Sr5,
-            6 => Sr::Sr6,
-            7 => Sr::Sr7,
-            8 => Sr::Sr8,
-            9 => Sr::Sr9,
-            0xa => Sr::Sr10,
-            0xb => Sr::Sr11,
-            0xc => Sr::Sr12,
-            0xd => Sr::Sr13,
-            0xe => Sr::Sr14,
-            0xf => Sr::SrOrderingTicket,
-            0x10 => Sr::SrPrimType,
-            0x11 => Sr::SrInvocationId,
-            0x12 => Sr::SrYDirection,
-            0x13 => Sr::SrThreadKill,
-            0x14 => Sr::SmShaderType,
-            0x15 => Sr::SrDirectcbewriteaddresslow,
-            0x16 => Sr::SrDirectcbewriteaddresshigh,
-            0x17 => Sr::SrDirectcbewriteenabled,
-            0x18 => Sr::SrSwScratch,
-            0x19 => Sr::SrMachineId1,
-            0x1a => Sr::SrMachineId2,
-            0x1b => Sr::SrMachineId3,
-            0x1c => Sr::SrAffinity,
-            0x1d => Sr::SrInvocationInfo,
-            0x1e => Sr::SrWscalefactorXy,
-            0x1f => Sr::SrWscalefactorZ,
-            0x20 => Sr::SrTid,
-            0x21 => Sr::SrTidX,
-            0x22 => Sr::SrTidY,
-            0x23 => Sr::SrTidZ,
-            0x24 => Sr::Sr36,
-            0x25 => Sr::SrCtaidX,
-            0x26 => Sr::SrCtaidY,
-            0x27 => Sr::SrCtaidZ,
-            0x28 => Sr::SrNtid,
-            0x29 => Sr::SrCirqueueincrminusone,
-            0x2a => Sr::SrNlatc,
-            0x2b => Sr::Sr43,
-            0x2c => Sr::SrSmSpaVersion,
-            0x2d => Sr::SrMultipassshaderinfo,
-            0x2e => Sr::SrLwinhi,
-            0x2f => Sr::SrSwinhi,
-            0x30 => Sr::SrSwinlo,
-            0x31 => Sr::SrSwinsz,
-            0x32 => Sr::SrSmemsz,
-            0x33 => Sr::SrSmembanks,
-            0x34 => Sr::SrLwinlo,
-            0x35 => Sr::SrLwinsz,
-            0x36 => Sr::SrLmemlosz,
-            0x37 => Sr::SrLmemhioff,
-            0x38 => Sr::SrEqmask,
-            0x39 => Sr::SrLtmask,
-            0x3a => Sr::SrLemask,
-            0x3b => Sr::SrGtmask,
-            0x3c => Sr::SrGemask,
-            0x3d => Sr::SrRegalloc,
-            0x3e => Sr::SrBarrieralloc,
-            0x3f => Sr::Sr63,
-            0x40 => Sr::SrGlobalerrorstatus,
-            0x41 => Sr::SrCgaerrorstatus,
-            0x42 => Sr::SrWarperrorstatus,
-            0x43 => Sr::SrVirtualsmid,
-            0x44 => Sr::SrVirtualengineid,
-            0x45 => Sr::Sr69,
-            0x46 => Sr::Sr70,
-            0x47 => Sr::Sr71,
-            0x48 => Sr::Sr72,
-            0x49 => Sr::Sr73,
-            0x4a => Sr::Sr74,
-            0x4b => Sr::Sr75,
-            0x4c => Sr::Sr76,
-            0x4d => Sr::Sr77,
-            0x4e => Sr::Sr78,
-            0x4f => Sr::Sr79,
-            0x50 => Sr::SrClocklo,
-            0x51 => Sr::SrClockhi,
-            0x52 => Sr::SrGlobaltimerlo,
-            0x53 => Sr::SrGlobaltimerhi,
-            0x54 => Sr::SrEsrPc,
-            0x55 => Sr::SrEsrPcHi,
-            0x56 => Sr::Sr86,
-            0x57 => Sr::Sr87,
-            0x58 => Sr::Sr88,
-            0x59 => Sr::Sr89,
-            0x5a => Sr::Sr90,
-            0x5b => Sr::Sr91,
-            0x5c => Sr::Sr92,
-            0x5d => Sr::Sr93,
-            0x5e => Sr::Sr94,
-            0x5f => Sr::Sr95,
-            0x60 => Sr::SrHwtaskid,
-            0x61 => Sr::SrCircularqueueentryindex,
-            0x62 => Sr::SrCircularqueueentryaddresslow,
-            0x63 => Sr::SrCircularqueueentryaddresshigh,
-            0x64 => Sr::SrPm0,
-            0x65 => Sr::SrPmHi0,
-            0x66 => Sr::SrPm1,
-            0x67 => Sr::SrPmHi1,
-            0x68 => Sr::SrPm2,
-            0x69 => Sr::SrPmHi2,
-            0x6a => Sr::SrPm3,
-            0x6b => Sr::SrPmHi3,
-            0x6c => Sr::SrPm4,
-            0x6d => Sr::SrPmHi4,
-            0x6e => Sr::SrPm5,
-            0x6f => Sr::SrPmHi5,
-            0x70 => Sr::SrPm6,
-            0x71 => Sr::SrPmHi6,
-            0x72 => Sr::SrPm7,
-            0x73 => Sr::SrPmHi7,
-            0x74 => Sr::SrSnapPm0,
-            0x75 => Sr::SrSnapPmHi0,
-            0x76 => Sr::SrSnapPm1,
-            0x77 => Sr::SrSnapPmHi1,
-            0x78 => Sr::SrSnapPm2,
-            0x79 => Sr::SrSnapPmHi2,
-            0x7a => Sr::SrSnapPm3,
-            0x7b => Sr::SrSnapPmHi3,
-            0x7c => Sr::SrSnapPm4,
-            0x7d => Sr::SrSnapPmHi4,
-            0x7e => Sr::SrSnapPm5,
-            0x7f => Sr::SrSnapPmHi5,
-            0x80 => Sr::SrSnapPm6,
-            0x81 => Sr::SrSnapPmHi6,
-            0x82 => Sr::SrSnapPm7,
-            0x83 => Sr::SrSnapPmHi7,
-            0x84 => Sr::SrVariableRate,
-            0x85 => Sr::Hir0x000,
-            0x86 => Sr::Sr134,
-            0x87 => Sr::Sr135,
-            0x88 => Sr::SrCgactaid,
-            0x89 => Sr::SrGpclocalcgaid,
-            0x8a => Sr::SrCgasize,
-            0x8b => Sr::SrCtaregpoolsz,
-            0x8c => Sr::Sr140,
-            0x8d => Sr::SrTmemsz,
-            0x8e => Sr::Sr142,
-            0x8f => Sr::Sr143,
-            0x90 => Sr::Sr144,
-            0x91 => Sr::Sr145,
-            0x92 => Sr::Sr146,
-            0x93 => Sr::Sr147,
-            0x94 => Sr::Sr148,
-            0x95 => Sr::Sr149,
-            0x96 => Sr::Sr150,
-            0x97 => Sr::Sr151,
-            0x98 => Sr::Sr152,
-            0x99 => Sr::Sr153,
-            0x9a => Sr::Sr154,
-            0x9b => Sr::Sr155,
-            0x9c => Sr::Sr156,
-            0x9d => Sr::Sr157,
-            0x9e => Sr::Sr158,
-            0x9f => Sr::Sr159,
-            0xa0 => Sr::Sr160,
-            0xa1 => Sr::Sr161,
-            0xa2 => Sr::Sr162,
-            0xa3 => Sr::Sr163,
-            0xa4 => Sr::Sr164,
-            0xa5 => Sr::Sr165,
-            0xa6 => Sr::Sr166,
-            0xa7 => Sr::Sr167,
-            0xa8 => Sr::Sr168,
-            0xa9 => Sr::Sr169,
-            0xaa => Sr::Sr170,
-            0xab => Sr::Sr171,
-            0xac => Sr::Sr172,
-            0xad => Sr::Sr173,
-            0xae => Sr::Sr174,
-            0xaf => Sr::Sr175,
-            0xb0 => Sr::Sr176,
-            0xb1 => Sr::Sr177,
-            0xb2 => Sr::Sr178,
-            0xb3 => Sr::Sr179,
-            0xb4 => Sr::Sr180,
-            0xb5 => Sr::Sr181,
-            0xb6 => Sr::Sr182,
-            0xb7 => Sr::Sr183,
-            0xb8 => Sr::Sr184,
-            0xb9 => Sr::Sr185,
-            0xba => Sr::Sr186,
-            0xbb => Sr::Sr187,
-            0xbc => Sr::Sr188,
-            0xbd => Sr::Sr189,
-            0xbe => Sr::Sr190,
-            0xbf => Sr::Sr191,
-            0xc0 => Sr::Sr192,
-            0xc1 => Sr::Sr193,
-            0xc2 => Sr::Sr194,
-            0xc3 => Sr::Sr195,
-            0xc4 => Sr::Sr196,
-            0xc5 => Sr::Sr197,
-            0xc6 => Sr::Sr198,
-            0xc7 => Sr::Sr199,
-            0xc8 => Sr::Sr200,
-            0xc9 => Sr::Sr201,
-            0xca => Sr::Sr202,
-            0xcb => Sr::Sr203,
-            0xcc => Sr::Sr204,
-            0xcd => Sr::Sr205,
-            0xce => Sr::Sr206,
-            0xcf => Sr::Sr207,
-            0xd0 => Sr::Sr208,
-            0xd1 => Sr::Sr209,
-            0xd2 => Sr::Sr210,
-            0xd3 => Sr::Sr211,
-            0xd4 => Sr::Sr212,
-            0xd5 => Sr::Sr213,
-            0xd6 => Sr::Sr214,
-            0xd7 => Sr::Sr215,
-            0xd8 => Sr::Sr216,
-            0xd9 => Sr::Sr217,
-            0xda => Sr::Sr218,
-            0xdb => Sr::Sr219,
-            0xdc => Sr::Sr220,
-            0xdd => Sr::Sr221,
-            0xde => Sr::Sr222,
-            0xdf => Sr::Sr223,
-            0xe0 => Sr::Sr224,
-            0xe1 => Sr::Sr225,
-            0xe2 => Sr::Sr226,
-            0xe3 => Sr::Sr227,
-            0xe4 => Sr::Sr228,
-            0xe5 => Sr::Sr229,
-            0xe6 => Sr::Sr230,
-            0xe7 => Sr::Sr231,
-            0xe8 => Sr::Sr232,
-            0xe9 => Sr::Sr233,
-            0xea => Sr::Sr234,
-            0xeb => Sr::Sr235,
-            0xec => Sr::Sr236,
-            0xed => Sr::Sr237,
-            0xee => Sr::Sr238,
-            0xef => Sr::Sr239,
-            0xf0 => Sr::Sr240,
-            0xf1 => Sr::Sr241,
-            0xf2 => Sr::Sr242,
-            0xf3 => Sr::Sr243,
-            0xf4 => Sr::Sr244,
-            0xf5 => Sr::Sr245,
-            0xf6 => Sr::Sr246,
-            0xf7 => Sr::Sr247,
-            0xf8 => Sr::Sr248,
-            0xf9 => Sr::Sr249,
-            0xfa => Sr::Sr250,
-            0xfb => Sr::Sr251,
-            0xfc => Sr::Sr252,
-            0xfd => Sr::Sr253,
-            0xfe => Sr::Sr254,
-            0xff => Sr::Srz,
-            _ => return None,
-        };
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let sr: Sr = Sr::from_index(bits(w, 72, 8) as usize)?;
         let o = Self { d, sr };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
     /// Spec: isa-spec/spec/ops/cs2r.toml:16.
-    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);
@@ -397,373 +94,38 @@ impl OpCs2r {
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");
-                {
-                    let (t, n) = self.sr.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                };
+                out.push_text_chunk(self.sr.chunk_sm(sm));
             }
         }
         out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
-    pub fn parse(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
+    pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
     /// Parse syntax `CS2R` (isa-spec/spec/ops/cs2r.toml:16).
-    #[allow(
-        unused_variables,
-        unused_mut,
-        unused_assignments,
-        unused_parens,
-        clippy::nonminimal_bool,
-        clippy::needless_late_init
-    )]
-    fn parse_syntax0(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
-        const CANDS: &[&[&str]] = &[&["CS2R"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
+        let rest = strip_any_mnemonic(&line.parts, &[&["CS2R"]])?;
         let mut cur = 0usize;
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize;
-        let optional: usize = 0;
-        asm_try!(check_operand_count(line, required, optional));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 2usize] = [usize::MAX; 2usize];
-        let names: [&str; 2usize] = ["d", "sr"];
-        let mut k = 0usize;
-        let before = it;
-        let v_d = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d", false))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_sr = {
-            let tok = next_operand(ops, &mut it);
-            match &tok.base {
-                Base::Word(w) | Base::Num(w) => {
-                    match w.as_str() {
-                        w if Sr::ALL
-                            .iter()
-                            .any(|v| v.text_sm(sm) == w && v.text() != w) => {
-                            *Sr::ALL.iter().find(|v| v.text_sm(sm) == w).unwrap()
-                        }
-                        "SR_LANEID" => Sr::SrLaneid,
-                        "SR_CLOCK" => Sr::SrClock,
-                        "SR_VIRTCFG" => Sr::SrVirtcfg,
-                        "SR_VIRTID" => Sr::SrVirtid,
-                        "SR4" => Sr::Sr4,
-                        "SR5" => Sr::Sr5,
-                        "SR6" => Sr::Sr6,
-                        "SR7" => Sr::Sr7,
-                        "SR8" => Sr::Sr8,
-                        "SR9" => Sr::Sr9,
-                        "SR10" => Sr::Sr10,
-                        "SR11" => Sr::Sr11,
-                        "SR12" => Sr::Sr12,
-                        "SR13" => Sr::Sr13,
-                        "SR14" => Sr::Sr14,
-                        "SR_ORDERING_TICKET" => Sr::SrOrderingTicket,
-                        "SR_PRIM_TYPE" => Sr::SrPrimType,
-                        "SR_INVOCATION_ID" => Sr::SrInvocationId,
-                        "SR_Y_DIRECTION" => Sr::SrYDirection,
-                        "SR_THREAD_KILL" => Sr::SrThreadKill,
-                        "SM_SHADER_TYPE" => Sr::SmShaderType,
-                        "SR_DIRECTCBEWRITEADDRESSLOW" => Sr::SrDirectcbewriteaddresslow,
-                        "SR_DIRECTCBEWRITEADDRESSHIGH" => Sr::SrDirectcbewriteaddresshigh,
-                        "SR_DIRECTCBEWRITEENABLED" => Sr::SrDirectcbewriteenabled,
-                        "SR_SW_SCRATCH" => Sr::SrSwScratch,
-                        "SR_MACHINE_ID_1" => Sr::SrMachineId1,
-                        "SR_MACHINE_ID_2" => Sr::SrMachineId2,
-                        "SR_MACHINE_ID_3" => Sr::SrMachineId3,
-                        "SR_AFFINITY" => Sr::SrAffinity,
-                        "SR_INVOCATION_INFO" => Sr::SrInvocationInfo,
-                        "SR_WSCALEFACTOR_XY" => Sr::SrWscalefactorXy,
-                        "SR_WSCALEFACTOR_Z" => Sr::SrWscalefactorZ,
-                        "SR_TID" => Sr::SrTid,
-                        "SR_TID.X" => Sr::SrTidX,
-                        "SR_TID.Y" => Sr::SrTidY,
-                        "SR_TID.Z" => Sr::SrTidZ,
-                        "SR36" => Sr::Sr36,
-                        "SR_CTAID.X" => Sr::SrCtaidX,
-                        "SR_CTAID.Y" => Sr::SrCtaidY,
-                        "SR_CTAID.Z" => Sr::SrCtaidZ,
-                        "SR_NTID" => Sr::SrNtid,
-                        "SR_CirQueueIncrMinusOne" => Sr::SrCirqueueincrminusone,
-                        "SR_NLATC" => Sr::SrNlatc,
-                        "SR43" => Sr::Sr43,
-                        "SR_SM_SPA_VERSION" => Sr::SrSmSpaVersion,
-                        "SR_MULTIPASSSHADERINFO" => Sr::SrMultipassshaderinfo,
-                        "SR_LWINHI" => Sr::SrLwinhi,
-                        "SR_SWINHI" => Sr::SrSwinhi,
-                        "SR_SWINLO" => Sr::SrSwinlo,
-                        "SR_SWINSZ" => Sr::SrSwinsz,
-                        "SR_SMEMSZ" => Sr::SrSmemsz,
-                        "SR_SMEMBANKS" => Sr::SrSmembanks,
-                        "SR_LWINLO" => Sr::SrLwinlo,
-                        "SR_LWINSZ" => Sr::SrLwinsz,
-                        "SR_LMEMLOSZ" => Sr::SrLmemlosz,
-                        "SR_LMEMHIOFF" => Sr::SrLmemhioff,
-                        "SR_EQMASK" => Sr::SrEqmask,
-                        "SR_LTMASK" => Sr::SrLtmask,
-                        "SR_LEMASK" => Sr::SrLemask,
-                        "SR_GTMASK" => Sr::SrGtmask,
-                        "SR_GEMASK" => Sr::SrGemask,
-                        "SR_REGALLOC" => Sr::SrRegalloc,
-                        "SR_BARRIERALLOC" => Sr::SrBarrieralloc,
-                        "SR63" => Sr::Sr63,
-                        "SR_GLOBALERRORSTATUS" => Sr::SrGlobalerrorstatus,
-                        "SR_CGAERRORSTATUS" => Sr::SrCgaerrorstatus,
-                        "SR_WARPERRORSTATUS" => Sr::SrWarperrorstatus,
-                        "SR_VIRTUALSMID" => Sr::SrVirtualsmid,
-                        "SR_VIRTUALENGINEID" => Sr::SrVirtualengineid,
-                        "SR69" => Sr::Sr69,
-                        "SR70" => Sr::Sr70,
-                        "SR71" => Sr::Sr71,
-                        "SR72" => Sr::Sr72,
-                        "SR73" => Sr::Sr73,
-                        "SR74" => Sr::Sr74,
-                        "SR75" => Sr::Sr75,
-                        "SR76" => Sr::Sr76,
-                        "SR77" => Sr::Sr77,
-                        "SR78" => Sr::Sr78,
-                        "SR79" => Sr::Sr79,
-                        "SR_CLOCKLO" => Sr::SrClocklo,
-                        "SR_CLOCKHI" => Sr::SrClockhi,
-                        "SR_GLOBALTIMERLO" => Sr::SrGlobaltimerlo,
-                        "SR_GLOBALTIMERHI" => Sr::SrGlobaltimerhi,
-                        "SR_ESR_PC" => Sr::SrEsrPc,
-                        "SR_ESR_PC_HI" => Sr::SrEsrPcHi,
-                        "SR86" => Sr::Sr86,
-                        "SR87" => Sr::Sr87,
-                        "SR88" => Sr::Sr88,
-                        "SR89" => Sr::Sr89,
-                        "SR90" => Sr::Sr90,
-                        "SR91" => Sr::Sr91,
-                        "SR92" => Sr::Sr92,
-                        "SR93" => Sr::Sr93,
-                        "SR94" => Sr::Sr94,
-                        "SR95" => Sr::Sr95,
-                        "SR_HWTASKID" => Sr::SrHwtaskid,
-                        "SR_CIRCULARQUEUEENTRYINDEX" => Sr::SrCircularqueueentryindex,
-                        "SR_CIRCULARQUEUEENTRYADDRESSLOW" => {
-                            Sr::SrCircularqueueentryaddresslow
-                        }
-                        "SR_CIRCULARQUEUEENTRYADDRESSHIGH" => {
-                            Sr::SrCircularqueueentryaddresshigh
-                        }
-                        "SR_PM0" => Sr::SrPm0,
-                        "SR_PM_HI0" => Sr::SrPmHi0,
-                        "SR_PM1" => Sr::SrPm1,
-                        "SR_PM_HI1" => Sr::SrPmHi1,
-                        "SR_PM2" => Sr::SrPm2,
-                        "SR_PM_HI2" => Sr::SrPmHi2,
-                        "SR_PM3" => Sr::SrPm3,
-                        "SR_PM_HI3" => Sr::SrPmHi3,
-                        "SR_PM4" => Sr::SrPm4,
-                        "SR_PM_HI4" => Sr::SrPmHi4,
-                        "SR_PM5" => Sr::SrPm5,
-                        "SR_PM_HI5" => Sr::SrPmHi5,
-                        "SR_PM6" => Sr::SrPm6,
-                        "SR_PM_HI6" => Sr::SrPmHi6,
-                        "SR_PM7" => Sr::SrPm7,
-                        "SR_PM_HI7" => Sr::SrPmHi7,
-                        "SR_SNAP_PM0" => Sr::SrSnapPm0,
-                        "SR_SNAP_PM_HI0" => Sr::SrSnapPmHi0,
-                        "SR_SNAP_PM1" => Sr::SrSnapPm1,
-                        "SR_SNAP_PM_HI1" => Sr::SrSnapPmHi1,
-                        "SR_SNAP_PM2" => Sr::SrSnapPm2,
-                        "SR_SNAP_PM_HI2" => Sr::SrSnapPmHi2,
-                        "SR_SNAP_PM3" => Sr::SrSnapPm3,
-                        "SR_SNAP_PM_HI3" => Sr::SrSnapPmHi3,
-                        "SR_SNAP_PM4" => Sr::SrSnapPm4,
-                        "SR_SNAP_PM_HI4" => Sr::SrSnapPmHi4,
-                        "SR_SNAP_PM5" => Sr::SrSnapPm5,
-                        "SR_SNAP_PM_HI5" => Sr::SrSnapPmHi5,
-                        "SR_SNAP_PM6" => Sr::SrSnapPm6,
-                        "SR_SNAP_PM_HI6" => Sr::SrSnapPmHi6,
-                        "SR_SNAP_PM7" => Sr::SrSnapPm7,
-                        "SR_SNAP_PM_HI7" => Sr::SrSnapPmHi7,
-                        "SR_VARIABLE_RATE" => Sr::SrVariableRate,
-                        "__HIR0X000" => Sr::Hir0x000,
-                        "SR134" => Sr::Sr134,
-                        "SR135" => Sr::Sr135,
-                        "SR_CgaCtaId" => Sr::SrCgactaid,
-                        "SR_GpcLocalCgaId" => Sr::SrGpclocalcgaid,
-                        "SR_CgaSize" => Sr::SrCgasize,
-                        "SR_CTARegPoolSz" => Sr::SrCtaregpoolsz,
-                        "SR140" => Sr::Sr140,
-                        "SR_TMemSz" => Sr::SrTmemsz,
-                        "SR142" => Sr::Sr142,
-                        "SR143" => Sr::Sr143,
-                        "SR144" => Sr::Sr144,
-                        "SR145" => Sr::Sr145,
-                        "SR146" => Sr::Sr146,
-                        "SR147" => Sr::Sr147,
-                        "SR148" => Sr::Sr148,
-                        "SR149" => Sr::Sr149,
-                        "SR150" => Sr::Sr150,
-                        "SR151" => Sr::Sr151,
-                        "SR152" => Sr::Sr152,
-                        "SR153" => Sr::Sr153,
-                        "SR154" => Sr::Sr154,
-                        "SR155" => Sr::Sr155,
-                        "SR156" => Sr::Sr156,
-                        "SR157" => Sr::Sr157,
-                        "SR158" => Sr::Sr158,
-                        "SR159" => Sr::Sr159,
-                        "SR160" => Sr::Sr160,
-                        "SR161" => Sr::Sr161,
-                        "SR162" => Sr::Sr162,
-                        "SR163" => Sr::Sr163,
-                        "SR164" => Sr::Sr164,
-                        "SR165" => Sr::Sr165,
-                        "SR166" => Sr::Sr166,
-                        "SR167" => Sr::Sr167,
-                        "SR168" => Sr::Sr168,
-                        "SR169" => Sr::Sr169,
-                        "SR170" => Sr::Sr170,
-                        "SR171" => Sr::Sr171,
-                        "SR172" => Sr::Sr172,
-                        "SR173" => Sr::Sr173,
-                        "SR174" => Sr::Sr174,
-                        "SR175" => Sr::Sr175,
-                        "SR176" => Sr::Sr176,
-                        "SR177" => Sr::Sr177,
-                        "SR178" => Sr::Sr178,
-                        "SR179" => Sr::Sr179,
-                        "SR180" => Sr::Sr180,
-                        "SR181" => Sr::Sr181,
-                        "SR182" => Sr::Sr182,
-                        "SR183" => Sr::Sr183,
-                        "SR184" => Sr::Sr184,
-                        "SR185" => Sr::Sr185,
-                        "SR186" => Sr::Sr186,
-                        "SR187" => Sr::Sr187,
-                        "SR188" => Sr::Sr188,
-                        "SR189" => Sr::Sr189,
-                        "SR190" => Sr::Sr190,
-                        "SR191" => Sr::Sr191,
-                        "SR192" => Sr::Sr192,
-                        "SR193" => Sr::Sr193,
-                        "SR194" => Sr::Sr194,
-                        "SR195" => Sr::Sr195,
-                        "SR196" => Sr::Sr196,
-                        "SR197" => Sr::Sr197,
-                        "SR198" => Sr::Sr198,
-                        "SR199" => Sr::Sr199,
-                        "SR200" => Sr::Sr200,
-                        "SR201" => Sr::Sr201,
-                        "SR202" => Sr::Sr202,
-                        "SR203" => Sr::Sr203,
-                        "SR204" => Sr::Sr204,
-                        "SR205" => Sr::Sr205,
-                        "SR206" => Sr::Sr206,
-                        "SR207" => Sr::Sr207,
-                        "SR208" => Sr::Sr208,
-                        "SR209" => Sr::Sr209,
-                        "SR210" => Sr::Sr210,
-                        "SR211" => Sr::Sr211,
-                        "SR212" => Sr::Sr212,
-                        "SR213" => Sr::Sr213,
-                        "SR214" => Sr::Sr214,
-                        "SR215" => Sr::Sr215,
-                        "SR216" => Sr::Sr216,
-                        "SR217" => Sr::Sr217,
-                        "SR218" => Sr::Sr218,
-                        "SR219" => Sr::Sr219,
-                        "SR220" => Sr::Sr220,
-                        "SR221" => Sr::Sr221,
-                        "SR222" => Sr::Sr222,
-                        "SR223" => Sr::Sr223,
-                        "SR224" => Sr::Sr224,
-                        "SR225" => Sr::Sr225,
-                        "SR226" => Sr::Sr226,
-                        "SR227" => Sr::Sr227,
-                        "SR228" => Sr::Sr228,
-                        "SR229" => Sr::Sr229,
-                        "SR230" => Sr::Sr230,
-                        "SR231" => Sr::Sr231,
-                        "SR232" => Sr::Sr232,
-                        "SR233" => Sr::Sr233,
-                        "SR234" => Sr::Sr234,
-                        "SR235" => Sr::Sr235,
-                        "SR236" => Sr::Sr236,
-                        "SR237" => Sr::Sr237,
-                        "SR238" => Sr::Sr238,
-                        "SR239" => Sr::Sr239,
-                        "SR240" => Sr::Sr240,
-                        "SR241" => Sr::Sr241,
-                        "SR242" => Sr::Sr242,
-                        "SR243" => Sr::Sr243,
-                        "SR244" => Sr::Sr244,
-                        "SR245" => Sr::Sr245,
-                        "SR246" => Sr::Sr246,
-                        "SR247" => Sr::Sr247,
-                        "SR248" => Sr::Sr248,
-                        "SR249" => Sr::Sr249,
-                        "SR250" => Sr::Sr250,
-                        "SR251" => Sr::Sr251,
-                        "SR252" => Sr::Sr252,
-                        "SR253" => Sr::Sr253,
-                        "SR254" => Sr::Sr254,
-                        "SRZ" => Sr::Srz,
-                        _ => {
-                            return Some(
-                                Err(AsmError {
-                                    col: tok.col,
-                                    message: format!("bad value for {}", "sr"),
-                                }),
-                            );
-                        }
-                    }
-                }
-                _ => {
-                    return Some(
-                        Err(AsmError {
-                            col: tok.col,
-                            message: format!("bad value for {}", "sr"),
-                        }),
-                    );
-                }
-            }
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
-        let op = Self { d: v_d, sr: v_sr };
+        let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
+        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let sr = asm_try!(
+            enum_operand(at.take(), "sr", & Sr::ALL, | v | v.text_sm(sm), | v | v.text())
+        );
+        let reuse_marks = at.reuse_marks(&["d", "sr"]);
+        let op = Self { d, sr };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = 0u32;
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
-    #[allow(unused_variables)]
     pub fn has_fold(&self, sm: u32) -> bool {
         false
     }
@@ -776,20 +138,8 @@ impl OpCs2r {
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/cs2r.toml:4.
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    pub fn fold_cc(
-        &self,
-        sm: u32,
-        srcs: &[Value],
-        cc_in: Option<bool>,
-    ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 0usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "cs2r", 0usize, srcs.len()),
-                ),
-            );
-        }
+    pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
+        check_sources("cs2r", 0usize, srcs)?;
         let sr = self.sr;
         match family_of(sm) {
             _ => {
@@ -809,7 +159,6 @@ impl MemOp for OpCs2r {}
 impl Encode for OpCs2r {
     const NAME: &'static str = "cs2r";
     /// The form match of [`Self::form_id`], each arm packing its form.
-    #[allow(unused_variables, clippy::match_single_binding)]
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let smb = sm_bit(sm);

@@ -50,7 +50,6 @@ impl OpF2f64 {
         &[]
     }
     /// The type source `b` is read as (`type_by`); `None`: its declared type.
-    #[allow(unused_variables)]
     pub fn b_view_of(stype: CvtFtypeShown) -> Option<View> {
         #[allow(unreachable_patterns)]
         match stype {
@@ -74,46 +73,35 @@ impl OpF2f64 {
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
-    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x7f8 != 0 => {
-                Some(0)
-            }
+            (reg!(Gpr),) if smb & 0x7f8 != 0 => Some(0),
             (SrcKind::Imm(_),) if smb & 0x7f8 != 0 => Some(1),
             (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => Some(2),
-            (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x7f0 != 0 => {
-                Some(3)
-            }
+            (reg!(UGpr),) if smb & 0x7f0 != 0 => Some(3),
             _ => None,
         }
     }
     /// [`Self::encode`] without the spec's `legal` and `traps`
     /// products: the word of a combination that does not exist
     /// (for tests that show nvdisasm rejects it).
-    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x7f8 != 0 => {
-                self.encode_f0::<EncodeError>(sm, c)
-            }
+            (reg!(Gpr),) if smb & 0x7f8 != 0 => self.encode_f0::<EncodeError>(sm, c),
             (SrcKind::Imm(_),) if smb & 0x7f8 != 0 => {
                 self.encode_f1::<EncodeError>(sm, c)
             }
             (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => {
                 self.encode_f2::<EncodeError>(sm, c)
             }
-            (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x7f0 != 0 => {
-                self.encode_f3::<EncodeError>(sm, c)
-            }
+            (reg!(UGpr),) if smb & 0x7f0 != 0 => self.encode_f3::<EncodeError>(sm, c),
             _ => self.encode(sm, c),
         }
     }
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
         if !self.legal_f0(sm) {
@@ -131,7 +119,6 @@ impl OpF2f64 {
     }
     /// Whether the form's modifier values exist on `sm` (the
     /// spec's `legal` products).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     pub fn legal_f0(&self, sm: u32) -> bool {
         ((matches!(self.dtype, CvtFtypeShown::F16 | CvtFtypeShown::F32)
@@ -144,185 +131,96 @@ impl OpF2f64 {
                 && matches!(self.stype, CvtFtypeShown::Bf16)))
     }
     /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2f64.toml:62; form at isa-spec/spec/ops/f2f64.toml:65).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0x310;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[2, 1, 4, 3];
-                CODES[self.dtype.index()]
-            } << 75;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 78;
+        w |= code_of(&[2, 1, 4, 3], self.dtype.index()) << 75;
+        w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
-        w
-            |= {
-                const CODES: &[u128] = &[2, 1, 4, 3];
-                CODES[self.stype.index()]
-            } << 84;
+        w |= code_of(&[2, 1, 4, 3], self.stype.index()) << 84;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2f64.toml:62; form at isa-spec/spec/ops/f2f64.toml:65).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        if self.sel != 0u32 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "sel", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
         let mut w: u128 = 0x910;
-        w |= c.raw & 0;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[2, 1, 4, 3];
-                CODES[self.dtype.index()]
-            } << 75;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 78;
+        w |= code_of(&[2, 1, 4, 3], self.dtype.index()) << 75;
+        w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
-        w
-            |= {
-                const CODES: &[u128] = &[2, 1, 4, 3];
-                CODES[self.stype.index()]
-            } << 84;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= code_of(&[2, 1, 4, 3], self.stype.index()) << 84;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/f2f64.toml:62; form at isa-spec/spec/ops/f2f64.toml:65).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0xb10;
-        w |= c.raw & 0;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[2, 1, 4, 3];
-                CODES[self.dtype.index()]
-            } << 75;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 78;
+        w |= code_of(&[2, 1, 4, 3], self.dtype.index()) << 75;
+        w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
-        w
-            |= {
-                const CODES: &[u128] = &[2, 1, 4, 3];
-                CODES[self.stype.index()]
-            } << 84;
+        w |= code_of(&[2, 1, 4, 3], self.stype.index()) << 84;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2f64.toml:62; form at isa-spec/spec/ops/f2f64.toml:65).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000d10;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[2, 1, 4, 3];
-                CODES[self.dtype.index()]
-            } << 75;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3];
-                CODES[self.rnd.index()]
-            } << 78;
+        w |= code_of(&[2, 1, 4, 3], self.dtype.index()) << 75;
+        w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
-        w
-            |= {
-                const CODES: &[u128] = &[2, 1, 4, 3];
-                CODES[self.stype.index()]
-            } << 84;
+        w |= code_of(&[2, 1, 4, 3], self.stype.index()) << 84;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/f2f64.toml:62; form at isa-spec/spec/ops/f2f64.toml:65).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let ftz: bool = (((w >> 80) & 1)) != 0;
-        let dtype: CvtFtypeShown = match (((w >> 75) & 7)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let ftz: bool = bit(w, 80);
+        let dtype: CvtFtypeShown = match bits(w, 75, 3) {
             2 => CvtFtypeShown::F32,
             1 => CvtFtypeShown::F16,
             4 => CvtFtypeShown::Bf16,
             3 => CvtFtypeShown::F64,
             _ => return None,
         };
-        let stype: CvtFtypeShown = match (((w >> 84) & 7)) {
+        let stype: CvtFtypeShown = match bits(w, 84, 3) {
             2 => CvtFtypeShown::F32,
             1 => CvtFtypeShown::F16,
             4 => CvtFtypeShown::Bf16,
             3 => CvtFtypeShown::F64,
             _ => return None,
         };
-        let rnd: Rnd = match (((w >> 78) & 3)) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
-        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
+        let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self {
             d,
             b,
@@ -338,51 +236,29 @@ impl OpF2f64 {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/f2f64.toml:62; form at isa-spec/spec/ops/f2f64.toml:65).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let ftz: bool = (((w >> 80) & 1)) != 0;
-        let dtype: CvtFtypeShown = match (((w >> 75) & 7)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        let ftz: bool = bit(w, 80);
+        let dtype: CvtFtypeShown = match bits(w, 75, 3) {
             2 => CvtFtypeShown::F32,
             1 => CvtFtypeShown::F16,
             4 => CvtFtypeShown::Bf16,
             3 => CvtFtypeShown::F64,
             _ => return None,
         };
-        let stype: CvtFtypeShown = match (((w >> 84) & 7)) {
+        let stype: CvtFtypeShown = match bits(w, 84, 3) {
             2 => CvtFtypeShown::F32,
             1 => CvtFtypeShown::F16,
             4 => CvtFtypeShown::Bf16,
             3 => CvtFtypeShown::F64,
             _ => return None,
         };
-        let rnd: Rnd = match (((w >> 78) & 3)) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
+        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sel: u32 = 0u32;
         let o = Self {
             d,
@@ -399,54 +275,32 @@ impl OpF2f64 {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/f2f64.toml:62; form at isa-spec/spec/ops/f2f64.toml:65).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let ftz: bool = (((w >> 80) & 1)) != 0;
-        let dtype: CvtFtypeShown = match (((w >> 75) & 7)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let ftz: bool = bit(w, 80);
+        let dtype: CvtFtypeShown = match bits(w, 75, 3) {
             2 => CvtFtypeShown::F32,
             1 => CvtFtypeShown::F16,
             4 => CvtFtypeShown::Bf16,
             3 => CvtFtypeShown::F64,
             _ => return None,
         };
-        let stype: CvtFtypeShown = match (((w >> 84) & 7)) {
+        let stype: CvtFtypeShown = match bits(w, 84, 3) {
             2 => CvtFtypeShown::F32,
             1 => CvtFtypeShown::F16,
             4 => CvtFtypeShown::Bf16,
             3 => CvtFtypeShown::F64,
             _ => return None,
         };
-        let rnd: Rnd = match (((w >> 78) & 3)) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
-        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
+        let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self {
             d,
             b,
@@ -462,50 +316,32 @@ impl OpF2f64 {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/f2f64.toml:62; form at isa-spec/spec/ops/f2f64.toml:65).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let ftz: bool = (((w >> 80) & 1)) != 0;
-        let dtype: CvtFtypeShown = match (((w >> 75) & 7)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let ftz: bool = bit(w, 80);
+        let dtype: CvtFtypeShown = match bits(w, 75, 3) {
             2 => CvtFtypeShown::F32,
             1 => CvtFtypeShown::F16,
             4 => CvtFtypeShown::Bf16,
             3 => CvtFtypeShown::F64,
             _ => return None,
         };
-        let stype: CvtFtypeShown = match (((w >> 84) & 7)) {
+        let stype: CvtFtypeShown = match bits(w, 84, 3) {
             2 => CvtFtypeShown::F32,
             1 => CvtFtypeShown::F16,
             4 => CvtFtypeShown::Bf16,
             3 => CvtFtypeShown::F64,
             _ => return None,
         };
-        let rnd: Rnd = match (((w >> 78) & 3)) {
-            0 => Rnd::Rn,
-            1 => Rnd::Rm,
-            2 => Rnd::Rp,
-            3 => Rnd::Rz,
-            _ => return None,
-        };
-        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
+        let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self {
             d,
             b,
@@ -521,21 +357,12 @@ impl OpF2f64 {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
     /// Spec: isa-spec/spec/ops/f2f64.toml:50.
-    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
@@ -546,18 +373,9 @@ impl OpF2f64 {
                 if self.ftz {
                     out.push_str(".FTZ");
                 }
-                {
-                    let (t, n) = self.dtype.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                {
-                    let (t, n) = self.stype.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                {
-                    let (t, n) = self.rnd.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.dtype.chunk_sm(sm));
+                out.push_text_chunk(self.stype.chunk_sm(sm));
+                out.push_text_chunk(self.rnd.chunk_sm(sm));
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");
@@ -571,214 +389,93 @@ impl OpF2f64 {
         out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
-    pub fn parse(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
+    pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
     /// Parse syntax `F2F` (isa-spec/spec/ops/f2f64.toml:50).
-    #[allow(
-        unused_variables,
-        unused_mut,
-        unused_assignments,
-        unused_parens,
-        clippy::nonminimal_bool,
-        clippy::needless_late_init
-    )]
-    fn parse_syntax0(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
-        const CANDS: &[&[&str]] = &[&["F2F"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
+        let rest = strip_any_mnemonic(&line.parts, &[&["F2F"]])?;
         let mut cur = 0usize;
         let ftz: bool = take_suffix(rest, &mut cur, ".FTZ");
-        let dtype: CvtFtypeShown = if !CvtFtypeShown::Bf16.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, CvtFtypeShown::Bf16.text_sm(sm))
-        {
-            CvtFtypeShown::Bf16
-        } else if !CvtFtypeShown::F32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, CvtFtypeShown::F32.text_sm(sm))
-        {
-            CvtFtypeShown::F32
-        } else if !CvtFtypeShown::F16.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, CvtFtypeShown::F16.text_sm(sm))
-        {
-            CvtFtypeShown::F16
-        } else if !CvtFtypeShown::F64.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, CvtFtypeShown::F64.text_sm(sm))
-        {
-            CvtFtypeShown::F64
-        } else if CvtFtypeShown::F32.text_sm(sm).is_empty() {
-            CvtFtypeShown::F32
-        } else if CvtFtypeShown::F16.text_sm(sm).is_empty() {
-            CvtFtypeShown::F16
-        } else if CvtFtypeShown::Bf16.text_sm(sm).is_empty() {
-            CvtFtypeShown::Bf16
-        } else if CvtFtypeShown::F64.text_sm(sm).is_empty() {
-            CvtFtypeShown::F64
-        } else {
-            return None;
-        };
-        let stype: CvtFtypeShown = if !CvtFtypeShown::Bf16.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, CvtFtypeShown::Bf16.text_sm(sm))
-        {
-            CvtFtypeShown::Bf16
-        } else if !CvtFtypeShown::F32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, CvtFtypeShown::F32.text_sm(sm))
-        {
-            CvtFtypeShown::F32
-        } else if !CvtFtypeShown::F16.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, CvtFtypeShown::F16.text_sm(sm))
-        {
-            CvtFtypeShown::F16
-        } else if !CvtFtypeShown::F64.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, CvtFtypeShown::F64.text_sm(sm))
-        {
-            CvtFtypeShown::F64
-        } else if CvtFtypeShown::F32.text_sm(sm).is_empty() {
-            CvtFtypeShown::F32
-        } else if CvtFtypeShown::F16.text_sm(sm).is_empty() {
-            CvtFtypeShown::F16
-        } else if CvtFtypeShown::Bf16.text_sm(sm).is_empty() {
-            CvtFtypeShown::Bf16
-        } else if CvtFtypeShown::F64.text_sm(sm).is_empty() {
-            CvtFtypeShown::F64
-        } else {
-            return None;
-        };
-        let rnd: Rnd = if !Rnd::Rm.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Rnd::Rm.text_sm(sm))
-        {
-            Rnd::Rm
-        } else if !Rnd::Rp.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Rnd::Rp.text_sm(sm))
-        {
-            Rnd::Rp
-        } else if !Rnd::Rz.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Rnd::Rz.text_sm(sm))
-        {
-            Rnd::Rz
-        } else if !Rnd::Rn.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Rnd::Rn.text_sm(sm))
-        {
-            Rnd::Rn
-        } else if Rnd::Rn.text_sm(sm).is_empty() {
-            Rnd::Rn
-        } else if Rnd::Rm.text_sm(sm).is_empty() {
-            Rnd::Rm
-        } else if Rnd::Rp.text_sm(sm).is_empty() {
-            Rnd::Rp
-        } else if Rnd::Rz.text_sm(sm).is_empty() {
-            Rnd::Rz
-        } else {
-            return None;
-        };
+        let dtype: CvtFtypeShown = take_enum_suffix(
+            rest,
+            &mut cur,
+            &CvtFtypeShown::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        let stype: CvtFtypeShown = take_enum_suffix(
+            rest,
+            &mut cur,
+            &CvtFtypeShown::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        let rnd: Rnd = take_enum_suffix(rest, &mut cur, &Rnd::ALL, |v| v.text_sm(sm))?;
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize;
-        let optional: usize = 0;
-        asm_try!(check_operand_count(line, required, optional));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 2usize] = [usize::MAX; 2usize];
-        let names: [&str; 2usize] = ["d", "b"];
-        let mut k = 0usize;
-        let before = it;
-        let v_d = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d", false))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
+        let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
+        let d = asm_try!(dst_operand(at.take(), "d", false));
         let v_b = {
-            let tok = next_operand(ops, &mut it);
-            {
-                let view = Self::b_view_of(stype);
-                let sel: u32 = match (tok.suffixes.as_slice(), view) {
-                    ([], _) => 0,
-                    ([p], Some(v)) => {
-                        match v.parse_part(p) {
-                            Some(sel) => sel,
-                            None => {
-                                return Some(
-                                    Err(AsmError {
-                                        col: tok.col,
-                                        message: format!("`.{}` is not a part of {}'s type", p, "b"),
-                                    }),
-                                );
-                            }
+            let tok = at.take();
+            let view = Self::b_view_of(stype);
+            let sel: u32 = match (tok.suffixes.as_slice(), view) {
+                ([], _) => 0,
+                ([p], Some(v)) => {
+                    match v.parse_part(p) {
+                        Some(sel) => sel,
+                        None => {
+                            return Some(
+                                Err(AsmError {
+                                    col: tok.col,
+                                    message: format!("`.{}` is not a part of {}'s type", p, "b"),
+                                }),
+                            );
                         }
                     }
-                    _ => {
-                        return Some(
-                            Err(AsmError {
-                                col: tok.col,
-                                message: format!("unexpected suffix on {}", "b"),
-                            }),
-                        );
-                    }
-                };
-                match to_src(
-                    &tok.without_suffixes(),
-                    Self::b_view_of(stype).map_or(ImmStyle::F32, View::imm_style),
-                ) {
-                    Some(s) => (s, sel),
-                    None => {
-                        return Some(
-                            Err(AsmError {
-                                col: tok.col,
-                                message: format!("bad operand for {}", "b"),
-                            }),
-                        );
-                    }
+                }
+                _ => {
+                    return Some(
+                        Err(AsmError {
+                            col: tok.col,
+                            message: format!("unexpected suffix on {}", "b"),
+                        }),
+                    );
+                }
+            };
+            match to_src(
+                &tok.without_suffixes(),
+                Self::b_view_of(stype).map_or(ImmStyle::F32, View::imm_style),
+            ) {
+                Some(s) => (s, sel),
+                None => {
+                    return Some(
+                        Err(AsmError {
+                            col: tok.col,
+                            message: format!("bad operand for {}", "b"),
+                        }),
+                    );
                 }
             }
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let reuse_marks = at.reuse_marks(&["d", "b"]);
         let op = Self {
-            d: v_d,
+            d,
             b: v_b.0,
-            ftz: ftz,
-            dtype: dtype,
-            stype: stype,
-            rnd: rnd,
+            ftz,
+            dtype,
+            stype,
+            rnd,
             sel: v_b.1,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
-        if reuse_b {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = 0u32;
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
-    #[allow(unused_variables)]
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
@@ -791,24 +488,10 @@ impl OpF2f64 {
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/f2f64.toml:2.
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    pub fn fold_cc(
-        &self,
-        sm: u32,
-        srcs: &[Value],
-        cc_in: Option<bool>,
-    ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 1usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "f2f64", 1usize, srcs.len()),
-                ),
-            );
-        }
+    pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
+        check_sources("f2f64", 1usize, srcs)?;
         let b_raw: f32 = f32::from_bits(srcs[0usize].u32()?);
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: f32 = match self.b_view() {
             Some(v) if v.part_bits() != 0 => {
                 f32::from_bits(v.part_value(b_raw.to_bits(), self.sel, b_neg, b_abs))
@@ -834,7 +517,6 @@ impl MemOp for OpF2f64 {}
 impl Encode for OpF2f64 {
     const NAME: &'static str = "f2f64";
     /// The form match of [`Self::form_id`], each arm packing its form.
-    #[allow(unused_variables, clippy::match_single_binding)]
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         if !self.parts_ok() {
@@ -847,7 +529,7 @@ impl Encode for OpF2f64 {
         }
         let smb = sm_bit(sm);
         match (self.b.kind,) {
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x7f8 != 0 => {
+            (reg!(Gpr),) if smb & 0x7f8 != 0 => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f0::<E>(sm, c)
             }
@@ -859,7 +541,7 @@ impl Encode for OpF2f64 {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f2::<E>(sm, c)
             }
-            (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x7f0 != 0 => {
+            (reg!(UGpr),) if smb & 0x7f0 != 0 => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f3::<E>(sm, c)
             }

@@ -64,75 +64,34 @@ impl OpFsetp {
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
-    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.acc.kind) {
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7f8 != 0 => Some(0),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Imm(_),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7f8 != 0 => Some(1),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::CBuf(_),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x1f8 != 0 => Some(2),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7f0 != 0 => Some(3),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7 != 0 => Some(4),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Imm(_),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7 != 0 => Some(5),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::CBuf(_),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7 != 0 => Some(6),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7f8 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x7f8 != 0 => Some(1),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x1f8 != 0 => Some(2),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x7f0 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7 != 0 => Some(4),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x7 != 0 => Some(5),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x7 != 0 => Some(6),
             _ => None,
         }
     }
     /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x20b;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.setop.index()]
-            } << 74;
-        w
-            |= {
-                const CODES: &[u128] = &[
-                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf,
-                ];
-                CODES[self.cmp.index()]
-            } << 76;
+        w |= (self.setop.index() as u128) << 74;
+        w |= (self.cmp.index() as u128) << 76;
         w |= u128::from(self.ftz) << 80;
         w |= dst_field::<E>(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 81;
         w |= dst_field::<E>(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 84;
@@ -140,38 +99,22 @@ impl OpFsetp {
             |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.acc.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x80b;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.setop.index()]
-            } << 74;
-        w
-            |= {
-                const CODES: &[u128] = &[
-                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf,
-                ];
-                CODES[self.cmp.index()]
-            } << 76;
+        w |= (self.setop.index() as u128) << 74;
+        w |= (self.cmp.index() as u128) << 76;
         w |= u128::from(self.ftz) << 80;
         w |= dst_field::<E>(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 81;
         w |= dst_field::<E>(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 84;
@@ -179,22 +122,16 @@ impl OpFsetp {
             |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.acc.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0xa0b;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
@@ -202,18 +139,8 @@ impl OpFsetp {
         w |= u128::from(self.b.neg) << 63;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.setop.index()]
-            } << 74;
-        w
-            |= {
-                const CODES: &[u128] = &[
-                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf,
-                ];
-                CODES[self.cmp.index()]
-            } << 76;
+        w |= (self.setop.index() as u128) << 74;
+        w |= (self.cmp.index() as u128) << 76;
         w |= u128::from(self.ftz) << 80;
         w |= dst_field::<E>(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 81;
         w |= dst_field::<E>(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 84;
@@ -221,40 +148,24 @@ impl OpFsetp {
             |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.acc.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x80000000000000000000c0b;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.setop.index()]
-            } << 74;
-        w
-            |= {
-                const CODES: &[u128] = &[
-                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf,
-                ];
-                CODES[self.cmp.index()]
-            } << 76;
+        w |= (self.setop.index() as u128) << 74;
+        w |= (self.cmp.index() as u128) << 76;
         w |= u128::from(self.ftz) << 80;
         w |= dst_field::<E>(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 81;
         w |= dst_field::<E>(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 84;
@@ -262,22 +173,16 @@ impl OpFsetp {
             |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.acc.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x5bb0000000000000;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 0;
@@ -288,36 +193,21 @@ impl OpFsetp {
         w |= u128::from(self.acc.not) << 42;
         w |= u128::from(self.a.neg) << 43;
         w |= u128::from(self.b.abs) << 44;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.setop.index()]
-            } << 45;
+        w |= (self.setop.index() as u128) << 45;
         w |= u128::from(self.ftz) << 47;
-        w
-            |= {
-                const CODES: &[u128] = &[
-                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf,
-                ];
-                CODES[self.cmp.index()]
-            } << 48;
+        w |= (self.cmp.index() as u128) << 48;
         w |= u128::from(self.b.neg) << 6;
         w |= u128::from(self.a.abs) << 7;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
-        w |= u128::from(c.guard.not) << 19;
+        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
     }
     /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x36b0000000000000;
-        w |= c.raw & 0;
         {
             let v: u128 = imm_src_field::<
                 E,
@@ -334,36 +224,21 @@ impl OpFsetp {
         w |= u128::from(self.acc.not) << 42;
         w |= u128::from(self.a.neg) << 43;
         w |= u128::from(self.b.abs) << 44;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.setop.index()]
-            } << 45;
+        w |= (self.setop.index() as u128) << 45;
         w |= u128::from(self.ftz) << 47;
-        w
-            |= {
-                const CODES: &[u128] = &[
-                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf,
-                ];
-                CODES[self.cmp.index()]
-            } << 48;
+        w |= (self.cmp.index() as u128) << 48;
         w |= u128::from(self.b.neg) << 6;
         w |= u128::from(self.a.abs) << 7;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
-        w |= u128::from(c.guard.not) << 19;
+        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
     }
     /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         let mut w: u128 = 0x4bb0000000000000;
-        w |= c.raw & 0;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
@@ -375,77 +250,29 @@ impl OpFsetp {
         w |= u128::from(self.acc.not) << 42;
         w |= u128::from(self.a.neg) << 43;
         w |= u128::from(self.b.abs) << 44;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.setop.index()]
-            } << 45;
+        w |= (self.setop.index() as u128) << 45;
         w |= u128::from(self.ftz) << 47;
-        w
-            |= {
-                const CODES: &[u128] = &[
-                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf,
-                ];
-                CODES[self.cmp.index()]
-            } << 48;
+        w |= (self.cmp.index() as u128) << 48;
         w |= u128::from(self.b.neg) << 6;
         w |= u128::from(self.a.abs) << 7;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
-        w |= u128::from(c.guard.not) << 19;
+        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let q: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
-            abs: (((w >> 73) & 1)) != 0,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let acc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let cmp: Fcmp = match (((w >> 76) & 0xf)) {
-            0 => Fcmp::F,
-            1 => Fcmp::Lt,
-            2 => Fcmp::Eq,
-            3 => Fcmp::Le,
-            4 => Fcmp::Gt,
-            5 => Fcmp::Ne,
-            6 => Fcmp::Ge,
-            7 => Fcmp::Num,
-            8 => Fcmp::Nan,
-            9 => Fcmp::Ltu,
-            0xa => Fcmp::Equ,
-            0xb => Fcmp::Leu,
-            0xc => Fcmp::Gtu,
-            0xd => Fcmp::Neu,
-            0xe => Fcmp::Geu,
-            0xf => Fcmp::T,
-            _ => return None,
-        };
-        let ftz: bool = (((w >> 80) & 1)) != 0;
-        let setop: Setop = match (((w >> 74) & 3)) {
-            0 => Setop::And,
-            1 => Setop::Or,
-            2 => Setop::Xor,
-            _ => return None,
-        };
+        let p = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let q = reg_at(w, RegFile::Pred, 84, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+            .with_neg(bit(w, 72))
+            .with_abs(bit(w, 73));
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let cmp: Fcmp = Fcmp::from_index(bits(w, 76, 4) as usize)?;
+        let ftz: bool = bit(w, 80);
+        let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
         let o = Self {
             p,
             q,
@@ -456,68 +283,21 @@ impl OpFsetp {
             ftz,
             setop,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let q: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
-            abs: (((w >> 73) & 1)) != 0,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let acc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let cmp: Fcmp = match (((w >> 76) & 0xf)) {
-            0 => Fcmp::F,
-            1 => Fcmp::Lt,
-            2 => Fcmp::Eq,
-            3 => Fcmp::Le,
-            4 => Fcmp::Gt,
-            5 => Fcmp::Ne,
-            6 => Fcmp::Ge,
-            7 => Fcmp::Num,
-            8 => Fcmp::Nan,
-            9 => Fcmp::Ltu,
-            0xa => Fcmp::Equ,
-            0xb => Fcmp::Leu,
-            0xc => Fcmp::Gtu,
-            0xd => Fcmp::Neu,
-            0xe => Fcmp::Geu,
-            0xf => Fcmp::T,
-            _ => return None,
-        };
-        let ftz: bool = (((w >> 80) & 1)) != 0;
-        let setop: Setop = match (((w >> 74) & 3)) {
-            0 => Setop::And,
-            1 => Setop::Or,
-            2 => Setop::Xor,
-            _ => return None,
-        };
+        let p = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let q = reg_at(w, RegFile::Pred, 84, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+            .with_neg(bit(w, 72))
+            .with_abs(bit(w, 73));
+        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let cmp: Fcmp = Fcmp::from_index(bits(w, 76, 4) as usize)?;
+        let ftz: bool = bit(w, 80);
+        let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
         let o = Self {
             p,
             q,
@@ -528,70 +308,23 @@ impl OpFsetp {
             ftz,
             setop,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let q: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
-            abs: (((w >> 73) & 1)) != 0,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let acc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let cmp: Fcmp = match (((w >> 76) & 0xf)) {
-            0 => Fcmp::F,
-            1 => Fcmp::Lt,
-            2 => Fcmp::Eq,
-            3 => Fcmp::Le,
-            4 => Fcmp::Gt,
-            5 => Fcmp::Ne,
-            6 => Fcmp::Ge,
-            7 => Fcmp::Num,
-            8 => Fcmp::Nan,
-            9 => Fcmp::Ltu,
-            0xa => Fcmp::Equ,
-            0xb => Fcmp::Leu,
-            0xc => Fcmp::Gtu,
-            0xd => Fcmp::Neu,
-            0xe => Fcmp::Geu,
-            0xf => Fcmp::T,
-            _ => return None,
-        };
-        let ftz: bool = (((w >> 80) & 1)) != 0;
-        let setop: Setop = match (((w >> 74) & 3)) {
-            0 => Setop::And,
-            1 => Setop::Or,
-            2 => Setop::Xor,
-            _ => return None,
-        };
+        let p = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let q = reg_at(w, RegFile::Pred, 84, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+            .with_neg(bit(w, 72))
+            .with_abs(bit(w, 73));
+        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let cmp: Fcmp = Fcmp::from_index(bits(w, 76, 4) as usize)?;
+        let ftz: bool = bit(w, 80);
+        let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
         let o = Self {
             p,
             q,
@@ -602,66 +335,23 @@ impl OpFsetp {
             ftz,
             setop,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let q: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: (((w >> 72) & 1)) != 0,
-            abs: (((w >> 73) & 1)) != 0,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let acc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let cmp: Fcmp = match (((w >> 76) & 0xf)) {
-            0 => Fcmp::F,
-            1 => Fcmp::Lt,
-            2 => Fcmp::Eq,
-            3 => Fcmp::Le,
-            4 => Fcmp::Gt,
-            5 => Fcmp::Ne,
-            6 => Fcmp::Ge,
-            7 => Fcmp::Num,
-            8 => Fcmp::Nan,
-            9 => Fcmp::Ltu,
-            0xa => Fcmp::Equ,
-            0xb => Fcmp::Leu,
-            0xc => Fcmp::Gtu,
-            0xd => Fcmp::Neu,
-            0xe => Fcmp::Geu,
-            0xf => Fcmp::T,
-            _ => return None,
-        };
-        let ftz: bool = (((w >> 80) & 1)) != 0;
-        let setop: Setop = match (((w >> 74) & 3)) {
-            0 => Setop::And,
-            1 => Setop::Or,
-            2 => Setop::Xor,
-            _ => return None,
-        };
+        let p = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let q = reg_at(w, RegFile::Pred, 84, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+            .with_neg(bit(w, 72))
+            .with_abs(bit(w, 73));
+        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let cmp: Fcmp = Fcmp::from_index(bits(w, 76, 4) as usize)?;
+        let ftz: bool = bit(w, 80);
+        let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
         let o = Self {
             p,
             q,
@@ -672,66 +362,23 @@ impl OpFsetp {
             ftz,
             setop,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `r`'s fields (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
-        let q: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: (((w >> 43) & 1)) != 0,
-            abs: (((w >> 7) & 1)) != 0,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 0xff)), sm)?),
-            neg: (((w >> 6) & 1)) != 0,
-            abs: (((w >> 44) & 1)) != 0,
-            not: false,
-        };
-        let acc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 39) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 42) & 1)) != 0,
-        };
-        let cmp: Fcmp = match (((w >> 48) & 0xf)) {
-            0 => Fcmp::F,
-            1 => Fcmp::Lt,
-            2 => Fcmp::Eq,
-            3 => Fcmp::Le,
-            4 => Fcmp::Gt,
-            5 => Fcmp::Ne,
-            6 => Fcmp::Ge,
-            7 => Fcmp::Num,
-            8 => Fcmp::Nan,
-            9 => Fcmp::Ltu,
-            0xa => Fcmp::Equ,
-            0xb => Fcmp::Leu,
-            0xc => Fcmp::Gtu,
-            0xd => Fcmp::Neu,
-            0xe => Fcmp::Geu,
-            0xf => Fcmp::T,
-            _ => return None,
-        };
-        let ftz: bool = (((w >> 47) & 1)) != 0;
-        let setop: Setop = match (((w >> 45) & 3)) {
-            0 => Setop::And,
-            1 => Setop::Or,
-            2 => Setop::Xor,
-            _ => return None,
-        };
+        let p = reg_at(w, RegFile::Pred, 3, 3, sm)?;
+        let q = reg_at(w, RegFile::Pred, 0, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?)
+            .with_neg(bit(w, 43))
+            .with_abs(bit(w, 7));
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?)
+            .with_neg(bit(w, 6))
+            .with_abs(bit(w, 44));
+        let acc = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let cmp: Fcmp = Fcmp::from_index(bits(w, 48, 4) as usize)?;
+        let ftz: bool = bit(w, 47);
+        let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
         let o = Self {
             p,
             q,
@@ -742,73 +389,30 @@ impl OpFsetp {
             ftz,
             setop,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
-        let q: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: (((w >> 43) & 1)) != 0,
-            abs: (((w >> 7) & 1)) != 0,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Imm(
+        let p = reg_at(w, RegFile::Pred, 3, 3, sm)?;
+        let q = reg_at(w, RegFile::Pred, 0, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?)
+            .with_neg(bit(w, 43))
+            .with_abs(bit(w, 7));
+        let b = Src::imm(
                 imm_from_field(
-                    (((w >> 20) & 0x7ffff) | (((w >> 56) & 1) << 19)),
+                    (bits(w, 20, 19) | bits(w, 56, 1) << 19),
                     20u32,
                     12u32,
                     false,
                 ),
-            ),
-            neg: (((w >> 6) & 1)) != 0,
-            abs: (((w >> 44) & 1)) != 0,
-            not: false,
-        };
-        let acc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 39) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 42) & 1)) != 0,
-        };
-        let cmp: Fcmp = match (((w >> 48) & 0xf)) {
-            0 => Fcmp::F,
-            1 => Fcmp::Lt,
-            2 => Fcmp::Eq,
-            3 => Fcmp::Le,
-            4 => Fcmp::Gt,
-            5 => Fcmp::Ne,
-            6 => Fcmp::Ge,
-            7 => Fcmp::Num,
-            8 => Fcmp::Nan,
-            9 => Fcmp::Ltu,
-            0xa => Fcmp::Equ,
-            0xb => Fcmp::Leu,
-            0xc => Fcmp::Gtu,
-            0xd => Fcmp::Neu,
-            0xe => Fcmp::Geu,
-            0xf => Fcmp::T,
-            _ => return None,
-        };
-        let ftz: bool = (((w >> 47) & 1)) != 0;
-        let setop: Setop = match (((w >> 45) & 3)) {
-            0 => Setop::And,
-            1 => Setop::Or,
-            2 => Setop::Xor,
-            _ => return None,
-        };
+            )
+            .with_neg(bit(w, 6))
+            .with_abs(bit(w, 44));
+        let acc = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let cmp: Fcmp = Fcmp::from_index(bits(w, 48, 4) as usize)?;
+        let ftz: bool = bit(w, 47);
+        let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
         let o = Self {
             p,
             q,
@@ -819,70 +423,23 @@ impl OpFsetp {
             ftz,
             setop,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
-        let q: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: (((w >> 43) & 1)) != 0,
-            abs: (((w >> 7) & 1)) != 0,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 34) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 20) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: (((w >> 6) & 1)) != 0,
-            abs: (((w >> 44) & 1)) != 0,
-            not: false,
-        };
-        let acc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 39) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 42) & 1)) != 0,
-        };
-        let cmp: Fcmp = match (((w >> 48) & 0xf)) {
-            0 => Fcmp::F,
-            1 => Fcmp::Lt,
-            2 => Fcmp::Eq,
-            3 => Fcmp::Le,
-            4 => Fcmp::Gt,
-            5 => Fcmp::Ne,
-            6 => Fcmp::Ge,
-            7 => Fcmp::Num,
-            8 => Fcmp::Nan,
-            9 => Fcmp::Ltu,
-            0xa => Fcmp::Equ,
-            0xb => Fcmp::Leu,
-            0xc => Fcmp::Gtu,
-            0xd => Fcmp::Neu,
-            0xe => Fcmp::Geu,
-            0xf => Fcmp::T,
-            _ => return None,
-        };
-        let ftz: bool = (((w >> 47) & 1)) != 0;
-        let setop: Setop = match (((w >> 45) & 3)) {
-            0 => Setop::And,
-            1 => Setop::Or,
-            2 => Setop::Xor,
-            _ => return None,
-        };
+        let p = reg_at(w, RegFile::Pred, 3, 3, sm)?;
+        let q = reg_at(w, RegFile::Pred, 0, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?)
+            .with_neg(bit(w, 43))
+            .with_abs(bit(w, 7));
+        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
+            .with_neg(bit(w, 6))
+            .with_abs(bit(w, 44));
+        let acc = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let cmp: Fcmp = Fcmp::from_index(bits(w, 48, 4) as usize)?;
+        let ftz: bool = bit(w, 47);
+        let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
         let o = Self {
             p,
             q,
@@ -893,48 +450,27 @@ impl OpFsetp {
             ftz,
             setop,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
     /// Spec: isa-spec/spec/ops/fsetp.toml:43.
-    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = match form {
-            Some(0 | 1 | 2 | 3) => c.ctrl >> 17 & 1 != 0,
-            _ => false,
-        };
-        let reuse_b = match form {
-            Some(0) => c.ctrl >> 18 & 1 != 0,
-            _ => false,
-        };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
         let reuse_acc = false;
         write_guard(out, &c.guard);
         match sm {
             _ => {
                 out.push_str("FSETP");
-                {
-                    let (t, n) = self.cmp.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.cmp.chunk_sm(sm));
                 if self.ftz {
                     out.push_str(".FTZ");
                 }
-                {
-                    let (t, n) = self.setop.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.setop.chunk_sm(sm));
                 out.push_str(" ");
                 write_reg(out, self.p);
                 out.push_str(", ");
@@ -950,249 +486,54 @@ impl OpFsetp {
         out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
-    pub fn parse(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
+    pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
     /// Parse syntax `FSETP` (isa-spec/spec/ops/fsetp.toml:43).
-    #[allow(
-        unused_variables,
-        unused_mut,
-        unused_assignments,
-        unused_parens,
-        clippy::nonminimal_bool,
-        clippy::needless_late_init
-    )]
-    fn parse_syntax0(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
-        const CANDS: &[&[&str]] = &[&["FSETP"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
+        let rest = strip_any_mnemonic(&line.parts, &[&["FSETP"]])?;
         let mut cur = 0usize;
-        let cmp: Fcmp = if !Fcmp::Num.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::Num.text_sm(sm))
-        {
-            Fcmp::Num
-        } else if !Fcmp::Nan.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::Nan.text_sm(sm))
-        {
-            Fcmp::Nan
-        } else if !Fcmp::Ltu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::Ltu.text_sm(sm))
-        {
-            Fcmp::Ltu
-        } else if !Fcmp::Equ.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::Equ.text_sm(sm))
-        {
-            Fcmp::Equ
-        } else if !Fcmp::Leu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::Leu.text_sm(sm))
-        {
-            Fcmp::Leu
-        } else if !Fcmp::Gtu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::Gtu.text_sm(sm))
-        {
-            Fcmp::Gtu
-        } else if !Fcmp::Neu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::Neu.text_sm(sm))
-        {
-            Fcmp::Neu
-        } else if !Fcmp::Geu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::Geu.text_sm(sm))
-        {
-            Fcmp::Geu
-        } else if !Fcmp::Lt.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::Lt.text_sm(sm))
-        {
-            Fcmp::Lt
-        } else if !Fcmp::Eq.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::Eq.text_sm(sm))
-        {
-            Fcmp::Eq
-        } else if !Fcmp::Le.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::Le.text_sm(sm))
-        {
-            Fcmp::Le
-        } else if !Fcmp::Gt.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::Gt.text_sm(sm))
-        {
-            Fcmp::Gt
-        } else if !Fcmp::Ne.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::Ne.text_sm(sm))
-        {
-            Fcmp::Ne
-        } else if !Fcmp::Ge.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::Ge.text_sm(sm))
-        {
-            Fcmp::Ge
-        } else if !Fcmp::F.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::F.text_sm(sm))
-        {
-            Fcmp::F
-        } else if !Fcmp::T.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Fcmp::T.text_sm(sm))
-        {
-            Fcmp::T
-        } else if Fcmp::F.text_sm(sm).is_empty() {
-            Fcmp::F
-        } else if Fcmp::Lt.text_sm(sm).is_empty() {
-            Fcmp::Lt
-        } else if Fcmp::Eq.text_sm(sm).is_empty() {
-            Fcmp::Eq
-        } else if Fcmp::Le.text_sm(sm).is_empty() {
-            Fcmp::Le
-        } else if Fcmp::Gt.text_sm(sm).is_empty() {
-            Fcmp::Gt
-        } else if Fcmp::Ne.text_sm(sm).is_empty() {
-            Fcmp::Ne
-        } else if Fcmp::Ge.text_sm(sm).is_empty() {
-            Fcmp::Ge
-        } else if Fcmp::Num.text_sm(sm).is_empty() {
-            Fcmp::Num
-        } else if Fcmp::Nan.text_sm(sm).is_empty() {
-            Fcmp::Nan
-        } else if Fcmp::Ltu.text_sm(sm).is_empty() {
-            Fcmp::Ltu
-        } else if Fcmp::Equ.text_sm(sm).is_empty() {
-            Fcmp::Equ
-        } else if Fcmp::Leu.text_sm(sm).is_empty() {
-            Fcmp::Leu
-        } else if Fcmp::Gtu.text_sm(sm).is_empty() {
-            Fcmp::Gtu
-        } else if Fcmp::Neu.text_sm(sm).is_empty() {
-            Fcmp::Neu
-        } else if Fcmp::Geu.text_sm(sm).is_empty() {
-            Fcmp::Geu
-        } else if Fcmp::T.text_sm(sm).is_empty() {
-            Fcmp::T
-        } else {
-            return None;
-        };
+        let cmp: Fcmp = take_enum_suffix(rest, &mut cur, &Fcmp::ALL, |v| v.text_sm(sm))?;
         let ftz: bool = take_suffix(rest, &mut cur, ".FTZ");
-        let setop: Setop = if !Setop::And.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Setop::And.text_sm(sm))
-        {
-            Setop::And
-        } else if !Setop::Xor.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Setop::Xor.text_sm(sm))
-        {
-            Setop::Xor
-        } else if !Setop::Or.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Setop::Or.text_sm(sm))
-        {
-            Setop::Or
-        } else if Setop::And.text_sm(sm).is_empty() {
-            Setop::And
-        } else if Setop::Or.text_sm(sm).is_empty() {
-            Setop::Or
-        } else if Setop::Xor.text_sm(sm).is_empty() {
-            Setop::Xor
-        } else {
-            return None;
-        };
+        let setop: Setop = take_enum_suffix(
+            rest,
+            &mut cur,
+            &Setop::ALL,
+            |v| v.text_sm(sm),
+        )?;
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize;
-        let optional: usize = 0;
-        asm_try!(check_operand_count(line, required, optional));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 5usize] = [usize::MAX; 5usize];
-        let names: [&str; 5usize] = ["p", "q", "a", "b", "acc"];
-        let mut k = 0usize;
-        let before = it;
-        let v_p = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "p", true))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_q = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "q", true))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_a = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "a", ImmStyle::F32))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_b = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "b", ImmStyle::F32))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_acc = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "acc", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let mut at = asm_try!(Operands:: < 5 > ::start(line, 5, 0usize));
+        let p = asm_try!(dst_operand(at.take(), "p", true));
+        let q = asm_try!(dst_operand(at.take(), "q", true));
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::F32));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::F32));
+        let acc = asm_try!(src_operand(at.take(), "acc", ImmStyle::Hex));
+        let reuse_marks = at.reuse_marks(&["p", "q", "a", "b", "acc"]);
         let op = Self {
-            p: v_p,
-            q: v_q,
-            a: v_a,
-            b: v_b,
-            acc: v_acc,
-            cmp: cmp,
-            ftz: ftz,
-            setop: setop,
+            p,
+            q,
+            a,
+            b,
+            acc,
+            cmp,
+            ftz,
+            setop,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
-        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
-        let reuse_acc = reuse_marks.iter().any(|n| *n == "acc");
-        if reuse_a {
-            match form {
-                Some(0) => ctrl |= 1u32 << 17,
-                Some(1) => ctrl |= 1u32 << 17,
-                Some(2) => ctrl |= 1u32 << 17,
-                Some(3) => ctrl |= 1u32 << 17,
-                _ => {}
-            }
-        }
-        if reuse_b {
-            match form {
-                Some(0) => ctrl |= 1u32 << 18,
-                _ => {}
-            }
-        }
-        if reuse_acc {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[("a", &[17, 17, 17, 17, 0, 0, 0]), ("b", &[18, 0, 0, 0, 0, 0, 0])],
+        );
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
-    #[allow(unused_variables)]
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
@@ -1205,34 +546,16 @@ impl OpFsetp {
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/fsetp.toml:2.
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    pub fn fold_cc(
-        &self,
-        sm: u32,
-        srcs: &[Value],
-        cc_in: Option<bool>,
-    ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 3usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "fsetp", 3usize, srcs.len()),
-                ),
-            );
-        }
+    pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
+        check_sources("fsetp", 3usize, srcs)?;
         let a_raw: f32 = f32::from_bits(srcs[0usize].u32()?);
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: f32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: f32 = f32::from_bits(srcs[1usize].u32()?);
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: f32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let acc_raw: bool = srcs[2usize].pred()?;
-        let acc_neg: bool = self.acc.neg;
-        let acc_abs: bool = self.acc.abs;
-        let acc_not: bool = self.acc.not;
+        let (acc_neg, acc_abs, acc_not) = self.acc.flags();
         let acc: bool = acc_raw.with_mods(acc_neg, acc_abs, acc_not);
         let cmp = self.cmp;
         let ftz = self.ftz;
@@ -1253,46 +576,31 @@ impl MemOp for OpFsetp {}
 impl Encode for OpFsetp {
     const NAME: &'static str = "fsetp";
     /// The form match of [`Self::form_id`], each arm packing its form.
-    #[allow(unused_variables, clippy::match_single_binding)]
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.acc.kind) {
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7f8 != 0 => self.encode_f0::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Imm(_),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7f8 != 0 => self.encode_f1::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::CBuf(_),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x1f8 != 0 => self.encode_f2::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7f0 != 0 => self.encode_f3::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7 != 0 => self.encode_f4::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Imm(_),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7 != 0 => self.encode_f5::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::CBuf(_),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7 != 0 => self.encode_f6::<E>(sm, c),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7f8 != 0 => {
+                self.encode_f0::<E>(sm, c)
+            }
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x7f8 != 0 => {
+                self.encode_f1::<E>(sm, c)
+            }
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x1f8 != 0 => {
+                self.encode_f2::<E>(sm, c)
+            }
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x7f0 != 0 => {
+                self.encode_f3::<E>(sm, c)
+            }
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7 != 0 => {
+                self.encode_f4::<E>(sm, c)
+            }
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x7 != 0 => {
+                self.encode_f5::<E>(sm, c)
+            }
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x7 != 0 => {
+                self.encode_f6::<E>(sm, c)
+            }
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.acc])),
         }
     }

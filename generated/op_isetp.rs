@@ -71,285 +71,154 @@ impl OpIsetp {
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
-    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.acc.kind, self.lc.kind) {
+            (reg!(Gpr), reg!(Gpr), reg!(Pred), reg!(Pred)) if smb & 0x7f8 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred), reg!(Pred)) if smb & 0x7f8 != 0 => {
+                Some(1)
+            }
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred), reg!(Pred)) if smb & 0x1f8 != 0 => {
+                Some(2)
+            }
+            (reg!(Gpr), reg!(UGpr), reg!(Pred), reg!(Pred)) if smb & 0x7f0 != 0 => {
+                Some(3)
+            }
             (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7f8 != 0 => Some(0),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Imm(_),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7f8 != 0 => Some(1),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::CBuf(_),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x1f8 != 0 => Some(2),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7f0 != 0 => Some(3),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(Pred),
                 _,
             ) if smb & 0x7 != 0 && self.lc == Src::PT => Some(4),
             (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                reg!(Gpr),
                 SrcKind::Imm(_),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                reg!(Pred),
                 _,
             ) if smb & 0x7 != 0 && self.lc == Src::PT => Some(5),
             (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                reg!(Gpr),
                 SrcKind::CBuf(_),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                reg!(Pred),
                 _,
             ) if smb & 0x7 != 0 && self.lc == Src::PT => Some(6),
             _ => None,
         }
     }
     /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "lc", &self.lc, MOD_NEG | MOD_ABS, sm)?;
-        if self.x != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
         let mut w: u128 = 0x20c;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= src_field::<E>(Self::NAME, "lc", &self.lc, RegFile::Pred, 3u32, sm)? << 68;
         w |= u128::from(self.lc.not) << 71;
         w |= u128::from(self.ex) << 72;
-        w
-            |= {
-                const CODES: &[u128] = &[1, 0];
-                CODES[self.ty.index()]
-            } << 73;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.setop.index()]
-            } << 74;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7];
-                CODES[self.cmp.index()]
-            } << 76;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
+        w |= (self.setop.index() as u128) << 74;
+        w |= (self.cmp.index() as u128) << 76;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Pred, 3u32, sm)? << 81;
         w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Pred, 3u32, sm)? << 84;
         w
             |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.acc.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "lc", &self.lc, MOD_NEG | MOD_ABS, sm)?;
-        if self.x != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
         let mut w: u128 = 0x80c;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field::<E>(Self::NAME, "lc", &self.lc, RegFile::Pred, 3u32, sm)? << 68;
         w |= u128::from(self.lc.not) << 71;
         w |= u128::from(self.ex) << 72;
-        w
-            |= {
-                const CODES: &[u128] = &[1, 0];
-                CODES[self.ty.index()]
-            } << 73;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.setop.index()]
-            } << 74;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7];
-                CODES[self.cmp.index()]
-            } << 76;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
+        w |= (self.setop.index() as u128) << 74;
+        w |= (self.cmp.index() as u128) << 76;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Pred, 3u32, sm)? << 81;
         w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Pred, 3u32, sm)? << 84;
         w
             |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.acc.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "lc", &self.lc, MOD_NEG | MOD_ABS, sm)?;
-        if self.x != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
         let mut w: u128 = 0xa0c;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= src_field::<E>(Self::NAME, "lc", &self.lc, RegFile::Pred, 3u32, sm)? << 68;
         w |= u128::from(self.lc.not) << 71;
         w |= u128::from(self.ex) << 72;
-        w
-            |= {
-                const CODES: &[u128] = &[1, 0];
-                CODES[self.ty.index()]
-            } << 73;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.setop.index()]
-            } << 74;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7];
-                CODES[self.cmp.index()]
-            } << 76;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
+        w |= (self.setop.index() as u128) << 74;
+        w |= (self.cmp.index() as u128) << 76;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Pred, 3u32, sm)? << 81;
         w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Pred, 3u32, sm)? << 84;
         w
             |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.acc.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "lc", &self.lc, MOD_NEG | MOD_ABS, sm)?;
-        if self.x != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "x", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
         let mut w: u128 = 0x80000000000000000000c0c;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field::<E>(Self::NAME, "lc", &self.lc, RegFile::Pred, 3u32, sm)? << 68;
         w |= u128::from(self.lc.not) << 71;
         w |= u128::from(self.ex) << 72;
-        w
-            |= {
-                const CODES: &[u128] = &[1, 0];
-                CODES[self.ty.index()]
-            } << 73;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.setop.index()]
-            } << 74;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7];
-                CODES[self.cmp.index()]
-            } << 76;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
+        w |= (self.setop.index() as u128) << 74;
+        w |= (self.cmp.index() as u128) << 76;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Pred, 3u32, sm)? << 81;
         w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Pred, 3u32, sm)? << 84;
         w
             |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.acc.not) << 90;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        if self.lc != Src::PT {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("{} is not encodable on SM{}", "lc", sm),
-                ),
-            );
-        }
-        if self.ex != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "ex", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "lc", self.lc == Src::PT, sm)?;
+        only_default::<E>(Self::NAME, "modifier ex", self.ex == false, sm)?;
         let mut w: u128 = 0x5b60000000000000;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Pred, 3u32, sm)? << 0;
@@ -359,52 +228,21 @@ impl OpIsetp {
                 << 39;
         w |= u128::from(self.acc.not) << 42;
         w |= u128::from(self.x) << 43;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.setop.index()]
-            } << 45;
-        w
-            |= {
-                const CODES: &[u128] = &[1, 0];
-                CODES[self.ty.index()]
-            } << 48;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7];
-                CODES[self.cmp.index()]
-            } << 49;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
-        w |= u128::from(c.guard.not) << 19;
+        w |= (self.setop.index() as u128) << 45;
+        w |= code_of(&[1, 0], self.ty.index()) << 48;
+        w |= (self.cmp.index() as u128) << 49;
+        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
     }
     /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        if self.lc != Src::PT {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("{} is not encodable on SM{}", "lc", sm),
-                ),
-            );
-        }
-        if self.ex != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "ex", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "lc", self.lc == Src::PT, sm)?;
+        only_default::<E>(Self::NAME, "modifier ex", self.ex == false, sm)?;
         let mut w: u128 = 0x3660000000000000;
-        w |= c.raw & 0;
         {
             let v: u128 = imm_src_field::<
                 E,
@@ -420,52 +258,21 @@ impl OpIsetp {
                 << 39;
         w |= u128::from(self.acc.not) << 42;
         w |= u128::from(self.x) << 43;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.setop.index()]
-            } << 45;
-        w
-            |= {
-                const CODES: &[u128] = &[1, 0];
-                CODES[self.ty.index()]
-            } << 48;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7];
-                CODES[self.cmp.index()]
-            } << 49;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
-        w |= u128::from(c.guard.not) << 19;
+        w |= (self.setop.index() as u128) << 45;
+        w |= code_of(&[1, 0], self.ty.index()) << 48;
+        w |= (self.cmp.index() as u128) << 49;
+        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
     }
     /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        if self.lc != Src::PT {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("{} is not encodable on SM{}", "lc", sm),
-                ),
-            );
-        }
-        if self.ex != false {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "ex", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "lc", self.lc == Src::PT, sm)?;
+        only_default::<E>(Self::NAME, "modifier ex", self.ex == false, sm)?;
         let mut w: u128 = 0x4b60000000000000;
-        w |= c.raw & 0;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
@@ -476,80 +283,29 @@ impl OpIsetp {
                 << 39;
         w |= u128::from(self.acc.not) << 42;
         w |= u128::from(self.x) << 43;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.setop.index()]
-            } << 45;
-        w
-            |= {
-                const CODES: &[u128] = &[1, 0];
-                CODES[self.ty.index()]
-            } << 48;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7];
-                CODES[self.cmp.index()]
-            } << 49;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
-        w |= u128::from(c.guard.not) << 19;
+        w |= (self.setop.index() as u128) << 45;
+        w |= code_of(&[1, 0], self.ty.index()) << 48;
+        w |= (self.cmp.index() as u128) << 49;
+        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let acc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let lc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 68) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 71) & 1)) != 0,
-        };
-        let cmp: Icmp = match (((w >> 76) & 7)) {
-            0 => Icmp::F,
-            1 => Icmp::Lt,
-            2 => Icmp::Eq,
-            3 => Icmp::Le,
-            4 => Icmp::Gt,
-            5 => Icmp::Ne,
-            6 => Icmp::Ge,
-            7 => Icmp::T,
-            _ => return None,
-        };
-        let ty: IsetpType = match (((w >> 73) & 1)) {
+        let d = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let d2 = reg_at(w, RegFile::Pred, 84, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
+        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let lc = Src::reg(reg_at(w, RegFile::Pred, 68, 3, sm)?).with_not(bit(w, 71));
+        let cmp: Icmp = Icmp::from_index(bits(w, 76, 3) as usize)?;
+        let ty: IsetpType = match bits(w, 73, 1) {
             1 => IsetpType::S32,
             0 => IsetpType::U32,
             _ => return None,
         };
-        let setop: Setop = match (((w >> 74) & 3)) {
-            0 => Setop::And,
-            1 => Setop::Or,
-            2 => Setop::Xor,
-            _ => return None,
-        };
-        let ex: bool = (((w >> 72) & 1)) != 0;
+        let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
+        let ex: bool = bit(w, 72);
         let x: bool = false;
         let o = Self {
             d,
@@ -564,71 +320,25 @@ impl OpIsetp {
             ex,
             x,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let acc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let lc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 68) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 71) & 1)) != 0,
-        };
-        let cmp: Icmp = match (((w >> 76) & 7)) {
-            0 => Icmp::F,
-            1 => Icmp::Lt,
-            2 => Icmp::Eq,
-            3 => Icmp::Le,
-            4 => Icmp::Gt,
-            5 => Icmp::Ne,
-            6 => Icmp::Ge,
-            7 => Icmp::T,
-            _ => return None,
-        };
-        let ty: IsetpType = match (((w >> 73) & 1)) {
+        let d = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let d2 = reg_at(w, RegFile::Pred, 84, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let lc = Src::reg(reg_at(w, RegFile::Pred, 68, 3, sm)?).with_not(bit(w, 71));
+        let cmp: Icmp = Icmp::from_index(bits(w, 76, 3) as usize)?;
+        let ty: IsetpType = match bits(w, 73, 1) {
             1 => IsetpType::S32,
             0 => IsetpType::U32,
             _ => return None,
         };
-        let setop: Setop = match (((w >> 74) & 3)) {
-            0 => Setop::And,
-            1 => Setop::Or,
-            2 => Setop::Xor,
-            _ => return None,
-        };
-        let ex: bool = (((w >> 72) & 1)) != 0;
+        let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
+        let ex: bool = bit(w, 72);
         let x: bool = false;
         let o = Self {
             d,
@@ -643,73 +353,25 @@ impl OpIsetp {
             ex,
             x,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let acc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let lc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 68) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 71) & 1)) != 0,
-        };
-        let cmp: Icmp = match (((w >> 76) & 7)) {
-            0 => Icmp::F,
-            1 => Icmp::Lt,
-            2 => Icmp::Eq,
-            3 => Icmp::Le,
-            4 => Icmp::Gt,
-            5 => Icmp::Ne,
-            6 => Icmp::Ge,
-            7 => Icmp::T,
-            _ => return None,
-        };
-        let ty: IsetpType = match (((w >> 73) & 1)) {
+        let d = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let d2 = reg_at(w, RegFile::Pred, 84, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
+        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let lc = Src::reg(reg_at(w, RegFile::Pred, 68, 3, sm)?).with_not(bit(w, 71));
+        let cmp: Icmp = Icmp::from_index(bits(w, 76, 3) as usize)?;
+        let ty: IsetpType = match bits(w, 73, 1) {
             1 => IsetpType::S32,
             0 => IsetpType::U32,
             _ => return None,
         };
-        let setop: Setop = match (((w >> 74) & 3)) {
-            0 => Setop::And,
-            1 => Setop::Or,
-            2 => Setop::Xor,
-            _ => return None,
-        };
-        let ex: bool = (((w >> 72) & 1)) != 0;
+        let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
+        let ex: bool = bit(w, 72);
         let x: bool = false;
         let o = Self {
             d,
@@ -724,69 +386,25 @@ impl OpIsetp {
             ex,
             x,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Pred, (((w >> 81) & 7)), sm)?;
-        let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 84) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let acc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 87) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 90) & 1)) != 0,
-        };
-        let lc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 68) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 71) & 1)) != 0,
-        };
-        let cmp: Icmp = match (((w >> 76) & 7)) {
-            0 => Icmp::F,
-            1 => Icmp::Lt,
-            2 => Icmp::Eq,
-            3 => Icmp::Le,
-            4 => Icmp::Gt,
-            5 => Icmp::Ne,
-            6 => Icmp::Ge,
-            7 => Icmp::T,
-            _ => return None,
-        };
-        let ty: IsetpType = match (((w >> 73) & 1)) {
+        let d = reg_at(w, RegFile::Pred, 81, 3, sm)?;
+        let d2 = reg_at(w, RegFile::Pred, 84, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
+        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let lc = Src::reg(reg_at(w, RegFile::Pred, 68, 3, sm)?).with_not(bit(w, 71));
+        let cmp: Icmp = Icmp::from_index(bits(w, 76, 3) as usize)?;
+        let ty: IsetpType = match bits(w, 73, 1) {
             1 => IsetpType::S32,
             0 => IsetpType::U32,
             _ => return None,
         };
-        let setop: Setop = match (((w >> 74) & 3)) {
-            0 => Setop::And,
-            1 => Setop::Or,
-            2 => Setop::Xor,
-            _ => return None,
-        };
-        let ex: bool = (((w >> 72) & 1)) != 0;
+        let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
+        let ex: bool = bit(w, 72);
         let x: bool = false;
         let o = Self {
             d,
@@ -801,65 +419,26 @@ impl OpIsetp {
             ex,
             x,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `r`'s fields (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
-        let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 20) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let acc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 39) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 42) & 1)) != 0,
-        };
+        let d = reg_at(w, RegFile::Pred, 3, 3, sm)?;
+        let d2 = reg_at(w, RegFile::Pred, 0, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?);
+        let acc = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
         let lc: Src = Src::PT;
-        let cmp: Icmp = match (((w >> 49) & 7)) {
-            0 => Icmp::F,
-            1 => Icmp::Lt,
-            2 => Icmp::Eq,
-            3 => Icmp::Le,
-            4 => Icmp::Gt,
-            5 => Icmp::Ne,
-            6 => Icmp::Ge,
-            7 => Icmp::T,
-            _ => return None,
-        };
-        let ty: IsetpType = match (((w >> 48) & 1)) {
+        let cmp: Icmp = Icmp::from_index(bits(w, 49, 3) as usize)?;
+        let ty: IsetpType = match bits(w, 48, 1) {
             1 => IsetpType::S32,
             0 => IsetpType::U32,
             _ => return None,
         };
-        let setop: Setop = match (((w >> 45) & 3)) {
-            0 => Setop::And,
-            1 => Setop::Or,
-            2 => Setop::Xor,
-            _ => return None,
-        };
+        let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
         let ex: bool = false;
-        let x: bool = (((w >> 43) & 1)) != 0;
+        let x: bool = bit(w, 43);
         let o = Self {
             d,
             d2,
@@ -873,72 +452,28 @@ impl OpIsetp {
             ex,
             x,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
-        let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field(
-                    (((w >> 20) & 0x7ffff) | (((w >> 56) & 1) << 19)),
-                    20u32,
-                    0u32,
-                    true,
-                ),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let acc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 39) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 42) & 1)) != 0,
-        };
+        let d = reg_at(w, RegFile::Pred, 3, 3, sm)?;
+        let d2 = reg_at(w, RegFile::Pred, 0, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let b = Src::imm(
+            imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
+        );
+        let acc = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
         let lc: Src = Src::PT;
-        let cmp: Icmp = match (((w >> 49) & 7)) {
-            0 => Icmp::F,
-            1 => Icmp::Lt,
-            2 => Icmp::Eq,
-            3 => Icmp::Le,
-            4 => Icmp::Gt,
-            5 => Icmp::Ne,
-            6 => Icmp::Ge,
-            7 => Icmp::T,
-            _ => return None,
-        };
-        let ty: IsetpType = match (((w >> 48) & 1)) {
+        let cmp: Icmp = Icmp::from_index(bits(w, 49, 3) as usize)?;
+        let ty: IsetpType = match bits(w, 48, 1) {
             1 => IsetpType::S32,
             0 => IsetpType::U32,
             _ => return None,
         };
-        let setop: Setop = match (((w >> 45) & 3)) {
-            0 => Setop::And,
-            1 => Setop::Or,
-            2 => Setop::Xor,
-            _ => return None,
-        };
+        let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
         let ex: bool = false;
-        let x: bool = (((w >> 43) & 1)) != 0;
+        let x: bool = bit(w, 43);
         let o = Self {
             d,
             d2,
@@ -952,69 +487,26 @@ impl OpIsetp {
             ex,
             x,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Pred, (((w >> 3) & 7)), sm)?;
-        let d2: Reg = reg_from_index(RegFile::Pred, (((w >> 0) & 7)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 34) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 20) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let acc: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Pred, (((w >> 39) & 7)), sm)?),
-            neg: false,
-            abs: false,
-            not: (((w >> 42) & 1)) != 0,
-        };
+        let d = reg_at(w, RegFile::Pred, 3, 3, sm)?;
+        let d2 = reg_at(w, RegFile::Pred, 0, 3, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
+        let acc = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
         let lc: Src = Src::PT;
-        let cmp: Icmp = match (((w >> 49) & 7)) {
-            0 => Icmp::F,
-            1 => Icmp::Lt,
-            2 => Icmp::Eq,
-            3 => Icmp::Le,
-            4 => Icmp::Gt,
-            5 => Icmp::Ne,
-            6 => Icmp::Ge,
-            7 => Icmp::T,
-            _ => return None,
-        };
-        let ty: IsetpType = match (((w >> 48) & 1)) {
+        let cmp: Icmp = Icmp::from_index(bits(w, 49, 3) as usize)?;
+        let ty: IsetpType = match bits(w, 48, 1) {
             1 => IsetpType::S32,
             0 => IsetpType::U32,
             _ => return None,
         };
-        let setop: Setop = match (((w >> 45) & 3)) {
-            0 => Setop::And,
-            1 => Setop::Or,
-            2 => Setop::Xor,
-            _ => return None,
-        };
+        let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
         let ex: bool = false;
-        let x: bool = (((w >> 43) & 1)) != 0;
+        let x: bool = bit(w, 43);
         let o = Self {
             d,
             d2,
@@ -1028,53 +520,29 @@ impl OpIsetp {
             ex,
             x,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
     /// Spec: isa-spec/spec/ops/isetp.toml:62.
-    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = match form {
-            Some(0 | 1 | 2 | 3) => c.ctrl >> 17 & 1 != 0,
-            _ => false,
-        };
-        let reuse_b = match form {
-            Some(0) => c.ctrl >> 18 & 1 != 0,
-            _ => false,
-        };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
         let reuse_acc = false;
         let reuse_lc = false;
         write_guard(out, &c.guard);
         match sm {
             50 | 52 | 60 => {
                 out.push_str("ISETP");
-                {
-                    let (t, n) = self.cmp.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                {
-                    let (t, n) = self.ty.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.cmp.chunk_sm(sm));
+                out.push_text_chunk(self.ty.chunk_sm(sm));
                 if self.x {
                     out.push_str(".X");
                 }
-                {
-                    let (t, n) = self.setop.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.setop.chunk_sm(sm));
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");
@@ -1092,18 +560,9 @@ impl OpIsetp {
             }
             80 | 86 | 89 | 90 | 100 | 120 => {
                 out.push_str("ISETP");
-                {
-                    let (t, n) = self.cmp.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                {
-                    let (t, n) = self.ty.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                {
-                    let (t, n) = self.setop.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.cmp.chunk_sm(sm));
+                out.push_text_chunk(self.ty.chunk_sm(sm));
+                out.push_text_chunk(self.setop.chunk_sm(sm));
                 if self.ex {
                     out.push_str(".EX");
                 }
@@ -1124,18 +583,9 @@ impl OpIsetp {
             }
             _ => {
                 out.push_str("ISETP");
-                {
-                    let (t, n) = self.cmp.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                {
-                    let (t, n) = self.ty.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                {
-                    let (t, n) = self.setop.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.cmp.chunk_sm(sm));
+                out.push_text_chunk(self.ty.chunk_sm(sm));
+                out.push_text_chunk(self.setop.chunk_sm(sm));
                 if self.ex {
                     out.push_str(".EX");
                 }
@@ -1158,11 +608,7 @@ impl OpIsetp {
         out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
-    pub fn parse(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
+    pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
             50 | 52 | 60 => Self::parse_syntax1(line, sm, addr),
             80 | 86 | 89 | 90 | 100 | 120 => Self::parse_syntax2(line, sm, addr),
@@ -1170,674 +616,179 @@ impl OpIsetp {
         }
     }
     /// Parse syntax `ISETP` (isa-spec/spec/ops/isetp.toml:62).
-    #[allow(
-        unused_variables,
-        unused_mut,
-        unused_assignments,
-        unused_parens,
-        clippy::nonminimal_bool,
-        clippy::needless_late_init
-    )]
-    fn parse_syntax0(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
-        const CANDS: &[&[&str]] = &[&["ISETP"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
+        let rest = strip_any_mnemonic(&line.parts, &[&["ISETP"]])?;
         let mut cur = 0usize;
-        let cmp: Icmp = if !Icmp::Lt.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Lt.text_sm(sm))
-        {
-            Icmp::Lt
-        } else if !Icmp::Eq.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Eq.text_sm(sm))
-        {
-            Icmp::Eq
-        } else if !Icmp::Le.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Le.text_sm(sm))
-        {
-            Icmp::Le
-        } else if !Icmp::Gt.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Gt.text_sm(sm))
-        {
-            Icmp::Gt
-        } else if !Icmp::Ne.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Ne.text_sm(sm))
-        {
-            Icmp::Ne
-        } else if !Icmp::Ge.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Ge.text_sm(sm))
-        {
-            Icmp::Ge
-        } else if !Icmp::F.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::F.text_sm(sm))
-        {
-            Icmp::F
-        } else if !Icmp::T.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::T.text_sm(sm))
-        {
-            Icmp::T
-        } else if Icmp::F.text_sm(sm).is_empty() {
-            Icmp::F
-        } else if Icmp::Lt.text_sm(sm).is_empty() {
-            Icmp::Lt
-        } else if Icmp::Eq.text_sm(sm).is_empty() {
-            Icmp::Eq
-        } else if Icmp::Le.text_sm(sm).is_empty() {
-            Icmp::Le
-        } else if Icmp::Gt.text_sm(sm).is_empty() {
-            Icmp::Gt
-        } else if Icmp::Ne.text_sm(sm).is_empty() {
-            Icmp::Ne
-        } else if Icmp::Ge.text_sm(sm).is_empty() {
-            Icmp::Ge
-        } else if Icmp::T.text_sm(sm).is_empty() {
-            Icmp::T
-        } else {
-            return None;
-        };
-        let ty: IsetpType = if !IsetpType::U32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, IsetpType::U32.text_sm(sm))
-        {
-            IsetpType::U32
-        } else if !IsetpType::S32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, IsetpType::S32.text_sm(sm))
-        {
-            IsetpType::S32
-        } else if IsetpType::S32.text_sm(sm).is_empty() {
-            IsetpType::S32
-        } else if IsetpType::U32.text_sm(sm).is_empty() {
-            IsetpType::U32
-        } else {
-            return None;
-        };
-        let setop: Setop = if !Setop::And.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Setop::And.text_sm(sm))
-        {
-            Setop::And
-        } else if !Setop::Xor.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Setop::Xor.text_sm(sm))
-        {
-            Setop::Xor
-        } else if !Setop::Or.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Setop::Or.text_sm(sm))
-        {
-            Setop::Or
-        } else if Setop::And.text_sm(sm).is_empty() {
-            Setop::And
-        } else if Setop::Or.text_sm(sm).is_empty() {
-            Setop::Or
-        } else if Setop::Xor.text_sm(sm).is_empty() {
-            Setop::Xor
-        } else {
-            return None;
-        };
+        let cmp: Icmp = take_enum_suffix(rest, &mut cur, &Icmp::ALL, |v| v.text_sm(sm))?;
+        let ty: IsetpType = take_enum_suffix(
+            rest,
+            &mut cur,
+            &IsetpType::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        let setop: Setop = take_enum_suffix(
+            rest,
+            &mut cur,
+            &Setop::ALL,
+            |v| v.text_sm(sm),
+        )?;
         let ex: bool = take_suffix(rest, &mut cur, ".EX");
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize;
-        let optional: usize = 0 + 1usize;
-        asm_try!(check_operand_count(line, required, optional));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 6usize] = [usize::MAX; 6usize];
-        let names: [&str; 6usize] = ["d", "d2", "a", "b", "acc", "lc"];
-        let mut k = 0usize;
-        let before = it;
-        let v_d = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d", true))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_d2 = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d2", true))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_a = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "a", ImmStyle::SignedHex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_b = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "b", ImmStyle::SignedHex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_acc = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "acc", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_lc = if extra > 0 && it < ops.len()
-            && {
-                let tok = &ops[it];
-                is_pred_token(tok)
-            }
-        {
-            extra -= 1;
-            {
-                let tok = next_operand(ops, &mut it);
-                asm_try!(src_operand(tok, "lc", ImmStyle::Hex))
-            }
+        let mut at = asm_try!(Operands:: < 6 > ::start(line, 5, 1usize));
+        let d = asm_try!(dst_operand(at.take(), "d", true));
+        let d2 = asm_try!(dst_operand(at.take(), "d2", true));
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
+        let acc = asm_try!(src_operand(at.take(), "acc", ImmStyle::Hex));
+        let lc = if at.optional(|tok| is_pred_token(tok)) {
+            asm_try!(src_operand(at.take(), "lc", ImmStyle::Hex))
         } else {
+            at.skip();
             Src::PT
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let reuse_marks = at.reuse_marks(&["d", "d2", "a", "b", "acc", "lc"]);
         let op = Self {
-            d: v_d,
-            d2: v_d2,
-            a: v_a,
-            b: v_b,
-            acc: v_acc,
-            lc: v_lc,
-            cmp: cmp,
-            ty: ty,
-            setop: setop,
-            ex: ex,
+            d,
+            d2,
+            a,
+            b,
+            acc,
+            lc,
+            cmp,
+            ty,
+            setop,
+            ex,
             x: false,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
-        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
-        let reuse_acc = reuse_marks.iter().any(|n| *n == "acc");
-        let reuse_lc = reuse_marks.iter().any(|n| *n == "lc");
-        if reuse_a {
-            match form {
-                Some(0) => ctrl |= 1u32 << 17,
-                Some(1) => ctrl |= 1u32 << 17,
-                Some(2) => ctrl |= 1u32 << 17,
-                Some(3) => ctrl |= 1u32 << 17,
-                _ => {}
-            }
-        }
-        if reuse_b {
-            match form {
-                Some(0) => ctrl |= 1u32 << 18,
-                _ => {}
-            }
-        }
-        if reuse_acc {
-            match form {
-                _ => {}
-            }
-        }
-        if reuse_lc {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[("a", &[17, 17, 17, 17, 0, 0, 0]), ("b", &[18, 0, 0, 0, 0, 0, 0])],
+        );
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Parse syntax `ISETP` (isa-spec/spec/ops/isetp.toml:68).
-    #[allow(
-        unused_variables,
-        unused_mut,
-        unused_assignments,
-        unused_parens,
-        clippy::nonminimal_bool,
-        clippy::needless_late_init
-    )]
-    fn parse_syntax1(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
-        const CANDS: &[&[&str]] = &[&["ISETP"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+    fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
+        let rest = strip_any_mnemonic(&line.parts, &[&["ISETP"]])?;
         let mut cur = 0usize;
-        let cmp: Icmp = if !Icmp::Lt.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Lt.text_sm(sm))
-        {
-            Icmp::Lt
-        } else if !Icmp::Eq.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Eq.text_sm(sm))
-        {
-            Icmp::Eq
-        } else if !Icmp::Le.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Le.text_sm(sm))
-        {
-            Icmp::Le
-        } else if !Icmp::Gt.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Gt.text_sm(sm))
-        {
-            Icmp::Gt
-        } else if !Icmp::Ne.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Ne.text_sm(sm))
-        {
-            Icmp::Ne
-        } else if !Icmp::Ge.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Ge.text_sm(sm))
-        {
-            Icmp::Ge
-        } else if !Icmp::F.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::F.text_sm(sm))
-        {
-            Icmp::F
-        } else if !Icmp::T.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::T.text_sm(sm))
-        {
-            Icmp::T
-        } else if Icmp::F.text_sm(sm).is_empty() {
-            Icmp::F
-        } else if Icmp::Lt.text_sm(sm).is_empty() {
-            Icmp::Lt
-        } else if Icmp::Eq.text_sm(sm).is_empty() {
-            Icmp::Eq
-        } else if Icmp::Le.text_sm(sm).is_empty() {
-            Icmp::Le
-        } else if Icmp::Gt.text_sm(sm).is_empty() {
-            Icmp::Gt
-        } else if Icmp::Ne.text_sm(sm).is_empty() {
-            Icmp::Ne
-        } else if Icmp::Ge.text_sm(sm).is_empty() {
-            Icmp::Ge
-        } else if Icmp::T.text_sm(sm).is_empty() {
-            Icmp::T
-        } else {
-            return None;
-        };
-        let ty: IsetpType = if !IsetpType::U32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, IsetpType::U32.text_sm(sm))
-        {
-            IsetpType::U32
-        } else if !IsetpType::S32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, IsetpType::S32.text_sm(sm))
-        {
-            IsetpType::S32
-        } else if IsetpType::S32.text_sm(sm).is_empty() {
-            IsetpType::S32
-        } else if IsetpType::U32.text_sm(sm).is_empty() {
-            IsetpType::U32
-        } else {
-            return None;
-        };
+        let cmp: Icmp = take_enum_suffix(rest, &mut cur, &Icmp::ALL, |v| v.text_sm(sm))?;
+        let ty: IsetpType = take_enum_suffix(
+            rest,
+            &mut cur,
+            &IsetpType::ALL,
+            |v| v.text_sm(sm),
+        )?;
         let x: bool = take_suffix(rest, &mut cur, ".X");
-        let setop: Setop = if !Setop::And.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Setop::And.text_sm(sm))
-        {
-            Setop::And
-        } else if !Setop::Xor.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Setop::Xor.text_sm(sm))
-        {
-            Setop::Xor
-        } else if !Setop::Or.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Setop::Or.text_sm(sm))
-        {
-            Setop::Or
-        } else if Setop::And.text_sm(sm).is_empty() {
-            Setop::And
-        } else if Setop::Or.text_sm(sm).is_empty() {
-            Setop::Or
-        } else if Setop::Xor.text_sm(sm).is_empty() {
-            Setop::Xor
-        } else {
-            return None;
-        };
+        let setop: Setop = take_enum_suffix(
+            rest,
+            &mut cur,
+            &Setop::ALL,
+            |v| v.text_sm(sm),
+        )?;
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize;
-        let optional: usize = 0 + 1usize;
-        asm_try!(check_operand_count(line, required, optional));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 6usize] = [usize::MAX; 6usize];
-        let names: [&str; 6usize] = ["d", "d2", "a", "b", "acc", "lc"];
-        let mut k = 0usize;
-        let before = it;
-        let v_d = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d", true))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_d2 = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d2", true))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_a = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "a", ImmStyle::SignedHex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_b = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "b", ImmStyle::SignedHex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_acc = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "acc", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_lc = if extra > 0 && it < ops.len()
-            && {
-                let tok = &ops[it];
-                is_pred_token(tok)
-            }
-        {
-            extra -= 1;
-            {
-                let tok = next_operand(ops, &mut it);
-                asm_try!(src_operand(tok, "lc", ImmStyle::Hex))
-            }
+        let mut at = asm_try!(Operands:: < 6 > ::start(line, 5, 1usize));
+        let d = asm_try!(dst_operand(at.take(), "d", true));
+        let d2 = asm_try!(dst_operand(at.take(), "d2", true));
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
+        let acc = asm_try!(src_operand(at.take(), "acc", ImmStyle::Hex));
+        let lc = if at.optional(|tok| is_pred_token(tok)) {
+            asm_try!(src_operand(at.take(), "lc", ImmStyle::Hex))
         } else {
+            at.skip();
             Src::PT
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let reuse_marks = at.reuse_marks(&["d", "d2", "a", "b", "acc", "lc"]);
         let op = Self {
-            d: v_d,
-            d2: v_d2,
-            a: v_a,
-            b: v_b,
-            acc: v_acc,
-            lc: v_lc,
-            cmp: cmp,
-            ty: ty,
-            setop: setop,
+            d,
+            d2,
+            a,
+            b,
+            acc,
+            lc,
+            cmp,
+            ty,
+            setop,
             ex: false,
-            x: x,
+            x,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
-        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
-        let reuse_acc = reuse_marks.iter().any(|n| *n == "acc");
-        let reuse_lc = reuse_marks.iter().any(|n| *n == "lc");
-        if reuse_a {
-            match form {
-                Some(0) => ctrl |= 1u32 << 17,
-                Some(1) => ctrl |= 1u32 << 17,
-                Some(2) => ctrl |= 1u32 << 17,
-                Some(3) => ctrl |= 1u32 << 17,
-                _ => {}
-            }
-        }
-        if reuse_b {
-            match form {
-                Some(0) => ctrl |= 1u32 << 18,
-                _ => {}
-            }
-        }
-        if reuse_acc {
-            match form {
-                _ => {}
-            }
-        }
-        if reuse_lc {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[("a", &[17, 17, 17, 17, 0, 0, 0]), ("b", &[18, 0, 0, 0, 0, 0, 0])],
+        );
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Parse syntax `ISETP` (isa-spec/spec/ops/isetp.toml:77).
-    #[allow(
-        unused_variables,
-        unused_mut,
-        unused_assignments,
-        unused_parens,
-        clippy::nonminimal_bool,
-        clippy::needless_late_init
-    )]
-    fn parse_syntax2(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
-        const CANDS: &[&[&str]] = &[&["ISETP"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+    fn parse_syntax2(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
+        let rest = strip_any_mnemonic(&line.parts, &[&["ISETP"]])?;
         let mut cur = 0usize;
-        let cmp: Icmp = if !Icmp::Lt.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Lt.text_sm(sm))
-        {
-            Icmp::Lt
-        } else if !Icmp::Eq.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Eq.text_sm(sm))
-        {
-            Icmp::Eq
-        } else if !Icmp::Le.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Le.text_sm(sm))
-        {
-            Icmp::Le
-        } else if !Icmp::Gt.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Gt.text_sm(sm))
-        {
-            Icmp::Gt
-        } else if !Icmp::Ne.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Ne.text_sm(sm))
-        {
-            Icmp::Ne
-        } else if !Icmp::Ge.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::Ge.text_sm(sm))
-        {
-            Icmp::Ge
-        } else if !Icmp::F.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::F.text_sm(sm))
-        {
-            Icmp::F
-        } else if !Icmp::T.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Icmp::T.text_sm(sm))
-        {
-            Icmp::T
-        } else if Icmp::F.text_sm(sm).is_empty() {
-            Icmp::F
-        } else if Icmp::Lt.text_sm(sm).is_empty() {
-            Icmp::Lt
-        } else if Icmp::Eq.text_sm(sm).is_empty() {
-            Icmp::Eq
-        } else if Icmp::Le.text_sm(sm).is_empty() {
-            Icmp::Le
-        } else if Icmp::Gt.text_sm(sm).is_empty() {
-            Icmp::Gt
-        } else if Icmp::Ne.text_sm(sm).is_empty() {
-            Icmp::Ne
-        } else if Icmp::Ge.text_sm(sm).is_empty() {
-            Icmp::Ge
-        } else if Icmp::T.text_sm(sm).is_empty() {
-            Icmp::T
-        } else {
-            return None;
-        };
-        let ty: IsetpType = if !IsetpType::U32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, IsetpType::U32.text_sm(sm))
-        {
-            IsetpType::U32
-        } else if !IsetpType::S32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, IsetpType::S32.text_sm(sm))
-        {
-            IsetpType::S32
-        } else if IsetpType::S32.text_sm(sm).is_empty() {
-            IsetpType::S32
-        } else if IsetpType::U32.text_sm(sm).is_empty() {
-            IsetpType::U32
-        } else {
-            return None;
-        };
-        let setop: Setop = if !Setop::And.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Setop::And.text_sm(sm))
-        {
-            Setop::And
-        } else if !Setop::Xor.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Setop::Xor.text_sm(sm))
-        {
-            Setop::Xor
-        } else if !Setop::Or.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, Setop::Or.text_sm(sm))
-        {
-            Setop::Or
-        } else if Setop::And.text_sm(sm).is_empty() {
-            Setop::And
-        } else if Setop::Or.text_sm(sm).is_empty() {
-            Setop::Or
-        } else if Setop::Xor.text_sm(sm).is_empty() {
-            Setop::Xor
-        } else {
-            return None;
-        };
+        let cmp: Icmp = take_enum_suffix(rest, &mut cur, &Icmp::ALL, |v| v.text_sm(sm))?;
+        let ty: IsetpType = take_enum_suffix(
+            rest,
+            &mut cur,
+            &IsetpType::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        let setop: Setop = take_enum_suffix(
+            rest,
+            &mut cur,
+            &Setop::ALL,
+            |v| v.text_sm(sm),
+        )?;
         let ex: bool = take_suffix(rest, &mut cur, ".EX");
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize + 1usize + 1usize + 1usize
-            + ((ex == true) as usize);
-        let optional: usize = 0;
-        asm_try!(check_operand_count(line, required, optional));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 6usize] = [usize::MAX; 6usize];
-        let names: [&str; 6usize] = ["d", "d2", "a", "b", "acc", "lc"];
-        let mut k = 0usize;
-        let before = it;
-        let v_d = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d", true))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_d2 = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d2", true))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_a = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "a", ImmStyle::SignedHex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_b = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "b", ImmStyle::SignedHex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_acc = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "acc", ImmStyle::Hex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_lc = if ex == true {
-            {
-                let tok = next_operand(ops, &mut it);
-                asm_try!(src_operand(tok, "lc", ImmStyle::Hex))
-            }
+        let mut at = asm_try!(
+            Operands:: < 6 > ::start(line, 5 + usize::from(ex == true), 0usize)
+        );
+        let d = asm_try!(dst_operand(at.take(), "d", true));
+        let d2 = asm_try!(dst_operand(at.take(), "d2", true));
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
+        let acc = asm_try!(src_operand(at.take(), "acc", ImmStyle::Hex));
+        let lc = if ex == true {
+            asm_try!(src_operand(at.take(), "lc", ImmStyle::Hex))
         } else {
+            at.skip();
             Src::PT
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let reuse_marks = at.reuse_marks(&["d", "d2", "a", "b", "acc", "lc"]);
         let op = Self {
-            d: v_d,
-            d2: v_d2,
-            a: v_a,
-            b: v_b,
-            acc: v_acc,
-            lc: v_lc,
-            cmp: cmp,
-            ty: ty,
-            setop: setop,
-            ex: ex,
+            d,
+            d2,
+            a,
+            b,
+            acc,
+            lc,
+            cmp,
+            ty,
+            setop,
+            ex,
             x: false,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
-        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
-        let reuse_acc = reuse_marks.iter().any(|n| *n == "acc");
-        let reuse_lc = reuse_marks.iter().any(|n| *n == "lc");
-        if reuse_a {
-            match form {
-                Some(0) => ctrl |= 1u32 << 17,
-                Some(1) => ctrl |= 1u32 << 17,
-                Some(2) => ctrl |= 1u32 << 17,
-                Some(3) => ctrl |= 1u32 << 17,
-                _ => {}
-            }
-        }
-        if reuse_b {
-            match form {
-                Some(0) => ctrl |= 1u32 << 18,
-                _ => {}
-            }
-        }
-        if reuse_acc {
-            match form {
-                _ => {}
-            }
-        }
-        if reuse_lc {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[("a", &[17, 17, 17, 17, 0, 0, 0]), ("b", &[18, 0, 0, 0, 0, 0, 0])],
+        );
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
-    #[allow(unused_variables)]
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
@@ -1850,39 +801,19 @@ impl OpIsetp {
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/isetp.toml:3.
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    pub fn fold_cc(
-        &self,
-        sm: u32,
-        srcs: &[Value],
-        cc_in: Option<bool>,
-    ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 4usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "isetp", 4usize, srcs.len()),
-                ),
-            );
-        }
+    pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
+        check_sources("isetp", 4usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: u32 = srcs[1usize].u32()?;
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let acc_raw: bool = srcs[2usize].pred()?;
-        let acc_neg: bool = self.acc.neg;
-        let acc_abs: bool = self.acc.abs;
-        let acc_not: bool = self.acc.not;
+        let (acc_neg, acc_abs, acc_not) = self.acc.flags();
         let acc: bool = acc_raw.with_mods(acc_neg, acc_abs, acc_not);
         let lc_raw: bool = srcs[3usize].pred()?;
-        let lc_neg: bool = self.lc.neg;
-        let lc_abs: bool = self.lc.abs;
-        let lc_not: bool = self.lc.not;
+        let (lc_neg, lc_abs, lc_not) = self.lc.flags();
         let lc: bool = lc_raw.with_mods(lc_neg, lc_abs, lc_not);
         let cmp = self.cmp;
         let ty = self.ty;
@@ -1935,51 +866,38 @@ impl MemOp for OpIsetp {}
 impl Encode for OpIsetp {
     const NAME: &'static str = "isetp";
     /// The form match of [`Self::form_id`], each arm packing its form.
-    #[allow(unused_variables, clippy::match_single_binding)]
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.acc.kind, self.lc.kind) {
+            (reg!(Gpr), reg!(Gpr), reg!(Pred), reg!(Pred)) if smb & 0x7f8 != 0 => {
+                self.encode_f0::<E>(sm, c)
+            }
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred), reg!(Pred)) if smb & 0x7f8 != 0 => {
+                self.encode_f1::<E>(sm, c)
+            }
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred), reg!(Pred)) if smb & 0x1f8 != 0 => {
+                self.encode_f2::<E>(sm, c)
+            }
+            (reg!(Gpr), reg!(UGpr), reg!(Pred), reg!(Pred)) if smb & 0x7f0 != 0 => {
+                self.encode_f3::<E>(sm, c)
+            }
             (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7f8 != 0 => self.encode_f0::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Imm(_),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7f8 != 0 => self.encode_f1::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::CBuf(_),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x1f8 != 0 => self.encode_f2::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
-            ) if smb & 0x7f0 != 0 => self.encode_f3::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(Pred),
                 _,
             ) if smb & 0x7 != 0 && self.lc == Src::PT => self.encode_f4::<E>(sm, c),
             (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                reg!(Gpr),
                 SrcKind::Imm(_),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                reg!(Pred),
                 _,
             ) if smb & 0x7 != 0 && self.lc == Src::PT => self.encode_f5::<E>(sm, c),
             (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
+                reg!(Gpr),
                 SrcKind::CBuf(_),
-                SrcKind::Reg(Reg { file: RegFile::Pred, .. }),
+                reg!(Pred),
                 _,
             ) if smb & 0x7 != 0 && self.lc == Src::PT => self.encode_f6::<E>(sm, c),
             _ => {

@@ -57,18 +57,16 @@ impl OpLdg {
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
-    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x10 != 0 => Some(0),
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x8 != 0 => Some(1),
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x7 != 0 => Some(2),
+            (reg!(Gpr),) if smb & 0x10 != 0 => Some(0),
+            (reg!(Gpr),) if smb & 0x8 != 0 => Some(1),
+            (reg!(Gpr),) if smb & 0x7 != 0 => Some(2),
             _ => None,
         }
     }
     /// Form `fixed` on SM [75] (isa-spec/spec/ops/ldg.toml:57; form at isa-spec/spec/ops/ldg.toml:57).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -85,29 +83,20 @@ impl OpLdg {
             }
         }
         let mut w: u128 = 0xe01000000000000000381;
-        w |= c.raw & 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= (self.ltc.index() as u128) << 68;
+        w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
         w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.ltc.index()]
-            } << 68;
-        w
-            |= {
-                const CODES: &[u128] = &[4, 0, 1, 2, 3, 5, 6, 7];
-                CODES[self.size.index()]
-            } << 73;
-        w
-            |= {
-                const CODES: &[u128] = &[
+            |= code_of(
+                &[
                     0xe, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xf, 0x10,
                     0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b,
                     0x1c, 0x1d, 0x1e, 0x1f,
-                ];
-                CODES[self.sem.index()]
-            } << 76;
+                ],
+                self.sem.index(),
+            ) << 76;
         w
             |= {
                 const CODES: &[Option<u128>] = &[
@@ -138,15 +127,10 @@ impl OpLdg {
                     }
                 }
             } << 84;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `fixed` on SM [70] (isa-spec/spec/ops/ldg.toml:85; form at isa-spec/spec/ops/ldg.toml:85).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -162,33 +146,21 @@ impl OpLdg {
                 );
             }
         }
-        if self.ltc != MemLtc::None {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "ltc", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
         let mut w: u128 = 0xe01000000000000000381;
-        w |= c.raw & 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
         w
-            |= {
-                const CODES: &[u128] = &[4, 0, 1, 2, 3, 5, 6, 7];
-                CODES[self.size.index()]
-            } << 73;
-        w
-            |= {
-                const CODES: &[u128] = &[
+            |= code_of(
+                &[
                     0xe, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xf, 0x10,
                     0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b,
                     0x1c, 0x1d, 0x1e, 0x1f,
-                ];
-                CODES[self.sem.index()]
-            } << 76;
+                ],
+                self.sem.index(),
+            ) << 76;
         w
             |= {
                 const CODES: &[Option<u128>] = &[
@@ -219,15 +191,10 @@ impl OpLdg {
                     }
                 }
             } << 84;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/ldg.toml:93; form at isa-spec/spec/ops/ldg.toml:93).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -243,24 +210,9 @@ impl OpLdg {
                 );
             }
         }
-        if self.ltc != MemLtc::None {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "ltc", sm),
-                ),
-            );
-        }
-        if self.sem != MemSem::WeakSys {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "sem", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
+        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
         let mut w: u128 = 0xeed0200000000000;
-        w |= c.raw & 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 20;
         w
@@ -293,31 +245,18 @@ impl OpLdg {
                     }
                 }
             } << 46;
-        w
-            |= {
-                const CODES: &[u128] = &[4, 0, 1, 2, 3, 5, 6, 7];
-                CODES[self.size.index()]
-            } << 48;
+        w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 48;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
-        w |= u128::from(c.guard.not) << 19;
+        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:57; form at isa-spec/spec/ops/ldg.toml:57).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let off: i32 = sext_field((((w >> 40) & 0xffffff)), 24u32) as i32;
-        let size: MemSize = match (((w >> 73) & 7)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let size: MemSize = match bits(w, 73, 3) {
             4 => MemSize::B32,
             0 => MemSize::U8,
             1 => MemSize::S8,
@@ -328,7 +267,7 @@ impl OpLdg {
             7 => MemSize::U128,
             _ => return None,
         };
-        let cache: MemCache = match (((w >> 84) & 7)) {
+        let cache: MemCache = match bits(w, 84, 3) {
             1 => MemCache::None,
             0 => MemCache::Ef,
             2 => MemCache::El,
@@ -337,13 +276,8 @@ impl OpLdg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let ltc: MemLtc = match (((w >> 68) & 3)) {
-            0 => MemLtc::None,
-            1 => MemLtc::Ltc64b,
-            2 => MemLtc::Ltc128b,
-            _ => return None,
-        };
-        let sem: MemSem = match (((w >> 76) & 0x1f)) {
+        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let sem: MemSem = match bits(w, 76, 5) {
             0xe => MemSem::WeakSys,
             0 => MemSem::ConstantCta,
             1 => MemSem::ConstantCtaPrivate,
@@ -387,29 +321,15 @@ impl OpLdg {
             ltc,
             sem,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:85; form at isa-spec/spec/ops/ldg.toml:85).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let off: i32 = sext_field((((w >> 40) & 0xffffff)), 24u32) as i32;
-        let size: MemSize = match (((w >> 73) & 7)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let size: MemSize = match bits(w, 73, 3) {
             4 => MemSize::B32,
             0 => MemSize::U8,
             1 => MemSize::S8,
@@ -420,7 +340,7 @@ impl OpLdg {
             7 => MemSize::U128,
             _ => return None,
         };
-        let cache: MemCache = match (((w >> 84) & 7)) {
+        let cache: MemCache = match bits(w, 84, 3) {
             1 => MemCache::None,
             0 => MemCache::Ef,
             2 => MemCache::El,
@@ -430,7 +350,7 @@ impl OpLdg {
             _ => return None,
         };
         let ltc: MemLtc = MemLtc::None;
-        let sem: MemSem = match (((w >> 76) & 0x1f)) {
+        let sem: MemSem = match bits(w, 76, 5) {
             0xe => MemSem::WeakSys,
             0 => MemSem::ConstantCta,
             1 => MemSem::ConstantCtaPrivate,
@@ -474,29 +394,15 @@ impl OpLdg {
             ltc,
             sem,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:93; form at isa-spec/spec/ops/ldg.toml:93).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let off: i32 = sext_field((((w >> 20) & 0xffffff)), 24u32) as i32;
-        let size: MemSize = match (((w >> 48) & 7)) {
+        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let off: i32 = sext_field(bits(w, 20, 24), 24u32) as i32;
+        let size: MemSize = match bits(w, 48, 3) {
             4 => MemSize::B32,
             0 => MemSize::U8,
             1 => MemSize::S8,
@@ -507,7 +413,7 @@ impl OpLdg {
             7 => MemSize::U128,
             _ => return None,
         };
-        let cache: MemCache = match (((w >> 46) & 3)) {
+        let cache: MemCache = match bits(w, 46, 2) {
             0 => MemCache::None,
             1 => MemCache::Cg,
             2 => MemCache::Ci,
@@ -525,21 +431,12 @@ impl OpLdg {
             ltc,
             sem,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
     /// Spec: isa-spec/spec/ops/ldg.toml:39.
-    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -547,22 +444,10 @@ impl OpLdg {
         match sm {
             _ => {
                 out.push_str("LDG.E");
-                {
-                    let (t, n) = self.cache.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                {
-                    let (t, n) = self.ltc.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                {
-                    let (t, n) = self.size.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                {
-                    let (t, n) = self.sem.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.cache.chunk_sm(sm));
+                out.push_text_chunk(self.ltc.chunk_sm(sm));
+                out.push_text_chunk(self.size.chunk_sm(sm));
+                out.push_text_chunk(self.sem.chunk_sm(sm));
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");
@@ -572,428 +457,62 @@ impl OpLdg {
         out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
-    pub fn parse(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
+    pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
     /// Parse syntax `LDG.E` (isa-spec/spec/ops/ldg.toml:39).
-    #[allow(
-        unused_variables,
-        unused_mut,
-        unused_assignments,
-        unused_parens,
-        clippy::nonminimal_bool,
-        clippy::needless_late_init
-    )]
-    fn parse_syntax0(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
-        const CANDS: &[&[&str]] = &[&["LDG", "E"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
+        let rest = strip_any_mnemonic(&line.parts, &[&["LDG", "E"]])?;
         let mut cur = 0usize;
-        let cache: MemCache = if !MemCache::Ef.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Ef.text_sm(sm))
-        {
-            MemCache::Ef
-        } else if !MemCache::El.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::El.text_sm(sm))
-        {
-            MemCache::El
-        } else if !MemCache::Lu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Lu.text_sm(sm))
-        {
-            MemCache::Lu
-        } else if !MemCache::Eu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Eu.text_sm(sm))
-        {
-            MemCache::Eu
-        } else if !MemCache::Na.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Na.text_sm(sm))
-        {
-            MemCache::Na
-        } else if !MemCache::Cg.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Cg.text_sm(sm))
-        {
-            MemCache::Cg
-        } else if !MemCache::Ci.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Ci.text_sm(sm))
-        {
-            MemCache::Ci
-        } else if !MemCache::Cv.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Cv.text_sm(sm))
-        {
-            MemCache::Cv
-        } else if !MemCache::Cs.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Cs.text_sm(sm))
-        {
-            MemCache::Cs
-        } else if !MemCache::Wt.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Wt.text_sm(sm))
-        {
-            MemCache::Wt
-        } else if !MemCache::None.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::None.text_sm(sm))
-        {
-            MemCache::None
-        } else if MemCache::None.text_sm(sm).is_empty() {
-            MemCache::None
-        } else if MemCache::Ef.text_sm(sm).is_empty() {
-            MemCache::Ef
-        } else if MemCache::El.text_sm(sm).is_empty() {
-            MemCache::El
-        } else if MemCache::Lu.text_sm(sm).is_empty() {
-            MemCache::Lu
-        } else if MemCache::Eu.text_sm(sm).is_empty() {
-            MemCache::Eu
-        } else if MemCache::Na.text_sm(sm).is_empty() {
-            MemCache::Na
-        } else if MemCache::Cg.text_sm(sm).is_empty() {
-            MemCache::Cg
-        } else if MemCache::Ci.text_sm(sm).is_empty() {
-            MemCache::Ci
-        } else if MemCache::Cv.text_sm(sm).is_empty() {
-            MemCache::Cv
-        } else if MemCache::Cs.text_sm(sm).is_empty() {
-            MemCache::Cs
-        } else if MemCache::Wt.text_sm(sm).is_empty() {
-            MemCache::Wt
-        } else {
-            return None;
-        };
-        let ltc: MemLtc = if !MemLtc::Ltc128b.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemLtc::Ltc128b.text_sm(sm))
-        {
-            MemLtc::Ltc128b
-        } else if !MemLtc::Ltc64b.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemLtc::Ltc64b.text_sm(sm))
-        {
-            MemLtc::Ltc64b
-        } else if !MemLtc::None.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemLtc::None.text_sm(sm))
-        {
-            MemLtc::None
-        } else if MemLtc::None.text_sm(sm).is_empty() {
-            MemLtc::None
-        } else if MemLtc::Ltc64b.text_sm(sm).is_empty() {
-            MemLtc::Ltc64b
-        } else if MemLtc::Ltc128b.text_sm(sm).is_empty() {
-            MemLtc::Ltc128b
-        } else {
-            return None;
-        };
-        let size: MemSize = if !MemSize::U128.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::U128.text_sm(sm))
-        {
-            MemSize::U128
-        } else if !MemSize::U16.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::U16.text_sm(sm))
-        {
-            MemSize::U16
-        } else if !MemSize::S16.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::S16.text_sm(sm))
-        {
-            MemSize::S16
-        } else if !MemSize::B128.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::B128.text_sm(sm))
-        {
-            MemSize::B128
-        } else if !MemSize::U8.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::U8.text_sm(sm))
-        {
-            MemSize::U8
-        } else if !MemSize::S8.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::S8.text_sm(sm))
-        {
-            MemSize::S8
-        } else if !MemSize::B64.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::B64.text_sm(sm))
-        {
-            MemSize::B64
-        } else if !MemSize::B32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::B32.text_sm(sm))
-        {
-            MemSize::B32
-        } else if MemSize::B32.text_sm(sm).is_empty() {
-            MemSize::B32
-        } else if MemSize::U8.text_sm(sm).is_empty() {
-            MemSize::U8
-        } else if MemSize::S8.text_sm(sm).is_empty() {
-            MemSize::S8
-        } else if MemSize::U16.text_sm(sm).is_empty() {
-            MemSize::U16
-        } else if MemSize::S16.text_sm(sm).is_empty() {
-            MemSize::S16
-        } else if MemSize::B64.text_sm(sm).is_empty() {
-            MemSize::B64
-        } else if MemSize::B128.text_sm(sm).is_empty() {
-            MemSize::B128
-        } else if MemSize::U128.text_sm(sm).is_empty() {
-            MemSize::U128
-        } else {
-            return None;
-        };
-        let sem: MemSem = if !MemSem::ConstantCtaPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantCtaPrivate.text_sm(sm))
-        {
-            MemSem::ConstantCtaPrivate
-        } else if !MemSem::ConstantGpuPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantGpuPrivate.text_sm(sm))
-        {
-            MemSem::ConstantGpuPrivate
-        } else if !MemSem::ConstantSysPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantSysPrivate.text_sm(sm))
-        {
-            MemSem::ConstantSysPrivate
-        } else if !MemSem::ConstantSmPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantSmPrivate.text_sm(sm))
-        {
-            MemSem::ConstantSmPrivate
-        } else if !MemSem::StrongCtaPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongCtaPrivate.text_sm(sm))
-        {
-            MemSem::StrongCtaPrivate
-        } else if !MemSem::StrongGpuPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongGpuPrivate.text_sm(sm))
-        {
-            MemSem::StrongGpuPrivate
-        } else if !MemSem::StrongSysPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongSysPrivate.text_sm(sm))
-        {
-            MemSem::StrongSysPrivate
-        } else if !MemSem::StrongSmPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongSmPrivate.text_sm(sm))
-        {
-            MemSem::StrongSmPrivate
-        } else if !MemSem::MmioCtaPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioCtaPrivate.text_sm(sm))
-        {
-            MemSem::MmioCtaPrivate
-        } else if !MemSem::MmioGpuPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioGpuPrivate.text_sm(sm))
-        {
-            MemSem::MmioGpuPrivate
-        } else if !MemSem::MmioSysPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioSysPrivate.text_sm(sm))
-        {
-            MemSem::MmioSysPrivate
-        } else if !MemSem::MmioSmPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioSmPrivate.text_sm(sm))
-        {
-            MemSem::MmioSmPrivate
-        } else if !MemSem::ConstantCta.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantCta.text_sm(sm))
-        {
-            MemSem::ConstantCta
-        } else if !MemSem::ConstantGpu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantGpu.text_sm(sm))
-        {
-            MemSem::ConstantGpu
-        } else if !MemSem::ConstantSys.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantSys.text_sm(sm))
-        {
-            MemSem::ConstantSys
-        } else if !MemSem::ConstantSm.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantSm.text_sm(sm))
-        {
-            MemSem::ConstantSm
-        } else if !MemSem::WeakCtaPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakCtaPrivate.text_sm(sm))
-        {
-            MemSem::WeakCtaPrivate
-        } else if !MemSem::WeakGpuPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakGpuPrivate.text_sm(sm))
-        {
-            MemSem::WeakGpuPrivate
-        } else if !MemSem::WeakSysPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakSysPrivate.text_sm(sm))
-        {
-            MemSem::WeakSysPrivate
-        } else if !MemSem::WeakSmPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakSmPrivate.text_sm(sm))
-        {
-            MemSem::WeakSmPrivate
-        } else if !MemSem::StrongCta.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongCta.text_sm(sm))
-        {
-            MemSem::StrongCta
-        } else if !MemSem::StrongGpu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongGpu.text_sm(sm))
-        {
-            MemSem::StrongGpu
-        } else if !MemSem::StrongSys.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongSys.text_sm(sm))
-        {
-            MemSem::StrongSys
-        } else if !MemSem::StrongSm.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongSm.text_sm(sm))
-        {
-            MemSem::StrongSm
-        } else if !MemSem::MmioCta.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioCta.text_sm(sm))
-        {
-            MemSem::MmioCta
-        } else if !MemSem::MmioGpu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioGpu.text_sm(sm))
-        {
-            MemSem::MmioGpu
-        } else if !MemSem::MmioSys.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioSys.text_sm(sm))
-        {
-            MemSem::MmioSys
-        } else if !MemSem::MmioSm.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioSm.text_sm(sm))
-        {
-            MemSem::MmioSm
-        } else if !MemSem::WeakSys.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakSys.text_sm(sm))
-        {
-            MemSem::WeakSys
-        } else if !MemSem::WeakCta.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakCta.text_sm(sm))
-        {
-            MemSem::WeakCta
-        } else if !MemSem::WeakGpu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakGpu.text_sm(sm))
-        {
-            MemSem::WeakGpu
-        } else if !MemSem::WeakSm.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakSm.text_sm(sm))
-        {
-            MemSem::WeakSm
-        } else if MemSem::WeakSys.text_sm(sm).is_empty() {
-            MemSem::WeakSys
-        } else if MemSem::ConstantCta.text_sm(sm).is_empty() {
-            MemSem::ConstantCta
-        } else if MemSem::ConstantCtaPrivate.text_sm(sm).is_empty() {
-            MemSem::ConstantCtaPrivate
-        } else if MemSem::ConstantSm.text_sm(sm).is_empty() {
-            MemSem::ConstantSm
-        } else if MemSem::ConstantSmPrivate.text_sm(sm).is_empty() {
-            MemSem::ConstantSmPrivate
-        } else if MemSem::ConstantGpu.text_sm(sm).is_empty() {
-            MemSem::ConstantGpu
-        } else if MemSem::ConstantGpuPrivate.text_sm(sm).is_empty() {
-            MemSem::ConstantGpuPrivate
-        } else if MemSem::ConstantSys.text_sm(sm).is_empty() {
-            MemSem::ConstantSys
-        } else if MemSem::ConstantSysPrivate.text_sm(sm).is_empty() {
-            MemSem::ConstantSysPrivate
-        } else if MemSem::WeakCta.text_sm(sm).is_empty() {
-            MemSem::WeakCta
-        } else if MemSem::WeakCtaPrivate.text_sm(sm).is_empty() {
-            MemSem::WeakCtaPrivate
-        } else if MemSem::WeakSm.text_sm(sm).is_empty() {
-            MemSem::WeakSm
-        } else if MemSem::WeakSmPrivate.text_sm(sm).is_empty() {
-            MemSem::WeakSmPrivate
-        } else if MemSem::WeakGpu.text_sm(sm).is_empty() {
-            MemSem::WeakGpu
-        } else if MemSem::WeakGpuPrivate.text_sm(sm).is_empty() {
-            MemSem::WeakGpuPrivate
-        } else if MemSem::WeakSysPrivate.text_sm(sm).is_empty() {
-            MemSem::WeakSysPrivate
-        } else if MemSem::StrongCta.text_sm(sm).is_empty() {
-            MemSem::StrongCta
-        } else if MemSem::StrongCtaPrivate.text_sm(sm).is_empty() {
-            MemSem::StrongCtaPrivate
-        } else if MemSem::StrongSm.text_sm(sm).is_empty() {
-            MemSem::StrongSm
-        } else if MemSem::StrongSmPrivate.text_sm(sm).is_empty() {
-            MemSem::StrongSmPrivate
-        } else if MemSem::StrongGpu.text_sm(sm).is_empty() {
-            MemSem::StrongGpu
-        } else if MemSem::StrongGpuPrivate.text_sm(sm).is_empty() {
-            MemSem::StrongGpuPrivate
-        } else if MemSem::StrongSys.text_sm(sm).is_empty() {
-            MemSem::StrongSys
-        } else if MemSem::StrongSysPrivate.text_sm(sm).is_empty() {
-            MemSem::StrongSysPrivate
-        } else if MemSem::MmioCta.text_sm(sm).is_empty() {
-            MemSem::MmioCta
-        } else if MemSem::MmioCtaPrivate.text_sm(sm).is_empty() {
-            MemSem::MmioCtaPrivate
-        } else if MemSem::MmioSm.text_sm(sm).is_empty() {
-            MemSem::MmioSm
-        } else if MemSem::MmioSmPrivate.text_sm(sm).is_empty() {
-            MemSem::MmioSmPrivate
-        } else if MemSem::MmioGpu.text_sm(sm).is_empty() {
-            MemSem::MmioGpu
-        } else if MemSem::MmioGpuPrivate.text_sm(sm).is_empty() {
-            MemSem::MmioGpuPrivate
-        } else if MemSem::MmioSys.text_sm(sm).is_empty() {
-            MemSem::MmioSys
-        } else if MemSem::MmioSysPrivate.text_sm(sm).is_empty() {
-            MemSem::MmioSysPrivate
-        } else {
-            return None;
-        };
+        let cache: MemCache = take_enum_suffix(
+            rest,
+            &mut cur,
+            &MemCache::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        let ltc: MemLtc = take_enum_suffix(
+            rest,
+            &mut cur,
+            &MemLtc::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        let size: MemSize = take_enum_suffix(
+            rest,
+            &mut cur,
+            &MemSize::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        let sem: MemSem = take_enum_suffix(
+            rest,
+            &mut cur,
+            &MemSem::ALL,
+            |v| v.text_sm(sm),
+        )?;
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize;
-        let optional: usize = 0;
-        asm_try!(check_operand_count(line, required, optional));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 2usize] = [usize::MAX; 2usize];
-        let names: [&str; 2usize] = ["d", "a"];
-        let mut k = 0usize;
-        let before = it;
-        let v_d = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d", false))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_a = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(mem_operand(tok, "a", true, 24u32, sm))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
+        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let v_a = asm_try!(mem_operand(at.take(), "a", true, 24u32, sm));
+        let reuse_marks = at.reuse_marks(&["d", "a"]);
         let op = Self {
-            d: v_d,
+            d,
             a: v_a.0,
             off: v_a.1,
-            size: size,
-            cache: cache,
-            ltc: ltc,
-            sem: sem,
+            size,
+            cache,
+            ltc,
+            sem,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
-        if reuse_a {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = 0u32;
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
-    #[allow(unused_variables)]
     pub fn has_fold(&self, sm: u32) -> bool {
         false
     }
@@ -1006,24 +525,10 @@ impl OpLdg {
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/ldg.toml:3.
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    pub fn fold_cc(
-        &self,
-        sm: u32,
-        srcs: &[Value],
-        cc_in: Option<bool>,
-    ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 1usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "ldg", 1usize, srcs.len()),
-                ),
-            );
-        }
+    pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
+        check_sources("ldg", 1usize, srcs)?;
         let a_raw: u64 = srcs[0usize].u64()?;
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: u64 = a_raw.with_mods(a_neg, a_abs, a_not);
         let off = self.off;
         let size = self.size;
@@ -1068,7 +573,6 @@ impl MemOp for OpLdg {
     }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
-    #[allow(unused_variables)]
     fn with_mem_bytes(&self, bytes: u32) -> Option<Self> {
         let k = match bytes {
             4u32 => 0usize,
@@ -1084,7 +588,6 @@ impl MemOp for OpLdg {
     }
     /// The same access at another offset with another data register
     /// (`None` when the offset does not fit the modifier's type).
-    #[allow(unused_variables)]
     fn with_mem_at(&self, offset: i64, data: Reg) -> Option<Self> {
         let mut o = *self;
         o.off = offset.try_into().ok()?;
@@ -1101,20 +604,13 @@ impl MemOp for OpLdg {
 impl Encode for OpLdg {
     const NAME: &'static str = "ldg";
     /// The form match of [`Self::form_id`], each arm packing its form.
-    #[allow(unused_variables, clippy::match_single_binding)]
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x10 != 0 => {
-                self.encode_f0::<E>(sm, c)
-            }
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x8 != 0 => {
-                self.encode_f1::<E>(sm, c)
-            }
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x7 != 0 => {
-                self.encode_f2::<E>(sm, c)
-            }
+            (reg!(Gpr),) if smb & 0x10 != 0 => self.encode_f0::<E>(sm, c),
+            (reg!(Gpr),) if smb & 0x8 != 0 => self.encode_f1::<E>(sm, c),
+            (reg!(Gpr),) if smb & 0x7 != 0 => self.encode_f2::<E>(sm, c),
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a])),
         }
     }

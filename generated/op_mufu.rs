@@ -46,7 +46,6 @@ impl OpMufu {
         &[]
     }
     /// The type source `a` is read as (`type_by`); `None`: its declared type.
-    #[allow(unused_variables)]
     pub fn a_view_of(fmt: MufuFmt, op: MufuOp) -> Option<View> {
         #[allow(unreachable_patterns)]
         match fmt {
@@ -74,70 +73,51 @@ impl OpMufu {
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
-    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x8 != 0 => Some(0),
+            (reg!(Gpr),) if smb & 0x8 != 0 => Some(0),
             (SrcKind::Imm(_),) if smb & 0x8 != 0 => Some(1),
             (SrcKind::CBuf(_),) if smb & 0x8 != 0 => Some(2),
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0xf0 != 0 => Some(3),
+            (reg!(Gpr),) if smb & 0xf0 != 0 => Some(3),
             (SrcKind::Imm(_),) if smb & 0xf0 != 0 => Some(4),
             (SrcKind::CBuf(_),) if smb & 0xf0 != 0 => Some(5),
-            (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0xf0 != 0 => {
-                Some(6)
-            }
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x700 != 0 => {
-                Some(7)
-            }
+            (reg!(UGpr),) if smb & 0xf0 != 0 => Some(6),
+            (reg!(Gpr),) if smb & 0x700 != 0 => Some(7),
             (SrcKind::Imm(_),) if smb & 0x700 != 0 => Some(8),
             (SrcKind::CBuf(_),) if smb & 0x100 != 0 => Some(9),
-            (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x700 != 0 => {
-                Some(10)
-            }
+            (reg!(UGpr),) if smb & 0x700 != 0 => Some(10),
             _ => None,
         }
     }
     /// [`Self::encode`] without the spec's `legal` and `traps`
     /// products: the word of a combination that does not exist
     /// (for tests that show nvdisasm rejects it).
-    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
         let smb = sm_bit(sm);
         match (self.a.kind,) {
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x8 != 0 => {
-                self.encode_f0::<EncodeError>(sm, c)
-            }
+            (reg!(Gpr),) if smb & 0x8 != 0 => self.encode_f0::<EncodeError>(sm, c),
             (SrcKind::Imm(_),) if smb & 0x8 != 0 => self.encode_f1::<EncodeError>(sm, c),
             (SrcKind::CBuf(_),) if smb & 0x8 != 0 => self.encode_f2::<EncodeError>(sm, c),
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0xf0 != 0 => {
-                self.encode_f3::<EncodeError>(sm, c)
-            }
+            (reg!(Gpr),) if smb & 0xf0 != 0 => self.encode_f3::<EncodeError>(sm, c),
             (SrcKind::Imm(_),) if smb & 0xf0 != 0 => self.encode_f4::<EncodeError>(sm, c),
             (SrcKind::CBuf(_),) if smb & 0xf0 != 0 => {
                 self.encode_f5::<EncodeError>(sm, c)
             }
-            (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0xf0 != 0 => {
-                self.encode_f6::<EncodeError>(sm, c)
-            }
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x700 != 0 => {
-                self.encode_f7::<EncodeError>(sm, c)
-            }
+            (reg!(UGpr),) if smb & 0xf0 != 0 => self.encode_f6::<EncodeError>(sm, c),
+            (reg!(Gpr),) if smb & 0x700 != 0 => self.encode_f7::<EncodeError>(sm, c),
             (SrcKind::Imm(_),) if smb & 0x700 != 0 => {
                 self.encode_f8::<EncodeError>(sm, c)
             }
             (SrcKind::CBuf(_),) if smb & 0x100 != 0 => {
                 self.encode_f9::<EncodeError>(sm, c)
             }
-            (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x700 != 0 => {
-                self.encode_f10::<EncodeError>(sm, c)
-            }
+            (reg!(UGpr),) if smb & 0x700 != 0 => self.encode_f10::<EncodeError>(sm, c),
             _ => self.encode(sm, c),
         }
     }
     /// Whether the form's modifier combination exists on `sm` and
     /// is not a trap (`legal` and `traps` in the spec).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     fn combo_f0<E: Fail>(&self, sm: u32) -> Result<(), E> {
         if !self.legal_f0(sm) {
@@ -155,7 +135,6 @@ impl OpMufu {
     }
     /// Whether the form's modifier values exist on `sm` (the
     /// spec's `legal` products).
-    #[allow(unused_variables, clippy::nonminimal_bool)]
     #[inline(always)]
     pub fn legal_f0(&self, sm: u32) -> bool {
         ((matches!(self.fmt, MufuFmt::F32))
@@ -166,18 +145,10 @@ impl OpMufu {
                 )))
     }
     /// Form `rrr` on SM [70] (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        if self.fmt != MufuFmt::F32 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "fmt", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier fmt", self.fmt == MufuFmt::F32, sm)?;
         let mut w: u128 = 0x308;
         w |= c.raw & 0x3000000000000000000;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
@@ -213,34 +184,15 @@ impl OpMufu {
                 }
             } << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rir` on SM [70] (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        if self.fmt != MufuFmt::F32 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "fmt", sm),
-                ),
-            );
-        }
-        if self.sel != 0u32 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "sel", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier fmt", self.fmt == MufuFmt::F32, sm)?;
+        only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
         let mut w: u128 = 0x908;
         w |= c.raw & 0x3000000000000000000;
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
@@ -273,26 +225,14 @@ impl OpMufu {
                     }
                 }
             } << 74;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rcr` on SM [70] (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        if self.fmt != MufuFmt::F32 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "fmt", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier fmt", self.fmt == MufuFmt::F32, sm)?;
         let mut w: u128 = 0xb08;
         w |= c.raw & 0x3000000000000000000;
         w |= cbuf_offset_field::<E>(Self::NAME, "a", &self.a, 4u32, 14u32, true)? << 40;
@@ -329,15 +269,10 @@ impl OpMufu {
                 }
             } << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rrr` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -364,32 +299,16 @@ impl OpMufu {
                     }
                 }
             } << 73;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-                CODES[self.op.index()]
-            } << 74;
+        w |= (self.op.index() as u128) << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rir` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        if self.sel != 0u32 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "sel", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
         let mut w: u128 = 0x908;
         w |= c.raw & 0x1000000000000000000;
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
@@ -411,20 +330,11 @@ impl OpMufu {
                     }
                 }
             } << 73;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-                CODES[self.op.index()]
-            } << 74;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= (self.op.index() as u128) << 74;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rcr` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -452,21 +362,12 @@ impl OpMufu {
                     }
                 }
             } << 73;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-                CODES[self.op.index()]
-            } << 74;
+        w |= (self.op.index() as u128) << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rur` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -493,153 +394,78 @@ impl OpMufu {
                     }
                 }
             } << 73;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-                CODES[self.op.index()]
-            } << 74;
+        w |= (self.op.index() as u128) << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rrr` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0x308;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.fmt.index()]
-            } << 72;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-                CODES[self.op.index()]
-            } << 74;
+        w |= (self.fmt.index() as u128) << 72;
+        w |= (self.op.index() as u128) << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rir` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        if self.sel != 0u32 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "sel", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
         let mut w: u128 = 0x908;
-        w |= c.raw & 0;
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.fmt.index()]
-            } << 72;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-                CODES[self.op.index()]
-            } << 74;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= (self.fmt.index() as u128) << 72;
+        w |= (self.op.index() as u128) << 74;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rcr` on SM [90] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0xb08;
-        w |= c.raw & 0;
         w |= cbuf_offset_field::<E>(Self::NAME, "a", &self.a, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "a", &self.a, 5u32)? << 54;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.fmt.index()]
-            } << 72;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-                CODES[self.op.index()]
-            } << 74;
+        w |= (self.fmt.index() as u128) << 72;
+        w |= (self.op.index() as u128) << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rur` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000d08;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2];
-                CODES[self.fmt.index()]
-            } << 72;
-        w
-            |= {
-                const CODES: &[u128] = &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-                CODES[self.op.index()]
-            } << 74;
+        w |= (self.fmt.index() as u128) << 72;
+        w |= (self.op.index() as u128) << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let op: MufuOp = match (((w >> 74) & 0x3f)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let op: MufuOp = match bits(w, 74, 6) {
             0 => MufuOp::Cos,
             1 => MufuOp::Sin,
             2 => MufuOp::Ex2,
@@ -652,7 +478,7 @@ impl OpMufu {
             _ => return None,
         };
         let fmt: MufuFmt = MufuFmt::F32;
-        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
             return None;
@@ -660,30 +486,14 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0x3000000000000000000,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x3000000000000000000)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let op: MufuOp = match (((w >> 74) & 0x3f)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        let op: MufuOp = match bits(w, 74, 6) {
             0 => MufuOp::Cos,
             1 => MufuOp::Sin,
             2 => MufuOp::Ex2,
@@ -704,32 +514,16 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0x3000000000000000000,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x3000000000000000000)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let op: MufuOp = match (((w >> 74) & 0x3f)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let op: MufuOp = match bits(w, 74, 6) {
             0 => MufuOp::Cos,
             1 => MufuOp::Sin,
             2 => MufuOp::Ex2,
@@ -742,7 +536,7 @@ impl OpMufu {
             _ => return None,
         };
         let fmt: MufuFmt = MufuFmt::F32;
-        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
             return None;
@@ -750,46 +544,22 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0x3000000000000000000,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x3000000000000000000)))
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let op: MufuOp = match (((w >> 74) & 0x3f)) {
-            0 => MufuOp::Cos,
-            1 => MufuOp::Sin,
-            2 => MufuOp::Ex2,
-            3 => MufuOp::Lg2,
-            4 => MufuOp::Rcp,
-            5 => MufuOp::Rsq,
-            6 => MufuOp::Rcp64h,
-            7 => MufuOp::Rsq64h,
-            8 => MufuOp::Sqrt,
-            9 => MufuOp::Tanh,
-            _ => return None,
-        };
-        let fmt: MufuFmt = match (((w >> 73) & 1)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
+        let fmt: MufuFmt = match bits(w, 73, 1) {
             0 => MufuFmt::F32,
             1 => MufuFmt::F16,
             _ => return None,
         };
-        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
             return None;
@@ -797,43 +567,15 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0x1000000000000000000,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1000000000000000000)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let op: MufuOp = match (((w >> 74) & 0x3f)) {
-            0 => MufuOp::Cos,
-            1 => MufuOp::Sin,
-            2 => MufuOp::Ex2,
-            3 => MufuOp::Lg2,
-            4 => MufuOp::Rcp,
-            5 => MufuOp::Rsq,
-            6 => MufuOp::Rcp64h,
-            7 => MufuOp::Rsq64h,
-            8 => MufuOp::Sqrt,
-            9 => MufuOp::Tanh,
-            _ => return None,
-        };
-        let fmt: MufuFmt = match (((w >> 73) & 1)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
+        let fmt: MufuFmt = match bits(w, 73, 1) {
             0 => MufuFmt::F32,
             1 => MufuFmt::F16,
             _ => return None,
@@ -846,50 +588,22 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0x1000000000000000000,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1000000000000000000)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let op: MufuOp = match (((w >> 74) & 0x3f)) {
-            0 => MufuOp::Cos,
-            1 => MufuOp::Sin,
-            2 => MufuOp::Ex2,
-            3 => MufuOp::Lg2,
-            4 => MufuOp::Rcp,
-            5 => MufuOp::Rsq,
-            6 => MufuOp::Rcp64h,
-            7 => MufuOp::Rsq64h,
-            8 => MufuOp::Sqrt,
-            9 => MufuOp::Tanh,
-            _ => return None,
-        };
-        let fmt: MufuFmt = match (((w >> 73) & 1)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
+        let fmt: MufuFmt = match bits(w, 73, 1) {
             0 => MufuFmt::F32,
             1 => MufuFmt::F16,
             _ => return None,
         };
-        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
             return None;
@@ -897,46 +611,22 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0x1000000000000000000,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1000000000000000000)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let op: MufuOp = match (((w >> 74) & 0x3f)) {
-            0 => MufuOp::Cos,
-            1 => MufuOp::Sin,
-            2 => MufuOp::Ex2,
-            3 => MufuOp::Lg2,
-            4 => MufuOp::Rcp,
-            5 => MufuOp::Rsq,
-            6 => MufuOp::Rcp64h,
-            7 => MufuOp::Rsq64h,
-            8 => MufuOp::Sqrt,
-            9 => MufuOp::Tanh,
-            _ => return None,
-        };
-        let fmt: MufuFmt = match (((w >> 73) & 1)) {
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
+        let fmt: MufuFmt = match bits(w, 73, 1) {
             0 => MufuFmt::F32,
             1 => MufuFmt::F16,
             _ => return None,
         };
-        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
             return None;
@@ -944,47 +634,18 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0x1000000000000000000,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1000000000000000000)))
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let op: MufuOp = match (((w >> 74) & 0x3f)) {
-            0 => MufuOp::Cos,
-            1 => MufuOp::Sin,
-            2 => MufuOp::Ex2,
-            3 => MufuOp::Lg2,
-            4 => MufuOp::Rcp,
-            5 => MufuOp::Rsq,
-            6 => MufuOp::Rcp64h,
-            7 => MufuOp::Rsq64h,
-            8 => MufuOp::Sqrt,
-            9 => MufuOp::Tanh,
-            _ => return None,
-        };
-        let fmt: MufuFmt = match (((w >> 72) & 3)) {
-            0 => MufuFmt::F32,
-            1 => MufuFmt::F16,
-            2 => MufuFmt::Bf16,
-            _ => return None,
-        };
-        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
+        let fmt: MufuFmt = MufuFmt::from_index(bits(w, 72, 2) as usize)?;
+        let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
             return None;
@@ -992,48 +653,15 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Imm(
-                imm_from_field((((w >> 32) & 0xffffffff)), 32u32, 0u32, false),
-            ),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let op: MufuOp = match (((w >> 74) & 0x3f)) {
-            0 => MufuOp::Cos,
-            1 => MufuOp::Sin,
-            2 => MufuOp::Ex2,
-            3 => MufuOp::Lg2,
-            4 => MufuOp::Rcp,
-            5 => MufuOp::Rsq,
-            6 => MufuOp::Rcp64h,
-            7 => MufuOp::Rsq64h,
-            8 => MufuOp::Sqrt,
-            9 => MufuOp::Tanh,
-            _ => return None,
-        };
-        let fmt: MufuFmt = match (((w >> 72) & 3)) {
-            0 => MufuFmt::F32,
-            1 => MufuFmt::F16,
-            2 => MufuFmt::Bf16,
-            _ => return None,
-        };
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
+        let fmt: MufuFmt = MufuFmt::from_index(bits(w, 72, 2) as usize)?;
         let sel: u32 = 0u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
@@ -1042,51 +670,18 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::CBuf(CBuf {
-                index: (((w >> 54) & 0x1f)) as u8,
-                offset: (sext_field((((w >> 40) & 0x3fff)), 14u32) as i32 as u32)
-                    .wrapping_mul(4u32),
-            }),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let op: MufuOp = match (((w >> 74) & 0x3f)) {
-            0 => MufuOp::Cos,
-            1 => MufuOp::Sin,
-            2 => MufuOp::Ex2,
-            3 => MufuOp::Lg2,
-            4 => MufuOp::Rcp,
-            5 => MufuOp::Rsq,
-            6 => MufuOp::Rcp64h,
-            7 => MufuOp::Rsq64h,
-            8 => MufuOp::Sqrt,
-            9 => MufuOp::Tanh,
-            _ => return None,
-        };
-        let fmt: MufuFmt = match (((w >> 72) & 3)) {
-            0 => MufuFmt::F32,
-            1 => MufuFmt::F16,
-            2 => MufuFmt::Bf16,
-            _ => return None,
-        };
-        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
+        let fmt: MufuFmt = MufuFmt::from_index(bits(w, 72, 2) as usize)?;
+        let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
             return None;
@@ -1094,47 +689,18 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d: Reg = reg_from_index(RegFile::Gpr, (((w >> 16) & 0xff)), sm)?;
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::UGpr, (((w >> 32) & 0xff)), sm)?),
-            neg: (((w >> 63) & 1)) != 0,
-            abs: (((w >> 62) & 1)) != 0,
-            not: false,
-        };
-        let op: MufuOp = match (((w >> 74) & 0x3f)) {
-            0 => MufuOp::Cos,
-            1 => MufuOp::Sin,
-            2 => MufuOp::Ex2,
-            3 => MufuOp::Lg2,
-            4 => MufuOp::Rcp,
-            5 => MufuOp::Rsq,
-            6 => MufuOp::Rcp64h,
-            7 => MufuOp::Rsq64h,
-            8 => MufuOp::Sqrt,
-            9 => MufuOp::Tanh,
-            _ => return None,
-        };
-        let fmt: MufuFmt = match (((w >> 72) & 3)) {
-            0 => MufuFmt::F32,
-            1 => MufuFmt::F16,
-            2 => MufuFmt::Bf16,
-            _ => return None,
-        };
-        let sel: u32 = (((w >> 60) & 3)) as u32;
+        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let a = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
+        let fmt: MufuFmt = MufuFmt::from_index(bits(w, 72, 2) as usize)?;
+        let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
             return None;
@@ -1142,21 +708,12 @@ impl OpMufu {
         if !o.legal_f0(sm) {
             return None;
         }
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
     /// Spec: isa-spec/spec/ops/mufu.toml:41.
-    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -1164,14 +721,8 @@ impl OpMufu {
         match sm {
             _ => {
                 out.push_str("MUFU");
-                {
-                    let (t, n) = self.op.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                {
-                    let (t, n) = self.fmt.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.op.chunk_sm(sm));
+                out.push_text_chunk(self.fmt.chunk_sm(sm));
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");
@@ -1185,214 +736,89 @@ impl OpMufu {
         out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
-    pub fn parse(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
+    pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
     /// Parse syntax `MUFU` (isa-spec/spec/ops/mufu.toml:41).
-    #[allow(
-        unused_variables,
-        unused_mut,
-        unused_assignments,
-        unused_parens,
-        clippy::nonminimal_bool,
-        clippy::needless_late_init
-    )]
-    fn parse_syntax0(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
-        const CANDS: &[&[&str]] = &[&["MUFU"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
+        let rest = strip_any_mnemonic(&line.parts, &[&["MUFU"]])?;
         let mut cur = 0usize;
-        let op: MufuOp = if !MufuOp::Rcp64h.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MufuOp::Rcp64h.text_sm(sm))
-        {
-            MufuOp::Rcp64h
-        } else if !MufuOp::Rsq64h.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MufuOp::Rsq64h.text_sm(sm))
-        {
-            MufuOp::Rsq64h
-        } else if !MufuOp::Sqrt.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MufuOp::Sqrt.text_sm(sm))
-        {
-            MufuOp::Sqrt
-        } else if !MufuOp::Tanh.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MufuOp::Tanh.text_sm(sm))
-        {
-            MufuOp::Tanh
-        } else if !MufuOp::Cos.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MufuOp::Cos.text_sm(sm))
-        {
-            MufuOp::Cos
-        } else if !MufuOp::Sin.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MufuOp::Sin.text_sm(sm))
-        {
-            MufuOp::Sin
-        } else if !MufuOp::Ex2.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MufuOp::Ex2.text_sm(sm))
-        {
-            MufuOp::Ex2
-        } else if !MufuOp::Lg2.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MufuOp::Lg2.text_sm(sm))
-        {
-            MufuOp::Lg2
-        } else if !MufuOp::Rcp.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MufuOp::Rcp.text_sm(sm))
-        {
-            MufuOp::Rcp
-        } else if !MufuOp::Rsq.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MufuOp::Rsq.text_sm(sm))
-        {
-            MufuOp::Rsq
-        } else if MufuOp::Cos.text_sm(sm).is_empty() {
-            MufuOp::Cos
-        } else if MufuOp::Sin.text_sm(sm).is_empty() {
-            MufuOp::Sin
-        } else if MufuOp::Ex2.text_sm(sm).is_empty() {
-            MufuOp::Ex2
-        } else if MufuOp::Lg2.text_sm(sm).is_empty() {
-            MufuOp::Lg2
-        } else if MufuOp::Rcp.text_sm(sm).is_empty() {
-            MufuOp::Rcp
-        } else if MufuOp::Rsq.text_sm(sm).is_empty() {
-            MufuOp::Rsq
-        } else if MufuOp::Rcp64h.text_sm(sm).is_empty() {
-            MufuOp::Rcp64h
-        } else if MufuOp::Rsq64h.text_sm(sm).is_empty() {
-            MufuOp::Rsq64h
-        } else if MufuOp::Sqrt.text_sm(sm).is_empty() {
-            MufuOp::Sqrt
-        } else if MufuOp::Tanh.text_sm(sm).is_empty() {
-            MufuOp::Tanh
-        } else {
-            return None;
-        };
-        let fmt: MufuFmt = if !MufuFmt::Bf16.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MufuFmt::Bf16.text_sm(sm))
-        {
-            MufuFmt::Bf16
-        } else if !MufuFmt::F16.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MufuFmt::F16.text_sm(sm))
-        {
-            MufuFmt::F16
-        } else if !MufuFmt::F32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MufuFmt::F32.text_sm(sm))
-        {
-            MufuFmt::F32
-        } else if MufuFmt::F32.text_sm(sm).is_empty() {
-            MufuFmt::F32
-        } else if MufuFmt::F16.text_sm(sm).is_empty() {
-            MufuFmt::F16
-        } else if MufuFmt::Bf16.text_sm(sm).is_empty() {
-            MufuFmt::Bf16
-        } else {
-            return None;
-        };
+        let op: MufuOp = take_enum_suffix(
+            rest,
+            &mut cur,
+            &MufuOp::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        let fmt: MufuFmt = take_enum_suffix(
+            rest,
+            &mut cur,
+            &MufuFmt::ALL,
+            |v| v.text_sm(sm),
+        )?;
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize;
-        let optional: usize = 0;
-        asm_try!(check_operand_count(line, required, optional));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 2usize] = [usize::MAX; 2usize];
-        let names: [&str; 2usize] = ["d", "a"];
-        let mut k = 0usize;
-        let before = it;
-        let v_d = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(dst_operand(tok, "d", false))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
+        let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
+        let d = asm_try!(dst_operand(at.take(), "d", false));
         let v_a = {
-            let tok = next_operand(ops, &mut it);
-            {
-                let view = Self::a_view_of(fmt, op);
-                let sel: u32 = match (tok.suffixes.as_slice(), view) {
-                    ([], _) => 0,
-                    ([p], Some(v)) => {
-                        match v.parse_part(p) {
-                            Some(sel) => sel,
-                            None => {
-                                return Some(
-                                    Err(AsmError {
-                                        col: tok.col,
-                                        message: format!("`.{}` is not a part of {}'s type", p, "a"),
-                                    }),
-                                );
-                            }
+            let tok = at.take();
+            let view = Self::a_view_of(fmt, op);
+            let sel: u32 = match (tok.suffixes.as_slice(), view) {
+                ([], _) => 0,
+                ([p], Some(v)) => {
+                    match v.parse_part(p) {
+                        Some(sel) => sel,
+                        None => {
+                            return Some(
+                                Err(AsmError {
+                                    col: tok.col,
+                                    message: format!("`.{}` is not a part of {}'s type", p, "a"),
+                                }),
+                            );
                         }
                     }
-                    _ => {
-                        return Some(
-                            Err(AsmError {
-                                col: tok.col,
-                                message: format!("unexpected suffix on {}", "a"),
-                            }),
-                        );
-                    }
-                };
-                match to_src(
-                    &tok.without_suffixes(),
-                    Self::a_view_of(fmt, op).map_or(ImmStyle::F32, View::imm_style),
-                ) {
-                    Some(s) => (s, sel),
-                    None => {
-                        return Some(
-                            Err(AsmError {
-                                col: tok.col,
-                                message: format!("bad operand for {}", "a"),
-                            }),
-                        );
-                    }
+                }
+                _ => {
+                    return Some(
+                        Err(AsmError {
+                            col: tok.col,
+                            message: format!("unexpected suffix on {}", "a"),
+                        }),
+                    );
+                }
+            };
+            match to_src(
+                &tok.without_suffixes(),
+                Self::a_view_of(fmt, op).map_or(ImmStyle::F32, View::imm_style),
+            ) {
+                Some(s) => (s, sel),
+                None => {
+                    return Some(
+                        Err(AsmError {
+                            col: tok.col,
+                            message: format!("bad operand for {}", "a"),
+                        }),
+                    );
                 }
             }
         };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let reuse_marks = at.reuse_marks(&["d", "a"]);
         let op = Self {
-            d: v_d,
+            d,
             a: v_a.0,
-            op: op,
-            fmt: fmt,
+            op,
+            fmt,
             sel: v_a.1,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
-        if reuse_a {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = 0u32;
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
-    #[allow(unused_variables)]
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
@@ -1405,24 +831,10 @@ impl OpMufu {
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/mufu.toml:2.
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    pub fn fold_cc(
-        &self,
-        sm: u32,
-        srcs: &[Value],
-        cc_in: Option<bool>,
-    ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 1usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "mufu", 1usize, srcs.len()),
-                ),
-            );
-        }
+    pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
+        check_sources("mufu", 1usize, srcs)?;
         let a_raw: f32 = f32::from_bits(srcs[0usize].u32()?);
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: f32 = match self.a_view() {
             Some(v) if v.part_bits() != 0 => {
                 f32::from_bits(v.part_value(a_raw.to_bits(), self.sel, a_neg, a_abs))
@@ -1446,7 +858,6 @@ impl MemOp for OpMufu {}
 impl Encode for OpMufu {
     const NAME: &'static str = "mufu";
     /// The form match of [`Self::form_id`], each arm packing its form.
-    #[allow(unused_variables, clippy::match_single_binding)]
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         if !self.parts_ok() {
@@ -1459,7 +870,7 @@ impl Encode for OpMufu {
         }
         let smb = sm_bit(sm);
         match (self.a.kind,) {
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x8 != 0 => {
+            (reg!(Gpr),) if smb & 0x8 != 0 => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f0::<E>(sm, c)
             }
@@ -1471,7 +882,7 @@ impl Encode for OpMufu {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f2::<E>(sm, c)
             }
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0xf0 != 0 => {
+            (reg!(Gpr),) if smb & 0xf0 != 0 => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f3::<E>(sm, c)
             }
@@ -1483,11 +894,11 @@ impl Encode for OpMufu {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f5::<E>(sm, c)
             }
-            (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0xf0 != 0 => {
+            (reg!(UGpr),) if smb & 0xf0 != 0 => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f6::<E>(sm, c)
             }
-            (SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),) if smb & 0x700 != 0 => {
+            (reg!(Gpr),) if smb & 0x700 != 0 => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f7::<E>(sm, c)
             }
@@ -1499,7 +910,7 @@ impl Encode for OpMufu {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f9::<E>(sm, c)
             }
-            (SrcKind::Reg(Reg { file: RegFile::UGpr, .. }),) if smb & 0x700 != 0 => {
+            (reg!(UGpr),) if smb & 0x700 != 0 => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f10::<E>(sm, c)
             }

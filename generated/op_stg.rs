@@ -56,23 +56,15 @@ impl OpStg {
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
-    #[allow(unused_variables, clippy::match_single_binding)]
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x18 != 0 => Some(0),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x18 != 0 => Some(0),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => Some(1),
             _ => None,
         }
     }
     /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/stg.toml:50; form at isa-spec/spec/ops/stg.toml:50).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -90,15 +82,10 @@ impl OpStg {
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x1000000000000000386;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
-        w
-            |= {
-                const CODES: &[u128] = &[4, 0, 1, 2, 3, 5, 6, 7];
-                CODES[self.size.index()]
-            } << 73;
+        w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
         w
             |= {
                 const CODES: &[Option<u128>] = &[
@@ -179,15 +166,10 @@ impl OpStg {
                     }
                 }
             } << 84;
-        w |= fit::<E>(Self::NAME, "control bits", c.ctrl as u128, 23u32)? << 105;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 12;
-        w |= u128::from(c.guard.not) << 15;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         Ok(w)
     }
     /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/stg.toml:87; form at isa-spec/spec/ops/stg.toml:87).
-    #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -204,16 +186,8 @@ impl OpStg {
             }
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        if self.sem != MemSem::WeakSys {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("modifier {} is not encodable on SM{}", "sem", sm),
-                ),
-            );
-        }
+        only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
         let mut w: u128 = 0xeed8200000000000;
-        w |= c.raw & 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 20;
         w
@@ -274,30 +248,16 @@ impl OpStg {
                 }
             } << 48;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w
-            |= src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, 3u32, sm)?
-                << 16;
-        w |= u128::from(c.guard.not) << 19;
+        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         Ok(w)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:50; form at isa-spec/spec/ops/stg.toml:50).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 24) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 32) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let off: i32 = sext_field((((w >> 40) & 0xffffff)), 24u32) as i32;
-        let size: MemSize = match (((w >> 73) & 7)) {
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
+        let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let size: MemSize = match bits(w, 73, 3) {
             4 => MemSize::B32,
             0 => MemSize::U8,
             1 => MemSize::S8,
@@ -308,7 +268,7 @@ impl OpStg {
             7 => MemSize::U128,
             _ => return None,
         };
-        let cache: MemCache = match (((w >> 84) & 7)) {
+        let cache: MemCache = match bits(w, 84, 3) {
             1 => MemCache::None,
             0 => MemCache::Ef,
             2 => MemCache::El,
@@ -317,7 +277,7 @@ impl OpStg {
             5 => MemCache::Na,
             _ => return None,
         };
-        let sem: MemSem = match (((w >> 76) & 0x1f)) {
+        let sem: MemSem = match bits(w, 76, 5) {
             0xe => MemSem::WeakSys,
             8 => MemSem::WeakCta,
             9 => MemSem::WeakCtaPrivate,
@@ -352,34 +312,15 @@ impl OpStg {
             cache,
             sem,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 12) & 7)) as u8))
-                    .with_not((((w >> 15) & 1)) != 0),
-                ctrl: (((w >> 105) & 0x7fffff)) as u32,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:87; form at isa-spec/spec/ops/stg.toml:87).
-    #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let a: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 8) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let b: Src = Src {
-            kind: SrcKind::Reg(reg_from_index(RegFile::Gpr, (((w >> 0) & 0xff)), sm)?),
-            neg: false,
-            abs: false,
-            not: false,
-        };
-        let off: i32 = sext_field((((w >> 20) & 0xffffff)), 24u32) as i32;
-        let size: MemSize = match (((w >> 48) & 7)) {
+        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let b = Src::reg(reg_at(w, RegFile::Gpr, 0, 8, sm)?);
+        let off: i32 = sext_field(bits(w, 20, 24), 24u32) as i32;
+        let size: MemSize = match bits(w, 48, 3) {
             4 => MemSize::B32,
             0 => MemSize::U8,
             1 => MemSize::S8,
@@ -389,7 +330,7 @@ impl OpStg {
             6 => MemSize::B128,
             _ => return None,
         };
-        let cache: MemCache = match (((w >> 46) & 3)) {
+        let cache: MemCache = match bits(w, 46, 2) {
             0 => MemCache::None,
             1 => MemCache::Cg,
             2 => MemCache::Cs,
@@ -405,21 +346,12 @@ impl OpStg {
             cache,
             sem,
         };
-        Some((
-            o,
-            Common {
-                guard: Src::reg(Reg::pred((((w >> 16) & 7)) as u8))
-                    .with_not((((w >> 19) & 1)) != 0),
-                ctrl: 0,
-                raw: w & 0,
-            },
-        ))
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
     /// Spec: isa-spec/spec/ops/stg.toml:35.
-    #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -428,18 +360,9 @@ impl OpStg {
         match sm {
             _ => {
                 out.push_str("STG.E");
-                {
-                    let (t, n) = self.cache.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                {
-                    let (t, n) = self.size.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
-                {
-                    let (t, n) = self.sem.chunk_sm(sm);
-                    out.push_chunk(t, n);
-                }
+                out.push_text_chunk(self.cache.chunk_sm(sm));
+                out.push_text_chunk(self.size.chunk_sm(sm));
+                out.push_text_chunk(self.sem.chunk_sm(sm));
                 out.push_str(" ");
                 write_mem(out, &self.a, reuse_a, self.off as i64, 24u32, sm);
                 out.push_str(", ");
@@ -449,412 +372,55 @@ impl OpStg {
         out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
-    pub fn parse(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
+    pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
     /// Parse syntax `STG.E` (isa-spec/spec/ops/stg.toml:35).
-    #[allow(
-        unused_variables,
-        unused_mut,
-        unused_assignments,
-        unused_parens,
-        clippy::nonminimal_bool,
-        clippy::needless_late_init
-    )]
-    fn parse_syntax0(
-        line: &Line,
-        sm: u32,
-        addr: u64,
-    ) -> Option<Result<(Self, Common), AsmError>> {
-        const CANDS: &[&[&str]] = &[&["STG", "E"]];
-        let rest: &[String] = CANDS.iter().find_map(|c| strip_mnemonic(&line.parts, c))?;
+    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
+        let rest = strip_any_mnemonic(&line.parts, &[&["STG", "E"]])?;
         let mut cur = 0usize;
-        let cache: MemCache = if !MemCache::Ef.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Ef.text_sm(sm))
-        {
-            MemCache::Ef
-        } else if !MemCache::El.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::El.text_sm(sm))
-        {
-            MemCache::El
-        } else if !MemCache::Lu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Lu.text_sm(sm))
-        {
-            MemCache::Lu
-        } else if !MemCache::Eu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Eu.text_sm(sm))
-        {
-            MemCache::Eu
-        } else if !MemCache::Na.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Na.text_sm(sm))
-        {
-            MemCache::Na
-        } else if !MemCache::Cg.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Cg.text_sm(sm))
-        {
-            MemCache::Cg
-        } else if !MemCache::Ci.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Ci.text_sm(sm))
-        {
-            MemCache::Ci
-        } else if !MemCache::Cv.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Cv.text_sm(sm))
-        {
-            MemCache::Cv
-        } else if !MemCache::Cs.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Cs.text_sm(sm))
-        {
-            MemCache::Cs
-        } else if !MemCache::Wt.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::Wt.text_sm(sm))
-        {
-            MemCache::Wt
-        } else if !MemCache::None.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemCache::None.text_sm(sm))
-        {
-            MemCache::None
-        } else if MemCache::None.text_sm(sm).is_empty() {
-            MemCache::None
-        } else if MemCache::Ef.text_sm(sm).is_empty() {
-            MemCache::Ef
-        } else if MemCache::El.text_sm(sm).is_empty() {
-            MemCache::El
-        } else if MemCache::Lu.text_sm(sm).is_empty() {
-            MemCache::Lu
-        } else if MemCache::Eu.text_sm(sm).is_empty() {
-            MemCache::Eu
-        } else if MemCache::Na.text_sm(sm).is_empty() {
-            MemCache::Na
-        } else if MemCache::Cg.text_sm(sm).is_empty() {
-            MemCache::Cg
-        } else if MemCache::Ci.text_sm(sm).is_empty() {
-            MemCache::Ci
-        } else if MemCache::Cv.text_sm(sm).is_empty() {
-            MemCache::Cv
-        } else if MemCache::Cs.text_sm(sm).is_empty() {
-            MemCache::Cs
-        } else if MemCache::Wt.text_sm(sm).is_empty() {
-            MemCache::Wt
-        } else {
-            return None;
-        };
-        let size: MemSize = if !MemSize::U128.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::U128.text_sm(sm))
-        {
-            MemSize::U128
-        } else if !MemSize::U16.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::U16.text_sm(sm))
-        {
-            MemSize::U16
-        } else if !MemSize::S16.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::S16.text_sm(sm))
-        {
-            MemSize::S16
-        } else if !MemSize::B128.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::B128.text_sm(sm))
-        {
-            MemSize::B128
-        } else if !MemSize::U8.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::U8.text_sm(sm))
-        {
-            MemSize::U8
-        } else if !MemSize::S8.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::S8.text_sm(sm))
-        {
-            MemSize::S8
-        } else if !MemSize::B64.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::B64.text_sm(sm))
-        {
-            MemSize::B64
-        } else if !MemSize::B32.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSize::B32.text_sm(sm))
-        {
-            MemSize::B32
-        } else if MemSize::B32.text_sm(sm).is_empty() {
-            MemSize::B32
-        } else if MemSize::U8.text_sm(sm).is_empty() {
-            MemSize::U8
-        } else if MemSize::S8.text_sm(sm).is_empty() {
-            MemSize::S8
-        } else if MemSize::U16.text_sm(sm).is_empty() {
-            MemSize::U16
-        } else if MemSize::S16.text_sm(sm).is_empty() {
-            MemSize::S16
-        } else if MemSize::B64.text_sm(sm).is_empty() {
-            MemSize::B64
-        } else if MemSize::B128.text_sm(sm).is_empty() {
-            MemSize::B128
-        } else if MemSize::U128.text_sm(sm).is_empty() {
-            MemSize::U128
-        } else {
-            return None;
-        };
-        let sem: MemSem = if !MemSem::ConstantCtaPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantCtaPrivate.text_sm(sm))
-        {
-            MemSem::ConstantCtaPrivate
-        } else if !MemSem::ConstantGpuPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantGpuPrivate.text_sm(sm))
-        {
-            MemSem::ConstantGpuPrivate
-        } else if !MemSem::ConstantSysPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantSysPrivate.text_sm(sm))
-        {
-            MemSem::ConstantSysPrivate
-        } else if !MemSem::ConstantSmPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantSmPrivate.text_sm(sm))
-        {
-            MemSem::ConstantSmPrivate
-        } else if !MemSem::StrongCtaPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongCtaPrivate.text_sm(sm))
-        {
-            MemSem::StrongCtaPrivate
-        } else if !MemSem::StrongGpuPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongGpuPrivate.text_sm(sm))
-        {
-            MemSem::StrongGpuPrivate
-        } else if !MemSem::StrongSysPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongSysPrivate.text_sm(sm))
-        {
-            MemSem::StrongSysPrivate
-        } else if !MemSem::StrongSmPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongSmPrivate.text_sm(sm))
-        {
-            MemSem::StrongSmPrivate
-        } else if !MemSem::MmioCtaPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioCtaPrivate.text_sm(sm))
-        {
-            MemSem::MmioCtaPrivate
-        } else if !MemSem::MmioGpuPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioGpuPrivate.text_sm(sm))
-        {
-            MemSem::MmioGpuPrivate
-        } else if !MemSem::MmioSysPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioSysPrivate.text_sm(sm))
-        {
-            MemSem::MmioSysPrivate
-        } else if !MemSem::MmioSmPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioSmPrivate.text_sm(sm))
-        {
-            MemSem::MmioSmPrivate
-        } else if !MemSem::ConstantCta.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantCta.text_sm(sm))
-        {
-            MemSem::ConstantCta
-        } else if !MemSem::ConstantGpu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantGpu.text_sm(sm))
-        {
-            MemSem::ConstantGpu
-        } else if !MemSem::ConstantSys.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantSys.text_sm(sm))
-        {
-            MemSem::ConstantSys
-        } else if !MemSem::ConstantSm.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::ConstantSm.text_sm(sm))
-        {
-            MemSem::ConstantSm
-        } else if !MemSem::WeakCtaPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakCtaPrivate.text_sm(sm))
-        {
-            MemSem::WeakCtaPrivate
-        } else if !MemSem::WeakGpuPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakGpuPrivate.text_sm(sm))
-        {
-            MemSem::WeakGpuPrivate
-        } else if !MemSem::WeakSysPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakSysPrivate.text_sm(sm))
-        {
-            MemSem::WeakSysPrivate
-        } else if !MemSem::WeakSmPrivate.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakSmPrivate.text_sm(sm))
-        {
-            MemSem::WeakSmPrivate
-        } else if !MemSem::StrongCta.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongCta.text_sm(sm))
-        {
-            MemSem::StrongCta
-        } else if !MemSem::StrongGpu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongGpu.text_sm(sm))
-        {
-            MemSem::StrongGpu
-        } else if !MemSem::StrongSys.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongSys.text_sm(sm))
-        {
-            MemSem::StrongSys
-        } else if !MemSem::StrongSm.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::StrongSm.text_sm(sm))
-        {
-            MemSem::StrongSm
-        } else if !MemSem::MmioCta.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioCta.text_sm(sm))
-        {
-            MemSem::MmioCta
-        } else if !MemSem::MmioGpu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioGpu.text_sm(sm))
-        {
-            MemSem::MmioGpu
-        } else if !MemSem::MmioSys.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioSys.text_sm(sm))
-        {
-            MemSem::MmioSys
-        } else if !MemSem::MmioSm.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::MmioSm.text_sm(sm))
-        {
-            MemSem::MmioSm
-        } else if !MemSem::WeakSys.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakSys.text_sm(sm))
-        {
-            MemSem::WeakSys
-        } else if !MemSem::WeakCta.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakCta.text_sm(sm))
-        {
-            MemSem::WeakCta
-        } else if !MemSem::WeakGpu.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakGpu.text_sm(sm))
-        {
-            MemSem::WeakGpu
-        } else if !MemSem::WeakSm.text_sm(sm).is_empty()
-            && take_suffix(rest, &mut cur, MemSem::WeakSm.text_sm(sm))
-        {
-            MemSem::WeakSm
-        } else if MemSem::WeakSys.text_sm(sm).is_empty() {
-            MemSem::WeakSys
-        } else if MemSem::ConstantCta.text_sm(sm).is_empty() {
-            MemSem::ConstantCta
-        } else if MemSem::ConstantCtaPrivate.text_sm(sm).is_empty() {
-            MemSem::ConstantCtaPrivate
-        } else if MemSem::ConstantSm.text_sm(sm).is_empty() {
-            MemSem::ConstantSm
-        } else if MemSem::ConstantSmPrivate.text_sm(sm).is_empty() {
-            MemSem::ConstantSmPrivate
-        } else if MemSem::ConstantGpu.text_sm(sm).is_empty() {
-            MemSem::ConstantGpu
-        } else if MemSem::ConstantGpuPrivate.text_sm(sm).is_empty() {
-            MemSem::ConstantGpuPrivate
-        } else if MemSem::ConstantSys.text_sm(sm).is_empty() {
-            MemSem::ConstantSys
-        } else if MemSem::ConstantSysPrivate.text_sm(sm).is_empty() {
-            MemSem::ConstantSysPrivate
-        } else if MemSem::WeakCta.text_sm(sm).is_empty() {
-            MemSem::WeakCta
-        } else if MemSem::WeakCtaPrivate.text_sm(sm).is_empty() {
-            MemSem::WeakCtaPrivate
-        } else if MemSem::WeakSm.text_sm(sm).is_empty() {
-            MemSem::WeakSm
-        } else if MemSem::WeakSmPrivate.text_sm(sm).is_empty() {
-            MemSem::WeakSmPrivate
-        } else if MemSem::WeakGpu.text_sm(sm).is_empty() {
-            MemSem::WeakGpu
-        } else if MemSem::WeakGpuPrivate.text_sm(sm).is_empty() {
-            MemSem::WeakGpuPrivate
-        } else if MemSem::WeakSysPrivate.text_sm(sm).is_empty() {
-            MemSem::WeakSysPrivate
-        } else if MemSem::StrongCta.text_sm(sm).is_empty() {
-            MemSem::StrongCta
-        } else if MemSem::StrongCtaPrivate.text_sm(sm).is_empty() {
-            MemSem::StrongCtaPrivate
-        } else if MemSem::StrongSm.text_sm(sm).is_empty() {
-            MemSem::StrongSm
-        } else if MemSem::StrongSmPrivate.text_sm(sm).is_empty() {
-            MemSem::StrongSmPrivate
-        } else if MemSem::StrongGpu.text_sm(sm).is_empty() {
-            MemSem::StrongGpu
-        } else if MemSem::StrongGpuPrivate.text_sm(sm).is_empty() {
-            MemSem::StrongGpuPrivate
-        } else if MemSem::StrongSys.text_sm(sm).is_empty() {
-            MemSem::StrongSys
-        } else if MemSem::StrongSysPrivate.text_sm(sm).is_empty() {
-            MemSem::StrongSysPrivate
-        } else if MemSem::MmioCta.text_sm(sm).is_empty() {
-            MemSem::MmioCta
-        } else if MemSem::MmioCtaPrivate.text_sm(sm).is_empty() {
-            MemSem::MmioCtaPrivate
-        } else if MemSem::MmioSm.text_sm(sm).is_empty() {
-            MemSem::MmioSm
-        } else if MemSem::MmioSmPrivate.text_sm(sm).is_empty() {
-            MemSem::MmioSmPrivate
-        } else if MemSem::MmioGpu.text_sm(sm).is_empty() {
-            MemSem::MmioGpu
-        } else if MemSem::MmioGpuPrivate.text_sm(sm).is_empty() {
-            MemSem::MmioGpuPrivate
-        } else if MemSem::MmioSys.text_sm(sm).is_empty() {
-            MemSem::MmioSys
-        } else if MemSem::MmioSysPrivate.text_sm(sm).is_empty() {
-            MemSem::MmioSysPrivate
-        } else {
-            return None;
-        };
+        let cache: MemCache = take_enum_suffix(
+            rest,
+            &mut cur,
+            &MemCache::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        let size: MemSize = take_enum_suffix(
+            rest,
+            &mut cur,
+            &MemSize::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        let sem: MemSem = take_enum_suffix(
+            rest,
+            &mut cur,
+            &MemSem::ALL,
+            |v| v.text_sm(sm),
+        )?;
         if cur != rest.len() {
             return None;
         }
-        let ops = &line.operands;
-        let required: usize = 0 + 1usize + 1usize;
-        let optional: usize = 0;
-        asm_try!(check_operand_count(line, required, optional));
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let mut extra = ops.len() - required;
-        let mut it = 0usize;
-        let mut taken: [usize; 2usize] = [usize::MAX; 2usize];
-        let names: [&str; 2usize] = ["a", "b"];
-        let mut k = 0usize;
-        let before = it;
-        let v_a = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(mem_operand(tok, "a", true, 24u32, sm))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let before = it;
-        let v_b = {
-            let tok = next_operand(ops, &mut it);
-            asm_try!(src_operand(tok, "b", ImmStyle::SignedHex))
-        };
-        mark_taken(&mut taken, &mut k, before, it);
-        let _ = (&mut taken, &mut k);
-        let reuse_marks = reuse_marks(&names, &taken, ops);
+        let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
+        let v_a = asm_try!(mem_operand(at.take(), "a", true, 24u32, sm));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
+        let reuse_marks = at.reuse_marks(&["a", "b"]);
         let op = Self {
             a: v_a.0,
-            b: v_b,
+            b,
             off: v_a.1,
-            size: size,
-            cache: cache,
-            sem: sem,
+            size,
+            cache,
+            sem,
         };
         let form = op.form_id(sm);
-        let mut ctrl = 0u32;
-        let reuse_a = reuse_marks.iter().any(|n| *n == "a");
-        let reuse_b = reuse_marks.iter().any(|n| *n == "b");
-        if reuse_a {
-            match form {
-                _ => {}
-            }
-        }
-        if reuse_b {
-            match form {
-                _ => {}
-            }
-        }
-        let raw = match form {
-            _ => 0,
-        };
-        Some(
-            Ok((
-                op,
-                Common {
-                    guard: line.guard,
-                    ctrl,
-                    raw,
-                },
-            )),
-        )
+        let ctrl = 0u32;
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
     }
     /// Whether this op has fold semantics on `sm`.
-    #[allow(unused_variables)]
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
@@ -867,29 +433,13 @@ impl OpStg {
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/stg.toml:3.
-    #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-    pub fn fold_cc(
-        &self,
-        sm: u32,
-        srcs: &[Value],
-        cc_in: Option<bool>,
-    ) -> Result<(FoldOut, Option<bool>), FoldError> {
-        if srcs.len() != 2usize {
-            return Err(
-                FoldError::new(
-                    format!("{} takes {} sources, got {}", "stg", 2usize, srcs.len()),
-                ),
-            );
-        }
+    pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
+        check_sources("stg", 2usize, srcs)?;
         let a_raw: u64 = srcs[0usize].u64()?;
-        let a_neg: bool = self.a.neg;
-        let a_abs: bool = self.a.abs;
-        let a_not: bool = self.a.not;
+        let (a_neg, a_abs, a_not) = self.a.flags();
         let a: u64 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: u32 = srcs[1usize].u32()?;
-        let b_neg: bool = self.b.neg;
-        let b_abs: bool = self.b.abs;
-        let b_not: bool = self.b.not;
+        let (b_neg, b_abs, b_not) = self.b.flags();
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let off = self.off;
         let size = self.size;
@@ -925,7 +475,6 @@ impl MemOp for OpStg {
     }
     /// The same access with `bytes` bytes (a zero-extending size), if
     /// the op has such a size.
-    #[allow(unused_variables)]
     fn with_mem_bytes(&self, bytes: u32) -> Option<Self> {
         let k = match bytes {
             4u32 => 0usize,
@@ -941,7 +490,6 @@ impl MemOp for OpStg {
     }
     /// The same access at another offset with another data register
     /// (`None` when the offset does not fit the modifier's type).
-    #[allow(unused_variables)]
     fn with_mem_at(&self, offset: i64, data: Reg) -> Option<Self> {
         let mut o = *self;
         o.off = offset.try_into().ok()?;
@@ -958,19 +506,12 @@ impl MemOp for OpStg {
 impl Encode for OpStg {
     const NAME: &'static str = "stg";
     /// The form match of [`Self::form_id`], each arm packing its form.
-    #[allow(unused_variables, clippy::match_single_binding)]
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind) {
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x18 != 0 => self.encode_f0::<E>(sm, c),
-            (
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-                SrcKind::Reg(Reg { file: RegFile::Gpr, .. }),
-            ) if smb & 0x7 != 0 => self.encode_f1::<E>(sm, c),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x18 != 0 => self.encode_f0::<E>(sm, c),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => self.encode_f1::<E>(sm, c),
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b])),
         }
     }

@@ -118,7 +118,6 @@ pub(crate) fn legal_fns(
         fns.push(quote! {
             /// Whether the form's modifier values exist on `sm` (the
             /// spec's `legal` products).
-            #[allow(unused_variables, clippy::nonminimal_bool)]
             #[inline(always)]
             pub fn #name(&self, sm: u32) -> bool { #e }
         });
@@ -151,7 +150,6 @@ pub(crate) fn combo_check_fns(
         fns.push(quote! {
             /// Whether the form's modifier combination exists on `sm` and
             /// is not a trap (`legal` and `traps` in the spec).
-            #[allow(unused_variables, clippy::nonminimal_bool)]
             #[inline(always)]
             fn #name<E: Fail>(&self, sm: u32) -> Result<(), E> {
                 #body

@@ -10,23 +10,55 @@ use isa_spec::model::*;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-/// Expression reading `bits` of `w` as a u128.
+/// Expression reading `bits` of `w` as a u128: one runtime `bits` call
+/// per bit range (the runtime's `bits` is always inlined).
 pub(crate) fn get(bits: &Bits) -> TokenStream {
     let mut parts = Vec::new();
     let mut shift = 0u32;
     for &(l, h) in &bits.ranges {
-        let wdt = h - l;
-        let mask = u128_lit((1u128 << wdt) - 1);
-        let l = Literal::u32_unsuffixed(l);
+        let wdt = Literal::u32_unsuffixed(h - l);
+        let lo = Literal::u32_unsuffixed(l);
         if shift == 0 {
-            parts.push(quote!(((w >> #l) & #mask)));
+            parts.push(quote!(bits(w, #lo, #wdt)));
         } else {
             let s = Literal::u32_unsuffixed(shift);
-            parts.push(quote!((((w >> #l) & #mask) << #s)));
+            parts.push(quote!(bits(w, #lo, #wdt) << #s));
         }
-        shift += wdt;
+        shift += h - l;
     }
-    quote!((#(#parts)|*))
+    match parts.as_slice() {
+        [one] => one.clone(),
+        _ => quote!((#(#parts)|*)),
+    }
+}
+
+/// A one-bit flag field as a bool (`bit(w, 72)`).
+fn flag_of(bits: &Bits) -> TokenStream {
+    match bits.ranges.as_slice() {
+        [(l, h)] if h - l == 1 => {
+            let l = Literal::u32_unsuffixed(*l);
+            quote!(bit(w, #l))
+        }
+        _ => {
+            let g = get(bits);
+            quote!(#g != 0)
+        }
+    }
+}
+
+/// The register of `file` a field names: `reg_at(w, file, lo, width, sm)?`
+/// for a field of one range.
+fn reg_of(file: TokenStream, bits: &Bits) -> TokenStream {
+    match bits.ranges.as_slice() {
+        [(l, h)] => {
+            let (lo, wdt) = (Literal::u32_unsuffixed(*l), Literal::u32_unsuffixed(h - l));
+            quote!(reg_at(w, #file, #lo, #wdt, sm)?)
+        }
+        _ => {
+            let g = get(bits);
+            quote!(reg_from_index(#file, #g, sm)?)
+        }
+    }
 }
 
 fn find(form: &Form, pred: impl Fn(&FieldTarget) -> bool) -> Option<&Field> {
@@ -38,120 +70,135 @@ fn form_fn(kind: &str, id: usize) -> proc_macro2::Ident {
     ident(&format!("{kind}_f{id}"))
 }
 
-fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> TokenStream {
-    let (fid, form) = (f.id, f.form);
-    let parts = form_fn("parts", fid);
-    let unknown = u128_lit(form.unknown_mask());
-    let mut lets = Vec::new();
-    let mut inits = Vec::new();
-    for (i, d) in op.dsts.iter().enumerate() {
-        let fld = field(&d.name);
-        let f = find(
-            form,
-            |t| matches!(t, FieldTarget::Dst { idx, .. } if *idx == i),
-        );
-        let v = match f {
-            Some(f) => {
-                let FieldTarget::Dst { kind, .. } = f.target else {
-                    unreachable!()
-                };
-                let file = file_tokens(kind);
-                let g = get(&f.bits);
-                quote!(reg_from_index(#file, #g, sm)?)
-            }
-            None => dst_default(d).unwrap_or(quote!(Reg::RZ)),
-        };
-        lets.push(quote!(let #fld: Reg = #v;));
-        inits.push(quote!(#fld));
-    }
-    for (i, s) in op.srcs.iter().enumerate() {
-        let fld = field(&s.name);
-        let kind: Option<TokenStream> = match form.src_kinds[i] {
-            None => None,
-            Some(SlotKindClass::Imm) => {
-                let f = find(
-                    form,
-                    |t| matches!(t, FieldTarget::SrcImm { idx, .. } if *idx == i),
-                )
-                .expect("imm field");
-                let FieldTarget::SrcImm { packing, .. } = f.target else {
-                    unreachable!()
-                };
-                let g = get(&f.bits);
-                let wdt = f.bits.width();
-                let (sh, sx) = (packing.shift, packing.sext);
-                Some(quote!(SrcKind::Imm(imm_from_field(#g, #wdt, #sh, #sx))))
-            }
-            Some(SlotKindClass::Cbuf) => {
-                let fi = find(
-                    form,
-                    |t| matches!(t, FieldTarget::SrcCbuf { idx, part: CbufPart::Index } if *idx == i),
-                );
-                let fo = find(
-                    form,
-                    |t| matches!(t, FieldTarget::SrcCbuf { idx, part: CbufPart::Offset { .. } } if *idx == i),
-                );
-                let index = fi.map_or(quote!(0), |f| {
-                    let g = get(&f.bits);
-                    quote!(#g as u8)
-                });
-                let offset = fo.map_or(quote!(0), |f| {
-                    let FieldTarget::SrcCbuf {
-                        part: CbufPart::Offset { scale, signed },
-                        ..
-                    } = f.target
-                    else {
+/// `let d = ...;` for each destination: its register field, or the
+/// default when the form has none.
+fn decode_dsts(op: &Op, form: &Form) -> Vec<TokenStream> {
+    op.dsts
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            let fld = field(&d.name);
+            let f = find(
+                form,
+                |t| matches!(t, FieldTarget::Dst { idx, .. } if *idx == i),
+            );
+            match f {
+                Some(f) => {
+                    let FieldTarget::Dst { kind, .. } = f.target else {
                         unreachable!()
                     };
-                    let g = get(&f.bits);
-                    if signed {
-                        let wdt = f.bits.width();
-                        quote!((sext_field(#g, #wdt) as i32 as u32).wrapping_mul(#scale))
-                    } else {
-                        quote!((#g as u32) * #scale)
-                    }
-                });
-                Some(quote!(SrcKind::CBuf(CBuf { index: #index, offset: #offset })))
+                    let r = reg_of(file_tokens(kind), &f.bits);
+                    quote!(let #fld = #r;)
+                }
+                None => {
+                    let v = dst_default(d).unwrap_or(quote!(Reg::RZ));
+                    quote!(let #fld: Reg = #v;)
+                }
             }
-            Some(_) if form.tied.iter().any(|&(si, _)| si == i) => {
-                let di = form
-                    .tied
-                    .iter()
-                    .find(|&&(si, _)| si == i)
-                    .map_or(0, |t| t.1);
-                let d = field(&op.dsts[di].name);
-                Some(quote!(SrcKind::Reg(#d)))
-            }
-            Some(k) => {
-                let f = find(
-                    form,
-                    |t| matches!(t, FieldTarget::SrcReg { idx, .. } if *idx == i),
-                )
-                .expect("reg field");
-                let file = file_tokens(k);
-                let g = get(&f.bits);
-                Some(quote!(SrcKind::Reg(reg_from_index(#file, #g, sm)?)))
-            }
+        })
+        .collect()
+}
+
+/// The unmodified source `i` of `form` (`Src::reg(...)`, `Src::imm(...)`,
+/// a constant-buffer `Src::new(...)`), or `None` when the form has no
+/// slot for it.
+fn decode_src(op: &Op, form: &Form, i: usize) -> Option<TokenStream> {
+    let k = form.src_kinds[i]?;
+    Some(match k {
+        SlotKindClass::Imm => {
+            let f = find(
+                form,
+                |t| matches!(t, FieldTarget::SrcImm { idx, .. } if *idx == i),
+            )
+            .expect("imm field");
+            let FieldTarget::SrcImm { packing, .. } = f.target else {
+                unreachable!()
+            };
+            let g = get(&f.bits);
+            let wdt = f.bits.width();
+            let (sh, sx) = (packing.shift, packing.sext);
+            quote!(Src::imm(imm_from_field(#g, #wdt, #sh, #sx)))
+        }
+        SlotKindClass::Cbuf => decode_cbuf(form, i),
+        _ if form.tied.iter().any(|&(si, _)| si == i) => {
+            let di = form
+                .tied
+                .iter()
+                .find(|&&(si, _)| si == i)
+                .map_or(0, |t| t.1);
+            let d = field(&op.dsts[di].name);
+            quote!(Src::reg(#d))
+        }
+        k => {
+            let f = find(
+                form,
+                |t| matches!(t, FieldTarget::SrcReg { idx, .. } if *idx == i),
+            )
+            .expect("reg field");
+            let r = reg_of(file_tokens(k), &f.bits);
+            quote!(Src::reg(#r))
+        }
+    })
+}
+
+/// A constant-buffer source: its index and (scaled) offset fields.
+fn decode_cbuf(form: &Form, i: usize) -> TokenStream {
+    let fi = find(
+        form,
+        |t| matches!(t, FieldTarget::SrcCbuf { idx, part: CbufPart::Index } if *idx == i),
+    );
+    let fo = find(
+        form,
+        |t| matches!(t, FieldTarget::SrcCbuf { idx, part: CbufPart::Offset { .. } } if *idx == i),
+    );
+    let index = fi.map_or(quote!(0), |f| get(&f.bits));
+    fo.map_or(quote!(cbuf_at(#index, 0, 0, 1, false)), |f| {
+        let FieldTarget::SrcCbuf {
+            part: CbufPart::Offset { scale, signed },
+            ..
+        } = f.target
+        else {
+            unreachable!()
         };
-        let v = match kind {
-            None => src_default(s).unwrap_or(quote!(Src::RZ)),
-            Some(k) => {
-                let flag = |t: FieldTarget| match find(form, |x| *x == t) {
-                    Some(f) => {
-                        let g = get(&f.bits);
-                        quote!(#g != 0)
-                    }
-                    None => quote!(false),
-                };
-                let n = flag(FieldTarget::SrcNeg(i));
-                let a = flag(FieldTarget::SrcAbs(i));
-                let no = flag(FieldTarget::SrcNot(i));
-                quote!(Src { kind: #k, neg: #n, abs: #a, not: #no })
-            }
-        };
-        lets.push(quote!(let #fld: Src = #v;));
-        inits.push(quote!(#fld));
-    }
+        let (g, wdt) = (get(&f.bits), Literal::u32_unsuffixed(f.bits.width()));
+        let scale = Literal::u32_unsuffixed(scale);
+        quote!(cbuf_at(#index, #g, #wdt, #scale, #signed))
+    })
+}
+
+/// `let a = ...;` for each source: `Src::new(kind)` and a `with_neg` /
+/// `with_abs` / `with_not` per modifier field the form has.
+fn decode_srcs(op: &Op, form: &Form) -> Vec<TokenStream> {
+    op.srcs
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let fld = field(&s.name);
+            let Some(base) = decode_src(op, form, i) else {
+                let v = src_default(s).unwrap_or(quote!(Src::RZ));
+                return quote!(let #fld: Src = #v;);
+            };
+            let mods = [
+                (FieldTarget::SrcNeg(i), "with_neg"),
+                (FieldTarget::SrcAbs(i), "with_abs"),
+                (FieldTarget::SrcNot(i), "with_not"),
+            ]
+            .into_iter()
+            .filter_map(|(t, m)| {
+                let f = find(form, |x| *x == t)?;
+                let (m, v) = (ident(m), flag_of(&f.bits));
+                Some(quote!(.#m(#v)))
+            });
+            quote!(let #fld = #base #(#mods)*;)
+        })
+        .collect()
+}
+
+/// `let m: T = ...;` for each modifier: its field decoded, or the default
+/// when the form has none (an enum code the encoding lacks does not
+/// decode).
+fn decode_mods(spec: &Spec, op: &Op, form: &Form) -> Vec<TokenStream> {
+    let mut lets = Vec::new();
     for (i, m) in op.modifiers.iter().enumerate() {
         let fld = field(&m.name);
         let f = find(
@@ -160,39 +207,55 @@ fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> Token
         );
         let v = match f {
             None => mod_default(spec, m),
-            Some(f) => {
-                let g = get(&f.bits);
-                let wdt = f.bits.width();
-                match (&m.ty, &f.target) {
-                    (ModType::Bool, _) => quote!(#g != 0),
-                    (ModType::Int { signed: false, .. }, _) => quote!(#g as u32),
-                    (ModType::Int { signed: true, .. }, _) => quote!(sext_field(#g, #wdt) as i32),
-                    (ModType::Rel, FieldTarget::Modifier { scale, .. }) => {
-                        let sc = *scale as i64;
-                        quote!(sext_field(#g, #wdt).wrapping_mul(#sc))
-                    }
-                    (ModType::Rel, _) => quote!(sext_field(#g, #wdt)),
-                    (ModType::Enum(e), FieldTarget::Modifier { codes, .. }) => {
-                        let en = &spec.enums[*e];
-                        let t = enum_type(&en.name);
-                        let codes: Vec<Option<u64>> = codes
-                            .clone()
-                            .unwrap_or_else(|| (0..en.values.len() as u64).map(Some).collect());
-                        // Values absent from this encoding never decode.
-                        let arms = en.values.iter().zip(&codes).filter_map(|(v, c)| {
-                            let var = enum_variant(&v.name);
-                            let c = u128_lit((*c)? as u128);
-                            Some(quote!(#c => #t::#var))
-                        });
-                        quote!(match #g { #(#arms,)* _ => return None })
-                    }
-                    _ => unreachable!(),
-                }
-            }
+            Some(f) => decode_mod_field(spec, m, f),
         };
         let t = crate::shared::mod_type(spec, m);
         lets.push(quote!(let #fld: #t = #v;));
-        inits.push(quote!(#fld));
+    }
+    lets
+}
+
+/// The value of modifier `m` from its field `f`.
+fn decode_mod_field(spec: &Spec, m: &Modifier, f: &Field) -> TokenStream {
+    let g = get(&f.bits);
+    let wdt = f.bits.width();
+    match (&m.ty, &f.target) {
+        (ModType::Bool, _) => flag_of(&f.bits),
+        (ModType::Int { signed: false, .. }, _) => quote!(#g as u32),
+        (ModType::Int { signed: true, .. }, _) => quote!(sext_field(#g, #wdt) as i32),
+        (ModType::Rel, FieldTarget::Modifier { scale, .. }) => {
+            let sc = *scale as i64;
+            quote!(sext_field(#g, #wdt).wrapping_mul(#sc))
+        }
+        (ModType::Rel, _) => quote!(sext_field(#g, #wdt)),
+        (ModType::Enum(e), FieldTarget::Modifier { codes, .. }) => {
+            let en = &spec.enums[*e];
+            let t = enum_type(&en.name);
+            let codes: Vec<Option<u64>> = codes
+                .clone()
+                .unwrap_or_else(|| (0..en.values.len() as u64).map(Some).collect());
+            // Codes that are the values' positions: the enum's table.
+            if codes.iter().enumerate().all(|(i, c)| *c == Some(i as u64)) {
+                return quote!(#t::from_index(#g as usize)?);
+            }
+            // Values absent from this encoding never decode.
+            let arms = en.values.iter().zip(&codes).filter_map(|(v, c)| {
+                let var = enum_variant(&v.name);
+                let c = u128_lit((*c)? as u128);
+                Some(quote!(#c => #t::#var))
+            });
+            quote!(match #g { #(#arms,)* _ => return None })
+        }
+        _ => unreachable!(),
+    }
+}
+
+/// The form's `Common` (the value the decoder returns with the op): one
+/// `common_at` call where the form has the usual layout.
+fn decode_common(form: &Form) -> TokenStream {
+    let unknown = u128_lit(form.unknown_mask());
+    if let Some((g, n, c)) = crate::encode::common_layout(form) {
+        return quote!(Some((o, common_at(w, #g, #n, #c, #unknown))));
     }
     let guard = match (
         find(form, |t| *t == FieldTarget::GuardPred),
@@ -200,11 +263,8 @@ fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> Token
     ) {
         (Some(p), n) => {
             let gp = get(&p.bits);
-            let gn = n.map_or(quote!(false), |n| {
-                let g = get(&n.bits);
-                quote!(#g != 0)
-            });
-            quote!(Src::reg(Reg::pred(#gp as u8)).with_not(#gn))
+            let gn = n.map_or(quote!(false), |n| flag_of(&n.bits));
+            quote!(guard_of(#gp, #gn))
         }
         _ => quote!(Src::PT),
     };
@@ -215,6 +275,29 @@ fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> Token
         }
         None => quote!(0),
     };
+    quote! {
+        let guard = #guard;
+        let ctrl = #ctrl;
+        let raw = w & #unknown;
+        Some((o, Common { guard, ctrl, raw }))
+    }
+}
+
+fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> TokenStream {
+    let (fid, form) = (f.id, f.form);
+    let parts = form_fn("parts", fid);
+    let lets = decode_dsts(op, form)
+        .into_iter()
+        .chain(decode_srcs(op, form))
+        .chain(decode_mods(spec, op, form));
+    let inits = op
+        .dsts
+        .iter()
+        .map(|d| &d.name)
+        .chain(op.srcs.iter().map(|s| &s.name))
+        .chain(op.modifiers.iter().map(|m| &m.name))
+        .map(|n| field(n));
+    let common = decode_common(form);
     let not_all = form.not_all.iter().map(|&m| {
         let m = u128_lit(m);
         quote!(if w & #m == #m { return None; })
@@ -239,7 +322,6 @@ fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> Token
         .map(|n| quote!(if !o.#n(sm) { return None; }));
     quote! {
         #[doc = #form_doc]
-        #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
         #[inline(always)]
         fn #parts(w: u128, sm: u32) -> Option<(Self, Common)> {
             #(#not_all)*
@@ -247,7 +329,7 @@ fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> Token
             let o = Self { #(#inits),* };
             #parts_check
             #legal
-            Some((o, Common { guard: #guard, ctrl: #ctrl, raw: w & #unknown }))
+            #common
         }
     }
 }
@@ -452,7 +534,6 @@ pub fn family_decoders(spec: &Spec) -> Result<TokenStream, Error> {
                     }
                 });
                 quote! {
-                    #[allow(unused_variables)]
                     fn #a(#params) -> #ret {
                         #(#c)*
                         None
@@ -513,7 +594,23 @@ pub fn family_decoders(spec: &Spec) -> Result<TokenStream, Error> {
     })
 }
 
-/// Tables of every form (fixed bits, raw bits, SMs) for tests and tools.
+/// The runtime's `slot::*` constant of a source slot kind.
+fn slot_const(k: Option<SlotKindClass>) -> TokenStream {
+    let c = match k {
+        None => "NONE",
+        Some(SlotKindClass::Gpr) => "GPR",
+        Some(SlotKindClass::Ugpr) => "UGPR",
+        Some(SlotKindClass::Imm) => "IMM",
+        Some(SlotKindClass::Cbuf) => "CBUF",
+        Some(SlotKindClass::Pred) => "PRED",
+        Some(SlotKindClass::Upred) => "UPRED",
+    };
+    let c = ident(c);
+    quote!(slot::#c)
+}
+
+/// Tables of every form (fixed bits, raw bits, SMs) for tests and tools:
+/// one builder chain per form (`FormInfo::new(..).fixed(..)`).
 pub fn form_tables(spec: &Spec) -> TokenStream {
     let mut rows = Vec::new();
     for op in &spec.ops {
@@ -527,15 +624,18 @@ pub fn form_tables(spec: &Spec) -> TokenStream {
             let fam = enum_variant(&spec.families[f.enc.family].name);
             let sms = f.form.sms.iter().map(|x| Literal::u32_unsuffixed(*x));
             let id = Literal::u8_unsuffixed(f.id as u8);
-            let kinds = f.form.src_kinds.iter().map(|k| match k {
-                Some(k) => {
-                    let t = crate::encode::kind_tokens(*k);
-                    quote!(Some(#t))
-                }
-                None => quote!(None),
+            let kinds = f.form.src_kinds.iter().map(|k| slot_const(*k));
+            let raw = (f.form.unknown_mask() != 0 || f.form.canonical_raw() != 0)
+                .then(|| quote!(.raw(#u, #canon)));
+            let hidden =
+                crate::hidden::hidden_rows(spec, op, f.form).map(|rows| quote!(.hidden(#rows)));
+            rows.push(quote! {
+                FormInfo::new(#name, #form, #id, Family::#fam, &[#(#sms),*])
+                    .fixed(#m, #v)
+                    #raw
+                    #hidden
+                    .with_srcs(&[#(#kinds),*])
             });
-            let hidden = crate::hidden::hidden_tokens(spec, op, f.form);
-            rows.push(quote!(FormInfo { op: #name, form: #form, id: #id, family: Family::#fam, sms: &[#(#sms),*], mask: #m, value: #v, unknown: #u, canonical: #canon, hidden: #hidden, srcs: &[#(#kinds),*] }));
         }
     }
     quote! {

@@ -85,8 +85,10 @@ pub(crate) fn kind_pattern(k: SlotKindClass) -> TokenStream {
         SlotKindClass::Imm => quote!(SrcKind::Imm(_)),
         SlotKindClass::Cbuf => quote!(SrcKind::CBuf(_)),
         _ => {
+            // `reg!(Gpr)`: the runtime's pattern for a register of a file.
             let file = file_tokens(k);
-            quote!(SrcKind::Reg(Reg { file: #file, .. }))
+            let variant = file.into_iter().last();
+            quote!(reg!(#variant))
         }
     }
 }
@@ -143,12 +145,38 @@ pub(crate) fn place(bits: &Bits, v: TokenStream, exact: bool) -> TokenStream {
     quote!({ let v: u128 = #v; #(#parts)* })
 }
 
-fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
-    let name = ident(&format!("encode_f{}", f.id));
-    let (_, value) = f.form.fixed();
-    let value = u128_lit(value);
-    let unknown = u128_lit(f.form.unknown_mask());
-    let mut body = Vec::new();
+/// Where a form keeps the common part of an instruction, when it has the
+/// usual shape (each field one bit range): the guard predicate field
+/// `(lo, width)`, the bit of its `!` and the control bits `(lo, width)`
+/// (`(0, 0)`: none in the word). Encoder and decoder then place and read
+/// them with one runtime call (`common_fields`, `common_at`).
+pub(crate) fn common_layout(form: &Form) -> Option<(TokenStream, TokenStream, TokenStream)> {
+    let one = |t: FieldTarget| {
+        let f = form.fields.iter().find(|f| f.target == t)?;
+        match f.bits.ranges.as_slice() {
+            [(l, h)] => Some((*l, h - l)),
+            _ => None,
+        }
+    };
+    let (gl, gw) = one(FieldTarget::GuardPred)?;
+    let (nl, 1) = one(FieldTarget::GuardNot)? else {
+        return None;
+    };
+    let has_ctrl = form.fields.iter().any(|f| f.target == FieldTarget::Ctrl);
+    let (cl, cw) = if has_ctrl {
+        one(FieldTarget::Ctrl)?
+    } else {
+        (0, 0)
+    };
+    let lit = Literal::u32_unsuffixed;
+    let (gl, gw, nl, cl, cw) = (lit(gl), lit(gw), lit(nl), lit(cl), lit(cw));
+    Some((quote!((#gl, #gw)), quote!(#nl), quote!((#cl, #cw))))
+}
+
+/// The checks before a form packs its fields: tied sources, sources,
+/// destinations and modifiers the form has no field for (they must hold
+/// their defaults), source modifiers it has no bit for, alignment.
+fn encode_checks(spec: &Spec, op: &Op, f: &FormRef) -> Vec<TokenStream> {
     let has = |pred: &dyn Fn(&FieldTarget) -> bool| f.form.fields.iter().any(|x| pred(&x.target));
     let mut checks = Vec::new();
     for (i, s) in op.srcs.iter().enumerate() {
@@ -169,7 +197,7 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
         // A source this form does not encode must hold its default
         // (modifiers included).
         if !encoded && let Some(def) = src_default(s) {
-            checks.push(quote!(if self.#fld != #def { return Err(E::fail(Self::NAME, format_args!("{} is not encodable on SM{}", #sname, sm))); }));
+            checks.push(quote!(only_default::<E>(Self::NAME, #sname, self.#fld == #def, sm)?;));
             continue;
         }
         // Modifiers this form has no bit for must be off.
@@ -197,7 +225,7 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
         let encoded = has(&|t| matches!(t, FieldTarget::Dst { idx, .. } if *idx == i));
         if !encoded && let Some(def) = dst_default(d) {
             {
-                checks.push(quote!(if self.#fld != #def { return Err(E::fail(Self::NAME, format_args!("{} is not encodable on SM{}", #dname, sm))); }));
+                checks.push(quote!(only_default::<E>(Self::NAME, #dname, self.#fld == #def, sm)?;));
             }
         }
         if d.align > 1 {
@@ -210,117 +238,164 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
         if !encoded {
             let fld = field(&m.name);
             let def = mod_default(spec, m);
-            let mname = &m.name;
-            checks.push(quote!(if self.#fld != #def { return Err(E::fail(Self::NAME, format_args!("modifier {} is not encodable on SM{}", #mname, sm))); }));
+            let what = format!("modifier {}", m.name);
+            checks.push(quote!(only_default::<E>(Self::NAME, #what, self.#fld == #def, sm)?;));
         }
     }
+    checks
+}
+
+/// The value of modifier `idx`'s field: its bool, its enum value's code
+/// (`codes`: per value, `None` where the encoding lacks it), its integer
+/// fitted to `wdt` bits, or its branch offset in units of `scale`.
+fn modifier_value(
+    op: &Op,
+    idx: usize,
+    codes: &Option<Vec<Option<u64>>>,
+    scale: u32,
+    wdt: u32,
+) -> TokenStream {
+    let m = &op.modifiers[idx];
+    let fld = field(&m.name);
+    let mname = &m.name;
+    match (&m.ty, codes) {
+        (ModType::Bool, _) => quote!(u128::from(self.#fld)),
+        (ModType::Enum(_), Some(codes))
+            if codes.iter().enumerate().all(|(i, c)| *c == Some(i as u64)) =>
+        {
+            quote!((self.#fld.index() as u128))
+        }
+        (ModType::Enum(_), Some(codes)) if codes.iter().all(Option::is_some) => {
+            // The value's code: a static table indexed by the value.
+            let c = codes
+                .iter()
+                .map(|c| u128_lit(c.unwrap_or_default() as u128));
+            quote!(code_of(&[#(#c),*], self.#fld.index()))
+        }
+        (ModType::Enum(_), Some(codes)) => {
+            // Some values do not exist in this encoding.
+            let c = codes.iter().map(|c| match c {
+                Some(c) => {
+                    let c = u128_lit(*c as u128);
+                    quote!(Some(#c))
+                }
+                None => quote!(None),
+            });
+            quote!({
+                const CODES: &[Option<u128>] = &[#(#c),*];
+                match CODES[self.#fld.index()] {
+                    Some(c) => c,
+                    None => return Err(E::fail(Self::NAME, format_args!("{} `{}` does not exist on SM{}", #mname, self.#fld.name(), sm))),
+                }
+            })
+        }
+        (ModType::Int { signed: false, .. }, _) => {
+            quote!(fit::<E>(Self::NAME, #mname, self.#fld as u128, #wdt)?)
+        }
+        (ModType::Int { signed: true, .. }, _) => {
+            quote!(fit_signed::<E>(Self::NAME, #mname, self.#fld as i64, #wdt)?)
+        }
+        (ModType::Rel, _) => {
+            let sc = scale as i64;
+            quote!({
+                if self.#fld % #sc != 0 {
+                    return Err(E::fail(Self::NAME, format_args!("{} must be a multiple of {}", #mname, #sc)));
+                }
+                fit_signed::<E>(Self::NAME, #mname, self.#fld / #sc, #wdt)?
+            })
+        }
+        (ModType::Enum(_), None) => quote!((self.#fld.index() as u128)),
+    }
+}
+
+/// The value a form field packs (an expression of type u128 that fails
+/// through `E` when the operand does not fit), or `None` for fixed and raw
+/// bits.
+fn field_value(op: &Op, fl: &Field) -> Option<TokenStream> {
+    let wdt = fl.bits.width();
+    match &fl.target {
+        FieldTarget::Fixed(_) | FieldTarget::Unknown(_) => None,
+        FieldTarget::Dst { idx, kind } => {
+            let d = &op.dsts[*idx];
+            let fld = field(&d.name);
+            let dname = &d.name;
+            let file = file_tokens(*kind);
+            Some(quote!(dst_field::<E>(Self::NAME, #dname, self.#fld, #file, #wdt, sm)?))
+        }
+        FieldTarget::SrcReg { idx, kind } => {
+            let s = &op.srcs[*idx];
+            let fld = field(&s.name);
+            let sname = &s.name;
+            let file = file_tokens(*kind);
+            Some(quote!(src_field::<E>(Self::NAME, #sname, &self.#fld, #file, #wdt, sm)?))
+        }
+        FieldTarget::SrcImm { idx, packing } => {
+            let s = &op.srcs[*idx];
+            let fld = field(&s.name);
+            let sname = &s.name;
+            let shift = packing.shift;
+            let sext = packing.sext;
+            Some(quote!(imm_src_field::<E>(Self::NAME, #sname, &self.#fld, #wdt, #shift, #sext)?))
+        }
+        FieldTarget::SrcCbuf { idx, part } => {
+            let s = &op.srcs[*idx];
+            let fld = field(&s.name);
+            let sname = &s.name;
+            Some(match part {
+                CbufPart::Index => {
+                    quote!(cbuf_index_field::<E>(Self::NAME, #sname, &self.#fld, #wdt)?)
+                }
+                CbufPart::Offset { scale, signed } => {
+                    let sc = *scale;
+                    quote!(cbuf_offset_field::<E>(Self::NAME, #sname, &self.#fld, #sc, #wdt, #signed)?)
+                }
+            })
+        }
+        FieldTarget::SrcNeg(i) => {
+            let fld = field(&op.srcs[*i].name);
+            Some(quote!(u128::from(self.#fld.neg)))
+        }
+        FieldTarget::SrcAbs(i) => {
+            let fld = field(&op.srcs[*i].name);
+            Some(quote!(u128::from(self.#fld.abs)))
+        }
+        FieldTarget::SrcNot(i) => {
+            let fld = field(&op.srcs[*i].name);
+            Some(quote!(u128::from(self.#fld.not)))
+        }
+        FieldTarget::Modifier { idx, codes, scale } => {
+            Some(modifier_value(op, *idx, codes, *scale, wdt))
+        }
+        FieldTarget::GuardPred => Some(quote!(guard_field::<E>(Self::NAME, &c.guard, #wdt, sm)?)),
+        FieldTarget::GuardNot => Some(quote!(u128::from(c.guard.not))),
+        FieldTarget::Ctrl => Some(quote!(ctrl_field::<E>(Self::NAME, c.ctrl, #wdt)?)),
+    }
+}
+
+fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
+    let name = ident(&format!("encode_f{}", f.id));
+    let (_, value) = f.form.fixed();
+    let value = u128_lit(value);
+    let raw = match f.form.unknown_mask() {
+        0 => quote!(),
+        m => {
+            let m = u128_lit(m);
+            quote!(w |= c.raw & #m;)
+        }
+    };
+    let checks = encode_checks(spec, op, f);
+    let mut body = Vec::new();
+    let common = common_layout(f.form);
     for fl in &f.form.fields {
-        let wdt = fl.bits.width();
-        let v: Option<TokenStream> = match &fl.target {
-            FieldTarget::Fixed(_) | FieldTarget::Unknown(_) => None,
-            FieldTarget::Dst { idx, kind } => {
-                let d = &op.dsts[*idx];
-                let fld = field(&d.name);
-                let dname = &d.name;
-                let file = file_tokens(*kind);
-                Some(quote!(dst_field::<E>(Self::NAME, #dname, self.#fld, #file, #wdt, sm)?))
-            }
-            FieldTarget::SrcReg { idx, kind } => {
-                let s = &op.srcs[*idx];
-                let fld = field(&s.name);
-                let sname = &s.name;
-                let file = file_tokens(*kind);
-                Some(quote!(src_field::<E>(Self::NAME, #sname, &self.#fld, #file, #wdt, sm)?))
-            }
-            FieldTarget::SrcImm { idx, packing } => {
-                let s = &op.srcs[*idx];
-                let fld = field(&s.name);
-                let sname = &s.name;
-                let shift = packing.shift;
-                let sext = packing.sext;
-                Some(
-                    quote!(imm_src_field::<E>(Self::NAME, #sname, &self.#fld, #wdt, #shift, #sext)?),
-                )
-            }
-            FieldTarget::SrcCbuf { idx, part } => {
-                let s = &op.srcs[*idx];
-                let fld = field(&s.name);
-                let sname = &s.name;
-                Some(match part {
-                    CbufPart::Index => {
-                        quote!(cbuf_index_field::<E>(Self::NAME, #sname, &self.#fld, #wdt)?)
-                    }
-                    CbufPart::Offset { scale, signed } => {
-                        let sc = *scale;
-                        quote!(cbuf_offset_field::<E>(Self::NAME, #sname, &self.#fld, #sc, #wdt, #signed)?)
-                    }
-                })
-            }
-            FieldTarget::SrcNeg(i) => {
-                let fld = field(&op.srcs[*i].name);
-                Some(quote!(u128::from(self.#fld.neg)))
-            }
-            FieldTarget::SrcAbs(i) => {
-                let fld = field(&op.srcs[*i].name);
-                Some(quote!(u128::from(self.#fld.abs)))
-            }
-            FieldTarget::SrcNot(i) => {
-                let fld = field(&op.srcs[*i].name);
-                Some(quote!(u128::from(self.#fld.not)))
-            }
-            FieldTarget::Modifier { idx, codes, scale } => {
-                let m = &op.modifiers[*idx];
-                let fld = field(&m.name);
-                let mname = &m.name;
-                Some(match (&m.ty, codes) {
-                    (ModType::Bool, _) => quote!(u128::from(self.#fld)),
-                    (ModType::Enum(_), Some(codes)) if codes.iter().all(Option::is_some) => {
-                        let c = codes.iter().map(|c| u128_lit(c.unwrap() as u128));
-                        quote!({ const CODES: &[u128] = &[#(#c),*]; CODES[self.#fld.index()] })
-                    }
-                    (ModType::Enum(_), Some(codes)) => {
-                        // Some values do not exist in this encoding.
-                        let c = codes.iter().map(|c| match c {
-                            Some(c) => {
-                                let c = u128_lit(*c as u128);
-                                quote!(Some(#c))
-                            }
-                            None => quote!(None),
-                        });
-                        quote!({
-                            const CODES: &[Option<u128>] = &[#(#c),*];
-                            match CODES[self.#fld.index()] {
-                                Some(c) => c,
-                                None => return Err(E::fail(Self::NAME, format_args!("{} `{}` does not exist on SM{}", #mname, self.#fld.name(), sm))),
-                            }
-                        })
-                    }
-                    (ModType::Int { signed: false, .. }, _) => {
-                        quote!(fit::<E>(Self::NAME, #mname, self.#fld as u128, #wdt)?)
-                    }
-                    (ModType::Int { signed: true, .. }, _) => {
-                        quote!(fit_signed::<E>(Self::NAME, #mname, self.#fld as i64, #wdt)?)
-                    }
-                    (ModType::Rel, _) => {
-                        let sc = *scale as i64;
-                        quote!({
-                            if self.#fld % #sc != 0 {
-                                return Err(E::fail(Self::NAME, format_args!("{} must be a multiple of {}", #mname, #sc)));
-                            }
-                            fit_signed::<E>(Self::NAME, #mname, self.#fld / #sc, #wdt)?
-                        })
-                    }
-                    (ModType::Enum(_), None) => quote!((self.#fld.index() as u128)),
-                })
-            }
-            FieldTarget::GuardPred => Some(
-                quote!(src_field::<E>(Self::NAME, "guard", &c.guard, RegFile::Pred, #wdt, sm)?),
-            ),
-            FieldTarget::GuardNot => Some(quote!(u128::from(c.guard.not))),
-            FieldTarget::Ctrl => {
-                Some(quote!(fit::<E>(Self::NAME, "control bits", c.ctrl as u128, #wdt)?))
-            }
-        };
+        if common.is_some()
+            && matches!(
+                fl.target,
+                FieldTarget::GuardPred | FieldTarget::GuardNot | FieldTarget::Ctrl
+            )
+        {
+            continue;
+        }
+        let v = field_value(op, fl);
         if let Some(v) = v {
             // Everything but a raw enum index was fitted to the width above
             // (enum codes are checked against their bits by the lint).
@@ -332,6 +407,9 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
             };
             body.push(place(&fl.bits, v, exact));
         }
+    }
+    if let Some((g, n, c)) = common {
+        body.push(quote!(w |= common_fields::<E>(Self::NAME, c, sm, #g, #n, #c)?;));
     }
     let not_all = f.form.not_all.iter().map(|&m| {
         let m = u128_lit(m);
@@ -346,12 +424,11 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
     );
     quote! {
         #[doc = #form_name]
-        #[allow(clippy::identity_op, unused_variables)]
         #[inline(always)]
         fn #name<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
             #(#checks)*
             let mut w: u128 = #value;
-            w |= c.raw & #unknown;
+            #raw
             #(#body)*
             #(#not_all)*
             Ok(w)
@@ -403,7 +480,6 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Err
             /// [`Self::encode`] without the spec's `legal` and `traps`
             /// products: the word of a combination that does not exist
             /// (for tests that show nvdisasm rejects it).
-            #[allow(unused_variables, clippy::match_single_binding)]
             pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
                 let smb = sm_bit(sm);
                 match (#(self.#src_fields.kind,)*) {
@@ -432,7 +508,6 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Err
         /// The encoding form that takes the current operand kinds on `sm`:
         /// the first in spec order whose slots fit (one decision tree on
         /// the kinds, not a test per form).
-        #[allow(unused_variables, clippy::match_single_binding)]
         pub fn form_id(&self, sm: u32) -> Option<u8> {
             let smb = sm_bit(sm);
             match (#(self.#src_fields.kind,)*) {
@@ -451,7 +526,6 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Err
         impl Encode for #ty {
             const NAME: &'static str = #name;
             /// The form match of [`Self::form_id`], each arm packing its form.
-            #[allow(unused_variables, clippy::match_single_binding)]
             #[inline(always)]
             fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
                 #parts_check

@@ -151,9 +151,7 @@ pub fn op_fold(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
         };
         binds.push(quote! {
             let #raw: #t = #read;
-            let #neg: bool = self.#f.neg;
-            let #abs: bool = self.#f.abs;
-            let #not: bool = self.#f.not;
+            let (#neg, #abs, #not) = self.#f.flags();
             let #f: #t = #apply;
         });
     }
@@ -180,7 +178,6 @@ pub fn op_fold(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     let spec_doc = crate::shared::spec_doc(spec, &op.loc);
     Ok(quote! {
         /// Whether this op has fold semantics on `sm`.
-        #[allow(unused_variables)]
         pub fn has_fold(&self, sm: u32) -> bool {
             #has_fold
         }
@@ -195,11 +192,8 @@ pub fn op_fold(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
         /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
         /// may read (`None`: unknown); also returns the carry it writes.
         #spec_doc
-        #[allow(unused_variables, unused_mut, unused_parens, clippy::all)]
-        pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> Result<(FoldOut, Option<bool>), FoldError> {
-            if srcs.len() != #nsrc {
-                return Err(FoldError::new(format!("{} takes {} sources, got {}", #name, #nsrc, srcs.len())));
-            }
+        pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
+            check_sources(#name, #nsrc, srcs)?;
             #(#binds)*
             match family_of(sm) {
                 #(#arms,)*
@@ -248,7 +242,6 @@ pub fn op_cc_use(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
         return Ok(quote!());
     }
     Ok(quote! {
-        #[allow(unused_variables, clippy::all)]
         fn cc_use(&self, sm: u32) -> (bool, bool) {
             #(#mod_binds)*
             match family_of(sm) { #(#cc_arms,)* _ => #cc_default }

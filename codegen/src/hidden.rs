@@ -39,9 +39,9 @@ struct Rule {
     value: u128,
 }
 
-/// The `Hidden` rows of one form: rules that differ only in their
-/// condition are one row with alternative conditions.
-pub(crate) fn hidden_tokens(spec: &Spec, op: &Op, form: &Form) -> TokenStream {
+/// The `Hidden` rows of one form (None when it has none): rules that
+/// differ only in their condition are one row with alternative conditions.
+pub(crate) fn hidden_rows(spec: &Spec, op: &Op, form: &Form) -> Option<TokenStream> {
     let mut merged: Vec<(Rule, Vec<(u128, u128)>)> = Vec::new();
     for r in rules(spec, op, form) {
         let same = |m: &&mut (Rule, Vec<(u128, u128)>)| {
@@ -66,7 +66,8 @@ pub(crate) fn hidden_tokens(spec: &Spec, op: &Op, form: &Form) -> TokenStream {
         let (any, m, v) = (u128_lit(r.when_any), u128_lit(r.mask), u128_lit(r.value));
         quote!(Hidden { sms: #lo..=#hi, when: &[#(#when),*], when_any: #any, mask: #m, value: #v })
     });
-    quote!(&[#(#rows),*])
+    let rows: Vec<TokenStream> = rows.collect();
+    (!rows.is_empty()).then(|| quote!(&[#(#rows),*]))
 }
 
 fn rules(spec: &Spec, op: &Op, form: &Form) -> Vec<Rule> {

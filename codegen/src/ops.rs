@@ -78,7 +78,6 @@ fn src_views(spec: &Spec, op: &Op) -> TokenStream {
         );
         items.push(quote! {
             #[doc = #doc]
-            #[allow(unused_variables)]
             pub fn #of(#(#params),*) -> Option<View> {
                 #(#tries)*
                 None
@@ -162,7 +161,6 @@ fn with_mem_bytes(spec: &Spec, op: &Op) -> TokenStream {
     quote! {
         /// The same access with `bytes` bytes (a zero-extending size), if
         /// the op has such a size.
-        #[allow(unused_variables)]
         fn with_mem_bytes(&self, bytes: u32) -> Option<Self> { #body }
     }
 }
@@ -219,7 +217,6 @@ fn with_mem_at(op: &Op) -> TokenStream {
     quote! {
         /// The same access at another offset with another data register
         /// (`None` when the offset does not fit the modifier's type).
-        #[allow(unused_variables)]
         fn with_mem_at(&self, offset: i64, data: Reg) -> Option<Self> { #body }
     }
 }
@@ -467,6 +464,8 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     })
 }
 
+/// Each spec enum: the type, its value tables (`ALL`, `TEXTS`, `NAMES`,
+/// indexed by the value's position) and its per-SM texts.
 fn enum_items(spec: &Spec) -> TokenStream {
     let items = spec.enums.iter().map(|e| {
         let t = enum_type(&e.name);
@@ -480,79 +479,27 @@ fn enum_items(spec: &Spec) -> TokenStream {
         let texts: Vec<&String> = e.values.iter().map(|v| &v.text).collect();
         let names: Vec<&String> = e.values.iter().map(|v| &v.name).collect();
         let first = &vars[0];
-        let idx: Vec<Literal> = (0..vars.len()).map(Literal::usize_unsuffixed).collect();
         let n = vars.len();
-        // The per-SM texts as match arms on `(self, sm)`, each text as
-        // `value` makes it (the text itself, or its padded chunk).
-        let sm_arms = |value: &dyn Fn(&str) -> TokenStream| -> Vec<TokenStream> {
-            let t = &t;
-            e.values
-                .iter()
-                .zip(&vars)
-                .flat_map(|(v, var)| {
-                    v.sm_texts.iter().map(move |(sms, txt)| {
-                        let sms = sms.iter().map(|s| Literal::u32_unsuffixed(*s));
-                        let val = value(txt);
-                        quote!((#t::#var, #(#sms)|*) => #val)
-                    })
-                })
-                .collect()
-        };
-        let text_arms = sm_arms(&|txt| quote!(#txt));
-        let chunk_fn = match enum_chunk_size(e) {
-            Some(size) => {
-                let chunk = |txt: &str| {
-                    let mut b = txt.as_bytes().to_vec();
-                    b.resize(size, 0);
-                    let lit = Literal::byte_string(&b);
-                    let n = Literal::usize_unsuffixed(txt.len());
-                    quote!((#lit, #n))
-                };
-                let sm_chunk_arms = sm_arms(&chunk);
-                let chunks = e.values.iter().map(|v| chunk(&v.text));
-                let size = Literal::usize_unsuffixed(size);
-                quote! {
-                    /// [`Self::text_sm`] padded with zeros, and its length: a
-                    /// printer writes it as one fixed-size store.
-                    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; #size], usize) {
-                        #[allow(clippy::match_single_binding)]
-                        match (self, sm) {
-                            #(#sm_chunk_arms,)*
-                            _ => match self { #(#t::#vars => #chunks),* },
-                        }
-                    }
-                }
-            }
-            None => quote!(),
-        };
-        let flip = match &e.flip {
-            Some(f) => {
-                let arms = f.iter().enumerate().map(|(i, &j)| {
-                    let a = &vars[i];
-                    let b = &vars[j];
-                    quote!(#t::#a => #t::#b)
-                });
-                quote! {
-                    /// The comparison that holds with the sources swapped.
-                    pub const fn flip(self) -> Self { match self { #(#arms),* } }
-                }
-            }
-            None => quote!(),
-        };
+        let text_arms = enum_sm_arms(e, &t, &|txt| quote!(#txt));
+        let chunk_fn = enum_chunk_fn(e, &t);
+        let flip = enum_flip(e, &t);
         quote! {
             #d
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
             pub enum #t { #[default] #(#vars),* }
             impl #t {
                 pub const ALL: [#t; #n] = [#(#t::#vars),*];
-                pub const fn index(self) -> usize { match self { #(#t::#vars => #idx),* } }
+                /// Suffix text of each value as the disassembler prints it.
+                pub const TEXTS: [&'static str; #n] = [#(#texts),*];
+                /// Spec name of each value.
+                pub const NAMES: [&'static str; #n] = [#(#names),*];
+                pub const fn index(self) -> usize { self as usize }
                 pub fn from_index(i: usize) -> Option<Self> { Self::ALL.get(i).copied() }
                 /// Suffix text as the disassembler prints it.
-                pub const fn text(self) -> &'static str { match self { #(#t::#vars => #texts),* } }
-                pub const fn name(self) -> &'static str { match self { #(#t::#vars => #names),* } }
+                pub const fn text(self) -> &'static str { Self::TEXTS[self as usize] }
+                pub const fn name(self) -> &'static str { Self::NAMES[self as usize] }
                 /// Suffix text as the disassembler for `sm` prints it.
                 pub fn text_sm(self, sm: u32) -> &'static str {
-                    #[allow(clippy::match_single_binding)]
                     match (self, sm) { #(#text_arms,)* _ => self.text() }
                 }
                 #chunk_fn
@@ -562,6 +509,83 @@ fn enum_items(spec: &Spec) -> TokenStream {
         }
     });
     quote!(#(#items)*)
+}
+
+/// The per-SM texts of an enum as match arms on `(self, sm)`, one arm per
+/// value and text (its SMs merged), each text as `value` makes it (the
+/// text itself, or its padded chunk).
+fn enum_sm_arms(
+    e: &isa_spec::model::Enum,
+    t: &proc_macro2::Ident,
+    value: &dyn Fn(&str) -> TokenStream,
+) -> Vec<TokenStream> {
+    let mut arms = Vec::new();
+    for v in &e.values {
+        let var = enum_variant(&v.name);
+        let mut by_text: Vec<(&String, Vec<u32>)> = Vec::new();
+        for (sms, txt) in &v.sm_texts {
+            match by_text.iter_mut().find(|(t, _)| *t == txt) {
+                Some((_, all)) => all.extend(sms),
+                None => by_text.push((txt, sms.clone())),
+            }
+        }
+        for (txt, sms) in by_text {
+            let sms = sms.iter().map(|s| Literal::u32_unsuffixed(*s));
+            let val = value(txt);
+            arms.push(quote!((#t::#var, #(#sms)|*) => #val));
+        }
+    }
+    arms
+}
+
+/// `chunk_sm`: an enum's texts padded to a fixed size, for printers that
+/// write a text as one store (the chunks of the default texts are built
+/// at compile time from `TEXTS`).
+fn enum_chunk_fn(e: &isa_spec::model::Enum, t: &proc_macro2::Ident) -> TokenStream {
+    let Some(size) = enum_chunk_size(e) else {
+        return quote!();
+    };
+    let chunk = |txt: &str| {
+        let mut b = txt.as_bytes().to_vec();
+        b.resize(size, 0);
+        let lit = Literal::byte_string(&b);
+        let n = Literal::usize_unsuffixed(txt.len());
+        quote!((#lit, #n))
+    };
+    let sm_chunk_arms = enum_sm_arms(e, t, &chunk);
+    let n = e.values.len();
+    let size = Literal::usize_unsuffixed(size);
+    quote! {
+        /// [`Self::text_sm`] padded with zeros, and its length: a
+        /// printer writes it as one fixed-size store.
+        pub fn chunk_sm(self, sm: u32) -> (&'static [u8; #size], usize) {
+            static CHUNKS: [([u8; #size], usize); #n] = text_chunks(&#t::TEXTS);
+            match (self, sm) {
+                #(#sm_chunk_arms,)*
+                _ => {
+                    let (chunk, len) = &CHUNKS[self as usize];
+                    (chunk, *len)
+                }
+            }
+        }
+    }
+}
+
+/// `flip`: the comparison that holds with the sources swapped.
+fn enum_flip(e: &isa_spec::model::Enum, t: &proc_macro2::Ident) -> TokenStream {
+    let Some(f) = &e.flip else {
+        return quote!();
+    };
+    let vars: Vec<_> = e.values.iter().map(|v| enum_variant(&v.name)).collect();
+    let arms = f.iter().enumerate().map(|(i, &j)| {
+        let a = &vars[i];
+        let b = &vars[j];
+        quote!(#t::#a => #t::#b)
+    });
+    quote! {
+        /// The comparison that holds with the sources swapped.
+        pub const fn flip(self) -> Self { match self { #(#arms),* } }
+    }
 }
 
 /// `Family` methods for the control value's layout (`[family.*.control]`).
@@ -627,8 +651,35 @@ fn control_items(spec: &Spec, fams: &[proc_macro2::Ident]) -> TokenStream {
     }
 }
 
+/// The shared file `isa.rs`: the spec's enums, the families, the SM
+/// tables, the op list, the decoders and the form table, then the op
+/// files. Each part is a function below.
 pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> {
     let enums = enum_items(spec);
+    let families = family_items(spec);
+    let sms = sm_items(spec)?;
+    let mnemonics = mnemonic_table(spec);
+    let ops = op_list(spec);
+    let decode = crate::decode::family_decoders(spec)?;
+    let forms = crate::decode::form_tables(spec);
+    let includes = includes
+        .iter()
+        .map(|n| quote!(include!(concat!(env!("OUT_DIR"), "/", #n));));
+    Ok(quote! {
+        #enums
+        #families
+        #mnemonics
+        #sms
+        #ops
+        #decode
+        #forms
+        #(#includes)*
+    })
+}
+
+/// `Family` (each with its own instruction format) with its properties,
+/// and `family_of`.
+fn family_items(spec: &Spec) -> TokenStream {
     let fams: Vec<_> = spec
         .families
         .iter()
@@ -636,116 +687,25 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
         .collect();
     let fam_names: Vec<&String> = spec.families.iter().map(|f| &f.name).collect();
     let fam_widths: Vec<u32> = spec.families.iter().map(|f| f.width).collect();
-    let fam_bundles: Vec<TokenStream> = spec
-        .families
-        .iter()
-        .map(|f| match f.bundle {
-            Some(b) => quote!(Some(#b)),
-            None => quote!(None),
-        })
-        .collect();
-    let fam_sms: Vec<TokenStream> = spec
-        .families
-        .iter()
-        .map(|f| {
-            let s = f.sms.iter().map(|x| Literal::u32_unsuffixed(*x));
-            quote!(&[#(#s),*])
-        })
-        .collect();
+    let fam_bundles = spec.families.iter().map(|f| match f.bundle {
+        Some(b) => quote!(Some(#b)),
+        None => quote!(None),
+    });
+    let fam_sms = spec.families.iter().map(|f| {
+        let s = f.sms.iter().map(|x| Literal::u32_unsuffixed(*x));
+        quote!(&[#(#s),*])
+    });
     let fam_of_arms = spec.families.iter().zip(&fams).map(|(f, v)| {
         let s = f.sms.iter().map(|x| Literal::u32_unsuffixed(*x));
         quote!(#(#s)|* => Some(Family::#v))
     });
-    let all_sms = spec.all_sms();
-    let all_sms_l = all_sms.iter().map(|x| Literal::u32_unsuffixed(*x));
-    // SM sets are u64 masks over ALL_SMS (see `sm_bit`).
-    if all_sms.len() > 64 {
-        return Err(Error {
-            message: format!(
-                "the families cover {} SMs; SM sets are 64-bit masks",
-                all_sms.len()
-            ),
-            loc: None,
-        });
-    }
-    let sm_table_len = Literal::usize_unsuffixed(all_sms.last().map_or(0, |m| *m as usize + 1));
-    let mut mn_pairs: Vec<(String, u32)> = Vec::new();
-    for o in &spec.ops {
-        let sms = o.sms();
-        let mut names: Vec<(&String, Option<&Vec<u32>>)> = vec![(&o.asm.mnemonic, None)];
-        names.extend(o.asm.variants.iter().map(|(s, a)| (&a.mnemonic, Some(s))));
-        names.extend(o.aliases.iter().map(|a| (&a.mnemonic, None)));
-        for (m, only) in names {
-            let first = m.split('.').next().unwrap_or(m).to_string();
-            for sm in &sms {
-                if only.is_none_or(|s| s.contains(sm)) {
-                    mn_pairs.push((first.clone(), *sm));
-                }
-            }
-        }
-    }
-    mn_pairs.sort();
-    mn_pairs.dedup();
-    let mnemonics = mn_pairs.iter().map(|(m, sm)| quote!((#m, #sm)));
-    let zero_arms: Vec<TokenStream> = spec
-        .families
-        .iter()
-        .flat_map(|f| f.sms.iter().map(move |&sm| (f, sm)))
-        .flat_map(|(f, sm)| {
-            REG_FILES.iter().filter_map(move |&(kind, file)| {
-                let z = Literal::u8_unsuffixed(f.zero_index(kind, sm)? as u8);
-                let file = format_ident!("{}", file);
-                Some(quote!((#sm, RegFile::#file) => Some(#z)))
-            })
-        })
-        .collect();
-    let reference_arms = spec
-        .families
-        .iter()
-        .flat_map(|f| f.reference_nvdisasm.iter())
-        .map(|(sm, v)| quote!(#sm => Some(#v)));
-    let fam_docs: Vec<TokenStream> = spec.families.iter().map(|f| doc(&f.doc)).collect();
-
-    let variants: Vec<_> = spec.ops.iter().map(|o| op_variant(&o.name)).collect();
-    let types: Vec<_> = spec.ops.iter().map(|o| op_type(&o.name)).collect();
-    let op_names: Vec<&String> = spec.ops.iter().map(|o| &o.name).collect();
-    // Ops without `legal`/`traps` products encode every combination anyway.
-    let any_combo: Vec<_> = spec
-        .ops
-        .iter()
-        .map(|o| {
-            let v = op_variant(&o.name);
-            if crate::combo::has_rules(o) {
-                quote!(Op::#v(o) => o.encode_any_combo(sm, c))
-            } else {
-                quote!(Op::#v(o) => o.encode(sm, c))
-            }
-        })
-        .collect();
-    let decode = crate::decode::family_decoders(spec)?;
-    let dec_fns: Vec<_> = spec
-        .families
-        .iter()
-        .map(|f| ident(&format!("decode_{}", f.name)))
-        .collect();
-    let print_fns: Vec<_> = spec
-        .families
-        .iter()
-        .map(|f| ident(&format!("print_{}", f.name)))
-        .collect();
-    let forms = crate::decode::form_tables(spec);
-    let includes = includes
-        .iter()
-        .map(|n| quote!(include!(concat!(env!("OUT_DIR"), "/", #n));));
+    let fam_docs = spec.families.iter().map(|f| doc(&f.doc));
     let control = control_items(spec, &fams);
     let reuse_arms = spec.families.iter().zip(&fams).map(|(f, v)| {
         let arms = f.reuse.iter().map(|(lo, bit)| quote!(#lo => Some(#bit)));
         quote!(Family::#v => match field_lo { #(#arms,)* _ => None })
     });
-
-    Ok(quote! {
-        #enums
-
+    quote! {
         /// Hardware families, each with its own instruction format.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum Family { #(#fam_docs #fams),* }
@@ -767,10 +727,81 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
         pub const fn family_of(sm: u32) -> Option<Family> {
             match sm { #(#fam_of_arms,)* _ => None }
         }
+    }
+}
 
-        /// Every (mnemonic without suffixes, SM) pair the spec prints.
-        pub const MNEMONICS: &[(&str, u32)] = &[#(#mnemonics),*];
+/// `MNEMONICS`: every mnemonic (first part) the spec prints, one row per
+/// mnemonic with its SMs (an alias or per-SM syntax counts where it
+/// applies).
+fn mnemonic_table(spec: &Spec) -> TokenStream {
+    let mut mn_pairs: Vec<(String, u32)> = Vec::new();
+    for o in &spec.ops {
+        let sms = o.sms();
+        let mut names: Vec<(&String, Option<&Vec<u32>>)> = vec![(&o.asm.mnemonic, None)];
+        names.extend(o.asm.variants.iter().map(|(s, a)| (&a.mnemonic, Some(s))));
+        names.extend(o.aliases.iter().map(|a| (&a.mnemonic, None)));
+        for (m, only) in names {
+            let first = m.split('.').next().unwrap_or(m).to_string();
+            for sm in &sms {
+                if only.is_none_or(|s| s.contains(sm)) {
+                    mn_pairs.push((first.clone(), *sm));
+                }
+            }
+        }
+    }
+    mn_pairs.sort();
+    mn_pairs.dedup();
+    let mut mn_rows: Vec<(String, Vec<u32>)> = Vec::new();
+    for (m, sm) in mn_pairs {
+        match mn_rows.last_mut() {
+            Some((last, sms)) if *last == m => sms.push(sm),
+            _ => mn_rows.push((m, vec![sm])),
+        }
+    }
+    let mnemonics = mn_rows.iter().map(|(m, sms)| {
+        let sms = sms.iter().map(|s| Literal::u32_unsuffixed(*s));
+        quote!((#m, &[#(#sms),*]))
+    });
+    quote! {
+        /// Every mnemonic (without suffixes) the spec prints, with the SMs
+        /// it is printed on.
+        pub const MNEMONICS: &[(&str, &[u32])] = &[#(#mnemonics),*];
+    }
+}
 
+/// Per-SM tables: `zero_index`, `reference_nvdisasm`, `ALL_SMS` and
+/// `sm_bit` (SM sets are 64-bit masks over `ALL_SMS`, so more than 64 SMs
+/// is an error).
+fn sm_items(spec: &Spec) -> Result<TokenStream, Error> {
+    let all_sms = spec.all_sms();
+    if all_sms.len() > 64 {
+        return Err(Error {
+            message: format!(
+                "the families cover {} SMs; SM sets are 64-bit masks",
+                all_sms.len()
+            ),
+            loc: None,
+        });
+    }
+    let all_sms_l = all_sms.iter().map(|x| Literal::u32_unsuffixed(*x));
+    let sm_table_len = Literal::usize_unsuffixed(all_sms.last().map_or(0, |m| *m as usize + 1));
+    let zero_arms = spec
+        .families
+        .iter()
+        .flat_map(|f| f.sms.iter().map(move |&sm| (f, sm)))
+        .flat_map(|(f, sm)| {
+            REG_FILES.iter().filter_map(move |&(kind, file)| {
+                let z = Literal::u8_unsuffixed(f.zero_index(kind, sm)? as u8);
+                let file = format_ident!("{}", file);
+                Some(quote!((#sm, RegFile::#file) => Some(#z)))
+            })
+        });
+    let reference_arms = spec
+        .families
+        .iter()
+        .flat_map(|f| f.reference_nvdisasm.iter())
+        .map(|(sm, v)| quote!(#sm => Some(#v)));
+    Ok(quote! {
         /// The hardware index of `file`'s zero register (RZ, URZ) or true
         /// predicate (PT, UPT) on `sm`, from the families' `registers`; the
         /// file's registers are the indices below it. None where the SM has
@@ -804,109 +835,29 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
             };
             if (sm as usize) < BITS.len() { BITS[sm as usize] } else { 0 }
         }
+    })
+}
 
-        /// Every op of the spec.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum Op { #(#variants(#types)),* }
-
-        #(impl From<#types> for Op { fn from(o: #types) -> Op { Op::#variants(o) } })*
-
-        impl Op {
-            /// Names of every op, in spec order.
-            pub const NAMES: &'static [&'static str] = &[#(#op_names),*];
-            pub const fn name(&self) -> &'static str { match self { #(Op::#variants(_) => #types::NAME),* } }
-            pub const fn class(&self) -> &'static str { match self { #(Op::#variants(_) => #types::CLASS),* } }
-            pub const fn sms(&self) -> &'static [u32] { match self { #(Op::#variants(_) => #types::SMS),* } }
-            pub const fn src_info(&self) -> &'static [OperandInfo] { match self { #(Op::#variants(_) => #types::SRCS),* } }
-            pub const fn dst_info(&self) -> &'static [OperandInfo] { match self { #(Op::#variants(_) => #types::DSTS),* } }
-            pub fn src(&self, i: usize) -> &Src { match self { #(Op::#variants(o) => o.srcs()[i]),* } }
-            pub fn src_mut(&mut self, i: usize) -> &mut Src {
-                match self { #(Op::#variants(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range")),* }
-            }
-            pub fn dst(&self, i: usize) -> &Reg { match self { #(Op::#variants(o) => o.dsts()[i]),* } }
-            pub fn dst_mut(&mut self, i: usize) -> &mut Reg {
-                match self { #(Op::#variants(o) => o.dsts_mut().into_iter().nth(i).expect("destination index in range")),* }
-            }
-            /// Encode for `sm` with the guard, control and raw bits of `c`.
-            /// Inlined into the caller: its jump on the variant calls the
-            /// op's encoder directly (no second call and return per op).
-            #[inline]
-            pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-                match self { #(Op::#variants(o) => o.encode(sm, c)),* }
-            }
-            /// [`Self::encode`] without the spec's `legal` and `traps`
-            /// products (for tests that show nvdisasm rejects the
-            /// combinations they leave out).
-            pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
-                match self { #(#any_combo),* }
-            }
-            /// The word, or `None` when the op does not encode on `sm`
-            /// (no error message is built: for legality trials). One jump
-            /// on the variant into the op's whole encoder.
-            #[inline]
-            pub fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
-                match self { #(Op::#variants(o) => o.try_encode(sm, c)),* }
-            }
-
-            /// Index of the encoding form the op takes on `sm`, if any.
-            pub fn form_id(&self, sm: u32) -> Option<u8> {
-                match self { #(Op::#variants(o) => o.form_id(sm)),* }
-            }
-            /// Write nvdisasm's text for the instruction at byte address
-            /// `addr` into a line buffer (the fast path of `nak dis`).
-            pub fn print_line(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-                match self { #(Op::#variants(o) => o.print_line(c, sm, addr, out)),* }
-            }
-            /// nvdisasm's text for the instruction at byte address `addr`.
-            pub fn text(&self, c: &Common, sm: u32, addr: u64) -> String {
-                line_text(|line| self.print_line(c, sm, addr, line))
-            }
-            /// The memory access of a load or store (`[memory]` in its spec file).
-            pub fn mem_access(&self) -> Option<MemAccess> {
-                match self { #(Op::#variants(o) => o.mem_access()),* }
-            }
-            /// Sources whose low n bits alone decide the low n bits of every
-            /// destination (`low_bits` in its spec file).
-            pub fn low_bits_srcs(&self) -> &'static [usize] {
-                match self { #(Op::#variants(o) => o.low_bits_srcs()),* }
-            }
-            /// The same memory access with `bytes` bytes, if the op has
-            /// such a zero-extending size.
-            pub fn with_mem_bytes(&self, bytes: u32) -> Option<Op> {
-                match self { #(Op::#variants(o) => o.with_mem_bytes(bytes).map(Op::#variants)),* }
-            }
-            /// Whether the memory access may be combined with another one.
-            pub fn mem_combinable(&self) -> bool {
-                match self { #(Op::#variants(o) => o.mem_combinable()),* }
-            }
-            /// The same memory access at another offset with another data
-            /// register.
-            pub fn with_mem_at(&self, offset: i64, data: Reg) -> Option<Op> {
-                match self { #(Op::#variants(o) => o.with_mem_at(offset, data).map(Op::#variants)),* }
-            }
-            /// Compute the destinations from source values (CPU semantics).
-            pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-                self.fold_cc(sm, srcs, None).map(|x| x.0)
-            }
-            /// `fold` with Maxwell's carry flag in (`None`: unknown) and out.
-            pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> Result<(FoldOut, Option<bool>), FoldError> {
-                match self { #(Op::#variants(o) => o.fold_cc(sm, srcs, cc_in)),* }
-            }
-            /// Whether the op reads and writes Maxwell's carry flag on `sm`.
-            pub fn cc_use(&self, sm: u32) -> (bool, bool) {
-                match self { #(Op::#variants(o) => o.cc_use(sm)),* }
-            }
-            /// Whether the op has fold semantics on `sm`'s family.
-            pub fn has_fold(&self, sm: u32) -> bool {
-                match self { #(Op::#variants(o) => o.has_fold(sm)),* }
-            }
-            /// Rewrite the op until it encodes on `sm`; may replace it with another op.
-            pub fn legalize(&mut self, sm: u32, cx: &mut dyn LegalizeCx) -> Result<(), LegalizeError> {
-                let new = match self { #(Op::#variants(o) => o.legalize(sm, cx)?),* };
-                if let Some(n) = new { *self = n; }
-                Ok(())
-            }
-        }
+/// The op list (`define_ops!`: `Op` and its methods are the runtime's),
+/// and `decode` and `printer`, which pick the family's decoder.
+fn op_list(spec: &Spec) -> TokenStream {
+    let fams: Vec<_> = spec
+        .families
+        .iter()
+        .map(|f| enum_variant(&f.name))
+        .collect();
+    let variants = spec.ops.iter().map(|o| op_variant(&o.name));
+    let types = spec.ops.iter().map(|o| op_type(&o.name));
+    let dec_fns = spec
+        .families
+        .iter()
+        .map(|f| ident(&format!("decode_{}", f.name)));
+    let print_fns = spec
+        .families
+        .iter()
+        .map(|f| ident(&format!("print_{}", f.name)));
+    quote! {
+        define_ops! { #(#variants(#types)),* }
 
         /// Decode one instruction word; `None` for a word no op of the spec matches.
         #[inline]
@@ -922,35 +873,5 @@ pub fn isa_file(spec: &Spec, includes: &[String]) -> Result<TokenStream, Error> 
         pub fn printer(sm: u32) -> Option<fn(u128, u32, u64, u32, &mut LineBuf) -> Option<()>> {
             Some(match family_of(sm)? { #(Family::#fams => #print_fns),* })
         }
-
-        /// Parse one tokenized line: the first op whose syntax matches and
-        /// that encodes on `sm`; else the first whose syntax matches (an
-        /// IR instruction not legalized yet; encoding it reports why it
-        /// cannot be encoded); else the error of the best partial match.
-        pub fn parse(line: &Line, sm: u32, addr: u64) -> Result<(Op, Common), AsmError> {
-            let mut best: Option<AsmError> = None;
-            let mut first: Option<(Op, Common)> = None;
-            #(
-                match #types::parse(line, sm, addr) {
-                    None => {}
-                    Some(Ok((o, c))) => {
-                        if o.encode(sm, &c).is_ok() {
-                            return Ok((Op::#variants(o), c));
-                        }
-                        first.get_or_insert((Op::#variants(o), c));
-                    }
-                    Some(Err(e)) => { best.get_or_insert(e); }
-                }
-            )*
-            if let Some(f) = first {
-                return Ok(f);
-            }
-            Err(best.unwrap_or_else(|| AsmError { col: line.mnemonic_col, message: format!("unknown instruction `{}`", line.parts.join(".")) }))
-        }
-
-        #decode
-        #forms
-
-        #(#includes)*
-    })
+    }
 }

@@ -127,8 +127,8 @@ pub(crate) fn asm_cond(spec: &Spec, op: &Op, o: &AsmOperand) -> TokenStream {
 /// its padded chunk where the enum has one.
 fn enum_text(spec: &Spec, e: usize, v: TokenStream) -> TokenStream {
     match spec.enums.get(e).and_then(crate::shared::enum_chunk_size) {
-        Some(_) => quote!({ let (t, n) = #v.chunk_sm(sm); out.push_chunk(t, n); }),
-        None => quote!(out.push_str(#v.text_sm(sm));),
+        Some(_) => quote!(out.push_text_chunk(#v.chunk_sm(sm))),
+        None => quote!(out.push_str(#v.text_sm(sm))),
     }
 }
 
@@ -154,14 +154,14 @@ pub fn op_print(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             .into_iter()
             .map(|(bit, ids)| {
                 let bit = Literal::u32_unsuffixed(bit);
-                quote!(Some(#(#ids)|*) => c.ctrl >> #bit & 1 != 0)
+                quote!((matches!(form, Some(#(#ids)|*)) && c.ctrl >> #bit & 1 != 0))
             })
             .collect();
         let v = crate::names::ident(&format!("reuse_{}", s.name));
         if arms.is_empty() {
             reuse_lets.push(quote!(let #v = false;));
         } else {
-            reuse_lets.push(quote!(let #v = match form { #(#arms,)* _ => false };));
+            reuse_lets.push(quote!(let #v = #(#arms)||*;));
         }
     }
     // The form is only needed to read reuse flags, and most instructions
@@ -199,7 +199,6 @@ pub fn op_print(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
         /// at byte address `addr` (inlined into each form's one-step
         /// printer and into `print_line`, see `Forms`).
         #spec_doc
-        #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
         #[inline(always)]
         fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
             #form
@@ -234,7 +233,10 @@ fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
                 let t = &m.text;
                 quote!(if self.#f { out.push_str(#t); })
             }
-            ModType::Enum(e) => enum_text(spec, e, quote!(self.#f)),
+            ModType::Enum(e) => {
+                let e = enum_text(spec, e, quote!(self.#f));
+                quote!(#e;)
+            }
             _ => {
                 let t = &m.text;
                 quote!({ out.push_str(#t); let _ = write!(out, "{}", self.#f); })
@@ -313,7 +315,10 @@ fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
             let m = &op.modifiers[mi];
             let f = field(&m.name);
             match m.ty {
-                ModType::Enum(e) => enum_text(spec, e, quote!(self.#f)),
+                ModType::Enum(e) => {
+                    let e = enum_text(spec, e, quote!(self.#f));
+                    quote!(#e;)
+                }
                 _ => {
                     let t = &m.text;
                     quote!(if self.#f { out.push_str(#t); })

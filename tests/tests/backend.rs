@@ -289,7 +289,7 @@ fn tested_mnemonics(
             let smn: u32 = sm.trim_start_matches("SM").parse().unwrap_or(0);
             nak::isa::MNEMONICS
                 .iter()
-                .filter(move |(_, s)| *s == smn)
+                .filter(move |(_, sms)| sms.contains(&smn))
                 .map(move |(m, _)| (sm.clone(), m.to_string()))
                 .filter(move |_| !name.is_empty())
         })

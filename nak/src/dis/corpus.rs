@@ -37,7 +37,7 @@ pub struct CorpusStats {
 pub fn covered_mnemonics(sm: u32) -> std::collections::BTreeSet<&'static str> {
     isa::MNEMONICS
         .iter()
-        .filter(|(_, s)| *s == sm)
+        .filter(|(_, sms)| sms.contains(&sm))
         .map(|(m, _)| *m)
         .collect()
 }

@@ -368,6 +368,12 @@ pub fn is_pred_token(o: &Operand) -> bool {
     matches!(o.base, Base::Reg(r) if r.file.is_pred())
 }
 
+/// The parts after the first of the mnemonic spellings `cands` that
+/// `parts` starts with.
+pub fn strip_any_mnemonic<'a>(parts: &'a [String], cands: &[&[&str]]) -> Option<&'a [String]> {
+    cands.iter().find_map(|c| strip_mnemonic(parts, c))
+}
+
 /// If `parts` starts with the mnemonic `m`, the parts after it.
 pub fn strip_mnemonic<'a>(parts: &'a [String], m: &[&str]) -> Option<&'a [String]> {
     if parts.len() < m.len() || parts.iter().zip(m).any(|(a, b)| a != b) {
@@ -393,6 +399,56 @@ pub fn take_suffix(rest: &[String], cur: &mut usize, text: &str) -> bool {
     true
 }
 
+/// Consume the suffix of an enum modifier at `*cur`: the value whose text
+/// on the SM (`text(v)`) is the longest one present (so `.W.U32` is not
+/// read as `.W`); else the first value whose text is empty (the unprinted
+/// default); `None` when neither.
+pub fn take_enum_suffix<T: Copy>(
+    rest: &[String],
+    cur: &mut usize,
+    values: &[T],
+    text: impl Fn(T) -> &'static str,
+) -> Option<T> {
+    let mut best: Option<(T, usize, usize)> = None;
+    for &v in values {
+        let t = text(v);
+        let mut at = *cur;
+        if !t.is_empty() && take_suffix(rest, &mut at, t) && best.is_none_or(|b| t.len() > b.1) {
+            best = Some((v, t.len(), at));
+        }
+    }
+    if let Some((v, _, at)) = best {
+        *cur = at;
+        return Some(v);
+    }
+    values.iter().copied().find(|&v| text(v).is_empty())
+}
+
+/// An enum modifier written as an operand: the value whose text on the
+/// SM (`text_sm`) is the token where that differs from its usual text
+/// (`text`), else the value whose usual text it is.
+pub fn enum_operand<T: Copy>(
+    tok: &Operand,
+    what: &str,
+    values: &[T],
+    text_sm: impl Fn(T) -> &'static str,
+    text: impl Fn(T) -> &'static str,
+) -> Result<T, AsmError> {
+    let bad = || err(tok.col, format!("bad value for {what}"));
+    let (Base::Word(w) | Base::Num(w)) = &tok.base else {
+        return Err(bad());
+    };
+    let by_sm = |v: &T| text_sm(*v) == w;
+    if values.iter().any(|v| by_sm(v) && text(*v) != w) {
+        return values.iter().copied().find(by_sm).ok_or_else(bad);
+    }
+    values
+        .iter()
+        .copied()
+        .find(|v| text(*v) == w)
+        .ok_or_else(bad)
+}
+
 /// `?` for the generated parsers, which return `Option<Result<..>>`
 /// (`None`: not this op's mnemonic): an error returns `Some(Err(e))`.
 macro_rules! asm_try {
@@ -404,13 +460,6 @@ macro_rules! asm_try {
     };
 }
 pub(crate) use asm_try;
-
-/// The operand at `*it`, moving `*it` past it.
-pub fn next_operand<'a>(ops: &'a [Operand], it: &mut usize) -> &'a Operand {
-    let tok = &ops[*it];
-    *it += 1;
-    tok
-}
 
 /// The line has between `required` and `required + optional` operands.
 pub fn check_operand_count(line: &Line, required: usize, optional: usize) -> Result<(), AsmError> {
@@ -533,21 +582,92 @@ pub fn mem_operand(
     }
 }
 
-/// Record that the operand item `k` took the token at `before` (if it took
-/// one: `it` moved past it), and go on to item `k + 1`.
-pub fn mark_taken(taken: &mut [usize], k: &mut usize, before: usize, it: usize) {
-    if it > before {
-        taken[*k] = before;
-    }
-    *k += 1;
+/// What a generated parser returns: `None` when the line is not its op's,
+/// else the op and its common part, or the error in the line.
+pub type Parsed<T> = Option<Result<(T, crate::runtime::instr::Common), AsmError>>;
+
+/// A generated parser's walk over a line's operands: the operand items
+/// of its syntax (`N` of them) take tokens in order, an optional item only
+/// while the line has more tokens than the required items need; which
+/// token each item took is kept for the `.reuse` marks.
+pub struct Operands<'a, const N: usize> {
+    ops: &'a [Operand],
+    /// The next token.
+    it: usize,
+    /// Tokens beyond the required items, for optional items to take.
+    extra: usize,
+    /// The token each item took (`usize::MAX`: none).
+    taken: [usize; N],
+    /// The next item.
+    k: usize,
 }
 
-/// The names of the operand items whose token carried `.reuse`.
-pub fn reuse_marks<'a>(names: &[&'a str], taken: &[usize], ops: &[Operand]) -> Vec<&'a str> {
-    names
-        .iter()
-        .zip(taken)
-        .filter(|(_, t)| **t != usize::MAX && ops[**t].reuse)
-        .map(|(n, _)| *n)
-        .collect()
+impl<'a, const N: usize> Operands<'a, N> {
+    /// The walk over `ops`, of which `required` are taken by required
+    /// items (the count was checked).
+    pub fn new(ops: &'a [Operand], required: usize) -> Self {
+        Operands {
+            ops,
+            it: 0,
+            extra: ops.len().saturating_sub(required),
+            taken: [usize::MAX; N],
+            k: 0,
+        }
+    }
+
+    /// The walk over a line that must have between `required` and
+    /// `required + optional` operands.
+    pub fn start(line: &'a Line, required: usize, optional: usize) -> Result<Self, AsmError> {
+        check_operand_count(line, required, optional)?;
+        Ok(Self::new(&line.operands, required))
+    }
+
+    /// The current item takes the next token.
+    pub fn take(&mut self) -> &'a Operand {
+        let tok = &self.ops[self.it];
+        self.taken[self.k] = self.it;
+        self.it += 1;
+        self.k += 1;
+        tok
+    }
+
+    /// The current item is absent.
+    pub fn skip(&mut self) {
+        self.k += 1;
+    }
+
+    /// Whether an optional item is present: a token is left beyond the
+    /// required ones and `fits` it.
+    pub fn optional(&mut self, fits: impl Fn(&Operand) -> bool) -> bool {
+        let present = self.extra > 0 && self.it < self.ops.len() && fits(&self.ops[self.it]);
+        if present {
+            self.extra -= 1;
+        }
+        present
+    }
+
+    /// The names (`names[k]`: item k's) of the items whose token carried
+    /// `.reuse`.
+    pub fn reuse_marks(&self, names: &[&'static str; N]) -> Vec<&'static str> {
+        names
+            .iter()
+            .zip(&self.taken)
+            .filter(|(_, t)| **t != usize::MAX && self.ops[**t].reuse)
+            .map(|(n, _)| *n)
+            .collect()
+    }
+}
+
+/// The control bits of the `.reuse` marks a line carried (`marks`, by
+/// source name) in the chosen form: `bits` gives each source's reuse bit
+/// per form number (0: the form has none for it).
+pub fn reuse_ctrl(marks: &[&str], form: Option<u8>, bits: &[(&str, &[u8])]) -> u32 {
+    let Some(f) = form else {
+        return 0;
+    };
+    bits.iter()
+        .filter(|(name, _)| marks.contains(name))
+        .filter_map(|(_, per_form)| per_form.get(usize::from(f)).copied())
+        .filter(|&bit| bit != 0)
+        .fold(0, |ctrl, bit| ctrl | 1u32 << bit)
 }

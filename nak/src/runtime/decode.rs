@@ -66,3 +66,69 @@ pub fn print_form_bundled<T: Forms, const F: u8>(
     o.print(&c, sm, addr, out);
     Some(())
 }
+
+/// Bits `lo..lo + width` of a word: the generated decoders read every
+/// field with it, one call per field (always inlined: shift and mask
+/// constants).
+#[inline(always)]
+pub const fn bits(w: u128, lo: u32, width: u32) -> u128 {
+    (w >> lo) & ((1u128 << width) - 1)
+}
+
+/// Bit `at` of a word: a flag field (a source's `neg`, a bool modifier).
+#[inline(always)]
+pub const fn bit(w: u128, at: u32) -> bool {
+    (w >> at) & 1 != 0
+}
+
+/// The register of file `file` whose index is bits `lo..lo + width` of
+/// `w` (`None` for an index the SM does not have).
+#[inline(always)]
+pub fn reg_at(
+    w: u128,
+    file: crate::runtime::operand::RegFile,
+    lo: u32,
+    width: u32,
+    sm: u32,
+) -> Option<crate::runtime::operand::Reg> {
+    crate::runtime::encode::reg_from_index(file, bits(w, lo, width), sm)
+}
+
+/// A guard predicate from its decoded index and `!` flag.
+#[inline(always)]
+pub fn guard_of(pred: u128, not: bool) -> crate::runtime::operand::Src {
+    use crate::runtime::operand::{Reg, Src};
+    Src::reg(Reg::pred(pred as u8)).with_not(not)
+}
+
+/// A constant-buffer source from its decoded index and offset fields:
+/// the offset field is `width` bits (sign-extended when `signed`) counting
+/// units of `scale` bytes.
+#[inline(always)]
+pub fn cbuf_at(
+    index: u128,
+    offset: u128,
+    width: u32,
+    scale: u32,
+    signed: bool,
+) -> crate::runtime::operand::Src {
+    let units = if signed && width > 0 {
+        crate::runtime::encode::sext_field(offset, width) as i32 as u32
+    } else {
+        offset as u32
+    };
+    crate::runtime::operand::Src::cbuf(index as u8, units.wrapping_mul(scale))
+}
+
+/// A decoded word's [`Common`]: the guard predicate in bits
+/// `guard.0..guard.0 + guard.1` with its `!` at bit `not`, the control
+/// bits at `ctrl` (as `guard`; width 0 where the family keeps them out of
+/// the word), and the bits under `raw` as they were.
+#[inline(always)]
+pub fn common_at(w: u128, guard: (u32, u32), not: u32, ctrl: (u32, u32), raw: u128) -> Common {
+    Common {
+        guard: guard_of(bits(w, guard.0, guard.1), bit(w, not)),
+        ctrl: bits(w, ctrl.0, ctrl.1) as u32,
+        raw: w & raw,
+    }
+}

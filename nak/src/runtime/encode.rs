@@ -88,6 +88,14 @@ pub trait Encode: Sized {
     fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
         self.encode_as::<Refused>(sm, c).ok()
     }
+
+    /// [`Self::encode`] without the spec's `legal` and `traps` products
+    /// (for tests that show nvdisasm rejects the combinations they leave
+    /// out). An op with such products generates its own; the others
+    /// encode every combination anyway.
+    fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+        self.encode(sm, c)
+    }
 }
 
 /// Why [`Encode::encode`] refused: the same checks, run again to build the
@@ -250,6 +258,65 @@ pub fn src_field<E: Fail>(
         reg_index::<E>(op, what, src_reg::<E>(op, what, s)?, file, sm)?,
         width,
     )
+}
+
+/// An operand or modifier this form has no field for: it must hold its
+/// default (`is_default`), else "`what` is not encodable on SM`sm`".
+#[inline(always)]
+pub fn only_default<E: Fail>(
+    op: &'static str,
+    what: &str,
+    is_default: bool,
+    sm: u32,
+) -> Result<(), E> {
+    if is_default {
+        return Ok(());
+    }
+    Err(E::fail(
+        op,
+        format_args!("{what} is not encodable on SM{sm}"),
+    ))
+}
+
+/// The common part of an instruction placed in a word: the guard
+/// predicate in bits `guard.0..guard.0 + guard.1`, its `!` at bit `not`,
+/// the control bits at `ctrl` (as `guard`; width 0 where the family keeps
+/// them out of the word).
+#[inline(always)]
+pub fn common_fields<E: Fail>(
+    op: &'static str,
+    c: &Common,
+    sm: u32,
+    guard: (u32, u32),
+    not: u32,
+    ctrl: (u32, u32),
+) -> Result<u128, E> {
+    let mut w = guard_field::<E>(op, &c.guard, guard.1, sm)? << guard.0;
+    w |= u128::from(c.guard.not) << not;
+    if ctrl.1 > 0 {
+        w |= ctrl_field::<E>(op, c.ctrl, ctrl.1)? << ctrl.0;
+    }
+    Ok(w)
+}
+
+/// The code of an enum modifier's value in a form: `codes` (a static
+/// table, one code per value) at the value's index.
+#[inline(always)]
+pub fn code_of(codes: &'static [u128], index: usize) -> u128 {
+    codes[index]
+}
+
+/// Field value of the guard predicate (`c.guard`): a predicate register
+/// that fits `width` bits ([`src_field`] of the slot named "guard").
+#[inline(always)]
+pub fn guard_field<E: Fail>(op: &'static str, guard: &Src, width: u32, sm: u32) -> Result<u128, E> {
+    src_field(op, "guard", guard, RegFile::Pred, width, sm)
+}
+
+/// Field value of the control bits (`c.ctrl`), fitted to `width` bits.
+#[inline(always)]
+pub fn ctrl_field<E: Fail>(op: &'static str, ctrl: u32, width: u32) -> Result<u128, E> {
+    fit(op, "control bits", u128::from(ctrl), width)
 }
 
 /// Field value of a destination register (see [`src_field`]).

@@ -72,6 +72,21 @@ impl FoldError {
     }
 }
 
+/// What `fold_cc` returns: the destinations and the carry written (`None`:
+/// none), or why the op cannot be folded.
+pub type FoldCc = Result<(FoldOut, Option<bool>), FoldError>;
+
+/// A fold's source count check: op `op` takes `n` sources.
+pub fn check_sources(op: &str, n: usize, srcs: &[Value]) -> Result<(), FoldError> {
+    if srcs.len() == n {
+        return Ok(());
+    }
+    Err(FoldError::new(format!(
+        "{op} takes {n} sources, got {}",
+        srcs.len()
+    )))
+}
+
 impl fmt::Display for FoldError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)

@@ -165,6 +165,246 @@ impl FormInfo {
     }
 }
 
+/// The generated ISA's `Op` enum and its methods, each a match that calls
+/// the op struct's method of the same name: written once here, and
+/// invoked once by the generated `isa.rs` with the list of ops
+/// (`Variant(Type)`, in spec order).
+macro_rules! define_ops {
+    ($($v:ident($t:ident)),* $(,)?) => {
+        /// Every op of the spec (the generated `isa.rs` lists them).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Op {
+            $($v($t)),*
+        }
+
+        $(impl From<$t> for Op {
+            fn from(o: $t) -> Op {
+                Op::$v(o)
+            }
+        })*
+
+        impl Op {
+            /// Names of every op, in spec order.
+            pub const NAMES: &'static [&'static str] = &[$($t::NAME),*];
+            pub const fn name(&self) -> &'static str {
+                match self { $(Op::$v(_) => $t::NAME),* }
+            }
+            pub const fn class(&self) -> &'static str {
+                match self { $(Op::$v(_) => $t::CLASS),* }
+            }
+            pub const fn sms(&self) -> &'static [u32] {
+                match self { $(Op::$v(_) => $t::SMS),* }
+            }
+            pub const fn src_info(&self) -> &'static [OperandInfo] {
+                match self { $(Op::$v(_) => $t::SRCS),* }
+            }
+            pub const fn dst_info(&self) -> &'static [OperandInfo] {
+                match self { $(Op::$v(_) => $t::DSTS),* }
+            }
+            pub fn src(&self, i: usize) -> &Src {
+                match self { $(Op::$v(o) => o.srcs()[i]),* }
+            }
+            pub fn src_mut(&mut self, i: usize) -> &mut Src {
+                match self {
+                    $(Op::$v(o) => o.srcs_mut().into_iter().nth(i).expect("source index in range")),*
+                }
+            }
+            pub fn dst(&self, i: usize) -> &Reg {
+                match self { $(Op::$v(o) => o.dsts()[i]),* }
+            }
+            pub fn dst_mut(&mut self, i: usize) -> &mut Reg {
+                match self {
+                    $(Op::$v(o) => o.dsts_mut().into_iter().nth(i).expect("destination index in range")),*
+                }
+            }
+            /// Encode for `sm` with the guard, control and raw bits of `c`.
+            /// Inlined into the caller: its jump on the variant calls the
+            /// op's encoder directly (no second call and return per op).
+            #[inline]
+            pub fn encode(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+                match self { $(Op::$v(o) => o.encode(sm, c)),* }
+            }
+            /// [`Self::encode`] without the spec's `legal` and `traps`
+            /// products (for tests that show nvdisasm rejects the
+            /// combinations they leave out).
+            pub fn encode_any_combo(&self, sm: u32, c: &Common) -> Result<u128, EncodeError> {
+                match self { $(Op::$v(o) => o.encode_any_combo(sm, c)),* }
+            }
+            /// The word, or `None` when the op does not encode on `sm`
+            /// (no error message is built: for legality trials). One jump
+            /// on the variant into the op's whole encoder.
+            #[inline]
+            pub fn try_encode(&self, sm: u32, c: &Common) -> Option<u128> {
+                match self { $(Op::$v(o) => o.try_encode(sm, c)),* }
+            }
+            /// Index of the encoding form the op takes on `sm`, if any.
+            pub fn form_id(&self, sm: u32) -> Option<u8> {
+                match self { $(Op::$v(o) => o.form_id(sm)),* }
+            }
+            /// Write nvdisasm's text for the instruction at byte address
+            /// `addr` into a line buffer (the fast path of `nak dis`).
+            pub fn print_line(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
+                match self { $(Op::$v(o) => o.print_line(c, sm, addr, out)),* }
+            }
+            /// nvdisasm's text for the instruction at byte address `addr`.
+            pub fn text(&self, c: &Common, sm: u32, addr: u64) -> String {
+                line_text(|line| self.print_line(c, sm, addr, line))
+            }
+            /// The memory access of a load or store (`[memory]` in its spec file).
+            pub fn mem_access(&self) -> Option<MemAccess> {
+                match self { $(Op::$v(o) => o.mem_access()),* }
+            }
+            /// Sources whose low n bits alone decide the low n bits of every
+            /// destination (`low_bits` in its spec file).
+            pub fn low_bits_srcs(&self) -> &'static [usize] {
+                match self { $(Op::$v(o) => o.low_bits_srcs()),* }
+            }
+            /// The same memory access with `bytes` bytes, if the op has
+            /// such a zero-extending size.
+            pub fn with_mem_bytes(&self, bytes: u32) -> Option<Op> {
+                match self { $(Op::$v(o) => o.with_mem_bytes(bytes).map(Op::$v)),* }
+            }
+            /// Whether the memory access may be combined with another one.
+            pub fn mem_combinable(&self) -> bool {
+                match self { $(Op::$v(o) => o.mem_combinable()),* }
+            }
+            /// The same memory access at another offset with another data
+            /// register.
+            pub fn with_mem_at(&self, offset: i64, data: Reg) -> Option<Op> {
+                match self { $(Op::$v(o) => o.with_mem_at(offset, data).map(Op::$v)),* }
+            }
+            /// Compute the destinations from source values (CPU semantics).
+            pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
+                self.fold_cc(sm, srcs, None).map(|x| x.0)
+            }
+            /// `fold` with Maxwell's carry flag in (`None`: unknown) and out.
+            pub fn fold_cc(
+                &self,
+                sm: u32,
+                srcs: &[Value],
+                cc_in: Option<bool>,
+            ) -> Result<(FoldOut, Option<bool>), FoldError> {
+                match self { $(Op::$v(o) => o.fold_cc(sm, srcs, cc_in)),* }
+            }
+            /// Whether the op reads and writes Maxwell's carry flag on `sm`.
+            pub fn cc_use(&self, sm: u32) -> (bool, bool) {
+                match self { $(Op::$v(o) => o.cc_use(sm)),* }
+            }
+            /// Whether the op has fold semantics on `sm`'s family.
+            pub fn has_fold(&self, sm: u32) -> bool {
+                match self { $(Op::$v(o) => o.has_fold(sm)),* }
+            }
+            /// Rewrite the op until it encodes on `sm`; may replace it with another op.
+            pub fn legalize(&mut self, sm: u32, cx: &mut dyn LegalizeCx) -> Result<(), LegalizeError> {
+                let new = match self { $(Op::$v(o) => o.legalize(sm, cx)?),* };
+                if let Some(n) = new {
+                    *self = n;
+                }
+                Ok(())
+            }
+        }
+
+        /// Parse one tokenized line: the first op whose syntax matches and
+        /// that encodes on `sm`; else the first whose syntax matches (an
+        /// IR instruction not legalized yet; encoding it reports why it
+        /// cannot be encoded); else the error of the best partial match.
+        pub fn parse(line: &crate::runtime::asm::Line, sm: u32, addr: u64) -> Result<(Op, Common), AsmError> {
+            let mut best: Option<AsmError> = None;
+            let mut first: Option<(Op, Common)> = None;
+            $(
+                match $t::parse(line, sm, addr) {
+                    None => {}
+                    Some(Ok((o, c))) => {
+                        if o.encode(sm, &c).is_ok() {
+                            return Ok((Op::$v(o), c));
+                        }
+                        first.get_or_insert((Op::$v(o), c));
+                    }
+                    Some(Err(e)) => {
+                        best.get_or_insert(e);
+                    }
+                }
+            )*
+            if let Some(f) = first {
+                return Ok(f);
+            }
+            Err(best.unwrap_or_else(|| AsmError {
+                col: line.mnemonic_col,
+                message: format!("unknown instruction `{}`", line.parts.join(".")),
+            }))
+        }
+    };
+}
+pub(crate) use define_ops;
+
+/// [`FormInfo::with_srcs`] entries: the slot kind of a source in a form
+/// (`NONE`: the form has no slot for it), short so a table row of
+/// `FORMS` stays on one line.
+pub mod slot {
+    use crate::runtime::operand::SlotKind;
+    pub const GPR: Option<SlotKind> = Some(SlotKind::Gpr);
+    pub const UGPR: Option<SlotKind> = Some(SlotKind::UGpr);
+    pub const IMM: Option<SlotKind> = Some(SlotKind::Imm);
+    pub const CBUF: Option<SlotKind> = Some(SlotKind::CBuf);
+    pub const PRED: Option<SlotKind> = Some(SlotKind::Pred);
+    pub const UPRED: Option<SlotKind> = Some(SlotKind::UPred);
+    pub const NONE: Option<SlotKind> = None;
+}
+
+/// Builders for the rows of the generated `FORMS` table: one call per
+/// property group, so a row reads as a few short lines.
+impl FormInfo {
+    /// A form with no fixed or raw bits and no sources yet.
+    pub const fn new(
+        op: &'static str,
+        form: &'static str,
+        id: u8,
+        family: crate::isa::Family,
+        sms: &'static [u32],
+    ) -> Self {
+        FormInfo {
+            op,
+            form,
+            id,
+            family,
+            sms,
+            mask: 0,
+            value: 0,
+            unknown: 0,
+            canonical: 0,
+            hidden: &[],
+            srcs: &[],
+        }
+    }
+    /// The bits the text does not carry, and their canonical values.
+    pub const fn hidden(self, hidden: &'static [Hidden]) -> Self {
+        FormInfo { hidden, ..self }
+    }
+    /// The bits the form fixes (`mask`) and their values.
+    pub const fn fixed(self, mask: u128, value: u128) -> Self {
+        FormInfo {
+            mask,
+            value,
+            ..self
+        }
+    }
+    /// The bits kept raw and the values ptxas writes there.
+    pub const fn raw(self, unknown: u128, canonical: u128) -> Self {
+        FormInfo {
+            unknown,
+            canonical,
+            ..self
+        }
+    }
+    /// The slot kind of each source (see [`slot`]).
+    pub const fn with_srcs(
+        self,
+        srcs: &'static [Option<crate::runtime::operand::SlotKind>],
+    ) -> Self {
+        FormInfo { srcs, ..self }
+    }
+}
+
 impl Src {
     /// Whether the source is a register of a 64-bit pair/vector base.
     pub fn is_imm_zero(&self) -> bool {

@@ -140,6 +140,13 @@ impl<'a> LineBuf<'a> {
         self.pos += n.min(N);
     }
 
+    /// [`Self::push_chunk`] of a `(chunk, length)` pair as an enum's
+    /// `chunk_sm` returns it.
+    #[inline(always)]
+    pub fn push_text_chunk<const N: usize>(&mut self, (chunk, n): (&[u8; N], usize)) {
+        self.push_chunk(chunk, n)
+    }
+
     /// Drop trailing blanks (a printer's last operand may have printed none).
     #[inline]
     pub fn trim_end_spaces(&mut self) {
@@ -197,6 +204,28 @@ impl fmt::Debug for LineBuf<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(self.as_str(), f)
     }
+}
+
+/// Each text zero-padded to `S` bytes with its length (for
+/// [`LineBuf::push_chunk`]), built at compile time: the generated enums'
+/// `chunk_sm` tables.
+pub const fn text_chunks<const S: usize, const N: usize>(
+    texts: &[&str; N],
+) -> [([u8; S], usize); N] {
+    let mut out = [([0u8; S], 0usize); N];
+    let mut i = 0;
+    while i < N {
+        let b = texts[i].as_bytes();
+        assert!(b.len() <= S, "text longer than its chunk");
+        let mut j = 0;
+        while j < b.len() {
+            out[i].0[j] = b[j];
+            j += 1;
+        }
+        out[i].1 = b.len();
+        i += 1;
+    }
+    out
 }
 
 #[cfg(test)]

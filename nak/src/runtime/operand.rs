@@ -142,6 +142,18 @@ pub struct Src {
     pub not: bool,
 }
 
+/// Pattern: a source ([`SrcKind`]) that is a register of file `$file`
+/// (`reg!(UGpr)`); the generated form matches are written with it.
+macro_rules! reg {
+    ($file:ident) => {
+        $crate::runtime::operand::SrcKind::Reg($crate::runtime::operand::Reg {
+            file: $crate::runtime::operand::RegFile::$file,
+            ..
+        })
+    };
+}
+pub(crate) use reg;
+
 /// Source modifiers as a bit set ([`Src::mods`]): what encoders check
 /// against a form's bits and printers branch on, in one byte.
 pub const MOD_NEG: u8 = 1;
@@ -194,6 +206,10 @@ impl Src {
     pub const fn with_not(mut self, v: bool) -> Src {
         self.not = v;
         self
+    }
+    /// `(neg, abs, not)`, read by value (the struct is packed).
+    pub const fn flags(&self) -> (bool, bool, bool) {
+        (self.neg, self.abs, self.not)
     }
     pub const fn has_mods(&self) -> bool {
         self.neg || self.abs || self.not
