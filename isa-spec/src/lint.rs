@@ -2,7 +2,7 @@
 //! `isa-spec/README.md` for the list.
 
 use crate::codes::Code;
-use crate::diag::{Diagnostic, Report};
+use crate::diag::{Diagnostic, Loc, Report};
 use crate::model::*;
 
 /// Run every semantic check, adding to `report`.
@@ -473,6 +473,20 @@ fn bit_list(mask: u128) -> String {
 /// Legalization constraints: S0703, S0705, S0706, S0707.
 pub(crate) fn check_constraints(spec: &Spec, op: &Op, report: &mut Report) {
     let lloc = op.legalize.loc.clone().unwrap_or_else(|| op.loc.clone());
+    check_commutative(op, &lloc, report);
+    check_swap_flips(spec, op, &lloc, report);
+    check_alignment(op, report);
+    if let Some(w) = op.legalize.wide_imm
+        && let Some(wide) = spec.ops.get(w)
+    {
+        check_wide_imm(op, wide, &lloc, report);
+    }
+}
+
+/// S0703: the legalizer may swap commutative sources only when they agree
+/// in type and source modifiers, or `commutative_why` says why a type
+/// difference still swaps exactly (and that note is not stray).
+fn check_commutative(op: &Op, lloc: &Loc, report: &mut Report) {
     let mut types_differ = false;
     for &(x, y) in &op.legalize.commutative {
         let (a, b) = (&op.srcs[x], &op.srcs[y]);
@@ -511,24 +525,35 @@ pub(crate) fn check_constraints(spec: &Spec, op: &Op, report: &mut Report) {
             .at(w.clone()),
         );
     }
-    if let Some(m) = op.legalize.swap_flips {
-        let md = &op.modifiers[m];
-        let ok = matches!(md.ty, ModType::Enum(e) if spec.enums[e].flip.is_some());
-        if !ok {
-            report.push(
-                Diagnostic::error(
-                    Code::S0705,
-                    format!(
-                        "swap_flips names `{}`, which is not an enum modifier with a `flip` table",
-                        md.name
-                    ),
-                )
-                .at(lloc.clone())
-                .also(md.loc.clone(), "declared here")
-                .help("give the enum a `flip` table in its enums/ file, or drop swap_flips"),
-            );
-        }
+}
+
+/// S0705: swapping sources flips the modifier named by `swap_flips`, so it
+/// must be an enum that has a `flip` table to flip through.
+fn check_swap_flips(spec: &Spec, op: &Op, lloc: &Loc, report: &mut Report) {
+    let Some(m) = op.legalize.swap_flips else {
+        return;
+    };
+    let md = &op.modifiers[m];
+    let ok = matches!(md.ty, ModType::Enum(e) if spec.enums[e].flip.is_some());
+    if !ok {
+        report.push(
+            Diagnostic::error(
+                Code::S0705,
+                format!(
+                    "swap_flips names `{}`, which is not an enum modifier with a `flip` table",
+                    md.name
+                ),
+            )
+            .at(lloc.clone())
+            .also(md.loc.clone(), "declared here")
+            .help("give the enum a `flip` table in its enums/ file, or drop swap_flips"),
+        );
     }
+}
+
+/// S0706: an operand's register alignment must be a power of two no
+/// smaller than its register count, and predicates have none.
+fn check_alignment(op: &Op, report: &mut Report) {
     for o in op.dsts.iter().chain(&op.srcs) {
         let bad = if o.ty.is_pred() && o.align > 1 {
             Some("a predicate has no register alignment")
@@ -549,88 +574,100 @@ pub(crate) fn check_constraints(spec: &Spec, op: &Op, report: &mut Report) {
             );
         }
     }
-    if let Some(w) = op.legalize.wide_imm
-        && let Some(wide) = spec.ops.get(w)
-    {
-        for s in &op.srcs {
-            match wide.src(&s.name) {
-                None => report.push(
-                    Diagnostic::error(
-                        Code::S0707,
-                        format!(
-                            "wide_imm op `{}` has no source `{}` of `{}`",
-                            wide.name, s.name, op.name
-                        ),
-                    )
-                    .at(lloc.clone()),
-                ),
-                Some(j) => {
-                    let ws = &wide.srcs[j];
-                    if ws.ty.is_float() != s.ty.is_float() || ws.ty.regs() != s.ty.regs() {
-                        report.push(
-                            Diagnostic::error(
-                                Code::S0707,
-                                format!(
-                                    "source `{}` is {} in `{}` but {} in wide_imm op `{}`",
-                                    s.name,
-                                    s.ty.name(),
-                                    op.name,
-                                    ws.ty.name(),
-                                    wide.name
-                                ),
-                            )
-                            .at(lloc.clone()),
-                        );
-                        continue;
-                    }
-                    // Compared per SM: the wide op only matters where it
-                    // exists (FADD32I on Maxwell, not FADD's 32-bit
-                    // immediate on Volta).
-                    let mut sms: Vec<u32> =
-                        wide.encodings.iter().flat_map(|e| e.sms.clone()).collect();
-                    sms.sort_unstable();
-                    sms.dedup();
-                    let mut worse: Vec<(u32, u32, u32)> = Vec::new();
-                    for sm in sms {
-                        let mine = imm_width(op, op.src(&s.name), sm);
-                        let theirs = imm_width(wide, Some(j), sm);
-                        if mine > 0 && theirs > 0 && theirs <= mine {
-                            worse.push((sm, theirs, mine));
-                        }
-                    }
-                    if let Some(&(_, theirs, mine)) = worse.first() {
-                        let list: Vec<String> = worse.iter().map(|w| w.0.to_string()).collect();
-                        report.push(
-                            Diagnostic::error(
-                                Code::S0707,
-                                format!(
-                                    "the immediate of `{}` in wide_imm op `{}` holds {theirs} bits, no more than the {mine} of `{}` (SM {})",
-                                    s.name, wide.name, op.name, list.join(", ")
-                                ),
-                            )
-                            .at(lloc.clone()),
-                        );
-                    }
-                }
-            }
-        }
-        // A modifier the wide op lacks is fine: the generated legalizer
-        // only picks the wide op when that modifier holds its default.
-        let any_imm = wide
-            .encodings
-            .iter()
-            .flat_map(|e| &e.forms)
-            .any(|f| f.src_kinds.contains(&Some(SlotKindClass::Imm)));
-        if !any_imm {
-            report.push(
+}
+
+/// S0707: the `wide_imm` op the legalizer falls back to for a too-large
+/// immediate must take every source of `op` in a matching type, hold a
+/// strictly wider immediate, and have an immediate form at all.
+fn check_wide_imm(op: &Op, wide: &Op, lloc: &Loc, report: &mut Report) {
+    for s in &op.srcs {
+        match wide.src(&s.name) {
+            None => report.push(
                 Diagnostic::error(
                     Code::S0707,
-                    format!("wide_imm op `{}` has no immediate form", wide.name),
+                    format!(
+                        "wide_imm op `{}` has no source `{}` of `{}`",
+                        wide.name, s.name, op.name
+                    ),
                 )
                 .at(lloc.clone()),
-            );
+            ),
+            Some(j) => check_wide_source(op, s, wide, j, lloc, report),
         }
     }
+    // A modifier the wide op lacks is fine: the generated legalizer
+    // only picks the wide op when that modifier holds its default.
+    let any_imm = wide
+        .encodings
+        .iter()
+        .flat_map(|e| &e.forms)
+        .any(|f| f.src_kinds.contains(&Some(SlotKindClass::Imm)));
+    if !any_imm {
+        report.push(
+            Diagnostic::error(
+                Code::S0707,
+                format!("wide_imm op `{}` has no immediate form", wide.name),
+            )
+            .at(lloc.clone()),
+        );
+    }
+}
+
+/// S0707 for one source: `s` of `op` and source `j` of the wide op must
+/// agree in float-ness and register count, and the wide op's immediate
+/// must be wider than `op`'s on every SM where both have one.
+fn check_wide_source(op: &Op, s: &Operand, wide: &Op, j: usize, lloc: &Loc, report: &mut Report) {
+    let ws = &wide.srcs[j];
+    if ws.ty.is_float() != s.ty.is_float() || ws.ty.regs() != s.ty.regs() {
+        report.push(
+            Diagnostic::error(
+                Code::S0707,
+                format!(
+                    "source `{}` is {} in `{}` but {} in wide_imm op `{}`",
+                    s.name,
+                    s.ty.name(),
+                    op.name,
+                    ws.ty.name(),
+                    wide.name
+                ),
+            )
+            .at(lloc.clone()),
+        );
+        return;
+    }
+    let worse = sms_where_wide_is_not_wider(op, s, wide, j);
+    if let Some(&(_, theirs, mine)) = worse.first() {
+        let list: Vec<String> = worse.iter().map(|w| w.0.to_string()).collect();
+        report.push(
+            Diagnostic::error(
+                Code::S0707,
+                format!(
+                    "the immediate of `{}` in wide_imm op `{}` holds {theirs} bits, no more than the {mine} of `{}` (SM {})",
+                    s.name, wide.name, op.name, list.join(", ")
+                ),
+            )
+            .at(lloc.clone()),
+        );
+    }
+}
+
+/// `(sm, wide bits, own bits)` for each SM where both ops have an
+/// immediate for source `s` but the wide op's is no wider. Compared per
+/// SM: the wide op only matters where it exists (FADD32I on Maxwell, not
+/// FADD's 32-bit immediate on Volta).
+fn sms_where_wide_is_not_wider(op: &Op, s: &Operand, wide: &Op, j: usize) -> Vec<(u32, u32, u32)> {
+    let mut sms: Vec<u32> = wide.encodings.iter().flat_map(|e| e.sms.clone()).collect();
+    sms.sort_unstable();
+    sms.dedup();
+    let mut worse: Vec<(u32, u32, u32)> = Vec::new();
+    for sm in sms {
+        let mine = imm_width(op, op.src(&s.name), sm);
+        let theirs = imm_width(wide, Some(j), sm);
+        if mine > 0 && theirs > 0 && theirs <= mine {
+            worse.push((sm, theirs, mine));
+        }
+    }
+    worse
 }
 
 /// Widest immediate (stored bits) for source `i` over the forms on `sm`.
