@@ -171,114 +171,10 @@ fn check_form(spec: &Spec, op: &Op, fam: &Family, form: &Form, report: &mut Repo
     let width = fam.width;
     let mut covered: u128 = 0;
     for (i, f) in form.fields.iter().enumerate() {
-        for &(l, h) in &f.bits.ranges {
-            if h > width {
-                report.push(
-                    Diagnostic::error(
-                        Code::S0101,
-                        format!(
-                            "bit range {l}..{h} is outside the {width}-bit instruction of {}",
-                            fam.name
-                        ),
-                    )
-                    .at(f.loc.clone()),
-                );
-            }
-        }
-        let m = f.bits.mask();
-        if covered & m != 0 {
-            let other = form.fields[..i]
-                .iter()
-                .find(|g| g.bits.mask() & m != 0)
-                .expect("some earlier field overlaps");
-            report.push(
-                Diagnostic::error(
-                    Code::S0201,
-                    format!(
-                        "bits {} overlap bits {} in form `{}` of `{}`",
-                        f.bits.display(),
-                        other.bits.display(),
-                        form.name,
-                        op.name
-                    ),
-                )
-                .at(f.loc.clone())
-                .also(other.loc.clone(), "overlapped field"),
-            );
-        }
-        covered |= m;
-        let w = f.bits.width();
-        match &f.target {
-            FieldTarget::Fixed(v) | FieldTarget::Unknown(v) if w < 128 && *v >> w != 0 => {
-                report.push(
-                    Diagnostic::error(
-                        Code::S0301,
-                        format!("fixed value {v:#x} does not fit in {w} bits"),
-                    )
-                    .at(f.loc.clone()),
-                );
-            }
-            FieldTarget::Modifier { idx, codes, .. } => {
-                let m = &op.modifiers[*idx];
-                if let Some(codes) = codes {
-                    for (vi, c) in codes.iter().enumerate() {
-                        // Values that do not exist in this encoding: skipped.
-                        let Some(c) = c else { continue };
-                        if w < 64 && c >> w != 0 {
-                            let en = match m.ty {
-                                ModType::Enum(e) => &spec.enums[e],
-                                _ => continue,
-                            };
-                            report.push(
-                                Diagnostic::error(
-                                    Code::S0301,
-                                    format!(
-                                        "value `{}` ({c}) of `{}` does not fit in {w} bits",
-                                        en.values[vi].name, m.name
-                                    ),
-                                )
-                                .at(f.loc.clone()),
-                            );
-                        }
-                    }
-                    for (a, ca) in codes.iter().enumerate() {
-                        let Some(ca) = ca else { continue };
-                        if let Some(b) = codes[..a].iter().position(|cb| *cb == Some(*ca)) {
-                            report.push(
-                                Diagnostic::error(
-                                    Code::S0303,
-                                    format!(
-                                        "values {b} and {a} of `{}` share the code {ca}",
-                                        m.name
-                                    ),
-                                )
-                                .at(f.loc.clone()),
-                            );
-                        }
-                    }
-                } else if m.ty == ModType::Bool && w != 1 {
-                    report.push(
-                        Diagnostic::error(
-                            Code::S0301,
-                            format!("bool modifier `{}` needs a 1-bit field, not {w}", m.name),
-                        )
-                        .at(f.loc.clone()),
-                    );
-                }
-            }
-            FieldTarget::SrcNeg(_)
-            | FieldTarget::SrcAbs(_)
-            | FieldTarget::SrcNot(_)
-            | FieldTarget::GuardNot
-                if w != 1 =>
-            {
-                report.push(
-                    Diagnostic::error(Code::S0301, format!("a flag needs a 1-bit field, not {w}"))
-                        .at(f.loc.clone()),
-                );
-            }
-            _ => {}
-        }
+        check_field_in_width(fam, f, report);
+        check_field_overlap(op, form, i, covered, report);
+        covered |= f.bits.mask();
+        check_field_value_fits(spec, op, f, report);
     }
     let all = if width >= 128 {
         u128::MAX
@@ -286,6 +182,146 @@ fn check_form(spec: &Spec, op: &Op, fam: &Family, form: &Form, report: &mut Repo
         (1u128 << width) - 1
     };
     all & !covered
+}
+
+/// S0101: every bit range of a field lies inside the family's instruction
+/// width.
+fn check_field_in_width(fam: &Family, f: &Field, report: &mut Report) {
+    let width = fam.width;
+    for &(l, h) in &f.bits.ranges {
+        if h > width {
+            report.push(
+                Diagnostic::error(
+                    Code::S0101,
+                    format!(
+                        "bit range {l}..{h} is outside the {width}-bit instruction of {}",
+                        fam.name
+                    ),
+                )
+                .at(f.loc.clone()),
+            );
+        }
+    }
+}
+
+/// S0201: field `i` of `form` claims no bit already `covered` by an
+/// earlier field; the diagnostic points at the first field it overlaps.
+fn check_field_overlap(op: &Op, form: &Form, i: usize, covered: u128, report: &mut Report) {
+    let f = &form.fields[i];
+    let m = f.bits.mask();
+    if covered & m == 0 {
+        return;
+    }
+    let other = form.fields[..i]
+        .iter()
+        .find(|g| g.bits.mask() & m != 0)
+        .expect("some earlier field overlaps");
+    report.push(
+        Diagnostic::error(
+            Code::S0201,
+            format!(
+                "bits {} overlap bits {} in form `{}` of `{}`",
+                f.bits.display(),
+                other.bits.display(),
+                form.name,
+                op.name
+            ),
+        )
+        .at(f.loc.clone())
+        .also(other.loc.clone(), "overlapped field"),
+    );
+}
+
+/// S0301/S0303: what a field stores fits its width: a fixed value, every
+/// code of a modifier (codes distinct too), a bool or a flag in one bit.
+fn check_field_value_fits(spec: &Spec, op: &Op, f: &Field, report: &mut Report) {
+    let w = f.bits.width();
+    match &f.target {
+        FieldTarget::Fixed(v) | FieldTarget::Unknown(v) if w < 128 && *v >> w != 0 => {
+            report.push(
+                Diagnostic::error(
+                    Code::S0301,
+                    format!("fixed value {v:#x} does not fit in {w} bits"),
+                )
+                .at(f.loc.clone()),
+            );
+        }
+        FieldTarget::Modifier { idx, codes, .. } => {
+            let m = &op.modifiers[*idx];
+            if let Some(codes) = codes {
+                check_codes_fit(spec, m, codes, f, report);
+                check_codes_distinct(m, codes, f, report);
+            } else if m.ty == ModType::Bool && w != 1 {
+                report.push(
+                    Diagnostic::error(
+                        Code::S0301,
+                        format!("bool modifier `{}` needs a 1-bit field, not {w}", m.name),
+                    )
+                    .at(f.loc.clone()),
+                );
+            }
+        }
+        FieldTarget::SrcNeg(_)
+        | FieldTarget::SrcAbs(_)
+        | FieldTarget::SrcNot(_)
+        | FieldTarget::GuardNot
+            if w != 1 =>
+        {
+            report.push(
+                Diagnostic::error(Code::S0301, format!("a flag needs a 1-bit field, not {w}"))
+                    .at(f.loc.clone()),
+            );
+        }
+        _ => {}
+    }
+}
+
+/// S0301: every code this encoding gives an enum modifier's values fits
+/// in the field. Values that do not exist in this encoding are skipped.
+fn check_codes_fit(
+    spec: &Spec,
+    m: &Modifier,
+    codes: &[Option<u64>],
+    f: &Field,
+    report: &mut Report,
+) {
+    let w = f.bits.width();
+    for (vi, c) in codes.iter().enumerate() {
+        let Some(c) = c else { continue };
+        if w < 64 && c >> w != 0 {
+            let en = match m.ty {
+                ModType::Enum(e) => &spec.enums[e],
+                _ => continue,
+            };
+            report.push(
+                Diagnostic::error(
+                    Code::S0301,
+                    format!(
+                        "value `{}` ({c}) of `{}` does not fit in {w} bits",
+                        en.values[vi].name, m.name
+                    ),
+                )
+                .at(f.loc.clone()),
+            );
+        }
+    }
+}
+
+/// S0303: no two values of a modifier share a code, or the decoder could
+/// not tell them apart.
+fn check_codes_distinct(m: &Modifier, codes: &[Option<u64>], f: &Field, report: &mut Report) {
+    for (a, ca) in codes.iter().enumerate() {
+        let Some(ca) = ca else { continue };
+        if let Some(b) = codes[..a].iter().position(|cb| *cb == Some(*ca)) {
+            report.push(
+                Diagnostic::error(
+                    Code::S0303,
+                    format!("values {b} and {a} of `{}` share the code {ca}", m.name),
+                )
+                .at(f.loc.clone()),
+            );
+        }
+    }
 }
 
 /// S0501 for the `missing` bits of `forms` (of one encoding), at the op
