@@ -744,82 +744,14 @@ pub(crate) fn check_legalize_gaps(spec: &Spec, op: &Op, report: &mut Report) {
                 .flat_map(|e| &e.forms)
                 .filter(|f| f.sms.contains(&sm))
                 .collect();
-            let direct =
-                |k: SlotKindClass, i: usize| forms.iter().any(|f| f.src_kinds[i] == Some(k));
-            for (i, s) in op.srcs.iter().enumerate() {
-                if forms.iter().all(|f| f.src_kinds[i].is_none()) {
-                    continue;
-                }
-                let (reg, kinds): (SlotKindClass, Vec<SlotKindClass>) = if s.ty.is_pred() {
-                    let mut k = vec![SlotKindClass::Pred];
-                    if fam.zero_index(SlotKindClass::Upred, sm).is_some() {
-                        k.push(SlotKindClass::Upred);
-                    }
-                    (SlotKindClass::Pred, k)
-                } else {
-                    let mut k = vec![SlotKindClass::Gpr, SlotKindClass::Imm, SlotKindClass::Cbuf];
-                    if fam.zero_index(SlotKindClass::Ugpr, sm).is_some() {
-                        k.push(SlotKindClass::Ugpr);
-                    }
-                    (SlotKindClass::Gpr, k)
-                };
-                // Any value reaches a register form by a copy; the
-                // legalizer copies to a uniform register or predicate for
-                // a source only a UGPR/UP form takes.
-                let uniform = if s.ty.is_pred() {
-                    SlotKindClass::Upred
-                } else {
-                    SlotKindClass::Ugpr
-                };
-                if direct(reg, i) || direct(uniform, i) {
-                    continue;
-                }
-                for k in kinds {
-                    if direct(k, i) {
-                        continue;
-                    }
-                    let swap = op
-                        .legalize
-                        .commutative
-                        .iter()
-                        .any(|&(x, y)| (x == i && direct(k, y)) || (y == i && direct(k, x)));
-                    let wide = k == SlotKindClass::Imm
-                        && op
-                            .legalize
-                            .wide_imm
-                            .and_then(|w| spec.ops.get(w))
-                            .is_some_and(|w| {
-                                w.src(&s.name).is_some_and(|j| {
-                                    w.encodings.iter().flat_map(|e| &e.forms).any(|f| {
-                                        f.sms.contains(&sm)
-                                            && f.src_kinds[j] == Some(SlotKindClass::Imm)
-                                    })
-                                })
-                            });
-                    // The op this one is the wide-immediate form of: the
-                    // legalizer falls back to it (FADD32I to FADD), which
-                    // takes the kind directly or through a register copy.
-                    let narrow = spec
-                        .ops
-                        .iter()
-                        .filter(|n| {
-                            n.legalize
-                                .wide_imm
-                                .and_then(|w| spec.ops.get(w))
-                                .is_some_and(|w| w.name == op.name)
-                        })
-                        .any(|n| {
-                            n.src(&s.name).is_some_and(|j| {
-                                n.encodings.iter().flat_map(|e| &e.forms).any(|f| {
-                                    f.sms.contains(&sm)
-                                        && (f.src_kinds[j] == Some(k)
-                                            || f.src_kinds[j] == Some(reg))
-                                })
-                            })
-                        });
-                    if swap || wide || narrow {
-                        continue;
-                    }
+            let slots = SlotForms {
+                spec,
+                op,
+                forms: &forms,
+                sm,
+            };
+            for i in 0..op.srcs.len() {
+                for k in slots.unreachable_kinds(fam, i) {
                     match gaps.iter_mut().find(|(gi, gk, _)| *gi == i && *gk == k) {
                         Some(g) => g.2.push(sm),
                         None => gaps.push((i, k, vec![sm])),
@@ -828,25 +760,152 @@ pub(crate) fn check_legalize_gaps(spec: &Spec, op: &Op, report: &mut Report) {
             }
         }
     }
-    for (i, k, mut sms) in gaps {
-        sms.sort_unstable();
-        sms.dedup();
-        let s = &op.srcs[i];
-        report.push(
-            Diagnostic::warning(
-                Code::S0801,
-                format!(
-                    "source `{}` of `{}` cannot take a {} value on SM {}: no form accepts it, and no swap, register copy or wide form reaches it",
-                    s.name,
-                    op.name,
-                    k.name(),
-                    sms.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
-                ),
-            )
-            .at(s.loc.clone())
-            .help("add a form with a register in this slot, or a commutative pair"),
-        );
+    for (i, k, sms) in gaps {
+        report_legalize_gap(op, i, k, sms, report);
     }
+}
+
+/// The forms one family of `op` has on one SM: what the legalizer can
+/// pick from when it fits a source value into a slot.
+struct SlotForms<'a> {
+    spec: &'a Spec,
+    op: &'a Op,
+    forms: &'a [&'a Form],
+    sm: u32,
+}
+
+impl SlotForms<'_> {
+    /// Whether some form takes kind `k` directly in source slot `i`.
+    fn direct(&self, k: SlotKindClass, i: usize) -> bool {
+        self.forms.iter().any(|f| f.src_kinds[i] == Some(k))
+    }
+
+    /// The kinds the IR can hold in source `i` that neither a form nor a
+    /// rewrite reaches; empty for a slot no form has.
+    fn unreachable_kinds(&self, fam: &Family, i: usize) -> Vec<SlotKindClass> {
+        if self.forms.iter().all(|f| f.src_kinds[i].is_none()) {
+            return Vec::new();
+        }
+        let s = &self.op.srcs[i];
+        let (reg, kinds) = ir_kinds(s, fam, self.sm);
+        // Any value reaches a register form by a copy; the
+        // legalizer copies to a uniform register or predicate for
+        // a source only a UGPR/UP form takes.
+        let uniform = if s.ty.is_pred() {
+            SlotKindClass::Upred
+        } else {
+            SlotKindClass::Ugpr
+        };
+        if self.direct(reg, i) || self.direct(uniform, i) {
+            return Vec::new();
+        }
+        kinds
+            .into_iter()
+            .filter(|&k| !self.direct(k, i) && !self.reached_by_rewrite(i, k, reg))
+            .collect()
+    }
+
+    /// Whether kind `k` reaches source `i` by a swap with a commutative
+    /// partner, the wide-immediate op, or the narrow op this one widens.
+    fn reached_by_rewrite(&self, i: usize, k: SlotKindClass, reg: SlotKindClass) -> bool {
+        let swap = self
+            .op
+            .legalize
+            .commutative
+            .iter()
+            .any(|&(x, y)| (x == i && self.direct(k, y)) || (y == i && self.direct(k, x)));
+        let name = &self.op.srcs[i].name;
+        swap || (k == SlotKindClass::Imm && self.wide_op_takes_imm(name))
+            || self.narrow_op_takes(name, k, reg)
+    }
+
+    /// Whether the `wide_imm` op has an immediate form for source `name`
+    /// on this SM.
+    fn wide_op_takes_imm(&self, name: &str) -> bool {
+        let sm = self.sm;
+        self.op
+            .legalize
+            .wide_imm
+            .and_then(|w| self.spec.ops.get(w))
+            .is_some_and(|w| {
+                w.src(name).is_some_and(|j| {
+                    w.encodings
+                        .iter()
+                        .flat_map(|e| &e.forms)
+                        .any(|f| f.sms.contains(&sm) && f.src_kinds[j] == Some(SlotKindClass::Imm))
+                })
+            })
+    }
+
+    /// The op this one is the wide-immediate form of: the legalizer falls
+    /// back to it (FADD32I to FADD), which takes the kind directly or
+    /// through a register copy.
+    fn narrow_op_takes(&self, name: &str, k: SlotKindClass, reg: SlotKindClass) -> bool {
+        let (spec, sm) = (self.spec, self.sm);
+        spec.ops
+            .iter()
+            .filter(|n| {
+                n.legalize
+                    .wide_imm
+                    .and_then(|w| spec.ops.get(w))
+                    .is_some_and(|w| w.name == self.op.name)
+            })
+            .any(|n| {
+                n.src(name).is_some_and(|j| {
+                    n.encodings.iter().flat_map(|e| &e.forms).any(|f| {
+                        f.sms.contains(&sm)
+                            && (f.src_kinds[j] == Some(k) || f.src_kinds[j] == Some(reg))
+                    })
+                })
+            })
+    }
+}
+
+/// The register kind and every kind the IR can hold for source `s` on
+/// `sm`: predicates (plus uniform ones where the family has UPT), or
+/// registers, immediates and constant-bank values (plus uniform registers
+/// where the family has URZ).
+fn ir_kinds(s: &Operand, fam: &Family, sm: u32) -> (SlotKindClass, Vec<SlotKindClass>) {
+    if s.ty.is_pred() {
+        let mut k = vec![SlotKindClass::Pred];
+        if fam.zero_index(SlotKindClass::Upred, sm).is_some() {
+            k.push(SlotKindClass::Upred);
+        }
+        (SlotKindClass::Pred, k)
+    } else {
+        let mut k = vec![SlotKindClass::Gpr, SlotKindClass::Imm, SlotKindClass::Cbuf];
+        if fam.zero_index(SlotKindClass::Ugpr, sm).is_some() {
+            k.push(SlotKindClass::Ugpr);
+        }
+        (SlotKindClass::Gpr, k)
+    }
+}
+
+/// One S0801 warning: source `i` cannot take kind `k` on `sms`.
+fn report_legalize_gap(
+    op: &Op,
+    i: usize,
+    k: SlotKindClass,
+    mut sms: Vec<u32>,
+    report: &mut Report,
+) {
+    sms.sort_unstable();
+    sms.dedup();
+    let s = &op.srcs[i];
+    report.push(
+        Diagnostic::warning(
+            Code::S0801,
+            format!(
+                "source `{}` of `{}` cannot take a {} value on SM {}: no form accepts it, and no swap, register copy or wide form reaches it",
+                s.name,
+                op.name,
+                k.name(),
+                sms.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+            ),
+        )
+        .at(s.loc.clone())
+        .help("add a form with a register in this slot, or a commutative pair"),
+    );
 }
 
 /// SM ranges: S1002 (two encodings of one op on one SM that can both
