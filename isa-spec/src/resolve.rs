@@ -1570,123 +1570,134 @@ fn parse_target(
         Some((n, p)) => (n, Some(p)),
         None => (name, None),
     };
+    let target = TargetName { name, part, kind };
     if let Some(i) = op.dst(name) {
-        if part.is_some() {
-            return Err(format!("destination `{name}` has no parts"));
-        }
-        let k = match kind {
-            Some(k) => SlotKindClass::parse(k).ok_or_else(|| format!("unknown kind `{k}`"))?,
-            None if op.dsts[i].ty.is_pred() => SlotKindClass::Pred,
-            None => SlotKindClass::Gpr,
-        };
-        return Ok(FieldTarget::Dst { idx: i, kind: k });
+        return dst_target(op, i, &target);
     }
     if let Some(i) = op.src(name) {
-        let o = &op.srcs[i];
-        match part {
-            Some("neg") if o.mods.neg => return Ok(FieldTarget::SrcNeg(i)),
-            Some("abs") if o.mods.abs => return Ok(FieldTarget::SrcAbs(i)),
-            Some("not") if o.mods.not => return Ok(FieldTarget::SrcNot(i)),
-            Some(p @ ("neg" | "abs" | "not")) => {
-                return Err(format!("source `{name}` does not declare modifier `{p}`"));
-            }
-            Some(p) => return Err(format!("unknown part `{p}` (neg, abs, not)")),
-            None => {}
-        }
-        let k = kind.unwrap_or(if o.ty.is_pred() { "pred" } else { "gpr" });
-        return match k {
-            "imm" => Ok(FieldTarget::SrcImm {
-                idx: i,
-                packing: ImmPacking {
-                    shift: 0,
-                    sext: false,
-                },
-            }),
-            "imms" => Ok(FieldTarget::SrcImm {
-                idx: i,
-                packing: ImmPacking {
-                    shift: 0,
-                    sext: true,
-                },
-            }),
-            "imm20" => Ok(FieldTarget::SrcImm {
-                idx: i,
-                packing: if o.ty.is_float() {
-                    ImmPacking {
-                        shift: 12,
-                        sext: false,
-                    }
-                } else {
-                    ImmPacking {
-                        shift: 0,
-                        sext: true,
-                    }
-                },
-            }),
-            "cbuf.index" => Ok(FieldTarget::SrcCbuf {
-                idx: i,
-                part: CbufPart::Index,
-            }),
-            "cbuf.offset" => Ok(FieldTarget::SrcCbuf {
-                idx: i,
-                part: CbufPart::Offset {
-                    scale: 1,
-                    signed: false,
-                },
-            }),
-            "cbuf.offset4" => Ok(FieldTarget::SrcCbuf {
-                idx: i,
-                part: CbufPart::Offset {
-                    scale: 4,
-                    signed: false,
-                },
-            }),
-            "cbuf.soffset4" => Ok(FieldTarget::SrcCbuf {
-                idx: i,
-                part: CbufPart::Offset {
-                    scale: 4,
-                    signed: true,
-                },
-            }),
-            k => SlotKindClass::parse(k)
-                .filter(|k| !matches!(k, SlotKindClass::Imm | SlotKindClass::Cbuf))
-                .map(|k| FieldTarget::SrcReg { idx: i, kind: k })
-                .ok_or_else(|| {
-                    format!("unknown kind `{k}` (gpr, ugpr, pred, upred, imm, imms, imm20, cbuf.index, cbuf.offset, cbuf.offset4, cbuf.soffset4)")
-                }),
-        };
+        return src_target(op, i, &target);
     }
     if let Some(i) = op.modifier(name) {
-        // `target:x4`: a `rel` offset stored in units of 4 bytes.
-        let scale = match (kind, &op.modifiers[i].ty) {
-            (None, _) => 1,
-            (Some(k), ModType::Rel) => k
-                .strip_prefix('x')
-                .and_then(|n| n.parse::<u32>().ok())
-                .filter(|n| n.is_power_of_two())
-                .ok_or_else(|| format!("bad scale `{k}` for `{name}` (x2, x4, ...)"))?,
-            (Some(_), _) => return Err(format!("modifier `{name}` has no kinds")),
-        };
-        if part.is_some() {
-            return Err(format!("modifier `{name}` has no parts"));
-        }
-        let codes = match (&op.modifiers[i].ty, value_overrides.get(name)) {
-            (ModType::Enum(_), Some(v)) => Some(v.clone()),
-            (ModType::Enum(e), None) => {
-                Some(enums[*e].values.iter().map(|v| Some(v.code)).collect())
-            }
-            _ => None,
-        };
-        return Ok(FieldTarget::Modifier {
-            idx: i,
-            codes,
-            scale,
-        });
+        return modifier_target(op, enums, i, &target, value_overrides);
     }
     Err(format!(
         "`{name}` is not an operand or modifier of `{}`",
         op.name
     ))
+}
+
+/// A field target written `name.part:kind`, split into its pieces.
+struct TargetName<'a> {
+    name: &'a str,
+    part: Option<&'a str>,
+    kind: Option<&'a str>,
+}
+
+/// Destination `i`: a register of the written kind, by default the one
+/// its type lives in. Destinations have no parts.
+fn dst_target(op: &Op, i: usize, t: &TargetName) -> Result<FieldTarget, String> {
+    if t.part.is_some() {
+        return Err(format!("destination `{}` has no parts", t.name));
+    }
+    let k = match t.kind {
+        Some(k) => SlotKindClass::parse(k).ok_or_else(|| format!("unknown kind `{k}`"))?,
+        None if op.dsts[i].ty.is_pred() => SlotKindClass::Pred,
+        None => SlotKindClass::Gpr,
+    };
+    Ok(FieldTarget::Dst { idx: i, kind: k })
+}
+
+/// Source `i`: a modifier flag it declares (`.neg`, `.abs`, `.not`), or
+/// its value in the written slot kind, by default the register its type
+/// lives in.
+fn src_target(op: &Op, i: usize, t: &TargetName) -> Result<FieldTarget, String> {
+    let o = &op.srcs[i];
+    match t.part {
+        Some("neg") if o.mods.neg => return Ok(FieldTarget::SrcNeg(i)),
+        Some("abs") if o.mods.abs => return Ok(FieldTarget::SrcAbs(i)),
+        Some("not") if o.mods.not => return Ok(FieldTarget::SrcNot(i)),
+        Some(p @ ("neg" | "abs" | "not")) => {
+            return Err(format!(
+                "source `{}` does not declare modifier `{p}`",
+                t.name
+            ));
+        }
+        Some(p) => return Err(format!("unknown part `{p}` (neg, abs, not)")),
+        None => {}
+    }
+    let k = t
+        .kind
+        .unwrap_or(if o.ty.is_pred() { "pred" } else { "gpr" });
+    src_slot_target(o, i, k)
+}
+
+/// Source `i` (operand `o`) stored as slot kind `k`: an immediate and how
+/// it is packed, a constant-bank part, or a register.
+fn src_slot_target(o: &Operand, i: usize, k: &str) -> Result<FieldTarget, String> {
+    let imm = |shift, sext| FieldTarget::SrcImm {
+        idx: i,
+        packing: ImmPacking { shift, sext },
+    };
+    let cbuf_offset = |scale, signed| FieldTarget::SrcCbuf {
+        idx: i,
+        part: CbufPart::Offset { scale, signed },
+    };
+    match k {
+        "imm" => Ok(imm(0, false)),
+        "imms" => Ok(imm(0, true)),
+        // A float's 20-bit immediate holds its top 20 bits; an integer's
+        // is sign-extended.
+        "imm20" if o.ty.is_float() => Ok(imm(12, false)),
+        "imm20" => Ok(imm(0, true)),
+        "cbuf.index" => Ok(FieldTarget::SrcCbuf {
+            idx: i,
+            part: CbufPart::Index,
+        }),
+        "cbuf.offset" => Ok(cbuf_offset(1, false)),
+        "cbuf.offset4" => Ok(cbuf_offset(4, false)),
+        "cbuf.soffset4" => Ok(cbuf_offset(4, true)),
+        k => SlotKindClass::parse(k)
+            .filter(|k| !matches!(k, SlotKindClass::Imm | SlotKindClass::Cbuf))
+            .map(|k| FieldTarget::SrcReg { idx: i, kind: k })
+            .ok_or_else(|| {
+                format!("unknown kind `{k}` (gpr, ugpr, pred, upred, imm, imms, imm20, cbuf.index, cbuf.offset, cbuf.offset4, cbuf.soffset4)")
+            }),
+    }
+}
+
+/// Modifier `i`: its codes in this encoding (the enum's own unless
+/// `value_overrides` renumbers them) and, for a `rel` offset, the scale
+/// it is stored in (`target:x4`: units of 4 bytes).
+fn modifier_target(
+    op: &Op,
+    enums: &[Enum],
+    i: usize,
+    t: &TargetName,
+    value_overrides: &BTreeMap<String, Vec<Option<u64>>>,
+) -> Result<FieldTarget, String> {
+    let name = t.name;
+    let scale = match (t.kind, &op.modifiers[i].ty) {
+        (None, _) => 1,
+        (Some(k), ModType::Rel) => k
+            .strip_prefix('x')
+            .and_then(|n| n.parse::<u32>().ok())
+            .filter(|n| n.is_power_of_two())
+            .ok_or_else(|| format!("bad scale `{k}` for `{name}` (x2, x4, ...)"))?,
+        (Some(_), _) => return Err(format!("modifier `{name}` has no kinds")),
+    };
+    if t.part.is_some() {
+        return Err(format!("modifier `{name}` has no parts"));
+    }
+    let codes = match (&op.modifiers[i].ty, value_overrides.get(name)) {
+        (ModType::Enum(_), Some(v)) => Some(v.clone()),
+        (ModType::Enum(e), None) => Some(enums[*e].values.iter().map(|v| Some(v.code)).collect()),
+        _ => None,
+    };
+    Ok(FieldTarget::Modifier {
+        idx: i,
+        codes,
+        scale,
+    })
 }
 
 /// What one `[[encoding]]` says that every form it expands to shares,
