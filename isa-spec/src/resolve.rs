@@ -1236,6 +1236,9 @@ fn resolve_asm(
     ok.then_some(asm)
 }
 
+/// An op's `memory` table: what the access reads or writes, where, and how
+/// wide, each name checked against the op (S1301). Every mistake is
+/// reported; `None` if there was any.
 fn resolve_memory(
     cx: &mut Ctx,
     op: &Op,
@@ -1243,121 +1246,45 @@ fn resolve_memory(
     m: &S<schema::MemoryDef>,
 ) -> Option<Memory> {
     let r = m.get_ref();
-    let mut ok = true;
-    macro_rules! bad {
-        ($at:expr, $msg:expr $(,)?) => {{
-            cx.err(Code::S1301, $at, $msg);
-            ok = false;
-        }};
-    }
+    let mut errs = MemErrs { cx, ok: true };
     let kind = match r.kind.get_ref().as_str() {
         "load" => MemKind::Load,
         "store" => MemKind::Store,
         k => {
-            bad!(&r.kind, format!("kind `{k}` is not load or store"));
+            errs.bad(&r.kind, format!("kind `{k}` is not load or store"));
             MemKind::Load
         }
     };
     let addr = op.src(r.addr.get_ref()).unwrap_or_else(|| {
-        bad!(&r.addr, format!("`{}` is not a source", r.addr.get_ref()));
+        errs.bad(&r.addr, format!("`{}` is not a source", r.addr.get_ref()));
         0
     });
     let offset = match op.modifier(r.offset.get_ref()) {
         Some(i) if matches!(op.modifiers[i].ty, ModType::Int { signed: true, .. }) => i,
         _ => {
-            bad!(
+            errs.bad(
                 &r.offset,
                 format!("`{}` is not a signed integer modifier", r.offset.get_ref()),
             );
             0
         }
     };
-    let data = match kind {
-        MemKind::Load => op.dst(r.data.get_ref()),
-        MemKind::Store => op.src(r.data.get_ref()),
-    }
-    .unwrap_or_else(|| {
-        bad!(
-            &r.data,
-            format!(
-                "`{}` is not a {}",
-                r.data.get_ref(),
-                if kind == MemKind::Load {
-                    "destination"
-                } else {
-                    "source"
-                }
-            ),
-        );
-        0
-    });
-    let size = match r.size.get_ref() {
-        toml::Value::Integer(n) if [1, 2, 4, 8, 16].contains(n) => MemSize::Fixed(*n as u32),
-        toml::Value::String(name) => match op.modifier(name) {
-            Some(i) => match op.modifiers[i].ty {
-                ModType::Enum(e) => {
-                    let mut bytes = Vec::new();
-                    for v in &enums[e].values {
-                        match r.bytes.iter().find(|(k, _)| k.get_ref() == &v.name) {
-                            Some((_, b)) if [1, 2, 4, 8, 16].contains(b.get_ref()) => {
-                                bytes.push(*b.get_ref())
-                            }
-                            _ => {
-                                bad!(
-                                    &r.size,
-                                    format!(
-                                        "`bytes` gives no size (1, 2, 4, 8 or 16) for `{}`",
-                                        v.name
-                                    ),
-                                );
-                                bytes.push(4);
-                            }
-                        }
-                    }
-                    let mut signed = vec![false; enums[e].values.len()];
-                    for s in &r.signed {
-                        match enums[e].values.iter().position(|v| &v.name == s.get_ref()) {
-                            Some(k) => signed[k] = true,
-                            None => bad!(
-                                s,
-                                format!("`{}` is not a value of the size enum", s.get_ref())
-                            ),
-                        }
-                    }
-                    MemSize::ByModifier(i, bytes, signed)
-                }
-                _ => {
-                    bad!(&r.size, format!("`{name}` is not an enum modifier"));
-                    MemSize::Fixed(4)
-                }
-            },
-            None => {
-                bad!(&r.size, format!("`{name}` is not a modifier"));
-                MemSize::Fixed(4)
-            }
-        },
-        _ => {
-            bad!(
-                &r.size,
-                "size is 1, 2, 4, 8, 16 or an enum modifier's name".to_string(),
-            );
-            MemSize::Fixed(4)
-        }
-    };
+    let data = memory_data(&mut errs, op, r, kind);
+    let size = memory_size(&mut errs, op, enums, r);
     let align = r.align.as_ref().map(|a| *a.get_ref());
     if let Some(a) = &r.align
         && !a.get_ref().is_power_of_two()
     {
-        bad!(a, "align must be a power of two".to_string());
+        errs.bad(a, "align must be a power of two");
     }
     let mut ordered = Vec::new();
     for n in &r.ordered {
         match op.modifier(n.get_ref()) {
             Some(i) => ordered.push(i),
-            None => bad!(n, format!("`{}` is not a modifier", n.get_ref())),
+            None => errs.bad(n, format!("`{}` is not a modifier", n.get_ref())),
         }
     }
-    ok.then(|| Memory {
+    errs.ok.then(|| Memory {
         kind,
         addr,
         offset,
@@ -1365,8 +1292,93 @@ fn resolve_memory(
         size,
         align,
         ordered,
-        loc: cx.loc(m),
+        loc: errs.cx.loc(m),
     })
+}
+
+/// S1301 errors of one `memory` table: every mistake is reported, and
+/// `ok` says whether the table resolved cleanly.
+struct MemErrs<'a, 'r> {
+    cx: &'a mut Ctx<'r>,
+    ok: bool,
+}
+
+impl MemErrs<'_, '_> {
+    fn bad<T>(&mut self, at: &S<T>, msg: impl Into<String>) {
+        self.cx.err(Code::S1301, at, msg);
+        self.ok = false;
+    }
+}
+
+/// The operand a load writes (a destination) or a store reads (a source).
+fn memory_data(errs: &mut MemErrs, op: &Op, r: &schema::MemoryDef, kind: MemKind) -> usize {
+    let found = match kind {
+        MemKind::Load => op.dst(r.data.get_ref()),
+        MemKind::Store => op.src(r.data.get_ref()),
+    };
+    found.unwrap_or_else(|| {
+        let role = if kind == MemKind::Load {
+            "destination"
+        } else {
+            "source"
+        };
+        errs.bad(&r.data, format!("`{}` is not a {role}", r.data.get_ref()));
+        0
+    })
+}
+
+/// The access size: a fixed byte count, or an enum modifier whose values
+/// `bytes` sizes (and `signed` marks as sign-extending).
+fn memory_size(errs: &mut MemErrs, op: &Op, enums: &[Enum], r: &schema::MemoryDef) -> MemSize {
+    match r.size.get_ref() {
+        toml::Value::Integer(n) if [1, 2, 4, 8, 16].contains(n) => MemSize::Fixed(*n as u32),
+        toml::Value::String(name) => match op.modifier(name) {
+            Some(i) => match op.modifiers[i].ty {
+                ModType::Enum(e) => size_by_modifier(errs, &enums[e], i, r),
+                _ => {
+                    errs.bad(&r.size, format!("`{name}` is not an enum modifier"));
+                    MemSize::Fixed(4)
+                }
+            },
+            None => {
+                errs.bad(&r.size, format!("`{name}` is not a modifier"));
+                MemSize::Fixed(4)
+            }
+        },
+        _ => {
+            errs.bad(&r.size, "size is 1, 2, 4, 8, 16 or an enum modifier's name");
+            MemSize::Fixed(4)
+        }
+    }
+}
+
+/// Size chosen by modifier `i` (enum `en`): `bytes` must size every value,
+/// and `signed` may only name values of the enum.
+fn size_by_modifier(errs: &mut MemErrs, en: &Enum, i: usize, r: &schema::MemoryDef) -> MemSize {
+    let mut bytes = Vec::new();
+    for v in &en.values {
+        match r.bytes.iter().find(|(k, _)| k.get_ref() == &v.name) {
+            Some((_, b)) if [1, 2, 4, 8, 16].contains(b.get_ref()) => bytes.push(*b.get_ref()),
+            _ => {
+                errs.bad(
+                    &r.size,
+                    format!("`bytes` gives no size (1, 2, 4, 8 or 16) for `{}`", v.name),
+                );
+                bytes.push(4);
+            }
+        }
+    }
+    let mut signed = vec![false; en.values.len()];
+    for s in &r.signed {
+        match en.values.iter().position(|v| &v.name == s.get_ref()) {
+            Some(k) => signed[k] = true,
+            None => errs.bad(
+                s,
+                format!("`{}` is not a value of the size enum", s.get_ref()),
+            ),
+        }
+    }
+    MemSize::ByModifier(i, bytes, signed)
 }
 
 /// `type_by` and `part` of each source: modifiers that exist, enums whose
