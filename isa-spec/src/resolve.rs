@@ -119,6 +119,9 @@ fn parse_int(s: &str) -> Option<u128> {
     }
 }
 
+/// A family file: its shared fields, opcode dispatch bits, register files,
+/// presets and reference SMs. `None` only when the dispatch bits do not
+/// parse; other mistakes are reported and the entry is skipped.
 pub(crate) fn resolve_family(
     cx: &mut Ctx,
     name: &str,
@@ -126,6 +129,54 @@ pub(crate) fn resolve_family(
 ) -> Option<(Family, BTreeMap<String, ResolvedPreset>)> {
     let d = def.get_ref();
     let sms = d.sms.get_ref().clone();
+    let common = resolve_common_fields(cx, d);
+    let dispatch = match parse_bits(d.dispatch.get_ref()) {
+        Ok(b) => b,
+        Err(e) => {
+            cx.err(Code::S0101, &d.dispatch, e);
+            return None;
+        }
+    };
+    let registers = resolve_registers(cx, d);
+    let presets = resolve_presets(cx, d, &sms);
+    let reference_nvdisasm = resolve_reference(cx, def, &sms);
+    Some((
+        Family {
+            name: name.to_string(),
+            doc: d.doc.clone().unwrap_or_default(),
+            width: *d.width.get_ref(),
+            sms,
+            common,
+            bundle: d.bundle.as_ref().map(|b| *b.get_ref()),
+            dispatch,
+            registers,
+            reuse: d
+                .reuse
+                .iter()
+                .filter_map(|(k, v)| k.parse().ok().map(|b| (b, *v)))
+                .collect(),
+            reuse_slots: d
+                .reuse
+                .iter()
+                .filter(|(k, _)| k.parse::<u32>().is_err())
+                .map(|(k, v)| (k.clone(), *v))
+                .collect(),
+            control: d
+                .control
+                .as_ref()
+                .map(|c| resolve_control(cx, c.get_ref()))
+                .unwrap_or_default(),
+            reference_nvdisasm,
+            loc: cx.loc(def),
+        },
+        presets,
+    ))
+}
+
+/// The family's `common` fields, shared by every op in it: the guard
+/// predicate, control bits, fixed or raw bits. A bad entry is reported
+/// (S0101, S0106) and left out.
+fn resolve_common_fields(cx: &mut Ctx, d: &schema::FamilyDef) -> Vec<Field> {
     let mut common = Vec::new();
     for (k, v) in &d.common {
         let bits = match parse_bits(k.get_ref()) {
@@ -159,14 +210,17 @@ pub(crate) fn resolve_family(
             slot: None,
         });
     }
-    let dispatch = match parse_bits(d.dispatch.get_ref()) {
-        Ok(b) => b,
-        Err(e) => {
-            cx.err(Code::S0101, &d.dispatch, e);
-            return None;
-        }
-    };
-    let registers = resolve_registers(cx, d);
+    common
+}
+
+/// The family's presets: an opcode and forms an op's encoding can start
+/// from. Field strings stay unparsed here; they resolve against each op
+/// that uses the preset.
+fn resolve_presets(
+    cx: &mut Ctx,
+    d: &schema::FamilyDef,
+    sms: &[u32],
+) -> BTreeMap<String, ResolvedPreset> {
     let mut presets = BTreeMap::new();
     for (pname, p) in &d.preset {
         let opcode = match parse_bits(p.opcode.get_ref()) {
@@ -176,67 +230,47 @@ pub(crate) fn resolve_family(
                 continue;
             }
         };
-        let mut forms = Vec::new();
-        for f in &p.form {
-            let fr = f.get_ref();
-            let fsms = match &fr.sms {
-                Some(s) => match parse_sms(s.get_ref(), &sms) {
-                    Ok(v) => v,
-                    Err(e) => {
-                        cx.err(Code::S1001, s, e);
-                        continue;
-                    }
-                },
-                None => sms.clone(),
-            };
-            let mut fields = Vec::new();
-            for (k, v) in &fr.fields {
-                match parse_bits(k.get_ref()) {
-                    Ok(b) => fields.push((b, v.get_ref().clone(), cx.loc(k))),
-                    Err(e) => cx.err(Code::S0101, k, e),
-                }
-            }
-            forms.push(PresetFormR {
-                name: fr.name.get_ref().clone(),
-                sms: fsms,
-                fields,
-                loc: cx.loc(f),
-            });
-        }
+        let forms = p
+            .form
+            .iter()
+            .filter_map(|f| resolve_preset_form(cx, f, sms))
+            .collect();
         presets.insert(pname.clone(), ResolvedPreset { opcode, forms });
     }
-    let reference_nvdisasm = resolve_reference(cx, def, &sms);
-    Some((
-        Family {
-            name: name.to_string(),
-            doc: d.doc.clone().unwrap_or_default(),
-            width: *d.width.get_ref(),
-            sms,
-            common,
-            bundle: d.bundle.as_ref().map(|b| *b.get_ref()),
-            dispatch,
-            registers,
-            reuse: d
-                .reuse
-                .iter()
-                .filter_map(|(k, v)| k.parse().ok().map(|b| (b, *v)))
-                .collect(),
-            reuse_slots: d
-                .reuse
-                .iter()
-                .filter(|(k, _)| k.parse::<u32>().is_err())
-                .map(|(k, v)| (k.clone(), *v))
-                .collect(),
-            control: d
-                .control
-                .as_ref()
-                .map(|c| resolve_control(cx, c.get_ref()))
-                .unwrap_or_default(),
-            reference_nvdisasm,
-            loc: cx.loc(def),
+    presets
+}
+
+/// One preset form: its SMs (the family's unless it names some) and its
+/// fields' bit ranges. `None` when its SMs do not parse (S1001).
+fn resolve_preset_form(
+    cx: &mut Ctx,
+    f: &S<schema::PresetForm>,
+    sms: &[u32],
+) -> Option<PresetFormR> {
+    let fr = f.get_ref();
+    let fsms = match &fr.sms {
+        Some(s) => match parse_sms(s.get_ref(), sms) {
+            Ok(v) => v,
+            Err(e) => {
+                cx.err(Code::S1001, s, e);
+                return None;
+            }
         },
-        presets,
-    ))
+        None => sms.to_vec(),
+    };
+    let mut fields = Vec::new();
+    for (k, v) in &fr.fields {
+        match parse_bits(k.get_ref()) {
+            Ok(b) => fields.push((b, v.get_ref().clone(), cx.loc(k))),
+            Err(e) => cx.err(Code::S0101, k, e),
+        }
+    }
+    Some(PresetFormR {
+        name: fr.name.get_ref().clone(),
+        sms: fsms,
+        fields,
+        loc: cx.loc(f),
+    })
 }
 
 /// A family's `registers` table: per register file, (first SM, index of
