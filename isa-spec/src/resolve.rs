@@ -1072,81 +1072,11 @@ fn resolve_combos(
     let mut out = Vec::new();
     for d in defs {
         let r = d.get_ref();
-        let sms = match &r.sms {
-            None => op_sms.clone(),
-            Some(s) => match parse_sms(s.get_ref(), &op_sms) {
-                Ok(v) if v.is_empty() => {
-                    cx.err(
-                        Code::S1401,
-                        s,
-                        format!(
-                            "`{}` names no SM of `{}` ({op_sms:?})",
-                            s.get_ref(),
-                            op.name
-                        ),
-                    );
-                    continue;
-                }
-                Ok(v) => v,
-                Err(e) => {
-                    cx.err(
-                        Code::S1401,
-                        s,
-                        format!("{e} (SMs of `{}`: {op_sms:?})", op.name),
-                    );
-                    continue;
-                }
-            },
+        let Some(sms) = combo_sms(cx, op, &op_sms, r) else {
+            continue;
         };
-        let mut forms = Vec::new();
-        for f in &r.forms {
-            let known = op
-                .encodings
-                .iter()
-                .flat_map(|e| &e.forms)
-                .any(|x| &x.name == f.get_ref());
-            if known {
-                forms.push(f.get_ref().clone());
-            } else {
-                cx.err(
-                    Code::S1401,
-                    f,
-                    format!("`{}` is not a form of `{}`", f.get_ref(), op.name),
-                );
-            }
-        }
-        let mut mods = Vec::new();
-        for (name, vals) in &r.mods {
-            let Some(mi) = op.modifier(name.get_ref()) else {
-                cx.err(
-                    Code::S1401,
-                    name,
-                    format!("`{}` is not a modifier of `{}`", name.get_ref(), op.name),
-                );
-                continue;
-            };
-            let mut idx = Vec::new();
-            for v in vals {
-                let found = match (&op.modifiers[mi].ty, v.get_ref()) {
-                    (ModType::Bool, toml::Value::Boolean(b)) => Some(i64::from(*b)),
-                    (ModType::Enum(e), toml::Value::String(s)) => enums[*e]
-                        .values
-                        .iter()
-                        .position(|x| &x.name == s)
-                        .map(|i| i as i64),
-                    _ => None,
-                };
-                match found {
-                    Some(i) => idx.push(i),
-                    None => cx.err(
-                        Code::S1401,
-                        v,
-                        format!("`{}` is not a value of modifier `{}` (bool: true/false; enum: a value name)", v.get_ref(), name.get_ref()),
-                    ),
-                }
-            }
-            mods.push((mi, idx));
-        }
+        let forms = combo_forms(cx, op, r);
+        let mods = combo_mods(cx, op, enums, r);
         let evidence = r
             .evidence
             .as_ref()
@@ -1169,6 +1099,102 @@ fn resolve_combos(
         });
     }
     out
+}
+
+/// The SMs a combo covers: the op's own unless it names some, which must
+/// be SMs of the op. `None` (reported) when they are not.
+fn combo_sms(cx: &mut Ctx, op: &Op, op_sms: &[u32], r: &schema::ComboDef) -> Option<Vec<u32>> {
+    let Some(s) = &r.sms else {
+        return Some(op_sms.to_vec());
+    };
+    match parse_sms(s.get_ref(), op_sms) {
+        Ok(v) if v.is_empty() => {
+            cx.err(
+                Code::S1401,
+                s,
+                format!(
+                    "`{}` names no SM of `{}` ({op_sms:?})",
+                    s.get_ref(),
+                    op.name
+                ),
+            );
+            None
+        }
+        Ok(v) => Some(v),
+        Err(e) => {
+            cx.err(
+                Code::S1401,
+                s,
+                format!("{e} (SMs of `{}`: {op_sms:?})", op.name),
+            );
+            None
+        }
+    }
+}
+
+/// The combo's forms: each must be a form of some encoding of the op.
+fn combo_forms(cx: &mut Ctx, op: &Op, r: &schema::ComboDef) -> Vec<String> {
+    let mut forms = Vec::new();
+    for f in &r.forms {
+        let known = op
+            .encodings
+            .iter()
+            .flat_map(|e| &e.forms)
+            .any(|x| &x.name == f.get_ref());
+        if known {
+            forms.push(f.get_ref().clone());
+        } else {
+            cx.err(
+                Code::S1401,
+                f,
+                format!("`{}` is not a form of `{}`", f.get_ref(), op.name),
+            );
+        }
+    }
+    forms
+}
+
+/// The combo's modifier values as (modifier, value indices): a bool's
+/// `true`/`false` as 1/0, an enum's value names as their positions.
+fn combo_mods(
+    cx: &mut Ctx,
+    op: &Op,
+    enums: &[Enum],
+    r: &schema::ComboDef,
+) -> Vec<(usize, Vec<i64>)> {
+    let mut mods = Vec::new();
+    for (name, vals) in &r.mods {
+        let Some(mi) = op.modifier(name.get_ref()) else {
+            cx.err(
+                Code::S1401,
+                name,
+                format!("`{}` is not a modifier of `{}`", name.get_ref(), op.name),
+            );
+            continue;
+        };
+        let mut idx = Vec::new();
+        for v in vals {
+            let found = match (&op.modifiers[mi].ty, v.get_ref()) {
+                (ModType::Bool, toml::Value::Boolean(b)) => Some(i64::from(*b)),
+                (ModType::Enum(e), toml::Value::String(s)) => enums[*e]
+                    .values
+                    .iter()
+                    .position(|x| &x.name == s)
+                    .map(|i| i as i64),
+                _ => None,
+            };
+            match found {
+                Some(i) => idx.push(i),
+                None => cx.err(
+                    Code::S1401,
+                    v,
+                    format!("`{}` is not a value of modifier `{}` (bool: true/false; enum: a value name)", v.get_ref(), name.get_ref()),
+                ),
+            }
+        }
+        mods.push((mi, idx));
+    }
+    mods
 }
 
 /// Legalize rules refer to other ops, so they resolve after all ops load.
