@@ -1044,11 +1044,44 @@ fn syn_error(report: &mut Report, fe: &FoldExpr, base: isize, e: syn::Error) {
     }
 }
 
+/// One op's fold: each expression type-checks in the scope it runs in
+/// (conditions see modifiers, `let` adds locals, destinations see all),
+/// and the fold gives every destination or none.
 fn check_fold(op: &Op, fold: &Fold, enums: &HashMap<String, Vec<String>>, report: &mut Report) {
     let mut scope = base_scope(op);
+    check_fold_conditions(op, fold, &scope, enums, report);
+    // The carry read is in scope everywhere after the checks above.
+    scope.insert("cc_in".into(), Binding::Value(Ty::Bool));
+    if let Some(l) = &fold.lets {
+        let Some(bound) = check_lets(l, &scope, enums, report) else {
+            return;
+        };
+        scope.extend(bound);
+    }
+    if let Some(fe) = &fold.cc_out {
+        check_bool_expr(fe, &scope, enums, report, "cc_out");
+    }
+    for (d, fe) in op.dsts.iter().zip(&fold.dsts) {
+        if let Some(fe) = fe {
+            check_dst_expr(d, fe, &scope, enums, report);
+        }
+    }
+    check_every_dst_folded(op, fold, report);
+}
+
+/// The conditions asked before the fold runs: `refuse` (sources and
+/// modifiers), `reads_cc`/`writes_cc` (modifiers only), and S0908 for a
+/// `cc_out` no `writes_cc` says when is written.
+fn check_fold_conditions(
+    op: &Op,
+    fold: &Fold,
+    scope: &HashMap<String, Binding>,
+    enums: &HashMap<String, Vec<String>>,
+    report: &mut Report,
+) {
     // `refuse` runs before `let`: it sees the sources and modifiers only.
     if let Some(fe) = &fold.refuse {
-        check_bool_expr(fe, &scope, enums, report, "refuse");
+        check_bool_expr(fe, scope, enums, report, "refuse");
     }
     // `reads_cc`/`writes_cc` are asked without source values: modifiers only.
     let mods_only: HashMap<String, Binding> = scope
@@ -1072,80 +1105,98 @@ fn check_fold(op: &Op, fold: &Fold, enums: &HashMap<String, Vec<String>>, report
             .at(c.loc.clone()),
         );
     }
-    // The carry read is in scope everywhere after the checks above.
-    scope.insert("cc_in".into(), Binding::Value(Ty::Bool));
-    if let Some(l) = &fold.lets {
-        let base = l.loc.span.start as isize - 1;
-        match syn::parse_str::<syn::Block>(&format!("{{{}}}", l.text)) {
-            Ok(b) => {
-                let mut cx = Checker {
-                    report,
-                    base,
-                    end: end_loc(l),
-                    file: l.loc.file,
-                    scopes: vec![scope.clone(), HashMap::new()],
-                    enums: enums.clone(),
-                    in_let_block: true,
-                };
-                for s in &b.stmts {
-                    cx.stmt(s, false);
-                }
-                let bound = cx.scopes.pop().unwrap_or_default();
-                scope.extend(bound.into_iter().map(|(k, v)| match v {
-                    Binding::Local(t, _) => (k, Binding::Value(t)),
-                    v => (k, v),
-                }));
-            }
-            Err(e) => {
-                syn_error(report, l, base, e);
-                return;
-            }
+}
+
+/// The `let` block: its statements check in `scope`, and the locals it
+/// binds are returned as values for what follows. `None` (reported) when
+/// it does not parse.
+fn check_lets(
+    l: &FoldExpr,
+    scope: &HashMap<String, Binding>,
+    enums: &HashMap<String, Vec<String>>,
+    report: &mut Report,
+) -> Option<HashMap<String, Binding>> {
+    let base = l.loc.span.start as isize - 1;
+    let b = match syn::parse_str::<syn::Block>(&format!("{{{}}}", l.text)) {
+        Ok(b) => b,
+        Err(e) => {
+            syn_error(report, l, base, e);
+            return None;
         }
+    };
+    let mut cx = Checker {
+        report,
+        base,
+        end: end_loc(l),
+        file: l.loc.file,
+        scopes: vec![scope.clone(), HashMap::new()],
+        enums: enums.clone(),
+        in_let_block: true,
+    };
+    for s in &b.stmts {
+        cx.stmt(s, false);
     }
-    if let Some(fe) = &fold.cc_out {
-        check_bool_expr(fe, &scope, enums, report, "cc_out");
+    let bound = cx.scopes.pop().unwrap_or_default();
+    Some(
+        bound
+            .into_iter()
+            .map(|(k, v)| match v {
+                Binding::Local(t, _) => (k, Binding::Value(t)),
+                v => (k, v),
+            })
+            .collect(),
+    )
+}
+
+/// S0904: destination `d`'s expression computes a value of its type.
+fn check_dst_expr(
+    d: &Operand,
+    fe: &FoldExpr,
+    scope: &HashMap<String, Binding>,
+    enums: &HashMap<String, Vec<String>>,
+    report: &mut Report,
+) {
+    let base = fe.loc.span.start as isize;
+    let e = match syn::parse_str::<syn::Expr>(&fe.text) {
+        Ok(e) => e,
+        Err(e) => return syn_error(report, fe, base, e),
+    };
+    let mut cx = Checker {
+        report: &mut *report,
+        base,
+        end: end_loc(fe),
+        file: fe.loc.file,
+        scopes: vec![scope.clone()],
+        enums: enums.clone(),
+        in_let_block: false,
+    };
+    let t = cx.expr(&e);
+    let want = Ty::of_value(d.ty);
+    if t.fits(want) {
+        return;
     }
-    for (d, fe) in op.dsts.iter().zip(&fold.dsts) {
-        let Some(fe) = fe else { continue };
-        let base = fe.loc.span.start as isize;
-        match syn::parse_str::<syn::Expr>(&fe.text) {
-            Ok(e) => {
-                let mut cx = Checker {
-                    report: &mut *report,
-                    base,
-                    end: end_loc(fe),
-                    file: fe.loc.file,
-                    scopes: vec![scope.clone()],
-                    enums: enums.clone(),
-                    in_let_block: false,
-                };
-                let t = cx.expr(&e);
-                let want = Ty::of_value(d.ty);
-                if !t.fits(want) {
-                    let loc = cx.loc(e.span());
-                    report.push(
-                        Diagnostic::error(
-                            Code::S0904,
-                            format!(
-                                "fold for `{}` ({}) computes {}",
-                                d.name,
-                                d.ty.name(),
-                                t.name()
-                            ),
-                        )
-                        .at(loc)
-                        .help(match want {
-                            Ty::Bool => {
-                                "a predicate destination needs a bool expression".to_string()
-                            }
-                            _ => format!("cast it: `(...) as {}`", want.name()),
-                        }),
-                    );
-                }
-            }
-            Err(e) => syn_error(report, fe, base, e),
-        }
-    }
+    let loc = cx.loc(e.span());
+    report.push(
+        Diagnostic::error(
+            Code::S0904,
+            format!(
+                "fold for `{}` ({}) computes {}",
+                d.name,
+                d.ty.name(),
+                t.name()
+            ),
+        )
+        .at(loc)
+        .help(match want {
+            Ty::Bool => "a predicate destination needs a bool expression".to_string(),
+            _ => format!("cast it: `(...) as {}`", want.name()),
+        }),
+    );
+}
+
+/// S0907: a fold with expressions for some destinations but not all
+/// never folds, which is likely a mistake.
+fn check_every_dst_folded(op: &Op, fold: &Fold, report: &mut Report) {
     let missing: Vec<&str> = op
         .dsts
         .iter()
@@ -1153,25 +1204,26 @@ fn check_fold(op: &Op, fold: &Fold, enums: &HashMap<String, Vec<String>>, report
         .filter(|(_, f)| f.is_none())
         .map(|(d, _)| d.name.as_str())
         .collect();
-    if !missing.is_empty() && missing.len() < op.dsts.len() {
-        let at = fold.dsts.iter().flatten().next().map(|f| f.loc.clone());
-        report.push(
-            Diagnostic::warning(
-                Code::S0907,
-                format!(
-                    "the fold of `{}` has no expression for {}",
-                    op.name,
-                    missing
-                        .iter()
-                        .map(|m| format!("`{m}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            )
-            .at_opt(at)
-            .help("the op folds only when every destination has an expression"),
-        );
+    if missing.is_empty() || missing.len() >= op.dsts.len() {
+        return;
     }
+    let at = fold.dsts.iter().flatten().next().map(|f| f.loc.clone());
+    report.push(
+        Diagnostic::warning(
+            Code::S0907,
+            format!(
+                "the fold of `{}` has no expression for {}",
+                op.name,
+                missing
+                    .iter()
+                    .map(|m| format!("`{m}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )
+        .at_opt(at)
+        .help("the op folds only when every destination has an expression"),
+    );
 }
 
 /// Why a construct outside the fold subset is refused (S0903).

@@ -2,7 +2,7 @@
 //! `isa-spec/README.md` for the list.
 
 use crate::codes::Code;
-use crate::diag::{Diagnostic, Report};
+use crate::diag::{Diagnostic, Loc, Report};
 use crate::model::*;
 
 /// Run every semantic check, adding to `report`.
@@ -171,114 +171,10 @@ fn check_form(spec: &Spec, op: &Op, fam: &Family, form: &Form, report: &mut Repo
     let width = fam.width;
     let mut covered: u128 = 0;
     for (i, f) in form.fields.iter().enumerate() {
-        for &(l, h) in &f.bits.ranges {
-            if h > width {
-                report.push(
-                    Diagnostic::error(
-                        Code::S0101,
-                        format!(
-                            "bit range {l}..{h} is outside the {width}-bit instruction of {}",
-                            fam.name
-                        ),
-                    )
-                    .at(f.loc.clone()),
-                );
-            }
-        }
-        let m = f.bits.mask();
-        if covered & m != 0 {
-            let other = form.fields[..i]
-                .iter()
-                .find(|g| g.bits.mask() & m != 0)
-                .expect("some earlier field overlaps");
-            report.push(
-                Diagnostic::error(
-                    Code::S0201,
-                    format!(
-                        "bits {} overlap bits {} in form `{}` of `{}`",
-                        f.bits.display(),
-                        other.bits.display(),
-                        form.name,
-                        op.name
-                    ),
-                )
-                .at(f.loc.clone())
-                .also(other.loc.clone(), "overlapped field"),
-            );
-        }
-        covered |= m;
-        let w = f.bits.width();
-        match &f.target {
-            FieldTarget::Fixed(v) | FieldTarget::Unknown(v) if w < 128 && *v >> w != 0 => {
-                report.push(
-                    Diagnostic::error(
-                        Code::S0301,
-                        format!("fixed value {v:#x} does not fit in {w} bits"),
-                    )
-                    .at(f.loc.clone()),
-                );
-            }
-            FieldTarget::Modifier { idx, codes, .. } => {
-                let m = &op.modifiers[*idx];
-                if let Some(codes) = codes {
-                    for (vi, c) in codes.iter().enumerate() {
-                        // Values that do not exist in this encoding: skipped.
-                        let Some(c) = c else { continue };
-                        if w < 64 && c >> w != 0 {
-                            let en = match m.ty {
-                                ModType::Enum(e) => &spec.enums[e],
-                                _ => continue,
-                            };
-                            report.push(
-                                Diagnostic::error(
-                                    Code::S0301,
-                                    format!(
-                                        "value `{}` ({c}) of `{}` does not fit in {w} bits",
-                                        en.values[vi].name, m.name
-                                    ),
-                                )
-                                .at(f.loc.clone()),
-                            );
-                        }
-                    }
-                    for (a, ca) in codes.iter().enumerate() {
-                        let Some(ca) = ca else { continue };
-                        if let Some(b) = codes[..a].iter().position(|cb| *cb == Some(*ca)) {
-                            report.push(
-                                Diagnostic::error(
-                                    Code::S0303,
-                                    format!(
-                                        "values {b} and {a} of `{}` share the code {ca}",
-                                        m.name
-                                    ),
-                                )
-                                .at(f.loc.clone()),
-                            );
-                        }
-                    }
-                } else if m.ty == ModType::Bool && w != 1 {
-                    report.push(
-                        Diagnostic::error(
-                            Code::S0301,
-                            format!("bool modifier `{}` needs a 1-bit field, not {w}", m.name),
-                        )
-                        .at(f.loc.clone()),
-                    );
-                }
-            }
-            FieldTarget::SrcNeg(_)
-            | FieldTarget::SrcAbs(_)
-            | FieldTarget::SrcNot(_)
-            | FieldTarget::GuardNot
-                if w != 1 =>
-            {
-                report.push(
-                    Diagnostic::error(Code::S0301, format!("a flag needs a 1-bit field, not {w}"))
-                        .at(f.loc.clone()),
-                );
-            }
-            _ => {}
-        }
+        check_field_in_width(fam, f, report);
+        check_field_overlap(op, form, i, covered, report);
+        covered |= f.bits.mask();
+        check_field_value_fits(spec, op, f, report);
     }
     let all = if width >= 128 {
         u128::MAX
@@ -286,6 +182,146 @@ fn check_form(spec: &Spec, op: &Op, fam: &Family, form: &Form, report: &mut Repo
         (1u128 << width) - 1
     };
     all & !covered
+}
+
+/// S0101: every bit range of a field lies inside the family's instruction
+/// width.
+fn check_field_in_width(fam: &Family, f: &Field, report: &mut Report) {
+    let width = fam.width;
+    for &(l, h) in &f.bits.ranges {
+        if h > width {
+            report.push(
+                Diagnostic::error(
+                    Code::S0101,
+                    format!(
+                        "bit range {l}..{h} is outside the {width}-bit instruction of {}",
+                        fam.name
+                    ),
+                )
+                .at(f.loc.clone()),
+            );
+        }
+    }
+}
+
+/// S0201: field `i` of `form` claims no bit already `covered` by an
+/// earlier field; the diagnostic points at the first field it overlaps.
+fn check_field_overlap(op: &Op, form: &Form, i: usize, covered: u128, report: &mut Report) {
+    let f = &form.fields[i];
+    let m = f.bits.mask();
+    if covered & m == 0 {
+        return;
+    }
+    let other = form.fields[..i]
+        .iter()
+        .find(|g| g.bits.mask() & m != 0)
+        .expect("some earlier field overlaps");
+    report.push(
+        Diagnostic::error(
+            Code::S0201,
+            format!(
+                "bits {} overlap bits {} in form `{}` of `{}`",
+                f.bits.display(),
+                other.bits.display(),
+                form.name,
+                op.name
+            ),
+        )
+        .at(f.loc.clone())
+        .also(other.loc.clone(), "overlapped field"),
+    );
+}
+
+/// S0301/S0303: what a field stores fits its width: a fixed value, every
+/// code of a modifier (codes distinct too), a bool or a flag in one bit.
+fn check_field_value_fits(spec: &Spec, op: &Op, f: &Field, report: &mut Report) {
+    let w = f.bits.width();
+    match &f.target {
+        FieldTarget::Fixed(v) | FieldTarget::Unknown(v) if w < 128 && *v >> w != 0 => {
+            report.push(
+                Diagnostic::error(
+                    Code::S0301,
+                    format!("fixed value {v:#x} does not fit in {w} bits"),
+                )
+                .at(f.loc.clone()),
+            );
+        }
+        FieldTarget::Modifier { idx, codes, .. } => {
+            let m = &op.modifiers[*idx];
+            if let Some(codes) = codes {
+                check_codes_fit(spec, m, codes, f, report);
+                check_codes_distinct(m, codes, f, report);
+            } else if m.ty == ModType::Bool && w != 1 {
+                report.push(
+                    Diagnostic::error(
+                        Code::S0301,
+                        format!("bool modifier `{}` needs a 1-bit field, not {w}", m.name),
+                    )
+                    .at(f.loc.clone()),
+                );
+            }
+        }
+        FieldTarget::SrcNeg(_)
+        | FieldTarget::SrcAbs(_)
+        | FieldTarget::SrcNot(_)
+        | FieldTarget::GuardNot
+            if w != 1 =>
+        {
+            report.push(
+                Diagnostic::error(Code::S0301, format!("a flag needs a 1-bit field, not {w}"))
+                    .at(f.loc.clone()),
+            );
+        }
+        _ => {}
+    }
+}
+
+/// S0301: every code this encoding gives an enum modifier's values fits
+/// in the field. Values that do not exist in this encoding are skipped.
+fn check_codes_fit(
+    spec: &Spec,
+    m: &Modifier,
+    codes: &[Option<u64>],
+    f: &Field,
+    report: &mut Report,
+) {
+    let w = f.bits.width();
+    for (vi, c) in codes.iter().enumerate() {
+        let Some(c) = c else { continue };
+        if w < 64 && c >> w != 0 {
+            let en = match m.ty {
+                ModType::Enum(e) => &spec.enums[e],
+                _ => continue,
+            };
+            report.push(
+                Diagnostic::error(
+                    Code::S0301,
+                    format!(
+                        "value `{}` ({c}) of `{}` does not fit in {w} bits",
+                        en.values[vi].name, m.name
+                    ),
+                )
+                .at(f.loc.clone()),
+            );
+        }
+    }
+}
+
+/// S0303: no two values of a modifier share a code, or the decoder could
+/// not tell them apart.
+fn check_codes_distinct(m: &Modifier, codes: &[Option<u64>], f: &Field, report: &mut Report) {
+    for (a, ca) in codes.iter().enumerate() {
+        let Some(ca) = ca else { continue };
+        if let Some(b) = codes[..a].iter().position(|cb| *cb == Some(*ca)) {
+            report.push(
+                Diagnostic::error(
+                    Code::S0303,
+                    format!("values {b} and {a} of `{}` share the code {ca}", m.name),
+                )
+                .at(f.loc.clone()),
+            );
+        }
+    }
 }
 
 /// S0501 for the `missing` bits of `forms` (of one encoding), at the op
@@ -473,6 +509,20 @@ fn bit_list(mask: u128) -> String {
 /// Legalization constraints: S0703, S0705, S0706, S0707.
 pub(crate) fn check_constraints(spec: &Spec, op: &Op, report: &mut Report) {
     let lloc = op.legalize.loc.clone().unwrap_or_else(|| op.loc.clone());
+    check_commutative(op, &lloc, report);
+    check_swap_flips(spec, op, &lloc, report);
+    check_alignment(op, report);
+    if let Some(w) = op.legalize.wide_imm
+        && let Some(wide) = spec.ops.get(w)
+    {
+        check_wide_imm(op, wide, &lloc, report);
+    }
+}
+
+/// S0703: the legalizer may swap commutative sources only when they agree
+/// in type and source modifiers, or `commutative_why` says why a type
+/// difference still swaps exactly (and that note is not stray).
+fn check_commutative(op: &Op, lloc: &Loc, report: &mut Report) {
     let mut types_differ = false;
     for &(x, y) in &op.legalize.commutative {
         let (a, b) = (&op.srcs[x], &op.srcs[y]);
@@ -511,24 +561,35 @@ pub(crate) fn check_constraints(spec: &Spec, op: &Op, report: &mut Report) {
             .at(w.clone()),
         );
     }
-    if let Some(m) = op.legalize.swap_flips {
-        let md = &op.modifiers[m];
-        let ok = matches!(md.ty, ModType::Enum(e) if spec.enums[e].flip.is_some());
-        if !ok {
-            report.push(
-                Diagnostic::error(
-                    Code::S0705,
-                    format!(
-                        "swap_flips names `{}`, which is not an enum modifier with a `flip` table",
-                        md.name
-                    ),
-                )
-                .at(lloc.clone())
-                .also(md.loc.clone(), "declared here")
-                .help("give the enum a `flip` table in its enums/ file, or drop swap_flips"),
-            );
-        }
+}
+
+/// S0705: swapping sources flips the modifier named by `swap_flips`, so it
+/// must be an enum that has a `flip` table to flip through.
+fn check_swap_flips(spec: &Spec, op: &Op, lloc: &Loc, report: &mut Report) {
+    let Some(m) = op.legalize.swap_flips else {
+        return;
+    };
+    let md = &op.modifiers[m];
+    let ok = matches!(md.ty, ModType::Enum(e) if spec.enums[e].flip.is_some());
+    if !ok {
+        report.push(
+            Diagnostic::error(
+                Code::S0705,
+                format!(
+                    "swap_flips names `{}`, which is not an enum modifier with a `flip` table",
+                    md.name
+                ),
+            )
+            .at(lloc.clone())
+            .also(md.loc.clone(), "declared here")
+            .help("give the enum a `flip` table in its enums/ file, or drop swap_flips"),
+        );
     }
+}
+
+/// S0706: an operand's register alignment must be a power of two no
+/// smaller than its register count, and predicates have none.
+fn check_alignment(op: &Op, report: &mut Report) {
     for o in op.dsts.iter().chain(&op.srcs) {
         let bad = if o.ty.is_pred() && o.align > 1 {
             Some("a predicate has no register alignment")
@@ -549,88 +610,100 @@ pub(crate) fn check_constraints(spec: &Spec, op: &Op, report: &mut Report) {
             );
         }
     }
-    if let Some(w) = op.legalize.wide_imm
-        && let Some(wide) = spec.ops.get(w)
-    {
-        for s in &op.srcs {
-            match wide.src(&s.name) {
-                None => report.push(
-                    Diagnostic::error(
-                        Code::S0707,
-                        format!(
-                            "wide_imm op `{}` has no source `{}` of `{}`",
-                            wide.name, s.name, op.name
-                        ),
-                    )
-                    .at(lloc.clone()),
-                ),
-                Some(j) => {
-                    let ws = &wide.srcs[j];
-                    if ws.ty.is_float() != s.ty.is_float() || ws.ty.regs() != s.ty.regs() {
-                        report.push(
-                            Diagnostic::error(
-                                Code::S0707,
-                                format!(
-                                    "source `{}` is {} in `{}` but {} in wide_imm op `{}`",
-                                    s.name,
-                                    s.ty.name(),
-                                    op.name,
-                                    ws.ty.name(),
-                                    wide.name
-                                ),
-                            )
-                            .at(lloc.clone()),
-                        );
-                        continue;
-                    }
-                    // Compared per SM: the wide op only matters where it
-                    // exists (FADD32I on Maxwell, not FADD's 32-bit
-                    // immediate on Volta).
-                    let mut sms: Vec<u32> =
-                        wide.encodings.iter().flat_map(|e| e.sms.clone()).collect();
-                    sms.sort_unstable();
-                    sms.dedup();
-                    let mut worse: Vec<(u32, u32, u32)> = Vec::new();
-                    for sm in sms {
-                        let mine = imm_width(op, op.src(&s.name), sm);
-                        let theirs = imm_width(wide, Some(j), sm);
-                        if mine > 0 && theirs > 0 && theirs <= mine {
-                            worse.push((sm, theirs, mine));
-                        }
-                    }
-                    if let Some(&(_, theirs, mine)) = worse.first() {
-                        let list: Vec<String> = worse.iter().map(|w| w.0.to_string()).collect();
-                        report.push(
-                            Diagnostic::error(
-                                Code::S0707,
-                                format!(
-                                    "the immediate of `{}` in wide_imm op `{}` holds {theirs} bits, no more than the {mine} of `{}` (SM {})",
-                                    s.name, wide.name, op.name, list.join(", ")
-                                ),
-                            )
-                            .at(lloc.clone()),
-                        );
-                    }
-                }
-            }
-        }
-        // A modifier the wide op lacks is fine: the generated legalizer
-        // only picks the wide op when that modifier holds its default.
-        let any_imm = wide
-            .encodings
-            .iter()
-            .flat_map(|e| &e.forms)
-            .any(|f| f.src_kinds.contains(&Some(SlotKindClass::Imm)));
-        if !any_imm {
-            report.push(
+}
+
+/// S0707: the `wide_imm` op the legalizer falls back to for a too-large
+/// immediate must take every source of `op` in a matching type, hold a
+/// strictly wider immediate, and have an immediate form at all.
+fn check_wide_imm(op: &Op, wide: &Op, lloc: &Loc, report: &mut Report) {
+    for s in &op.srcs {
+        match wide.src(&s.name) {
+            None => report.push(
                 Diagnostic::error(
                     Code::S0707,
-                    format!("wide_imm op `{}` has no immediate form", wide.name),
+                    format!(
+                        "wide_imm op `{}` has no source `{}` of `{}`",
+                        wide.name, s.name, op.name
+                    ),
                 )
                 .at(lloc.clone()),
-            );
+            ),
+            Some(j) => check_wide_source(op, s, wide, j, lloc, report),
         }
     }
+    // A modifier the wide op lacks is fine: the generated legalizer
+    // only picks the wide op when that modifier holds its default.
+    let any_imm = wide
+        .encodings
+        .iter()
+        .flat_map(|e| &e.forms)
+        .any(|f| f.src_kinds.contains(&Some(SlotKindClass::Imm)));
+    if !any_imm {
+        report.push(
+            Diagnostic::error(
+                Code::S0707,
+                format!("wide_imm op `{}` has no immediate form", wide.name),
+            )
+            .at(lloc.clone()),
+        );
+    }
+}
+
+/// S0707 for one source: `s` of `op` and source `j` of the wide op must
+/// agree in float-ness and register count, and the wide op's immediate
+/// must be wider than `op`'s on every SM where both have one.
+fn check_wide_source(op: &Op, s: &Operand, wide: &Op, j: usize, lloc: &Loc, report: &mut Report) {
+    let ws = &wide.srcs[j];
+    if ws.ty.is_float() != s.ty.is_float() || ws.ty.regs() != s.ty.regs() {
+        report.push(
+            Diagnostic::error(
+                Code::S0707,
+                format!(
+                    "source `{}` is {} in `{}` but {} in wide_imm op `{}`",
+                    s.name,
+                    s.ty.name(),
+                    op.name,
+                    ws.ty.name(),
+                    wide.name
+                ),
+            )
+            .at(lloc.clone()),
+        );
+        return;
+    }
+    let worse = sms_where_wide_is_not_wider(op, s, wide, j);
+    if let Some(&(_, theirs, mine)) = worse.first() {
+        let list: Vec<String> = worse.iter().map(|w| w.0.to_string()).collect();
+        report.push(
+            Diagnostic::error(
+                Code::S0707,
+                format!(
+                    "the immediate of `{}` in wide_imm op `{}` holds {theirs} bits, no more than the {mine} of `{}` (SM {})",
+                    s.name, wide.name, op.name, list.join(", ")
+                ),
+            )
+            .at(lloc.clone()),
+        );
+    }
+}
+
+/// `(sm, wide bits, own bits)` for each SM where both ops have an
+/// immediate for source `s` but the wide op's is no wider. Compared per
+/// SM: the wide op only matters where it exists (FADD32I on Maxwell, not
+/// FADD's 32-bit immediate on Volta).
+fn sms_where_wide_is_not_wider(op: &Op, s: &Operand, wide: &Op, j: usize) -> Vec<(u32, u32, u32)> {
+    let mut sms: Vec<u32> = wide.encodings.iter().flat_map(|e| e.sms.clone()).collect();
+    sms.sort_unstable();
+    sms.dedup();
+    let mut worse: Vec<(u32, u32, u32)> = Vec::new();
+    for sm in sms {
+        let mine = imm_width(op, op.src(&s.name), sm);
+        let theirs = imm_width(wide, Some(j), sm);
+        if mine > 0 && theirs > 0 && theirs <= mine {
+            worse.push((sm, theirs, mine));
+        }
+    }
+    worse
 }
 
 /// Widest immediate (stored bits) for source `i` over the forms on `sm`.
@@ -671,82 +744,14 @@ pub(crate) fn check_legalize_gaps(spec: &Spec, op: &Op, report: &mut Report) {
                 .flat_map(|e| &e.forms)
                 .filter(|f| f.sms.contains(&sm))
                 .collect();
-            let direct =
-                |k: SlotKindClass, i: usize| forms.iter().any(|f| f.src_kinds[i] == Some(k));
-            for (i, s) in op.srcs.iter().enumerate() {
-                if forms.iter().all(|f| f.src_kinds[i].is_none()) {
-                    continue;
-                }
-                let (reg, kinds): (SlotKindClass, Vec<SlotKindClass>) = if s.ty.is_pred() {
-                    let mut k = vec![SlotKindClass::Pred];
-                    if fam.zero_index(SlotKindClass::Upred, sm).is_some() {
-                        k.push(SlotKindClass::Upred);
-                    }
-                    (SlotKindClass::Pred, k)
-                } else {
-                    let mut k = vec![SlotKindClass::Gpr, SlotKindClass::Imm, SlotKindClass::Cbuf];
-                    if fam.zero_index(SlotKindClass::Ugpr, sm).is_some() {
-                        k.push(SlotKindClass::Ugpr);
-                    }
-                    (SlotKindClass::Gpr, k)
-                };
-                // Any value reaches a register form by a copy; the
-                // legalizer copies to a uniform register or predicate for
-                // a source only a UGPR/UP form takes.
-                let uniform = if s.ty.is_pred() {
-                    SlotKindClass::Upred
-                } else {
-                    SlotKindClass::Ugpr
-                };
-                if direct(reg, i) || direct(uniform, i) {
-                    continue;
-                }
-                for k in kinds {
-                    if direct(k, i) {
-                        continue;
-                    }
-                    let swap = op
-                        .legalize
-                        .commutative
-                        .iter()
-                        .any(|&(x, y)| (x == i && direct(k, y)) || (y == i && direct(k, x)));
-                    let wide = k == SlotKindClass::Imm
-                        && op
-                            .legalize
-                            .wide_imm
-                            .and_then(|w| spec.ops.get(w))
-                            .is_some_and(|w| {
-                                w.src(&s.name).is_some_and(|j| {
-                                    w.encodings.iter().flat_map(|e| &e.forms).any(|f| {
-                                        f.sms.contains(&sm)
-                                            && f.src_kinds[j] == Some(SlotKindClass::Imm)
-                                    })
-                                })
-                            });
-                    // The op this one is the wide-immediate form of: the
-                    // legalizer falls back to it (FADD32I to FADD), which
-                    // takes the kind directly or through a register copy.
-                    let narrow = spec
-                        .ops
-                        .iter()
-                        .filter(|n| {
-                            n.legalize
-                                .wide_imm
-                                .and_then(|w| spec.ops.get(w))
-                                .is_some_and(|w| w.name == op.name)
-                        })
-                        .any(|n| {
-                            n.src(&s.name).is_some_and(|j| {
-                                n.encodings.iter().flat_map(|e| &e.forms).any(|f| {
-                                    f.sms.contains(&sm)
-                                        && (f.src_kinds[j] == Some(k)
-                                            || f.src_kinds[j] == Some(reg))
-                                })
-                            })
-                        });
-                    if swap || wide || narrow {
-                        continue;
-                    }
+            let slots = SlotForms {
+                spec,
+                op,
+                forms: &forms,
+                sm,
+            };
+            for i in 0..op.srcs.len() {
+                for k in slots.unreachable_kinds(fam, i) {
                     match gaps.iter_mut().find(|(gi, gk, _)| *gi == i && *gk == k) {
                         Some(g) => g.2.push(sm),
                         None => gaps.push((i, k, vec![sm])),
@@ -755,25 +760,152 @@ pub(crate) fn check_legalize_gaps(spec: &Spec, op: &Op, report: &mut Report) {
             }
         }
     }
-    for (i, k, mut sms) in gaps {
-        sms.sort_unstable();
-        sms.dedup();
-        let s = &op.srcs[i];
-        report.push(
-            Diagnostic::warning(
-                Code::S0801,
-                format!(
-                    "source `{}` of `{}` cannot take a {} value on SM {}: no form accepts it, and no swap, register copy or wide form reaches it",
-                    s.name,
-                    op.name,
-                    k.name(),
-                    sms.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
-                ),
-            )
-            .at(s.loc.clone())
-            .help("add a form with a register in this slot, or a commutative pair"),
-        );
+    for (i, k, sms) in gaps {
+        report_legalize_gap(op, i, k, sms, report);
     }
+}
+
+/// The forms one family of `op` has on one SM: what the legalizer can
+/// pick from when it fits a source value into a slot.
+struct SlotForms<'a> {
+    spec: &'a Spec,
+    op: &'a Op,
+    forms: &'a [&'a Form],
+    sm: u32,
+}
+
+impl SlotForms<'_> {
+    /// Whether some form takes kind `k` directly in source slot `i`.
+    fn direct(&self, k: SlotKindClass, i: usize) -> bool {
+        self.forms.iter().any(|f| f.src_kinds[i] == Some(k))
+    }
+
+    /// The kinds the IR can hold in source `i` that neither a form nor a
+    /// rewrite reaches; empty for a slot no form has.
+    fn unreachable_kinds(&self, fam: &Family, i: usize) -> Vec<SlotKindClass> {
+        if self.forms.iter().all(|f| f.src_kinds[i].is_none()) {
+            return Vec::new();
+        }
+        let s = &self.op.srcs[i];
+        let (reg, kinds) = ir_kinds(s, fam, self.sm);
+        // Any value reaches a register form by a copy; the
+        // legalizer copies to a uniform register or predicate for
+        // a source only a UGPR/UP form takes.
+        let uniform = if s.ty.is_pred() {
+            SlotKindClass::Upred
+        } else {
+            SlotKindClass::Ugpr
+        };
+        if self.direct(reg, i) || self.direct(uniform, i) {
+            return Vec::new();
+        }
+        kinds
+            .into_iter()
+            .filter(|&k| !self.direct(k, i) && !self.reached_by_rewrite(i, k, reg))
+            .collect()
+    }
+
+    /// Whether kind `k` reaches source `i` by a swap with a commutative
+    /// partner, the wide-immediate op, or the narrow op this one widens.
+    fn reached_by_rewrite(&self, i: usize, k: SlotKindClass, reg: SlotKindClass) -> bool {
+        let swap = self
+            .op
+            .legalize
+            .commutative
+            .iter()
+            .any(|&(x, y)| (x == i && self.direct(k, y)) || (y == i && self.direct(k, x)));
+        let name = &self.op.srcs[i].name;
+        swap || (k == SlotKindClass::Imm && self.wide_op_takes_imm(name))
+            || self.narrow_op_takes(name, k, reg)
+    }
+
+    /// Whether the `wide_imm` op has an immediate form for source `name`
+    /// on this SM.
+    fn wide_op_takes_imm(&self, name: &str) -> bool {
+        let sm = self.sm;
+        self.op
+            .legalize
+            .wide_imm
+            .and_then(|w| self.spec.ops.get(w))
+            .is_some_and(|w| {
+                w.src(name).is_some_and(|j| {
+                    w.encodings
+                        .iter()
+                        .flat_map(|e| &e.forms)
+                        .any(|f| f.sms.contains(&sm) && f.src_kinds[j] == Some(SlotKindClass::Imm))
+                })
+            })
+    }
+
+    /// The op this one is the wide-immediate form of: the legalizer falls
+    /// back to it (FADD32I to FADD), which takes the kind directly or
+    /// through a register copy.
+    fn narrow_op_takes(&self, name: &str, k: SlotKindClass, reg: SlotKindClass) -> bool {
+        let (spec, sm) = (self.spec, self.sm);
+        spec.ops
+            .iter()
+            .filter(|n| {
+                n.legalize
+                    .wide_imm
+                    .and_then(|w| spec.ops.get(w))
+                    .is_some_and(|w| w.name == self.op.name)
+            })
+            .any(|n| {
+                n.src(name).is_some_and(|j| {
+                    n.encodings.iter().flat_map(|e| &e.forms).any(|f| {
+                        f.sms.contains(&sm)
+                            && (f.src_kinds[j] == Some(k) || f.src_kinds[j] == Some(reg))
+                    })
+                })
+            })
+    }
+}
+
+/// The register kind and every kind the IR can hold for source `s` on
+/// `sm`: predicates (plus uniform ones where the family has UPT), or
+/// registers, immediates and constant-bank values (plus uniform registers
+/// where the family has URZ).
+fn ir_kinds(s: &Operand, fam: &Family, sm: u32) -> (SlotKindClass, Vec<SlotKindClass>) {
+    if s.ty.is_pred() {
+        let mut k = vec![SlotKindClass::Pred];
+        if fam.zero_index(SlotKindClass::Upred, sm).is_some() {
+            k.push(SlotKindClass::Upred);
+        }
+        (SlotKindClass::Pred, k)
+    } else {
+        let mut k = vec![SlotKindClass::Gpr, SlotKindClass::Imm, SlotKindClass::Cbuf];
+        if fam.zero_index(SlotKindClass::Ugpr, sm).is_some() {
+            k.push(SlotKindClass::Ugpr);
+        }
+        (SlotKindClass::Gpr, k)
+    }
+}
+
+/// One S0801 warning: source `i` cannot take kind `k` on `sms`.
+fn report_legalize_gap(
+    op: &Op,
+    i: usize,
+    k: SlotKindClass,
+    mut sms: Vec<u32>,
+    report: &mut Report,
+) {
+    sms.sort_unstable();
+    sms.dedup();
+    let s = &op.srcs[i];
+    report.push(
+        Diagnostic::warning(
+            Code::S0801,
+            format!(
+                "source `{}` of `{}` cannot take a {} value on SM {}: no form accepts it, and no swap, register copy or wide form reaches it",
+                s.name,
+                op.name,
+                k.name(),
+                sms.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+            ),
+        )
+        .at(s.loc.clone())
+        .help("add a form with a register in this slot, or a commutative pair"),
+    );
 }
 
 /// SM ranges: S1002 (two encodings of one op on one SM that can both

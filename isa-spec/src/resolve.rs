@@ -119,6 +119,9 @@ fn parse_int(s: &str) -> Option<u128> {
     }
 }
 
+/// A family file: its shared fields, opcode dispatch bits, register files,
+/// presets and reference SMs. `None` only when the dispatch bits do not
+/// parse; other mistakes are reported and the entry is skipped.
 pub(crate) fn resolve_family(
     cx: &mut Ctx,
     name: &str,
@@ -126,39 +129,7 @@ pub(crate) fn resolve_family(
 ) -> Option<(Family, BTreeMap<String, ResolvedPreset>)> {
     let d = def.get_ref();
     let sms = d.sms.get_ref().clone();
-    let mut common = Vec::new();
-    for (k, v) in &d.common {
-        let bits = match parse_bits(k.get_ref()) {
-            Ok(b) => b,
-            Err(e) => {
-                cx.err(Code::S0101, k, e);
-                continue;
-            }
-        };
-        let target = match v.get_ref().as_str() {
-            "guard" => FieldTarget::GuardPred,
-            "guard.not" => FieldTarget::GuardNot,
-            "ctrl" => FieldTarget::Ctrl,
-            "?" => FieldTarget::Unknown(0),
-            t => match t.strip_prefix('=').and_then(parse_int) {
-                Some(v) => FieldTarget::Fixed(v),
-                None => {
-                    cx.err(
-                        Code::S0106,
-                        v,
-                        format!("`{t}` is not a common field (guard, guard.not, ctrl, =N, ?)"),
-                    );
-                    continue;
-                }
-            },
-        };
-        common.push(Field {
-            bits,
-            target,
-            loc: cx.loc(k),
-            slot: None,
-        });
-    }
+    let common = resolve_common_fields(cx, d);
     let dispatch = match parse_bits(d.dispatch.get_ref()) {
         Ok(b) => b,
         Err(e) => {
@@ -167,44 +138,7 @@ pub(crate) fn resolve_family(
         }
     };
     let registers = resolve_registers(cx, d);
-    let mut presets = BTreeMap::new();
-    for (pname, p) in &d.preset {
-        let opcode = match parse_bits(p.opcode.get_ref()) {
-            Ok(b) => b,
-            Err(e) => {
-                cx.err(Code::S0101, &p.opcode, e);
-                continue;
-            }
-        };
-        let mut forms = Vec::new();
-        for f in &p.form {
-            let fr = f.get_ref();
-            let fsms = match &fr.sms {
-                Some(s) => match parse_sms(s.get_ref(), &sms) {
-                    Ok(v) => v,
-                    Err(e) => {
-                        cx.err(Code::S1001, s, e);
-                        continue;
-                    }
-                },
-                None => sms.clone(),
-            };
-            let mut fields = Vec::new();
-            for (k, v) in &fr.fields {
-                match parse_bits(k.get_ref()) {
-                    Ok(b) => fields.push((b, v.get_ref().clone(), cx.loc(k))),
-                    Err(e) => cx.err(Code::S0101, k, e),
-                }
-            }
-            forms.push(PresetFormR {
-                name: fr.name.get_ref().clone(),
-                sms: fsms,
-                fields,
-                loc: cx.loc(f),
-            });
-        }
-        presets.insert(pname.clone(), ResolvedPreset { opcode, forms });
-    }
+    let presets = resolve_presets(cx, d, &sms);
     let reference_nvdisasm = resolve_reference(cx, def, &sms);
     Some((
         Family {
@@ -241,6 +175,106 @@ pub(crate) fn resolve_family(
         },
         presets,
     ))
+}
+
+/// The family's `common` fields, shared by every op in it: the guard
+/// predicate, control bits, fixed or raw bits. A bad entry is reported
+/// (S0101, S0106) and left out.
+fn resolve_common_fields(cx: &mut Ctx, d: &schema::FamilyDef) -> Vec<Field> {
+    let mut common = Vec::new();
+    for (k, v) in &d.common {
+        let bits = match parse_bits(k.get_ref()) {
+            Ok(b) => b,
+            Err(e) => {
+                cx.err(Code::S0101, k, e);
+                continue;
+            }
+        };
+        let target = match v.get_ref().as_str() {
+            "guard" => FieldTarget::GuardPred,
+            "guard.not" => FieldTarget::GuardNot,
+            "ctrl" => FieldTarget::Ctrl,
+            "?" => FieldTarget::Unknown(0),
+            t => match t.strip_prefix('=').and_then(parse_int) {
+                Some(v) => FieldTarget::Fixed(v),
+                None => {
+                    cx.err(
+                        Code::S0106,
+                        v,
+                        format!("`{t}` is not a common field (guard, guard.not, ctrl, =N, ?)"),
+                    );
+                    continue;
+                }
+            },
+        };
+        common.push(Field {
+            bits,
+            target,
+            loc: cx.loc(k),
+            slot: None,
+        });
+    }
+    common
+}
+
+/// The family's presets: an opcode and forms an op's encoding can start
+/// from. Field strings stay unparsed here; they resolve against each op
+/// that uses the preset.
+fn resolve_presets(
+    cx: &mut Ctx,
+    d: &schema::FamilyDef,
+    sms: &[u32],
+) -> BTreeMap<String, ResolvedPreset> {
+    let mut presets = BTreeMap::new();
+    for (pname, p) in &d.preset {
+        let opcode = match parse_bits(p.opcode.get_ref()) {
+            Ok(b) => b,
+            Err(e) => {
+                cx.err(Code::S0101, &p.opcode, e);
+                continue;
+            }
+        };
+        let forms = p
+            .form
+            .iter()
+            .filter_map(|f| resolve_preset_form(cx, f, sms))
+            .collect();
+        presets.insert(pname.clone(), ResolvedPreset { opcode, forms });
+    }
+    presets
+}
+
+/// One preset form: its SMs (the family's unless it names some) and its
+/// fields' bit ranges. `None` when its SMs do not parse (S1001).
+fn resolve_preset_form(
+    cx: &mut Ctx,
+    f: &S<schema::PresetForm>,
+    sms: &[u32],
+) -> Option<PresetFormR> {
+    let fr = f.get_ref();
+    let fsms = match &fr.sms {
+        Some(s) => match parse_sms(s.get_ref(), sms) {
+            Ok(v) => v,
+            Err(e) => {
+                cx.err(Code::S1001, s, e);
+                return None;
+            }
+        },
+        None => sms.to_vec(),
+    };
+    let mut fields = Vec::new();
+    for (k, v) in &fr.fields {
+        match parse_bits(k.get_ref()) {
+            Ok(b) => fields.push((b, v.get_ref().clone(), cx.loc(k))),
+            Err(e) => cx.err(Code::S0101, k, e),
+        }
+    }
+    Some(PresetFormR {
+        name: fr.name.get_ref().clone(),
+        sms: fsms,
+        fields,
+        loc: cx.loc(f),
+    })
 }
 
 /// A family's `registers` table: per register file, (first SM, index of
@@ -1042,81 +1076,11 @@ fn resolve_combos(
     let mut out = Vec::new();
     for d in defs {
         let r = d.get_ref();
-        let sms = match &r.sms {
-            None => op_sms.clone(),
-            Some(s) => match parse_sms(s.get_ref(), &op_sms) {
-                Ok(v) if v.is_empty() => {
-                    cx.err(
-                        Code::S1401,
-                        s,
-                        format!(
-                            "`{}` names no SM of `{}` ({op_sms:?})",
-                            s.get_ref(),
-                            op.name
-                        ),
-                    );
-                    continue;
-                }
-                Ok(v) => v,
-                Err(e) => {
-                    cx.err(
-                        Code::S1401,
-                        s,
-                        format!("{e} (SMs of `{}`: {op_sms:?})", op.name),
-                    );
-                    continue;
-                }
-            },
+        let Some(sms) = combo_sms(cx, op, &op_sms, r) else {
+            continue;
         };
-        let mut forms = Vec::new();
-        for f in &r.forms {
-            let known = op
-                .encodings
-                .iter()
-                .flat_map(|e| &e.forms)
-                .any(|x| &x.name == f.get_ref());
-            if known {
-                forms.push(f.get_ref().clone());
-            } else {
-                cx.err(
-                    Code::S1401,
-                    f,
-                    format!("`{}` is not a form of `{}`", f.get_ref(), op.name),
-                );
-            }
-        }
-        let mut mods = Vec::new();
-        for (name, vals) in &r.mods {
-            let Some(mi) = op.modifier(name.get_ref()) else {
-                cx.err(
-                    Code::S1401,
-                    name,
-                    format!("`{}` is not a modifier of `{}`", name.get_ref(), op.name),
-                );
-                continue;
-            };
-            let mut idx = Vec::new();
-            for v in vals {
-                let found = match (&op.modifiers[mi].ty, v.get_ref()) {
-                    (ModType::Bool, toml::Value::Boolean(b)) => Some(i64::from(*b)),
-                    (ModType::Enum(e), toml::Value::String(s)) => enums[*e]
-                        .values
-                        .iter()
-                        .position(|x| &x.name == s)
-                        .map(|i| i as i64),
-                    _ => None,
-                };
-                match found {
-                    Some(i) => idx.push(i),
-                    None => cx.err(
-                        Code::S1401,
-                        v,
-                        format!("`{}` is not a value of modifier `{}` (bool: true/false; enum: a value name)", v.get_ref(), name.get_ref()),
-                    ),
-                }
-            }
-            mods.push((mi, idx));
-        }
+        let forms = combo_forms(cx, op, r);
+        let mods = combo_mods(cx, op, enums, r);
         let evidence = r
             .evidence
             .as_ref()
@@ -1139,6 +1103,102 @@ fn resolve_combos(
         });
     }
     out
+}
+
+/// The SMs a combo covers: the op's own unless it names some, which must
+/// be SMs of the op. `None` (reported) when they are not.
+fn combo_sms(cx: &mut Ctx, op: &Op, op_sms: &[u32], r: &schema::ComboDef) -> Option<Vec<u32>> {
+    let Some(s) = &r.sms else {
+        return Some(op_sms.to_vec());
+    };
+    match parse_sms(s.get_ref(), op_sms) {
+        Ok(v) if v.is_empty() => {
+            cx.err(
+                Code::S1401,
+                s,
+                format!(
+                    "`{}` names no SM of `{}` ({op_sms:?})",
+                    s.get_ref(),
+                    op.name
+                ),
+            );
+            None
+        }
+        Ok(v) => Some(v),
+        Err(e) => {
+            cx.err(
+                Code::S1401,
+                s,
+                format!("{e} (SMs of `{}`: {op_sms:?})", op.name),
+            );
+            None
+        }
+    }
+}
+
+/// The combo's forms: each must be a form of some encoding of the op.
+fn combo_forms(cx: &mut Ctx, op: &Op, r: &schema::ComboDef) -> Vec<String> {
+    let mut forms = Vec::new();
+    for f in &r.forms {
+        let known = op
+            .encodings
+            .iter()
+            .flat_map(|e| &e.forms)
+            .any(|x| &x.name == f.get_ref());
+        if known {
+            forms.push(f.get_ref().clone());
+        } else {
+            cx.err(
+                Code::S1401,
+                f,
+                format!("`{}` is not a form of `{}`", f.get_ref(), op.name),
+            );
+        }
+    }
+    forms
+}
+
+/// The combo's modifier values as (modifier, value indices): a bool's
+/// `true`/`false` as 1/0, an enum's value names as their positions.
+fn combo_mods(
+    cx: &mut Ctx,
+    op: &Op,
+    enums: &[Enum],
+    r: &schema::ComboDef,
+) -> Vec<(usize, Vec<i64>)> {
+    let mut mods = Vec::new();
+    for (name, vals) in &r.mods {
+        let Some(mi) = op.modifier(name.get_ref()) else {
+            cx.err(
+                Code::S1401,
+                name,
+                format!("`{}` is not a modifier of `{}`", name.get_ref(), op.name),
+            );
+            continue;
+        };
+        let mut idx = Vec::new();
+        for v in vals {
+            let found = match (&op.modifiers[mi].ty, v.get_ref()) {
+                (ModType::Bool, toml::Value::Boolean(b)) => Some(i64::from(*b)),
+                (ModType::Enum(e), toml::Value::String(s)) => enums[*e]
+                    .values
+                    .iter()
+                    .position(|x| &x.name == s)
+                    .map(|i| i as i64),
+                _ => None,
+            };
+            match found {
+                Some(i) => idx.push(i),
+                None => cx.err(
+                    Code::S1401,
+                    v,
+                    format!("`{}` is not a value of modifier `{}` (bool: true/false; enum: a value name)", v.get_ref(), name.get_ref()),
+                ),
+            }
+        }
+        mods.push((mi, idx));
+    }
+    mods
 }
 
 /// Legalize rules refer to other ops, so they resolve after all ops load.
@@ -1240,6 +1300,9 @@ fn resolve_asm(
     ok.then_some(asm)
 }
 
+/// An op's `memory` table: what the access reads or writes, where, and how
+/// wide, each name checked against the op (S1301). Every mistake is
+/// reported; `None` if there was any.
 fn resolve_memory(
     cx: &mut Ctx,
     op: &Op,
@@ -1247,121 +1310,45 @@ fn resolve_memory(
     m: &S<schema::MemoryDef>,
 ) -> Option<Memory> {
     let r = m.get_ref();
-    let mut ok = true;
-    macro_rules! bad {
-        ($at:expr, $msg:expr $(,)?) => {{
-            cx.err(Code::S1301, $at, $msg);
-            ok = false;
-        }};
-    }
+    let mut errs = MemErrs { cx, ok: true };
     let kind = match r.kind.get_ref().as_str() {
         "load" => MemKind::Load,
         "store" => MemKind::Store,
         k => {
-            bad!(&r.kind, format!("kind `{k}` is not load or store"));
+            errs.bad(&r.kind, format!("kind `{k}` is not load or store"));
             MemKind::Load
         }
     };
     let addr = op.src(r.addr.get_ref()).unwrap_or_else(|| {
-        bad!(&r.addr, format!("`{}` is not a source", r.addr.get_ref()));
+        errs.bad(&r.addr, format!("`{}` is not a source", r.addr.get_ref()));
         0
     });
     let offset = match op.modifier(r.offset.get_ref()) {
         Some(i) if matches!(op.modifiers[i].ty, ModType::Int { signed: true, .. }) => i,
         _ => {
-            bad!(
+            errs.bad(
                 &r.offset,
                 format!("`{}` is not a signed integer modifier", r.offset.get_ref()),
             );
             0
         }
     };
-    let data = match kind {
-        MemKind::Load => op.dst(r.data.get_ref()),
-        MemKind::Store => op.src(r.data.get_ref()),
-    }
-    .unwrap_or_else(|| {
-        bad!(
-            &r.data,
-            format!(
-                "`{}` is not a {}",
-                r.data.get_ref(),
-                if kind == MemKind::Load {
-                    "destination"
-                } else {
-                    "source"
-                }
-            ),
-        );
-        0
-    });
-    let size = match r.size.get_ref() {
-        toml::Value::Integer(n) if [1, 2, 4, 8, 16].contains(n) => MemSize::Fixed(*n as u32),
-        toml::Value::String(name) => match op.modifier(name) {
-            Some(i) => match op.modifiers[i].ty {
-                ModType::Enum(e) => {
-                    let mut bytes = Vec::new();
-                    for v in &enums[e].values {
-                        match r.bytes.iter().find(|(k, _)| k.get_ref() == &v.name) {
-                            Some((_, b)) if [1, 2, 4, 8, 16].contains(b.get_ref()) => {
-                                bytes.push(*b.get_ref())
-                            }
-                            _ => {
-                                bad!(
-                                    &r.size,
-                                    format!(
-                                        "`bytes` gives no size (1, 2, 4, 8 or 16) for `{}`",
-                                        v.name
-                                    ),
-                                );
-                                bytes.push(4);
-                            }
-                        }
-                    }
-                    let mut signed = vec![false; enums[e].values.len()];
-                    for s in &r.signed {
-                        match enums[e].values.iter().position(|v| &v.name == s.get_ref()) {
-                            Some(k) => signed[k] = true,
-                            None => bad!(
-                                s,
-                                format!("`{}` is not a value of the size enum", s.get_ref())
-                            ),
-                        }
-                    }
-                    MemSize::ByModifier(i, bytes, signed)
-                }
-                _ => {
-                    bad!(&r.size, format!("`{name}` is not an enum modifier"));
-                    MemSize::Fixed(4)
-                }
-            },
-            None => {
-                bad!(&r.size, format!("`{name}` is not a modifier"));
-                MemSize::Fixed(4)
-            }
-        },
-        _ => {
-            bad!(
-                &r.size,
-                "size is 1, 2, 4, 8, 16 or an enum modifier's name".to_string(),
-            );
-            MemSize::Fixed(4)
-        }
-    };
+    let data = memory_data(&mut errs, op, r, kind);
+    let size = memory_size(&mut errs, op, enums, r);
     let align = r.align.as_ref().map(|a| *a.get_ref());
     if let Some(a) = &r.align
         && !a.get_ref().is_power_of_two()
     {
-        bad!(a, "align must be a power of two".to_string());
+        errs.bad(a, "align must be a power of two");
     }
     let mut ordered = Vec::new();
     for n in &r.ordered {
         match op.modifier(n.get_ref()) {
             Some(i) => ordered.push(i),
-            None => bad!(n, format!("`{}` is not a modifier", n.get_ref())),
+            None => errs.bad(n, format!("`{}` is not a modifier", n.get_ref())),
         }
     }
-    ok.then(|| Memory {
+    errs.ok.then(|| Memory {
         kind,
         addr,
         offset,
@@ -1369,8 +1356,93 @@ fn resolve_memory(
         size,
         align,
         ordered,
-        loc: cx.loc(m),
+        loc: errs.cx.loc(m),
     })
+}
+
+/// S1301 errors of one `memory` table: every mistake is reported, and
+/// `ok` says whether the table resolved cleanly.
+struct MemErrs<'a, 'r> {
+    cx: &'a mut Ctx<'r>,
+    ok: bool,
+}
+
+impl MemErrs<'_, '_> {
+    fn bad<T>(&mut self, at: &S<T>, msg: impl Into<String>) {
+        self.cx.err(Code::S1301, at, msg);
+        self.ok = false;
+    }
+}
+
+/// The operand a load writes (a destination) or a store reads (a source).
+fn memory_data(errs: &mut MemErrs, op: &Op, r: &schema::MemoryDef, kind: MemKind) -> usize {
+    let found = match kind {
+        MemKind::Load => op.dst(r.data.get_ref()),
+        MemKind::Store => op.src(r.data.get_ref()),
+    };
+    found.unwrap_or_else(|| {
+        let role = if kind == MemKind::Load {
+            "destination"
+        } else {
+            "source"
+        };
+        errs.bad(&r.data, format!("`{}` is not a {role}", r.data.get_ref()));
+        0
+    })
+}
+
+/// The access size: a fixed byte count, or an enum modifier whose values
+/// `bytes` sizes (and `signed` marks as sign-extending).
+fn memory_size(errs: &mut MemErrs, op: &Op, enums: &[Enum], r: &schema::MemoryDef) -> MemSize {
+    match r.size.get_ref() {
+        toml::Value::Integer(n) if [1, 2, 4, 8, 16].contains(n) => MemSize::Fixed(*n as u32),
+        toml::Value::String(name) => match op.modifier(name) {
+            Some(i) => match op.modifiers[i].ty {
+                ModType::Enum(e) => size_by_modifier(errs, &enums[e], i, r),
+                _ => {
+                    errs.bad(&r.size, format!("`{name}` is not an enum modifier"));
+                    MemSize::Fixed(4)
+                }
+            },
+            None => {
+                errs.bad(&r.size, format!("`{name}` is not a modifier"));
+                MemSize::Fixed(4)
+            }
+        },
+        _ => {
+            errs.bad(&r.size, "size is 1, 2, 4, 8, 16 or an enum modifier's name");
+            MemSize::Fixed(4)
+        }
+    }
+}
+
+/// Size chosen by modifier `i` (enum `en`): `bytes` must size every value,
+/// and `signed` may only name values of the enum.
+fn size_by_modifier(errs: &mut MemErrs, en: &Enum, i: usize, r: &schema::MemoryDef) -> MemSize {
+    let mut bytes = Vec::new();
+    for v in &en.values {
+        match r.bytes.iter().find(|(k, _)| k.get_ref() == &v.name) {
+            Some((_, b)) if [1, 2, 4, 8, 16].contains(b.get_ref()) => bytes.push(*b.get_ref()),
+            _ => {
+                errs.bad(
+                    &r.size,
+                    format!("`bytes` gives no size (1, 2, 4, 8 or 16) for `{}`", v.name),
+                );
+                bytes.push(4);
+            }
+        }
+    }
+    let mut signed = vec![false; en.values.len()];
+    for s in &r.signed {
+        match en.values.iter().position(|v| &v.name == s.get_ref()) {
+            Some(k) => signed[k] = true,
+            None => errs.bad(
+                s,
+                format!("`{}` is not a value of the size enum", s.get_ref()),
+            ),
+        }
+    }
+    MemSize::ByModifier(i, bytes, signed)
 }
 
 /// `type_by` and `part` of each source: modifiers that exist, enums whose
@@ -1574,123 +1646,134 @@ fn parse_target(
         Some((n, p)) => (n, Some(p)),
         None => (name, None),
     };
+    let target = TargetName { name, part, kind };
     if let Some(i) = op.dst(name) {
-        if part.is_some() {
-            return Err(format!("destination `{name}` has no parts"));
-        }
-        let k = match kind {
-            Some(k) => SlotKindClass::parse(k).ok_or_else(|| format!("unknown kind `{k}`"))?,
-            None if op.dsts[i].ty.is_pred() => SlotKindClass::Pred,
-            None => SlotKindClass::Gpr,
-        };
-        return Ok(FieldTarget::Dst { idx: i, kind: k });
+        return dst_target(op, i, &target);
     }
     if let Some(i) = op.src(name) {
-        let o = &op.srcs[i];
-        match part {
-            Some("neg") if o.mods.neg => return Ok(FieldTarget::SrcNeg(i)),
-            Some("abs") if o.mods.abs => return Ok(FieldTarget::SrcAbs(i)),
-            Some("not") if o.mods.not => return Ok(FieldTarget::SrcNot(i)),
-            Some(p @ ("neg" | "abs" | "not")) => {
-                return Err(format!("source `{name}` does not declare modifier `{p}`"));
-            }
-            Some(p) => return Err(format!("unknown part `{p}` (neg, abs, not)")),
-            None => {}
-        }
-        let k = kind.unwrap_or(if o.ty.is_pred() { "pred" } else { "gpr" });
-        return match k {
-            "imm" => Ok(FieldTarget::SrcImm {
-                idx: i,
-                packing: ImmPacking {
-                    shift: 0,
-                    sext: false,
-                },
-            }),
-            "imms" => Ok(FieldTarget::SrcImm {
-                idx: i,
-                packing: ImmPacking {
-                    shift: 0,
-                    sext: true,
-                },
-            }),
-            "imm20" => Ok(FieldTarget::SrcImm {
-                idx: i,
-                packing: if o.ty.is_float() {
-                    ImmPacking {
-                        shift: 12,
-                        sext: false,
-                    }
-                } else {
-                    ImmPacking {
-                        shift: 0,
-                        sext: true,
-                    }
-                },
-            }),
-            "cbuf.index" => Ok(FieldTarget::SrcCbuf {
-                idx: i,
-                part: CbufPart::Index,
-            }),
-            "cbuf.offset" => Ok(FieldTarget::SrcCbuf {
-                idx: i,
-                part: CbufPart::Offset {
-                    scale: 1,
-                    signed: false,
-                },
-            }),
-            "cbuf.offset4" => Ok(FieldTarget::SrcCbuf {
-                idx: i,
-                part: CbufPart::Offset {
-                    scale: 4,
-                    signed: false,
-                },
-            }),
-            "cbuf.soffset4" => Ok(FieldTarget::SrcCbuf {
-                idx: i,
-                part: CbufPart::Offset {
-                    scale: 4,
-                    signed: true,
-                },
-            }),
-            k => SlotKindClass::parse(k)
-                .filter(|k| !matches!(k, SlotKindClass::Imm | SlotKindClass::Cbuf))
-                .map(|k| FieldTarget::SrcReg { idx: i, kind: k })
-                .ok_or_else(|| {
-                    format!("unknown kind `{k}` (gpr, ugpr, pred, upred, imm, imms, imm20, cbuf.index, cbuf.offset, cbuf.offset4, cbuf.soffset4)")
-                }),
-        };
+        return src_target(op, i, &target);
     }
     if let Some(i) = op.modifier(name) {
-        // `target:x4`: a `rel` offset stored in units of 4 bytes.
-        let scale = match (kind, &op.modifiers[i].ty) {
-            (None, _) => 1,
-            (Some(k), ModType::Rel) => k
-                .strip_prefix('x')
-                .and_then(|n| n.parse::<u32>().ok())
-                .filter(|n| n.is_power_of_two())
-                .ok_or_else(|| format!("bad scale `{k}` for `{name}` (x2, x4, ...)"))?,
-            (Some(_), _) => return Err(format!("modifier `{name}` has no kinds")),
-        };
-        if part.is_some() {
-            return Err(format!("modifier `{name}` has no parts"));
-        }
-        let codes = match (&op.modifiers[i].ty, value_overrides.get(name)) {
-            (ModType::Enum(_), Some(v)) => Some(v.clone()),
-            (ModType::Enum(e), None) => {
-                Some(enums[*e].values.iter().map(|v| Some(v.code)).collect())
-            }
-            _ => None,
-        };
-        return Ok(FieldTarget::Modifier {
-            idx: i,
-            codes,
-            scale,
-        });
+        return modifier_target(op, enums, i, &target, value_overrides);
     }
     Err(format!(
         "`{name}` is not an operand or modifier of `{}`",
         op.name
     ))
+}
+
+/// A field target written `name.part:kind`, split into its pieces.
+struct TargetName<'a> {
+    name: &'a str,
+    part: Option<&'a str>,
+    kind: Option<&'a str>,
+}
+
+/// Destination `i`: a register of the written kind, by default the one
+/// its type lives in. Destinations have no parts.
+fn dst_target(op: &Op, i: usize, t: &TargetName) -> Result<FieldTarget, String> {
+    if t.part.is_some() {
+        return Err(format!("destination `{}` has no parts", t.name));
+    }
+    let k = match t.kind {
+        Some(k) => SlotKindClass::parse(k).ok_or_else(|| format!("unknown kind `{k}`"))?,
+        None if op.dsts[i].ty.is_pred() => SlotKindClass::Pred,
+        None => SlotKindClass::Gpr,
+    };
+    Ok(FieldTarget::Dst { idx: i, kind: k })
+}
+
+/// Source `i`: a modifier flag it declares (`.neg`, `.abs`, `.not`), or
+/// its value in the written slot kind, by default the register its type
+/// lives in.
+fn src_target(op: &Op, i: usize, t: &TargetName) -> Result<FieldTarget, String> {
+    let o = &op.srcs[i];
+    match t.part {
+        Some("neg") if o.mods.neg => return Ok(FieldTarget::SrcNeg(i)),
+        Some("abs") if o.mods.abs => return Ok(FieldTarget::SrcAbs(i)),
+        Some("not") if o.mods.not => return Ok(FieldTarget::SrcNot(i)),
+        Some(p @ ("neg" | "abs" | "not")) => {
+            return Err(format!(
+                "source `{}` does not declare modifier `{p}`",
+                t.name
+            ));
+        }
+        Some(p) => return Err(format!("unknown part `{p}` (neg, abs, not)")),
+        None => {}
+    }
+    let k = t
+        .kind
+        .unwrap_or(if o.ty.is_pred() { "pred" } else { "gpr" });
+    src_slot_target(o, i, k)
+}
+
+/// Source `i` (operand `o`) stored as slot kind `k`: an immediate and how
+/// it is packed, a constant-bank part, or a register.
+fn src_slot_target(o: &Operand, i: usize, k: &str) -> Result<FieldTarget, String> {
+    let imm = |shift, sext| FieldTarget::SrcImm {
+        idx: i,
+        packing: ImmPacking { shift, sext },
+    };
+    let cbuf_offset = |scale, signed| FieldTarget::SrcCbuf {
+        idx: i,
+        part: CbufPart::Offset { scale, signed },
+    };
+    match k {
+        "imm" => Ok(imm(0, false)),
+        "imms" => Ok(imm(0, true)),
+        // A float's 20-bit immediate holds its top 20 bits; an integer's
+        // is sign-extended.
+        "imm20" if o.ty.is_float() => Ok(imm(12, false)),
+        "imm20" => Ok(imm(0, true)),
+        "cbuf.index" => Ok(FieldTarget::SrcCbuf {
+            idx: i,
+            part: CbufPart::Index,
+        }),
+        "cbuf.offset" => Ok(cbuf_offset(1, false)),
+        "cbuf.offset4" => Ok(cbuf_offset(4, false)),
+        "cbuf.soffset4" => Ok(cbuf_offset(4, true)),
+        k => SlotKindClass::parse(k)
+            .filter(|k| !matches!(k, SlotKindClass::Imm | SlotKindClass::Cbuf))
+            .map(|k| FieldTarget::SrcReg { idx: i, kind: k })
+            .ok_or_else(|| {
+                format!("unknown kind `{k}` (gpr, ugpr, pred, upred, imm, imms, imm20, cbuf.index, cbuf.offset, cbuf.offset4, cbuf.soffset4)")
+            }),
+    }
+}
+
+/// Modifier `i`: its codes in this encoding (the enum's own unless
+/// `value_overrides` renumbers them) and, for a `rel` offset, the scale
+/// it is stored in (`target:x4`: units of 4 bytes).
+fn modifier_target(
+    op: &Op,
+    enums: &[Enum],
+    i: usize,
+    t: &TargetName,
+    value_overrides: &BTreeMap<String, Vec<Option<u64>>>,
+) -> Result<FieldTarget, String> {
+    let name = t.name;
+    let scale = match (t.kind, &op.modifiers[i].ty) {
+        (None, _) => 1,
+        (Some(k), ModType::Rel) => k
+            .strip_prefix('x')
+            .and_then(|n| n.parse::<u32>().ok())
+            .filter(|n| n.is_power_of_two())
+            .ok_or_else(|| format!("bad scale `{k}` for `{name}` (x2, x4, ...)"))?,
+        (Some(_), _) => return Err(format!("modifier `{name}` has no kinds")),
+    };
+    if t.part.is_some() {
+        return Err(format!("modifier `{name}` has no parts"));
+    }
+    let codes = match (&op.modifiers[i].ty, value_overrides.get(name)) {
+        (ModType::Enum(_), Some(v)) => Some(v.clone()),
+        (ModType::Enum(e), None) => Some(enums[*e].values.iter().map(|v| Some(v.code)).collect()),
+        _ => None,
+    };
+    Ok(FieldTarget::Modifier {
+        idx: i,
+        codes,
+        scale,
+    })
 }
 
 /// What one `[[encoding]]` says that every form it expands to shares,
