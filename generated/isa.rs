@@ -6657,6 +6657,157 @@ impl XFlag {
     }
 }
 const _: XFlag = XFlag::X;
+/// XMAD's addend mode: c whole, its low or high half, CSFU (sign fix-up) or
+/// CBCC (c plus b shifted up 16). Codes 5..7 print `.???5`..`.???7` (nvdisasm
+/// 11.8, SM50..SM60): no instruction.
+///
+/// Spec: isa-spec/spec/enums/xmad_cmode.toml:1 (enum `xmad_cmode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum XmadCmode {
+    #[default]
+    C,
+    Clo,
+    Chi,
+    Csfu,
+    Cbcc,
+}
+impl XmadCmode {
+    pub const ALL: [XmadCmode; 5usize] = [
+        XmadCmode::C,
+        XmadCmode::Clo,
+        XmadCmode::Chi,
+        XmadCmode::Csfu,
+        XmadCmode::Cbcc,
+    ];
+    pub const fn index(self) -> usize {
+        match self {
+            XmadCmode::C => 0,
+            XmadCmode::Clo => 1,
+            XmadCmode::Chi => 2,
+            XmadCmode::Csfu => 3,
+            XmadCmode::Cbcc => 4,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            XmadCmode::C => "",
+            XmadCmode::Clo => ".CLO",
+            XmadCmode::Chi => ".CHI",
+            XmadCmode::Csfu => ".CSFU",
+            XmadCmode::Cbcc => ".CBCC",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            XmadCmode::C => "c",
+            XmadCmode::Clo => "clo",
+            XmadCmode::Chi => "chi",
+            XmadCmode::Csfu => "csfu",
+            XmadCmode::Cbcc => "cbcc",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    XmadCmode::C => (b"\0\0\0\0\0\0\0\0", 0),
+                    XmadCmode::Clo => (b".CLO\0\0\0\0", 4),
+                    XmadCmode::Chi => (b".CHI\0\0\0\0", 4),
+                    XmadCmode::Csfu => (b".CSFU\0\0\0", 5),
+                    XmadCmode::Cbcc => (b".CBCC\0\0\0", 5),
+                }
+            }
+        }
+    }
+}
+const _: XmadCmode = XmadCmode::C;
+/// XMAD's signedness of its 16-bit sources a and b (bits 48 and 49 of every
+/// form): nvdisasm prints both types once either is signed, a's first. The
+/// type each value names is b's (what b's immediate prints as); a is always a
+/// register, whose view only needs to be 16 bits wide for `.H1`.
+///
+/// Spec: isa-spec/spec/enums/xmad_sign.toml:1 (enum `xmad_sign`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum XmadSign {
+    #[default]
+    U16U16,
+    S16U16,
+    U16S16,
+    S16S16,
+}
+impl XmadSign {
+    pub const ALL: [XmadSign; 4usize] = [
+        XmadSign::U16U16,
+        XmadSign::S16U16,
+        XmadSign::U16S16,
+        XmadSign::S16S16,
+    ];
+    pub const fn index(self) -> usize {
+        match self {
+            XmadSign::U16U16 => 0,
+            XmadSign::S16U16 => 1,
+            XmadSign::U16S16 => 2,
+            XmadSign::S16S16 => 3,
+        }
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        match self {
+            XmadSign::U16U16 => "",
+            XmadSign::S16U16 => ".S16.U16",
+            XmadSign::U16S16 => ".U16.S16",
+            XmadSign::S16S16 => ".S16.S16",
+        }
+    }
+    pub const fn name(self) -> &'static str {
+        match self {
+            XmadSign::U16U16 => "u16_u16",
+            XmadSign::S16U16 => "s16_u16",
+            XmadSign::U16S16 => "u16_s16",
+            XmadSign::S16S16 => "s16_s16",
+        }
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        #[allow(clippy::match_single_binding)]
+        match (self, sm) {
+            _ => {
+                match self {
+                    XmadSign::U16U16 => (b"\0\0\0\0\0\0\0\0", 0),
+                    XmadSign::S16U16 => (b".S16.U16", 8),
+                    XmadSign::U16S16 => (b".U16.S16", 8),
+                    XmadSign::S16S16 => (b".S16.S16", 8),
+                }
+            }
+        }
+    }
+}
+const _: XmadSign = XmadSign::U16U16;
 /// Hardware families, each with its own instruction format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Family {
@@ -7118,6 +7269,9 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("STG", 75u32),
     ("VIMNMX", 90u32),
     ("VIMNMX", 120u32),
+    ("XMAD", 50u32),
+    ("XMAD", 52u32),
+    ("XMAD", 60u32),
 ];
 /// The hardware index of `file`'s zero register (RZ, URZ) or true
 /// predicate (PT, UPT) on `sm`, from the families' `registers`; the
@@ -7265,6 +7419,7 @@ pub enum Op {
     Shr(OpShr),
     Stg(OpStg),
     Vimnmx(OpVimnmx),
+    Xmad(OpXmad),
 }
 impl From<OpBra> for Op {
     fn from(o: OpBra) -> Op {
@@ -7576,6 +7731,11 @@ impl From<OpVimnmx> for Op {
         Op::Vimnmx(o)
     }
 }
+impl From<OpXmad> for Op {
+    fn from(o: OpXmad) -> Op {
+        Op::Xmad(o)
+    }
+}
 impl Op {
     /// Names of every op, in spec order.
     pub const NAMES: &'static [&'static str] = &[
@@ -7641,6 +7801,7 @@ impl Op {
         "shr",
         "stg",
         "vimnmx",
+        "xmad",
     ];
     pub const fn name(&self) -> &'static str {
         match self {
@@ -7706,6 +7867,7 @@ impl Op {
             Op::Shr(_) => OpShr::NAME,
             Op::Stg(_) => OpStg::NAME,
             Op::Vimnmx(_) => OpVimnmx::NAME,
+            Op::Xmad(_) => OpXmad::NAME,
         }
     }
     pub const fn class(&self) -> &'static str {
@@ -7772,6 +7934,7 @@ impl Op {
             Op::Shr(_) => OpShr::CLASS,
             Op::Stg(_) => OpStg::CLASS,
             Op::Vimnmx(_) => OpVimnmx::CLASS,
+            Op::Xmad(_) => OpXmad::CLASS,
         }
     }
     pub const fn sms(&self) -> &'static [u32] {
@@ -7838,6 +8001,7 @@ impl Op {
             Op::Shr(_) => OpShr::SMS,
             Op::Stg(_) => OpStg::SMS,
             Op::Vimnmx(_) => OpVimnmx::SMS,
+            Op::Xmad(_) => OpXmad::SMS,
         }
     }
     pub const fn src_info(&self) -> &'static [OperandInfo] {
@@ -7904,6 +8068,7 @@ impl Op {
             Op::Shr(_) => OpShr::SRCS,
             Op::Stg(_) => OpStg::SRCS,
             Op::Vimnmx(_) => OpVimnmx::SRCS,
+            Op::Xmad(_) => OpXmad::SRCS,
         }
     }
     pub const fn dst_info(&self) -> &'static [OperandInfo] {
@@ -7970,6 +8135,7 @@ impl Op {
             Op::Shr(_) => OpShr::DSTS,
             Op::Stg(_) => OpStg::DSTS,
             Op::Vimnmx(_) => OpVimnmx::DSTS,
+            Op::Xmad(_) => OpXmad::DSTS,
         }
     }
     pub fn src(&self, i: usize) -> &Src {
@@ -8036,6 +8202,7 @@ impl Op {
             Op::Shr(o) => o.srcs()[i],
             Op::Stg(o) => o.srcs()[i],
             Op::Vimnmx(o) => o.srcs()[i],
+            Op::Xmad(o) => o.srcs()[i],
         }
     }
     pub fn src_mut(&mut self, i: usize) -> &mut Src {
@@ -8194,6 +8361,9 @@ impl Op {
             Op::Vimnmx(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
+            Op::Xmad(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
         }
     }
     pub fn dst(&self, i: usize) -> &Reg {
@@ -8260,6 +8430,7 @@ impl Op {
             Op::Shr(o) => o.dsts()[i],
             Op::Stg(o) => o.dsts()[i],
             Op::Vimnmx(o) => o.dsts()[i],
+            Op::Xmad(o) => o.dsts()[i],
         }
     }
     pub fn dst_mut(&mut self, i: usize) -> &mut Reg {
@@ -8450,6 +8621,9 @@ impl Op {
             Op::Vimnmx(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
+            Op::Xmad(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
         }
     }
     /// Encode for `sm` with the guard, control and raw bits of `c`.
@@ -8520,6 +8694,7 @@ impl Op {
             Op::Shr(o) => o.encode(sm, c),
             Op::Stg(o) => o.encode(sm, c),
             Op::Vimnmx(o) => o.encode(sm, c),
+            Op::Xmad(o) => o.encode(sm, c),
         }
     }
     /// [`Self::encode`] without the spec's `legal` and `traps`
@@ -8589,6 +8764,7 @@ impl Op {
             Op::Shr(o) => o.encode(sm, c),
             Op::Stg(o) => o.encode(sm, c),
             Op::Vimnmx(o) => o.encode(sm, c),
+            Op::Xmad(o) => o.encode_any_combo(sm, c),
         }
     }
     /// The word, or `None` when the op does not encode on `sm`
@@ -8659,6 +8835,7 @@ impl Op {
             Op::Shr(o) => o.try_encode(sm, c),
             Op::Stg(o) => o.try_encode(sm, c),
             Op::Vimnmx(o) => o.try_encode(sm, c),
+            Op::Xmad(o) => o.try_encode(sm, c),
         }
     }
     /// Index of the encoding form the op takes on `sm`, if any.
@@ -8726,6 +8903,7 @@ impl Op {
             Op::Shr(o) => o.form_id(sm),
             Op::Stg(o) => o.form_id(sm),
             Op::Vimnmx(o) => o.form_id(sm),
+            Op::Xmad(o) => o.form_id(sm),
         }
     }
     /// Write nvdisasm's text for the instruction at byte address
@@ -8794,6 +8972,7 @@ impl Op {
             Op::Shr(o) => o.print_line(c, sm, addr, out),
             Op::Stg(o) => o.print_line(c, sm, addr, out),
             Op::Vimnmx(o) => o.print_line(c, sm, addr, out),
+            Op::Xmad(o) => o.print_line(c, sm, addr, out),
         }
     }
     /// nvdisasm's text for the instruction at byte address `addr`.
@@ -8865,6 +9044,7 @@ impl Op {
             Op::Shr(o) => o.mem_access(),
             Op::Stg(o) => o.mem_access(),
             Op::Vimnmx(o) => o.mem_access(),
+            Op::Xmad(o) => o.mem_access(),
         }
     }
     /// Sources whose low n bits alone decide the low n bits of every
@@ -8933,6 +9113,7 @@ impl Op {
             Op::Shr(o) => o.low_bits_srcs(),
             Op::Stg(o) => o.low_bits_srcs(),
             Op::Vimnmx(o) => o.low_bits_srcs(),
+            Op::Xmad(o) => o.low_bits_srcs(),
         }
     }
     /// The same memory access with `bytes` bytes, if the op has
@@ -9001,6 +9182,7 @@ impl Op {
             Op::Shr(o) => o.with_mem_bytes(bytes).map(Op::Shr),
             Op::Stg(o) => o.with_mem_bytes(bytes).map(Op::Stg),
             Op::Vimnmx(o) => o.with_mem_bytes(bytes).map(Op::Vimnmx),
+            Op::Xmad(o) => o.with_mem_bytes(bytes).map(Op::Xmad),
         }
     }
     /// Whether the memory access may be combined with another one.
@@ -9068,6 +9250,7 @@ impl Op {
             Op::Shr(o) => o.mem_combinable(),
             Op::Stg(o) => o.mem_combinable(),
             Op::Vimnmx(o) => o.mem_combinable(),
+            Op::Xmad(o) => o.mem_combinable(),
         }
     }
     /// The same memory access at another offset with another data
@@ -9136,6 +9319,7 @@ impl Op {
             Op::Shr(o) => o.with_mem_at(offset, data).map(Op::Shr),
             Op::Stg(o) => o.with_mem_at(offset, data).map(Op::Stg),
             Op::Vimnmx(o) => o.with_mem_at(offset, data).map(Op::Vimnmx),
+            Op::Xmad(o) => o.with_mem_at(offset, data).map(Op::Xmad),
         }
     }
     /// Compute the destinations from source values (CPU semantics).
@@ -9212,6 +9396,7 @@ impl Op {
             Op::Shr(o) => o.fold_cc(sm, srcs, cc_in),
             Op::Stg(o) => o.fold_cc(sm, srcs, cc_in),
             Op::Vimnmx(o) => o.fold_cc(sm, srcs, cc_in),
+            Op::Xmad(o) => o.fold_cc(sm, srcs, cc_in),
         }
     }
     /// Whether the op reads and writes Maxwell's carry flag on `sm`.
@@ -9279,6 +9464,7 @@ impl Op {
             Op::Shr(o) => o.cc_use(sm),
             Op::Stg(o) => o.cc_use(sm),
             Op::Vimnmx(o) => o.cc_use(sm),
+            Op::Xmad(o) => o.cc_use(sm),
         }
     }
     /// Whether the op has fold semantics on `sm`'s family.
@@ -9346,6 +9532,7 @@ impl Op {
             Op::Shr(o) => o.has_fold(sm),
             Op::Stg(o) => o.has_fold(sm),
             Op::Vimnmx(o) => o.has_fold(sm),
+            Op::Xmad(o) => o.has_fold(sm),
         }
     }
     /// Rewrite the op until it encodes on `sm`; may replace it with another op.
@@ -9417,6 +9604,7 @@ impl Op {
             Op::Shr(o) => o.legalize(sm, cx)?,
             Op::Stg(o) => o.legalize(sm, cx)?,
             Op::Vimnmx(o) => o.legalize(sm, cx)?,
+            Op::Xmad(o) => o.legalize(sm, cx)?,
         };
         if let Some(n) = new {
             *self = n;
@@ -10196,6 +10384,18 @@ pub fn parse(line: &Line, sm: u32, addr: u64) -> Result<(Op, Common), AsmError> 
             best.get_or_insert(e);
         }
     }
+    match OpXmad::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Xmad(o), c));
+            }
+            first.get_or_insert((Op::Xmad(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
     if let Some(f) = first {
         return Ok(f);
     }
@@ -10254,21 +10454,23 @@ static DECODE_SM50: [DecodeArm; 256] = dense_arms(
         (0x49, decode_sm50_arm18),
         (0x4b, decode_sm50_arm19),
         (0x4c, decode_sm50_arm20),
-        (0x50, decode_sm50_arm21),
-        (0x51, decode_sm50_arm22),
-        (0x53, decode_sm50_arm23),
-        (0x58, decode_sm50_arm24),
-        (0x59, decode_sm50_arm25),
-        (0x5a, decode_sm50_arm24),
-        (0x5b, decode_sm50_arm26),
-        (0x5c, decode_sm50_arm27),
-        (0x5d, decode_sm50_arm24),
-        (0x5e, decode_sm50_arm24),
-        (0x5f, decode_sm50_arm24),
-        (0xe2, decode_sm50_arm28),
-        (0xe3, decode_sm50_arm29),
-        (0xee, decode_sm50_arm30),
-        (0xf0, decode_sm50_arm31),
+        (0x4e, decode_sm50_arm21),
+        (0x4f, decode_sm50_arm21),
+        (0x50, decode_sm50_arm22),
+        (0x51, decode_sm50_arm23),
+        (0x53, decode_sm50_arm24),
+        (0x58, decode_sm50_arm25),
+        (0x59, decode_sm50_arm26),
+        (0x5a, decode_sm50_arm25),
+        (0x5b, decode_sm50_arm27),
+        (0x5c, decode_sm50_arm28),
+        (0x5d, decode_sm50_arm25),
+        (0x5e, decode_sm50_arm25),
+        (0x5f, decode_sm50_arm25),
+        (0xe2, decode_sm50_arm29),
+        (0xe3, decode_sm50_arm30),
+        (0xee, decode_sm50_arm31),
+        (0xf0, decode_sm50_arm32),
     ],
     decode_none,
 );
@@ -10372,7 +10574,12 @@ fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
         }
     }
     if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpFsetp, 5>(w, sm);
+        if let Some(x) = decode_form::<OpFsetp, 5>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xffc0000000000000 == 0x3600000000000000 && matches!(sm, 50 | 52 | 60) {
+        return decode_form::<OpXmad, 1>(w, sm);
     }
     None
 }
@@ -10634,34 +10841,46 @@ fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 #[allow(unused_variables)]
 fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xfe00000000000000 == 0x4e00000000000000 && matches!(sm, 50 | 52 | 60) {
+        return decode_form::<OpXmad, 2>(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpNop, 1>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
-fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpFfma, 10>(w, sm);
+        if let Some(x) = decode_form::<OpFfma, 10>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xff80000000000000 == 0x5100000000000000 && matches!(sm, 50 | 52 | 60) {
+        return decode_form::<OpXmad, 3>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
-fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpPrmt, 10>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
-fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpShf, 7>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
-fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpFfma, 7>(w, sm) {
             return Some(x);
@@ -10673,7 +10892,7 @@ fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpIsetp, 4>(w, sm) {
             return Some(x);
@@ -10694,13 +10913,18 @@ fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
             return Some(x);
         }
     }
+    if w & 0xffc00007f0000000 == 0x5b00000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpXmad, 0>(w, sm) {
+            return Some(x);
+        }
+    }
     if w & 0xfff8000000000000 == 0x5be0000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpLop3, 4>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
-fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpPopc, 4>(w, sm) {
             return Some(x);
@@ -10772,21 +10996,21 @@ fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpBra, 2>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
-fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpExit, 1>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
-fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpLdg, 2>(w, sm) {
             return Some(x);
@@ -10798,7 +11022,7 @@ fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpS2r, 1>(w, sm);
     }
@@ -10844,21 +11068,23 @@ static PRINT_SM50: [PrintArm; 256] = dense_arms(
         (0x49, print_sm50_arm18),
         (0x4b, print_sm50_arm19),
         (0x4c, print_sm50_arm20),
-        (0x50, print_sm50_arm21),
-        (0x51, print_sm50_arm22),
-        (0x53, print_sm50_arm23),
-        (0x58, print_sm50_arm24),
-        (0x59, print_sm50_arm25),
-        (0x5a, print_sm50_arm24),
-        (0x5b, print_sm50_arm26),
-        (0x5c, print_sm50_arm27),
-        (0x5d, print_sm50_arm24),
-        (0x5e, print_sm50_arm24),
-        (0x5f, print_sm50_arm24),
-        (0xe2, print_sm50_arm28),
-        (0xe3, print_sm50_arm29),
-        (0xee, print_sm50_arm30),
-        (0xf0, print_sm50_arm31),
+        (0x4e, print_sm50_arm21),
+        (0x4f, print_sm50_arm21),
+        (0x50, print_sm50_arm22),
+        (0x51, print_sm50_arm23),
+        (0x53, print_sm50_arm24),
+        (0x58, print_sm50_arm25),
+        (0x59, print_sm50_arm26),
+        (0x5a, print_sm50_arm25),
+        (0x5b, print_sm50_arm27),
+        (0x5c, print_sm50_arm28),
+        (0x5d, print_sm50_arm25),
+        (0x5e, print_sm50_arm25),
+        (0x5f, print_sm50_arm25),
+        (0xe2, print_sm50_arm29),
+        (0xe3, print_sm50_arm30),
+        (0xee, print_sm50_arm31),
+        (0xf0, print_sm50_arm32),
     ],
     print_none,
 );
@@ -11034,7 +11260,12 @@ fn print_sm50_arm12(
         }
     }
     if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpFsetp, 5>(w, sm, addr, ctrl, out);
+        if let Some(x) = print_form_bundled::<OpFsetp, 5>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xffc0000000000000 == 0x3600000000000000 && matches!(sm, 50 | 52 | 60) {
+        return print_form_bundled::<OpXmad, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11350,8 +11581,8 @@ fn print_sm50_arm21(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
-    if w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpNop, 1>(w, sm, addr, ctrl, out);
+    if w & 0xfe00000000000000 == 0x4e00000000000000 && matches!(sm, 50 | 52 | 60) {
+        return print_form_bundled::<OpXmad, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -11363,13 +11594,31 @@ fn print_sm50_arm22(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
-    if w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpFfma, 10>(w, sm, addr, ctrl, out);
+    if w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) {
+        return print_form_bundled::<OpNop, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
 #[allow(unused_variables)]
 fn print_sm50_arm23(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpFfma, 10>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xff80000000000000 == 0x5100000000000000 && matches!(sm, 50 | 52 | 60) {
+        return print_form_bundled::<OpXmad, 3>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm50_arm24(
     w: u128,
     sm: u32,
     addr: u64,
@@ -11382,7 +11631,7 @@ fn print_sm50_arm23(
     None
 }
 #[allow(unused_variables)]
-fn print_sm50_arm24(
+fn print_sm50_arm25(
     w: u128,
     sm: u32,
     addr: u64,
@@ -11395,7 +11644,7 @@ fn print_sm50_arm24(
     None
 }
 #[allow(unused_variables)]
-fn print_sm50_arm25(
+fn print_sm50_arm26(
     w: u128,
     sm: u32,
     addr: u64,
@@ -11413,7 +11662,7 @@ fn print_sm50_arm25(
     None
 }
 #[allow(unused_variables)]
-fn print_sm50_arm26(
+fn print_sm50_arm27(
     w: u128,
     sm: u32,
     addr: u64,
@@ -11440,13 +11689,18 @@ fn print_sm50_arm26(
             return Some(x);
         }
     }
+    if w & 0xffc00007f0000000 == 0x5b00000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpXmad, 0>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
     if w & 0xfff8000000000000 == 0x5be0000000000000 && matches!(sm, 50 | 52 | 60) {
         return print_form_bundled::<OpLop3, 4>(w, sm, addr, ctrl, out);
     }
     None
 }
 #[allow(unused_variables)]
-fn print_sm50_arm27(
+fn print_sm50_arm28(
     w: u128,
     sm: u32,
     addr: u64,
@@ -11524,7 +11778,7 @@ fn print_sm50_arm27(
     None
 }
 #[allow(unused_variables)]
-fn print_sm50_arm28(
+fn print_sm50_arm29(
     w: u128,
     sm: u32,
     addr: u64,
@@ -11537,7 +11791,7 @@ fn print_sm50_arm28(
     None
 }
 #[allow(unused_variables)]
-fn print_sm50_arm29(
+fn print_sm50_arm30(
     w: u128,
     sm: u32,
     addr: u64,
@@ -11550,7 +11804,7 @@ fn print_sm50_arm29(
     None
 }
 #[allow(unused_variables)]
-fn print_sm50_arm30(
+fn print_sm50_arm31(
     w: u128,
     sm: u32,
     addr: u64,
@@ -11568,7 +11822,7 @@ fn print_sm50_arm30(
     None
 }
 #[allow(unused_variables)]
-fn print_sm50_arm31(
+fn print_sm50_arm32(
     w: u128,
     sm: u32,
     addr: u64,
@@ -21742,6 +21996,58 @@ pub const FORMS: &[FormInfo] = &[
         hidden: &[],
         srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Pred)],
     },
+    FormInfo {
+        op: "xmad",
+        form: "r",
+        id: 0,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 0xffc00007f0000000,
+        value: 0x5b00000000000000,
+        unknown: 0,
+        canonical: 0,
+        hidden: &[],
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "xmad",
+        form: "i",
+        id: 1,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 0xffc0000000000000,
+        value: 0x3600000000000000,
+        unknown: 0,
+        canonical: 0,
+        hidden: &[],
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "xmad",
+        form: "c",
+        id: 2,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 0xfe00000000000000,
+        value: 0x4e00000000000000,
+        unknown: 0,
+        canonical: 0,
+        hidden: &[],
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "xmad",
+        form: "c2",
+        id: 3,
+        family: Family::Sm50,
+        sms: &[50, 52, 60],
+        mask: 0xff80000000000000,
+        value: 0x5100000000000000,
+        unknown: 0,
+        canonical: 0,
+        hidden: &[],
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
+    },
 ];
 include!(concat!(env!("OUT_DIR"), "/", "op_bra.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bra_up.rs"));
@@ -21805,3 +22111,4 @@ include!(concat!(env!("OUT_DIR"), "/", "op_shl.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shr.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_stg.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_vimnmx.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_xmad.rs"));
