@@ -7,29 +7,29 @@
 /// Spec: isa-spec/spec/ops/xmad.toml:5 (op `xmad`). SMs: 50, 52, 60.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpXmad {
-    /// Destination (u32). (isa-spec/spec/ops/xmad.toml:18)
+    /// Destination (u32). (isa-spec/spec/ops/xmad.toml:19)
     pub d: Reg,
-    /// Source (u32). (isa-spec/spec/ops/xmad.toml:22)
+    /// Source (u32). (isa-spec/spec/ops/xmad.toml:23)
     pub a: Src,
-    /// Source (u32). (isa-spec/spec/ops/xmad.toml:28)
+    /// Source (u32). (isa-spec/spec/ops/xmad.toml:29)
     pub b: Src,
-    /// Source (u32). (isa-spec/spec/ops/xmad.toml:34)
+    /// Source (u32). (isa-spec/spec/ops/xmad.toml:35)
     pub c: Src,
-    /// Modifier. Whether a and b are read signed (.S16) or unsigned (.U16). (isa-spec/spec/ops/xmad.toml:38)
+    /// Modifier. Whether a and b are read signed (.S16) or unsigned (.U16). (isa-spec/spec/ops/xmad.toml:39)
     pub sign: XmadSign,
-    /// Modifier. Shift the product left by 16 before the add. (isa-spec/spec/ops/xmad.toml:43)
+    /// Modifier. Shift the product left by 16 before the add. (isa-spec/spec/ops/xmad.toml:44)
     pub psl: bool,
-    /// Modifier.  (isa-spec/spec/ops/xmad.toml:49)
+    /// Modifier.  (isa-spec/spec/ops/xmad.toml:50)
     pub cmode: XmadCmode,
-    /// Modifier. Merge: the result's high half is replaced by b's low half. (isa-spec/spec/ops/xmad.toml:53)
+    /// Modifier. Merge: the result's high half is replaced by b's low half. (isa-spec/spec/ops/xmad.toml:54)
     pub mrg: bool,
-    /// Modifier. Extended: add the carry from the CC register. (isa-spec/spec/ops/xmad.toml:59)
+    /// Modifier. Extended: add the carry from the CC register. (isa-spec/spec/ops/xmad.toml:60)
     pub x: bool,
-    /// Modifier. Also write the adder's carry to the CC register; printed on d. (isa-spec/spec/ops/xmad.toml:65)
+    /// Modifier. Also write the adder's carry to the CC register; printed on d. (isa-spec/spec/ops/xmad.toml:66)
     pub cc: bool,
-    /// Modifier. Half of a read: 1 is the high half (`.H1`); bit 53. (isa-spec/spec/ops/xmad.toml:71)
+    /// Modifier. Half of a read: 1 is the high half (`.H1`); bit 53. (isa-spec/spec/ops/xmad.toml:72)
     pub asel: u32,
-    /// Modifier. Half of b read: 1 is the high half (`.H1`); none in the immediate form. (isa-spec/spec/ops/xmad.toml:76)
+    /// Modifier. Half of b read: 1 is the high half (`.H1`); none in the immediate form. (isa-spec/spec/ops/xmad.toml:77)
     pub bsel: u32,
 }
 /// Spec: isa-spec/spec/ops/xmad.toml:5.
@@ -57,9 +57,9 @@ impl OpXmad {
     pub fn dsts_mut(&mut self) -> [&mut Reg; 1usize] {
         [&mut self.d]
     }
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/xmad.toml).
+    /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
-        &[0usize, 1usize, 2usize]
+        &[]
     }
     /// The type source `a` is read as (`type_by`); `None`: its declared type.
     #[allow(unused_variables)]
@@ -211,7 +211,7 @@ impl OpXmad {
     pub fn legal_f3(&self, sm: u32) -> bool {
         ((!self.mrg && !self.psl))
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/xmad.toml:119; form at isa-spec/spec/ops/xmad.toml:122).
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/xmad.toml:120; form at isa-spec/spec/ops/xmad.toml:123).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -246,7 +246,7 @@ impl OpXmad {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/xmad.toml:119; form at isa-spec/spec/ops/xmad.toml:122).
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/xmad.toml:120; form at isa-spec/spec/ops/xmad.toml:123).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -288,7 +288,7 @@ impl OpXmad {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/xmad.toml:144; form at isa-spec/spec/ops/xmad.toml:147).
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/xmad.toml:145; form at isa-spec/spec/ops/xmad.toml:148).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -343,7 +343,7 @@ impl OpXmad {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 60] (isa-spec/spec/ops/xmad.toml:144; form at isa-spec/spec/ops/xmad.toml:147).
+    /// Form `c2` on SM [50, 52, 60] (isa-spec/spec/ops/xmad.toml:145; form at isa-spec/spec/ops/xmad.toml:148).
     #[allow(clippy::identity_op, unused_variables)]
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
@@ -412,7 +412,7 @@ impl OpXmad {
         w |= u128::from(c.guard.not) << 19;
         Ok(w)
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/xmad.toml:119; form at isa-spec/spec/ops/xmad.toml:122).
+    /// Form `r`'s fields (isa-spec/spec/ops/xmad.toml:120; form at isa-spec/spec/ops/xmad.toml:123).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -486,7 +486,7 @@ impl OpXmad {
             },
         ))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/xmad.toml:119; form at isa-spec/spec/ops/xmad.toml:122).
+    /// Form `i`'s fields (isa-spec/spec/ops/xmad.toml:120; form at isa-spec/spec/ops/xmad.toml:123).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -562,7 +562,7 @@ impl OpXmad {
             },
         ))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/xmad.toml:144; form at isa-spec/spec/ops/xmad.toml:147).
+    /// Form `c`'s fields (isa-spec/spec/ops/xmad.toml:145; form at isa-spec/spec/ops/xmad.toml:148).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -639,7 +639,7 @@ impl OpXmad {
             },
         ))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/xmad.toml:144; form at isa-spec/spec/ops/xmad.toml:147).
+    /// Form `c2`'s fields (isa-spec/spec/ops/xmad.toml:145; form at isa-spec/spec/ops/xmad.toml:148).
     #[allow(clippy::identity_op, clippy::double_parens, unused_parens, unused_variables)]
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -719,7 +719,7 @@ impl OpXmad {
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/xmad.toml:80.
+    /// Spec: isa-spec/spec/ops/xmad.toml:81.
     #[allow(unused_variables, unused_mut, unused_assignments, clippy::nonminimal_bool)]
     #[inline(always)]
     fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
@@ -786,7 +786,7 @@ impl OpXmad {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `XMAD` (isa-spec/spec/ops/xmad.toml:80).
+    /// Parse syntax `XMAD` (isa-spec/spec/ops/xmad.toml:81).
     #[allow(
         unused_variables,
         unused_mut,
