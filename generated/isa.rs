@@ -4100,6 +4100,126 @@ impl XFlag {
     }
 }
 const _: XFlag = XFlag::X;
+/// XMAD's addend mode: c whole, its low or high half, CSFU (sign fix-up) or
+/// CBCC (c plus b shifted up 16). Codes 5..7 print `.???5`..`.???7` (nvdisasm
+/// 11.8, SM50..SM60): no instruction.
+///
+/// Spec: isa-spec/spec/enums/xmad_cmode.toml:1 (enum `xmad_cmode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum XmadCmode {
+    #[default]
+    C,
+    Clo,
+    Chi,
+    Csfu,
+    Cbcc,
+}
+impl XmadCmode {
+    pub const ALL: [XmadCmode; 5usize] = [
+        XmadCmode::C,
+        XmadCmode::Clo,
+        XmadCmode::Chi,
+        XmadCmode::Csfu,
+        XmadCmode::Cbcc,
+    ];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 5usize] = ["", ".CLO", ".CHI", ".CSFU", ".CBCC"];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 5usize] = ["c", "clo", "chi", "csfu", "cbcc"];
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        Self::TEXTS[self as usize]
+    }
+    pub const fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        static CHUNKS: [([u8; 8], usize); 5usize] = text_chunks(&XmadCmode::TEXTS);
+        match (self, sm) {
+            _ => {
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
+            }
+        }
+    }
+}
+const _: XmadCmode = XmadCmode::C;
+/// XMAD's signedness of its 16-bit sources a and b (bits 48 and 49 of every
+/// form): nvdisasm prints both types once either is signed, a's first. The
+/// type each value names is b's (what b's immediate prints as); a is always a
+/// register, whose view only needs to be 16 bits wide for `.H1`.
+///
+/// Spec: isa-spec/spec/enums/xmad_sign.toml:1 (enum `xmad_sign`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum XmadSign {
+    #[default]
+    U16U16,
+    S16U16,
+    U16S16,
+    S16S16,
+}
+impl XmadSign {
+    pub const ALL: [XmadSign; 4usize] = [
+        XmadSign::U16U16,
+        XmadSign::S16U16,
+        XmadSign::U16S16,
+        XmadSign::S16S16,
+    ];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 4usize] = ["", ".S16.U16", ".U16.S16", ".S16.S16"];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 4usize] = [
+        "u16_u16",
+        "s16_u16",
+        "u16_s16",
+        "s16_s16",
+    ];
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        Self::TEXTS[self as usize]
+    }
+    pub const fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        static CHUNKS: [([u8; 8], usize); 4usize] = text_chunks(&XmadSign::TEXTS);
+        match (self, sm) {
+            _ => {
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
+            }
+        }
+    }
+}
+const _: XmadSign = XmadSign::U16U16;
 /// Hardware families, each with its own instruction format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Family {
@@ -4275,6 +4395,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("SHR", &[50, 52, 60]),
     ("STG", &[50, 52, 60, 70, 75]),
     ("VIMNMX", &[90, 120]),
+    ("XMAD", &[50, 52, 60]),
 ];
 /// The hardware index of `file`'s zero register (RZ, URZ) or true
 /// predicate (PT, UPT) on `sm`, from the families' `registers`; the
@@ -4370,7 +4491,7 @@ define_ops! {
     Lop3(OpLop3), Lop32i(OpLop32i), Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64),
     Mufu(OpMufu), Nop(OpNop), Plop3(OpPlop3), Popc(OpPopc), Prmt(OpPrmt), S2r(OpS2r),
     Sel(OpSel), Sel64(OpSel64), Shf(OpShf), Shl(OpShl), Shr(OpShr), Stg(OpStg),
-    Vimnmx(OpVimnmx)
+    Vimnmx(OpVimnmx), Xmad(OpXmad)
 }
 /// Decode one instruction word; `None` for a word no op of the spec matches.
 #[inline]
@@ -4440,21 +4561,23 @@ static DECODE_SM50: [DecodeArm; 256] = dense_arms(
         (0x49, decode_sm50_arm18),
         (0x4b, decode_sm50_arm19),
         (0x4c, decode_sm50_arm20),
-        (0x50, decode_sm50_arm21),
-        (0x51, decode_sm50_arm22),
-        (0x53, decode_sm50_arm23),
-        (0x58, decode_sm50_arm24),
-        (0x59, decode_sm50_arm25),
-        (0x5a, decode_sm50_arm24),
-        (0x5b, decode_sm50_arm26),
-        (0x5c, decode_sm50_arm27),
-        (0x5d, decode_sm50_arm24),
-        (0x5e, decode_sm50_arm24),
-        (0x5f, decode_sm50_arm24),
-        (0xe2, decode_sm50_arm28),
-        (0xe3, decode_sm50_arm29),
-        (0xee, decode_sm50_arm30),
-        (0xf0, decode_sm50_arm31),
+        (0x4e, decode_sm50_arm21),
+        (0x4f, decode_sm50_arm21),
+        (0x50, decode_sm50_arm22),
+        (0x51, decode_sm50_arm23),
+        (0x53, decode_sm50_arm24),
+        (0x58, decode_sm50_arm25),
+        (0x59, decode_sm50_arm26),
+        (0x5a, decode_sm50_arm25),
+        (0x5b, decode_sm50_arm27),
+        (0x5c, decode_sm50_arm28),
+        (0x5d, decode_sm50_arm25),
+        (0x5e, decode_sm50_arm25),
+        (0x5f, decode_sm50_arm25),
+        (0xe2, decode_sm50_arm29),
+        (0xe3, decode_sm50_arm30),
+        (0xee, decode_sm50_arm31),
+        (0xf0, decode_sm50_arm32),
     ],
     decode_none,
 );
@@ -4546,7 +4669,12 @@ fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
         }
     }
     if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpFsetp, 5>(w, sm);
+        if let Some(x) = decode_form::<OpFsetp, 5>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xffc0000000000000 == 0x3600000000000000 && matches!(sm, 50 | 52 | 60) {
+        return decode_form::<OpXmad, 1>(w, sm);
     }
     None
 }
@@ -4799,30 +4927,41 @@ fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xfe00000000000000 == 0x4e00000000000000 && matches!(sm, 50 | 52 | 60) {
+        return decode_form::<OpXmad, 2>(w, sm);
+    }
+    None
+}
+fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpNop, 1>(w, sm);
     }
     None
 }
-fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpFfma, 10>(w, sm);
+        if let Some(x) = decode_form::<OpFfma, 10>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xff80000000000000 == 0x5100000000000000 && matches!(sm, 50 | 52 | 60) {
+        return decode_form::<OpXmad, 3>(w, sm);
     }
     None
 }
-fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpPrmt, 10>(w, sm);
     }
     None
 }
-fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpShf, 7>(w, sm);
     }
     None
 }
-fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpFfma, 7>(w, sm) {
             return Some(x);
@@ -4833,7 +4972,7 @@ fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpIsetp, 4>(w, sm) {
             return Some(x);
@@ -4854,12 +4993,17 @@ fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
             return Some(x);
         }
     }
+    if w & 0xffc00007f0000000 == 0x5b00000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpXmad, 0>(w, sm) {
+            return Some(x);
+        }
+    }
     if w & 0xfff8000000000000 == 0x5be0000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpLop3, 4>(w, sm);
     }
     None
 }
-fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpPopc, 4>(w, sm) {
             return Some(x);
@@ -4930,19 +5074,19 @@ fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpBra, 2>(w, sm);
     }
     None
 }
-fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpExit, 1>(w, sm);
     }
     None
 }
-fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpLdg, 2>(w, sm) {
             return Some(x);
@@ -4953,7 +5097,7 @@ fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpS2r, 1>(w, sm);
     }
@@ -4999,21 +5143,23 @@ static PRINT_SM50: [PrintArm; 256] = dense_arms(
         (0x49, print_sm50_arm18),
         (0x4b, print_sm50_arm19),
         (0x4c, print_sm50_arm20),
-        (0x50, print_sm50_arm21),
-        (0x51, print_sm50_arm22),
-        (0x53, print_sm50_arm23),
-        (0x58, print_sm50_arm24),
-        (0x59, print_sm50_arm25),
-        (0x5a, print_sm50_arm24),
-        (0x5b, print_sm50_arm26),
-        (0x5c, print_sm50_arm27),
-        (0x5d, print_sm50_arm24),
-        (0x5e, print_sm50_arm24),
-        (0x5f, print_sm50_arm24),
-        (0xe2, print_sm50_arm28),
-        (0xe3, print_sm50_arm29),
-        (0xee, print_sm50_arm30),
-        (0xf0, print_sm50_arm31),
+        (0x4e, print_sm50_arm21),
+        (0x4f, print_sm50_arm21),
+        (0x50, print_sm50_arm22),
+        (0x51, print_sm50_arm23),
+        (0x53, print_sm50_arm24),
+        (0x58, print_sm50_arm25),
+        (0x59, print_sm50_arm26),
+        (0x5a, print_sm50_arm25),
+        (0x5b, print_sm50_arm27),
+        (0x5c, print_sm50_arm28),
+        (0x5d, print_sm50_arm25),
+        (0x5e, print_sm50_arm25),
+        (0x5f, print_sm50_arm25),
+        (0xe2, print_sm50_arm29),
+        (0xe3, print_sm50_arm30),
+        (0xee, print_sm50_arm31),
+        (0xf0, print_sm50_arm32),
     ],
     print_none,
 );
@@ -5177,7 +5323,12 @@ fn print_sm50_arm12(
         }
     }
     if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpFsetp, 5>(w, sm, addr, ctrl, out);
+        if let Some(x) = print_form_bundled::<OpFsetp, 5>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xffc0000000000000 == 0x3600000000000000 && matches!(sm, 50 | 52 | 60) {
+        return print_form_bundled::<OpXmad, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -5484,8 +5635,8 @@ fn print_sm50_arm21(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
-    if w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpNop, 1>(w, sm, addr, ctrl, out);
+    if w & 0xfe00000000000000 == 0x4e00000000000000 && matches!(sm, 50 | 52 | 60) {
+        return print_form_bundled::<OpXmad, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -5496,12 +5647,29 @@ fn print_sm50_arm22(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
-    if w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpFfma, 10>(w, sm, addr, ctrl, out);
+    if w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) {
+        return print_form_bundled::<OpNop, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
 fn print_sm50_arm23(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpFfma, 10>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xff80000000000000 == 0x5100000000000000 && matches!(sm, 50 | 52 | 60) {
+        return print_form_bundled::<OpXmad, 3>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm50_arm24(
     w: u128,
     sm: u32,
     addr: u64,
@@ -5513,7 +5681,7 @@ fn print_sm50_arm23(
     }
     None
 }
-fn print_sm50_arm24(
+fn print_sm50_arm25(
     w: u128,
     sm: u32,
     addr: u64,
@@ -5525,7 +5693,7 @@ fn print_sm50_arm24(
     }
     None
 }
-fn print_sm50_arm25(
+fn print_sm50_arm26(
     w: u128,
     sm: u32,
     addr: u64,
@@ -5542,7 +5710,7 @@ fn print_sm50_arm25(
     }
     None
 }
-fn print_sm50_arm26(
+fn print_sm50_arm27(
     w: u128,
     sm: u32,
     addr: u64,
@@ -5569,12 +5737,17 @@ fn print_sm50_arm26(
             return Some(x);
         }
     }
+    if w & 0xffc00007f0000000 == 0x5b00000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpXmad, 0>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
     if w & 0xfff8000000000000 == 0x5be0000000000000 && matches!(sm, 50 | 52 | 60) {
         return print_form_bundled::<OpLop3, 4>(w, sm, addr, ctrl, out);
     }
     None
 }
-fn print_sm50_arm27(
+fn print_sm50_arm28(
     w: u128,
     sm: u32,
     addr: u64,
@@ -5651,7 +5824,7 @@ fn print_sm50_arm27(
     }
     None
 }
-fn print_sm50_arm28(
+fn print_sm50_arm29(
     w: u128,
     sm: u32,
     addr: u64,
@@ -5663,7 +5836,7 @@ fn print_sm50_arm28(
     }
     None
 }
-fn print_sm50_arm29(
+fn print_sm50_arm30(
     w: u128,
     sm: u32,
     addr: u64,
@@ -5675,7 +5848,7 @@ fn print_sm50_arm29(
     }
     None
 }
-fn print_sm50_arm30(
+fn print_sm50_arm31(
     w: u128,
     sm: u32,
     addr: u64,
@@ -5692,7 +5865,7 @@ fn print_sm50_arm30(
     }
     None
 }
-fn print_sm50_arm31(
+fn print_sm50_arm32(
     w: u128,
     sm: u32,
     addr: u64,
@@ -12890,6 +13063,18 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo::new("vimnmx", "rur", 6, Family::Sm70, &[120])
         .fixed(0x1fff87fe8ffffffff0000000fff, 0x87e00000000000000000c48)
         .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
+    FormInfo::new("xmad", "r", 0, Family::Sm50, &[50, 52, 60])
+        .fixed(0xffc00007f0000000, 0x5b00000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
+    FormInfo::new("xmad", "i", 1, Family::Sm50, &[50, 52, 60])
+        .fixed(0xffc0000000000000, 0x3600000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
+    FormInfo::new("xmad", "c", 2, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfe00000000000000, 0x4e00000000000000)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
+    FormInfo::new("xmad", "c2", 3, Family::Sm50, &[50, 52, 60])
+        .fixed(0xff80000000000000, 0x5100000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF]),
 ];
 include!(concat!(env!("OUT_DIR"), "/", "op_bra.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bra_up.rs"));
@@ -12953,3 +13138,4 @@ include!(concat!(env!("OUT_DIR"), "/", "op_shl.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shr.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_stg.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_vimnmx.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_xmad.rs"));

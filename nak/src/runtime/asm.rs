@@ -301,6 +301,14 @@ fn bf16_bits(b: u32) -> Option<u32> {
     (b & 0xffff == 0 || f32::from_bits(b).is_nan()).then_some(b >> 16)
 }
 
+/// A signed `bits`-wide immediate (`-0x8000`, or unsigned up to the
+/// width's maximum) as the IR holds a narrow immediate: zero-extended.
+fn narrow_signed(t: &str, bits: u32) -> Option<u32> {
+    let v = parse_i64(t)?;
+    let ok = (-(1i64 << (bits - 1))..(1i64 << bits)).contains(&v);
+    ok.then(|| (v as u32) & ((1u32 << bits) - 1))
+}
+
 /// A source operand token as a [`Src`] of the given style, if it fits.
 pub fn to_src(o: &Operand, style: ImmStyle) -> Option<Src> {
     if !o.suffixes.is_empty() {
@@ -317,6 +325,8 @@ pub fn to_src(o: &Operand, style: ImmStyle) -> Option<Src> {
                 }
                 v as u32
             }
+            ImmStyle::SignedHex8 => narrow_signed(t, 8)?,
+            ImmStyle::SignedHex16 => narrow_signed(t, 16)?,
             ImmStyle::F32 | ImmStyle::F32Nvdisasm11 => fmt_float::parse_f32(t)?,
             ImmStyle::F64Hi => {
                 let b = fmt_float::parse_f64(t)?;

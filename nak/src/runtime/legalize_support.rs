@@ -94,8 +94,12 @@ pub fn fold_imm_mods(s: &mut Src, ty: ValueType) {
 
 /// [`fold_imm_mods`] for a source read as the type a modifier chooses
 /// (`type_by`) through part selector `sel`: an immediate of a narrow type
-/// becomes its selected part (`sel` 0, which the immediate form needs),
-/// an F16 or BF16 part's neg/abs folded into the part's own sign bit.
+/// read through part 0 becomes that part (the immediate form holds no
+/// more), an F16 or BF16 part's neg/abs folded into the part's own sign
+/// bit. One read through another part is left whole, for the copy to a
+/// register (which keeps `sel`): an op may read more of the source than
+/// the part (XMAD's `.MRG` and `.CBCC` add b's low half shifted up), so
+/// only part 0 narrows exactly.
 pub fn fold_imm_mods_as(
     s: &mut Src,
     view: Option<crate::runtime::view::View>,
@@ -107,6 +111,9 @@ pub fn fold_imm_mods_as(
     };
     if view.part_bits() == 0 {
         return fold_imm_mods(s, ty);
+    }
+    if *sel != 0 {
+        return;
     }
     s.kind = SrcKind::Imm(view.part_value(v, *sel, s.neg, s.abs));
     s.neg = false;

@@ -13,6 +13,12 @@ pub enum ImmStyle {
     Hex,
     /// Signed hex (`u32`/`i32` arithmetic): `-0x1`.
     SignedHex,
+    /// A signed byte in the low 8 bits, in signed hex (the rest is
+    /// ignored): a narrow immediate holds its part zero-extended.
+    SignedHex8,
+    /// A signed half in the low 16 bits, in signed hex (the rest is
+    /// ignored): XMAD.U16.S16's `0x8000` prints `-0x8000`.
+    SignedHex16,
     /// f32 bits.
     F32,
     /// High word of an f64.
@@ -180,6 +186,8 @@ fn write_imm(out: &mut LineBuf, v: u32, style: ImmStyle) {
     match style {
         ImmStyle::Hex => write_hex(out, v as u64),
         ImmStyle::SignedHex => write_signed_hex(out, v as i32 as i64),
+        ImmStyle::SignedHex8 => write_signed_hex(out, v as u8 as i8 as i64),
+        ImmStyle::SignedHex16 => write_signed_hex(out, v as u16 as i16 as i64),
         ImmStyle::F32 => fmt_float::fmt_f32(v, out),
         ImmStyle::F32Nvdisasm11 => fmt_float::fmt_f32_nvdisasm11(v, out),
         ImmStyle::F64Hi => fmt_float::fmt_f64((v as u64) << 32, out),

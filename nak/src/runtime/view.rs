@@ -44,12 +44,15 @@ impl View {
     }
 
     /// How an immediate of this type prints (nvdisasm): unsigned types in
-    /// hex, signed ones in signed hex, floats as their value (an F64
+    /// hex, signed ones in signed hex (a narrow one from its own width: the
+    /// immediate holds it zero-extended), floats as their value (an F64
     /// immediate holds the double's high word).
     pub const fn imm_style(self) -> ImmStyle {
         match self {
             View::U8 | View::U16 | View::U32 | View::U64 => ImmStyle::Hex,
-            View::I8 | View::I16 | View::I32 | View::I64 => ImmStyle::SignedHex,
+            View::I8 => ImmStyle::SignedHex8,
+            View::I16 => ImmStyle::SignedHex16,
+            View::I32 | View::I64 => ImmStyle::SignedHex,
             View::F16 => ImmStyle::F16,
             View::Bf16 => ImmStyle::Bf16,
             View::F32 => ImmStyle::F32,
