@@ -6813,6 +6813,30 @@ pub const MNEMONICS: &[(&str, u32)] = &[
     ("CS2R", 90u32),
     ("CS2R", 100u32),
     ("CS2R", 120u32),
+    ("DADD", 70u32),
+    ("DADD", 75u32),
+    ("DADD", 80u32),
+    ("DADD", 86u32),
+    ("DADD", 89u32),
+    ("DADD", 90u32),
+    ("DADD", 100u32),
+    ("DADD", 120u32),
+    ("DFMA", 70u32),
+    ("DFMA", 75u32),
+    ("DFMA", 80u32),
+    ("DFMA", 86u32),
+    ("DFMA", 89u32),
+    ("DFMA", 90u32),
+    ("DFMA", 100u32),
+    ("DFMA", 120u32),
+    ("DMUL", 70u32),
+    ("DMUL", 75u32),
+    ("DMUL", 80u32),
+    ("DMUL", 86u32),
+    ("DMUL", 89u32),
+    ("DMUL", 90u32),
+    ("DMUL", 100u32),
+    ("DMUL", 120u32),
     ("EXIT", 50u32),
     ("EXIT", 52u32),
     ("EXIT", 60u32),
@@ -7217,6 +7241,9 @@ pub enum Op {
     Brev(OpBrev),
     Cs2r(OpCs2r),
     Cs2r32(OpCs2r32),
+    Dadd(OpDadd),
+    Dfma(OpDfma),
+    Dmul(OpDmul),
     Exit(OpExit),
     F2f(OpF2f),
     F2f64(OpF2f64),
@@ -7302,6 +7329,21 @@ impl From<OpCs2r> for Op {
 impl From<OpCs2r32> for Op {
     fn from(o: OpCs2r32) -> Op {
         Op::Cs2r32(o)
+    }
+}
+impl From<OpDadd> for Op {
+    fn from(o: OpDadd) -> Op {
+        Op::Dadd(o)
+    }
+}
+impl From<OpDfma> for Op {
+    fn from(o: OpDfma) -> Op {
+        Op::Dfma(o)
+    }
+}
+impl From<OpDmul> for Op {
+    fn from(o: OpDmul) -> Op {
+        Op::Dmul(o)
     }
 }
 impl From<OpExit> for Op {
@@ -7593,6 +7635,9 @@ impl Op {
         "brev",
         "cs2r",
         "cs2r32",
+        "dadd",
+        "dfma",
+        "dmul",
         "exit",
         "f2f",
         "f2f64",
@@ -7658,6 +7703,9 @@ impl Op {
             Op::Brev(_) => OpBrev::NAME,
             Op::Cs2r(_) => OpCs2r::NAME,
             Op::Cs2r32(_) => OpCs2r32::NAME,
+            Op::Dadd(_) => OpDadd::NAME,
+            Op::Dfma(_) => OpDfma::NAME,
+            Op::Dmul(_) => OpDmul::NAME,
             Op::Exit(_) => OpExit::NAME,
             Op::F2f(_) => OpF2f::NAME,
             Op::F2f64(_) => OpF2f64::NAME,
@@ -7724,6 +7772,9 @@ impl Op {
             Op::Brev(_) => OpBrev::CLASS,
             Op::Cs2r(_) => OpCs2r::CLASS,
             Op::Cs2r32(_) => OpCs2r32::CLASS,
+            Op::Dadd(_) => OpDadd::CLASS,
+            Op::Dfma(_) => OpDfma::CLASS,
+            Op::Dmul(_) => OpDmul::CLASS,
             Op::Exit(_) => OpExit::CLASS,
             Op::F2f(_) => OpF2f::CLASS,
             Op::F2f64(_) => OpF2f64::CLASS,
@@ -7790,6 +7841,9 @@ impl Op {
             Op::Brev(_) => OpBrev::SMS,
             Op::Cs2r(_) => OpCs2r::SMS,
             Op::Cs2r32(_) => OpCs2r32::SMS,
+            Op::Dadd(_) => OpDadd::SMS,
+            Op::Dfma(_) => OpDfma::SMS,
+            Op::Dmul(_) => OpDmul::SMS,
             Op::Exit(_) => OpExit::SMS,
             Op::F2f(_) => OpF2f::SMS,
             Op::F2f64(_) => OpF2f64::SMS,
@@ -7856,6 +7910,9 @@ impl Op {
             Op::Brev(_) => OpBrev::SRCS,
             Op::Cs2r(_) => OpCs2r::SRCS,
             Op::Cs2r32(_) => OpCs2r32::SRCS,
+            Op::Dadd(_) => OpDadd::SRCS,
+            Op::Dfma(_) => OpDfma::SRCS,
+            Op::Dmul(_) => OpDmul::SRCS,
             Op::Exit(_) => OpExit::SRCS,
             Op::F2f(_) => OpF2f::SRCS,
             Op::F2f64(_) => OpF2f64::SRCS,
@@ -7922,6 +7979,9 @@ impl Op {
             Op::Brev(_) => OpBrev::DSTS,
             Op::Cs2r(_) => OpCs2r::DSTS,
             Op::Cs2r32(_) => OpCs2r32::DSTS,
+            Op::Dadd(_) => OpDadd::DSTS,
+            Op::Dfma(_) => OpDfma::DSTS,
+            Op::Dmul(_) => OpDmul::DSTS,
             Op::Exit(_) => OpExit::DSTS,
             Op::F2f(_) => OpF2f::DSTS,
             Op::F2f64(_) => OpF2f64::DSTS,
@@ -7988,6 +8048,9 @@ impl Op {
             Op::Brev(o) => o.srcs()[i],
             Op::Cs2r(o) => o.srcs()[i],
             Op::Cs2r32(o) => o.srcs()[i],
+            Op::Dadd(o) => o.srcs()[i],
+            Op::Dfma(o) => o.srcs()[i],
+            Op::Dmul(o) => o.srcs()[i],
             Op::Exit(o) => o.srcs()[i],
             Op::F2f(o) => o.srcs()[i],
             Op::F2f64(o) => o.srcs()[i],
@@ -8062,6 +8125,15 @@ impl Op {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
             Op::Cs2r32(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Dadd(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Dfma(o) => {
+                o.srcs_mut().into_iter().nth(i).expect("source index in range")
+            }
+            Op::Dmul(o) => {
                 o.srcs_mut().into_iter().nth(i).expect("source index in range")
             }
             Op::Exit(o) => {
@@ -8212,6 +8284,9 @@ impl Op {
             Op::Brev(o) => o.dsts()[i],
             Op::Cs2r(o) => o.dsts()[i],
             Op::Cs2r32(o) => o.dsts()[i],
+            Op::Dadd(o) => o.dsts()[i],
+            Op::Dfma(o) => o.dsts()[i],
+            Op::Dmul(o) => o.dsts()[i],
             Op::Exit(o) => o.dsts()[i],
             Op::F2f(o) => o.dsts()[i],
             Op::F2f64(o) => o.dsts()[i],
@@ -8288,6 +8363,15 @@ impl Op {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
             Op::Cs2r32(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Dadd(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Dfma(o) => {
+                o.dsts_mut().into_iter().nth(i).expect("destination index in range")
+            }
+            Op::Dmul(o) => {
                 o.dsts_mut().into_iter().nth(i).expect("destination index in range")
             }
             Op::Exit(o) => {
@@ -8472,6 +8556,9 @@ impl Op {
             Op::Brev(o) => o.encode(sm, c),
             Op::Cs2r(o) => o.encode(sm, c),
             Op::Cs2r32(o) => o.encode(sm, c),
+            Op::Dadd(o) => o.encode(sm, c),
+            Op::Dfma(o) => o.encode(sm, c),
+            Op::Dmul(o) => o.encode(sm, c),
             Op::Exit(o) => o.encode(sm, c),
             Op::F2f(o) => o.encode(sm, c),
             Op::F2f64(o) => o.encode(sm, c),
@@ -8541,6 +8628,9 @@ impl Op {
             Op::Brev(o) => o.encode(sm, c),
             Op::Cs2r(o) => o.encode(sm, c),
             Op::Cs2r32(o) => o.encode(sm, c),
+            Op::Dadd(o) => o.encode(sm, c),
+            Op::Dfma(o) => o.encode(sm, c),
+            Op::Dmul(o) => o.encode(sm, c),
             Op::Exit(o) => o.encode(sm, c),
             Op::F2f(o) => o.encode_any_combo(sm, c),
             Op::F2f64(o) => o.encode_any_combo(sm, c),
@@ -8611,6 +8701,9 @@ impl Op {
             Op::Brev(o) => o.try_encode(sm, c),
             Op::Cs2r(o) => o.try_encode(sm, c),
             Op::Cs2r32(o) => o.try_encode(sm, c),
+            Op::Dadd(o) => o.try_encode(sm, c),
+            Op::Dfma(o) => o.try_encode(sm, c),
+            Op::Dmul(o) => o.try_encode(sm, c),
             Op::Exit(o) => o.try_encode(sm, c),
             Op::F2f(o) => o.try_encode(sm, c),
             Op::F2f64(o) => o.try_encode(sm, c),
@@ -8678,6 +8771,9 @@ impl Op {
             Op::Brev(o) => o.form_id(sm),
             Op::Cs2r(o) => o.form_id(sm),
             Op::Cs2r32(o) => o.form_id(sm),
+            Op::Dadd(o) => o.form_id(sm),
+            Op::Dfma(o) => o.form_id(sm),
+            Op::Dmul(o) => o.form_id(sm),
             Op::Exit(o) => o.form_id(sm),
             Op::F2f(o) => o.form_id(sm),
             Op::F2f64(o) => o.form_id(sm),
@@ -8746,6 +8842,9 @@ impl Op {
             Op::Brev(o) => o.print_line(c, sm, addr, out),
             Op::Cs2r(o) => o.print_line(c, sm, addr, out),
             Op::Cs2r32(o) => o.print_line(c, sm, addr, out),
+            Op::Dadd(o) => o.print_line(c, sm, addr, out),
+            Op::Dfma(o) => o.print_line(c, sm, addr, out),
+            Op::Dmul(o) => o.print_line(c, sm, addr, out),
             Op::Exit(o) => o.print_line(c, sm, addr, out),
             Op::F2f(o) => o.print_line(c, sm, addr, out),
             Op::F2f64(o) => o.print_line(c, sm, addr, out),
@@ -8817,6 +8916,9 @@ impl Op {
             Op::Brev(o) => o.mem_access(),
             Op::Cs2r(o) => o.mem_access(),
             Op::Cs2r32(o) => o.mem_access(),
+            Op::Dadd(o) => o.mem_access(),
+            Op::Dfma(o) => o.mem_access(),
+            Op::Dmul(o) => o.mem_access(),
             Op::Exit(o) => o.mem_access(),
             Op::F2f(o) => o.mem_access(),
             Op::F2f64(o) => o.mem_access(),
@@ -8885,6 +8987,9 @@ impl Op {
             Op::Brev(o) => o.low_bits_srcs(),
             Op::Cs2r(o) => o.low_bits_srcs(),
             Op::Cs2r32(o) => o.low_bits_srcs(),
+            Op::Dadd(o) => o.low_bits_srcs(),
+            Op::Dfma(o) => o.low_bits_srcs(),
+            Op::Dmul(o) => o.low_bits_srcs(),
             Op::Exit(o) => o.low_bits_srcs(),
             Op::F2f(o) => o.low_bits_srcs(),
             Op::F2f64(o) => o.low_bits_srcs(),
@@ -8953,6 +9058,9 @@ impl Op {
             Op::Brev(o) => o.with_mem_bytes(bytes).map(Op::Brev),
             Op::Cs2r(o) => o.with_mem_bytes(bytes).map(Op::Cs2r),
             Op::Cs2r32(o) => o.with_mem_bytes(bytes).map(Op::Cs2r32),
+            Op::Dadd(o) => o.with_mem_bytes(bytes).map(Op::Dadd),
+            Op::Dfma(o) => o.with_mem_bytes(bytes).map(Op::Dfma),
+            Op::Dmul(o) => o.with_mem_bytes(bytes).map(Op::Dmul),
             Op::Exit(o) => o.with_mem_bytes(bytes).map(Op::Exit),
             Op::F2f(o) => o.with_mem_bytes(bytes).map(Op::F2f),
             Op::F2f64(o) => o.with_mem_bytes(bytes).map(Op::F2f64),
@@ -9020,6 +9128,9 @@ impl Op {
             Op::Brev(o) => o.mem_combinable(),
             Op::Cs2r(o) => o.mem_combinable(),
             Op::Cs2r32(o) => o.mem_combinable(),
+            Op::Dadd(o) => o.mem_combinable(),
+            Op::Dfma(o) => o.mem_combinable(),
+            Op::Dmul(o) => o.mem_combinable(),
             Op::Exit(o) => o.mem_combinable(),
             Op::F2f(o) => o.mem_combinable(),
             Op::F2f64(o) => o.mem_combinable(),
@@ -9088,6 +9199,9 @@ impl Op {
             Op::Brev(o) => o.with_mem_at(offset, data).map(Op::Brev),
             Op::Cs2r(o) => o.with_mem_at(offset, data).map(Op::Cs2r),
             Op::Cs2r32(o) => o.with_mem_at(offset, data).map(Op::Cs2r32),
+            Op::Dadd(o) => o.with_mem_at(offset, data).map(Op::Dadd),
+            Op::Dfma(o) => o.with_mem_at(offset, data).map(Op::Dfma),
+            Op::Dmul(o) => o.with_mem_at(offset, data).map(Op::Dmul),
             Op::Exit(o) => o.with_mem_at(offset, data).map(Op::Exit),
             Op::F2f(o) => o.with_mem_at(offset, data).map(Op::F2f),
             Op::F2f64(o) => o.with_mem_at(offset, data).map(Op::F2f64),
@@ -9164,6 +9278,9 @@ impl Op {
             Op::Brev(o) => o.fold_cc(sm, srcs, cc_in),
             Op::Cs2r(o) => o.fold_cc(sm, srcs, cc_in),
             Op::Cs2r32(o) => o.fold_cc(sm, srcs, cc_in),
+            Op::Dadd(o) => o.fold_cc(sm, srcs, cc_in),
+            Op::Dfma(o) => o.fold_cc(sm, srcs, cc_in),
+            Op::Dmul(o) => o.fold_cc(sm, srcs, cc_in),
             Op::Exit(o) => o.fold_cc(sm, srcs, cc_in),
             Op::F2f(o) => o.fold_cc(sm, srcs, cc_in),
             Op::F2f64(o) => o.fold_cc(sm, srcs, cc_in),
@@ -9231,6 +9348,9 @@ impl Op {
             Op::Brev(o) => o.cc_use(sm),
             Op::Cs2r(o) => o.cc_use(sm),
             Op::Cs2r32(o) => o.cc_use(sm),
+            Op::Dadd(o) => o.cc_use(sm),
+            Op::Dfma(o) => o.cc_use(sm),
+            Op::Dmul(o) => o.cc_use(sm),
             Op::Exit(o) => o.cc_use(sm),
             Op::F2f(o) => o.cc_use(sm),
             Op::F2f64(o) => o.cc_use(sm),
@@ -9298,6 +9418,9 @@ impl Op {
             Op::Brev(o) => o.has_fold(sm),
             Op::Cs2r(o) => o.has_fold(sm),
             Op::Cs2r32(o) => o.has_fold(sm),
+            Op::Dadd(o) => o.has_fold(sm),
+            Op::Dfma(o) => o.has_fold(sm),
+            Op::Dmul(o) => o.has_fold(sm),
             Op::Exit(o) => o.has_fold(sm),
             Op::F2f(o) => o.has_fold(sm),
             Op::F2f64(o) => o.has_fold(sm),
@@ -9369,6 +9492,9 @@ impl Op {
             Op::Brev(o) => o.legalize(sm, cx)?,
             Op::Cs2r(o) => o.legalize(sm, cx)?,
             Op::Cs2r32(o) => o.legalize(sm, cx)?,
+            Op::Dadd(o) => o.legalize(sm, cx)?,
+            Op::Dfma(o) => o.legalize(sm, cx)?,
+            Op::Dmul(o) => o.legalize(sm, cx)?,
             Op::Exit(o) => o.legalize(sm, cx)?,
             Op::F2f(o) => o.legalize(sm, cx)?,
             Op::F2f64(o) => o.legalize(sm, cx)?,
@@ -9527,6 +9653,42 @@ pub fn parse(line: &Line, sm: u32, addr: u64) -> Result<(Op, Common), AsmError> 
                 return Ok((Op::Cs2r32(o), c));
             }
             first.get_or_insert((Op::Cs2r32(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpDadd::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Dadd(o), c));
+            }
+            first.get_or_insert((Op::Dadd(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpDfma::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Dfma(o), c));
+            }
+            first.get_or_insert((Op::Dfma(o), c));
+        }
+        Some(Err(e)) => {
+            best.get_or_insert(e);
+        }
+    }
+    match OpDmul::parse(line, sm, addr) {
+        None => {}
+        Some(Ok((o, c))) => {
+            if o.encode(sm, &c).is_ok() {
+                return Ok((Op::Dmul(o), c));
+            }
+            first.get_or_insert((Op::Dmul(o), c));
         }
         Some(Err(e)) => {
             best.get_or_insert(e);
@@ -11621,136 +11783,151 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x224, decode_sm70_arm17),
         (0x225, decode_sm70_arm18),
         (0x227, decode_sm70_arm19),
-        (0x248, decode_sm70_arm20),
-        (0x300, decode_sm70_arm21),
-        (0x301, decode_sm70_arm22),
-        (0x304, decode_sm70_arm23),
-        (0x305, decode_sm70_arm24),
-        (0x306, decode_sm70_arm25),
-        (0x308, decode_sm70_arm26),
-        (0x309, decode_sm70_arm27),
-        (0x310, decode_sm70_arm28),
-        (0x311, decode_sm70_arm29),
-        (0x312, decode_sm70_arm30),
-        (0x381, decode_sm70_arm31),
-        (0x386, decode_sm70_arm32),
-        (0x402, decode_sm70_arm33),
-        (0x411, decode_sm70_arm34),
-        (0x416, decode_sm70_arm35),
-        (0x419, decode_sm70_arm36),
-        (0x421, decode_sm70_arm37),
-        (0x423, decode_sm70_arm38),
-        (0x424, decode_sm70_arm39),
-        (0x547, decode_sm70_arm40),
-        (0x607, decode_sm70_arm41),
-        (0x616, decode_sm70_arm42),
-        (0x619, decode_sm70_arm43),
-        (0x621, decode_sm70_arm44),
-        (0x623, decode_sm70_arm45),
-        (0x624, decode_sm70_arm46),
-        (0x625, decode_sm70_arm47),
-        (0x627, decode_sm70_arm48),
-        (0x802, decode_sm70_arm49),
-        (0x805, decode_sm70_arm50),
-        (0x807, decode_sm70_arm51),
-        (0x808, decode_sm70_arm52),
-        (0x809, decode_sm70_arm53),
-        (0x80b, decode_sm70_arm54),
-        (0x80c, decode_sm70_arm55),
-        (0x810, decode_sm70_arm56),
-        (0x811, decode_sm70_arm57),
-        (0x812, decode_sm70_arm58),
-        (0x813, decode_sm70_arm59),
-        (0x816, decode_sm70_arm60),
-        (0x817, decode_sm70_arm61),
-        (0x819, decode_sm70_arm62),
-        (0x81c, decode_sm70_arm63),
-        (0x820, decode_sm70_arm64),
-        (0x823, decode_sm70_arm65),
-        (0x824, decode_sm70_arm66),
-        (0x825, decode_sm70_arm67),
-        (0x827, decode_sm70_arm68),
-        (0x848, decode_sm70_arm69),
-        (0x900, decode_sm70_arm70),
-        (0x901, decode_sm70_arm71),
-        (0x904, decode_sm70_arm72),
-        (0x905, decode_sm70_arm73),
-        (0x906, decode_sm70_arm74),
-        (0x908, decode_sm70_arm75),
-        (0x909, decode_sm70_arm76),
-        (0x910, decode_sm70_arm77),
-        (0x911, decode_sm70_arm78),
-        (0x912, decode_sm70_arm79),
-        (0x918, decode_sm70_arm80),
-        (0x919, decode_sm70_arm81),
-        (0x947, decode_sm70_arm82),
-        (0x94d, decode_sm70_arm83),
-        (0xa02, decode_sm70_arm84),
-        (0xa07, decode_sm70_arm85),
-        (0xa08, decode_sm70_arm86),
-        (0xa09, decode_sm70_arm87),
-        (0xa0b, decode_sm70_arm88),
-        (0xa0c, decode_sm70_arm89),
-        (0xa10, decode_sm70_arm90),
-        (0xa11, decode_sm70_arm91),
-        (0xa12, decode_sm70_arm92),
-        (0xa13, decode_sm70_arm93),
-        (0xa16, decode_sm70_arm94),
-        (0xa17, decode_sm70_arm95),
-        (0xa19, decode_sm70_arm96),
-        (0xa20, decode_sm70_arm97),
-        (0xa23, decode_sm70_arm98),
-        (0xa24, decode_sm70_arm99),
-        (0xa25, decode_sm70_arm100),
-        (0xa27, decode_sm70_arm101),
-        (0xa48, decode_sm70_arm102),
-        (0xb00, decode_sm70_arm103),
-        (0xb01, decode_sm70_arm104),
-        (0xb04, decode_sm70_arm105),
-        (0xb05, decode_sm70_arm106),
-        (0xb06, decode_sm70_arm107),
-        (0xb08, decode_sm70_arm108),
-        (0xb09, decode_sm70_arm109),
-        (0xb10, decode_sm70_arm110),
-        (0xb11, decode_sm70_arm111),
-        (0xb12, decode_sm70_arm112),
-        (0xc02, decode_sm70_arm113),
-        (0xc07, decode_sm70_arm114),
-        (0xc08, decode_sm70_arm115),
-        (0xc09, decode_sm70_arm116),
-        (0xc0b, decode_sm70_arm117),
-        (0xc0c, decode_sm70_arm118),
-        (0xc10, decode_sm70_arm119),
-        (0xc11, decode_sm70_arm120),
-        (0xc12, decode_sm70_arm121),
-        (0xc13, decode_sm70_arm122),
-        (0xc16, decode_sm70_arm123),
-        (0xc17, decode_sm70_arm124),
-        (0xc19, decode_sm70_arm125),
-        (0xc20, decode_sm70_arm126),
-        (0xc23, decode_sm70_arm127),
-        (0xc24, decode_sm70_arm128),
-        (0xc25, decode_sm70_arm129),
-        (0xc27, decode_sm70_arm130),
-        (0xc48, decode_sm70_arm131),
-        (0xd00, decode_sm70_arm132),
-        (0xd01, decode_sm70_arm133),
-        (0xd04, decode_sm70_arm134),
-        (0xd05, decode_sm70_arm135),
-        (0xd06, decode_sm70_arm136),
-        (0xd08, decode_sm70_arm137),
-        (0xd09, decode_sm70_arm138),
-        (0xd10, decode_sm70_arm139),
-        (0xd11, decode_sm70_arm140),
-        (0xd12, decode_sm70_arm141),
-        (0xe07, decode_sm70_arm142),
-        (0xe16, decode_sm70_arm143),
-        (0xe19, decode_sm70_arm144),
-        (0xe21, decode_sm70_arm145),
-        (0xe23, decode_sm70_arm146),
-        (0xe24, decode_sm70_arm147),
-        (0xe25, decode_sm70_arm148),
-        (0xe27, decode_sm70_arm149),
+        (0x228, decode_sm70_arm20),
+        (0x229, decode_sm70_arm21),
+        (0x22b, decode_sm70_arm22),
+        (0x248, decode_sm70_arm23),
+        (0x300, decode_sm70_arm24),
+        (0x301, decode_sm70_arm25),
+        (0x304, decode_sm70_arm26),
+        (0x305, decode_sm70_arm27),
+        (0x306, decode_sm70_arm28),
+        (0x308, decode_sm70_arm29),
+        (0x309, decode_sm70_arm30),
+        (0x310, decode_sm70_arm31),
+        (0x311, decode_sm70_arm32),
+        (0x312, decode_sm70_arm33),
+        (0x381, decode_sm70_arm34),
+        (0x386, decode_sm70_arm35),
+        (0x402, decode_sm70_arm36),
+        (0x411, decode_sm70_arm37),
+        (0x416, decode_sm70_arm38),
+        (0x419, decode_sm70_arm39),
+        (0x421, decode_sm70_arm40),
+        (0x423, decode_sm70_arm41),
+        (0x424, decode_sm70_arm42),
+        (0x429, decode_sm70_arm43),
+        (0x42b, decode_sm70_arm44),
+        (0x547, decode_sm70_arm45),
+        (0x607, decode_sm70_arm46),
+        (0x616, decode_sm70_arm47),
+        (0x619, decode_sm70_arm48),
+        (0x621, decode_sm70_arm49),
+        (0x623, decode_sm70_arm50),
+        (0x624, decode_sm70_arm51),
+        (0x625, decode_sm70_arm52),
+        (0x627, decode_sm70_arm53),
+        (0x629, decode_sm70_arm54),
+        (0x62b, decode_sm70_arm55),
+        (0x802, decode_sm70_arm56),
+        (0x805, decode_sm70_arm57),
+        (0x807, decode_sm70_arm58),
+        (0x808, decode_sm70_arm59),
+        (0x809, decode_sm70_arm60),
+        (0x80b, decode_sm70_arm61),
+        (0x80c, decode_sm70_arm62),
+        (0x810, decode_sm70_arm63),
+        (0x811, decode_sm70_arm64),
+        (0x812, decode_sm70_arm65),
+        (0x813, decode_sm70_arm66),
+        (0x816, decode_sm70_arm67),
+        (0x817, decode_sm70_arm68),
+        (0x819, decode_sm70_arm69),
+        (0x81c, decode_sm70_arm70),
+        (0x820, decode_sm70_arm71),
+        (0x823, decode_sm70_arm72),
+        (0x824, decode_sm70_arm73),
+        (0x825, decode_sm70_arm74),
+        (0x827, decode_sm70_arm75),
+        (0x828, decode_sm70_arm76),
+        (0x82b, decode_sm70_arm77),
+        (0x848, decode_sm70_arm78),
+        (0x900, decode_sm70_arm79),
+        (0x901, decode_sm70_arm80),
+        (0x904, decode_sm70_arm81),
+        (0x905, decode_sm70_arm82),
+        (0x906, decode_sm70_arm83),
+        (0x908, decode_sm70_arm84),
+        (0x909, decode_sm70_arm85),
+        (0x910, decode_sm70_arm86),
+        (0x911, decode_sm70_arm87),
+        (0x912, decode_sm70_arm88),
+        (0x918, decode_sm70_arm89),
+        (0x919, decode_sm70_arm90),
+        (0x947, decode_sm70_arm91),
+        (0x94d, decode_sm70_arm92),
+        (0xa02, decode_sm70_arm93),
+        (0xa07, decode_sm70_arm94),
+        (0xa08, decode_sm70_arm95),
+        (0xa09, decode_sm70_arm96),
+        (0xa0b, decode_sm70_arm97),
+        (0xa0c, decode_sm70_arm98),
+        (0xa10, decode_sm70_arm99),
+        (0xa11, decode_sm70_arm100),
+        (0xa12, decode_sm70_arm101),
+        (0xa13, decode_sm70_arm102),
+        (0xa16, decode_sm70_arm103),
+        (0xa17, decode_sm70_arm104),
+        (0xa19, decode_sm70_arm105),
+        (0xa20, decode_sm70_arm106),
+        (0xa23, decode_sm70_arm107),
+        (0xa24, decode_sm70_arm108),
+        (0xa25, decode_sm70_arm109),
+        (0xa27, decode_sm70_arm110),
+        (0xa28, decode_sm70_arm111),
+        (0xa2b, decode_sm70_arm112),
+        (0xa48, decode_sm70_arm113),
+        (0xb00, decode_sm70_arm114),
+        (0xb01, decode_sm70_arm115),
+        (0xb04, decode_sm70_arm116),
+        (0xb05, decode_sm70_arm117),
+        (0xb06, decode_sm70_arm118),
+        (0xb08, decode_sm70_arm119),
+        (0xb09, decode_sm70_arm120),
+        (0xb10, decode_sm70_arm121),
+        (0xb11, decode_sm70_arm122),
+        (0xb12, decode_sm70_arm123),
+        (0xc02, decode_sm70_arm124),
+        (0xc07, decode_sm70_arm125),
+        (0xc08, decode_sm70_arm126),
+        (0xc09, decode_sm70_arm127),
+        (0xc0b, decode_sm70_arm128),
+        (0xc0c, decode_sm70_arm129),
+        (0xc10, decode_sm70_arm130),
+        (0xc11, decode_sm70_arm131),
+        (0xc12, decode_sm70_arm132),
+        (0xc13, decode_sm70_arm133),
+        (0xc16, decode_sm70_arm134),
+        (0xc17, decode_sm70_arm135),
+        (0xc19, decode_sm70_arm136),
+        (0xc20, decode_sm70_arm137),
+        (0xc23, decode_sm70_arm138),
+        (0xc24, decode_sm70_arm139),
+        (0xc25, decode_sm70_arm140),
+        (0xc27, decode_sm70_arm141),
+        (0xc28, decode_sm70_arm142),
+        (0xc2b, decode_sm70_arm143),
+        (0xc48, decode_sm70_arm144),
+        (0xd00, decode_sm70_arm145),
+        (0xd01, decode_sm70_arm146),
+        (0xd04, decode_sm70_arm147),
+        (0xd05, decode_sm70_arm148),
+        (0xd06, decode_sm70_arm149),
+        (0xd08, decode_sm70_arm150),
+        (0xd09, decode_sm70_arm151),
+        (0xd10, decode_sm70_arm152),
+        (0xd11, decode_sm70_arm153),
+        (0xd12, decode_sm70_arm154),
+        (0xe07, decode_sm70_arm155),
+        (0xe16, decode_sm70_arm156),
+        (0xe19, decode_sm70_arm157),
+        (0xe21, decode_sm70_arm158),
+        (0xe23, decode_sm70_arm159),
+        (0xe24, decode_sm70_arm160),
+        (0xe25, decode_sm70_arm161),
+        (0xe27, decode_sm70_arm162),
+        (0xe29, decode_sm70_arm163),
+        (0xe2b, decode_sm70_arm164),
     ],
     decode_none,
 );
@@ -11991,6 +12168,48 @@ fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 #[allow(unused_variables)]
 fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff3cff3fffff0000000fff == 0x228
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = decode_form::<OpDmul, 0>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 120) {
+        return decode_form::<OpDmul, 4>(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff3000ffffffff00000fff == 0x229
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = decode_form::<OpDadd, 0>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 120) {
+        return decode_form::<OpDadd, 4>(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff30003fffff0000000fff == 0x22b
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = decode_form::<OpDfma, 0>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 120) {
+        return decode_form::<OpDfma, 7>(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
     {
         if let Some(x) = decode_form::<OpVimnmx, 0>(w, sm) {
@@ -12004,7 +12223,7 @@ fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff7fffff00ff000fff == 0x300
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12013,7 +12232,7 @@ fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x301
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12022,7 +12241,7 @@ fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x304
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12031,7 +12250,7 @@ fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x305
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12040,7 +12259,7 @@ fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x306
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12049,7 +12268,7 @@ fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) {
         if let Some(x) = decode_form::<OpMufu, 0>(w, sm) {
             return Some(x);
@@ -12066,7 +12285,7 @@ fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff7fffff00ff000fff == 0x309
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12075,7 +12294,7 @@ fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x310
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12084,7 +12303,7 @@ fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x311
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12093,7 +12312,7 @@ fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x312
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12102,7 +12321,7 @@ fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e01ff000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 70) {
         if let Some(x) = decode_form::<OpLdg, 1>(w, sm) {
             return Some(x);
@@ -12114,7 +12333,7 @@ fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e01ff0000000000ff0fff == 0x1000000000000000386
         && matches!(sm, 70 | 75)
     {
@@ -12123,14 +12342,14 @@ fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) {
         return decode_form::<OpMov64, 1>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107000000000000000fff == 0x100000000000000000411
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12146,7 +12365,7 @@ fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff8000000000000000fff == 0x416
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12155,7 +12374,7 @@ fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee1000000000000000fff == 0x419
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12164,7 +12383,7 @@ fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff0000000000000fff == 0x421
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12173,7 +12392,7 @@ fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10000000000000000fff == 0x423
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12182,7 +12401,7 @@ fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12198,7 +12417,35 @@ fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff3cff0000000000000fff == 0x429
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = decode_form::<OpDadd, 1>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 120) {
+        return decode_form::<OpDadd, 5>(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff30000000000000000fff == 0x42b
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = decode_form::<OpDfma, 4>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 120) {
+        return decode_form::<OpDfma, 10>(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547
         && matches!(sm, 80 | 86 | 89)
     {
@@ -12214,14 +12461,14 @@ fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) {
         return decode_form::<OpSel64, 0>(w, sm);
     }
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800f80000ff00000fff == 0x616
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -12230,7 +12477,7 @@ fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100f80000ff00000fff == 0x619
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -12239,7 +12486,7 @@ fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff380000ff00000fff == 0x621
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -12248,7 +12495,7 @@ fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1000380000ff00000fff == 0x623
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -12257,7 +12504,7 @@ fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -12273,7 +12520,7 @@ fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -12289,7 +12536,7 @@ fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627
         && matches!(sm, 75 | 80 | 86 | 89 | 90)
     {
@@ -12298,7 +12545,25 @@ fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff3cff380000ff00000fff == 0x629
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return decode_form::<OpDadd, 2>(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff3000380000ff00000fff == 0x62b
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return decode_form::<OpDfma, 5>(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff0ff00000000ff000fff == 0x802
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12307,7 +12572,7 @@ fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12323,7 +12588,7 @@ fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffff0000000000000fff == 0x807
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12332,7 +12597,7 @@ fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffff0000000000000fff == 0x808
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12341,7 +12606,7 @@ fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) {
         if let Some(x) = decode_form::<OpFmnmx, 1>(w, sm) {
             return Some(x);
@@ -12360,7 +12625,7 @@ fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80000ff0000000000ff0fff == 0x80b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12369,7 +12634,7 @@ fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff801800f0000000000ff0fff == 0x80c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12384,7 +12649,7 @@ fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80016000000000000000fff == 0x810
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12400,7 +12665,7 @@ fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12430,7 +12695,7 @@ fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87000000000000000000fff == 0x812
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12439,7 +12704,7 @@ fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff00000000ff000fff == 0x813
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12448,7 +12713,7 @@ fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff8000000000000000fff == 0x816
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12457,7 +12722,7 @@ fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdff0000000000000fff == 0x817
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -12466,7 +12731,7 @@ fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee1000000000000000fff == 0x819
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12475,7 +12740,7 @@ fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8000008ffffffffff000fff == 0x81c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12491,7 +12756,7 @@ fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12500,7 +12765,7 @@ fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10000000000000000fff == 0x823
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12509,7 +12774,7 @@ fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12525,7 +12790,7 @@ fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12541,7 +12806,7 @@ fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12550,7 +12815,35 @@ fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff3cff0000000000000fff == 0x828
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = decode_form::<OpDmul, 1>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 120) {
+        return decode_form::<OpDmul, 5>(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff30000000000000000fff == 0x82b
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = decode_form::<OpDfma, 1>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 120) {
+        return decode_form::<OpDfma, 8>(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
     {
         if let Some(x) = decode_form::<OpVimnmx, 1>(w, sm) {
@@ -12564,7 +12857,7 @@ fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff00000000ff000fff == 0x900
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12573,7 +12866,7 @@ fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff00000000ff000fff == 0x901
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12582,7 +12875,7 @@ fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff00000000ff000fff == 0x904
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12591,7 +12884,7 @@ fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff00000000ff000fff == 0x905
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12600,7 +12893,7 @@ fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ff00000000ff000fff == 0x906
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12609,7 +12902,7 @@ fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) {
         if let Some(x) = decode_form::<OpMufu, 1>(w, sm) {
             return Some(x);
@@ -12626,7 +12919,7 @@ fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff00000000ff000fff == 0x909
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12635,7 +12928,7 @@ fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff00000000ff000fff == 0x910
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12644,7 +12937,7 @@ fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff00000000ff000fff == 0x911
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12653,7 +12946,7 @@ fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ff00000000ff000fff == 0x912
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12662,7 +12955,7 @@ fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffffffffff0fff == 0x918
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12671,7 +12964,7 @@ fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ffffffffffff000fff == 0x919
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12680,7 +12973,7 @@ fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 | 89)
     {
         if let Some(x) = decode_form::<OpBra, 0>(w, sm) {
@@ -12713,7 +13006,7 @@ fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff86fffffffffffffffff0fff == 0x94d
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -12722,7 +13015,7 @@ fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff0fff80000ffff000fff == 0xa02
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -12731,7 +13024,7 @@ fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffffff80000ff00000fff == 0xa07
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -12740,7 +13033,7 @@ fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffffff80000ff00000fff == 0xa08
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -12749,7 +13042,7 @@ fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) {
         if let Some(x) = decode_form::<OpFmnmx, 2>(w, sm) {
             return Some(x);
@@ -12766,7 +13059,7 @@ fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80000ff380000ff00ff0fff == 0xa0b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -12775,7 +13068,7 @@ fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff801800ff80000ff00ff0fff == 0xa0c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -12784,7 +13077,7 @@ fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8001600780000ff00000fff == 0xa10
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -12800,7 +13093,7 @@ fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -12830,7 +13123,7 @@ fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8700000f80000ff00000fff == 0xa12
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -12839,7 +13132,7 @@ fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffffff80000ffff000fff == 0xa13
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -12848,7 +13141,7 @@ fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800f80000ff00000fff == 0xa16
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -12857,7 +13150,7 @@ fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 | 90)
     {
         return decode_form::<OpImnmx, 2>(w, sm);
@@ -12865,7 +13158,7 @@ fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100f80000ff00000fff == 0xa19
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -12874,7 +13167,7 @@ fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -12883,7 +13176,7 @@ fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1000380000ff00000fff == 0xa23
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -12892,7 +13185,7 @@ fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -12908,7 +13201,7 @@ fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -12924,7 +13217,7 @@ fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27
         && matches!(sm, 75 | 80 | 86 | 89 | 90)
     {
@@ -12933,7 +13226,25 @@ fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff3cff380000ff00000fff == 0xa28
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return decode_form::<OpDmul, 2>(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff3000380000ff00000fff == 0xa2b
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return decode_form::<OpDfma, 2>(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
     {
         return decode_form::<OpVimnmx, 2>(w, sm);
@@ -12941,7 +13252,7 @@ fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff780000ffff000fff == 0xb00
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -12950,7 +13261,7 @@ fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffffff80000ffff000fff == 0xb01
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -12959,7 +13270,7 @@ fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff080000ffff000fff == 0xb04
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -12968,7 +13279,7 @@ fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff080000ffff000fff == 0xb05
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -12977,7 +13288,7 @@ fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffc80000ffff000fff == 0xb06
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -12986,7 +13297,7 @@ fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) {
         if let Some(x) = decode_form::<OpMufu, 2>(w, sm) {
             return Some(x);
@@ -13003,7 +13314,7 @@ fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff780000ffff000fff == 0xb09
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -13012,7 +13323,7 @@ fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff080000ffff000fff == 0xb10
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -13021,7 +13332,7 @@ fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff080000ffff000fff == 0xb11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -13030,7 +13341,7 @@ fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffc80000ffff000fff == 0xb12
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -13039,7 +13350,7 @@ fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02
         && matches!(sm, 120)
     {
@@ -13055,7 +13366,7 @@ fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -13064,7 +13375,7 @@ fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -13073,7 +13384,7 @@ fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm, 75)
     {
         if let Some(x) = decode_form::<OpFmnmx, 3>(w, sm) {
@@ -13094,7 +13405,7 @@ fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -13103,7 +13414,7 @@ fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -13119,7 +13430,7 @@ fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -13135,7 +13446,7 @@ fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -13165,7 +13476,7 @@ fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -13174,7 +13485,7 @@ fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -13183,7 +13494,7 @@ fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -13192,7 +13503,7 @@ fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -13201,7 +13512,7 @@ fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -13210,7 +13521,7 @@ fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -13219,7 +13530,7 @@ fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -13228,7 +13539,7 @@ fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -13244,7 +13555,7 @@ fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -13260,7 +13571,7 @@ fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -13269,7 +13580,39 @@ fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = decode_form::<OpDmul, 3>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28
+        && matches!(sm, 120)
+    {
+        return decode_form::<OpDmul, 6>(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = decode_form::<OpDfma, 3>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b
+        && matches!(sm, 120)
+    {
+        return decode_form::<OpDfma, 9>(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm, 90)
     {
         if let Some(x) = decode_form::<OpVimnmx, 3>(w, sm) {
@@ -13284,7 +13627,7 @@ fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -13293,7 +13636,7 @@ fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -13302,7 +13645,7 @@ fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -13311,7 +13654,7 @@ fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -13320,7 +13663,7 @@ fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -13329,7 +13672,7 @@ fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08
         && matches!(sm, 75 | 80 | 86 | 89)
     {
@@ -13345,7 +13688,7 @@ fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -13354,7 +13697,7 @@ fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -13363,7 +13706,7 @@ fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -13372,7 +13715,7 @@ fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -13381,7 +13724,7 @@ fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07
         && matches!(sm, 120)
     {
@@ -13390,7 +13733,7 @@ fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -13399,7 +13742,7 @@ fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -13408,7 +13751,7 @@ fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -13417,7 +13760,7 @@ fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -13426,7 +13769,7 @@ fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -13442,7 +13785,7 @@ fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -13458,11 +13801,43 @@ fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 #[allow(unused_variables)]
-fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
         return decode_form::<OpImadHi, 5>(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = decode_form::<OpDadd, 3>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29
+        && matches!(sm, 120)
+    {
+        return decode_form::<OpDadd, 6>(w, sm);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = decode_form::<OpDfma, 6>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b
+        && matches!(sm, 120)
+    {
+        return decode_form::<OpDfma, 11>(w, sm);
     }
     None
 }
@@ -13493,136 +13868,151 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x224, print_sm70_arm17),
         (0x225, print_sm70_arm18),
         (0x227, print_sm70_arm19),
-        (0x248, print_sm70_arm20),
-        (0x300, print_sm70_arm21),
-        (0x301, print_sm70_arm22),
-        (0x304, print_sm70_arm23),
-        (0x305, print_sm70_arm24),
-        (0x306, print_sm70_arm25),
-        (0x308, print_sm70_arm26),
-        (0x309, print_sm70_arm27),
-        (0x310, print_sm70_arm28),
-        (0x311, print_sm70_arm29),
-        (0x312, print_sm70_arm30),
-        (0x381, print_sm70_arm31),
-        (0x386, print_sm70_arm32),
-        (0x402, print_sm70_arm33),
-        (0x411, print_sm70_arm34),
-        (0x416, print_sm70_arm35),
-        (0x419, print_sm70_arm36),
-        (0x421, print_sm70_arm37),
-        (0x423, print_sm70_arm38),
-        (0x424, print_sm70_arm39),
-        (0x547, print_sm70_arm40),
-        (0x607, print_sm70_arm41),
-        (0x616, print_sm70_arm42),
-        (0x619, print_sm70_arm43),
-        (0x621, print_sm70_arm44),
-        (0x623, print_sm70_arm45),
-        (0x624, print_sm70_arm46),
-        (0x625, print_sm70_arm47),
-        (0x627, print_sm70_arm48),
-        (0x802, print_sm70_arm49),
-        (0x805, print_sm70_arm50),
-        (0x807, print_sm70_arm51),
-        (0x808, print_sm70_arm52),
-        (0x809, print_sm70_arm53),
-        (0x80b, print_sm70_arm54),
-        (0x80c, print_sm70_arm55),
-        (0x810, print_sm70_arm56),
-        (0x811, print_sm70_arm57),
-        (0x812, print_sm70_arm58),
-        (0x813, print_sm70_arm59),
-        (0x816, print_sm70_arm60),
-        (0x817, print_sm70_arm61),
-        (0x819, print_sm70_arm62),
-        (0x81c, print_sm70_arm63),
-        (0x820, print_sm70_arm64),
-        (0x823, print_sm70_arm65),
-        (0x824, print_sm70_arm66),
-        (0x825, print_sm70_arm67),
-        (0x827, print_sm70_arm68),
-        (0x848, print_sm70_arm69),
-        (0x900, print_sm70_arm70),
-        (0x901, print_sm70_arm71),
-        (0x904, print_sm70_arm72),
-        (0x905, print_sm70_arm73),
-        (0x906, print_sm70_arm74),
-        (0x908, print_sm70_arm75),
-        (0x909, print_sm70_arm76),
-        (0x910, print_sm70_arm77),
-        (0x911, print_sm70_arm78),
-        (0x912, print_sm70_arm79),
-        (0x918, print_sm70_arm80),
-        (0x919, print_sm70_arm81),
-        (0x947, print_sm70_arm82),
-        (0x94d, print_sm70_arm83),
-        (0xa02, print_sm70_arm84),
-        (0xa07, print_sm70_arm85),
-        (0xa08, print_sm70_arm86),
-        (0xa09, print_sm70_arm87),
-        (0xa0b, print_sm70_arm88),
-        (0xa0c, print_sm70_arm89),
-        (0xa10, print_sm70_arm90),
-        (0xa11, print_sm70_arm91),
-        (0xa12, print_sm70_arm92),
-        (0xa13, print_sm70_arm93),
-        (0xa16, print_sm70_arm94),
-        (0xa17, print_sm70_arm95),
-        (0xa19, print_sm70_arm96),
-        (0xa20, print_sm70_arm97),
-        (0xa23, print_sm70_arm98),
-        (0xa24, print_sm70_arm99),
-        (0xa25, print_sm70_arm100),
-        (0xa27, print_sm70_arm101),
-        (0xa48, print_sm70_arm102),
-        (0xb00, print_sm70_arm103),
-        (0xb01, print_sm70_arm104),
-        (0xb04, print_sm70_arm105),
-        (0xb05, print_sm70_arm106),
-        (0xb06, print_sm70_arm107),
-        (0xb08, print_sm70_arm108),
-        (0xb09, print_sm70_arm109),
-        (0xb10, print_sm70_arm110),
-        (0xb11, print_sm70_arm111),
-        (0xb12, print_sm70_arm112),
-        (0xc02, print_sm70_arm113),
-        (0xc07, print_sm70_arm114),
-        (0xc08, print_sm70_arm115),
-        (0xc09, print_sm70_arm116),
-        (0xc0b, print_sm70_arm117),
-        (0xc0c, print_sm70_arm118),
-        (0xc10, print_sm70_arm119),
-        (0xc11, print_sm70_arm120),
-        (0xc12, print_sm70_arm121),
-        (0xc13, print_sm70_arm122),
-        (0xc16, print_sm70_arm123),
-        (0xc17, print_sm70_arm124),
-        (0xc19, print_sm70_arm125),
-        (0xc20, print_sm70_arm126),
-        (0xc23, print_sm70_arm127),
-        (0xc24, print_sm70_arm128),
-        (0xc25, print_sm70_arm129),
-        (0xc27, print_sm70_arm130),
-        (0xc48, print_sm70_arm131),
-        (0xd00, print_sm70_arm132),
-        (0xd01, print_sm70_arm133),
-        (0xd04, print_sm70_arm134),
-        (0xd05, print_sm70_arm135),
-        (0xd06, print_sm70_arm136),
-        (0xd08, print_sm70_arm137),
-        (0xd09, print_sm70_arm138),
-        (0xd10, print_sm70_arm139),
-        (0xd11, print_sm70_arm140),
-        (0xd12, print_sm70_arm141),
-        (0xe07, print_sm70_arm142),
-        (0xe16, print_sm70_arm143),
-        (0xe19, print_sm70_arm144),
-        (0xe21, print_sm70_arm145),
-        (0xe23, print_sm70_arm146),
-        (0xe24, print_sm70_arm147),
-        (0xe25, print_sm70_arm148),
-        (0xe27, print_sm70_arm149),
+        (0x228, print_sm70_arm20),
+        (0x229, print_sm70_arm21),
+        (0x22b, print_sm70_arm22),
+        (0x248, print_sm70_arm23),
+        (0x300, print_sm70_arm24),
+        (0x301, print_sm70_arm25),
+        (0x304, print_sm70_arm26),
+        (0x305, print_sm70_arm27),
+        (0x306, print_sm70_arm28),
+        (0x308, print_sm70_arm29),
+        (0x309, print_sm70_arm30),
+        (0x310, print_sm70_arm31),
+        (0x311, print_sm70_arm32),
+        (0x312, print_sm70_arm33),
+        (0x381, print_sm70_arm34),
+        (0x386, print_sm70_arm35),
+        (0x402, print_sm70_arm36),
+        (0x411, print_sm70_arm37),
+        (0x416, print_sm70_arm38),
+        (0x419, print_sm70_arm39),
+        (0x421, print_sm70_arm40),
+        (0x423, print_sm70_arm41),
+        (0x424, print_sm70_arm42),
+        (0x429, print_sm70_arm43),
+        (0x42b, print_sm70_arm44),
+        (0x547, print_sm70_arm45),
+        (0x607, print_sm70_arm46),
+        (0x616, print_sm70_arm47),
+        (0x619, print_sm70_arm48),
+        (0x621, print_sm70_arm49),
+        (0x623, print_sm70_arm50),
+        (0x624, print_sm70_arm51),
+        (0x625, print_sm70_arm52),
+        (0x627, print_sm70_arm53),
+        (0x629, print_sm70_arm54),
+        (0x62b, print_sm70_arm55),
+        (0x802, print_sm70_arm56),
+        (0x805, print_sm70_arm57),
+        (0x807, print_sm70_arm58),
+        (0x808, print_sm70_arm59),
+        (0x809, print_sm70_arm60),
+        (0x80b, print_sm70_arm61),
+        (0x80c, print_sm70_arm62),
+        (0x810, print_sm70_arm63),
+        (0x811, print_sm70_arm64),
+        (0x812, print_sm70_arm65),
+        (0x813, print_sm70_arm66),
+        (0x816, print_sm70_arm67),
+        (0x817, print_sm70_arm68),
+        (0x819, print_sm70_arm69),
+        (0x81c, print_sm70_arm70),
+        (0x820, print_sm70_arm71),
+        (0x823, print_sm70_arm72),
+        (0x824, print_sm70_arm73),
+        (0x825, print_sm70_arm74),
+        (0x827, print_sm70_arm75),
+        (0x828, print_sm70_arm76),
+        (0x82b, print_sm70_arm77),
+        (0x848, print_sm70_arm78),
+        (0x900, print_sm70_arm79),
+        (0x901, print_sm70_arm80),
+        (0x904, print_sm70_arm81),
+        (0x905, print_sm70_arm82),
+        (0x906, print_sm70_arm83),
+        (0x908, print_sm70_arm84),
+        (0x909, print_sm70_arm85),
+        (0x910, print_sm70_arm86),
+        (0x911, print_sm70_arm87),
+        (0x912, print_sm70_arm88),
+        (0x918, print_sm70_arm89),
+        (0x919, print_sm70_arm90),
+        (0x947, print_sm70_arm91),
+        (0x94d, print_sm70_arm92),
+        (0xa02, print_sm70_arm93),
+        (0xa07, print_sm70_arm94),
+        (0xa08, print_sm70_arm95),
+        (0xa09, print_sm70_arm96),
+        (0xa0b, print_sm70_arm97),
+        (0xa0c, print_sm70_arm98),
+        (0xa10, print_sm70_arm99),
+        (0xa11, print_sm70_arm100),
+        (0xa12, print_sm70_arm101),
+        (0xa13, print_sm70_arm102),
+        (0xa16, print_sm70_arm103),
+        (0xa17, print_sm70_arm104),
+        (0xa19, print_sm70_arm105),
+        (0xa20, print_sm70_arm106),
+        (0xa23, print_sm70_arm107),
+        (0xa24, print_sm70_arm108),
+        (0xa25, print_sm70_arm109),
+        (0xa27, print_sm70_arm110),
+        (0xa28, print_sm70_arm111),
+        (0xa2b, print_sm70_arm112),
+        (0xa48, print_sm70_arm113),
+        (0xb00, print_sm70_arm114),
+        (0xb01, print_sm70_arm115),
+        (0xb04, print_sm70_arm116),
+        (0xb05, print_sm70_arm117),
+        (0xb06, print_sm70_arm118),
+        (0xb08, print_sm70_arm119),
+        (0xb09, print_sm70_arm120),
+        (0xb10, print_sm70_arm121),
+        (0xb11, print_sm70_arm122),
+        (0xb12, print_sm70_arm123),
+        (0xc02, print_sm70_arm124),
+        (0xc07, print_sm70_arm125),
+        (0xc08, print_sm70_arm126),
+        (0xc09, print_sm70_arm127),
+        (0xc0b, print_sm70_arm128),
+        (0xc0c, print_sm70_arm129),
+        (0xc10, print_sm70_arm130),
+        (0xc11, print_sm70_arm131),
+        (0xc12, print_sm70_arm132),
+        (0xc13, print_sm70_arm133),
+        (0xc16, print_sm70_arm134),
+        (0xc17, print_sm70_arm135),
+        (0xc19, print_sm70_arm136),
+        (0xc20, print_sm70_arm137),
+        (0xc23, print_sm70_arm138),
+        (0xc24, print_sm70_arm139),
+        (0xc25, print_sm70_arm140),
+        (0xc27, print_sm70_arm141),
+        (0xc28, print_sm70_arm142),
+        (0xc2b, print_sm70_arm143),
+        (0xc48, print_sm70_arm144),
+        (0xd00, print_sm70_arm145),
+        (0xd01, print_sm70_arm146),
+        (0xd04, print_sm70_arm147),
+        (0xd05, print_sm70_arm148),
+        (0xd06, print_sm70_arm149),
+        (0xd08, print_sm70_arm150),
+        (0xd09, print_sm70_arm151),
+        (0xd10, print_sm70_arm152),
+        (0xd11, print_sm70_arm153),
+        (0xd12, print_sm70_arm154),
+        (0xe07, print_sm70_arm155),
+        (0xe16, print_sm70_arm156),
+        (0xe19, print_sm70_arm157),
+        (0xe21, print_sm70_arm158),
+        (0xe23, print_sm70_arm159),
+        (0xe24, print_sm70_arm160),
+        (0xe25, print_sm70_arm161),
+        (0xe27, print_sm70_arm162),
+        (0xe29, print_sm70_arm163),
+        (0xe2b, print_sm70_arm164),
     ],
     print_none,
 );
@@ -13983,6 +14373,66 @@ fn print_sm70_arm20(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
+    if w & 0x1ffffff3cff3fffff0000000fff == 0x228
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = print_form::<OpDmul, 0>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 120) {
+        return print_form::<OpDmul, 4>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm21(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff3000ffffffff00000fff == 0x229
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = print_form::<OpDadd, 0>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 120) {
+        return print_form::<OpDadd, 4>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm22(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff30003fffff0000000fff == 0x22b
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = print_form::<OpDfma, 0>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 120) {
+        return print_form::<OpDfma, 7>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm23(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
     if w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
     {
         if let Some(x) = print_form::<OpVimnmx, 0>(w, sm, addr, ctrl, out) {
@@ -13996,7 +14446,7 @@ fn print_sm70_arm20(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm21(
+fn print_sm70_arm24(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14011,7 +14461,7 @@ fn print_sm70_arm21(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm22(
+fn print_sm70_arm25(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14026,7 +14476,7 @@ fn print_sm70_arm22(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm23(
+fn print_sm70_arm26(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14041,7 +14491,7 @@ fn print_sm70_arm23(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm24(
+fn print_sm70_arm27(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14056,7 +14506,7 @@ fn print_sm70_arm24(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm25(
+fn print_sm70_arm28(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14071,7 +14521,7 @@ fn print_sm70_arm25(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm26(
+fn print_sm70_arm29(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14094,7 +14544,7 @@ fn print_sm70_arm26(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm27(
+fn print_sm70_arm30(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14109,7 +14559,7 @@ fn print_sm70_arm27(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm28(
+fn print_sm70_arm31(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14124,7 +14574,7 @@ fn print_sm70_arm28(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm29(
+fn print_sm70_arm32(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14139,7 +14589,7 @@ fn print_sm70_arm29(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm30(
+fn print_sm70_arm33(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14154,7 +14604,7 @@ fn print_sm70_arm30(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm31(
+fn print_sm70_arm34(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14172,7 +14622,7 @@ fn print_sm70_arm31(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm32(
+fn print_sm70_arm35(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14187,7 +14637,7 @@ fn print_sm70_arm32(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm33(
+fn print_sm70_arm36(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14200,7 +14650,7 @@ fn print_sm70_arm33(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm34(
+fn print_sm70_arm37(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14222,7 +14672,7 @@ fn print_sm70_arm34(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm35(
+fn print_sm70_arm38(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14237,7 +14687,7 @@ fn print_sm70_arm35(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm36(
+fn print_sm70_arm39(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14252,7 +14702,7 @@ fn print_sm70_arm36(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm37(
+fn print_sm70_arm40(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14267,7 +14717,7 @@ fn print_sm70_arm37(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm38(
+fn print_sm70_arm41(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14282,7 +14732,7 @@ fn print_sm70_arm38(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm39(
+fn print_sm70_arm42(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14304,7 +14754,47 @@ fn print_sm70_arm39(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm40(
+fn print_sm70_arm43(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff3cff0000000000000fff == 0x429
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = print_form::<OpDadd, 1>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 120) {
+        return print_form::<OpDadd, 5>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm44(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff30000000000000000fff == 0x42b
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = print_form::<OpDfma, 4>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 120) {
+        return print_form::<OpDfma, 10>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm45(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14326,7 +14816,7 @@ fn print_sm70_arm40(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm41(
+fn print_sm70_arm46(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14339,7 +14829,7 @@ fn print_sm70_arm41(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm42(
+fn print_sm70_arm47(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14354,7 +14844,7 @@ fn print_sm70_arm42(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm43(
+fn print_sm70_arm48(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14369,7 +14859,7 @@ fn print_sm70_arm43(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm44(
+fn print_sm70_arm49(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14384,7 +14874,7 @@ fn print_sm70_arm44(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm45(
+fn print_sm70_arm50(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14399,7 +14889,7 @@ fn print_sm70_arm45(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm46(
+fn print_sm70_arm51(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14421,7 +14911,7 @@ fn print_sm70_arm46(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm47(
+fn print_sm70_arm52(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14443,7 +14933,7 @@ fn print_sm70_arm47(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm48(
+fn print_sm70_arm53(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14458,7 +14948,37 @@ fn print_sm70_arm48(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm49(
+fn print_sm70_arm54(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff3cff380000ff00000fff == 0x629
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return print_form::<OpDadd, 2>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm55(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff3000380000ff00000fff == 0x62b
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return print_form::<OpDfma, 5>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm56(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14473,7 +14993,7 @@ fn print_sm70_arm49(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm50(
+fn print_sm70_arm57(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14495,7 +15015,7 @@ fn print_sm70_arm50(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm51(
+fn print_sm70_arm58(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14510,7 +15030,7 @@ fn print_sm70_arm51(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm52(
+fn print_sm70_arm59(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14525,7 +15045,7 @@ fn print_sm70_arm52(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm53(
+fn print_sm70_arm60(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14550,7 +15070,7 @@ fn print_sm70_arm53(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm54(
+fn print_sm70_arm61(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14565,7 +15085,7 @@ fn print_sm70_arm54(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm55(
+fn print_sm70_arm62(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14586,7 +15106,7 @@ fn print_sm70_arm55(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm56(
+fn print_sm70_arm63(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14608,7 +15128,7 @@ fn print_sm70_arm56(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm57(
+fn print_sm70_arm64(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14644,7 +15164,7 @@ fn print_sm70_arm57(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm58(
+fn print_sm70_arm65(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14659,7 +15179,7 @@ fn print_sm70_arm58(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm59(
+fn print_sm70_arm66(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14674,7 +15194,7 @@ fn print_sm70_arm59(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm60(
+fn print_sm70_arm67(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14689,7 +15209,7 @@ fn print_sm70_arm60(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm61(
+fn print_sm70_arm68(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14704,7 +15224,7 @@ fn print_sm70_arm61(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm62(
+fn print_sm70_arm69(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14719,7 +15239,7 @@ fn print_sm70_arm62(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm63(
+fn print_sm70_arm70(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14741,7 +15261,7 @@ fn print_sm70_arm63(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm64(
+fn print_sm70_arm71(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14756,7 +15276,7 @@ fn print_sm70_arm64(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm65(
+fn print_sm70_arm72(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14771,7 +15291,7 @@ fn print_sm70_arm65(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm66(
+fn print_sm70_arm73(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14793,7 +15313,7 @@ fn print_sm70_arm66(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm67(
+fn print_sm70_arm74(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14815,7 +15335,7 @@ fn print_sm70_arm67(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm68(
+fn print_sm70_arm75(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14830,7 +15350,47 @@ fn print_sm70_arm68(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm69(
+fn print_sm70_arm76(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff3cff0000000000000fff == 0x828
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = print_form::<OpDmul, 1>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 120) {
+        return print_form::<OpDmul, 5>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm77(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff30000000000000000fff == 0x82b
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = print_form::<OpDfma, 1>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 120) {
+        return print_form::<OpDfma, 8>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm78(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14850,7 +15410,7 @@ fn print_sm70_arm69(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm70(
+fn print_sm70_arm79(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14865,7 +15425,7 @@ fn print_sm70_arm70(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm71(
+fn print_sm70_arm80(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14880,7 +15440,7 @@ fn print_sm70_arm71(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm72(
+fn print_sm70_arm81(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14895,7 +15455,7 @@ fn print_sm70_arm72(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm73(
+fn print_sm70_arm82(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14910,7 +15470,7 @@ fn print_sm70_arm73(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm74(
+fn print_sm70_arm83(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14925,7 +15485,7 @@ fn print_sm70_arm74(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm75(
+fn print_sm70_arm84(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14948,7 +15508,7 @@ fn print_sm70_arm75(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm76(
+fn print_sm70_arm85(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14963,7 +15523,7 @@ fn print_sm70_arm76(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm77(
+fn print_sm70_arm86(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14978,7 +15538,7 @@ fn print_sm70_arm77(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm78(
+fn print_sm70_arm87(
     w: u128,
     sm: u32,
     addr: u64,
@@ -14993,7 +15553,7 @@ fn print_sm70_arm78(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm79(
+fn print_sm70_arm88(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15008,7 +15568,7 @@ fn print_sm70_arm79(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm80(
+fn print_sm70_arm89(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15023,7 +15583,7 @@ fn print_sm70_arm80(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm81(
+fn print_sm70_arm90(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15038,7 +15598,7 @@ fn print_sm70_arm81(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm82(
+fn print_sm70_arm91(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15077,7 +15637,7 @@ fn print_sm70_arm82(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm83(
+fn print_sm70_arm92(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15092,7 +15652,7 @@ fn print_sm70_arm83(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm84(
+fn print_sm70_arm93(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15107,7 +15667,7 @@ fn print_sm70_arm84(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm85(
+fn print_sm70_arm94(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15122,7 +15682,7 @@ fn print_sm70_arm85(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm86(
+fn print_sm70_arm95(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15137,7 +15697,7 @@ fn print_sm70_arm86(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm87(
+fn print_sm70_arm96(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15160,7 +15720,7 @@ fn print_sm70_arm87(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm88(
+fn print_sm70_arm97(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15175,7 +15735,7 @@ fn print_sm70_arm88(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm89(
+fn print_sm70_arm98(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15190,7 +15750,7 @@ fn print_sm70_arm89(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm90(
+fn print_sm70_arm99(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15212,7 +15772,7 @@ fn print_sm70_arm90(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm91(
+fn print_sm70_arm100(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15248,7 +15808,7 @@ fn print_sm70_arm91(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm92(
+fn print_sm70_arm101(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15263,7 +15823,7 @@ fn print_sm70_arm92(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm93(
+fn print_sm70_arm102(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15278,7 +15838,7 @@ fn print_sm70_arm93(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm94(
+fn print_sm70_arm103(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15293,7 +15853,7 @@ fn print_sm70_arm94(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm95(
+fn print_sm70_arm104(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15307,7 +15867,7 @@ fn print_sm70_arm95(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm96(
+fn print_sm70_arm105(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15322,7 +15882,7 @@ fn print_sm70_arm96(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm97(
+fn print_sm70_arm106(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15337,7 +15897,7 @@ fn print_sm70_arm97(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm98(
+fn print_sm70_arm107(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15352,7 +15912,7 @@ fn print_sm70_arm98(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm99(
+fn print_sm70_arm108(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15374,7 +15934,7 @@ fn print_sm70_arm99(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm100(
+fn print_sm70_arm109(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15396,7 +15956,7 @@ fn print_sm70_arm100(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm101(
+fn print_sm70_arm110(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15411,7 +15971,37 @@ fn print_sm70_arm101(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm102(
+fn print_sm70_arm111(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff3cff380000ff00000fff == 0xa28
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return print_form::<OpDmul, 2>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm112(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff3000380000ff00000fff == 0xa2b
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return print_form::<OpDfma, 2>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm113(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15425,7 +16015,7 @@ fn print_sm70_arm102(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm103(
+fn print_sm70_arm114(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15440,7 +16030,7 @@ fn print_sm70_arm103(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm104(
+fn print_sm70_arm115(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15455,7 +16045,7 @@ fn print_sm70_arm104(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm105(
+fn print_sm70_arm116(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15470,7 +16060,7 @@ fn print_sm70_arm105(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm106(
+fn print_sm70_arm117(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15485,7 +16075,7 @@ fn print_sm70_arm106(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm107(
+fn print_sm70_arm118(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15500,7 +16090,7 @@ fn print_sm70_arm107(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm108(
+fn print_sm70_arm119(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15523,7 +16113,7 @@ fn print_sm70_arm108(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm109(
+fn print_sm70_arm120(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15538,7 +16128,7 @@ fn print_sm70_arm109(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm110(
+fn print_sm70_arm121(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15553,7 +16143,7 @@ fn print_sm70_arm110(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm111(
+fn print_sm70_arm122(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15568,7 +16158,7 @@ fn print_sm70_arm111(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm112(
+fn print_sm70_arm123(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15583,7 +16173,7 @@ fn print_sm70_arm112(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm113(
+fn print_sm70_arm124(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15605,7 +16195,7 @@ fn print_sm70_arm113(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm114(
+fn print_sm70_arm125(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15620,7 +16210,7 @@ fn print_sm70_arm114(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm115(
+fn print_sm70_arm126(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15635,7 +16225,7 @@ fn print_sm70_arm115(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm116(
+fn print_sm70_arm127(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15662,7 +16252,7 @@ fn print_sm70_arm116(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm117(
+fn print_sm70_arm128(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15677,7 +16267,7 @@ fn print_sm70_arm117(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm118(
+fn print_sm70_arm129(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15699,7 +16289,7 @@ fn print_sm70_arm118(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm119(
+fn print_sm70_arm130(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15721,7 +16311,7 @@ fn print_sm70_arm119(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm120(
+fn print_sm70_arm131(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15757,7 +16347,7 @@ fn print_sm70_arm120(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm121(
+fn print_sm70_arm132(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15772,7 +16362,7 @@ fn print_sm70_arm121(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm122(
+fn print_sm70_arm133(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15787,7 +16377,7 @@ fn print_sm70_arm122(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm123(
+fn print_sm70_arm134(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15802,7 +16392,7 @@ fn print_sm70_arm123(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm124(
+fn print_sm70_arm135(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15817,7 +16407,7 @@ fn print_sm70_arm124(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm125(
+fn print_sm70_arm136(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15832,7 +16422,7 @@ fn print_sm70_arm125(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm126(
+fn print_sm70_arm137(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15847,7 +16437,7 @@ fn print_sm70_arm126(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm127(
+fn print_sm70_arm138(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15862,7 +16452,7 @@ fn print_sm70_arm127(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm128(
+fn print_sm70_arm139(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15884,7 +16474,7 @@ fn print_sm70_arm128(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm129(
+fn print_sm70_arm140(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15906,7 +16496,7 @@ fn print_sm70_arm129(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm130(
+fn print_sm70_arm141(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15921,7 +16511,51 @@ fn print_sm70_arm130(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm131(
+fn print_sm70_arm142(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = print_form::<OpDmul, 3>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28
+        && matches!(sm, 120)
+    {
+        return print_form::<OpDmul, 6>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm143(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = print_form::<OpDfma, 3>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b
+        && matches!(sm, 120)
+    {
+        return print_form::<OpDfma, 9>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm144(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15942,7 +16576,7 @@ fn print_sm70_arm131(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm132(
+fn print_sm70_arm145(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15957,7 +16591,7 @@ fn print_sm70_arm132(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm133(
+fn print_sm70_arm146(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15972,7 +16606,7 @@ fn print_sm70_arm133(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm134(
+fn print_sm70_arm147(
     w: u128,
     sm: u32,
     addr: u64,
@@ -15987,7 +16621,7 @@ fn print_sm70_arm134(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm135(
+fn print_sm70_arm148(
     w: u128,
     sm: u32,
     addr: u64,
@@ -16002,7 +16636,7 @@ fn print_sm70_arm135(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm136(
+fn print_sm70_arm149(
     w: u128,
     sm: u32,
     addr: u64,
@@ -16017,7 +16651,7 @@ fn print_sm70_arm136(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm137(
+fn print_sm70_arm150(
     w: u128,
     sm: u32,
     addr: u64,
@@ -16039,7 +16673,7 @@ fn print_sm70_arm137(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm138(
+fn print_sm70_arm151(
     w: u128,
     sm: u32,
     addr: u64,
@@ -16054,7 +16688,7 @@ fn print_sm70_arm138(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm139(
+fn print_sm70_arm152(
     w: u128,
     sm: u32,
     addr: u64,
@@ -16069,7 +16703,7 @@ fn print_sm70_arm139(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm140(
+fn print_sm70_arm153(
     w: u128,
     sm: u32,
     addr: u64,
@@ -16084,7 +16718,7 @@ fn print_sm70_arm140(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm141(
+fn print_sm70_arm154(
     w: u128,
     sm: u32,
     addr: u64,
@@ -16099,7 +16733,7 @@ fn print_sm70_arm141(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm142(
+fn print_sm70_arm155(
     w: u128,
     sm: u32,
     addr: u64,
@@ -16114,7 +16748,7 @@ fn print_sm70_arm142(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm143(
+fn print_sm70_arm156(
     w: u128,
     sm: u32,
     addr: u64,
@@ -16129,7 +16763,7 @@ fn print_sm70_arm143(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm144(
+fn print_sm70_arm157(
     w: u128,
     sm: u32,
     addr: u64,
@@ -16144,7 +16778,7 @@ fn print_sm70_arm144(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm145(
+fn print_sm70_arm158(
     w: u128,
     sm: u32,
     addr: u64,
@@ -16159,7 +16793,7 @@ fn print_sm70_arm145(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm146(
+fn print_sm70_arm159(
     w: u128,
     sm: u32,
     addr: u64,
@@ -16174,7 +16808,7 @@ fn print_sm70_arm146(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm147(
+fn print_sm70_arm160(
     w: u128,
     sm: u32,
     addr: u64,
@@ -16196,7 +16830,7 @@ fn print_sm70_arm147(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm148(
+fn print_sm70_arm161(
     w: u128,
     sm: u32,
     addr: u64,
@@ -16218,7 +16852,7 @@ fn print_sm70_arm148(
     None
 }
 #[allow(unused_variables)]
-fn print_sm70_arm149(
+fn print_sm70_arm162(
     w: u128,
     sm: u32,
     addr: u64,
@@ -16229,6 +16863,50 @@ fn print_sm70_arm149(
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
         return print_form::<OpImadHi, 5>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm163(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = print_form::<OpDadd, 3>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29
+        && matches!(sm, 120)
+    {
+        return print_form::<OpDadd, 6>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+#[allow(unused_variables)]
+fn print_sm70_arm164(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = print_form::<OpDfma, 6>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b
+        && matches!(sm, 120)
+    {
+        return print_form::<OpDfma, 11>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -16426,6 +17104,464 @@ pub const FORMS: &[FormInfo] = &[
         canonical: 0,
         hidden: &[],
         srcs: &[],
+    },
+    FormInfo {
+        op: "dadd",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100],
+        mask: 0x1ffffff3000ffffffff00000fff,
+        value: 0x229,
+        unknown: 0,
+        canonical: 0,
+        hidden: &[],
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "dadd",
+        form: "rri",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100],
+        mask: 0x1ffffff3cff0000000000000fff,
+        value: 0x429,
+        unknown: 0,
+        canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=100,
+                when: &[(0x7ff8000000000000, 0x7ff8000000000000)],
+                when_any: 0,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+            Hidden {
+                sms: 70..=100,
+                when: &[(0x7ff8000000000000, 0x7ff0000000000000)],
+                when_any: 0x7ffff00000000,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+        ],
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "dadd",
+        form: "rrc",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 0x1ffffff3cff380000ff00000fff,
+        value: 0x629,
+        unknown: 0,
+        canonical: 0,
+        hidden: &[],
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
+    },
+    FormInfo {
+        op: "dadd",
+        form: "rru",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100],
+        mask: 0x1ffffff3cff3fffff0000000fff,
+        value: 0x80000000000000000000e29,
+        unknown: 0,
+        canonical: 0,
+        hidden: &[],
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
+    },
+    FormInfo {
+        op: "dadd",
+        form: "rrr",
+        id: 4,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 0x1ffffff3000ffffffff00000fff,
+        value: 0x229,
+        unknown: 0,
+        canonical: 0,
+        hidden: &[],
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "dadd",
+        form: "rri",
+        id: 5,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 0x1ffffff3cff0000000000000fff,
+        value: 0x429,
+        unknown: 0,
+        canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 120..=120,
+                when: &[(0x7ff8000000000000, 0x7ff8000000000000)],
+                when_any: 0,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+            Hidden {
+                sms: 120..=120,
+                when: &[(0x7ff8000000000000, 0x7ff0000000000000)],
+                when_any: 0x7ffff00000000,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+        ],
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "dadd",
+        form: "rru",
+        id: 6,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 0x1ffffff3cff3fffff0000000fff,
+        value: 0x80000000000000000000e29,
+        unknown: 0,
+        canonical: 0,
+        hidden: &[],
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
+    },
+    FormInfo {
+        op: "dfma",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100],
+        mask: 0x1ffffff30003fffff0000000fff,
+        value: 0x22b,
+        unknown: 0,
+        canonical: 0,
+        hidden: &[],
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "dfma",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100],
+        mask: 0x1ffffff30000000000000000fff,
+        value: 0x82b,
+        unknown: 0,
+        canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=100,
+                when: &[(0x7ff8000000000000, 0x7ff8000000000000)],
+                when_any: 0,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+            Hidden {
+                sms: 70..=100,
+                when: &[(0x7ff8000000000000, 0x7ff0000000000000)],
+                when_any: 0x7ffff00000000,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+        ],
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "dfma",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 0x1ffffff3000380000ff00000fff,
+        value: 0xa2b,
+        unknown: 0,
+        canonical: 0,
+        hidden: &[],
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "dfma",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100],
+        mask: 0x1ffffff30003fffff0000000fff,
+        value: 0x80000000000000000000c2b,
+        unknown: 0,
+        canonical: 0,
+        hidden: &[],
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "dfma",
+        form: "rri",
+        id: 4,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100],
+        mask: 0x1ffffff30000000000000000fff,
+        value: 0x42b,
+        unknown: 0,
+        canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=100,
+                when: &[(0x7ff8000000000000, 0x7ff8000000000000)],
+                when_any: 0,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+            Hidden {
+                sms: 70..=100,
+                when: &[(0x7ff8000000000000, 0x7ff0000000000000)],
+                when_any: 0x7ffff00000000,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+        ],
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "dfma",
+        form: "rrc",
+        id: 5,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 0x1ffffff3000380000ff00000fff,
+        value: 0x62b,
+        unknown: 0,
+        canonical: 0,
+        hidden: &[],
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
+    },
+    FormInfo {
+        op: "dfma",
+        form: "rru",
+        id: 6,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100],
+        mask: 0x1ffffff30003fffff0000000fff,
+        value: 0x80000000000000000000e2b,
+        unknown: 0,
+        canonical: 0,
+        hidden: &[],
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
+    },
+    FormInfo {
+        op: "dfma",
+        form: "rrr",
+        id: 7,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 0x1ffffff30003fffff0000000fff,
+        value: 0x22b,
+        unknown: 0,
+        canonical: 0,
+        hidden: &[],
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "dfma",
+        form: "rir",
+        id: 8,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 0x1ffffff30000000000000000fff,
+        value: 0x82b,
+        unknown: 0,
+        canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 120..=120,
+                when: &[(0x7ff8000000000000, 0x7ff8000000000000)],
+                when_any: 0,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+            Hidden {
+                sms: 120..=120,
+                when: &[(0x7ff8000000000000, 0x7ff0000000000000)],
+                when_any: 0x7ffff00000000,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+        ],
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "dfma",
+        form: "rur",
+        id: 9,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 0x1ffffff30003fffff0000000fff,
+        value: 0x80000000000000000000c2b,
+        unknown: 0,
+        canonical: 0,
+        hidden: &[],
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "dfma",
+        form: "rri",
+        id: 10,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 0x1ffffff30000000000000000fff,
+        value: 0x42b,
+        unknown: 0,
+        canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 120..=120,
+                when: &[(0x7ff8000000000000, 0x7ff8000000000000)],
+                when_any: 0,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+            Hidden {
+                sms: 120..=120,
+                when: &[(0x7ff8000000000000, 0x7ff0000000000000)],
+                when_any: 0x7ffff00000000,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+        ],
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "dfma",
+        form: "rru",
+        id: 11,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 0x1ffffff30003fffff0000000fff,
+        value: 0x80000000000000000000e2b,
+        unknown: 0,
+        canonical: 0,
+        hidden: &[],
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
+    },
+    FormInfo {
+        op: "dmul",
+        form: "rrr",
+        id: 0,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100],
+        mask: 0x1ffffff3cff3fffff0000000fff,
+        value: 0x228,
+        unknown: 0,
+        canonical: 0,
+        hidden: &[],
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "dmul",
+        form: "rir",
+        id: 1,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90, 100],
+        mask: 0x1ffffff3cff0000000000000fff,
+        value: 0x828,
+        unknown: 0,
+        canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 70..=100,
+                when: &[(0x7ff8000000000000, 0x7ff8000000000000)],
+                when_any: 0,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+            Hidden {
+                sms: 70..=100,
+                when: &[(0x7ff8000000000000, 0x7ff0000000000000)],
+                when_any: 0x7ffff00000000,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+        ],
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "dmul",
+        form: "rcr",
+        id: 2,
+        family: Family::Sm70,
+        sms: &[70, 75, 80, 86, 89, 90],
+        mask: 0x1ffffff3cff380000ff00000fff,
+        value: 0xa28,
+        unknown: 0,
+        canonical: 0,
+        hidden: &[],
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::CBuf)],
+    },
+    FormInfo {
+        op: "dmul",
+        form: "rur",
+        id: 3,
+        family: Family::Sm70,
+        sms: &[75, 80, 86, 89, 90, 100],
+        mask: 0x1ffffff3cff3fffff0000000fff,
+        value: 0x80000000000000000000c28,
+        unknown: 0,
+        canonical: 0,
+        hidden: &[],
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
+    },
+    FormInfo {
+        op: "dmul",
+        form: "rrr",
+        id: 4,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 0x1ffffff3cff3fffff0000000fff,
+        value: 0x228,
+        unknown: 0,
+        canonical: 0,
+        hidden: &[],
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Gpr)],
+    },
+    FormInfo {
+        op: "dmul",
+        form: "rir",
+        id: 5,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 0x1ffffff3cff0000000000000fff,
+        value: 0x828,
+        unknown: 0,
+        canonical: 0,
+        hidden: &[
+            Hidden {
+                sms: 120..=120,
+                when: &[(0x7ff8000000000000, 0x7ff8000000000000)],
+                when_any: 0,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+            Hidden {
+                sms: 120..=120,
+                when: &[(0x7ff8000000000000, 0x7ff0000000000000)],
+                when_any: 0x7ffff00000000,
+                mask: 0x7ffff00000000,
+                value: 0x7ffff00000000,
+            },
+        ],
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::Imm)],
+    },
+    FormInfo {
+        op: "dmul",
+        form: "rur",
+        id: 6,
+        family: Family::Sm70,
+        sms: &[120],
+        mask: 0x1ffffff3cff3fffff0000000fff,
+        value: 0x80000000000000000000c28,
+        unknown: 0,
+        canonical: 0,
+        hidden: &[],
+        srcs: &[Some(SlotKind::Gpr), Some(SlotKind::UGpr)],
     },
     FormInfo {
         op: "exit",
@@ -21757,6 +22893,9 @@ include!(concat!(env!("OUT_DIR"), "/", "op_bra_ur.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_brev.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cs2r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cs2r32.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_dadd.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_dfma.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_dmul.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_exit.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2f.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2f64.rs"));
