@@ -4353,6 +4353,9 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("BRA", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("BREV", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("CS2R", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("DADD", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("DFMA", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("DMUL", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("EXIT", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("F2F", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("F2I", &[70, 75, 80, 86, 89, 90, 100, 120]),
@@ -4480,18 +4483,18 @@ pub const fn sm_bit(sm: u32) -> u64 {
 }
 define_ops! {
     Bra(OpBra), BraUp(OpBraUp), BraUr(OpBraUr), Brev(OpBrev), Cs2r(OpCs2r),
-    Cs2r32(OpCs2r32), Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64), F2i(OpF2i),
-    F2i64(OpF2i64), Fadd(OpFadd), Fadd32i(OpFadd32i), Ffma(OpFfma), Ffma32i(OpFfma32i),
-    Flo(OpFlo), Fmnmx(OpFmnmx), Fmul(OpFmul), Fmul32i(OpFmul32i), Fsel(OpFsel),
-    Fsetp(OpFsetp), I2f(OpI2f), I2f64(OpI2f64), Iabs(OpIabs), Iadd(OpIadd),
-    Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x), Imad(OpImad), ImadHi(OpImadHi),
-    ImadWide(OpImadWide), ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx),
-    Iscadd(OpIscadd), Iscadd32i(OpIscadd32i), Isetp(OpIsetp), Isetp64(OpIsetp64),
-    Ldg(OpLdg), Lea(OpLea), LeaHi(OpLeaHi), LeaHiX(OpLeaHiX), LeaX(OpLeaX), Lop(OpLop),
-    Lop3(OpLop3), Lop32i(OpLop32i), Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64),
-    Mufu(OpMufu), Nop(OpNop), Plop3(OpPlop3), Popc(OpPopc), Prmt(OpPrmt), S2r(OpS2r),
-    Sel(OpSel), Sel64(OpSel64), Shf(OpShf), Shl(OpShl), Shr(OpShr), Stg(OpStg),
-    Vimnmx(OpVimnmx), Xmad(OpXmad)
+    Cs2r32(OpCs2r32), Dadd(OpDadd), Dfma(OpDfma), Dmul(OpDmul), Exit(OpExit), F2f(OpF2f),
+    F2f64(OpF2f64), F2i(OpF2i), F2i64(OpF2i64), Fadd(OpFadd), Fadd32i(OpFadd32i),
+    Ffma(OpFfma), Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx), Fmul(OpFmul),
+    Fmul32i(OpFmul32i), Fsel(OpFsel), Fsetp(OpFsetp), I2f(OpI2f), I2f64(OpI2f64),
+    Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x),
+    Imad(OpImad), ImadHi(OpImadHi), ImadWide(OpImadWide), ImadWideX(OpImadWideX),
+    Imadx(OpImadx), Imnmx(OpImnmx), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i),
+    Isetp(OpIsetp), Isetp64(OpIsetp64), Ldg(OpLdg), Lea(OpLea), LeaHi(OpLeaHi),
+    LeaHiX(OpLeaHiX), LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i),
+    Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu), Nop(OpNop),
+    Plop3(OpPlop3), Popc(OpPopc), Prmt(OpPrmt), S2r(OpS2r), Sel(OpSel), Sel64(OpSel64),
+    Shf(OpShf), Shl(OpShl), Shr(OpShr), Stg(OpStg), Vimnmx(OpVimnmx), Xmad(OpXmad)
 }
 /// Decode one instruction word; `None` for a word no op of the spec matches.
 #[inline]
@@ -5910,136 +5913,151 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x224, decode_sm70_arm17),
         (0x225, decode_sm70_arm18),
         (0x227, decode_sm70_arm19),
-        (0x248, decode_sm70_arm20),
-        (0x300, decode_sm70_arm21),
-        (0x301, decode_sm70_arm22),
-        (0x304, decode_sm70_arm23),
-        (0x305, decode_sm70_arm24),
-        (0x306, decode_sm70_arm25),
-        (0x308, decode_sm70_arm26),
-        (0x309, decode_sm70_arm27),
-        (0x310, decode_sm70_arm28),
-        (0x311, decode_sm70_arm29),
-        (0x312, decode_sm70_arm30),
-        (0x381, decode_sm70_arm31),
-        (0x386, decode_sm70_arm32),
-        (0x402, decode_sm70_arm33),
-        (0x411, decode_sm70_arm34),
-        (0x416, decode_sm70_arm35),
-        (0x419, decode_sm70_arm36),
-        (0x421, decode_sm70_arm37),
-        (0x423, decode_sm70_arm38),
-        (0x424, decode_sm70_arm39),
-        (0x547, decode_sm70_arm40),
-        (0x607, decode_sm70_arm41),
-        (0x616, decode_sm70_arm42),
-        (0x619, decode_sm70_arm43),
-        (0x621, decode_sm70_arm44),
-        (0x623, decode_sm70_arm45),
-        (0x624, decode_sm70_arm46),
-        (0x625, decode_sm70_arm47),
-        (0x627, decode_sm70_arm48),
-        (0x802, decode_sm70_arm49),
-        (0x805, decode_sm70_arm50),
-        (0x807, decode_sm70_arm51),
-        (0x808, decode_sm70_arm52),
-        (0x809, decode_sm70_arm53),
-        (0x80b, decode_sm70_arm54),
-        (0x80c, decode_sm70_arm55),
-        (0x810, decode_sm70_arm56),
-        (0x811, decode_sm70_arm57),
-        (0x812, decode_sm70_arm58),
-        (0x813, decode_sm70_arm59),
-        (0x816, decode_sm70_arm60),
-        (0x817, decode_sm70_arm61),
-        (0x819, decode_sm70_arm62),
-        (0x81c, decode_sm70_arm63),
-        (0x820, decode_sm70_arm64),
-        (0x823, decode_sm70_arm65),
-        (0x824, decode_sm70_arm66),
-        (0x825, decode_sm70_arm67),
-        (0x827, decode_sm70_arm68),
-        (0x848, decode_sm70_arm69),
-        (0x900, decode_sm70_arm70),
-        (0x901, decode_sm70_arm71),
-        (0x904, decode_sm70_arm72),
-        (0x905, decode_sm70_arm73),
-        (0x906, decode_sm70_arm74),
-        (0x908, decode_sm70_arm75),
-        (0x909, decode_sm70_arm76),
-        (0x910, decode_sm70_arm77),
-        (0x911, decode_sm70_arm78),
-        (0x912, decode_sm70_arm79),
-        (0x918, decode_sm70_arm80),
-        (0x919, decode_sm70_arm81),
-        (0x947, decode_sm70_arm82),
-        (0x94d, decode_sm70_arm83),
-        (0xa02, decode_sm70_arm84),
-        (0xa07, decode_sm70_arm85),
-        (0xa08, decode_sm70_arm86),
-        (0xa09, decode_sm70_arm87),
-        (0xa0b, decode_sm70_arm88),
-        (0xa0c, decode_sm70_arm89),
-        (0xa10, decode_sm70_arm90),
-        (0xa11, decode_sm70_arm91),
-        (0xa12, decode_sm70_arm92),
-        (0xa13, decode_sm70_arm93),
-        (0xa16, decode_sm70_arm94),
-        (0xa17, decode_sm70_arm95),
-        (0xa19, decode_sm70_arm96),
-        (0xa20, decode_sm70_arm97),
-        (0xa23, decode_sm70_arm98),
-        (0xa24, decode_sm70_arm99),
-        (0xa25, decode_sm70_arm100),
-        (0xa27, decode_sm70_arm101),
-        (0xa48, decode_sm70_arm102),
-        (0xb00, decode_sm70_arm103),
-        (0xb01, decode_sm70_arm104),
-        (0xb04, decode_sm70_arm105),
-        (0xb05, decode_sm70_arm106),
-        (0xb06, decode_sm70_arm107),
-        (0xb08, decode_sm70_arm108),
-        (0xb09, decode_sm70_arm109),
-        (0xb10, decode_sm70_arm110),
-        (0xb11, decode_sm70_arm111),
-        (0xb12, decode_sm70_arm112),
-        (0xc02, decode_sm70_arm113),
-        (0xc07, decode_sm70_arm114),
-        (0xc08, decode_sm70_arm115),
-        (0xc09, decode_sm70_arm116),
-        (0xc0b, decode_sm70_arm117),
-        (0xc0c, decode_sm70_arm118),
-        (0xc10, decode_sm70_arm119),
-        (0xc11, decode_sm70_arm120),
-        (0xc12, decode_sm70_arm121),
-        (0xc13, decode_sm70_arm122),
-        (0xc16, decode_sm70_arm123),
-        (0xc17, decode_sm70_arm124),
-        (0xc19, decode_sm70_arm125),
-        (0xc20, decode_sm70_arm126),
-        (0xc23, decode_sm70_arm127),
-        (0xc24, decode_sm70_arm128),
-        (0xc25, decode_sm70_arm129),
-        (0xc27, decode_sm70_arm130),
-        (0xc48, decode_sm70_arm131),
-        (0xd00, decode_sm70_arm132),
-        (0xd01, decode_sm70_arm133),
-        (0xd04, decode_sm70_arm134),
-        (0xd05, decode_sm70_arm135),
-        (0xd06, decode_sm70_arm136),
-        (0xd08, decode_sm70_arm137),
-        (0xd09, decode_sm70_arm138),
-        (0xd10, decode_sm70_arm139),
-        (0xd11, decode_sm70_arm140),
-        (0xd12, decode_sm70_arm141),
-        (0xe07, decode_sm70_arm142),
-        (0xe16, decode_sm70_arm143),
-        (0xe19, decode_sm70_arm144),
-        (0xe21, decode_sm70_arm145),
-        (0xe23, decode_sm70_arm146),
-        (0xe24, decode_sm70_arm147),
-        (0xe25, decode_sm70_arm148),
-        (0xe27, decode_sm70_arm149),
+        (0x228, decode_sm70_arm20),
+        (0x229, decode_sm70_arm21),
+        (0x22b, decode_sm70_arm22),
+        (0x248, decode_sm70_arm23),
+        (0x300, decode_sm70_arm24),
+        (0x301, decode_sm70_arm25),
+        (0x304, decode_sm70_arm26),
+        (0x305, decode_sm70_arm27),
+        (0x306, decode_sm70_arm28),
+        (0x308, decode_sm70_arm29),
+        (0x309, decode_sm70_arm30),
+        (0x310, decode_sm70_arm31),
+        (0x311, decode_sm70_arm32),
+        (0x312, decode_sm70_arm33),
+        (0x381, decode_sm70_arm34),
+        (0x386, decode_sm70_arm35),
+        (0x402, decode_sm70_arm36),
+        (0x411, decode_sm70_arm37),
+        (0x416, decode_sm70_arm38),
+        (0x419, decode_sm70_arm39),
+        (0x421, decode_sm70_arm40),
+        (0x423, decode_sm70_arm41),
+        (0x424, decode_sm70_arm42),
+        (0x429, decode_sm70_arm43),
+        (0x42b, decode_sm70_arm44),
+        (0x547, decode_sm70_arm45),
+        (0x607, decode_sm70_arm46),
+        (0x616, decode_sm70_arm47),
+        (0x619, decode_sm70_arm48),
+        (0x621, decode_sm70_arm49),
+        (0x623, decode_sm70_arm50),
+        (0x624, decode_sm70_arm51),
+        (0x625, decode_sm70_arm52),
+        (0x627, decode_sm70_arm53),
+        (0x629, decode_sm70_arm54),
+        (0x62b, decode_sm70_arm55),
+        (0x802, decode_sm70_arm56),
+        (0x805, decode_sm70_arm57),
+        (0x807, decode_sm70_arm58),
+        (0x808, decode_sm70_arm59),
+        (0x809, decode_sm70_arm60),
+        (0x80b, decode_sm70_arm61),
+        (0x80c, decode_sm70_arm62),
+        (0x810, decode_sm70_arm63),
+        (0x811, decode_sm70_arm64),
+        (0x812, decode_sm70_arm65),
+        (0x813, decode_sm70_arm66),
+        (0x816, decode_sm70_arm67),
+        (0x817, decode_sm70_arm68),
+        (0x819, decode_sm70_arm69),
+        (0x81c, decode_sm70_arm70),
+        (0x820, decode_sm70_arm71),
+        (0x823, decode_sm70_arm72),
+        (0x824, decode_sm70_arm73),
+        (0x825, decode_sm70_arm74),
+        (0x827, decode_sm70_arm75),
+        (0x828, decode_sm70_arm76),
+        (0x82b, decode_sm70_arm77),
+        (0x848, decode_sm70_arm78),
+        (0x900, decode_sm70_arm79),
+        (0x901, decode_sm70_arm80),
+        (0x904, decode_sm70_arm81),
+        (0x905, decode_sm70_arm82),
+        (0x906, decode_sm70_arm83),
+        (0x908, decode_sm70_arm84),
+        (0x909, decode_sm70_arm85),
+        (0x910, decode_sm70_arm86),
+        (0x911, decode_sm70_arm87),
+        (0x912, decode_sm70_arm88),
+        (0x918, decode_sm70_arm89),
+        (0x919, decode_sm70_arm90),
+        (0x947, decode_sm70_arm91),
+        (0x94d, decode_sm70_arm92),
+        (0xa02, decode_sm70_arm93),
+        (0xa07, decode_sm70_arm94),
+        (0xa08, decode_sm70_arm95),
+        (0xa09, decode_sm70_arm96),
+        (0xa0b, decode_sm70_arm97),
+        (0xa0c, decode_sm70_arm98),
+        (0xa10, decode_sm70_arm99),
+        (0xa11, decode_sm70_arm100),
+        (0xa12, decode_sm70_arm101),
+        (0xa13, decode_sm70_arm102),
+        (0xa16, decode_sm70_arm103),
+        (0xa17, decode_sm70_arm104),
+        (0xa19, decode_sm70_arm105),
+        (0xa20, decode_sm70_arm106),
+        (0xa23, decode_sm70_arm107),
+        (0xa24, decode_sm70_arm108),
+        (0xa25, decode_sm70_arm109),
+        (0xa27, decode_sm70_arm110),
+        (0xa28, decode_sm70_arm111),
+        (0xa2b, decode_sm70_arm112),
+        (0xa48, decode_sm70_arm113),
+        (0xb00, decode_sm70_arm114),
+        (0xb01, decode_sm70_arm115),
+        (0xb04, decode_sm70_arm116),
+        (0xb05, decode_sm70_arm117),
+        (0xb06, decode_sm70_arm118),
+        (0xb08, decode_sm70_arm119),
+        (0xb09, decode_sm70_arm120),
+        (0xb10, decode_sm70_arm121),
+        (0xb11, decode_sm70_arm122),
+        (0xb12, decode_sm70_arm123),
+        (0xc02, decode_sm70_arm124),
+        (0xc07, decode_sm70_arm125),
+        (0xc08, decode_sm70_arm126),
+        (0xc09, decode_sm70_arm127),
+        (0xc0b, decode_sm70_arm128),
+        (0xc0c, decode_sm70_arm129),
+        (0xc10, decode_sm70_arm130),
+        (0xc11, decode_sm70_arm131),
+        (0xc12, decode_sm70_arm132),
+        (0xc13, decode_sm70_arm133),
+        (0xc16, decode_sm70_arm134),
+        (0xc17, decode_sm70_arm135),
+        (0xc19, decode_sm70_arm136),
+        (0xc20, decode_sm70_arm137),
+        (0xc23, decode_sm70_arm138),
+        (0xc24, decode_sm70_arm139),
+        (0xc25, decode_sm70_arm140),
+        (0xc27, decode_sm70_arm141),
+        (0xc28, decode_sm70_arm142),
+        (0xc2b, decode_sm70_arm143),
+        (0xc48, decode_sm70_arm144),
+        (0xd00, decode_sm70_arm145),
+        (0xd01, decode_sm70_arm146),
+        (0xd04, decode_sm70_arm147),
+        (0xd05, decode_sm70_arm148),
+        (0xd06, decode_sm70_arm149),
+        (0xd08, decode_sm70_arm150),
+        (0xd09, decode_sm70_arm151),
+        (0xd10, decode_sm70_arm152),
+        (0xd11, decode_sm70_arm153),
+        (0xd12, decode_sm70_arm154),
+        (0xe07, decode_sm70_arm155),
+        (0xe16, decode_sm70_arm156),
+        (0xe19, decode_sm70_arm157),
+        (0xe21, decode_sm70_arm158),
+        (0xe23, decode_sm70_arm159),
+        (0xe24, decode_sm70_arm160),
+        (0xe25, decode_sm70_arm161),
+        (0xe27, decode_sm70_arm162),
+        (0xe29, decode_sm70_arm163),
+        (0xe2b, decode_sm70_arm164),
     ],
     decode_none,
 );
@@ -6260,6 +6278,45 @@ fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff3cff3fffff0000000fff == 0x228
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = decode_form::<OpDmul, 0>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 120) {
+        return decode_form::<OpDmul, 4>(w, sm);
+    }
+    None
+}
+fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff3000ffffffff00000fff == 0x229
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = decode_form::<OpDadd, 0>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 120) {
+        return decode_form::<OpDadd, 4>(w, sm);
+    }
+    None
+}
+fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff30003fffff0000000fff == 0x22b
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = decode_form::<OpDfma, 0>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 120) {
+        return decode_form::<OpDfma, 7>(w, sm);
+    }
+    None
+}
+fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
     {
         if let Some(x) = decode_form::<OpVimnmx, 0>(w, sm) {
@@ -6272,7 +6329,7 @@ fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff7fffff00ff000fff == 0x300
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6280,7 +6337,7 @@ fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x301
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6288,7 +6345,7 @@ fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x304
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6296,7 +6353,7 @@ fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x305
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6304,7 +6361,7 @@ fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x306
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6312,7 +6369,7 @@ fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) {
         if let Some(x) = decode_form::<OpMufu, 0>(w, sm) {
             return Some(x);
@@ -6328,7 +6385,7 @@ fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff7fffff00ff000fff == 0x309
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6336,7 +6393,7 @@ fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x310
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6344,7 +6401,7 @@ fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x311
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6352,7 +6409,7 @@ fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x312
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6360,7 +6417,7 @@ fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e01ff000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 70) {
         if let Some(x) = decode_form::<OpLdg, 1>(w, sm) {
             return Some(x);
@@ -6371,7 +6428,7 @@ fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e01ff0000000000ff0fff == 0x1000000000000000386
         && matches!(sm, 70 | 75)
     {
@@ -6379,13 +6436,13 @@ fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) {
         return decode_form::<OpMov64, 1>(w, sm);
     }
     None
 }
-fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107000000000000000fff == 0x100000000000000000411
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6400,7 +6457,7 @@ fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff8000000000000000fff == 0x416
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6408,7 +6465,7 @@ fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee1000000000000000fff == 0x419
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6416,7 +6473,7 @@ fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff0000000000000fff == 0x421
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6424,7 +6481,7 @@ fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10000000000000000fff == 0x423
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6432,7 +6489,7 @@ fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6447,7 +6504,33 @@ fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff3cff0000000000000fff == 0x429
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = decode_form::<OpDadd, 1>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 120) {
+        return decode_form::<OpDadd, 5>(w, sm);
+    }
+    None
+}
+fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff30000000000000000fff == 0x42b
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = decode_form::<OpDfma, 4>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 120) {
+        return decode_form::<OpDfma, 10>(w, sm);
+    }
+    None
+}
+fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547
         && matches!(sm, 80 | 86 | 89)
     {
@@ -6462,13 +6545,13 @@ fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) {
         return decode_form::<OpSel64, 0>(w, sm);
     }
     None
 }
-fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800f80000ff00000fff == 0x616
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6476,7 +6559,7 @@ fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100f80000ff00000fff == 0x619
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6484,7 +6567,7 @@ fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff380000ff00000fff == 0x621
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6492,7 +6575,7 @@ fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1000380000ff00000fff == 0x623
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6500,7 +6583,7 @@ fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6515,7 +6598,7 @@ fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6530,7 +6613,7 @@ fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627
         && matches!(sm, 75 | 80 | 86 | 89 | 90)
     {
@@ -6538,7 +6621,23 @@ fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff3cff380000ff00000fff == 0x629
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return decode_form::<OpDadd, 2>(w, sm);
+    }
+    None
+}
+fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff3000380000ff00000fff == 0x62b
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return decode_form::<OpDfma, 5>(w, sm);
+    }
+    None
+}
+fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff0ff00000000ff000fff == 0x802
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6546,7 +6645,7 @@ fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6561,7 +6660,7 @@ fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffff0000000000000fff == 0x807
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6569,7 +6668,7 @@ fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffff0000000000000fff == 0x808
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6577,7 +6676,7 @@ fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) {
         if let Some(x) = decode_form::<OpFmnmx, 1>(w, sm) {
             return Some(x);
@@ -6595,7 +6694,7 @@ fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80000ff0000000000ff0fff == 0x80b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6603,7 +6702,7 @@ fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff801800f0000000000ff0fff == 0x80c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6617,7 +6716,7 @@ fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80016000000000000000fff == 0x810
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6632,7 +6731,7 @@ fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6661,7 +6760,7 @@ fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87000000000000000000fff == 0x812
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6669,7 +6768,7 @@ fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff00000000ff000fff == 0x813
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6677,7 +6776,7 @@ fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff8000000000000000fff == 0x816
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6685,7 +6784,7 @@ fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdff0000000000000fff == 0x817
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -6693,7 +6792,7 @@ fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee1000000000000000fff == 0x819
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6701,7 +6800,7 @@ fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8000008ffffffffff000fff == 0x81c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6716,7 +6815,7 @@ fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6724,7 +6823,7 @@ fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10000000000000000fff == 0x823
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6732,7 +6831,7 @@ fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6747,7 +6846,7 @@ fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6762,7 +6861,7 @@ fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6770,7 +6869,33 @@ fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff3cff0000000000000fff == 0x828
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = decode_form::<OpDmul, 1>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 120) {
+        return decode_form::<OpDmul, 5>(w, sm);
+    }
+    None
+}
+fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff30000000000000000fff == 0x82b
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = decode_form::<OpDfma, 1>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 120) {
+        return decode_form::<OpDfma, 8>(w, sm);
+    }
+    None
+}
+fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
     {
         if let Some(x) = decode_form::<OpVimnmx, 1>(w, sm) {
@@ -6783,7 +6908,7 @@ fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff00000000ff000fff == 0x900
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6791,7 +6916,7 @@ fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff00000000ff000fff == 0x901
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6799,7 +6924,7 @@ fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff00000000ff000fff == 0x904
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6807,7 +6932,7 @@ fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff00000000ff000fff == 0x905
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6815,7 +6940,7 @@ fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ff00000000ff000fff == 0x906
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6823,7 +6948,7 @@ fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) {
         if let Some(x) = decode_form::<OpMufu, 1>(w, sm) {
             return Some(x);
@@ -6839,7 +6964,7 @@ fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff00000000ff000fff == 0x909
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6847,7 +6972,7 @@ fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff00000000ff000fff == 0x910
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6855,7 +6980,7 @@ fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff00000000ff000fff == 0x911
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6863,7 +6988,7 @@ fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ff00000000ff000fff == 0x912
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6871,7 +6996,7 @@ fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffffffffff0fff == 0x918
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6879,7 +7004,7 @@ fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ffffffffffff000fff == 0x919
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6887,7 +7012,7 @@ fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 | 89)
     {
         if let Some(x) = decode_form::<OpBra, 0>(w, sm) {
@@ -6919,7 +7044,7 @@ fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff86fffffffffffffffff0fff == 0x94d
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6927,7 +7052,7 @@ fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff0fff80000ffff000fff == 0xa02
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6935,7 +7060,7 @@ fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffffff80000ff00000fff == 0xa07
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6943,7 +7068,7 @@ fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffffff80000ff00000fff == 0xa08
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6951,7 +7076,7 @@ fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) {
         if let Some(x) = decode_form::<OpFmnmx, 2>(w, sm) {
             return Some(x);
@@ -6967,7 +7092,7 @@ fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80000ff380000ff00ff0fff == 0xa0b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6975,7 +7100,7 @@ fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff801800ff80000ff00ff0fff == 0xa0c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6983,7 +7108,7 @@ fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8001600780000ff00000fff == 0xa10
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6998,7 +7123,7 @@ fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7027,7 +7152,7 @@ fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8700000f80000ff00000fff == 0xa12
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7035,7 +7160,7 @@ fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffffff80000ffff000fff == 0xa13
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7043,7 +7168,7 @@ fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800f80000ff00000fff == 0xa16
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7051,14 +7176,14 @@ fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 | 90)
     {
         return decode_form::<OpImnmx, 2>(w, sm);
     }
     None
 }
-fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100f80000ff00000fff == 0xa19
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7066,7 +7191,7 @@ fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7074,7 +7199,7 @@ fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1000380000ff00000fff == 0xa23
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7082,7 +7207,7 @@ fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7097,7 +7222,7 @@ fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7112,7 +7237,7 @@ fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27
         && matches!(sm, 75 | 80 | 86 | 89 | 90)
     {
@@ -7120,14 +7245,30 @@ fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff3cff380000ff00000fff == 0xa28
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return decode_form::<OpDmul, 2>(w, sm);
+    }
+    None
+}
+fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff3000380000ff00000fff == 0xa2b
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return decode_form::<OpDfma, 2>(w, sm);
+    }
+    None
+}
+fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
     {
         return decode_form::<OpVimnmx, 2>(w, sm);
     }
     None
 }
-fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff780000ffff000fff == 0xb00
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7135,7 +7276,7 @@ fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffffff80000ffff000fff == 0xb01
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7143,7 +7284,7 @@ fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff080000ffff000fff == 0xb04
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7151,7 +7292,7 @@ fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff080000ffff000fff == 0xb05
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7159,7 +7300,7 @@ fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffc80000ffff000fff == 0xb06
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7167,7 +7308,7 @@ fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) {
         if let Some(x) = decode_form::<OpMufu, 2>(w, sm) {
             return Some(x);
@@ -7183,7 +7324,7 @@ fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff780000ffff000fff == 0xb09
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7191,7 +7332,7 @@ fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff080000ffff000fff == 0xb10
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7199,7 +7340,7 @@ fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff080000ffff000fff == 0xb11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7207,7 +7348,7 @@ fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffc80000ffff000fff == 0xb12
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7215,7 +7356,7 @@ fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02
         && matches!(sm, 120)
     {
@@ -7230,7 +7371,7 @@ fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7238,7 +7379,7 @@ fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7246,7 +7387,7 @@ fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm, 75)
     {
         if let Some(x) = decode_form::<OpFmnmx, 3>(w, sm) {
@@ -7266,7 +7407,7 @@ fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7274,7 +7415,7 @@ fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7289,7 +7430,7 @@ fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7304,7 +7445,7 @@ fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7333,7 +7474,7 @@ fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7341,7 +7482,7 @@ fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7349,7 +7490,7 @@ fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7357,7 +7498,7 @@ fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -7365,7 +7506,7 @@ fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7373,7 +7514,7 @@ fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7381,7 +7522,7 @@ fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7389,7 +7530,7 @@ fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7404,7 +7545,7 @@ fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7419,7 +7560,7 @@ fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7427,7 +7568,37 @@ fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = decode_form::<OpDmul, 3>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28
+        && matches!(sm, 120)
+    {
+        return decode_form::<OpDmul, 6>(w, sm);
+    }
+    None
+}
+fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = decode_form::<OpDfma, 3>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b
+        && matches!(sm, 120)
+    {
+        return decode_form::<OpDfma, 9>(w, sm);
+    }
+    None
+}
+fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm, 90)
     {
         if let Some(x) = decode_form::<OpVimnmx, 3>(w, sm) {
@@ -7441,7 +7612,7 @@ fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7449,7 +7620,7 @@ fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7457,7 +7628,7 @@ fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7465,7 +7636,7 @@ fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7473,7 +7644,7 @@ fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7481,7 +7652,7 @@ fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08
         && matches!(sm, 75 | 80 | 86 | 89)
     {
@@ -7496,7 +7667,7 @@ fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7504,7 +7675,7 @@ fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7512,7 +7683,7 @@ fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7520,7 +7691,7 @@ fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7528,7 +7699,7 @@ fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07
         && matches!(sm, 120)
     {
@@ -7536,7 +7707,7 @@ fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7544,7 +7715,7 @@ fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7552,7 +7723,7 @@ fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7560,7 +7731,7 @@ fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7568,7 +7739,7 @@ fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7583,7 +7754,7 @@ fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7598,11 +7769,41 @@ fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
         return decode_form::<OpImadHi, 5>(w, sm);
+    }
+    None
+}
+fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = decode_form::<OpDadd, 3>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29
+        && matches!(sm, 120)
+    {
+        return decode_form::<OpDadd, 6>(w, sm);
+    }
+    None
+}
+fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = decode_form::<OpDfma, 6>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b
+        && matches!(sm, 120)
+    {
+        return decode_form::<OpDfma, 11>(w, sm);
     }
     None
 }
@@ -7633,136 +7834,151 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x224, print_sm70_arm17),
         (0x225, print_sm70_arm18),
         (0x227, print_sm70_arm19),
-        (0x248, print_sm70_arm20),
-        (0x300, print_sm70_arm21),
-        (0x301, print_sm70_arm22),
-        (0x304, print_sm70_arm23),
-        (0x305, print_sm70_arm24),
-        (0x306, print_sm70_arm25),
-        (0x308, print_sm70_arm26),
-        (0x309, print_sm70_arm27),
-        (0x310, print_sm70_arm28),
-        (0x311, print_sm70_arm29),
-        (0x312, print_sm70_arm30),
-        (0x381, print_sm70_arm31),
-        (0x386, print_sm70_arm32),
-        (0x402, print_sm70_arm33),
-        (0x411, print_sm70_arm34),
-        (0x416, print_sm70_arm35),
-        (0x419, print_sm70_arm36),
-        (0x421, print_sm70_arm37),
-        (0x423, print_sm70_arm38),
-        (0x424, print_sm70_arm39),
-        (0x547, print_sm70_arm40),
-        (0x607, print_sm70_arm41),
-        (0x616, print_sm70_arm42),
-        (0x619, print_sm70_arm43),
-        (0x621, print_sm70_arm44),
-        (0x623, print_sm70_arm45),
-        (0x624, print_sm70_arm46),
-        (0x625, print_sm70_arm47),
-        (0x627, print_sm70_arm48),
-        (0x802, print_sm70_arm49),
-        (0x805, print_sm70_arm50),
-        (0x807, print_sm70_arm51),
-        (0x808, print_sm70_arm52),
-        (0x809, print_sm70_arm53),
-        (0x80b, print_sm70_arm54),
-        (0x80c, print_sm70_arm55),
-        (0x810, print_sm70_arm56),
-        (0x811, print_sm70_arm57),
-        (0x812, print_sm70_arm58),
-        (0x813, print_sm70_arm59),
-        (0x816, print_sm70_arm60),
-        (0x817, print_sm70_arm61),
-        (0x819, print_sm70_arm62),
-        (0x81c, print_sm70_arm63),
-        (0x820, print_sm70_arm64),
-        (0x823, print_sm70_arm65),
-        (0x824, print_sm70_arm66),
-        (0x825, print_sm70_arm67),
-        (0x827, print_sm70_arm68),
-        (0x848, print_sm70_arm69),
-        (0x900, print_sm70_arm70),
-        (0x901, print_sm70_arm71),
-        (0x904, print_sm70_arm72),
-        (0x905, print_sm70_arm73),
-        (0x906, print_sm70_arm74),
-        (0x908, print_sm70_arm75),
-        (0x909, print_sm70_arm76),
-        (0x910, print_sm70_arm77),
-        (0x911, print_sm70_arm78),
-        (0x912, print_sm70_arm79),
-        (0x918, print_sm70_arm80),
-        (0x919, print_sm70_arm81),
-        (0x947, print_sm70_arm82),
-        (0x94d, print_sm70_arm83),
-        (0xa02, print_sm70_arm84),
-        (0xa07, print_sm70_arm85),
-        (0xa08, print_sm70_arm86),
-        (0xa09, print_sm70_arm87),
-        (0xa0b, print_sm70_arm88),
-        (0xa0c, print_sm70_arm89),
-        (0xa10, print_sm70_arm90),
-        (0xa11, print_sm70_arm91),
-        (0xa12, print_sm70_arm92),
-        (0xa13, print_sm70_arm93),
-        (0xa16, print_sm70_arm94),
-        (0xa17, print_sm70_arm95),
-        (0xa19, print_sm70_arm96),
-        (0xa20, print_sm70_arm97),
-        (0xa23, print_sm70_arm98),
-        (0xa24, print_sm70_arm99),
-        (0xa25, print_sm70_arm100),
-        (0xa27, print_sm70_arm101),
-        (0xa48, print_sm70_arm102),
-        (0xb00, print_sm70_arm103),
-        (0xb01, print_sm70_arm104),
-        (0xb04, print_sm70_arm105),
-        (0xb05, print_sm70_arm106),
-        (0xb06, print_sm70_arm107),
-        (0xb08, print_sm70_arm108),
-        (0xb09, print_sm70_arm109),
-        (0xb10, print_sm70_arm110),
-        (0xb11, print_sm70_arm111),
-        (0xb12, print_sm70_arm112),
-        (0xc02, print_sm70_arm113),
-        (0xc07, print_sm70_arm114),
-        (0xc08, print_sm70_arm115),
-        (0xc09, print_sm70_arm116),
-        (0xc0b, print_sm70_arm117),
-        (0xc0c, print_sm70_arm118),
-        (0xc10, print_sm70_arm119),
-        (0xc11, print_sm70_arm120),
-        (0xc12, print_sm70_arm121),
-        (0xc13, print_sm70_arm122),
-        (0xc16, print_sm70_arm123),
-        (0xc17, print_sm70_arm124),
-        (0xc19, print_sm70_arm125),
-        (0xc20, print_sm70_arm126),
-        (0xc23, print_sm70_arm127),
-        (0xc24, print_sm70_arm128),
-        (0xc25, print_sm70_arm129),
-        (0xc27, print_sm70_arm130),
-        (0xc48, print_sm70_arm131),
-        (0xd00, print_sm70_arm132),
-        (0xd01, print_sm70_arm133),
-        (0xd04, print_sm70_arm134),
-        (0xd05, print_sm70_arm135),
-        (0xd06, print_sm70_arm136),
-        (0xd08, print_sm70_arm137),
-        (0xd09, print_sm70_arm138),
-        (0xd10, print_sm70_arm139),
-        (0xd11, print_sm70_arm140),
-        (0xd12, print_sm70_arm141),
-        (0xe07, print_sm70_arm142),
-        (0xe16, print_sm70_arm143),
-        (0xe19, print_sm70_arm144),
-        (0xe21, print_sm70_arm145),
-        (0xe23, print_sm70_arm146),
-        (0xe24, print_sm70_arm147),
-        (0xe25, print_sm70_arm148),
-        (0xe27, print_sm70_arm149),
+        (0x228, print_sm70_arm20),
+        (0x229, print_sm70_arm21),
+        (0x22b, print_sm70_arm22),
+        (0x248, print_sm70_arm23),
+        (0x300, print_sm70_arm24),
+        (0x301, print_sm70_arm25),
+        (0x304, print_sm70_arm26),
+        (0x305, print_sm70_arm27),
+        (0x306, print_sm70_arm28),
+        (0x308, print_sm70_arm29),
+        (0x309, print_sm70_arm30),
+        (0x310, print_sm70_arm31),
+        (0x311, print_sm70_arm32),
+        (0x312, print_sm70_arm33),
+        (0x381, print_sm70_arm34),
+        (0x386, print_sm70_arm35),
+        (0x402, print_sm70_arm36),
+        (0x411, print_sm70_arm37),
+        (0x416, print_sm70_arm38),
+        (0x419, print_sm70_arm39),
+        (0x421, print_sm70_arm40),
+        (0x423, print_sm70_arm41),
+        (0x424, print_sm70_arm42),
+        (0x429, print_sm70_arm43),
+        (0x42b, print_sm70_arm44),
+        (0x547, print_sm70_arm45),
+        (0x607, print_sm70_arm46),
+        (0x616, print_sm70_arm47),
+        (0x619, print_sm70_arm48),
+        (0x621, print_sm70_arm49),
+        (0x623, print_sm70_arm50),
+        (0x624, print_sm70_arm51),
+        (0x625, print_sm70_arm52),
+        (0x627, print_sm70_arm53),
+        (0x629, print_sm70_arm54),
+        (0x62b, print_sm70_arm55),
+        (0x802, print_sm70_arm56),
+        (0x805, print_sm70_arm57),
+        (0x807, print_sm70_arm58),
+        (0x808, print_sm70_arm59),
+        (0x809, print_sm70_arm60),
+        (0x80b, print_sm70_arm61),
+        (0x80c, print_sm70_arm62),
+        (0x810, print_sm70_arm63),
+        (0x811, print_sm70_arm64),
+        (0x812, print_sm70_arm65),
+        (0x813, print_sm70_arm66),
+        (0x816, print_sm70_arm67),
+        (0x817, print_sm70_arm68),
+        (0x819, print_sm70_arm69),
+        (0x81c, print_sm70_arm70),
+        (0x820, print_sm70_arm71),
+        (0x823, print_sm70_arm72),
+        (0x824, print_sm70_arm73),
+        (0x825, print_sm70_arm74),
+        (0x827, print_sm70_arm75),
+        (0x828, print_sm70_arm76),
+        (0x82b, print_sm70_arm77),
+        (0x848, print_sm70_arm78),
+        (0x900, print_sm70_arm79),
+        (0x901, print_sm70_arm80),
+        (0x904, print_sm70_arm81),
+        (0x905, print_sm70_arm82),
+        (0x906, print_sm70_arm83),
+        (0x908, print_sm70_arm84),
+        (0x909, print_sm70_arm85),
+        (0x910, print_sm70_arm86),
+        (0x911, print_sm70_arm87),
+        (0x912, print_sm70_arm88),
+        (0x918, print_sm70_arm89),
+        (0x919, print_sm70_arm90),
+        (0x947, print_sm70_arm91),
+        (0x94d, print_sm70_arm92),
+        (0xa02, print_sm70_arm93),
+        (0xa07, print_sm70_arm94),
+        (0xa08, print_sm70_arm95),
+        (0xa09, print_sm70_arm96),
+        (0xa0b, print_sm70_arm97),
+        (0xa0c, print_sm70_arm98),
+        (0xa10, print_sm70_arm99),
+        (0xa11, print_sm70_arm100),
+        (0xa12, print_sm70_arm101),
+        (0xa13, print_sm70_arm102),
+        (0xa16, print_sm70_arm103),
+        (0xa17, print_sm70_arm104),
+        (0xa19, print_sm70_arm105),
+        (0xa20, print_sm70_arm106),
+        (0xa23, print_sm70_arm107),
+        (0xa24, print_sm70_arm108),
+        (0xa25, print_sm70_arm109),
+        (0xa27, print_sm70_arm110),
+        (0xa28, print_sm70_arm111),
+        (0xa2b, print_sm70_arm112),
+        (0xa48, print_sm70_arm113),
+        (0xb00, print_sm70_arm114),
+        (0xb01, print_sm70_arm115),
+        (0xb04, print_sm70_arm116),
+        (0xb05, print_sm70_arm117),
+        (0xb06, print_sm70_arm118),
+        (0xb08, print_sm70_arm119),
+        (0xb09, print_sm70_arm120),
+        (0xb10, print_sm70_arm121),
+        (0xb11, print_sm70_arm122),
+        (0xb12, print_sm70_arm123),
+        (0xc02, print_sm70_arm124),
+        (0xc07, print_sm70_arm125),
+        (0xc08, print_sm70_arm126),
+        (0xc09, print_sm70_arm127),
+        (0xc0b, print_sm70_arm128),
+        (0xc0c, print_sm70_arm129),
+        (0xc10, print_sm70_arm130),
+        (0xc11, print_sm70_arm131),
+        (0xc12, print_sm70_arm132),
+        (0xc13, print_sm70_arm133),
+        (0xc16, print_sm70_arm134),
+        (0xc17, print_sm70_arm135),
+        (0xc19, print_sm70_arm136),
+        (0xc20, print_sm70_arm137),
+        (0xc23, print_sm70_arm138),
+        (0xc24, print_sm70_arm139),
+        (0xc25, print_sm70_arm140),
+        (0xc27, print_sm70_arm141),
+        (0xc28, print_sm70_arm142),
+        (0xc2b, print_sm70_arm143),
+        (0xc48, print_sm70_arm144),
+        (0xd00, print_sm70_arm145),
+        (0xd01, print_sm70_arm146),
+        (0xd04, print_sm70_arm147),
+        (0xd05, print_sm70_arm148),
+        (0xd06, print_sm70_arm149),
+        (0xd08, print_sm70_arm150),
+        (0xd09, print_sm70_arm151),
+        (0xd10, print_sm70_arm152),
+        (0xd11, print_sm70_arm153),
+        (0xd12, print_sm70_arm154),
+        (0xe07, print_sm70_arm155),
+        (0xe16, print_sm70_arm156),
+        (0xe19, print_sm70_arm157),
+        (0xe21, print_sm70_arm158),
+        (0xe23, print_sm70_arm159),
+        (0xe24, print_sm70_arm160),
+        (0xe25, print_sm70_arm161),
+        (0xe27, print_sm70_arm162),
+        (0xe29, print_sm70_arm163),
+        (0xe2b, print_sm70_arm164),
     ],
     print_none,
 );
@@ -8103,6 +8319,63 @@ fn print_sm70_arm20(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
+    if w & 0x1ffffff3cff3fffff0000000fff == 0x228
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = print_form::<OpDmul, 0>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 120) {
+        return print_form::<OpDmul, 4>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm70_arm21(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff3000ffffffff00000fff == 0x229
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = print_form::<OpDadd, 0>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 120) {
+        return print_form::<OpDadd, 4>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm70_arm22(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff30003fffff0000000fff == 0x22b
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = print_form::<OpDfma, 0>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 120) {
+        return print_form::<OpDfma, 7>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm70_arm23(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
     if w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
     {
         if let Some(x) = print_form::<OpVimnmx, 0>(w, sm, addr, ctrl, out) {
@@ -8115,7 +8388,7 @@ fn print_sm70_arm20(
     }
     None
 }
-fn print_sm70_arm21(
+fn print_sm70_arm24(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8129,7 +8402,7 @@ fn print_sm70_arm21(
     }
     None
 }
-fn print_sm70_arm22(
+fn print_sm70_arm25(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8143,7 +8416,7 @@ fn print_sm70_arm22(
     }
     None
 }
-fn print_sm70_arm23(
+fn print_sm70_arm26(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8157,7 +8430,7 @@ fn print_sm70_arm23(
     }
     None
 }
-fn print_sm70_arm24(
+fn print_sm70_arm27(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8171,7 +8444,7 @@ fn print_sm70_arm24(
     }
     None
 }
-fn print_sm70_arm25(
+fn print_sm70_arm28(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8185,7 +8458,7 @@ fn print_sm70_arm25(
     }
     None
 }
-fn print_sm70_arm26(
+fn print_sm70_arm29(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8207,7 +8480,7 @@ fn print_sm70_arm26(
     }
     None
 }
-fn print_sm70_arm27(
+fn print_sm70_arm30(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8221,7 +8494,7 @@ fn print_sm70_arm27(
     }
     None
 }
-fn print_sm70_arm28(
+fn print_sm70_arm31(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8235,7 +8508,7 @@ fn print_sm70_arm28(
     }
     None
 }
-fn print_sm70_arm29(
+fn print_sm70_arm32(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8249,7 +8522,7 @@ fn print_sm70_arm29(
     }
     None
 }
-fn print_sm70_arm30(
+fn print_sm70_arm33(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8263,7 +8536,7 @@ fn print_sm70_arm30(
     }
     None
 }
-fn print_sm70_arm31(
+fn print_sm70_arm34(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8280,7 +8553,7 @@ fn print_sm70_arm31(
     }
     None
 }
-fn print_sm70_arm32(
+fn print_sm70_arm35(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8294,7 +8567,7 @@ fn print_sm70_arm32(
     }
     None
 }
-fn print_sm70_arm33(
+fn print_sm70_arm36(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8306,7 +8579,7 @@ fn print_sm70_arm33(
     }
     None
 }
-fn print_sm70_arm34(
+fn print_sm70_arm37(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8327,7 +8600,7 @@ fn print_sm70_arm34(
     }
     None
 }
-fn print_sm70_arm35(
+fn print_sm70_arm38(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8341,7 +8614,7 @@ fn print_sm70_arm35(
     }
     None
 }
-fn print_sm70_arm36(
+fn print_sm70_arm39(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8355,7 +8628,7 @@ fn print_sm70_arm36(
     }
     None
 }
-fn print_sm70_arm37(
+fn print_sm70_arm40(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8369,7 +8642,7 @@ fn print_sm70_arm37(
     }
     None
 }
-fn print_sm70_arm38(
+fn print_sm70_arm41(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8383,7 +8656,7 @@ fn print_sm70_arm38(
     }
     None
 }
-fn print_sm70_arm39(
+fn print_sm70_arm42(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8404,7 +8677,45 @@ fn print_sm70_arm39(
     }
     None
 }
-fn print_sm70_arm40(
+fn print_sm70_arm43(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff3cff0000000000000fff == 0x429
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = print_form::<OpDadd, 1>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 120) {
+        return print_form::<OpDadd, 5>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm70_arm44(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff30000000000000000fff == 0x42b
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = print_form::<OpDfma, 4>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 120) {
+        return print_form::<OpDfma, 10>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm70_arm45(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8425,7 +8736,7 @@ fn print_sm70_arm40(
     }
     None
 }
-fn print_sm70_arm41(
+fn print_sm70_arm46(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8437,7 +8748,7 @@ fn print_sm70_arm41(
     }
     None
 }
-fn print_sm70_arm42(
+fn print_sm70_arm47(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8451,7 +8762,7 @@ fn print_sm70_arm42(
     }
     None
 }
-fn print_sm70_arm43(
+fn print_sm70_arm48(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8465,7 +8776,7 @@ fn print_sm70_arm43(
     }
     None
 }
-fn print_sm70_arm44(
+fn print_sm70_arm49(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8479,7 +8790,7 @@ fn print_sm70_arm44(
     }
     None
 }
-fn print_sm70_arm45(
+fn print_sm70_arm50(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8493,7 +8804,7 @@ fn print_sm70_arm45(
     }
     None
 }
-fn print_sm70_arm46(
+fn print_sm70_arm51(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8514,7 +8825,7 @@ fn print_sm70_arm46(
     }
     None
 }
-fn print_sm70_arm47(
+fn print_sm70_arm52(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8535,7 +8846,7 @@ fn print_sm70_arm47(
     }
     None
 }
-fn print_sm70_arm48(
+fn print_sm70_arm53(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8549,7 +8860,35 @@ fn print_sm70_arm48(
     }
     None
 }
-fn print_sm70_arm49(
+fn print_sm70_arm54(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff3cff380000ff00000fff == 0x629
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return print_form::<OpDadd, 2>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm70_arm55(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff3000380000ff00000fff == 0x62b
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return print_form::<OpDfma, 5>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm70_arm56(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8563,7 +8902,7 @@ fn print_sm70_arm49(
     }
     None
 }
-fn print_sm70_arm50(
+fn print_sm70_arm57(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8584,7 +8923,7 @@ fn print_sm70_arm50(
     }
     None
 }
-fn print_sm70_arm51(
+fn print_sm70_arm58(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8598,7 +8937,7 @@ fn print_sm70_arm51(
     }
     None
 }
-fn print_sm70_arm52(
+fn print_sm70_arm59(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8612,7 +8951,7 @@ fn print_sm70_arm52(
     }
     None
 }
-fn print_sm70_arm53(
+fn print_sm70_arm60(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8636,7 +8975,7 @@ fn print_sm70_arm53(
     }
     None
 }
-fn print_sm70_arm54(
+fn print_sm70_arm61(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8650,7 +8989,7 @@ fn print_sm70_arm54(
     }
     None
 }
-fn print_sm70_arm55(
+fn print_sm70_arm62(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8670,7 +9009,7 @@ fn print_sm70_arm55(
     }
     None
 }
-fn print_sm70_arm56(
+fn print_sm70_arm63(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8691,7 +9030,7 @@ fn print_sm70_arm56(
     }
     None
 }
-fn print_sm70_arm57(
+fn print_sm70_arm64(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8726,7 +9065,7 @@ fn print_sm70_arm57(
     }
     None
 }
-fn print_sm70_arm58(
+fn print_sm70_arm65(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8740,7 +9079,7 @@ fn print_sm70_arm58(
     }
     None
 }
-fn print_sm70_arm59(
+fn print_sm70_arm66(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8754,7 +9093,7 @@ fn print_sm70_arm59(
     }
     None
 }
-fn print_sm70_arm60(
+fn print_sm70_arm67(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8768,7 +9107,7 @@ fn print_sm70_arm60(
     }
     None
 }
-fn print_sm70_arm61(
+fn print_sm70_arm68(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8782,7 +9121,7 @@ fn print_sm70_arm61(
     }
     None
 }
-fn print_sm70_arm62(
+fn print_sm70_arm69(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8796,7 +9135,7 @@ fn print_sm70_arm62(
     }
     None
 }
-fn print_sm70_arm63(
+fn print_sm70_arm70(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8817,7 +9156,7 @@ fn print_sm70_arm63(
     }
     None
 }
-fn print_sm70_arm64(
+fn print_sm70_arm71(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8831,7 +9170,7 @@ fn print_sm70_arm64(
     }
     None
 }
-fn print_sm70_arm65(
+fn print_sm70_arm72(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8845,7 +9184,7 @@ fn print_sm70_arm65(
     }
     None
 }
-fn print_sm70_arm66(
+fn print_sm70_arm73(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8866,7 +9205,7 @@ fn print_sm70_arm66(
     }
     None
 }
-fn print_sm70_arm67(
+fn print_sm70_arm74(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8887,7 +9226,7 @@ fn print_sm70_arm67(
     }
     None
 }
-fn print_sm70_arm68(
+fn print_sm70_arm75(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8901,7 +9240,45 @@ fn print_sm70_arm68(
     }
     None
 }
-fn print_sm70_arm69(
+fn print_sm70_arm76(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff3cff0000000000000fff == 0x828
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = print_form::<OpDmul, 1>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 120) {
+        return print_form::<OpDmul, 5>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm70_arm77(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff30000000000000000fff == 0x82b
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = print_form::<OpDfma, 1>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 120) {
+        return print_form::<OpDfma, 8>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm70_arm78(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8920,7 +9297,7 @@ fn print_sm70_arm69(
     }
     None
 }
-fn print_sm70_arm70(
+fn print_sm70_arm79(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8934,7 +9311,7 @@ fn print_sm70_arm70(
     }
     None
 }
-fn print_sm70_arm71(
+fn print_sm70_arm80(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8948,7 +9325,7 @@ fn print_sm70_arm71(
     }
     None
 }
-fn print_sm70_arm72(
+fn print_sm70_arm81(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8962,7 +9339,7 @@ fn print_sm70_arm72(
     }
     None
 }
-fn print_sm70_arm73(
+fn print_sm70_arm82(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8976,7 +9353,7 @@ fn print_sm70_arm73(
     }
     None
 }
-fn print_sm70_arm74(
+fn print_sm70_arm83(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8990,7 +9367,7 @@ fn print_sm70_arm74(
     }
     None
 }
-fn print_sm70_arm75(
+fn print_sm70_arm84(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9012,7 +9389,7 @@ fn print_sm70_arm75(
     }
     None
 }
-fn print_sm70_arm76(
+fn print_sm70_arm85(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9026,7 +9403,7 @@ fn print_sm70_arm76(
     }
     None
 }
-fn print_sm70_arm77(
+fn print_sm70_arm86(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9040,7 +9417,7 @@ fn print_sm70_arm77(
     }
     None
 }
-fn print_sm70_arm78(
+fn print_sm70_arm87(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9054,7 +9431,7 @@ fn print_sm70_arm78(
     }
     None
 }
-fn print_sm70_arm79(
+fn print_sm70_arm88(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9068,7 +9445,7 @@ fn print_sm70_arm79(
     }
     None
 }
-fn print_sm70_arm80(
+fn print_sm70_arm89(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9082,7 +9459,7 @@ fn print_sm70_arm80(
     }
     None
 }
-fn print_sm70_arm81(
+fn print_sm70_arm90(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9096,7 +9473,7 @@ fn print_sm70_arm81(
     }
     None
 }
-fn print_sm70_arm82(
+fn print_sm70_arm91(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9134,7 +9511,7 @@ fn print_sm70_arm82(
     }
     None
 }
-fn print_sm70_arm83(
+fn print_sm70_arm92(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9148,7 +9525,7 @@ fn print_sm70_arm83(
     }
     None
 }
-fn print_sm70_arm84(
+fn print_sm70_arm93(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9162,7 +9539,7 @@ fn print_sm70_arm84(
     }
     None
 }
-fn print_sm70_arm85(
+fn print_sm70_arm94(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9176,7 +9553,7 @@ fn print_sm70_arm85(
     }
     None
 }
-fn print_sm70_arm86(
+fn print_sm70_arm95(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9190,7 +9567,7 @@ fn print_sm70_arm86(
     }
     None
 }
-fn print_sm70_arm87(
+fn print_sm70_arm96(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9212,7 +9589,7 @@ fn print_sm70_arm87(
     }
     None
 }
-fn print_sm70_arm88(
+fn print_sm70_arm97(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9226,7 +9603,7 @@ fn print_sm70_arm88(
     }
     None
 }
-fn print_sm70_arm89(
+fn print_sm70_arm98(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9240,7 +9617,7 @@ fn print_sm70_arm89(
     }
     None
 }
-fn print_sm70_arm90(
+fn print_sm70_arm99(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9261,7 +9638,7 @@ fn print_sm70_arm90(
     }
     None
 }
-fn print_sm70_arm91(
+fn print_sm70_arm100(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9296,7 +9673,7 @@ fn print_sm70_arm91(
     }
     None
 }
-fn print_sm70_arm92(
+fn print_sm70_arm101(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9310,7 +9687,7 @@ fn print_sm70_arm92(
     }
     None
 }
-fn print_sm70_arm93(
+fn print_sm70_arm102(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9324,7 +9701,7 @@ fn print_sm70_arm93(
     }
     None
 }
-fn print_sm70_arm94(
+fn print_sm70_arm103(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9338,7 +9715,7 @@ fn print_sm70_arm94(
     }
     None
 }
-fn print_sm70_arm95(
+fn print_sm70_arm104(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9351,7 +9728,7 @@ fn print_sm70_arm95(
     }
     None
 }
-fn print_sm70_arm96(
+fn print_sm70_arm105(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9365,7 +9742,7 @@ fn print_sm70_arm96(
     }
     None
 }
-fn print_sm70_arm97(
+fn print_sm70_arm106(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9379,7 +9756,7 @@ fn print_sm70_arm97(
     }
     None
 }
-fn print_sm70_arm98(
+fn print_sm70_arm107(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9393,7 +9770,7 @@ fn print_sm70_arm98(
     }
     None
 }
-fn print_sm70_arm99(
+fn print_sm70_arm108(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9414,7 +9791,7 @@ fn print_sm70_arm99(
     }
     None
 }
-fn print_sm70_arm100(
+fn print_sm70_arm109(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9435,7 +9812,7 @@ fn print_sm70_arm100(
     }
     None
 }
-fn print_sm70_arm101(
+fn print_sm70_arm110(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9449,7 +9826,35 @@ fn print_sm70_arm101(
     }
     None
 }
-fn print_sm70_arm102(
+fn print_sm70_arm111(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff3cff380000ff00000fff == 0xa28
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return print_form::<OpDmul, 2>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm70_arm112(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff3000380000ff00000fff == 0xa2b
+        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
+    {
+        return print_form::<OpDfma, 2>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm70_arm113(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9462,7 +9867,7 @@ fn print_sm70_arm102(
     }
     None
 }
-fn print_sm70_arm103(
+fn print_sm70_arm114(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9476,7 +9881,7 @@ fn print_sm70_arm103(
     }
     None
 }
-fn print_sm70_arm104(
+fn print_sm70_arm115(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9490,7 +9895,7 @@ fn print_sm70_arm104(
     }
     None
 }
-fn print_sm70_arm105(
+fn print_sm70_arm116(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9504,7 +9909,7 @@ fn print_sm70_arm105(
     }
     None
 }
-fn print_sm70_arm106(
+fn print_sm70_arm117(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9518,7 +9923,7 @@ fn print_sm70_arm106(
     }
     None
 }
-fn print_sm70_arm107(
+fn print_sm70_arm118(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9532,7 +9937,7 @@ fn print_sm70_arm107(
     }
     None
 }
-fn print_sm70_arm108(
+fn print_sm70_arm119(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9554,7 +9959,7 @@ fn print_sm70_arm108(
     }
     None
 }
-fn print_sm70_arm109(
+fn print_sm70_arm120(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9568,7 +9973,7 @@ fn print_sm70_arm109(
     }
     None
 }
-fn print_sm70_arm110(
+fn print_sm70_arm121(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9582,7 +9987,7 @@ fn print_sm70_arm110(
     }
     None
 }
-fn print_sm70_arm111(
+fn print_sm70_arm122(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9596,7 +10001,7 @@ fn print_sm70_arm111(
     }
     None
 }
-fn print_sm70_arm112(
+fn print_sm70_arm123(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9610,7 +10015,7 @@ fn print_sm70_arm112(
     }
     None
 }
-fn print_sm70_arm113(
+fn print_sm70_arm124(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9631,7 +10036,7 @@ fn print_sm70_arm113(
     }
     None
 }
-fn print_sm70_arm114(
+fn print_sm70_arm125(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9645,7 +10050,7 @@ fn print_sm70_arm114(
     }
     None
 }
-fn print_sm70_arm115(
+fn print_sm70_arm126(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9659,7 +10064,7 @@ fn print_sm70_arm115(
     }
     None
 }
-fn print_sm70_arm116(
+fn print_sm70_arm127(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9685,7 +10090,7 @@ fn print_sm70_arm116(
     }
     None
 }
-fn print_sm70_arm117(
+fn print_sm70_arm128(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9699,7 +10104,7 @@ fn print_sm70_arm117(
     }
     None
 }
-fn print_sm70_arm118(
+fn print_sm70_arm129(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9720,7 +10125,7 @@ fn print_sm70_arm118(
     }
     None
 }
-fn print_sm70_arm119(
+fn print_sm70_arm130(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9741,7 +10146,7 @@ fn print_sm70_arm119(
     }
     None
 }
-fn print_sm70_arm120(
+fn print_sm70_arm131(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9776,7 +10181,7 @@ fn print_sm70_arm120(
     }
     None
 }
-fn print_sm70_arm121(
+fn print_sm70_arm132(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9790,7 +10195,7 @@ fn print_sm70_arm121(
     }
     None
 }
-fn print_sm70_arm122(
+fn print_sm70_arm133(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9804,7 +10209,7 @@ fn print_sm70_arm122(
     }
     None
 }
-fn print_sm70_arm123(
+fn print_sm70_arm134(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9818,7 +10223,7 @@ fn print_sm70_arm123(
     }
     None
 }
-fn print_sm70_arm124(
+fn print_sm70_arm135(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9832,7 +10237,7 @@ fn print_sm70_arm124(
     }
     None
 }
-fn print_sm70_arm125(
+fn print_sm70_arm136(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9846,7 +10251,7 @@ fn print_sm70_arm125(
     }
     None
 }
-fn print_sm70_arm126(
+fn print_sm70_arm137(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9860,7 +10265,7 @@ fn print_sm70_arm126(
     }
     None
 }
-fn print_sm70_arm127(
+fn print_sm70_arm138(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9874,7 +10279,7 @@ fn print_sm70_arm127(
     }
     None
 }
-fn print_sm70_arm128(
+fn print_sm70_arm139(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9895,7 +10300,7 @@ fn print_sm70_arm128(
     }
     None
 }
-fn print_sm70_arm129(
+fn print_sm70_arm140(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9916,7 +10321,7 @@ fn print_sm70_arm129(
     }
     None
 }
-fn print_sm70_arm130(
+fn print_sm70_arm141(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9930,7 +10335,49 @@ fn print_sm70_arm130(
     }
     None
 }
-fn print_sm70_arm131(
+fn print_sm70_arm142(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = print_form::<OpDmul, 3>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28
+        && matches!(sm, 120)
+    {
+        return print_form::<OpDmul, 6>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm70_arm143(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = print_form::<OpDfma, 3>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b
+        && matches!(sm, 120)
+    {
+        return print_form::<OpDfma, 9>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm70_arm144(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9950,7 +10397,7 @@ fn print_sm70_arm131(
     }
     None
 }
-fn print_sm70_arm132(
+fn print_sm70_arm145(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9964,7 +10411,7 @@ fn print_sm70_arm132(
     }
     None
 }
-fn print_sm70_arm133(
+fn print_sm70_arm146(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9978,7 +10425,7 @@ fn print_sm70_arm133(
     }
     None
 }
-fn print_sm70_arm134(
+fn print_sm70_arm147(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9992,7 +10439,7 @@ fn print_sm70_arm134(
     }
     None
 }
-fn print_sm70_arm135(
+fn print_sm70_arm148(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10006,7 +10453,7 @@ fn print_sm70_arm135(
     }
     None
 }
-fn print_sm70_arm136(
+fn print_sm70_arm149(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10020,7 +10467,7 @@ fn print_sm70_arm136(
     }
     None
 }
-fn print_sm70_arm137(
+fn print_sm70_arm150(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10041,7 +10488,7 @@ fn print_sm70_arm137(
     }
     None
 }
-fn print_sm70_arm138(
+fn print_sm70_arm151(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10055,7 +10502,7 @@ fn print_sm70_arm138(
     }
     None
 }
-fn print_sm70_arm139(
+fn print_sm70_arm152(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10069,7 +10516,7 @@ fn print_sm70_arm139(
     }
     None
 }
-fn print_sm70_arm140(
+fn print_sm70_arm153(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10083,7 +10530,7 @@ fn print_sm70_arm140(
     }
     None
 }
-fn print_sm70_arm141(
+fn print_sm70_arm154(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10097,7 +10544,7 @@ fn print_sm70_arm141(
     }
     None
 }
-fn print_sm70_arm142(
+fn print_sm70_arm155(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10111,7 +10558,7 @@ fn print_sm70_arm142(
     }
     None
 }
-fn print_sm70_arm143(
+fn print_sm70_arm156(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10125,7 +10572,7 @@ fn print_sm70_arm143(
     }
     None
 }
-fn print_sm70_arm144(
+fn print_sm70_arm157(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10139,7 +10586,7 @@ fn print_sm70_arm144(
     }
     None
 }
-fn print_sm70_arm145(
+fn print_sm70_arm158(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10153,7 +10600,7 @@ fn print_sm70_arm145(
     }
     None
 }
-fn print_sm70_arm146(
+fn print_sm70_arm159(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10167,7 +10614,7 @@ fn print_sm70_arm146(
     }
     None
 }
-fn print_sm70_arm147(
+fn print_sm70_arm160(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10188,7 +10635,7 @@ fn print_sm70_arm147(
     }
     None
 }
-fn print_sm70_arm148(
+fn print_sm70_arm161(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10209,7 +10656,7 @@ fn print_sm70_arm148(
     }
     None
 }
-fn print_sm70_arm149(
+fn print_sm70_arm162(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10220,6 +10667,48 @@ fn print_sm70_arm149(
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
         return print_form::<OpImadHi, 5>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm70_arm163(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = print_form::<OpDadd, 3>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29
+        && matches!(sm, 120)
+    {
+        return print_form::<OpDadd, 6>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm70_arm164(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b
+        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
+    {
+        if let Some(x) = print_form::<OpDfma, 6>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b
+        && matches!(sm, 120)
+    {
+        return print_form::<OpDfma, 11>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -10284,6 +10773,228 @@ pub const FORMS: &[FormInfo] = &[
         )
         .fixed(0x1ffffff00ffffffffffff000fff, 0x805)
         .with_srcs(&[]),
+    FormInfo::new("dadd", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100])
+        .fixed(0x1ffffff3000ffffffff00000fff, 0x229)
+        .with_srcs(&[slot::GPR, slot::GPR]),
+    FormInfo::new("dadd", "rri", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100])
+        .fixed(0x1ffffff3cff0000000000000fff, 0x429)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=100,
+                    when: &[(0x7ff8000000000000, 0x7ff8000000000000)],
+                    when_any: 0,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+                Hidden {
+                    sms: 70..=100,
+                    when: &[(0x7ff8000000000000, 0x7ff0000000000000)],
+                    when_any: 0x7ffff00000000,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("dadd", "rrc", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1ffffff3cff380000ff00000fff, 0x629)
+        .with_srcs(&[slot::GPR, slot::CBUF]),
+    FormInfo::new("dadd", "rru", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100])
+        .fixed(0x1ffffff3cff3fffff0000000fff, 0x80000000000000000000e29)
+        .with_srcs(&[slot::GPR, slot::UGPR]),
+    FormInfo::new("dadd", "rrr", 4, Family::Sm70, &[120])
+        .fixed(0x1ffffff3000ffffffff00000fff, 0x229)
+        .with_srcs(&[slot::GPR, slot::GPR]),
+    FormInfo::new("dadd", "rri", 5, Family::Sm70, &[120])
+        .fixed(0x1ffffff3cff0000000000000fff, 0x429)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 120..=120,
+                    when: &[(0x7ff8000000000000, 0x7ff8000000000000)],
+                    when_any: 0,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+                Hidden {
+                    sms: 120..=120,
+                    when: &[(0x7ff8000000000000, 0x7ff0000000000000)],
+                    when_any: 0x7ffff00000000,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("dadd", "rru", 6, Family::Sm70, &[120])
+        .fixed(0x1ffffff3cff3fffff0000000fff, 0x80000000000000000000e29)
+        .with_srcs(&[slot::GPR, slot::UGPR]),
+    FormInfo::new("dfma", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100])
+        .fixed(0x1ffffff30003fffff0000000fff, 0x22b)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
+    FormInfo::new("dfma", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100])
+        .fixed(0x1ffffff30000000000000000fff, 0x82b)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=100,
+                    when: &[(0x7ff8000000000000, 0x7ff8000000000000)],
+                    when_any: 0,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+                Hidden {
+                    sms: 70..=100,
+                    when: &[(0x7ff8000000000000, 0x7ff0000000000000)],
+                    when_any: 0x7ffff00000000,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
+    FormInfo::new("dfma", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1ffffff3000380000ff00000fff, 0xa2b)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
+    FormInfo::new("dfma", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100])
+        .fixed(0x1ffffff30003fffff0000000fff, 0x80000000000000000000c2b)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR]),
+    FormInfo::new("dfma", "rri", 4, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100])
+        .fixed(0x1ffffff30000000000000000fff, 0x42b)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=100,
+                    when: &[(0x7ff8000000000000, 0x7ff8000000000000)],
+                    when_any: 0,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+                Hidden {
+                    sms: 70..=100,
+                    when: &[(0x7ff8000000000000, 0x7ff0000000000000)],
+                    when_any: 0x7ffff00000000,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::GPR, slot::IMM]),
+    FormInfo::new("dfma", "rrc", 5, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1ffffff3000380000ff00000fff, 0x62b)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF]),
+    FormInfo::new("dfma", "rru", 6, Family::Sm70, &[75, 80, 86, 89, 90, 100])
+        .fixed(0x1ffffff30003fffff0000000fff, 0x80000000000000000000e2b)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::UGPR]),
+    FormInfo::new("dfma", "rrr", 7, Family::Sm70, &[120])
+        .fixed(0x1ffffff30003fffff0000000fff, 0x22b)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
+    FormInfo::new("dfma", "rir", 8, Family::Sm70, &[120])
+        .fixed(0x1ffffff30000000000000000fff, 0x82b)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 120..=120,
+                    when: &[(0x7ff8000000000000, 0x7ff8000000000000)],
+                    when_any: 0,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+                Hidden {
+                    sms: 120..=120,
+                    when: &[(0x7ff8000000000000, 0x7ff0000000000000)],
+                    when_any: 0x7ffff00000000,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
+    FormInfo::new("dfma", "rur", 9, Family::Sm70, &[120])
+        .fixed(0x1ffffff30003fffff0000000fff, 0x80000000000000000000c2b)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR]),
+    FormInfo::new("dfma", "rri", 10, Family::Sm70, &[120])
+        .fixed(0x1ffffff30000000000000000fff, 0x42b)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 120..=120,
+                    when: &[(0x7ff8000000000000, 0x7ff8000000000000)],
+                    when_any: 0,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+                Hidden {
+                    sms: 120..=120,
+                    when: &[(0x7ff8000000000000, 0x7ff0000000000000)],
+                    when_any: 0x7ffff00000000,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::GPR, slot::IMM]),
+    FormInfo::new("dfma", "rru", 11, Family::Sm70, &[120])
+        .fixed(0x1ffffff30003fffff0000000fff, 0x80000000000000000000e2b)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::UGPR]),
+    FormInfo::new("dmul", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100])
+        .fixed(0x1ffffff3cff3fffff0000000fff, 0x228)
+        .with_srcs(&[slot::GPR, slot::GPR]),
+    FormInfo::new("dmul", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100])
+        .fixed(0x1ffffff3cff0000000000000fff, 0x828)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=100,
+                    when: &[(0x7ff8000000000000, 0x7ff8000000000000)],
+                    when_any: 0,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+                Hidden {
+                    sms: 70..=100,
+                    when: &[(0x7ff8000000000000, 0x7ff0000000000000)],
+                    when_any: 0x7ffff00000000,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("dmul", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1ffffff3cff380000ff00000fff, 0xa28)
+        .with_srcs(&[slot::GPR, slot::CBUF]),
+    FormInfo::new("dmul", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100])
+        .fixed(0x1ffffff3cff3fffff0000000fff, 0x80000000000000000000c28)
+        .with_srcs(&[slot::GPR, slot::UGPR]),
+    FormInfo::new("dmul", "rrr", 4, Family::Sm70, &[120])
+        .fixed(0x1ffffff3cff3fffff0000000fff, 0x228)
+        .with_srcs(&[slot::GPR, slot::GPR]),
+    FormInfo::new("dmul", "rir", 5, Family::Sm70, &[120])
+        .fixed(0x1ffffff3cff0000000000000fff, 0x828)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 120..=120,
+                    when: &[(0x7ff8000000000000, 0x7ff8000000000000)],
+                    when_any: 0,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+                Hidden {
+                    sms: 120..=120,
+                    when: &[(0x7ff8000000000000, 0x7ff0000000000000)],
+                    when_any: 0x7ffff00000000,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("dmul", "rur", 6, Family::Sm70, &[120])
+        .fixed(0x1ffffff3cff3fffff0000000fff, 0x80000000000000000000c28)
+        .with_srcs(&[slot::GPR, slot::UGPR]),
     FormInfo::new("exit", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
         .fixed(0x1fff86fffffffffffffffff0fff, 0x94d)
         .with_srcs(&[slot::PRED]),
@@ -13082,6 +13793,9 @@ include!(concat!(env!("OUT_DIR"), "/", "op_bra_ur.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_brev.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cs2r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cs2r32.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_dadd.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_dfma.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_dmul.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_exit.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2f.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2f64.rs"));

@@ -300,7 +300,7 @@ fn tested_mnemonics(
 fn constant_folding_matches_running() {
     let mut rng = Rng::new(0xc0f01d);
     let mut folded_total = 0;
-    let (mut checked, mut skipped) = (0, 0);
+    let (mut checked, mut skipped, mut unmodelled) = (0, 0, 0);
     for sm in sms() {
         let ops = instances(sm, 4, 11);
         if ops.is_empty() {
@@ -376,6 +376,13 @@ fn constant_folding_matches_running() {
                     skipped += 1;
                     continue;
                 }
+                // An input the ops' folds do not model (an f64 NaN result:
+                // which NaN the fp64 unit writes is not known yet); neither
+                // side can be computed, so there is nothing to compare.
+                Err(e) if e.contains("fold not modelled") => {
+                    unmodelled += 1;
+                    continue;
+                }
                 Err(e) => panic!("unfolded runs: {e}"),
             };
             let b = match run(&g, &st) {
@@ -405,7 +412,13 @@ fn constant_folding_matches_running() {
         }
     }
     assert!(folded_total > 0 && checked > 0);
-    eprintln!("{checked} folded programs checked, {skipped} skipped (no predicate copy op)");
+    assert!(
+        unmodelled < checked,
+        "{unmodelled} programs met an unmodelled fold, against {checked} checked"
+    );
+    eprintln!(
+        "{checked} folded programs checked, {skipped} skipped (no predicate copy op), {unmodelled} skipped (an input the folds do not model)"
+    );
 }
 
 #[test]

@@ -506,3 +506,199 @@ pub fn f2f_f32(
     let x = cvt_src_f64(b.to_bits(), t(st), ftz);
     Ok(f32::from_bits(cvt_dst_bits(x, t(dt), rnd, ftz)))
 }
+
+/// A finite f64 as (negative, integer significand, exponent of its last
+/// bit): the value is `(-1)^neg * m * 2^e`.
+fn f64_parts(x: f64) -> (bool, u128, i32) {
+    let bits = x.to_bits();
+    let exp = ((bits >> 52) & 0x7ff) as i32;
+    let frac = (bits & ((1 << 52) - 1)) as u128;
+    let (m, e) = if exp == 0 {
+        (frac, -1074)
+    } else {
+        (frac | 1 << 52, exp - 1075)
+    };
+    (x.is_sign_negative(), m, e)
+}
+
+/// An unsigned integer of any width, little-endian 64-bit limbs: exact
+/// sums of f64 products span up to ~4,200 bits.
+#[derive(Clone, PartialEq, Eq)]
+struct Wide(Vec<u64>);
+
+impl Wide {
+    /// `m << shift`.
+    fn shifted(m: u128, shift: u32) -> Wide {
+        let limbs = (shift / 64) as usize;
+        let s = shift % 64;
+        let mut v = vec![0u64; limbs + 4];
+        let wide = [m as u64, (m >> 64) as u64];
+        for (i, &w) in wide.iter().enumerate() {
+            v[limbs + i] |= w << s;
+            if s != 0 {
+                v[limbs + i + 1] |= w >> (64 - s);
+            }
+        }
+        Wide(v)
+    }
+
+    fn limb(&self, i: usize) -> u64 {
+        self.0.get(i).copied().unwrap_or(0)
+    }
+
+    fn cmp(&self, o: &Wide) -> std::cmp::Ordering {
+        let n = self.0.len().max(o.0.len());
+        (0..n)
+            .rev()
+            .map(|i| self.limb(i).cmp(&o.limb(i)))
+            .find(|c| c.is_ne())
+            .unwrap_or(std::cmp::Ordering::Equal)
+    }
+
+    /// `self + o` (`sub`: `self - o`, with `self >= o`).
+    fn add_sub(&self, o: &Wide, sub: bool) -> Wide {
+        let n = self.0.len().max(o.0.len()) + 1;
+        let mut out = Vec::with_capacity(n);
+        let mut carry = 0i128;
+        for i in 0..n {
+            let o = o.limb(i) as i128;
+            let t = self.limb(i) as i128 + if sub { -o } else { o } + carry;
+            out.push(t.rem_euclid(1 << 64) as u64);
+            carry = t.div_euclid(1 << 64);
+        }
+        Wide(out)
+    }
+
+    fn bit_len(&self) -> u32 {
+        let top = self.0.iter().rposition(|&l| l != 0);
+        top.map_or(0, |i| i as u32 * 64 + 64 - self.0[i].leading_zeros())
+    }
+
+    fn bit(&self, i: u32) -> bool {
+        self.limb((i / 64) as usize) >> (i % 64) & 1 == 1
+    }
+
+    fn any_below(&self, i: u32) -> bool {
+        (0..i).any(|b| self.bit(b))
+    }
+
+    /// Bits `lo..lo + 64` as an integer.
+    fn bits_from(&self, lo: u32) -> u64 {
+        (0..64).fold(0, |acc, k| acc | (self.bit(lo + k) as u64) << k)
+    }
+}
+
+/// Round `(-1)^neg * m * 2^e` (m exact) to f64 in mode `rnd`, denormals
+/// kept, overflow as IEEE directed rounding gives it.
+fn round_wide_to_f64(neg: bool, m: &Wide, e: i32, rnd: Rnd) -> f64 {
+    let sign = if neg { -1.0 } else { 1.0 };
+    let n = m.bit_len();
+    if n == 0 {
+        return 0.0 * sign;
+    }
+    let top = e + n as i32 - 1;
+    let lsb = (top - 52).max(-1074);
+    let (mut q, inexact_up) = if lsb <= e {
+        (m.bits_from(0) << (e - lsb), false)
+    } else {
+        let shift = (lsb - e) as u32;
+        let q = m.bits_from(shift);
+        let half = m.bit(shift - 1);
+        let sticky = m.any_below(shift - 1);
+        let up = match rnd {
+            Rnd::Rn => half && (sticky || q & 1 == 1),
+            Rnd::Rz => false,
+            Rnd::Rp => !neg && (half || sticky),
+            Rnd::Rm => neg && (half || sticky),
+        };
+        (q, up)
+    };
+    q += inexact_up as u64;
+    let mut lsb = lsb;
+    if q >> 53 != 0 {
+        q >>= 1;
+        lsb += 1;
+    }
+    let max_lsb = 1023 - 52;
+    if lsb > max_lsb {
+        let to_inf = match rnd {
+            Rnd::Rn => true,
+            Rnd::Rz => false,
+            Rnd::Rp => !neg,
+            Rnd::Rm => neg,
+        };
+        return sign * if to_inf { f64::INFINITY } else { f64::MAX };
+    }
+    let bits = if q >> 52 == 0 {
+        q
+    } else {
+        ((lsb + 1075) as u64) << 52 | (q & ((1 << 52) - 1))
+    };
+    sign * f64::from_bits(bits)
+}
+
+/// `p_sign * pm * 2^pe + c` exactly (pm a product of two significands),
+/// rounded once to f64. `c` is finite; the sign of an exact zero follows
+/// IEEE (`-0` only from two negative zeros, or in mode RM).
+fn round_sum_f64(p: (bool, u128, i32), c: f64, rnd: Rnd) -> f64 {
+    let (pn, pm, pe) = p;
+    let (cn, cm, ce) = f64_parts(c);
+    let base = pe.min(ce);
+    let pw = Wide::shifted(pm, (pe - base) as u32);
+    let cw = Wide::shifted(cm, (ce - base) as u32);
+    if pm == 0 && cm == 0 {
+        let neg = if pn == cn { pn } else { rnd == Rnd::Rm };
+        return if neg { -0.0 } else { 0.0 };
+    }
+    let (neg, m) = if pn == cn {
+        (pn, pw.add_sub(&cw, false))
+    } else {
+        match pw.cmp(&cw) {
+            std::cmp::Ordering::Equal => return if rnd == Rnd::Rm { -0.0 } else { 0.0 },
+            std::cmp::Ordering::Greater => (pn, pw.add_sub(&cw, true)),
+            std::cmp::Ordering::Less => (cn, cw.add_sub(&pw, true)),
+        }
+    };
+    round_wide_to_f64(neg, &m, base, rnd)
+}
+
+/// The fold of a NaN or infinite operation, or `None` when all is finite.
+/// Which NaN the fp64 unit returns is not documented: such folds refuse.
+fn special_f64(a: f64, b: f64, c: f64) -> Option<Result<f64, FoldError>> {
+    let p = a * b;
+    let r = p + c;
+    if a.is_nan() || b.is_nan() || c.is_nan() || r.is_nan() {
+        return Some(fold_unmodelled("an f64 operation with a NaN result"));
+    }
+    (a.is_infinite() || b.is_infinite() || c.is_infinite()).then_some(Ok(r))
+}
+
+/// DFMA: a * b + c with one rounding in mode `rnd` (denormals kept).
+pub fn dfma_f64(a: f64, b: f64, c: f64, rnd: Rnd) -> Result<f64, FoldError> {
+    if let Some(r) = special_f64(a, b, c) {
+        return r;
+    }
+    let (an, am, ae) = f64_parts(a);
+    let (bn, bm, be) = f64_parts(b);
+    Ok(round_sum_f64((an != bn, am * bm, ae + be), c, rnd))
+}
+
+/// DADD: a + b rounded in mode `rnd` (denormals kept).
+pub fn dadd_f64(a: f64, b: f64, rnd: Rnd) -> Result<f64, FoldError> {
+    if let Some(r) = special_f64(a, 1.0, b) {
+        return r;
+    }
+    Ok(round_sum_f64(f64_parts(a), b, rnd))
+}
+
+/// DMUL: a * b rounded in mode `rnd` (denormals kept).
+pub fn dmul_f64(a: f64, b: f64, rnd: Rnd) -> Result<f64, FoldError> {
+    // A product alone: add a zero of the product's own sign, which leaves
+    // every value (and a zero's sign) as it is.
+    let zero = if a.is_sign_negative() != b.is_sign_negative() {
+        -0.0
+    } else {
+        0.0
+    };
+    dfma_f64(a, b, zero, rnd)
+}

@@ -1,0 +1,281 @@
+//! Fold semantics of the fp64 ops (DADD, DMUL, DFMA) against references
+//! built from Rust's own f64 arithmetic: round-to-nearest is the native
+//! operation; the directed modes step from it by the sign of the exact
+//! error (TwoSum for sums, `mul_add` for products), independent of nak's
+//! wide-integer rounding.
+
+use nak::isa::*;
+use nak::runtime::fold::Value;
+use nak::runtime::operand::{Reg, Src};
+
+const SMS: [u32; 3] = [70, 90, 120];
+
+fn r(i: u8) -> Src {
+    Src::reg(Reg::gpr(i))
+}
+
+fn bits(v: Result<nak::runtime::fold::FoldOut, nak::runtime::fold::FoldError>) -> u64 {
+    match v.expect("folds").as_slice()[0] {
+        Value::U64(x) => x,
+        other => panic!("not a u64: {other:?}"),
+    }
+}
+
+fn vals(xs: &[f64]) -> Vec<Value> {
+    xs.iter().map(|x| Value::U64(x.to_bits())).collect()
+}
+
+fn dadd_op(rnd: Rnd) -> OpDadd {
+    OpDadd {
+        d: Reg::gpr(0),
+        a: r(2),
+        b: r(4),
+        rnd,
+    }
+}
+
+fn dmul_op(rnd: Rnd) -> OpDmul {
+    OpDmul {
+        d: Reg::gpr(0),
+        a: r(2),
+        b: r(4),
+        rnd,
+    }
+}
+
+fn dfma_op(rnd: Rnd) -> OpDfma {
+    OpDfma {
+        d: Reg::gpr(0),
+        a: r(2),
+        b: r(4),
+        c: r(6),
+        rnd,
+    }
+}
+
+fn dadd(a: f64, b: f64, rnd: Rnd, sm: u32) -> u64 {
+    bits(dadd_op(rnd).fold(sm, &vals(&[a, b])))
+}
+
+fn dmul(a: f64, b: f64, rnd: Rnd, sm: u32) -> u64 {
+    bits(dmul_op(rnd).fold(sm, &vals(&[a, b])))
+}
+
+fn dfma(a: f64, b: f64, c: f64, rnd: Rnd, sm: u32) -> u64 {
+    bits(dfma_op(rnd).fold(sm, &vals(&[a, b, c])))
+}
+
+/// xorshift (no dependency on the code under test).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    /// Any finite f64 (denormals included).
+    fn finite(&mut self) -> f64 {
+        loop {
+            let x = f64::from_bits(self.next());
+            if x.is_finite() {
+                return x;
+            }
+        }
+    }
+    /// An f64 with a biased exponent in `lo..hi` and `sig` significant bits.
+    fn ranged(&mut self, lo: u64, hi: u64, sig: u32) -> f64 {
+        let m = self.next() & ((1 << 52) - 1) & !((1u64 << (52 - (sig - 1))) - 1);
+        let e = lo + self.next() % (hi - lo);
+        f64::from_bits((self.next() & 1 << 63) | e << 52 | m)
+    }
+}
+
+/// The rounded `s` (nearest) stepped by the sign of the exact error `e`
+/// (value = s + e exactly) to mode `rnd`.
+fn directed(s: f64, e: f64, rnd: Rnd) -> f64 {
+    match rnd {
+        Rnd::Rn => s,
+        Rnd::Rm if e < 0.0 => s.next_down(),
+        Rnd::Rp if e > 0.0 => s.next_up(),
+        Rnd::Rz if s > 0.0 && e < 0.0 => s.next_down(),
+        Rnd::Rz if s < 0.0 && e > 0.0 => s.next_up(),
+        _ => s,
+    }
+}
+
+/// Knuth's TwoSum: the exact error of `a + b` (finite sums).
+fn sum_error(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    (s, (a - (s - bb)) + (b - bb))
+}
+
+#[test]
+fn nearest_matches_native_on_any_finite_values() {
+    let mut g = Rng(0x9e37_79b9_7f4a_7c15);
+    for sm in SMS {
+        for _ in 0..3000 {
+            let (a, b, c) = (g.finite(), g.finite(), g.finite());
+            assert_eq!(dadd(a, b, Rnd::Rn, sm), (a + b).to_bits(), "{a:e}+{b:e}");
+            assert_eq!(dmul(a, b, Rnd::Rn, sm), (a * b).to_bits(), "{a:e}*{b:e}");
+            let want = a.mul_add(b, c);
+            assert_eq!(
+                dfma(a, b, c, Rnd::Rn, sm),
+                want.to_bits(),
+                "fma {a:e} {b:e} {c:e}"
+            );
+        }
+    }
+}
+
+#[test]
+fn directed_sums_step_by_the_exact_error() {
+    let mut g = Rng(0x1234_5678_9abc_def1);
+    for _ in 0..4000 {
+        // Wide exponents, denormal sums included; no overflow.
+        let (a, b) = (g.ranged(0, 2046, 53), g.ranged(0, 2046, 53));
+        let (s, e) = sum_error(a, b);
+        if !s.is_finite() {
+            continue;
+        }
+        for rnd in Rnd::ALL {
+            let want = directed(s, e, rnd);
+            if want != 0.0 {
+                assert_eq!(dadd(a, b, rnd, 90), want.to_bits(), "{a:e}+{b:e} {rnd:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn directed_products_step_by_the_exact_error() {
+    let mut g = Rng(0x0bad_cafe_f00d_1234);
+    for _ in 0..4000 {
+        // Normal products well above the denormal range: mul_add gives
+        // the exact error.
+        let (a, b) = (g.ranged(600, 1400, 53), g.ranged(600, 1400, 53));
+        let p = a * b;
+        let e = a.mul_add(b, -p);
+        for rnd in Rnd::ALL {
+            assert_eq!(
+                dmul(a, b, rnd, 90),
+                directed(p, e, rnd).to_bits(),
+                "{a:e}*{b:e} {rnd:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn directed_fma_rounds_once() {
+    let mut g = Rng(0x5555_aaaa_3333_cccc);
+    for _ in 0..4000 {
+        // 26-bit significands: a * b is exact, so a * b + c is the exact
+        // sum of two doubles.
+        let (a, b) = (g.ranged(700, 1300, 26), g.ranged(700, 1300, 26));
+        let c = g.ranged(300, 1700, 53);
+        let p = a * b;
+        let (s, e) = sum_error(p, c);
+        if !s.is_finite() || s == 0.0 {
+            continue;
+        }
+        for rnd in Rnd::ALL {
+            assert_eq!(
+                dfma(a, b, c, rnd, 90),
+                directed(s, e, rnd).to_bits(),
+                "fma {a:e} {b:e} {c:e} {rnd:?}"
+            );
+        }
+    }
+    // One rounding, not two: (1 + 2^-52) * (1 - 2^-52) - 1 is -2^-104,
+    // which a rounded product (exactly 1) would lose.
+    let (a, b) = (1.0 + f64::EPSILON, 1.0 - f64::EPSILON);
+    assert_eq!(
+        dfma(a, b, -1.0, Rnd::Rn, 75),
+        (-(2f64.powi(-104))).to_bits()
+    );
+}
+
+#[test]
+fn overflow_and_denormals_per_mode() {
+    let max = f64::MAX;
+    let inf = f64::INFINITY;
+    for (rnd, pos, neg) in [
+        (Rnd::Rn, inf, -inf),
+        (Rnd::Rz, max, -max),
+        (Rnd::Rp, inf, -max),
+        (Rnd::Rm, max, -inf),
+    ] {
+        assert_eq!(dadd(max, max, rnd, 90), pos.to_bits(), "{rnd:?}");
+        assert_eq!(dadd(-max, -max, rnd, 90), neg.to_bits(), "{rnd:?}");
+        assert_eq!(dmul(max, 2.0, rnd, 90), pos.to_bits(), "{rnd:?}");
+        assert_eq!(dfma(max, -2.0, 0.0, rnd, 90), neg.to_bits(), "{rnd:?}");
+    }
+    // Denormals are kept, and directed modes round below the normal range.
+    let tiny = f64::from_bits(1);
+    assert_eq!(dmul(tiny, 0.5, Rnd::Rn, 90), 0);
+    assert_eq!(dmul(tiny, 0.5, Rnd::Rp, 90), 1);
+    assert_eq!(dmul(tiny, 0.75, Rnd::Rn, 90), 1);
+    assert_eq!(dmul(tiny, 0.75, Rnd::Rz, 90), 0);
+    assert_eq!(dmul(-tiny, 0.25, Rnd::Rm, 90), (-tiny).to_bits());
+    assert_eq!(
+        dadd(f64::MIN_POSITIVE, -tiny, Rnd::Rn, 90),
+        (f64::MIN_POSITIVE - tiny).to_bits()
+    );
+}
+
+#[test]
+fn zero_signs_follow_ieee() {
+    let neg0 = (-0.0f64).to_bits();
+    assert_eq!(dadd(1.5, -1.5, Rnd::Rn, 90), 0);
+    assert_eq!(dadd(1.5, -1.5, Rnd::Rm, 90), neg0);
+    assert_eq!(dadd(-0.0, -0.0, Rnd::Rn, 90), neg0);
+    assert_eq!(dadd(-0.0, 0.0, Rnd::Rn, 90), 0);
+    assert_eq!(dadd(-0.0, 0.0, Rnd::Rm, 90), neg0);
+    assert_eq!(dmul(0.0, -3.0, Rnd::Rn, 90), neg0);
+    assert_eq!(dfma(0.0, -3.0, -0.0, Rnd::Rp, 90), neg0);
+    assert_eq!(dfma(0.0, -3.0, 0.0, Rnd::Rp, 90), 0);
+    assert_eq!(dfma(2.0, 3.0, -6.0, Rnd::Rm, 90), neg0);
+}
+
+#[test]
+fn infinities_fold_and_nan_results_refuse() {
+    let inf = f64::INFINITY;
+    assert_eq!(dadd(inf, 1.0, Rnd::Rz, 90), inf.to_bits());
+    assert_eq!(dmul(-inf, 2.0, Rnd::Rz, 90), (-inf).to_bits());
+    assert_eq!(dfma(1.0, 2.0, -inf, Rnd::Rp, 90), (-inf).to_bits());
+    // Which NaN the fp64 unit writes is not modelled: these must not fold.
+    assert!(dadd_op(Rnd::Rn).fold(90, &vals(&[inf, -inf])).is_err());
+    assert!(dmul_op(Rnd::Rn).fold(90, &vals(&[inf, 0.0])).is_err());
+    assert!(
+        dfma_op(Rnd::Rn)
+            .fold(90, &vals(&[1.0, 1.0, f64::NAN]))
+            .is_err()
+    );
+}
+
+#[test]
+fn source_modifiers_apply_before_the_operation() {
+    let op = OpDadd {
+        d: Reg::gpr(0),
+        a: r(2).with_neg(true),
+        b: r(4).with_abs(true).with_neg(true),
+        rnd: Rnd::Rn,
+    };
+    assert_eq!(
+        bits(op.fold(90, &vals(&[1.25, -3.0]))),
+        (-1.25f64 - 3.0).to_bits()
+    );
+    let op = OpDfma {
+        d: Reg::gpr(0),
+        a: r(2).with_abs(true),
+        b: r(4),
+        c: r(6).with_neg(true),
+        rnd: Rnd::Rn,
+    };
+    assert_eq!(
+        bits(op.fold(90, &vals(&[-2.0, 3.0, 1.0]))),
+        5.0f64.to_bits()
+    );
+}
