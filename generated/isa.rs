@@ -4405,44 +4405,34 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
 /// file's registers are the indices below it. None where the SM has
 /// no registers of that file.
 pub const fn zero_index(sm: u32, file: RegFile) -> Option<u8> {
-    match (sm, file) {
-        (50u32, RegFile::Gpr) => Some(255),
-        (50u32, RegFile::Pred) => Some(7),
-        (52u32, RegFile::Gpr) => Some(255),
-        (52u32, RegFile::Pred) => Some(7),
-        (60u32, RegFile::Gpr) => Some(255),
-        (60u32, RegFile::Pred) => Some(7),
-        (70u32, RegFile::Gpr) => Some(255),
-        (70u32, RegFile::Pred) => Some(7),
-        (75u32, RegFile::Gpr) => Some(255),
-        (75u32, RegFile::UGpr) => Some(63),
-        (75u32, RegFile::Pred) => Some(7),
-        (75u32, RegFile::UPred) => Some(7),
-        (80u32, RegFile::Gpr) => Some(255),
-        (80u32, RegFile::UGpr) => Some(63),
-        (80u32, RegFile::Pred) => Some(7),
-        (80u32, RegFile::UPred) => Some(7),
-        (86u32, RegFile::Gpr) => Some(255),
-        (86u32, RegFile::UGpr) => Some(63),
-        (86u32, RegFile::Pred) => Some(7),
-        (86u32, RegFile::UPred) => Some(7),
-        (89u32, RegFile::Gpr) => Some(255),
-        (89u32, RegFile::UGpr) => Some(63),
-        (89u32, RegFile::Pred) => Some(7),
-        (89u32, RegFile::UPred) => Some(7),
-        (90u32, RegFile::Gpr) => Some(255),
-        (90u32, RegFile::UGpr) => Some(63),
-        (90u32, RegFile::Pred) => Some(7),
-        (90u32, RegFile::UPred) => Some(7),
-        (100u32, RegFile::Gpr) => Some(255),
-        (100u32, RegFile::UGpr) => Some(255),
-        (100u32, RegFile::Pred) => Some(7),
-        (100u32, RegFile::UPred) => Some(7),
-        (120u32, RegFile::Gpr) => Some(255),
-        (120u32, RegFile::UGpr) => Some(255),
-        (120u32, RegFile::Pred) => Some(7),
-        (120u32, RegFile::UPred) => Some(7),
-        _ => None,
+    match file {
+        RegFile::Gpr => {
+            match sm {
+                50u32 | 52u32 | 60u32 | 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32
+                | 100u32 | 120u32 => Some(255),
+                _ => None,
+            }
+        }
+        RegFile::UGpr => {
+            match sm {
+                75u32 | 80u32 | 86u32 | 89u32 | 90u32 => Some(63),
+                100u32 | 120u32 => Some(255),
+                _ => None,
+            }
+        }
+        RegFile::Pred => {
+            match sm {
+                50u32 | 52u32 | 60u32 | 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32
+                | 100u32 | 120u32 => Some(7),
+                _ => None,
+            }
+        }
+        RegFile::UPred => {
+            match sm {
+                75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32 => Some(7),
+                _ => None,
+            }
+        }
     }
 }
 /// The major version of the nvdisasm whose text is the reference for

@@ -785,17 +785,28 @@ fn sm_items(spec: &Spec) -> Result<TokenStream, Error> {
     }
     let all_sms_l = all_sms.iter().map(|x| Literal::u32_unsuffixed(*x));
     let sm_table_len = Literal::usize_unsuffixed(all_sms.last().map_or(0, |m| *m as usize + 1));
-    let zero_arms = spec
-        .families
-        .iter()
-        .flat_map(|f| f.sms.iter().map(move |&sm| (f, sm)))
-        .flat_map(|(f, sm)| {
-            REG_FILES.iter().filter_map(move |&(kind, file)| {
-                let z = Literal::u8_unsuffixed(f.zero_index(kind, sm)? as u8);
-                let file = format_ident!("{}", file);
-                Some(quote!((#sm, RegFile::#file) => Some(#z)))
-            })
+    // One arm per register file, its SMs grouped by zero index, so that
+    // with the file known at the call site a lookup is one test of `sm`.
+    let zero_arms = REG_FILES.iter().map(|&(kind, file)| {
+        let mut by_zero: Vec<(u32, Vec<u32>)> = Vec::new();
+        for f in &spec.families {
+            for &sm in &f.sms {
+                let Some(z) = f.zero_index(kind, sm) else {
+                    continue;
+                };
+                match by_zero.iter_mut().find(|(v, _)| *v == z) {
+                    Some((_, sms)) => sms.push(sm),
+                    None => by_zero.push((z, vec![sm])),
+                }
+            }
+        }
+        let groups = by_zero.iter().map(|(z, sms)| {
+            let z = Literal::u8_unsuffixed(*z as u8);
+            quote!(#(#sms)|* => Some(#z))
         });
+        let file = format_ident!("{}", file);
+        quote!(RegFile::#file => match sm { #(#groups,)* _ => None })
+    });
     let reference_arms = spec
         .families
         .iter()
@@ -807,7 +818,7 @@ fn sm_items(spec: &Spec) -> Result<TokenStream, Error> {
         /// file's registers are the indices below it. None where the SM has
         /// no registers of that file.
         pub const fn zero_index(sm: u32, file: RegFile) -> Option<u8> {
-            match (sm, file) { #(#zero_arms,)* _ => None }
+            match file { #(#zero_arms,)* }
         }
 
         /// The major version of the nvdisasm whose text is the reference for
