@@ -213,7 +213,8 @@ impl OpBra {
     /// Form `fixed`'s fields (isa-spec/spec/ops/bra.toml:53; form at isa-spec/spec/ops/bra.toml:53).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let mode: BraMode = BraMode::from_index(bits(w, 32, 2) as usize)?;
         let any: bool = bit(w, 84);
         let cc: Cc = Cc::T;
@@ -233,7 +234,8 @@ impl OpBra {
     /// Form `fixed`'s fields (isa-spec/spec/ops/bra.toml:70; form at isa-spec/spec/ops/bra.toml:70).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let mode: BraMode = BraMode::from_index(bits(w, 32, 2) as usize)?;
         let any: bool = bit(w, 84);
         let cc: Cc = Cc::T;

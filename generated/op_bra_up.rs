@@ -128,8 +128,10 @@ impl OpBraUp {
     /// Form `fixed`'s fields (isa-spec/spec/ops/bra_up.toml:37; form at isa-spec/spec/ops/bra_up.toml:37).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let ucond = Src::reg(reg_at(w, RegFile::UPred, 24, 3, sm)?).with_not(bit(w, 27));
+        let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let ucond = Src::reg(reg_below(RegFile::UPred, bits(w, 24, 3), 7)?)
+            .with_not(bit(w, 27));
         let any: bool = false;
         let target: i64 = sext_field(bits(w, 34, 48), 48u32).wrapping_mul(4i64);
         let o = Self { cond, ucond, any, target };
@@ -138,8 +140,10 @@ impl OpBraUp {
     /// Form `fixed`'s fields (isa-spec/spec/ops/bra_up.toml:56; form at isa-spec/spec/ops/bra_up.toml:56).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let ucond = Src::reg(reg_at(w, RegFile::UPred, 24, 3, sm)?).with_not(bit(w, 27));
+        let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let ucond = Src::reg(reg_below(RegFile::UPred, bits(w, 24, 3), 7)?)
+            .with_not(bit(w, 27));
         let any: bool = bit(w, 84);
         let target: i64 = sext_field((bits(w, 16, 8) | bits(w, 34, 48) << 8), 56u32)
             .wrapping_mul(4i64);

@@ -154,8 +154,10 @@ impl OpBraUr {
     /// Form `fixed`'s fields (isa-spec/spec/ops/bra_ur.toml:35; form at isa-spec/spec/ops/bra_ur.toml:35).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let ur = Src::reg(reg_at(w, RegFile::UGpr, 24, 6, sm)?).with_not(bit(w, 30));
+        let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let ur = Src::reg(reg_below(RegFile::UGpr, bits(w, 24, 6), 63)?)
+            .with_not(bit(w, 30));
         let mode: BraUrMode = match bits(w, 32, 2) {
             2 => BraUrMode::Div,
             3 => BraUrMode::Conv,
@@ -168,8 +170,10 @@ impl OpBraUr {
     /// Form `fixed`'s fields (isa-spec/spec/ops/bra_ur.toml:54; form at isa-spec/spec/ops/bra_ur.toml:54).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let ur = Src::reg(reg_at(w, RegFile::UGpr, 24, 6, sm)?).with_not(bit(w, 30));
+        let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let ur = Src::reg(reg_below(RegFile::UGpr, bits(w, 24, 6), 63)?)
+            .with_not(bit(w, 30));
         let mode: BraUrMode = match bits(w, 32, 2) {
             2 => BraUrMode::Div,
             3 => BraUrMode::Conv,
@@ -183,8 +187,10 @@ impl OpBraUr {
     /// Form `fixed`'s fields (isa-spec/spec/ops/bra_ur.toml:62; form at isa-spec/spec/ops/bra_ur.toml:62).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let ur = Src::reg(reg_at(w, RegFile::UGpr, 24, 8, sm)?).with_not(bit(w, 82));
+        let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let ur = Src::reg(reg_below(RegFile::UGpr, bits(w, 24, 8), 255)?)
+            .with_not(bit(w, 82));
         let mode: BraUrMode = match bits(w, 32, 2) {
             2 => BraUrMode::Div,
             3 => BraUrMode::Conv,

@@ -99,15 +99,15 @@ impl OpBrev {
     /// Form `rrr`'s fields (isa-spec/spec/ops/brev.toml:21; form at isa-spec/spec/ops/brev.toml:27).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/brev.toml:21; form at isa-spec/spec/ops/brev.toml:27).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
@@ -115,7 +115,7 @@ impl OpBrev {
     /// Form `rcr`'s fields (isa-spec/spec/ops/brev.toml:21; form at isa-spec/spec/ops/brev.toml:27).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
@@ -123,7 +123,7 @@ impl OpBrev {
     /// Form `rur`'s fields (isa-spec/spec/ops/brev.toml:21; form at isa-spec/spec/ops/brev.toml:27).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))

@@ -64,7 +64,7 @@ impl OpCs2r32 {
     /// Form `fixed`'s fields (isa-spec/spec/ops/cs2r32.toml:18; form at isa-spec/spec/ops/cs2r32.toml:18).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let sr: Sr = Sr::from_index(bits(w, 72, 8) as usize)?;
         let o = Self { d, sr };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))

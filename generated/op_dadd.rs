@@ -424,11 +424,11 @@ impl OpDadd {
     /// Form `rrr`'s fields (isa-spec/spec/ops/dadd.toml:42; form at isa-spec/spec/ops/dadd.toml:47).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
@@ -438,8 +438,8 @@ impl OpDadd {
     /// Form `rri`'s fields (isa-spec/spec/ops/dadd.toml:42; form at isa-spec/spec/ops/dadd.toml:47).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
@@ -450,8 +450,8 @@ impl OpDadd {
     /// Form `rrc`'s fields (isa-spec/spec/ops/dadd.toml:42; form at isa-spec/spec/ops/dadd.toml:47).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
@@ -464,8 +464,8 @@ impl OpDadd {
     /// Form `rru`'s fields (isa-spec/spec/ops/dadd.toml:42; form at isa-spec/spec/ops/dadd.toml:47).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
@@ -478,11 +478,11 @@ impl OpDadd {
     /// Form `rrr`'s fields (isa-spec/spec/ops/dadd.toml:66; form at isa-spec/spec/ops/dadd.toml:47).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
@@ -492,8 +492,8 @@ impl OpDadd {
     /// Form `rri`'s fields (isa-spec/spec/ops/dadd.toml:66; form at isa-spec/spec/ops/dadd.toml:47).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
@@ -504,11 +504,11 @@ impl OpDadd {
     /// Form `rru`'s fields (isa-spec/spec/ops/dadd.toml:66; form at isa-spec/spec/ops/dadd.toml:47).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;

@@ -876,14 +876,14 @@ impl OpDfma {
     /// Form `rrr`'s fields (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?)
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
@@ -893,12 +893,12 @@ impl OpDfma {
     /// Form `rir`'s fields (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?)
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
@@ -908,14 +908,14 @@ impl OpDfma {
     /// Form `rcr`'s fields (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?)
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
@@ -925,14 +925,14 @@ impl OpDfma {
     /// Form `rur`'s fields (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?)
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
@@ -942,11 +942,11 @@ impl OpDfma {
     /// Form `rri`'s fields (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         let c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
@@ -957,11 +957,11 @@ impl OpDfma {
     /// Form `rrc`'s fields (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         let c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
@@ -974,11 +974,11 @@ impl OpDfma {
     /// Form `rru`'s fields (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         let c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
@@ -991,14 +991,14 @@ impl OpDfma {
     /// Form `rrr`'s fields (isa-spec/spec/ops/dfma.toml:60; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?)
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
@@ -1008,12 +1008,12 @@ impl OpDfma {
     /// Form `rir`'s fields (isa-spec/spec/ops/dfma.toml:60; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?)
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
@@ -1023,14 +1023,14 @@ impl OpDfma {
     /// Form `rur`'s fields (isa-spec/spec/ops/dfma.toml:60; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?)
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
@@ -1040,11 +1040,11 @@ impl OpDfma {
     /// Form `rri`'s fields (isa-spec/spec/ops/dfma.toml:60; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         let c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
@@ -1055,14 +1055,14 @@ impl OpDfma {
     /// Form `rru`'s fields (isa-spec/spec/ops/dfma.toml:60; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
-        let c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
+        let c = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;

@@ -82,7 +82,8 @@ impl OpExit {
     /// Form `fixed`'s fields (isa-spec/spec/ops/exit.toml:23; form at isa-spec/spec/ops/exit.toml:23).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let keeprefcount: bool = bit(w, 84);
         let o = Self { cond, keeprefcount };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))

@@ -215,8 +215,8 @@ impl OpF2i {
     /// Form `rrr`'s fields (isa-spec/spec/ops/f2i.toml:67; form at isa-spec/spec/ops/f2i.toml:70).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let ftz: bool = bit(w, 80);
@@ -259,7 +259,7 @@ impl OpF2i {
     /// Form `rir`'s fields (isa-spec/spec/ops/f2i.toml:67; form at isa-spec/spec/ops/f2i.toml:70).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let ftz: bool = bit(w, 80);
         let dtype: CvtItype32 = match (bits(w, 72, 1) | bits(w, 75, 2) << 1) {
@@ -301,7 +301,7 @@ impl OpF2i {
     /// Form `rcr`'s fields (isa-spec/spec/ops/f2i.toml:67; form at isa-spec/spec/ops/f2i.toml:70).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
@@ -345,7 +345,7 @@ impl OpF2i {
     /// Form `rur`'s fields (isa-spec/spec/ops/f2i.toml:67; form at isa-spec/spec/ops/f2i.toml:70).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));

@@ -211,11 +211,11 @@ impl OpFadd {
     /// Form `rrr`'s fields (isa-spec/spec/ops/fadd.toml:49; form at isa-spec/spec/ops/fadd.toml:61).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let ftz: bool = bit(w, 80);
@@ -227,8 +227,8 @@ impl OpFadd {
     /// Form `rri`'s fields (isa-spec/spec/ops/fadd.toml:57; form at isa-spec/spec/ops/fadd.toml:61).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
@@ -241,8 +241,8 @@ impl OpFadd {
     /// Form `rrc`'s fields (isa-spec/spec/ops/fadd.toml:57; form at isa-spec/spec/ops/fadd.toml:61).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
@@ -257,8 +257,8 @@ impl OpFadd {
     /// Form `rru`'s fields (isa-spec/spec/ops/fadd.toml:57; form at isa-spec/spec/ops/fadd.toml:61).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
@@ -273,11 +273,11 @@ impl OpFadd {
     /// Form `r`'s fields (isa-spec/spec/ops/fadd.toml:73; form at isa-spec/spec/ops/fadd.toml:76).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
             .with_neg(bit(w, 48))
             .with_abs(bit(w, 46));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
             .with_neg(bit(w, 45))
             .with_abs(bit(w, 49));
         let ftz: bool = bit(w, 44);
@@ -289,8 +289,8 @@ impl OpFadd {
     /// Form `i`'s fields (isa-spec/spec/ops/fadd.toml:73; form at isa-spec/spec/ops/fadd.toml:76).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
             .with_neg(bit(w, 48))
             .with_abs(bit(w, 46));
         let b = Src::imm(
@@ -312,8 +312,8 @@ impl OpFadd {
     /// Form `c`'s fields (isa-spec/spec/ops/fadd.toml:73; form at isa-spec/spec/ops/fadd.toml:76).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
             .with_neg(bit(w, 48))
             .with_abs(bit(w, 46));
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)

@@ -322,14 +322,14 @@ impl OpFfma {
     /// Form `rrr`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?)
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         let ftz: bool = bit(w, 80);
@@ -341,12 +341,12 @@ impl OpFfma {
     /// Form `rir`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?)
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         let ftz: bool = bit(w, 80);
@@ -358,14 +358,14 @@ impl OpFfma {
     /// Form `rcr`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?)
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         let ftz: bool = bit(w, 80);
@@ -377,14 +377,14 @@ impl OpFfma {
     /// Form `rur`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?)
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         let ftz: bool = bit(w, 80);
@@ -396,11 +396,11 @@ impl OpFfma {
     /// Form `rri`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         let c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
@@ -413,11 +413,11 @@ impl OpFfma {
     /// Form `rrc`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         let c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
@@ -432,11 +432,11 @@ impl OpFfma {
     /// Form `rru`'s fields (isa-spec/spec/ops/ffma.toml:51; form at isa-spec/spec/ops/ffma.toml:54).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         let c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
@@ -451,10 +451,12 @@ impl OpFfma {
     /// Form `r`'s fields (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?).with_neg(bit(w, 48));
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?).with_neg(bit(w, 49));
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
+            .with_neg(bit(w, 48));
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?)
+            .with_neg(bit(w, 49));
         let ftz: bool = bit(w, 53);
         let rnd: Rnd = Rnd::from_index(bits(w, 51, 2) as usize)?;
         let sat: bool = bit(w, 50);
@@ -464,8 +466,8 @@ impl OpFfma {
     /// Form `i`'s fields (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = Src::imm(
                 imm_from_field(
                     (bits(w, 20, 19) | bits(w, 56, 1) << 19),
@@ -475,7 +477,8 @@ impl OpFfma {
                 ),
             )
             .with_neg(bit(w, 48));
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?).with_neg(bit(w, 49));
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?)
+            .with_neg(bit(w, 49));
         let ftz: bool = bit(w, 53);
         let rnd: Rnd = Rnd::from_index(bits(w, 51, 2) as usize)?;
         let sat: bool = bit(w, 50);
@@ -485,11 +488,12 @@ impl OpFfma {
     /// Form `c`'s fields (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_neg(bit(w, 48));
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?).with_neg(bit(w, 49));
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?)
+            .with_neg(bit(w, 49));
         let ftz: bool = bit(w, 53);
         let rnd: Rnd = Rnd::from_index(bits(w, 51, 2) as usize)?;
         let sat: bool = bit(w, 50);
@@ -499,9 +503,10 @@ impl OpFfma {
     /// Form `c2`'s fields (isa-spec/spec/ops/ffma.toml:65; form at isa-spec/spec/ops/ffma.toml:68).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?).with_neg(bit(w, 48));
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?)
+            .with_neg(bit(w, 48));
         let c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_neg(bit(w, 49));
         let ftz: bool = bit(w, 53);

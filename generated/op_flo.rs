@@ -176,9 +176,10 @@ impl OpFlo {
     /// Form `rrr`'s fields (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?).with_not(bit(w, 63));
+        let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+            .with_not(bit(w, 63));
         let ty: FloType = FloType::from_index(bits(w, 73, 1) as usize)?;
         let sh: bool = bit(w, 74);
         let o = Self { pd, d, b, ty, sh };
@@ -187,8 +188,8 @@ impl OpFlo {
     /// Form `rir`'s fields (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let ty: FloType = FloType::from_index(bits(w, 73, 1) as usize)?;
         let sh: bool = bit(w, 74);
@@ -198,8 +199,8 @@ impl OpFlo {
     /// Form `rcr`'s fields (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_not(bit(w, 63));
         let ty: FloType = FloType::from_index(bits(w, 73, 1) as usize)?;
@@ -210,8 +211,8 @@ impl OpFlo {
     /// Form `rur`'s fields (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
         let ty: FloType = FloType::from_index(bits(w, 73, 1) as usize)?;
         let sh: bool = bit(w, 74);
@@ -222,8 +223,9 @@ impl OpFlo {
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?).with_not(bit(w, 40));
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
+            .with_not(bit(w, 40));
         let ty: FloType = FloType::from_index(bits(w, 48, 1) as usize)?;
         let sh: bool = bit(w, 41);
         let o = Self { pd, d, b, ty, sh };
@@ -233,7 +235,7 @@ impl OpFlo {
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
@@ -246,7 +248,7 @@ impl OpFlo {
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_not(bit(w, 40));
         let ty: FloType = FloType::from_index(bits(w, 48, 1) as usize)?;

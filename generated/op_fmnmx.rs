@@ -421,14 +421,15 @@ impl OpFmnmx {
     /// Form `rrr`'s fields (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ftz: bool = bit(w, 80);
         let nan: bool = false;
         let xorsign: bool = false;
@@ -446,12 +447,13 @@ impl OpFmnmx {
     /// Form `rir`'s fields (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ftz: bool = bit(w, 80);
         let nan: bool = false;
         let xorsign: bool = false;
@@ -469,14 +471,15 @@ impl OpFmnmx {
     /// Form `rcr`'s fields (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ftz: bool = bit(w, 80);
         let nan: bool = false;
         let xorsign: bool = false;
@@ -494,14 +497,15 @@ impl OpFmnmx {
     /// Form `rur`'s fields (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ftz: bool = bit(w, 80);
         let nan: bool = false;
         let xorsign: bool = false;
@@ -519,14 +523,15 @@ impl OpFmnmx {
     /// Form `rrr`'s fields (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ftz: bool = bit(w, 80);
         let nan: bool = bit(w, 81);
         let xorsign: bool = false;
@@ -544,12 +549,13 @@ impl OpFmnmx {
     /// Form `rir`'s fields (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ftz: bool = bit(w, 80);
         let nan: bool = bit(w, 81);
         let xorsign: bool = false;
@@ -567,14 +573,15 @@ impl OpFmnmx {
     /// Form `rcr`'s fields (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ftz: bool = bit(w, 80);
         let nan: bool = bit(w, 81);
         let xorsign: bool = false;
@@ -592,14 +599,15 @@ impl OpFmnmx {
     /// Form `rur`'s fields (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ftz: bool = bit(w, 80);
         let nan: bool = bit(w, 81);
         let xorsign: bool = false;
@@ -617,14 +625,15 @@ impl OpFmnmx {
     /// Form `rrr`'s fields (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ftz: bool = bit(w, 80);
         let nan: bool = bit(w, 81);
         let xorsign: bool = bit(w, 82);
@@ -642,12 +651,13 @@ impl OpFmnmx {
     /// Form `rir`'s fields (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ftz: bool = bit(w, 80);
         let nan: bool = bit(w, 81);
         let xorsign: bool = bit(w, 82);
@@ -665,14 +675,15 @@ impl OpFmnmx {
     /// Form `rcr`'s fields (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ftz: bool = bit(w, 80);
         let nan: bool = bit(w, 81);
         let xorsign: bool = bit(w, 82);
@@ -690,14 +701,15 @@ impl OpFmnmx {
     /// Form `rur`'s fields (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ftz: bool = bit(w, 80);
         let nan: bool = bit(w, 81);
         let xorsign: bool = bit(w, 82);
@@ -715,14 +727,15 @@ impl OpFmnmx {
     /// Form `r`'s fields (isa-spec/spec/ops/fmnmx.toml:85; form at isa-spec/spec/ops/fmnmx.toml:88).
     #[inline(always)]
     fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
             .with_neg(bit(w, 48))
             .with_abs(bit(w, 46));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
             .with_neg(bit(w, 45))
             .with_abs(bit(w, 49));
-        let p = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
+            .with_not(bit(w, 42));
         let ftz: bool = bit(w, 44);
         let nan: bool = false;
         let xorsign: bool = false;
@@ -740,8 +753,8 @@ impl OpFmnmx {
     /// Form `i`'s fields (isa-spec/spec/ops/fmnmx.toml:85; form at isa-spec/spec/ops/fmnmx.toml:88).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
             .with_neg(bit(w, 48))
             .with_abs(bit(w, 46));
         let b = Src::imm(
@@ -754,7 +767,8 @@ impl OpFmnmx {
             )
             .with_neg(bit(w, 45))
             .with_abs(bit(w, 49));
-        let p = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
+            .with_not(bit(w, 42));
         let ftz: bool = bit(w, 44);
         let nan: bool = false;
         let xorsign: bool = false;
@@ -772,14 +786,15 @@ impl OpFmnmx {
     /// Form `c`'s fields (isa-spec/spec/ops/fmnmx.toml:85; form at isa-spec/spec/ops/fmnmx.toml:88).
     #[inline(always)]
     fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
             .with_neg(bit(w, 48))
             .with_abs(bit(w, 46));
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_neg(bit(w, 45))
             .with_abs(bit(w, 49));
-        let p = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
+            .with_not(bit(w, 42));
         let ftz: bool = bit(w, 44);
         let nan: bool = false;
         let xorsign: bool = false;

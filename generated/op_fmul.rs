@@ -202,11 +202,11 @@ impl OpFmul {
     /// Form `rrr`'s fields (isa-spec/spec/ops/fmul.toml:46; form at isa-spec/spec/ops/fmul.toml:49).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let ftz: bool = bit(w, 80);
@@ -218,8 +218,8 @@ impl OpFmul {
     /// Form `rir`'s fields (isa-spec/spec/ops/fmul.toml:46; form at isa-spec/spec/ops/fmul.toml:49).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
@@ -232,8 +232,8 @@ impl OpFmul {
     /// Form `rcr`'s fields (isa-spec/spec/ops/fmul.toml:46; form at isa-spec/spec/ops/fmul.toml:49).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
@@ -248,8 +248,8 @@ impl OpFmul {
     /// Form `rur`'s fields (isa-spec/spec/ops/fmul.toml:46; form at isa-spec/spec/ops/fmul.toml:49).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
@@ -264,9 +264,10 @@ impl OpFmul {
     /// Form `r`'s fields (isa-spec/spec/ops/fmul.toml:63; form at isa-spec/spec/ops/fmul.toml:66).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?).with_neg(bit(w, 48));
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
+            .with_neg(bit(w, 48));
         let ftz: bool = bit(w, 44);
         let rnd: Rnd = Rnd::from_index(bits(w, 39, 2) as usize)?;
         let sat: bool = bit(w, 50);
@@ -276,8 +277,8 @@ impl OpFmul {
     /// Form `i`'s fields (isa-spec/spec/ops/fmul.toml:63; form at isa-spec/spec/ops/fmul.toml:66).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = Src::imm(
                 imm_from_field(
                     (bits(w, 20, 19) | bits(w, 56, 1) << 19),
@@ -296,8 +297,8 @@ impl OpFmul {
     /// Form `c`'s fields (isa-spec/spec/ops/fmul.toml:63; form at isa-spec/spec/ops/fmul.toml:66).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_neg(bit(w, 48));
         let ftz: bool = bit(w, 44);

@@ -261,15 +261,16 @@ impl OpFsetp {
     /// Form `rrr`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let q = reg_at(w, RegFile::Pred, 84, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let q = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let cmp: Fcmp = Fcmp::from_index(bits(w, 76, 4) as usize)?;
         let ftz: bool = bit(w, 80);
         let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
@@ -288,13 +289,14 @@ impl OpFsetp {
     /// Form `rir`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let q = reg_at(w, RegFile::Pred, 84, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let q = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let cmp: Fcmp = Fcmp::from_index(bits(w, 76, 4) as usize)?;
         let ftz: bool = bit(w, 80);
         let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
@@ -313,15 +315,16 @@ impl OpFsetp {
     /// Form `rcr`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let q = reg_at(w, RegFile::Pred, 84, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let q = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let cmp: Fcmp = Fcmp::from_index(bits(w, 76, 4) as usize)?;
         let ftz: bool = bit(w, 80);
         let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
@@ -340,15 +343,16 @@ impl OpFsetp {
     /// Form `rur`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let q = reg_at(w, RegFile::Pred, 84, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let q = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let cmp: Fcmp = Fcmp::from_index(bits(w, 76, 4) as usize)?;
         let ftz: bool = bit(w, 80);
         let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
@@ -367,15 +371,16 @@ impl OpFsetp {
     /// Form `r`'s fields (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p = reg_at(w, RegFile::Pred, 3, 3, sm)?;
-        let q = reg_at(w, RegFile::Pred, 0, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?)
+        let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
+        let q = reg_below(RegFile::Pred, bits(w, 0, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
             .with_neg(bit(w, 43))
             .with_abs(bit(w, 7));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
             .with_neg(bit(w, 6))
             .with_abs(bit(w, 44));
-        let acc = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
+            .with_not(bit(w, 42));
         let cmp: Fcmp = Fcmp::from_index(bits(w, 48, 4) as usize)?;
         let ftz: bool = bit(w, 47);
         let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
@@ -394,9 +399,9 @@ impl OpFsetp {
     /// Form `i`'s fields (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p = reg_at(w, RegFile::Pred, 3, 3, sm)?;
-        let q = reg_at(w, RegFile::Pred, 0, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?)
+        let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
+        let q = reg_below(RegFile::Pred, bits(w, 0, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
             .with_neg(bit(w, 43))
             .with_abs(bit(w, 7));
         let b = Src::imm(
@@ -409,7 +414,8 @@ impl OpFsetp {
             )
             .with_neg(bit(w, 6))
             .with_abs(bit(w, 44));
-        let acc = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
+            .with_not(bit(w, 42));
         let cmp: Fcmp = Fcmp::from_index(bits(w, 48, 4) as usize)?;
         let ftz: bool = bit(w, 47);
         let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
@@ -428,15 +434,16 @@ impl OpFsetp {
     /// Form `c`'s fields (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p = reg_at(w, RegFile::Pred, 3, 3, sm)?;
-        let q = reg_at(w, RegFile::Pred, 0, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?)
+        let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
+        let q = reg_below(RegFile::Pred, bits(w, 0, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
             .with_neg(bit(w, 43))
             .with_abs(bit(w, 7));
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_neg(bit(w, 6))
             .with_abs(bit(w, 44));
-        let acc = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
+            .with_not(bit(w, 42));
         let cmp: Fcmp = Fcmp::from_index(bits(w, 48, 4) as usize)?;
         let ftz: bool = bit(w, 47);
         let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;

@@ -224,8 +224,8 @@ impl OpI2f {
     /// Form `rrr`'s fields (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let dtype: CvtFtype32 = match bits(w, 75, 3) {
             2 => CvtFtype32::F32,
             1 => CvtFtype32::F16,
@@ -262,7 +262,7 @@ impl OpI2f {
     /// Form `rir`'s fields (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let dtype: CvtFtype32 = match bits(w, 75, 3) {
             2 => CvtFtype32::F32,
@@ -300,7 +300,7 @@ impl OpI2f {
     /// Form `rcr`'s fields (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         let dtype: CvtFtype32 = match bits(w, 75, 3) {
             2 => CvtFtype32::F32,
@@ -338,7 +338,7 @@ impl OpI2f {
     /// Form `rur`'s fields (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         let dtype: CvtFtype32 = match bits(w, 75, 3) {
             2 => CvtFtype32::F32,

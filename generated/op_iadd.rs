@@ -153,9 +153,11 @@ impl OpIadd {
         if w & 0x3000000000000 == 0x3000000000000 {
             return None;
         }
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?).with_neg(bit(w, 49));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?).with_neg(bit(w, 48));
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
+            .with_neg(bit(w, 49));
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
+            .with_neg(bit(w, 48));
         let cc: bool = bit(w, 47);
         let x: bool = bit(w, 43);
         let o = Self { d, a, b, cc, x };
@@ -167,8 +169,9 @@ impl OpIadd {
         if w & 0x3000000000000 == 0x3000000000000 {
             return None;
         }
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?).with_neg(bit(w, 49));
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
+            .with_neg(bit(w, 49));
         let b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
@@ -183,8 +186,9 @@ impl OpIadd {
         if w & 0x3000000000000 == 0x3000000000000 {
             return None;
         }
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?).with_neg(bit(w, 49));
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
+            .with_neg(bit(w, 49));
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_neg(bit(w, 48));
         let cc: bool = bit(w, 47);

@@ -154,49 +154,58 @@ impl OpIadd3 {
     /// Form `rrr`'s fields (isa-spec/spec/ops/iadd3.toml:65; form at isa-spec/spec/ops/iadd3.toml:68).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let co0 = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let co1 = reg_at(w, RegFile::Pred, 84, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?).with_neg(bit(w, 72));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?).with_neg(bit(w, 63));
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?).with_neg(bit(w, 75));
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let co0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let co1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
+            .with_neg(bit(w, 72));
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+            .with_neg(bit(w, 63));
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
+            .with_neg(bit(w, 75));
         let o = Self { d, co0, co1, a, b, c };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x781e0000000000000000000)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/iadd3.toml:65; form at isa-spec/spec/ops/iadd3.toml:68).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let co0 = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let co1 = reg_at(w, RegFile::Pred, 84, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?).with_neg(bit(w, 72));
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let co0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let co1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
+            .with_neg(bit(w, 72));
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?).with_neg(bit(w, 75));
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
+            .with_neg(bit(w, 75));
         let o = Self { d, co0, co1, a, b, c };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x781e0000000000000000000)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/iadd3.toml:65; form at isa-spec/spec/ops/iadd3.toml:68).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let co0 = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let co1 = reg_at(w, RegFile::Pred, 84, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?).with_neg(bit(w, 72));
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let co0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let co1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
+            .with_neg(bit(w, 72));
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63));
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?).with_neg(bit(w, 75));
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
+            .with_neg(bit(w, 75));
         let o = Self { d, co0, co1, a, b, c };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x781e0000000000000000000)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/iadd3.toml:65; form at isa-spec/spec/ops/iadd3.toml:68).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let co0 = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let co1 = reg_at(w, RegFile::Pred, 84, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?).with_neg(bit(w, 72));
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let co0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let co1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
+            .with_neg(bit(w, 72));
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?).with_neg(bit(w, 75));
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
+            .with_neg(bit(w, 75));
         let o = Self { d, co0, co1, a, b, c };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x781e0000000000000000000)))
     }

@@ -184,10 +184,11 @@ impl OpImad {
     /// Form `rrr`'s fields (isa-spec/spec/ops/imad.toml:70; form at isa-spec/spec/ops/imad.toml:73).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?).with_neg(bit(w, 75));
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
+            .with_neg(bit(w, 75));
         let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
@@ -199,10 +200,11 @@ impl OpImad {
     /// Form `rir`'s fields (isa-spec/spec/ops/imad.toml:70; form at isa-spec/spec/ops/imad.toml:73).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?).with_neg(bit(w, 75));
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
+            .with_neg(bit(w, 75));
         let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
@@ -214,10 +216,11 @@ impl OpImad {
     /// Form `rcr`'s fields (isa-spec/spec/ops/imad.toml:70; form at isa-spec/spec/ops/imad.toml:73).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?).with_neg(bit(w, 75));
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
+            .with_neg(bit(w, 75));
         let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
@@ -229,10 +232,11 @@ impl OpImad {
     /// Form `rur`'s fields (isa-spec/spec/ops/imad.toml:70; form at isa-spec/spec/ops/imad.toml:73).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?).with_neg(bit(w, 75));
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
+            .with_neg(bit(w, 75));
         let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
@@ -244,9 +248,9 @@ impl OpImad {
     /// Form `rri`'s fields (isa-spec/spec/ops/imad.toml:70; form at isa-spec/spec/ops/imad.toml:73).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
@@ -259,9 +263,9 @@ impl OpImad {
     /// Form `rrc`'s fields (isa-spec/spec/ops/imad.toml:70; form at isa-spec/spec/ops/imad.toml:73).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63));
         let ty: IntType = match bits(w, 73, 1) {
@@ -275,9 +279,9 @@ impl OpImad {
     /// Form `rru`'s fields (isa-spec/spec/ops/imad.toml:70; form at isa-spec/spec/ops/imad.toml:73).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
         let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,

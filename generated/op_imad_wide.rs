@@ -311,11 +311,12 @@ impl OpImadWide {
     /// Form `rrr`'s fields (isa-spec/spec/ops/imad_wide.toml:54; form at isa-spec/spec/ops/imad_wide.toml:57).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let co = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?).with_neg(bit(w, 75));
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let co = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
+            .with_neg(bit(w, 75));
         let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
@@ -327,11 +328,12 @@ impl OpImadWide {
     /// Form `rir`'s fields (isa-spec/spec/ops/imad_wide.toml:54; form at isa-spec/spec/ops/imad_wide.toml:57).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let co = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let co = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?).with_neg(bit(w, 75));
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
+            .with_neg(bit(w, 75));
         let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
@@ -343,11 +345,12 @@ impl OpImadWide {
     /// Form `rcr`'s fields (isa-spec/spec/ops/imad_wide.toml:54; form at isa-spec/spec/ops/imad_wide.toml:57).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let co = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let co = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?).with_neg(bit(w, 75));
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
+            .with_neg(bit(w, 75));
         let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
@@ -359,11 +362,12 @@ impl OpImadWide {
     /// Form `rur`'s fields (isa-spec/spec/ops/imad_wide.toml:54; form at isa-spec/spec/ops/imad_wide.toml:57).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let co = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let co = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?).with_neg(bit(w, 75));
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
+            .with_neg(bit(w, 75));
         let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
@@ -375,10 +379,10 @@ impl OpImadWide {
     /// Form `rrc`'s fields (isa-spec/spec/ops/imad_wide.toml:54; form at isa-spec/spec/ops/imad_wide.toml:57).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let co = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let co = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63));
         let ty: IntType = match bits(w, 73, 1) {
@@ -392,10 +396,10 @@ impl OpImadWide {
     /// Form `rru`'s fields (isa-spec/spec/ops/imad_wide.toml:54; form at isa-spec/spec/ops/imad_wide.toml:57).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let co = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let co = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
         let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,

@@ -225,11 +225,13 @@ impl OpImadx {
     /// Form `rrr`'s fields (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?).with_not(bit(w, 75));
-        let ci = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
+            .with_not(bit(w, 75));
+        let ci = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
@@ -242,11 +244,13 @@ impl OpImadx {
     /// Form `rir`'s fields (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?).with_not(bit(w, 75));
-        let ci = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
+            .with_not(bit(w, 75));
+        let ci = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
@@ -259,11 +263,13 @@ impl OpImadx {
     /// Form `rcr`'s fields (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?).with_not(bit(w, 75));
-        let ci = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
+            .with_not(bit(w, 75));
+        let ci = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
@@ -276,11 +282,13 @@ impl OpImadx {
     /// Form `rur`'s fields (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?).with_not(bit(w, 75));
-        let ci = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
+            .with_not(bit(w, 75));
+        let ci = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
@@ -293,11 +301,12 @@ impl OpImadx {
     /// Form `rri`'s fields (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let ci = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let ci = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
@@ -310,12 +319,13 @@ impl OpImadx {
     /// Form `rrc`'s fields (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_not(bit(w, 63));
-        let ci = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let ci = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
@@ -328,11 +338,12 @@ impl OpImadx {
     /// Form `rru`'s fields (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
-        let ci = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let ci = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,

@@ -209,10 +209,11 @@ impl OpImnmx {
     /// Form `rrr`'s fields (isa-spec/spec/ops/imnmx.toml:58; form at isa-spec/spec/ops/imnmx.toml:62).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
@@ -226,10 +227,11 @@ impl OpImnmx {
     /// Form `rir`'s fields (isa-spec/spec/ops/imnmx.toml:58; form at isa-spec/spec/ops/imnmx.toml:62).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
@@ -243,10 +245,11 @@ impl OpImnmx {
     /// Form `rcr`'s fields (isa-spec/spec/ops/imnmx.toml:58; form at isa-spec/spec/ops/imnmx.toml:62).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
@@ -260,10 +263,11 @@ impl OpImnmx {
     /// Form `rur`'s fields (isa-spec/spec/ops/imnmx.toml:58; form at isa-spec/spec/ops/imnmx.toml:62).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
@@ -277,10 +281,11 @@ impl OpImnmx {
     /// Form `r`'s fields (isa-spec/spec/ops/imnmx.toml:76; form at isa-spec/spec/ops/imnmx.toml:79).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?);
-        let p = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
+            .with_not(bit(w, 42));
         let ty: IntType = match bits(w, 48, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
@@ -294,12 +299,13 @@ impl OpImnmx {
     /// Form `i`'s fields (isa-spec/spec/ops/imnmx.toml:76; form at isa-spec/spec/ops/imnmx.toml:79).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        let p = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
+            .with_not(bit(w, 42));
         let ty: IntType = match bits(w, 48, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
@@ -313,10 +319,11 @@ impl OpImnmx {
     /// Form `c`'s fields (isa-spec/spec/ops/imnmx.toml:76; form at isa-spec/spec/ops/imnmx.toml:79).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        let p = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
+            .with_not(bit(w, 42));
         let ty: IntType = match bits(w, 48, 1) {
             1 => IntType::S32,
             0 => IntType::U32,

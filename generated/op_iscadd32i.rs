@@ -78,8 +78,8 @@ impl OpIscadd32i {
     /// Form `fixed`'s fields (isa-spec/spec/ops/iscadd32i.toml:39; form at isa-spec/spec/ops/iscadd32i.toml:39).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = Src::imm(imm_from_field(bits(w, 20, 32), 32u32, 0u32, false));
         let shift: u32 = bits(w, 53, 5) as u32;
         let cc: bool = bit(w, 52);

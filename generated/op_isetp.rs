@@ -292,12 +292,14 @@ impl OpIsetp {
     /// Form `rrr`'s fields (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let d2 = reg_at(w, RegFile::Pred, 84, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
-        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let lc = Src::reg(reg_at(w, RegFile::Pred, 68, 3, sm)?).with_not(bit(w, 71));
+        let d = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let d2 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let lc = Src::reg(reg_below(RegFile::Pred, bits(w, 68, 3), 7)?)
+            .with_not(bit(w, 71));
         let cmp: Icmp = Icmp::from_index(bits(w, 76, 3) as usize)?;
         let ty: IsetpType = match bits(w, 73, 1) {
             1 => IsetpType::S32,
@@ -325,12 +327,14 @@ impl OpIsetp {
     /// Form `rir`'s fields (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let d2 = reg_at(w, RegFile::Pred, 84, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let d2 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let lc = Src::reg(reg_at(w, RegFile::Pred, 68, 3, sm)?).with_not(bit(w, 71));
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let lc = Src::reg(reg_below(RegFile::Pred, bits(w, 68, 3), 7)?)
+            .with_not(bit(w, 71));
         let cmp: Icmp = Icmp::from_index(bits(w, 76, 3) as usize)?;
         let ty: IsetpType = match bits(w, 73, 1) {
             1 => IsetpType::S32,
@@ -358,12 +362,14 @@ impl OpIsetp {
     /// Form `rcr`'s fields (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let d2 = reg_at(w, RegFile::Pred, 84, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let d2 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let lc = Src::reg(reg_at(w, RegFile::Pred, 68, 3, sm)?).with_not(bit(w, 71));
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let lc = Src::reg(reg_below(RegFile::Pred, bits(w, 68, 3), 7)?)
+            .with_not(bit(w, 71));
         let cmp: Icmp = Icmp::from_index(bits(w, 76, 3) as usize)?;
         let ty: IsetpType = match bits(w, 73, 1) {
             1 => IsetpType::S32,
@@ -391,12 +397,14 @@ impl OpIsetp {
     /// Form `rur`'s fields (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let d2 = reg_at(w, RegFile::Pred, 84, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let d2 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let lc = Src::reg(reg_at(w, RegFile::Pred, 68, 3, sm)?).with_not(bit(w, 71));
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let lc = Src::reg(reg_below(RegFile::Pred, bits(w, 68, 3), 7)?)
+            .with_not(bit(w, 71));
         let cmp: Icmp = Icmp::from_index(bits(w, 76, 3) as usize)?;
         let ty: IsetpType = match bits(w, 73, 1) {
             1 => IsetpType::S32,
@@ -424,11 +432,12 @@ impl OpIsetp {
     /// Form `r`'s fields (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Pred, 3, 3, sm)?;
-        let d2 = reg_at(w, RegFile::Pred, 0, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?);
-        let acc = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let d = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
+        let d2 = reg_below(RegFile::Pred, bits(w, 0, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
+            .with_not(bit(w, 42));
         let lc: Src = Src::PT;
         let cmp: Icmp = Icmp::from_index(bits(w, 49, 3) as usize)?;
         let ty: IsetpType = match bits(w, 48, 1) {
@@ -457,13 +466,14 @@ impl OpIsetp {
     /// Form `i`'s fields (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Pred, 3, 3, sm)?;
-        let d2 = reg_at(w, RegFile::Pred, 0, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let d = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
+        let d2 = reg_below(RegFile::Pred, bits(w, 0, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        let acc = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
+            .with_not(bit(w, 42));
         let lc: Src = Src::PT;
         let cmp: Icmp = Icmp::from_index(bits(w, 49, 3) as usize)?;
         let ty: IsetpType = match bits(w, 48, 1) {
@@ -492,11 +502,12 @@ impl OpIsetp {
     /// Form `c`'s fields (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Pred, 3, 3, sm)?;
-        let d2 = reg_at(w, RegFile::Pred, 0, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let d = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
+        let d2 = reg_below(RegFile::Pred, bits(w, 0, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        let acc = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
+            .with_not(bit(w, 42));
         let lc: Src = Src::PT;
         let cmp: Icmp = Icmp::from_index(bits(w, 49, 3) as usize)?;
         let ty: IsetpType = match bits(w, 48, 1) {

@@ -232,12 +232,14 @@ impl OpIsetp64 {
     /// Form `rrr`'s fields (isa-spec/spec/ops/isetp64.toml:91; form at isa-spec/spec/ops/isetp64.toml:95).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let d2 = reg_at(w, RegFile::Pred, 84, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
-        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let lc = Src::reg(reg_at(w, RegFile::Pred, 68, 3, sm)?).with_not(bit(w, 71));
+        let d = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let d2 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let lc = Src::reg(reg_below(RegFile::Pred, bits(w, 68, 3), 7)?)
+            .with_not(bit(w, 71));
         let cmp: Icmp = Icmp::from_index(bits(w, 76, 3) as usize)?;
         let ty: IsetpType64 = IsetpType64::from_index(bits(w, 73, 1) as usize)?;
         let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
@@ -259,12 +261,14 @@ impl OpIsetp64 {
     /// Form `rir`'s fields (isa-spec/spec/ops/isetp64.toml:91; form at isa-spec/spec/ops/isetp64.toml:95).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let d2 = reg_at(w, RegFile::Pred, 84, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let d2 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, true));
-        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let lc = Src::reg(reg_at(w, RegFile::Pred, 68, 3, sm)?).with_not(bit(w, 71));
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let lc = Src::reg(reg_below(RegFile::Pred, bits(w, 68, 3), 7)?)
+            .with_not(bit(w, 71));
         let cmp: Icmp = Icmp::from_index(bits(w, 76, 3) as usize)?;
         let ty: IsetpType64 = IsetpType64::from_index(bits(w, 73, 1) as usize)?;
         let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
@@ -286,12 +290,14 @@ impl OpIsetp64 {
     /// Form `rur`'s fields (isa-spec/spec/ops/isetp64.toml:91; form at isa-spec/spec/ops/isetp64.toml:95).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let d2 = reg_at(w, RegFile::Pred, 84, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let lc = Src::reg(reg_at(w, RegFile::Pred, 68, 3, sm)?).with_not(bit(w, 71));
+        let d = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let d2 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let lc = Src::reg(reg_below(RegFile::Pred, bits(w, 68, 3), 7)?)
+            .with_not(bit(w, 71));
         let cmp: Icmp = Icmp::from_index(bits(w, 76, 3) as usize)?;
         let ty: IsetpType64 = IsetpType64::from_index(bits(w, 73, 1) as usize)?;
         let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;

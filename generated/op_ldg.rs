@@ -253,8 +253,8 @@ impl OpLdg {
     /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:57; form at isa-spec/spec/ops/ldg.toml:57).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let size: MemSize = match bits(w, 73, 3) {
             4 => MemSize::B32,
@@ -326,8 +326,8 @@ impl OpLdg {
     /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:85; form at isa-spec/spec/ops/ldg.toml:85).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let size: MemSize = match bits(w, 73, 3) {
             4 => MemSize::B32,
@@ -399,8 +399,8 @@ impl OpLdg {
     /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:93; form at isa-spec/spec/ops/ldg.toml:93).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let off: i32 = sext_field(bits(w, 20, 24), 24u32) as i32;
         let size: MemSize = match bits(w, 48, 3) {
             4 => MemSize::B32,

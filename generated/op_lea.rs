@@ -134,10 +134,11 @@ impl OpLea {
     /// Form `rrr`'s fields (isa-spec/spec/ops/lea.toml:46; form at isa-spec/spec/ops/lea.toml:49).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let co = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?).with_neg(bit(w, 63));
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let co = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+            .with_neg(bit(w, 63));
         let shift: u32 = bits(w, 75, 5) as u32;
         let o = Self { d, co, a, b, shift };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
@@ -145,9 +146,9 @@ impl OpLea {
     /// Form `rir`'s fields (isa-spec/spec/ops/lea.toml:46; form at isa-spec/spec/ops/lea.toml:49).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let co = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let co = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let shift: u32 = bits(w, 75, 5) as u32;
         let o = Self { d, co, a, b, shift };
@@ -156,9 +157,9 @@ impl OpLea {
     /// Form `rcr`'s fields (isa-spec/spec/ops/lea.toml:46; form at isa-spec/spec/ops/lea.toml:49).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let co = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let co = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63));
         let shift: u32 = bits(w, 75, 5) as u32;
@@ -168,9 +169,9 @@ impl OpLea {
     /// Form `rur`'s fields (isa-spec/spec/ops/lea.toml:46; form at isa-spec/spec/ops/lea.toml:49).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let co = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let co = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
         let shift: u32 = bits(w, 75, 5) as u32;
         let o = Self { d, co, a, b, shift };

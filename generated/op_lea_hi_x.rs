@@ -189,12 +189,14 @@ impl OpLeaHiX {
     /// Form `rrr`'s fields (isa-spec/spec/ops/lea_hi_x.toml:63; form at isa-spec/spec/ops/lea_hi_x.toml:66).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let co = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?).with_not(bit(w, 63));
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
-        let ci = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let co = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+            .with_not(bit(w, 63));
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
+        let ci = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let sx32: bool = bit(w, 73);
         let shift: u32 = bits(w, 75, 5) as u32;
         let o = Self {
@@ -212,12 +214,13 @@ impl OpLeaHiX {
     /// Form `rir`'s fields (isa-spec/spec/ops/lea_hi_x.toml:63; form at isa-spec/spec/ops/lea_hi_x.toml:66).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let co = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let co = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
-        let ci = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
+        let ci = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let sx32: bool = bit(w, 73);
         let shift: u32 = bits(w, 75, 5) as u32;
         let o = Self {
@@ -235,13 +238,14 @@ impl OpLeaHiX {
     /// Form `rcr`'s fields (isa-spec/spec/ops/lea_hi_x.toml:63; form at isa-spec/spec/ops/lea_hi_x.toml:66).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let co = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let co = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_not(bit(w, 63));
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
-        let ci = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
+        let ci = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let sx32: bool = bit(w, 73);
         let shift: u32 = bits(w, 75, 5) as u32;
         let o = Self {
@@ -259,12 +263,13 @@ impl OpLeaHiX {
     /// Form `rur`'s fields (isa-spec/spec/ops/lea_hi_x.toml:63; form at isa-spec/spec/ops/lea_hi_x.toml:66).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let co = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let co = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
-        let ci = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
+        let ci = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let sx32: bool = bit(w, 73);
         let shift: u32 = bits(w, 75, 5) as u32;
         let o = Self {
@@ -282,12 +287,13 @@ impl OpLeaHiX {
     /// Form `rri`'s fields (isa-spec/spec/ops/lea_hi_x.toml:63; form at isa-spec/spec/ops/lea_hi_x.toml:66).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let co = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let co = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let ci = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let ci = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let sx32: bool = false;
         let shift: u32 = bits(w, 75, 5) as u32;
         let o = Self {

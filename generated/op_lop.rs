@@ -138,10 +138,12 @@ impl OpLop {
     /// Form `r`'s fields (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/ops/lop.toml:68).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd = reg_at(w, RegFile::Pred, 48, 3, sm)?;
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?).with_not(bit(w, 39));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?).with_not(bit(w, 40));
+        let pd = reg_below(RegFile::Pred, bits(w, 48, 3), 7)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
+            .with_not(bit(w, 39));
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
+            .with_not(bit(w, 40));
         let op: LopOp = LopOp::from_index(bits(w, 41, 2) as usize)?;
         let pop: PredOp = PredOp::from_index(bits(w, 44, 2) as usize)?;
         let cc: bool = bit(w, 47);
@@ -161,9 +163,10 @@ impl OpLop {
     /// Form `i`'s fields (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/ops/lop.toml:68).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd = reg_at(w, RegFile::Pred, 48, 3, sm)?;
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?).with_not(bit(w, 39));
+        let pd = reg_below(RegFile::Pred, bits(w, 48, 3), 7)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
+            .with_not(bit(w, 39));
         let b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
@@ -186,9 +189,10 @@ impl OpLop {
     /// Form `c`'s fields (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/ops/lop.toml:68).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd = reg_at(w, RegFile::Pred, 48, 3, sm)?;
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?).with_not(bit(w, 39));
+        let pd = reg_below(RegFile::Pred, bits(w, 48, 3), 7)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
+            .with_not(bit(w, 39));
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_not(bit(w, 40));
         let op: LopOp = LopOp::from_index(bits(w, 41, 2) as usize)?;

@@ -269,12 +269,13 @@ impl OpLop3 {
     /// Form `rrr`'s fields (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
-        let pc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
+        let pc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let lut: u32 = bits(w, 72, 8) as u32;
         let pop: PredOp = PredOp::F;
         let pand: bool = bit(w, 80);
@@ -298,12 +299,13 @@ impl OpLop3 {
     /// Form `rir`'s fields (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
-        let pc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
+        let pc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let lut: u32 = bits(w, 72, 8) as u32;
         let pop: PredOp = PredOp::F;
         let pand: bool = bit(w, 80);
@@ -327,12 +329,13 @@ impl OpLop3 {
     /// Form `rcr`'s fields (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
-        let pc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
+        let pc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let lut: u32 = bits(w, 72, 8) as u32;
         let pop: PredOp = PredOp::F;
         let pand: bool = bit(w, 80);
@@ -356,12 +359,13 @@ impl OpLop3 {
     /// Form `rur`'s fields (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
-        let pc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
+        let pc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let lut: u32 = bits(w, 72, 8) as u32;
         let pop: PredOp = PredOp::F;
         let pand: bool = bit(w, 80);
@@ -385,11 +389,11 @@ impl OpLop3 {
     /// Form `r`'s fields (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd = reg_at(w, RegFile::Pred, 48, 3, sm)?;
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?);
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?);
+        let pd = reg_below(RegFile::Pred, bits(w, 48, 3), 7)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         let pc: Src = Src::FALSE;
         let lut: u32 = bits(w, 28, 8) as u32;
         let pop: PredOp = PredOp::from_index(bits(w, 36, 2) as usize)?;
@@ -415,12 +419,12 @@ impl OpLop3 {
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         let pc: Src = Src::FALSE;
         let lut: u32 = bits(w, 48, 8) as u32;
         let pop: PredOp = PredOp::F;
@@ -446,10 +450,10 @@ impl OpLop3 {
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let pd: Reg = Reg::PT;
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         let pc: Src = Src::FALSE;
         let lut: u32 = bits(w, 48, 8) as u32;
         let pop: PredOp = PredOp::F;

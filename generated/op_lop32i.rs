@@ -82,8 +82,9 @@ impl OpLop32i {
     /// Form `fixed`'s fields (isa-spec/spec/ops/lop32i.toml:47; form at isa-spec/spec/ops/lop32i.toml:47).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?).with_not(bit(w, 55));
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
+            .with_not(bit(w, 55));
         let b = Src::imm(imm_from_field(bits(w, 20, 32), 32u32, 0u32, false));
         let op: LopOp = LopOp::from_index(bits(w, 53, 2) as usize)?;
         let cc: bool = bit(w, 52);

@@ -130,8 +130,8 @@ impl OpMov {
     /// Form `rrr`'s fields (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/ops/mov.toml:35).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let mask: u32 = bits(w, 72, 4) as u32;
         let o = Self { d, b, mask };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
@@ -139,7 +139,7 @@ impl OpMov {
     /// Form `rir`'s fields (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/ops/mov.toml:35).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let mask: u32 = bits(w, 72, 4) as u32;
         let o = Self { d, b, mask };
@@ -148,7 +148,7 @@ impl OpMov {
     /// Form `rcr`'s fields (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/ops/mov.toml:35).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         let mask: u32 = bits(w, 72, 4) as u32;
         let o = Self { d, b, mask };
@@ -157,7 +157,7 @@ impl OpMov {
     /// Form `rur`'s fields (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/ops/mov.toml:35).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         let mask: u32 = bits(w, 72, 4) as u32;
         let o = Self { d, b, mask };
@@ -166,8 +166,8 @@ impl OpMov {
     /// Form `r`'s fields (isa-spec/spec/ops/mov.toml:52; form at isa-spec/spec/ops/mov.toml:55).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         let mask: u32 = bits(w, 39, 4) as u32;
         let o = Self { d, b, mask };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
@@ -175,7 +175,7 @@ impl OpMov {
     /// Form `c`'s fields (isa-spec/spec/ops/mov.toml:52; form at isa-spec/spec/ops/mov.toml:55).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         let mask: u32 = bits(w, 39, 4) as u32;
         let o = Self { d, b, mask };

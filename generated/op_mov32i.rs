@@ -68,7 +68,7 @@ impl OpMov32i {
     /// Form `fixed`'s fields (isa-spec/spec/ops/mov32i.toml:28; form at isa-spec/spec/ops/mov32i.toml:28).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let b = Src::imm(imm_from_field(bits(w, 20, 32), 32u32, 0u32, false));
         let mask: u32 = bits(w, 12, 4) as u32;
         let o = Self { d, b, mask };

@@ -157,15 +157,15 @@ impl OpMov64 {
     /// Form `rrr`'s fields (isa-spec/spec/ops/mov64.toml:27; form at isa-spec/spec/ops/mov64.toml:31).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/mov64.toml:27; form at isa-spec/spec/ops/mov64.toml:31).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = Src::imm(imm_from_field(bits(w, 24, 32), 32u32, 0u32, false));
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
@@ -173,8 +173,8 @@ impl OpMov64 {
     /// Form `rur`'s fields (isa-spec/spec/ops/mov64.toml:27; form at isa-spec/spec/ops/mov64.toml:31).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }

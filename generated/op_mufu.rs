@@ -461,8 +461,8 @@ impl OpMufu {
     /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let op: MufuOp = match bits(w, 74, 6) {
@@ -491,7 +491,7 @@ impl OpMufu {
     /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let op: MufuOp = match bits(w, 74, 6) {
             0 => MufuOp::Cos,
@@ -519,7 +519,7 @@ impl OpMufu {
     /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
@@ -549,8 +549,8 @@ impl OpMufu {
     /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
@@ -572,7 +572,7 @@ impl OpMufu {
     /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
         let fmt: MufuFmt = match bits(w, 73, 1) {
@@ -593,7 +593,7 @@ impl OpMufu {
     /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
@@ -616,8 +616,8 @@ impl OpMufu {
     /// Form `rur`'s fields (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
@@ -639,8 +639,8 @@ impl OpMufu {
     /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
@@ -658,7 +658,7 @@ impl OpMufu {
     /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
         let fmt: MufuFmt = MufuFmt::from_index(bits(w, 72, 2) as usize)?;
@@ -675,7 +675,7 @@ impl OpMufu {
     /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
@@ -694,7 +694,7 @@ impl OpMufu {
     /// Form `rur`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));

@@ -121,11 +121,14 @@ impl OpPlop3 {
     /// Form `p`'s fields (isa-spec/spec/ops/plop3.toml:52; form at isa-spec/spec/ops/plop3.toml:55).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let pq = reg_at(w, RegFile::Pred, 84, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let b = Src::reg(reg_at(w, RegFile::Pred, 77, 3, sm)?).with_not(bit(w, 80));
-        let c = Src::reg(reg_at(w, RegFile::Pred, 68, 3, sm)?).with_not(bit(w, 71));
+        let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let pq = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let b = Src::reg(reg_below(RegFile::Pred, bits(w, 77, 3), 7)?)
+            .with_not(bit(w, 80));
+        let c = Src::reg(reg_below(RegFile::Pred, bits(w, 68, 3), 7)?)
+            .with_not(bit(w, 71));
         let lut0: u32 = (bits(w, 64, 3) | bits(w, 72, 5) << 3) as u32;
         let lut1: u32 = bits(w, 16, 8) as u32;
         let o = Self {
@@ -142,11 +145,14 @@ impl OpPlop3 {
     /// Form `u`'s fields (isa-spec/spec/ops/plop3.toml:52; form at isa-spec/spec/ops/plop3.toml:55).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let pq = reg_at(w, RegFile::Pred, 84, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let b = Src::reg(reg_at(w, RegFile::Pred, 77, 3, sm)?).with_not(bit(w, 80));
-        let c = Src::reg(reg_at(w, RegFile::UPred, 68, 3, sm)?).with_not(bit(w, 71));
+        let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let pq = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let b = Src::reg(reg_below(RegFile::Pred, bits(w, 77, 3), 7)?)
+            .with_not(bit(w, 80));
+        let c = Src::reg(reg_below(RegFile::UPred, bits(w, 68, 3), 7)?)
+            .with_not(bit(w, 71));
         let lut0: u32 = (bits(w, 64, 3) | bits(w, 72, 5) << 3) as u32;
         let lut1: u32 = bits(w, 16, 8) as u32;
         let o = Self {

@@ -146,15 +146,16 @@ impl OpPopc {
     /// Form `rrr`'s fields (isa-spec/spec/ops/popc.toml:22; form at isa-spec/spec/ops/popc.toml:28).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?).with_not(bit(w, 63));
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+            .with_not(bit(w, 63));
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/popc.toml:22; form at isa-spec/spec/ops/popc.toml:28).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
@@ -162,7 +163,7 @@ impl OpPopc {
     /// Form `rcr`'s fields (isa-spec/spec/ops/popc.toml:22; form at isa-spec/spec/ops/popc.toml:28).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_not(bit(w, 63));
         let o = Self { d, b };
@@ -171,7 +172,7 @@ impl OpPopc {
     /// Form `rur`'s fields (isa-spec/spec/ops/popc.toml:22; form at isa-spec/spec/ops/popc.toml:28).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
@@ -179,15 +180,16 @@ impl OpPopc {
     /// Form `r`'s fields (isa-spec/spec/ops/popc.toml:43; form at isa-spec/spec/ops/popc.toml:46).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?).with_not(bit(w, 40));
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
+            .with_not(bit(w, 40));
         let o = Self { d, b };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/popc.toml:43; form at isa-spec/spec/ops/popc.toml:46).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
@@ -197,7 +199,7 @@ impl OpPopc {
     /// Form `c`'s fields (isa-spec/spec/ops/popc.toml:43; form at isa-spec/spec/ops/popc.toml:46).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_not(bit(w, 40));
         let o = Self { d, b };

@@ -250,10 +250,10 @@ impl OpPrmt {
     /// Form `rrr`'s fields (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let mode: PrmtMode = PrmtMode::from_index(bits(w, 72, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
@@ -261,10 +261,10 @@ impl OpPrmt {
     /// Form `rir`'s fields (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let mode: PrmtMode = PrmtMode::from_index(bits(w, 72, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
@@ -272,10 +272,10 @@ impl OpPrmt {
     /// Form `rcr`'s fields (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let mode: PrmtMode = PrmtMode::from_index(bits(w, 72, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
@@ -283,10 +283,10 @@ impl OpPrmt {
     /// Form `rur`'s fields (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let mode: PrmtMode = PrmtMode::from_index(bits(w, 72, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
@@ -294,9 +294,9 @@ impl OpPrmt {
     /// Form `rri`'s fields (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let mode: PrmtMode = PrmtMode::from_index(bits(w, 72, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
@@ -305,9 +305,9 @@ impl OpPrmt {
     /// Form `rrc`'s fields (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         let mode: PrmtMode = PrmtMode::from_index(bits(w, 72, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
@@ -316,9 +316,9 @@ impl OpPrmt {
     /// Form `rru`'s fields (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         let mode: PrmtMode = PrmtMode::from_index(bits(w, 72, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
@@ -327,10 +327,10 @@ impl OpPrmt {
     /// Form `r`'s fields (isa-spec/spec/ops/prmt.toml:65; form at isa-spec/spec/ops/prmt.toml:68).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?);
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         let mode: PrmtMode = PrmtMode::from_index(bits(w, 48, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
@@ -338,12 +338,12 @@ impl OpPrmt {
     /// Form `i`'s fields (isa-spec/spec/ops/prmt.toml:65; form at isa-spec/spec/ops/prmt.toml:68).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         let mode: PrmtMode = PrmtMode::from_index(bits(w, 48, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
@@ -351,10 +351,10 @@ impl OpPrmt {
     /// Form `c`'s fields (isa-spec/spec/ops/prmt.toml:65; form at isa-spec/spec/ops/prmt.toml:68).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         let mode: PrmtMode = PrmtMode::from_index(bits(w, 48, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
@@ -362,9 +362,9 @@ impl OpPrmt {
     /// Form `c2`'s fields (isa-spec/spec/ops/prmt.toml:65; form at isa-spec/spec/ops/prmt.toml:68).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         let c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         let mode: PrmtMode = PrmtMode::from_index(bits(w, 48, 3) as usize)?;
         let o = Self { d, a, b, c, mode };

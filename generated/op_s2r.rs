@@ -74,7 +74,7 @@ impl OpS2r {
     /// Form `fixed`'s fields (isa-spec/spec/ops/s2r.toml:18; form at isa-spec/spec/ops/s2r.toml:18).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let sr: Sr = Sr::from_index(bits(w, 72, 8) as usize)?;
         let o = Self { d, sr };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
@@ -82,7 +82,7 @@ impl OpS2r {
     /// Form `fixed`'s fields (isa-spec/spec/ops/s2r.toml:27; form at isa-spec/spec/ops/s2r.toml:27).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let sr: Sr = Sr::from_index(bits(w, 20, 8) as usize)?;
         let o = Self { d, sr };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))

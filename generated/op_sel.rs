@@ -196,72 +196,79 @@ impl OpSel {
     /// Form `rrr`'s fields (isa-spec/spec/ops/sel.toml:35; form at isa-spec/spec/ops/sel.toml:38).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
-        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let o = Self { d, a, b, cond };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/sel.toml:35; form at isa-spec/spec/ops/sel.toml:38).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let o = Self { d, a, b, cond };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/sel.toml:35; form at isa-spec/spec/ops/sel.toml:38).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let o = Self { d, a, b, cond };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/sel.toml:35; form at isa-spec/spec/ops/sel.toml:38).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let o = Self { d, a, b, cond };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `r`'s fields (isa-spec/spec/ops/sel.toml:47; form at isa-spec/spec/ops/sel.toml:50).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?);
-        let cond = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
+        let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
+            .with_not(bit(w, 42));
         let o = Self { d, a, b, cond };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/sel.toml:47; form at isa-spec/spec/ops/sel.toml:50).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        let cond = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
+            .with_not(bit(w, 42));
         let o = Self { d, a, b, cond };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/sel.toml:47; form at isa-spec/spec/ops/sel.toml:50).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        let cond = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
+            .with_not(bit(w, 42));
         let o = Self { d, a, b, cond };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }

@@ -334,10 +334,10 @@ impl OpShf {
     /// Form `rrr`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let dir: ShfDir = ShfDir::from_index(bits(w, 76, 1) as usize)?;
         let wrap: bool = bit(w, 75);
         let ty: ShfType = ShfType::from_index(bits(w, 73, 2) as usize)?;
@@ -357,10 +357,10 @@ impl OpShf {
     /// Form `rir`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let dir: ShfDir = ShfDir::from_index(bits(w, 76, 1) as usize)?;
         let wrap: bool = bit(w, 75);
         let ty: ShfType = ShfType::from_index(bits(w, 73, 2) as usize)?;
@@ -380,10 +380,10 @@ impl OpShf {
     /// Form `rcr`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let dir: ShfDir = ShfDir::from_index(bits(w, 76, 1) as usize)?;
         let wrap: bool = bit(w, 75);
         let ty: ShfType = ShfType::from_index(bits(w, 73, 2) as usize)?;
@@ -403,10 +403,10 @@ impl OpShf {
     /// Form `rur`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let dir: ShfDir = ShfDir::from_index(bits(w, 76, 1) as usize)?;
         let wrap: bool = bit(w, 75);
         let ty: ShfType = ShfType::from_index(bits(w, 73, 2) as usize)?;
@@ -426,9 +426,9 @@ impl OpShf {
     /// Form `rri`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let dir: ShfDir = ShfDir::from_index(bits(w, 76, 1) as usize)?;
         let wrap: bool = bit(w, 75);
@@ -449,9 +449,9 @@ impl OpShf {
     /// Form `rrc`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         let dir: ShfDir = ShfDir::from_index(bits(w, 76, 1) as usize)?;
         let wrap: bool = bit(w, 75);
@@ -472,9 +472,9 @@ impl OpShf {
     /// Form `rru`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         let dir: ShfDir = ShfDir::from_index(bits(w, 76, 1) as usize)?;
         let wrap: bool = bit(w, 75);
@@ -495,10 +495,10 @@ impl OpShf {
     /// Form `fixed`'s fields (isa-spec/spec/ops/shf.toml:106; form at isa-spec/spec/ops/shf.toml:106).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?);
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         let dir: ShfDir = match bits(w, 56, 3) {
             3 => ShfDir::L,
             4 => ShfDir::R,
@@ -527,10 +527,10 @@ impl OpShf {
     /// Form `fixed`'s fields (isa-spec/spec/ops/shf.toml:133; form at isa-spec/spec/ops/shf.toml:133).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = Src::imm(imm_from_field(bits(w, 20, 6), 6u32, 0u32, false));
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         let dir: ShfDir = match bits(w, 57, 3) {
             3 => ShfDir::L,
             4 => ShfDir::R,

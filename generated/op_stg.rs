@@ -254,8 +254,8 @@ impl OpStg {
     /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:50; form at isa-spec/spec/ops/stg.toml:50).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
         let size: MemSize = match bits(w, 73, 3) {
             4 => MemSize::B32,
@@ -317,8 +317,8 @@ impl OpStg {
     /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:87; form at isa-spec/spec/ops/stg.toml:87).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 0, 8, sm)?);
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?);
         let off: i32 = sext_field(bits(w, 20, 24), 24u32) as i32;
         let size: MemSize = match bits(w, 48, 3) {
             4 => MemSize::B32,

@@ -285,10 +285,11 @@ impl OpVimnmx {
     /// Form `rrr`'s fields (isa-spec/spec/ops/vimnmx.toml:70; form at isa-spec/spec/ops/vimnmx.toml:85).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ty: VimnmxType = match bits(w, 72, 2) {
             1 => VimnmxType::S32,
             0 => VimnmxType::U32,
@@ -303,10 +304,11 @@ impl OpVimnmx {
     /// Form `rir`'s fields (isa-spec/spec/ops/vimnmx.toml:70; form at isa-spec/spec/ops/vimnmx.toml:85).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ty: VimnmxType = match bits(w, 72, 2) {
             1 => VimnmxType::S32,
             0 => VimnmxType::U32,
@@ -321,10 +323,11 @@ impl OpVimnmx {
     /// Form `rcr`'s fields (isa-spec/spec/ops/vimnmx.toml:70; form at isa-spec/spec/ops/vimnmx.toml:85).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ty: VimnmxType = match bits(w, 72, 2) {
             1 => VimnmxType::S32,
             0 => VimnmxType::U32,
@@ -339,10 +342,11 @@ impl OpVimnmx {
     /// Form `rur`'s fields (isa-spec/spec/ops/vimnmx.toml:70; form at isa-spec/spec/ops/vimnmx.toml:85).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ty: VimnmxType = match bits(w, 72, 2) {
             1 => VimnmxType::S32,
             0 => VimnmxType::U32,
@@ -357,10 +361,11 @@ impl OpVimnmx {
     /// Form `rrr`'s fields (isa-spec/spec/ops/vimnmx.toml:80; form at isa-spec/spec/ops/vimnmx.toml:85).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ty: VimnmxType = match bits(w, 72, 3) {
             1 => VimnmxType::S32,
             0 => VimnmxType::U32,
@@ -377,10 +382,11 @@ impl OpVimnmx {
     /// Form `rir`'s fields (isa-spec/spec/ops/vimnmx.toml:80; form at isa-spec/spec/ops/vimnmx.toml:85).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ty: VimnmxType = match bits(w, 72, 3) {
             1 => VimnmxType::S32,
             0 => VimnmxType::U32,
@@ -397,10 +403,11 @@ impl OpVimnmx {
     /// Form `rur`'s fields (isa-spec/spec/ops/vimnmx.toml:80; form at isa-spec/spec/ops/vimnmx.toml:85).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ty: VimnmxType = match bits(w, 72, 3) {
             1 => VimnmxType::S32,
             0 => VimnmxType::U32,

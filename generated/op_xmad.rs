@@ -318,10 +318,10 @@ impl OpXmad {
     /// Form `r`'s fields (isa-spec/spec/ops/xmad.toml:120; form at isa-spec/spec/ops/xmad.toml:123).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?);
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         let sign: XmadSign = XmadSign::from_index(bits(w, 48, 2) as usize)?;
         let psl: bool = bit(w, 36);
         let cmode: XmadCmode = XmadCmode::from_index(bits(w, 50, 3) as usize)?;
@@ -355,10 +355,10 @@ impl OpXmad {
     /// Form `i`'s fields (isa-spec/spec/ops/xmad.toml:120; form at isa-spec/spec/ops/xmad.toml:123).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = Src::imm(imm_from_field(bits(w, 20, 16), 16u32, 0u32, false));
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         let sign: XmadSign = XmadSign::from_index(bits(w, 48, 2) as usize)?;
         let psl: bool = bit(w, 36);
         let cmode: XmadCmode = XmadCmode::from_index(bits(w, 50, 3) as usize)?;
@@ -392,10 +392,10 @@ impl OpXmad {
     /// Form `c`'s fields (isa-spec/spec/ops/xmad.toml:145; form at isa-spec/spec/ops/xmad.toml:148).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         let sign: XmadSign = XmadSign::from_index(bits(w, 48, 2) as usize)?;
         let psl: bool = bit(w, 55);
         let cmode: XmadCmode = match bits(w, 50, 2) {
@@ -435,9 +435,9 @@ impl OpXmad {
     /// Form `c2`'s fields (isa-spec/spec/ops/xmad.toml:145; form at isa-spec/spec/ops/xmad.toml:148).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         let c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         let sign: XmadSign = XmadSign::from_index(bits(w, 48, 2) as usize)?;
         let psl: bool = false;

@@ -46,15 +46,39 @@ fn flag_of(bits: &Bits) -> TokenStream {
     }
 }
 
-/// The register of `file` a field names: `reg_at(w, file, lo, width, sm)?`
-/// for a field of one range.
-fn reg_of(file: TokenStream, bits: &Bits) -> TokenStream {
-    match bits.ranges.as_slice() {
-        [(l, h)] => {
+/// The zero index (RZ, URZ, PT, UPT) `kind` has on every SM of `form`,
+/// when they all agree: the decoder then compares a field against that
+/// constant (which folds away for a full-width field) instead of looking
+/// the SM up per register.
+fn form_zero(spec: &Spec, form: &Form, kind: SlotKindClass) -> Option<u32> {
+    let mut zeros = form.sms.iter().map(|&sm| {
+        let fam = spec.families.iter().find(|f| f.sms.contains(&sm))?;
+        fam.zero_index(kind, sm)
+    });
+    let first = zeros.next()??;
+    zeros.all(|z| z == Some(first)).then_some(first)
+}
+
+/// The register of `kind` a field names: `reg_below(w, file, lo, width,
+/// zero)?` when the form's SMs agree on the file's zero index, else
+/// `reg_at(w, file, lo, width, sm)?`, which looks it up.
+fn reg_of(spec: &Spec, form: &Form, kind: SlotKindClass, bits: &Bits) -> TokenStream {
+    let file = file_tokens(kind);
+    let zero = form_zero(spec, form, kind).map(|z| Literal::u8_unsuffixed(z as u8));
+    match (bits.ranges.as_slice(), zero) {
+        ([(l, h)], Some(z)) => {
+            let (lo, wdt) = (Literal::u32_unsuffixed(*l), Literal::u32_unsuffixed(h - l));
+            quote!(reg_below(#file, bits(w, #lo, #wdt), #z)?)
+        }
+        ([(l, h)], None) => {
             let (lo, wdt) = (Literal::u32_unsuffixed(*l), Literal::u32_unsuffixed(h - l));
             quote!(reg_at(w, #file, #lo, #wdt, sm)?)
         }
-        _ => {
+        (_, Some(z)) => {
+            let g = get(bits);
+            quote!(reg_below(#file, #g, #z)?)
+        }
+        (_, None) => {
             let g = get(bits);
             quote!(reg_from_index(#file, #g, sm)?)
         }
@@ -72,7 +96,7 @@ fn form_fn(kind: &str, id: usize) -> proc_macro2::Ident {
 
 /// `let d = ...;` for each destination: its register field, or the
 /// default when the form has none.
-fn decode_dsts(op: &Op, form: &Form) -> Vec<TokenStream> {
+fn decode_dsts(spec: &Spec, op: &Op, form: &Form) -> Vec<TokenStream> {
     op.dsts
         .iter()
         .enumerate()
@@ -87,7 +111,7 @@ fn decode_dsts(op: &Op, form: &Form) -> Vec<TokenStream> {
                     let FieldTarget::Dst { kind, .. } = f.target else {
                         unreachable!()
                     };
-                    let r = reg_of(file_tokens(kind), &f.bits);
+                    let r = reg_of(spec, form, kind, &f.bits);
                     quote!(let #fld = #r;)
                 }
                 None => {
@@ -102,7 +126,7 @@ fn decode_dsts(op: &Op, form: &Form) -> Vec<TokenStream> {
 /// The unmodified source `i` of `form` (`Src::reg(...)`, `Src::imm(...)`,
 /// a constant-buffer `Src::new(...)`), or `None` when the form has no
 /// slot for it.
-fn decode_src(op: &Op, form: &Form, i: usize) -> Option<TokenStream> {
+fn decode_src(spec: &Spec, op: &Op, form: &Form, i: usize) -> Option<TokenStream> {
     let k = form.src_kinds[i]?;
     Some(match k {
         SlotKindClass::Imm => {
@@ -135,7 +159,7 @@ fn decode_src(op: &Op, form: &Form, i: usize) -> Option<TokenStream> {
                 |t| matches!(t, FieldTarget::SrcReg { idx, .. } if *idx == i),
             )
             .expect("reg field");
-            let r = reg_of(file_tokens(k), &f.bits);
+            let r = reg_of(spec, form, k, &f.bits);
             quote!(Src::reg(#r))
         }
     })
@@ -168,13 +192,13 @@ fn decode_cbuf(form: &Form, i: usize) -> TokenStream {
 
 /// `let a = ...;` for each source: `Src::new(kind)` and a `with_neg` /
 /// `with_abs` / `with_not` per modifier field the form has.
-fn decode_srcs(op: &Op, form: &Form) -> Vec<TokenStream> {
+fn decode_srcs(spec: &Spec, op: &Op, form: &Form) -> Vec<TokenStream> {
     op.srcs
         .iter()
         .enumerate()
         .map(|(i, s)| {
             let fld = field(&s.name);
-            let Some(base) = decode_src(op, form, i) else {
+            let Some(base) = decode_src(spec, op, form, i) else {
                 let v = src_default(s).unwrap_or(quote!(Src::RZ));
                 return quote!(let #fld: Src = #v;);
             };
@@ -286,9 +310,9 @@ fn decode_common(form: &Form) -> TokenStream {
 fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> TokenStream {
     let (fid, form) = (f.id, f.form);
     let parts = form_fn("parts", fid);
-    let lets = decode_dsts(op, form)
+    let lets = decode_dsts(spec, op, form)
         .into_iter()
-        .chain(decode_srcs(op, form))
+        .chain(decode_srcs(spec, op, form))
         .chain(decode_mods(spec, op, form));
     let inits = op
         .dsts

@@ -25,7 +25,7 @@ use crate::runtime::asm::{
 };
 use crate::runtime::decode::{
     Forms, bit, bits, cbuf_at, common_at, decode_form, guard_of, print_form, print_form_bundled,
-    reg_at,
+    reg_at, reg_below,
 };
 use crate::runtime::encode::{
     Encode, EncodeError, Fail, MOD_ABS, MOD_NEG, MOD_NOT, Refused, cbuf_index_field,

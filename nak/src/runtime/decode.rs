@@ -94,6 +94,32 @@ pub fn reg_at(
     crate::runtime::encode::reg_from_index(file, bits(w, lo, width), sm)
 }
 
+/// The register of file `file` with hardware index `idx`, where the
+/// caller knows the file's zero index (`zero`, the same on every SM the
+/// form has): the generated decoders' common case, a comparison against a
+/// constant that folds away for a field as wide as the file.
+#[inline(always)]
+pub fn reg_below(
+    file: crate::runtime::operand::RegFile,
+    idx: u128,
+    zero: u8,
+) -> Option<crate::runtime::operand::Reg> {
+    use crate::runtime::operand::Reg;
+    if idx == u128::from(zero) {
+        Some(Reg {
+            file,
+            idx: file.zero_index(),
+        })
+    } else if idx < u128::from(zero) {
+        Some(Reg {
+            file,
+            idx: idx as u8,
+        })
+    } else {
+        None
+    }
+}
+
 /// A guard predicate from its decoded index and `!` flag.
 #[inline(always)]
 pub fn guard_of(pred: u128, not: bool) -> crate::runtime::operand::Src {

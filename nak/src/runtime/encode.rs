@@ -382,20 +382,7 @@ pub fn forbid_mods<E: Fail>(
 /// name no register.
 #[inline(always)]
 pub fn reg_from_index(file: RegFile, idx: u128, sm: u32) -> Option<Reg> {
-    let zero = u128::from(zero_index(sm, file)?);
-    if idx == zero {
-        Some(Reg {
-            file,
-            idx: file.zero_index(),
-        })
-    } else if idx < zero {
-        Some(Reg {
-            file,
-            idx: idx as u8,
-        })
-    } else {
-        None
-    }
+    crate::runtime::decode::reg_below(file, idx, zero_index(sm, file)?)
 }
 
 /// The register a source reads, or an error naming the slot.
