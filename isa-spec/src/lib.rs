@@ -8,6 +8,7 @@
 pub mod codes;
 pub mod diag;
 mod extend;
+mod load;
 pub mod fold_lint;
 pub mod lint;
 pub mod model;
@@ -54,200 +55,33 @@ fn parse_file<T: serde::de::DeserializeOwned>(
 /// Load and lint the spec in `dir`. `display_prefix` is prepended to file
 /// paths in diagnostics (e.g. `isa-spec/spec`).
 pub fn load(dir: &Path, display_prefix: &str) -> Loaded {
-    let mut files = Files::default();
-    let mut report = Report::default();
-    let mut paths = Vec::new();
-    let shown = |name: &str| {
-        if display_prefix.is_empty() {
-            name.to_string()
-        } else {
-            format!("{display_prefix}/{name}")
-        }
-    };
-    let mut read = |files: &mut Files, report: &mut Report, rel: &str| -> Option<diag::FileId> {
-        let p = dir.join(rel);
-        paths.push(p.clone());
-        match std::fs::read_to_string(&p) {
-            Ok(t) => Some(files.add(shown(rel), t)),
-            Err(e) => {
-                report.push(Diagnostic::error(
-                    Code::S0000,
-                    format!("cannot read {}: {e}", shown(rel)),
-                ));
-                None
-            }
-        }
-    };
-    let fam_id = read(&mut files, &mut report, "families.toml");
-    // Enums live one file each under `enums/` (so parallel edits do not
-    // conflict); a single `enums.toml` is still read when present.
-    let mut enum_names: Vec<String> = std::fs::read_dir(dir.join("enums"))
-        .map(|rd| {
-            rd.filter_map(|e| e.ok())
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|n| n.ends_with(".toml"))
-                .map(|n| format!("enums/{n}"))
-                .collect()
-        })
-        .unwrap_or_default();
-    enum_names.sort();
-    if dir.join("enums.toml").exists() || enum_names.is_empty() {
-        enum_names.insert(0, "enums.toml".to_string());
-    }
-    let enum_ids: Vec<diag::FileId> = enum_names
+    let mut ld = load::Loader::new(dir, display_prefix);
+    let fam_id = ld.read("families.toml");
+    let enum_ids: Vec<diag::FileId> = ld
+        .enum_file_names()
         .iter()
-        .filter_map(|n| read(&mut files, &mut report, n))
+        .filter_map(|n| ld.read(n))
         .collect();
-    let mut op_names: Vec<String> = match std::fs::read_dir(dir.join("ops")) {
-        Ok(rd) => rd
-            .filter_map(|e| e.ok())
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".toml"))
-            .collect(),
-        Err(e) => {
-            report.push(Diagnostic::error(
-                Code::S0000,
-                format!("cannot read {}: {e}", dir.join("ops").display()),
-            ));
-            vec![]
-        }
-    };
-    op_names.sort();
-    let op_ids: Vec<diag::FileId> = op_names
+    let op_ids: Vec<diag::FileId> = ld
+        .op_file_names()
         .iter()
-        .filter_map(|n| read(&mut files, &mut report, &format!("ops/{n}")))
+        .filter_map(|n| ld.read(&format!("ops/{n}")))
         .collect();
-
-    // Families and their presets.
-    let mut families = Vec::new();
-    let mut presets = Vec::new();
-    if let Some(id) = fam_id {
-        let text = files.get(id).text.clone();
-        if let Some(ff) = parse_file::<schema::FamiliesFile>(&files, id, &mut report) {
-            {
-                let mut cx = resolve::Ctx {
-                    report: &mut report,
-                    file: id,
-                    text: &text,
-                };
-                for (name, def) in &ff.family {
-                    if let Some((f, p)) = resolve::resolve_family(&mut cx, name, def) {
-                        families.push(f);
-                        presets.push(p);
-                    }
-                }
-            }
-        }
-    }
-    let mut enums: Vec<model::Enum> = Vec::new();
-    for id in enum_ids {
-        let text = files.get(id).text.clone();
-        if let Some(ef) = parse_file::<schema::EnumsFile>(&files, id, &mut report) {
-            {
-                let mut cx = resolve::Ctx {
-                    report: &mut report,
-                    file: id,
-                    text: &text,
-                };
-                for (name, def) in &ef.enums {
-                    enums.push(resolve::resolve_enum(&mut cx, name, def));
-                }
-            }
-        }
-    }
-    for (i, a) in enums.iter().enumerate() {
-        if let Some(b) = enums[..i].iter().find(|b| b.name == a.name) {
-            report.push(
-                Diagnostic::error(Code::S0105, format!("enum `{}` is defined twice", a.name))
-                    .at(a.loc.clone())
-                    .also(b.loc.clone(), "first defined here"),
-            );
-        }
-    }
-    // Ops: parse all, resolve all, then cross-op references.
-    let mut parsed = Vec::new();
-    for &id in &op_ids {
-        if let Some(of) = parse_file::<toml::Spanned<schema::OpFile>>(&files, id, &mut report) {
-            parsed.push((id, of));
-        }
-    }
+    let (families, presets) = fam_id.map(|id| ld.families(id)).unwrap_or_default();
+    let enums = ld.enums(&enum_ids);
     let names = resolve::Names {
         families: &families,
         presets: &presets,
         enums: &enums,
     };
-    let mut ops = Vec::new();
-    let mut legal = Vec::new();
-    for (id, of) in &parsed {
-        let text = files.get(*id).text.clone();
-        let path = files.get(*id).path.clone();
-        let mut cx = resolve::Ctx {
-            report: &mut report,
-            file: *id,
-            text: &text,
-        };
-        if let Some((op, _)) = resolve::resolve_op(&mut cx, &path, of, &names) {
-            ops.push(op);
-            legal.push((*id, of.get_ref().legalize.as_ref()));
-        }
-    }
-    let all_names: Vec<String> = ops.iter().map(|o| o.name.clone()).collect();
-    for (op, (id, l)) in ops.iter_mut().zip(legal) {
-        if let Some(l) = l {
-            let text = files.get(id).text.clone();
-            let mut cx = resolve::Ctx {
-                report: &mut report,
-                file: id,
-                text: &text,
-            };
-            resolve::resolve_legalize(&mut cx, op, l, &all_names);
-        }
-    }
-    // Duplicate op names.
-    for (i, a) in ops.iter().enumerate() {
-        if let Some(b) = ops[..i].iter().find(|b| b.name == a.name) {
-            report.push(
-                Diagnostic::error(Code::S0105, format!("op `{}` is defined twice", a.name))
-                    .at(a.loc.clone())
-                    .also(b.loc.clone(), "first defined here"),
-            );
-        }
-    }
-    ops.sort_by(|a, b| a.name.cmp(&b.name));
-    // `wide_imm` was resolved against the unsorted list: re-point it.
-    let sorted: Vec<String> = ops.iter().map(|o| o.name.clone()).collect();
-    for op in &mut ops {
-        if let Some(w) = op.legalize.wide_imm {
-            op.legalize.wide_imm = sorted.iter().position(|n| *n == all_names[w]);
-        }
-    }
+    let ops = ld.ops(&op_ids, &names);
     let spec = model::Spec {
-        files: files.clone(),
+        files: ld.files.clone(),
         families,
         enums,
         ops,
     };
-    lint::run(&spec, &mut report);
-    tidy(&files, &mut report);
-    for d in &mut report.diagnostics {
-        d.level = d.code.info().level;
-    }
-    if let Ok(text) = std::fs::read_to_string(dir.join("lint.toml")) {
-        let id = files.add(shown("lint.toml"), text);
-        paths.push(dir.join("lint.toml"));
-        apply_levels(&files, id, &mut report);
-    }
-    report.sort();
-    let spec = model::Spec {
-        files: files.clone(),
-        ..spec
-    };
-    Loaded {
-        spec: Some(spec),
-        files,
-        report,
-        paths,
-    }
+    ld.lint(spec)
 }
 
 /// Drop follow-on noise: syntax errors on the lines right after another
