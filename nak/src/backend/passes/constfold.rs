@@ -60,145 +60,155 @@ pub fn fold_constants(f: &mut Function) -> usize {
     let sm = f.sm;
     let mut count = 0;
     for b in &mut f.blocks {
-        let mut known = Known::new();
-        // Maxwell's carry flag, when known.
-        let mut carry: Option<bool> = None;
+        let mut st = BlockState::default();
         let mut out = Vec::with_capacity(b.instrs.len());
-        for mut i in std::mem::take(&mut b.instrs) {
-            match known_guard(&i.guard, &known) {
-                Some(false) => {
-                    count += 1;
-                    continue;
-                }
-                Some(true) => i.guard = Src::PT,
-                None => {}
-            }
-            let unguarded = i.guard.is_zero();
-            let mut replaced: Option<Vec<Instr>> = None;
-            // Results of an op kept because it writes the carry.
-            let mut kept_results: Option<Vec<(Reg, VSrc, u8)>> = None;
-            let writes_cc = matches!(&i.op, VOp::Hw(op) if op.cc_use(sm).1);
-            let mut carry_after: Option<bool> = None;
-            if let VOp::Hw(op) = &i.op
-                && op.has_fold(sm)
-                && !op.src_info().is_empty()
-                && op.class() != "control"
-                // Copies of the results would each read the guard the
-                // first of them rewrites.
-                && !(0..op.dst_info().len()).any(|k| Some(*op.dst(k)) == i.guard.as_reg())
-            {
-                let vals: Option<Vec<Value>> = op
-                    .src_info()
-                    .iter()
-                    .enumerate()
-                    .map(|(k, info)| known_src(op.src(k), info.ty, &known))
-                    .collect();
-                if let Some(vals) = vals
-                    && let Ok((res, written)) = op.fold_cc(sm, &vals, carry)
-                {
-                    carry_after = written;
-                    let mut copies = Vec::new();
-                    for (k, info) in op.dst_info().iter().enumerate() {
-                        let d = *op.dst(k);
-                        if d.is_zero() {
-                            continue;
-                        }
-                        let src = match res.as_slice().get(k) {
-                            Some(Value::Pred(p)) => VSrc::Reg {
-                                reg: Reg::PT,
-                                comps: 1,
-                                not: !p,
-                            },
-                            Some(Value::U32(v)) => VSrc::Imm(*v as u64),
-                            Some(Value::U64(v)) => VSrc::Imm(*v),
-                            None => continue,
-                        };
-                        copies.push(
-                            Instr::new(VOp::Copy {
-                                dst: VReg::new(d, info.ty.regs()),
-                                src,
-                            })
-                            .with_guard(i.guard),
-                        );
-                    }
-                    if writes_cc {
-                        kept_results = Some(
-                            copies
-                                .iter()
-                                .filter_map(|c| match &c.op {
-                                    VOp::Copy { dst, src } => Some((dst.reg, *src, dst.comps)),
-                                    _ => None,
-                                })
-                                .collect(),
-                        );
-                    } else {
-                        replaced = Some(copies);
-                    }
-                }
-            }
-            if writes_cc {
-                carry = if unguarded { carry_after } else { None };
-            }
-            let new = match replaced {
-                Some(v) => {
-                    count += 1;
-                    v
-                }
-                None => vec![i],
-            };
-            for n in new {
-                // Track what the instruction leaves in registers.
-                let defs = n.defs();
-                for d in &defs {
-                    known.remove(d);
-                }
-                if unguarded && let VOp::Copy { dst, src } = &n.op {
-                    for k in 0..dst.comps {
-                        let d = dst.comp(k);
-                        let ty = if d.file.is_pred() {
-                            ValueType::Pred
-                        } else {
-                            ValueType::U32
-                        };
-                        let v = known_src(&src.comp(k), ty, &known).map(|v| match v {
-                            Value::Pred(p) => p as u64,
-                            Value::U32(x) => x as u64,
-                            Value::U64(x) => x,
-                        });
-                        if let Some(v) = v
-                            && !d.is_zero()
-                        {
-                            let v = if ty.is_pred() {
-                                v ^ src.comp(k).not as u64
-                            } else {
-                                v
-                            };
-                            known.insert(d, v);
-                        }
-                    }
-                }
-                out.push(n);
-            }
-            // A kept carry writer: its results are known all the same.
-            if unguarded && let Some(rs) = kept_results {
-                for (reg, src, comps) in rs {
-                    for k in 0..comps {
-                        let d = comp_reg(reg, k);
-                        let v = match src.comp(k).kind {
-                            SrcKind::Imm(x) => Some(x as u64),
-                            _ => None,
-                        };
-                        if let Some(v) = v
-                            && !d.is_zero()
-                            && !d.file.is_pred()
-                        {
-                            known.insert(d, v);
-                        }
-                    }
-                }
-            }
+        for i in std::mem::take(&mut b.instrs) {
+            count += st.step(sm, i, &mut out);
         }
         b.instrs = out;
     }
     count
+}
+
+/// What constant folding knows at a point of a block.
+#[derive(Default)]
+struct BlockState {
+    known: Known,
+    /// Maxwell's carry flag, when known.
+    carry: Option<bool>,
+}
+
+impl BlockState {
+    /// Fold (or keep) one instruction into `out` and learn what it leaves
+    /// in registers; returns 1 when it was folded or deleted.
+    fn step(&mut self, sm: u32, mut i: Instr, out: &mut Vec<Instr>) -> usize {
+        match known_guard(&i.guard, &self.known) {
+            Some(false) => return 1,
+            Some(true) => i.guard = Src::PT,
+            None => {}
+        }
+        let unguarded = i.guard.is_zero();
+        let writes_cc = matches!(&i.op, VOp::Hw(op) if op.cc_use(sm).1);
+        let folded = self.fold(sm, &i);
+        if writes_cc {
+            let written = folded.as_ref().and_then(|f| f.1);
+            self.carry = if unguarded { written } else { None };
+        }
+        match folded {
+            // A carry writer stays (a later reader that does not fold still
+            // needs the flag), but its results are known all the same.
+            Some((copies, _)) if writes_cc => {
+                self.track(&i, unguarded);
+                out.push(i);
+                if unguarded {
+                    copies.iter().for_each(|c| self.learn_kept(c));
+                }
+                0
+            }
+            Some((copies, _)) => {
+                for c in copies {
+                    self.track(&c, unguarded);
+                    out.push(c);
+                }
+                1
+            }
+            None => {
+                self.track(&i, unguarded);
+                out.push(i);
+                0
+            }
+        }
+    }
+
+    /// The copies of `i`'s results and the carry it writes, when its
+    /// sources are known and the spec's fold computes it.
+    fn fold(&self, sm: u32, i: &Instr) -> Option<(Vec<Instr>, Option<bool>)> {
+        let VOp::Hw(op) = &i.op else { return None };
+        let foldable = op.has_fold(sm)
+            && !op.src_info().is_empty()
+            && op.class() != "control"
+            // Copies of the results would each read the guard the first
+            // of them rewrites.
+            && !(0..op.dst_info().len()).any(|k| Some(*op.dst(k)) == i.guard.as_reg());
+        if !foldable {
+            return None;
+        }
+        let vals: Vec<Value> = op
+            .src_info()
+            .iter()
+            .enumerate()
+            .map(|(k, info)| known_src(op.src(k), info.ty, &self.known))
+            .collect::<Option<_>>()?;
+        let (res, written) = op.fold_cc(sm, &vals, self.carry).ok()?;
+        Some((result_copies(op, res.as_slice(), i.guard), written))
+    }
+
+    /// Forget what `n` overwrites; remember what an unguarded copy sets.
+    fn track(&mut self, n: &Instr, unguarded: bool) {
+        for d in &n.defs() {
+            self.known.remove(d);
+        }
+        let VOp::Copy { dst, src } = &n.op else { return };
+        if !unguarded {
+            return;
+        }
+        for k in 0..dst.comps {
+            let d = dst.comp(k);
+            let ty = if d.file.is_pred() {
+                ValueType::Pred
+            } else {
+                ValueType::U32
+            };
+            let Some(v) = known_src(&src.comp(k), ty, &self.known) else {
+                continue;
+            };
+            let v = match v {
+                Value::Pred(p) => p as u64 ^ src.comp(k).not as u64,
+                Value::U32(x) => x as u64,
+                Value::U64(x) => x,
+            };
+            if !d.is_zero() {
+                self.known.insert(d, v);
+            }
+        }
+    }
+
+    /// Remember the immediate results of a kept carry writer's copy.
+    fn learn_kept(&mut self, c: &Instr) {
+        let VOp::Copy { dst, src } = &c.op else { return };
+        for k in 0..dst.comps {
+            let d = comp_reg(dst.reg, k);
+            if let SrcKind::Imm(x) = src.comp(k).kind
+                && !d.is_zero()
+                && !d.file.is_pred()
+            {
+                self.known.insert(d, x as u64);
+            }
+        }
+    }
+}
+
+/// One copy per result `res` of `op` (a predicate as PT or !PT), each
+/// under `guard`; zero destinations are skipped.
+fn result_copies(op: &crate::isa::Op, res: &[Value], guard: Src) -> Vec<Instr> {
+    let mut copies = Vec::new();
+    for (k, info) in op.dst_info().iter().enumerate() {
+        let d = *op.dst(k);
+        if d.is_zero() {
+            continue;
+        }
+        let src = match res.get(k) {
+            Some(Value::Pred(p)) => VSrc::Reg {
+                reg: Reg::PT,
+                comps: 1,
+                not: !p,
+            },
+            Some(Value::U32(v)) => VSrc::Imm(*v as u64),
+            Some(Value::U64(v)) => VSrc::Imm(*v),
+            None => continue,
+        };
+        let dst = VReg::new(d, info.ty.regs());
+        copies.push(Instr::new(VOp::Copy { dst, src }).with_guard(guard));
+    }
+    copies
 }

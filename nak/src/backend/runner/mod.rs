@@ -222,6 +222,7 @@ fn guard_holds(st: &WarpState, lane: usize, g: &Src) -> bool {
 type Flow = Vec<(usize, Option<u64>)>;
 
 impl CpuRunner {
+    /// Run one instruction on the lanes its guard lets through.
     fn exec(
         &self,
         sm: u32,
@@ -237,44 +238,7 @@ impl CpuRunner {
             .filter(|&l| guard_holds(st, l, &c.guard))
             .collect();
         if op.class() == "control" {
-            // Lanes where every predicate source of the op holds too.
-            let taken: Vec<usize> = lanes
-                .iter()
-                .copied()
-                .filter(|&l| {
-                    (0..op.src_info().len())
-                        .all(|k| !op.src_info()[k].ty.is_pred() || guard_holds(st, l, op.src(k)))
-                })
-                .collect();
-            return match op {
-                Op::Exit(_) => Ok(taken.into_iter().map(|l| (l, None)).collect()),
-                // Lanes branch independently: the scheduler runs the lowest
-                // pending address first, so divergent paths reconverge.
-                Op::Bra(b) => {
-                    if b.cc != crate::isa::Cc::T {
-                        return Err(err(
-                            addr,
-                            "the CPU runner has no condition codes (BRA with a CC test)",
-                        ));
-                    }
-                    let next = crate::dis::stream::instr_addr(sm, 0).map_or(16, |x| x.1);
-                    let to = (addr as i64)
-                        .wrapping_add(next as i64)
-                        .wrapping_add(b.target);
-                    if to < 0 {
-                        return Err(err(addr, format!("branch to negative address {to}")));
-                    }
-                    Ok(taken.into_iter().map(|l| (l, Some(to as u64))).collect())
-                }
-                Op::Nop(_) => Ok(Vec::new()),
-                other => Err(err(
-                    addr,
-                    format!(
-                        "the CPU runner does not execute control op `{}`",
-                        other.name()
-                    ),
-                )),
-            };
+            return exec_control(sm, addr, op, &lanes, st);
         }
         if let Some(m) = op.mem_access() {
             for &l in &lanes {
@@ -283,46 +247,102 @@ impl CpuRunner {
             }
             return Ok(Vec::new());
         }
-        if !op.has_fold(sm) {
-            return Err(err(
-                addr,
-                format!("`{}` has no fold semantics on SM{sm}", op.name()),
-            ));
-        }
-        // What the encoder refuses the hardware does not run: a combination
-        // the spec marks as trapping (Maxwell's SHF.L...HI) raises an
-        // illegal-instruction error instead of being folded.
-        if let Err(e) = op.encode(sm, &Common::default()) {
-            return Err(err(addr, format!("illegal instruction on SM{sm}: {e}")));
-        }
-        let infos = op.src_info();
-        let dinfo = op.dst_info();
-        // Read every lane's sources before writing (uniform registers are shared).
-        let mut results = Vec::with_capacity(lanes.len());
-        for &l in &lanes {
-            let vals = infos
-                .iter()
-                .enumerate()
-                .map(|(k, i)| st.src_value(l, op.src(k), i.ty))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|m| err(addr, m))?;
-            let (out, carry) = op
-                .fold_cc(sm, &vals, Some(st.cc[l]))
-                .map_err(|e| err(addr, format!("{}: {e}", op.name())))?;
-            results.push((l, out, carry));
-        }
-        for (l, out, carry) in results {
-            if let Some(c) = carry {
-                st.cc[l] = c;
-            }
-            for (k, v) in out.as_slice().iter().enumerate() {
-                if let Some(info) = dinfo.get(k) {
-                    st.set_value(l, *op.dst(k), info.ty, *v);
-                }
-            }
-        }
+        exec_folded(sm, addr, op, &lanes, st)?;
         Ok(Vec::new())
     }
+}
+
+/// A control op: the lanes where every predicate source holds too take
+/// it. Lanes branch independently: the scheduler runs the lowest pending
+/// address first, so divergent paths reconverge.
+fn exec_control(
+    sm: u32,
+    addr: u64,
+    op: &Op,
+    lanes: &[usize],
+    st: &WarpState,
+) -> Result<Flow, RunError> {
+    let taken = lanes.iter().copied().filter(|&l| {
+        (0..op.src_info().len())
+            .all(|k| !op.src_info()[k].ty.is_pred() || guard_holds(st, l, op.src(k)))
+    });
+    match op {
+        Op::Exit(_) => Ok(taken.map(|l| (l, None)).collect()),
+        Op::Bra(b) => {
+            if b.cc != crate::isa::Cc::T {
+                return Err(err(
+                    addr,
+                    "the CPU runner has no condition codes (BRA with a CC test)",
+                ));
+            }
+            let next = crate::dis::stream::instr_addr(sm, 0).map_or(16, |x| x.1);
+            let to = (addr as i64)
+                .wrapping_add(next as i64)
+                .wrapping_add(b.target);
+            if to < 0 {
+                return Err(err(addr, format!("branch to negative address {to}")));
+            }
+            Ok(taken.map(|l| (l, Some(to as u64))).collect())
+        }
+        Op::Nop(_) => Ok(Vec::new()),
+        other => Err(err(
+            addr,
+            format!(
+                "the CPU runner does not execute control op `{}`",
+                other.name()
+            ),
+        )),
+    }
+}
+
+/// An op with fold semantics: every lane's sources are read before any
+/// result is written (uniform registers are shared), then the spec's fold
+/// gives the results and carry.
+fn exec_folded(
+    sm: u32,
+    addr: u64,
+    op: &Op,
+    lanes: &[usize],
+    st: &mut WarpState,
+) -> Result<(), RunError> {
+    if !op.has_fold(sm) {
+        return Err(err(
+            addr,
+            format!("`{}` has no fold semantics on SM{sm}", op.name()),
+        ));
+    }
+    // What the encoder refuses the hardware does not run: a combination
+    // the spec marks as trapping (Maxwell's SHF.L...HI) raises an
+    // illegal-instruction error instead of being folded.
+    if let Err(e) = op.encode(sm, &Common::default()) {
+        return Err(err(addr, format!("illegal instruction on SM{sm}: {e}")));
+    }
+    let infos = op.src_info();
+    let mut results = Vec::with_capacity(lanes.len());
+    for &l in lanes {
+        let vals = infos
+            .iter()
+            .enumerate()
+            .map(|(k, i)| st.src_value(l, op.src(k), i.ty))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|m| err(addr, m))?;
+        let (out, carry) = op
+            .fold_cc(sm, &vals, Some(st.cc[l]))
+            .map_err(|e| err(addr, format!("{}: {e}", op.name())))?;
+        results.push((l, out, carry));
+    }
+    let dinfo = op.dst_info();
+    for (l, out, carry) in results {
+        if let Some(c) = carry {
+            st.cc[l] = c;
+        }
+        for (k, v) in out.as_slice().iter().enumerate() {
+            if let Some(info) = dinfo.get(k) {
+                st.set_value(l, *op.dst(k), info.ty, *v);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// One lane's load or store. The address is a 64-bit register pair plus
