@@ -31,6 +31,7 @@ use syn::spanned::Spanned;
 /// Public functions of `nak/src/runtime/fold_fns.rs` (a test keeps this in sync).
 pub const HELPERS: &[&str] = &[
     "dadd_f64",
+    "dcmp_f64",
     "dfma_f64",
     "dmul_f64",
     "f2f_f32",

@@ -1,4 +1,4 @@
-//! Fold semantics of the fp64 ops (DADD, DMUL, DFMA) against references
+//! Fold semantics of the fp64 ops (DADD, DMUL, DFMA, DSETP) against references
 //! built from Rust's own f64 arithmetic: round-to-nearest is the native
 //! operation; the directed modes step from it by the sign of the exact
 //! error (TwoSum for sums, `mul_add` for products), independent of nak's
@@ -31,6 +31,7 @@ fn dadd_op(rnd: Rnd) -> OpDadd {
         a: r(2),
         b: r(4),
         rnd,
+        cc: false,
     }
 }
 
@@ -262,6 +263,7 @@ fn source_modifiers_apply_before_the_operation() {
         a: r(2).with_neg(true),
         b: r(4).with_abs(true).with_neg(true),
         rnd: Rnd::Rn,
+        cc: false,
     };
     assert_eq!(
         bits(op.fold(90, &vals(&[1.25, -3.0]))),
@@ -278,4 +280,137 @@ fn source_modifiers_apply_before_the_operation() {
         bits(op.fold(90, &vals(&[-2.0, 3.0, 1.0]))),
         5.0f64.to_bits()
     );
+}
+
+fn pred(v: Value) -> bool {
+    match v {
+        Value::Pred(x) => x,
+        other => panic!("not a predicate: {other:?}"),
+    }
+}
+
+fn dsetp_op(cmp: Dcmp, setop: Setop) -> OpDsetp {
+    OpDsetp {
+        p: Reg::pred(0),
+        q: Reg::pred(1),
+        a: r(2),
+        b: r(4),
+        acc: Src::PT,
+        cmp,
+        setop,
+    }
+}
+
+/// The comparison by `partial_cmp` (None: unordered), independent of the
+/// fold's helper.
+fn dsetp_reference(cmp: Dcmp, a: f64, b: f64) -> bool {
+    use std::cmp::Ordering::*;
+    let o = a.partial_cmp(&b);
+    let un = o.is_none();
+    let is = |want: &[std::cmp::Ordering]| o.is_some_and(|x| want.contains(&x));
+    match cmp {
+        Dcmp::F => false,
+        Dcmp::Lt => is(&[Less]),
+        Dcmp::Eq => is(&[Equal]),
+        Dcmp::Le => is(&[Less, Equal]),
+        Dcmp::Gt => is(&[Greater]),
+        Dcmp::Ne => is(&[Less, Greater]),
+        Dcmp::Ge => is(&[Greater, Equal]),
+        Dcmp::Num => !un,
+        Dcmp::Nan => un,
+        Dcmp::Ltu => un || is(&[Less]),
+        Dcmp::Equ => un || is(&[Equal]),
+        Dcmp::Leu => un || is(&[Less, Equal]),
+        Dcmp::Gtu => un || is(&[Greater]),
+        Dcmp::Neu => un || is(&[Less, Greater]),
+        Dcmp::Geu => un || is(&[Greater, Equal]),
+        Dcmp::T => true,
+    }
+}
+
+#[test]
+fn dsetp_compares_every_f64_exactly() {
+    // Zeros of both signs, denormals, infinities, NaNs, and pairs that
+    // differ only in the low word (an f32 or high-word compare would tie).
+    let xs = [
+        0.0,
+        -0.0,
+        1.0,
+        1.0 + f64::EPSILON,
+        -1.0,
+        f64::from_bits(1),
+        f64::from_bits(0x8000_0000_0000_0001),
+        f64::MIN_POSITIVE,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        f64::from_bits(0xfff0_0000_0000_0001),
+    ];
+    for sm in [50, 60, 70, 90, 120] {
+        for cmp in Dcmp::ALL {
+            // Volta on: codes F and T are MIN and MAX, whose results are
+            // not known; the fold must refuse them.
+            let refused = sm >= 70 && matches!(cmp, Dcmp::F | Dcmp::T);
+            for setop in Setop::ALL {
+                for &a in &xs {
+                    for &b in &xs {
+                        for acc in [false, true] {
+                            let out = dsetp_op(cmp, setop).fold(
+                                sm,
+                                &[
+                                    Value::U64(a.to_bits()),
+                                    Value::U64(b.to_bits()),
+                                    Value::Pred(acc),
+                                ],
+                            );
+                            if refused {
+                                assert!(out.is_err(), "SM{sm} {cmp:?} folds");
+                                continue;
+                            }
+                            let out = out.expect("folds");
+                            let c = dsetp_reference(cmp, a, b);
+                            let comb = |v: bool| match setop {
+                                Setop::And => v & acc,
+                                Setop::Or => v | acc,
+                                Setop::Xor => v ^ acc,
+                            };
+                            let what = format!("SM{sm} {cmp:?} {setop:?} {a:e} {b:e} {acc}");
+                            assert_eq!(pred(out.as_slice()[0]), comb(c), "{what}");
+                            assert_eq!(pred(out.as_slice()[1]), comb(!c), "{what}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn dsetp_applies_source_modifiers() {
+    let mut op = dsetp_op(Dcmp::Gt, Setop::And);
+    op.a = r(2).with_abs(true);
+    op.b = r(4).with_neg(true);
+    // |-2| > -(3) and, with the accumulator negated, false.
+    let args = [
+        Value::U64((-2.0f64).to_bits()),
+        Value::U64(3.0f64.to_bits()),
+        Value::Pred(true),
+    ];
+    assert!(pred(op.fold(90, &args).unwrap().as_slice()[0]));
+    op.acc = Src::PT.with_not(true);
+    assert!(!pred(op.fold(90, &args).unwrap().as_slice()[0]));
+}
+
+#[test]
+fn maxwell_dadd_folds_and_cc_writes_refuse() {
+    // Maxwell's DADD folds as Volta's; the CC flags it writes with `.CC`
+    // are not modelled.
+    let args = vals(&[1.0, 2.0]);
+    for sm in [50, 52, 60] {
+        let mut add = dadd_op(Rnd::Rn);
+        assert_eq!(bits(add.fold(sm, &args)), 3.0f64.to_bits());
+        assert_eq!(dadd(1.5, -1.5, Rnd::Rm, sm), (-0.0f64).to_bits());
+        add.cc = true;
+        assert!(add.fold(sm, &args).is_err());
+    }
 }

@@ -7,7 +7,7 @@ pub fn shift_amount(s: u32, bits: u32, wrap: bool) -> u32 {
 }
 
 use crate::isa::{
-    CvtFtype32, CvtFtypeShown32, CvtItype32, F2iRnd, Fcmp, MufuFmt, MufuOp, Rnd, Setop,
+    CvtFtype32, CvtFtypeShown32, CvtItype32, Dcmp, F2iRnd, Fcmp, MufuFmt, MufuOp, Rnd, Setop,
 };
 use crate::runtime::fold::FoldError;
 
@@ -263,6 +263,31 @@ pub fn fcmp_f32(cmp: Fcmp, a: f32, b: f32, ftz: bool) -> bool {
         Fcmp::Neu => un || a != b,
         Fcmp::Geu => un || a >= b,
         Fcmp::T => true,
+    }
+}
+
+/// Double comparison (DSETP): as `fcmp_f32`, exact on every f64 (no
+/// flush of denormals). Codes F and T are Maxwell's false and true; from
+/// Volta they print MIN and MAX and the op's fold refuses them first.
+pub fn dcmp_f64(cmp: Dcmp, a: f64, b: f64) -> bool {
+    let un = a.is_nan() || b.is_nan();
+    match cmp {
+        Dcmp::F => false,
+        Dcmp::Lt => a < b,
+        Dcmp::Eq => a == b,
+        Dcmp::Le => a <= b,
+        Dcmp::Gt => a > b,
+        Dcmp::Ne => !un && a != b,
+        Dcmp::Ge => a >= b,
+        Dcmp::Num => !un,
+        Dcmp::Nan => un,
+        Dcmp::Ltu => un || a < b,
+        Dcmp::Equ => un || a == b,
+        Dcmp::Leu => un || a <= b,
+        Dcmp::Gtu => un || a > b,
+        Dcmp::Neu => un || a != b,
+        Dcmp::Geu => un || a >= b,
+        Dcmp::T => true,
     }
 }
 
