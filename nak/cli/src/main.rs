@@ -7,7 +7,7 @@ mod run_cmd;
 
 use clap::{Parser, Subcommand};
 use nak::dis::stream::parse_sm;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -128,20 +128,14 @@ fn corpus(sm: &str, file: &PathBuf, mnemonic: Option<&str>, show: usize) -> Exit
     };
     let sm = match parse_sm(sm) {
         Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail(2, e),
     };
     let Some(family) = nak::isa::family_of(sm) else {
-        return ExitCode::from(2);
+        return fail(2, format_args!("SM{sm} is not in the spec"));
     };
     let text = match std::fs::read_to_string(file) {
         Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: cannot read {}: {e}", file.display());
-            return ExitCode::from(2);
-        }
+        Err(e) => return fail(2, format_args!("cannot read {}: {e}", file.display())),
     };
     let covered = covered_mnemonics(sm);
     let mut st = CorpusStats::default();
@@ -206,14 +200,8 @@ fn corpus(sm: &str, file: &PathBuf, mnemonic: Option<&str>, show: usize) -> Exit
 fn info(sm: &str) -> ExitCode {
     let family = match parse_sm(sm).map(|sm| (sm, nak::isa::family_of(sm))) {
         Ok((sm, Some(f))) => (sm, f),
-        Ok((sm, None)) => {
-            eprintln!("error: SM{sm} is not in the spec");
-            return ExitCode::from(2);
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Ok((sm, None)) => return fail(2, format_args!("SM{sm} is not in the spec")),
+        Err(e) => return fail(2, e),
     };
     let (sm, f) = family;
     outln!("family={}", f.name());
@@ -227,20 +215,16 @@ fn info(sm: &str) -> ExitCode {
 
 /// `nak pack`: HEX words to a raw stream.
 fn pack(sm: &str, file: &PathBuf, out: &PathBuf) -> ExitCode {
-    let fail = |e: String| {
-        eprintln!("error: {e}");
-        ExitCode::from(2)
-    };
     let sm = match parse_sm(sm) {
         Ok(s) => s,
-        Err(e) => return fail(e),
+        Err(e) => return fail(2, e),
     };
     let Some(family) = nak::isa::family_of(sm) else {
-        return fail(format!("SM{sm} is not in the spec"));
+        return fail(2, format_args!("SM{sm} is not in the spec"));
     };
     let text = match std::fs::read_to_string(file) {
         Ok(t) => t,
-        Err(e) => return fail(format!("{}: {e}", file.display())),
+        Err(e) => return fail(2, format!("{}: {e}", file.display())),
     };
     let mut words = Vec::new();
     for (n, line) in text.lines().enumerate() {
@@ -250,7 +234,7 @@ fn pack(sm: &str, file: &PathBuf, out: &PathBuf) -> ExitCode {
         match nak::dis::stream::parse_word_hex(hex, family) {
             Some(w) => words.push((w, family.neutral_control())),
             None => {
-                return fail(format!(
+                return fail(2, format!(
                     "{}:{}: `{hex}` is not a {}-bit hex word",
                     file.display(),
                     n + 1,
@@ -263,7 +247,7 @@ fn pack(sm: &str, file: &PathBuf, out: &PathBuf) -> ExitCode {
         .and_then(|b| std::fs::write(out, b).map_err(|e| format!("{}: {e}", out.display())))
     {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => fail(e),
+        Err(e) => fail(2, e),
     }
 }
 
@@ -292,41 +276,7 @@ fn main() -> ExitCode {
             per_form,
             seed,
             out,
-        } => {
-            let sm = match parse_sm(&sm) {
-                Ok(s) => s,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(2);
-                }
-            };
-            let names: Vec<&str> = ops
-                .as_deref()
-                .map_or(Vec::new(), |o| o.split(',').collect());
-            if let Some(bad) = names
-                .iter()
-                .find(|n| !nak::isa::FORMS.iter().any(|f| f.op == **n))
-            {
-                eprintln!("error: `{bad}` is not an op of the spec");
-                return ExitCode::from(2);
-            }
-            let words = nak::runtime::sample::sample_words(sm, &names, per_form, seed);
-            let neutral = nak::isa::family_of(sm).map_or(0, |f| f.neutral_control());
-            let with_ctrl: Vec<(u128, u32)> = words.iter().map(|w| (*w, neutral)).collect();
-            match nak::dis::stream::encode_stream(sm, &with_ctrl, nop_word(sm))
-                .map_err(|e| e.to_string())
-                .and_then(|b| std::fs::write(&out, b).map_err(|e| e.to_string()))
-            {
-                Ok(()) => {
-                    eprintln!("{} words", words.len());
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::from(1)
-                }
-            }
-        }
+        } => sample(&sm, ops.as_deref(), per_form, seed, &out),
         Cmd::Corpus {
             sm,
             file,
@@ -340,84 +290,101 @@ fn main() -> ExitCode {
             global,
             file,
         } => run_cmd::run_cmd(&file, sm.as_deref(), lanes, global),
-        Cmd::Dis { sm, file } => {
-            let sm = match parse_sm(&sm) {
-                Ok(s) => s,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(2);
-                }
-            };
-            // Read as it is printed (see `disassemble_reader`), after a
-            // length check so a truncated file fails before any output.
-            let mut input = match std::fs::File::open(&file) {
-                Ok(f) => f,
-                Err(e) => {
-                    eprintln!("error: cannot read {}: {e}", file.display());
-                    return ExitCode::from(2);
-                }
-            };
-            if let Ok(m) = input.metadata()
-                && m.is_file()
-                && let Err(e) = nak::dis::stream::check_stream_len(sm, m.len())
-            {
-                eprintln!("error: {}: {e}", file.display());
-                return ExitCode::from(1);
-            }
-            // Block-sized writes from whichever thread completes a run.
-            match nak::dis::listing::disassemble_reader(sm, &mut input, &mut std::io::stdout()) {
-                Ok(unknown) => {
-                    if unknown > 0 {
-                        eprintln!(
-                            "{unknown} instruction(s) with an encoding the spec does not know"
-                        );
-                    }
-                    ExitCode::SUCCESS
-                }
-                // A closed pipe (`nak dis ... | head`) is not an error.
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("error: {}: {e}", file.display());
-                    ExitCode::from(1)
-                }
-            }
+        Cmd::Dis { sm, file } => dis(&sm, &file),
+        Cmd::Asm { sm, file, out } => asm(&sm, &file, &out),
+    }
+}
+
+/// Print `error: {msg}` and exit with `code` (2: bad arguments or input
+/// that cannot be read; 1: the command failed).
+fn fail(code: u8, msg: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {msg}");
+    ExitCode::from(code)
+}
+
+/// `nak sample`: sampled words of every form of `ops` (all ops when
+/// none), as a stream file.
+fn sample(sm: &str, ops: Option<&str>, per_form: usize, seed: u64, out: &Path) -> ExitCode {
+    let sm = match parse_sm(sm) {
+        Ok(s) => s,
+        Err(e) => return fail(2, e),
+    };
+    let names: Vec<&str> = ops.map_or(Vec::new(), |o| o.split(',').collect());
+    if let Some(bad) = names
+        .iter()
+        .find(|n| !nak::isa::FORMS.iter().any(|f| f.op == **n))
+    {
+        return fail(2, format_args!("`{bad}` is not an op of the spec"));
+    }
+    let words = nak::runtime::sample::sample_words(sm, &names, per_form, seed);
+    let neutral = nak::isa::family_of(sm).map_or(0, |f| f.neutral_control());
+    let with_ctrl: Vec<(u128, u32)> = words.iter().map(|w| (*w, neutral)).collect();
+    match nak::dis::stream::encode_stream(sm, &with_ctrl, nop_word(sm))
+        .map_err(|e| e.to_string())
+        .and_then(|b| std::fs::write(out, b).map_err(|e| e.to_string()))
+    {
+        Ok(()) => {
+            eprintln!("{} words", words.len());
+            ExitCode::SUCCESS
         }
-        Cmd::Asm { sm, file, out } => {
-            let sm = match parse_sm(&sm) {
-                Ok(s) => s,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(2);
-                }
-            };
-            let text = match std::fs::read_to_string(&file) {
-                Ok(t) => t,
-                Err(e) => {
-                    eprintln!("error: cannot read {}: {e}", file.display());
-                    return ExitCode::from(2);
-                }
-            };
-            match nak::dis::listing::assemble(sm, &text) {
-                Ok(bytes) => match std::fs::write(&out, bytes) {
-                    Ok(()) => ExitCode::SUCCESS,
-                    Err(e) => {
-                        eprintln!("error: cannot write {}: {e}", out.display());
-                        ExitCode::from(1)
-                    }
-                },
-                Err(errs) => {
-                    for e in errs {
-                        eprintln!(
-                            "{}:{}:{}: error: {}",
-                            file.display(),
-                            e.line,
-                            e.col,
-                            e.message
-                        );
-                    }
-                    ExitCode::from(1)
-                }
+        Err(e) => fail(1, e),
+    }
+}
+
+/// `nak dis`: the stream file's listing on stdout, read as it is printed
+/// (see `disassemble_reader`), after a length check so a truncated file
+/// fails before any output.
+fn dis(sm: &str, file: &Path) -> ExitCode {
+    let sm = match parse_sm(sm) {
+        Ok(s) => s,
+        Err(e) => return fail(2, e),
+    };
+    let mut input = match std::fs::File::open(file) {
+        Ok(f) => f,
+        Err(e) => return fail(2, format_args!("cannot read {}: {e}", file.display())),
+    };
+    if let Ok(m) = input.metadata()
+        && m.is_file()
+        && let Err(e) = nak::dis::stream::check_stream_len(sm, m.len())
+    {
+        return fail(1, format_args!("{}: {e}", file.display()));
+    }
+    // Block-sized writes from whichever thread completes a run.
+    match nak::dis::listing::disassemble_reader(sm, &mut input, &mut std::io::stdout()) {
+        Ok(unknown) => {
+            if unknown > 0 {
+                eprintln!("{unknown} instruction(s) with an encoding the spec does not know");
             }
+            ExitCode::SUCCESS
+        }
+        // A closed pipe (`nak dis ... | head`) is not an error.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => fail(1, format_args!("{}: {e}", file.display())),
+    }
+}
+
+/// `nak asm`: assemble a text file into a stream file; every bad line is
+/// reported as `file:line:col: error: ...`.
+fn asm(sm: &str, file: &Path, out: &Path) -> ExitCode {
+    let sm = match parse_sm(sm) {
+        Ok(s) => s,
+        Err(e) => return fail(2, e),
+    };
+    let text = match std::fs::read_to_string(file) {
+        Ok(t) => t,
+        Err(e) => return fail(2, format_args!("cannot read {}: {e}", file.display())),
+    };
+    match nak::dis::listing::assemble(sm, &text) {
+        Ok(bytes) => match std::fs::write(out, bytes) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(1, format_args!("cannot write {}: {e}", out.display())),
+        },
+        Err(errs) => {
+            for e in errs {
+                let at = format!("{}:{}:{}", file.display(), e.line, e.col);
+                eprintln!("{at}: error: {}", e.message);
+            }
+            ExitCode::from(1)
         }
     }
 }
