@@ -4371,11 +4371,11 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("FSETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("I2F", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("IABS", &[70, 75, 80, 86, 89, 90, 100, 120]),
-    ("IADD", &[50, 52, 60]),
+    ("IADD", &[50, 52, 60, 120]),
     ("IADD3", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("IADD32I", &[50, 52, 60]),
     ("IMAD", &[70, 75, 80, 86, 89, 90, 100, 120]),
-    ("IMNMX", &[50, 52, 60, 75, 80, 86, 89, 90, 100]),
+    ("IMNMX", &[50, 52, 60, 75, 80, 86, 89, 90, 100, 120]),
     ("ISCADD", &[50, 52, 60]),
     ("ISCADD32I", &[50, 52, 60]),
     ("ISETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -4397,7 +4397,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("SHL", &[50, 52, 60]),
     ("SHR", &[50, 52, 60]),
     ("STG", &[50, 52, 60, 70, 75]),
-    ("VIMNMX", &[90, 120]),
+    ("VIMNMX", &[90, 100, 120]),
     ("XMAD", &[50, 52, 60]),
 ];
 /// The hardware index of `file`'s zero register (RZ, URZ) or true
@@ -4478,13 +4478,14 @@ define_ops! {
     Ffma(OpFfma), Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx), Fmul(OpFmul),
     Fmul32i(OpFmul32i), Fsel(OpFsel), Fsetp(OpFsetp), I2f(OpI2f), I2f64(OpI2f64),
     Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x),
-    Imad(OpImad), ImadHi(OpImadHi), ImadWide(OpImadWide), ImadWideX(OpImadWideX),
-    Imadx(OpImadx), Imnmx(OpImnmx), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i),
-    Isetp(OpIsetp), Isetp64(OpIsetp64), Ldg(OpLdg), Lea(OpLea), LeaHi(OpLeaHi),
-    LeaHiX(OpLeaHiX), LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i),
-    Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu), Nop(OpNop),
-    Plop3(OpPlop3), Popc(OpPopc), Prmt(OpPrmt), S2r(OpS2r), Sel(OpSel), Sel64(OpSel64),
-    Shf(OpShf), Shl(OpShl), Shr(OpShr), Stg(OpStg), Vimnmx(OpVimnmx), Xmad(OpXmad)
+    Iadd64(OpIadd64), Iadd64x(OpIadd64x), Iaddx(OpIaddx), Imad(OpImad), ImadHi(OpImadHi),
+    ImadWide(OpImadWide), ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx),
+    Imnmx64(OpImnmx64), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i), Isetp(OpIsetp),
+    Isetp64(OpIsetp64), Ldg(OpLdg), Lea(OpLea), LeaHi(OpLeaHi), LeaHiX(OpLeaHiX),
+    LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i), Mov(OpMov),
+    Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu), Nop(OpNop), Plop3(OpPlop3),
+    Popc(OpPopc), Prmt(OpPrmt), S2r(OpS2r), Sel(OpSel), Sel64(OpSel64), Shf(OpShf),
+    Shl(OpShl), Shr(OpShr), Stg(OpStg), Vimnmx(OpVimnmx), Xmad(OpXmad)
 }
 /// Decode one instruction word; `None` for a word no op of the spec matches.
 #[inline]
@@ -4739,7 +4740,7 @@ fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
         }
     }
     if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpImnmx, 5>(w, sm) {
+        if let Some(x) = decode_form::<OpImnmx, 8>(w, sm) {
             return Some(x);
         }
     }
@@ -4800,7 +4801,7 @@ fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
         }
     }
     if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpImnmx, 5>(w, sm) {
+        if let Some(x) = decode_form::<OpImnmx, 8>(w, sm) {
             return Some(x);
         }
     }
@@ -4900,7 +4901,7 @@ fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
         }
     }
     if w & 0xfffe600000000000 == 0x4c20000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpImnmx, 6>(w, sm) {
+        if let Some(x) = decode_form::<OpImnmx, 9>(w, sm) {
             return Some(x);
         }
     }
@@ -5043,7 +5044,7 @@ fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
         }
     }
     if w & 0xfffe607ff0000000 == 0x5c20000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpImnmx, 4>(w, sm) {
+        if let Some(x) = decode_form::<OpImnmx, 7>(w, sm) {
             return Some(x);
         }
     }
@@ -5405,7 +5406,7 @@ fn print_sm50_arm14(
         }
     }
     if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpImnmx, 5>(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpImnmx, 8>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
@@ -5472,7 +5473,7 @@ fn print_sm50_arm15(
         }
     }
     if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpImnmx, 5>(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpImnmx, 8>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
@@ -5602,7 +5603,7 @@ fn print_sm50_arm20(
         }
     }
     if w & 0xfffe600000000000 == 0x4c20000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpImnmx, 6>(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpImnmx, 9>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
@@ -5793,7 +5794,7 @@ fn print_sm50_arm28(
         }
     }
     if w & 0xfffe607ff0000000 == 0x5c20000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpImnmx, 4>(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form_bundled::<OpImnmx, 7>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
@@ -5906,148 +5907,151 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x228, decode_sm70_arm20),
         (0x229, decode_sm70_arm21),
         (0x22b, decode_sm70_arm22),
-        (0x248, decode_sm70_arm23),
-        (0x300, decode_sm70_arm24),
-        (0x301, decode_sm70_arm25),
-        (0x304, decode_sm70_arm26),
-        (0x305, decode_sm70_arm27),
-        (0x306, decode_sm70_arm28),
-        (0x308, decode_sm70_arm29),
-        (0x309, decode_sm70_arm30),
-        (0x310, decode_sm70_arm31),
-        (0x311, decode_sm70_arm32),
-        (0x312, decode_sm70_arm33),
-        (0x381, decode_sm70_arm34),
-        (0x386, decode_sm70_arm35),
-        (0x402, decode_sm70_arm36),
-        (0x411, decode_sm70_arm37),
-        (0x416, decode_sm70_arm38),
-        (0x419, decode_sm70_arm39),
-        (0x421, decode_sm70_arm40),
-        (0x423, decode_sm70_arm41),
-        (0x424, decode_sm70_arm42),
-        (0x429, decode_sm70_arm43),
-        (0x42b, decode_sm70_arm44),
-        (0x547, decode_sm70_arm45),
-        (0x607, decode_sm70_arm46),
-        (0x616, decode_sm70_arm47),
-        (0x619, decode_sm70_arm48),
-        (0x621, decode_sm70_arm49),
-        (0x623, decode_sm70_arm50),
-        (0x624, decode_sm70_arm51),
-        (0x625, decode_sm70_arm52),
-        (0x627, decode_sm70_arm53),
-        (0x629, decode_sm70_arm54),
-        (0x62b, decode_sm70_arm55),
-        (0x802, decode_sm70_arm56),
-        (0x805, decode_sm70_arm57),
-        (0x807, decode_sm70_arm58),
-        (0x808, decode_sm70_arm59),
-        (0x809, decode_sm70_arm60),
-        (0x80b, decode_sm70_arm61),
-        (0x80c, decode_sm70_arm62),
-        (0x810, decode_sm70_arm63),
-        (0x811, decode_sm70_arm64),
-        (0x812, decode_sm70_arm65),
-        (0x813, decode_sm70_arm66),
-        (0x816, decode_sm70_arm67),
-        (0x817, decode_sm70_arm68),
-        (0x819, decode_sm70_arm69),
-        (0x81c, decode_sm70_arm70),
-        (0x820, decode_sm70_arm71),
-        (0x823, decode_sm70_arm72),
-        (0x824, decode_sm70_arm73),
-        (0x825, decode_sm70_arm74),
-        (0x827, decode_sm70_arm75),
-        (0x828, decode_sm70_arm76),
-        (0x82b, decode_sm70_arm77),
-        (0x848, decode_sm70_arm78),
-        (0x900, decode_sm70_arm79),
-        (0x901, decode_sm70_arm80),
-        (0x904, decode_sm70_arm81),
-        (0x905, decode_sm70_arm82),
-        (0x906, decode_sm70_arm83),
-        (0x908, decode_sm70_arm84),
-        (0x909, decode_sm70_arm85),
-        (0x910, decode_sm70_arm86),
-        (0x911, decode_sm70_arm87),
-        (0x912, decode_sm70_arm88),
-        (0x918, decode_sm70_arm89),
-        (0x919, decode_sm70_arm90),
-        (0x947, decode_sm70_arm91),
-        (0x94d, decode_sm70_arm92),
-        (0xa02, decode_sm70_arm93),
-        (0xa07, decode_sm70_arm94),
-        (0xa08, decode_sm70_arm95),
-        (0xa09, decode_sm70_arm96),
-        (0xa0b, decode_sm70_arm97),
-        (0xa0c, decode_sm70_arm98),
-        (0xa10, decode_sm70_arm99),
-        (0xa11, decode_sm70_arm100),
-        (0xa12, decode_sm70_arm101),
-        (0xa13, decode_sm70_arm102),
-        (0xa16, decode_sm70_arm103),
-        (0xa17, decode_sm70_arm104),
-        (0xa19, decode_sm70_arm105),
-        (0xa20, decode_sm70_arm106),
-        (0xa23, decode_sm70_arm107),
-        (0xa24, decode_sm70_arm108),
-        (0xa25, decode_sm70_arm109),
-        (0xa27, decode_sm70_arm110),
-        (0xa28, decode_sm70_arm111),
-        (0xa2b, decode_sm70_arm112),
-        (0xa48, decode_sm70_arm113),
-        (0xb00, decode_sm70_arm114),
-        (0xb01, decode_sm70_arm115),
-        (0xb04, decode_sm70_arm116),
-        (0xb05, decode_sm70_arm117),
-        (0xb06, decode_sm70_arm118),
-        (0xb08, decode_sm70_arm119),
-        (0xb09, decode_sm70_arm120),
-        (0xb10, decode_sm70_arm121),
-        (0xb11, decode_sm70_arm122),
-        (0xb12, decode_sm70_arm123),
-        (0xc02, decode_sm70_arm124),
-        (0xc07, decode_sm70_arm125),
-        (0xc08, decode_sm70_arm126),
-        (0xc09, decode_sm70_arm127),
-        (0xc0b, decode_sm70_arm128),
-        (0xc0c, decode_sm70_arm129),
-        (0xc10, decode_sm70_arm130),
-        (0xc11, decode_sm70_arm131),
-        (0xc12, decode_sm70_arm132),
-        (0xc13, decode_sm70_arm133),
-        (0xc16, decode_sm70_arm134),
-        (0xc17, decode_sm70_arm135),
-        (0xc19, decode_sm70_arm136),
-        (0xc20, decode_sm70_arm137),
-        (0xc23, decode_sm70_arm138),
-        (0xc24, decode_sm70_arm139),
-        (0xc25, decode_sm70_arm140),
-        (0xc27, decode_sm70_arm141),
-        (0xc28, decode_sm70_arm142),
-        (0xc2b, decode_sm70_arm143),
-        (0xc48, decode_sm70_arm144),
-        (0xd00, decode_sm70_arm145),
-        (0xd01, decode_sm70_arm146),
-        (0xd04, decode_sm70_arm147),
-        (0xd05, decode_sm70_arm148),
-        (0xd06, decode_sm70_arm149),
-        (0xd08, decode_sm70_arm150),
-        (0xd09, decode_sm70_arm151),
-        (0xd10, decode_sm70_arm152),
-        (0xd11, decode_sm70_arm153),
-        (0xd12, decode_sm70_arm154),
-        (0xe07, decode_sm70_arm155),
-        (0xe16, decode_sm70_arm156),
-        (0xe19, decode_sm70_arm157),
-        (0xe21, decode_sm70_arm158),
-        (0xe23, decode_sm70_arm159),
-        (0xe24, decode_sm70_arm160),
-        (0xe25, decode_sm70_arm161),
-        (0xe27, decode_sm70_arm162),
-        (0xe29, decode_sm70_arm163),
-        (0xe2b, decode_sm70_arm164),
+        (0x235, decode_sm70_arm23),
+        (0x248, decode_sm70_arm24),
+        (0x300, decode_sm70_arm25),
+        (0x301, decode_sm70_arm26),
+        (0x304, decode_sm70_arm27),
+        (0x305, decode_sm70_arm28),
+        (0x306, decode_sm70_arm29),
+        (0x308, decode_sm70_arm30),
+        (0x309, decode_sm70_arm31),
+        (0x310, decode_sm70_arm32),
+        (0x311, decode_sm70_arm33),
+        (0x312, decode_sm70_arm34),
+        (0x381, decode_sm70_arm35),
+        (0x386, decode_sm70_arm36),
+        (0x402, decode_sm70_arm37),
+        (0x411, decode_sm70_arm38),
+        (0x416, decode_sm70_arm39),
+        (0x419, decode_sm70_arm40),
+        (0x421, decode_sm70_arm41),
+        (0x423, decode_sm70_arm42),
+        (0x424, decode_sm70_arm43),
+        (0x429, decode_sm70_arm44),
+        (0x42b, decode_sm70_arm45),
+        (0x547, decode_sm70_arm46),
+        (0x607, decode_sm70_arm47),
+        (0x616, decode_sm70_arm48),
+        (0x619, decode_sm70_arm49),
+        (0x621, decode_sm70_arm50),
+        (0x623, decode_sm70_arm51),
+        (0x624, decode_sm70_arm52),
+        (0x625, decode_sm70_arm53),
+        (0x627, decode_sm70_arm54),
+        (0x629, decode_sm70_arm55),
+        (0x62b, decode_sm70_arm56),
+        (0x802, decode_sm70_arm57),
+        (0x805, decode_sm70_arm58),
+        (0x807, decode_sm70_arm59),
+        (0x808, decode_sm70_arm60),
+        (0x809, decode_sm70_arm61),
+        (0x80b, decode_sm70_arm62),
+        (0x80c, decode_sm70_arm63),
+        (0x810, decode_sm70_arm64),
+        (0x811, decode_sm70_arm65),
+        (0x812, decode_sm70_arm66),
+        (0x813, decode_sm70_arm67),
+        (0x816, decode_sm70_arm68),
+        (0x817, decode_sm70_arm69),
+        (0x819, decode_sm70_arm70),
+        (0x81c, decode_sm70_arm71),
+        (0x820, decode_sm70_arm72),
+        (0x823, decode_sm70_arm73),
+        (0x824, decode_sm70_arm74),
+        (0x825, decode_sm70_arm75),
+        (0x827, decode_sm70_arm76),
+        (0x828, decode_sm70_arm77),
+        (0x82b, decode_sm70_arm78),
+        (0x835, decode_sm70_arm79),
+        (0x848, decode_sm70_arm80),
+        (0x900, decode_sm70_arm81),
+        (0x901, decode_sm70_arm82),
+        (0x904, decode_sm70_arm83),
+        (0x905, decode_sm70_arm84),
+        (0x906, decode_sm70_arm85),
+        (0x908, decode_sm70_arm86),
+        (0x909, decode_sm70_arm87),
+        (0x910, decode_sm70_arm88),
+        (0x911, decode_sm70_arm89),
+        (0x912, decode_sm70_arm90),
+        (0x918, decode_sm70_arm91),
+        (0x919, decode_sm70_arm92),
+        (0x947, decode_sm70_arm93),
+        (0x94d, decode_sm70_arm94),
+        (0xa02, decode_sm70_arm95),
+        (0xa07, decode_sm70_arm96),
+        (0xa08, decode_sm70_arm97),
+        (0xa09, decode_sm70_arm98),
+        (0xa0b, decode_sm70_arm99),
+        (0xa0c, decode_sm70_arm100),
+        (0xa10, decode_sm70_arm101),
+        (0xa11, decode_sm70_arm102),
+        (0xa12, decode_sm70_arm103),
+        (0xa13, decode_sm70_arm104),
+        (0xa16, decode_sm70_arm105),
+        (0xa17, decode_sm70_arm106),
+        (0xa19, decode_sm70_arm107),
+        (0xa20, decode_sm70_arm108),
+        (0xa23, decode_sm70_arm109),
+        (0xa24, decode_sm70_arm110),
+        (0xa25, decode_sm70_arm111),
+        (0xa27, decode_sm70_arm112),
+        (0xa28, decode_sm70_arm113),
+        (0xa2b, decode_sm70_arm114),
+        (0xa48, decode_sm70_arm115),
+        (0xb00, decode_sm70_arm116),
+        (0xb01, decode_sm70_arm117),
+        (0xb04, decode_sm70_arm118),
+        (0xb05, decode_sm70_arm119),
+        (0xb06, decode_sm70_arm120),
+        (0xb08, decode_sm70_arm121),
+        (0xb09, decode_sm70_arm122),
+        (0xb10, decode_sm70_arm123),
+        (0xb11, decode_sm70_arm124),
+        (0xb12, decode_sm70_arm125),
+        (0xc02, decode_sm70_arm126),
+        (0xc07, decode_sm70_arm127),
+        (0xc08, decode_sm70_arm128),
+        (0xc09, decode_sm70_arm129),
+        (0xc0b, decode_sm70_arm130),
+        (0xc0c, decode_sm70_arm131),
+        (0xc10, decode_sm70_arm132),
+        (0xc11, decode_sm70_arm133),
+        (0xc12, decode_sm70_arm134),
+        (0xc13, decode_sm70_arm135),
+        (0xc16, decode_sm70_arm136),
+        (0xc17, decode_sm70_arm137),
+        (0xc19, decode_sm70_arm138),
+        (0xc20, decode_sm70_arm139),
+        (0xc23, decode_sm70_arm140),
+        (0xc24, decode_sm70_arm141),
+        (0xc25, decode_sm70_arm142),
+        (0xc27, decode_sm70_arm143),
+        (0xc28, decode_sm70_arm144),
+        (0xc2b, decode_sm70_arm145),
+        (0xc35, decode_sm70_arm146),
+        (0xc48, decode_sm70_arm147),
+        (0xd00, decode_sm70_arm148),
+        (0xd01, decode_sm70_arm149),
+        (0xd04, decode_sm70_arm150),
+        (0xd05, decode_sm70_arm151),
+        (0xd06, decode_sm70_arm152),
+        (0xd08, decode_sm70_arm153),
+        (0xd09, decode_sm70_arm154),
+        (0xd10, decode_sm70_arm155),
+        (0xd11, decode_sm70_arm156),
+        (0xd12, decode_sm70_arm157),
+        (0xe07, decode_sm70_arm158),
+        (0xe16, decode_sm70_arm159),
+        (0xe19, decode_sm70_arm160),
+        (0xe21, decode_sm70_arm161),
+        (0xe23, decode_sm70_arm162),
+        (0xe24, decode_sm70_arm163),
+        (0xe25, decode_sm70_arm164),
+        (0xe27, decode_sm70_arm165),
+        (0xe29, decode_sm70_arm166),
+        (0xe2b, decode_sm70_arm167),
     ],
     decode_none,
 );
@@ -6193,7 +6197,17 @@ fn decode_sm70_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdffffffff0000000fff == 0x217
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
-        return decode_form::<OpImnmx, 0>(w, sm);
+        if let Some(x) = decode_form::<OpImnmx, 0>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff8001dffffffff0000000fff == 0x217 && matches!(sm, 120) {
+        if let Some(x) = decode_form::<OpImnmx, 4>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff8001dffffffff0000000fff == 0x4000000000000000217 && matches!(sm, 120) {
+        return decode_form::<OpImnmx64, 0>(w, sm);
     }
     None
 }
@@ -6307,19 +6321,45 @@ fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff871feff7fffff0000000fff == 0x235 && matches!(sm, 120) {
+        if let Some(x) = decode_form::<OpIadd, 3>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff871feff7fffff0000000fff == 0x2000000000000000235 && matches!(sm, 120) {
+        if let Some(x) = decode_form::<OpIadd64, 0>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff871feff7fffff0000000fff == 0x6000000000000000235 && matches!(sm, 120) {
+        if let Some(x) = decode_form::<OpIadd64x, 0>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff871feff7fffff0000000fff == 0x4000000000000000235 && matches!(sm, 120) {
+        return decode_form::<OpIaddx, 0>(w, sm);
+    }
+    None
+}
+fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
     {
-        if let Some(x) = decode_form::<OpVimnmx, 0>(w, sm) {
+        if let Some(x) = decode_form::<OpVimnmx, 3>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87fe8ffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 120)
     {
-        return decode_form::<OpVimnmx, 4>(w, sm);
+        if let Some(x) = decode_form::<OpVimnmx, 7>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff801ecffffffff0000000fff == 0x248 && matches!(sm, 100) {
+        return decode_form::<OpVimnmx, 0>(w, sm);
     }
     None
 }
-fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff7fffff00ff000fff == 0x300
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6327,7 +6367,7 @@ fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x301
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6335,7 +6375,7 @@ fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x304
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6343,7 +6383,7 @@ fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x305
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6351,7 +6391,7 @@ fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x306
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6359,7 +6399,7 @@ fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) {
         if let Some(x) = decode_form::<OpMufu, 0>(w, sm) {
             return Some(x);
@@ -6375,7 +6415,7 @@ fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff7fffff00ff000fff == 0x309
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6383,7 +6423,7 @@ fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x310
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6391,7 +6431,7 @@ fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x311
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6399,7 +6439,7 @@ fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x312
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6407,7 +6447,7 @@ fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e01ff000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 70) {
         if let Some(x) = decode_form::<OpLdg, 1>(w, sm) {
             return Some(x);
@@ -6418,7 +6458,7 @@ fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e01ff0000000000ff0fff == 0x1000000000000000386
         && matches!(sm, 70 | 75)
     {
@@ -6426,13 +6466,13 @@ fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) {
         return decode_form::<OpMov64, 1>(w, sm);
     }
     None
 }
-fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107000000000000000fff == 0x100000000000000000411
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6447,7 +6487,7 @@ fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff8000000000000000fff == 0x416
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6455,7 +6495,7 @@ fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee1000000000000000fff == 0x419
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6463,7 +6503,7 @@ fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff0000000000000fff == 0x421
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6471,7 +6511,7 @@ fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10000000000000000fff == 0x423
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6479,7 +6519,7 @@ fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6494,7 +6534,7 @@ fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff3cff0000000000000fff == 0x429
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -6507,7 +6547,7 @@ fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff30000000000000000fff == 0x42b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -6520,7 +6560,7 @@ fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547
         && matches!(sm, 80 | 86 | 89)
     {
@@ -6535,13 +6575,13 @@ fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) {
         return decode_form::<OpSel64, 0>(w, sm);
     }
     None
 }
-fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800f80000ff00000fff == 0x616
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6549,7 +6589,7 @@ fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100f80000ff00000fff == 0x619
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6557,7 +6597,7 @@ fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff380000ff00000fff == 0x621
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6565,7 +6605,7 @@ fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1000380000ff00000fff == 0x623
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6573,7 +6613,7 @@ fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6588,7 +6628,7 @@ fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6603,7 +6643,7 @@ fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627
         && matches!(sm, 75 | 80 | 86 | 89 | 90)
     {
@@ -6611,7 +6651,7 @@ fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff3cff380000ff00000fff == 0x629
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6619,7 +6659,7 @@ fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff3000380000ff00000fff == 0x62b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6627,7 +6667,7 @@ fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff0ff00000000ff000fff == 0x802
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6635,7 +6675,7 @@ fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6650,7 +6690,7 @@ fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffff0000000000000fff == 0x807
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6658,7 +6698,7 @@ fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffff0000000000000fff == 0x808
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6666,7 +6706,7 @@ fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) {
         if let Some(x) = decode_form::<OpFmnmx, 1>(w, sm) {
             return Some(x);
@@ -6684,7 +6724,7 @@ fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80000ff0000000000ff0fff == 0x80b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6692,7 +6732,7 @@ fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff801800f0000000000ff0fff == 0x80c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6706,7 +6746,7 @@ fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80016000000000000000fff == 0x810
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6721,7 +6761,7 @@ fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6750,7 +6790,7 @@ fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87000000000000000000fff == 0x812
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6758,7 +6798,7 @@ fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff00000000ff000fff == 0x813
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6766,7 +6806,7 @@ fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff8000000000000000fff == 0x816
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6774,15 +6814,25 @@ fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdff0000000000000fff == 0x817
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
-        return decode_form::<OpImnmx, 1>(w, sm);
+        if let Some(x) = decode_form::<OpImnmx, 1>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff8001dff0000000000000fff == 0x817 && matches!(sm, 120) {
+        if let Some(x) = decode_form::<OpImnmx, 5>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff8001dff0000000000000fff == 0x4000000000000000817 && matches!(sm, 120) {
+        return decode_form::<OpImnmx64, 1>(w, sm);
     }
     None
 }
-fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee1000000000000000fff == 0x819
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6790,7 +6840,7 @@ fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8000008ffffffffff000fff == 0x81c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6805,7 +6855,7 @@ fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6813,7 +6863,7 @@ fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10000000000000000fff == 0x823
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6821,7 +6871,7 @@ fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6836,7 +6886,7 @@ fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6851,7 +6901,7 @@ fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6859,7 +6909,7 @@ fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff3cff0000000000000fff == 0x828
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -6872,7 +6922,7 @@ fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff30000000000000000fff == 0x82b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -6885,20 +6935,46 @@ fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120) {
+        if let Some(x) = decode_form::<OpIadd, 4>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff871feff0000000000000fff == 0x2000000000000000835 && matches!(sm, 120) {
+        if let Some(x) = decode_form::<OpIadd64, 1>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff871feff0000000000000fff == 0x6000000000000000835 && matches!(sm, 120) {
+        if let Some(x) = decode_form::<OpIadd64x, 1>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff871feff0000000000000fff == 0x4000000000000000835 && matches!(sm, 120) {
+        return decode_form::<OpIaddx, 1>(w, sm);
+    }
+    None
+}
+fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
     {
-        if let Some(x) = decode_form::<OpVimnmx, 1>(w, sm) {
+        if let Some(x) = decode_form::<OpVimnmx, 4>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87fe8ff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 120)
     {
-        return decode_form::<OpVimnmx, 5>(w, sm);
+        if let Some(x) = decode_form::<OpVimnmx, 8>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff801ecff0000000000000fff == 0x848 && matches!(sm, 100) {
+        return decode_form::<OpVimnmx, 1>(w, sm);
     }
     None
 }
-fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff00000000ff000fff == 0x900
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6906,7 +6982,7 @@ fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff00000000ff000fff == 0x901
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6914,7 +6990,7 @@ fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff00000000ff000fff == 0x904
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6922,7 +6998,7 @@ fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff00000000ff000fff == 0x905
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6930,7 +7006,7 @@ fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ff00000000ff000fff == 0x906
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6938,7 +7014,7 @@ fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) {
         if let Some(x) = decode_form::<OpMufu, 1>(w, sm) {
             return Some(x);
@@ -6954,7 +7030,7 @@ fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff00000000ff000fff == 0x909
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6962,7 +7038,7 @@ fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff00000000ff000fff == 0x910
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6970,7 +7046,7 @@ fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff00000000ff000fff == 0x911
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6978,7 +7054,7 @@ fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ff00000000ff000fff == 0x912
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6986,7 +7062,7 @@ fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffffffffff0fff == 0x918
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6994,7 +7070,7 @@ fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ffffffffffff000fff == 0x919
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7002,7 +7078,7 @@ fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 | 89)
     {
         if let Some(x) = decode_form::<OpBra, 0>(w, sm) {
@@ -7034,7 +7110,7 @@ fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff86fffffffffffffffff0fff == 0x94d
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7042,7 +7118,7 @@ fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff0fff80000ffff000fff == 0xa02
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7050,7 +7126,7 @@ fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffffff80000ff00000fff == 0xa07
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7058,7 +7134,7 @@ fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffffff80000ff00000fff == 0xa08
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7066,7 +7142,7 @@ fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) {
         if let Some(x) = decode_form::<OpFmnmx, 2>(w, sm) {
             return Some(x);
@@ -7082,7 +7158,7 @@ fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80000ff380000ff00ff0fff == 0xa0b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7090,7 +7166,7 @@ fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff801800ff80000ff00ff0fff == 0xa0c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7098,7 +7174,7 @@ fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8001600780000ff00000fff == 0xa10
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7113,7 +7189,7 @@ fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7142,7 +7218,7 @@ fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8700000f80000ff00000fff == 0xa12
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7150,7 +7226,7 @@ fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffffff80000ffff000fff == 0xa13
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7158,7 +7234,7 @@ fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800f80000ff00000fff == 0xa16
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7166,14 +7242,14 @@ fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 | 90)
     {
         return decode_form::<OpImnmx, 2>(w, sm);
     }
     None
 }
-fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100f80000ff00000fff == 0xa19
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7181,7 +7257,7 @@ fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7189,7 +7265,7 @@ fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1000380000ff00000fff == 0xa23
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7197,7 +7273,7 @@ fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7212,7 +7288,7 @@ fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7227,7 +7303,7 @@ fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27
         && matches!(sm, 75 | 80 | 86 | 89 | 90)
     {
@@ -7235,7 +7311,7 @@ fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff3cff380000ff00000fff == 0xa28
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7243,7 +7319,7 @@ fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff3000380000ff00000fff == 0xa2b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7251,14 +7327,14 @@ fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
     {
-        return decode_form::<OpVimnmx, 2>(w, sm);
+        return decode_form::<OpVimnmx, 5>(w, sm);
     }
     None
 }
-fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff780000ffff000fff == 0xb00
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7266,7 +7342,7 @@ fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffffff80000ffff000fff == 0xb01
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7274,7 +7350,7 @@ fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff080000ffff000fff == 0xb04
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7282,7 +7358,7 @@ fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff080000ffff000fff == 0xb05
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7290,7 +7366,7 @@ fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffc80000ffff000fff == 0xb06
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7298,7 +7374,7 @@ fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) {
         if let Some(x) = decode_form::<OpMufu, 2>(w, sm) {
             return Some(x);
@@ -7314,7 +7390,7 @@ fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff780000ffff000fff == 0xb09
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7322,7 +7398,7 @@ fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff080000ffff000fff == 0xb10
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7330,7 +7406,7 @@ fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff080000ffff000fff == 0xb11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7338,7 +7414,7 @@ fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffc80000ffff000fff == 0xb12
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7346,7 +7422,7 @@ fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02
         && matches!(sm, 120)
     {
@@ -7361,7 +7437,7 @@ fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7369,7 +7445,7 @@ fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7377,7 +7453,7 @@ fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm, 75)
     {
         if let Some(x) = decode_form::<OpFmnmx, 3>(w, sm) {
@@ -7397,7 +7473,7 @@ fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7405,7 +7481,7 @@ fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7420,7 +7496,7 @@ fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7435,7 +7511,7 @@ fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7464,7 +7540,7 @@ fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7472,7 +7548,7 @@ fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7480,7 +7556,7 @@ fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7488,15 +7564,29 @@ fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
-        return decode_form::<OpImnmx, 3>(w, sm);
+        if let Some(x) = decode_form::<OpImnmx, 3>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff8001dffffffff0000000fff == 0x80000000000000000000c17
+        && matches!(sm, 120)
+    {
+        if let Some(x) = decode_form::<OpImnmx, 6>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff8001dffffffff0000000fff == 0x80004000000000000000c17
+        && matches!(sm, 120)
+    {
+        return decode_form::<OpImnmx64, 2>(w, sm);
     }
     None
 }
-fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7504,7 +7594,7 @@ fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7512,7 +7602,7 @@ fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7520,7 +7610,7 @@ fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7535,7 +7625,7 @@ fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7550,7 +7640,7 @@ fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7558,7 +7648,7 @@ fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -7573,7 +7663,7 @@ fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -7588,21 +7678,57 @@ fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35
+        && matches!(sm, 120)
+    {
+        if let Some(x) = decode_form::<OpIadd, 5>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff871feff7fffff0000000fff == 0x80002000000000000000c35
+        && matches!(sm, 120)
+    {
+        if let Some(x) = decode_form::<OpIadd64, 2>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff871feff7fffff0000000fff == 0x80006000000000000000c35
+        && matches!(sm, 120)
+    {
+        if let Some(x) = decode_form::<OpIadd64x, 2>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff871feff7fffff0000000fff == 0x80004000000000000000c35
+        && matches!(sm, 120)
+    {
+        return decode_form::<OpIaddx, 2>(w, sm);
+    }
+    None
+}
+fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm, 90)
     {
-        if let Some(x) = decode_form::<OpVimnmx, 3>(w, sm) {
+        if let Some(x) = decode_form::<OpVimnmx, 6>(w, sm) {
             return Some(x);
         }
     }
     if w & 0x1fff87fe8ffffffff0000000fff == 0x87e00000000000000000c48
         && matches!(sm, 120)
     {
-        return decode_form::<OpVimnmx, 6>(w, sm);
+        if let Some(x) = decode_form::<OpVimnmx, 9>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff801ecffffffff0000000fff == 0x80000000000000000000c48
+        && matches!(sm, 100)
+    {
+        return decode_form::<OpVimnmx, 2>(w, sm);
     }
     None
 }
-fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7610,7 +7736,7 @@ fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7618,7 +7744,7 @@ fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7626,7 +7752,7 @@ fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7634,7 +7760,7 @@ fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7642,7 +7768,7 @@ fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08
         && matches!(sm, 75 | 80 | 86 | 89)
     {
@@ -7657,7 +7783,7 @@ fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7665,7 +7791,7 @@ fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7673,7 +7799,7 @@ fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7681,7 +7807,7 @@ fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7689,7 +7815,7 @@ fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07
         && matches!(sm, 120)
     {
@@ -7697,7 +7823,7 @@ fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7705,7 +7831,7 @@ fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7713,7 +7839,7 @@ fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7721,7 +7847,7 @@ fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7729,7 +7855,7 @@ fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7744,7 +7870,7 @@ fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7759,7 +7885,7 @@ fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7767,7 +7893,7 @@ fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -7782,7 +7908,7 @@ fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -7827,148 +7953,151 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x228, print_sm70_arm20),
         (0x229, print_sm70_arm21),
         (0x22b, print_sm70_arm22),
-        (0x248, print_sm70_arm23),
-        (0x300, print_sm70_arm24),
-        (0x301, print_sm70_arm25),
-        (0x304, print_sm70_arm26),
-        (0x305, print_sm70_arm27),
-        (0x306, print_sm70_arm28),
-        (0x308, print_sm70_arm29),
-        (0x309, print_sm70_arm30),
-        (0x310, print_sm70_arm31),
-        (0x311, print_sm70_arm32),
-        (0x312, print_sm70_arm33),
-        (0x381, print_sm70_arm34),
-        (0x386, print_sm70_arm35),
-        (0x402, print_sm70_arm36),
-        (0x411, print_sm70_arm37),
-        (0x416, print_sm70_arm38),
-        (0x419, print_sm70_arm39),
-        (0x421, print_sm70_arm40),
-        (0x423, print_sm70_arm41),
-        (0x424, print_sm70_arm42),
-        (0x429, print_sm70_arm43),
-        (0x42b, print_sm70_arm44),
-        (0x547, print_sm70_arm45),
-        (0x607, print_sm70_arm46),
-        (0x616, print_sm70_arm47),
-        (0x619, print_sm70_arm48),
-        (0x621, print_sm70_arm49),
-        (0x623, print_sm70_arm50),
-        (0x624, print_sm70_arm51),
-        (0x625, print_sm70_arm52),
-        (0x627, print_sm70_arm53),
-        (0x629, print_sm70_arm54),
-        (0x62b, print_sm70_arm55),
-        (0x802, print_sm70_arm56),
-        (0x805, print_sm70_arm57),
-        (0x807, print_sm70_arm58),
-        (0x808, print_sm70_arm59),
-        (0x809, print_sm70_arm60),
-        (0x80b, print_sm70_arm61),
-        (0x80c, print_sm70_arm62),
-        (0x810, print_sm70_arm63),
-        (0x811, print_sm70_arm64),
-        (0x812, print_sm70_arm65),
-        (0x813, print_sm70_arm66),
-        (0x816, print_sm70_arm67),
-        (0x817, print_sm70_arm68),
-        (0x819, print_sm70_arm69),
-        (0x81c, print_sm70_arm70),
-        (0x820, print_sm70_arm71),
-        (0x823, print_sm70_arm72),
-        (0x824, print_sm70_arm73),
-        (0x825, print_sm70_arm74),
-        (0x827, print_sm70_arm75),
-        (0x828, print_sm70_arm76),
-        (0x82b, print_sm70_arm77),
-        (0x848, print_sm70_arm78),
-        (0x900, print_sm70_arm79),
-        (0x901, print_sm70_arm80),
-        (0x904, print_sm70_arm81),
-        (0x905, print_sm70_arm82),
-        (0x906, print_sm70_arm83),
-        (0x908, print_sm70_arm84),
-        (0x909, print_sm70_arm85),
-        (0x910, print_sm70_arm86),
-        (0x911, print_sm70_arm87),
-        (0x912, print_sm70_arm88),
-        (0x918, print_sm70_arm89),
-        (0x919, print_sm70_arm90),
-        (0x947, print_sm70_arm91),
-        (0x94d, print_sm70_arm92),
-        (0xa02, print_sm70_arm93),
-        (0xa07, print_sm70_arm94),
-        (0xa08, print_sm70_arm95),
-        (0xa09, print_sm70_arm96),
-        (0xa0b, print_sm70_arm97),
-        (0xa0c, print_sm70_arm98),
-        (0xa10, print_sm70_arm99),
-        (0xa11, print_sm70_arm100),
-        (0xa12, print_sm70_arm101),
-        (0xa13, print_sm70_arm102),
-        (0xa16, print_sm70_arm103),
-        (0xa17, print_sm70_arm104),
-        (0xa19, print_sm70_arm105),
-        (0xa20, print_sm70_arm106),
-        (0xa23, print_sm70_arm107),
-        (0xa24, print_sm70_arm108),
-        (0xa25, print_sm70_arm109),
-        (0xa27, print_sm70_arm110),
-        (0xa28, print_sm70_arm111),
-        (0xa2b, print_sm70_arm112),
-        (0xa48, print_sm70_arm113),
-        (0xb00, print_sm70_arm114),
-        (0xb01, print_sm70_arm115),
-        (0xb04, print_sm70_arm116),
-        (0xb05, print_sm70_arm117),
-        (0xb06, print_sm70_arm118),
-        (0xb08, print_sm70_arm119),
-        (0xb09, print_sm70_arm120),
-        (0xb10, print_sm70_arm121),
-        (0xb11, print_sm70_arm122),
-        (0xb12, print_sm70_arm123),
-        (0xc02, print_sm70_arm124),
-        (0xc07, print_sm70_arm125),
-        (0xc08, print_sm70_arm126),
-        (0xc09, print_sm70_arm127),
-        (0xc0b, print_sm70_arm128),
-        (0xc0c, print_sm70_arm129),
-        (0xc10, print_sm70_arm130),
-        (0xc11, print_sm70_arm131),
-        (0xc12, print_sm70_arm132),
-        (0xc13, print_sm70_arm133),
-        (0xc16, print_sm70_arm134),
-        (0xc17, print_sm70_arm135),
-        (0xc19, print_sm70_arm136),
-        (0xc20, print_sm70_arm137),
-        (0xc23, print_sm70_arm138),
-        (0xc24, print_sm70_arm139),
-        (0xc25, print_sm70_arm140),
-        (0xc27, print_sm70_arm141),
-        (0xc28, print_sm70_arm142),
-        (0xc2b, print_sm70_arm143),
-        (0xc48, print_sm70_arm144),
-        (0xd00, print_sm70_arm145),
-        (0xd01, print_sm70_arm146),
-        (0xd04, print_sm70_arm147),
-        (0xd05, print_sm70_arm148),
-        (0xd06, print_sm70_arm149),
-        (0xd08, print_sm70_arm150),
-        (0xd09, print_sm70_arm151),
-        (0xd10, print_sm70_arm152),
-        (0xd11, print_sm70_arm153),
-        (0xd12, print_sm70_arm154),
-        (0xe07, print_sm70_arm155),
-        (0xe16, print_sm70_arm156),
-        (0xe19, print_sm70_arm157),
-        (0xe21, print_sm70_arm158),
-        (0xe23, print_sm70_arm159),
-        (0xe24, print_sm70_arm160),
-        (0xe25, print_sm70_arm161),
-        (0xe27, print_sm70_arm162),
-        (0xe29, print_sm70_arm163),
-        (0xe2b, print_sm70_arm164),
+        (0x235, print_sm70_arm23),
+        (0x248, print_sm70_arm24),
+        (0x300, print_sm70_arm25),
+        (0x301, print_sm70_arm26),
+        (0x304, print_sm70_arm27),
+        (0x305, print_sm70_arm28),
+        (0x306, print_sm70_arm29),
+        (0x308, print_sm70_arm30),
+        (0x309, print_sm70_arm31),
+        (0x310, print_sm70_arm32),
+        (0x311, print_sm70_arm33),
+        (0x312, print_sm70_arm34),
+        (0x381, print_sm70_arm35),
+        (0x386, print_sm70_arm36),
+        (0x402, print_sm70_arm37),
+        (0x411, print_sm70_arm38),
+        (0x416, print_sm70_arm39),
+        (0x419, print_sm70_arm40),
+        (0x421, print_sm70_arm41),
+        (0x423, print_sm70_arm42),
+        (0x424, print_sm70_arm43),
+        (0x429, print_sm70_arm44),
+        (0x42b, print_sm70_arm45),
+        (0x547, print_sm70_arm46),
+        (0x607, print_sm70_arm47),
+        (0x616, print_sm70_arm48),
+        (0x619, print_sm70_arm49),
+        (0x621, print_sm70_arm50),
+        (0x623, print_sm70_arm51),
+        (0x624, print_sm70_arm52),
+        (0x625, print_sm70_arm53),
+        (0x627, print_sm70_arm54),
+        (0x629, print_sm70_arm55),
+        (0x62b, print_sm70_arm56),
+        (0x802, print_sm70_arm57),
+        (0x805, print_sm70_arm58),
+        (0x807, print_sm70_arm59),
+        (0x808, print_sm70_arm60),
+        (0x809, print_sm70_arm61),
+        (0x80b, print_sm70_arm62),
+        (0x80c, print_sm70_arm63),
+        (0x810, print_sm70_arm64),
+        (0x811, print_sm70_arm65),
+        (0x812, print_sm70_arm66),
+        (0x813, print_sm70_arm67),
+        (0x816, print_sm70_arm68),
+        (0x817, print_sm70_arm69),
+        (0x819, print_sm70_arm70),
+        (0x81c, print_sm70_arm71),
+        (0x820, print_sm70_arm72),
+        (0x823, print_sm70_arm73),
+        (0x824, print_sm70_arm74),
+        (0x825, print_sm70_arm75),
+        (0x827, print_sm70_arm76),
+        (0x828, print_sm70_arm77),
+        (0x82b, print_sm70_arm78),
+        (0x835, print_sm70_arm79),
+        (0x848, print_sm70_arm80),
+        (0x900, print_sm70_arm81),
+        (0x901, print_sm70_arm82),
+        (0x904, print_sm70_arm83),
+        (0x905, print_sm70_arm84),
+        (0x906, print_sm70_arm85),
+        (0x908, print_sm70_arm86),
+        (0x909, print_sm70_arm87),
+        (0x910, print_sm70_arm88),
+        (0x911, print_sm70_arm89),
+        (0x912, print_sm70_arm90),
+        (0x918, print_sm70_arm91),
+        (0x919, print_sm70_arm92),
+        (0x947, print_sm70_arm93),
+        (0x94d, print_sm70_arm94),
+        (0xa02, print_sm70_arm95),
+        (0xa07, print_sm70_arm96),
+        (0xa08, print_sm70_arm97),
+        (0xa09, print_sm70_arm98),
+        (0xa0b, print_sm70_arm99),
+        (0xa0c, print_sm70_arm100),
+        (0xa10, print_sm70_arm101),
+        (0xa11, print_sm70_arm102),
+        (0xa12, print_sm70_arm103),
+        (0xa13, print_sm70_arm104),
+        (0xa16, print_sm70_arm105),
+        (0xa17, print_sm70_arm106),
+        (0xa19, print_sm70_arm107),
+        (0xa20, print_sm70_arm108),
+        (0xa23, print_sm70_arm109),
+        (0xa24, print_sm70_arm110),
+        (0xa25, print_sm70_arm111),
+        (0xa27, print_sm70_arm112),
+        (0xa28, print_sm70_arm113),
+        (0xa2b, print_sm70_arm114),
+        (0xa48, print_sm70_arm115),
+        (0xb00, print_sm70_arm116),
+        (0xb01, print_sm70_arm117),
+        (0xb04, print_sm70_arm118),
+        (0xb05, print_sm70_arm119),
+        (0xb06, print_sm70_arm120),
+        (0xb08, print_sm70_arm121),
+        (0xb09, print_sm70_arm122),
+        (0xb10, print_sm70_arm123),
+        (0xb11, print_sm70_arm124),
+        (0xb12, print_sm70_arm125),
+        (0xc02, print_sm70_arm126),
+        (0xc07, print_sm70_arm127),
+        (0xc08, print_sm70_arm128),
+        (0xc09, print_sm70_arm129),
+        (0xc0b, print_sm70_arm130),
+        (0xc0c, print_sm70_arm131),
+        (0xc10, print_sm70_arm132),
+        (0xc11, print_sm70_arm133),
+        (0xc12, print_sm70_arm134),
+        (0xc13, print_sm70_arm135),
+        (0xc16, print_sm70_arm136),
+        (0xc17, print_sm70_arm137),
+        (0xc19, print_sm70_arm138),
+        (0xc20, print_sm70_arm139),
+        (0xc23, print_sm70_arm140),
+        (0xc24, print_sm70_arm141),
+        (0xc25, print_sm70_arm142),
+        (0xc27, print_sm70_arm143),
+        (0xc28, print_sm70_arm144),
+        (0xc2b, print_sm70_arm145),
+        (0xc35, print_sm70_arm146),
+        (0xc48, print_sm70_arm147),
+        (0xd00, print_sm70_arm148),
+        (0xd01, print_sm70_arm149),
+        (0xd04, print_sm70_arm150),
+        (0xd05, print_sm70_arm151),
+        (0xd06, print_sm70_arm152),
+        (0xd08, print_sm70_arm153),
+        (0xd09, print_sm70_arm154),
+        (0xd10, print_sm70_arm155),
+        (0xd11, print_sm70_arm156),
+        (0xd12, print_sm70_arm157),
+        (0xe07, print_sm70_arm158),
+        (0xe16, print_sm70_arm159),
+        (0xe19, print_sm70_arm160),
+        (0xe21, print_sm70_arm161),
+        (0xe23, print_sm70_arm162),
+        (0xe24, print_sm70_arm163),
+        (0xe25, print_sm70_arm164),
+        (0xe27, print_sm70_arm165),
+        (0xe29, print_sm70_arm166),
+        (0xe2b, print_sm70_arm167),
     ],
     print_none,
 );
@@ -8186,7 +8315,17 @@ fn print_sm70_arm12(
     if w & 0x1fff87ffdffffffff0000000fff == 0x217
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
-        return print_form::<OpImnmx, 0>(w, sm, addr, ctrl, out);
+        if let Some(x) = print_form::<OpImnmx, 0>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff8001dffffffff0000000fff == 0x217 && matches!(sm, 120) {
+        if let Some(x) = print_form::<OpImnmx, 4>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff8001dffffffff0000000fff == 0x4000000000000000217 && matches!(sm, 120) {
+        return print_form::<OpImnmx64, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -8366,19 +8505,51 @@ fn print_sm70_arm23(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
+    if w & 0x1fff871feff7fffff0000000fff == 0x235 && matches!(sm, 120) {
+        if let Some(x) = print_form::<OpIadd, 3>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff871feff7fffff0000000fff == 0x2000000000000000235 && matches!(sm, 120) {
+        if let Some(x) = print_form::<OpIadd64, 0>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff871feff7fffff0000000fff == 0x6000000000000000235 && matches!(sm, 120) {
+        if let Some(x) = print_form::<OpIadd64x, 0>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff871feff7fffff0000000fff == 0x4000000000000000235 && matches!(sm, 120) {
+        return print_form::<OpIaddx, 0>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm70_arm24(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
     if w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
     {
-        if let Some(x) = print_form::<OpVimnmx, 0>(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpVimnmx, 3>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87fe8ffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 120)
     {
-        return print_form::<OpVimnmx, 4>(w, sm, addr, ctrl, out);
+        if let Some(x) = print_form::<OpVimnmx, 7>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff801ecffffffff0000000fff == 0x248 && matches!(sm, 100) {
+        return print_form::<OpVimnmx, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
-fn print_sm70_arm24(
+fn print_sm70_arm25(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8392,7 +8563,7 @@ fn print_sm70_arm24(
     }
     None
 }
-fn print_sm70_arm25(
+fn print_sm70_arm26(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8406,7 +8577,7 @@ fn print_sm70_arm25(
     }
     None
 }
-fn print_sm70_arm26(
+fn print_sm70_arm27(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8420,7 +8591,7 @@ fn print_sm70_arm26(
     }
     None
 }
-fn print_sm70_arm27(
+fn print_sm70_arm28(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8434,7 +8605,7 @@ fn print_sm70_arm27(
     }
     None
 }
-fn print_sm70_arm28(
+fn print_sm70_arm29(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8448,7 +8619,7 @@ fn print_sm70_arm28(
     }
     None
 }
-fn print_sm70_arm29(
+fn print_sm70_arm30(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8470,7 +8641,7 @@ fn print_sm70_arm29(
     }
     None
 }
-fn print_sm70_arm30(
+fn print_sm70_arm31(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8484,7 +8655,7 @@ fn print_sm70_arm30(
     }
     None
 }
-fn print_sm70_arm31(
+fn print_sm70_arm32(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8498,7 +8669,7 @@ fn print_sm70_arm31(
     }
     None
 }
-fn print_sm70_arm32(
+fn print_sm70_arm33(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8512,7 +8683,7 @@ fn print_sm70_arm32(
     }
     None
 }
-fn print_sm70_arm33(
+fn print_sm70_arm34(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8526,7 +8697,7 @@ fn print_sm70_arm33(
     }
     None
 }
-fn print_sm70_arm34(
+fn print_sm70_arm35(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8543,7 +8714,7 @@ fn print_sm70_arm34(
     }
     None
 }
-fn print_sm70_arm35(
+fn print_sm70_arm36(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8557,7 +8728,7 @@ fn print_sm70_arm35(
     }
     None
 }
-fn print_sm70_arm36(
+fn print_sm70_arm37(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8569,7 +8740,7 @@ fn print_sm70_arm36(
     }
     None
 }
-fn print_sm70_arm37(
+fn print_sm70_arm38(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8590,7 +8761,7 @@ fn print_sm70_arm37(
     }
     None
 }
-fn print_sm70_arm38(
+fn print_sm70_arm39(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8604,7 +8775,7 @@ fn print_sm70_arm38(
     }
     None
 }
-fn print_sm70_arm39(
+fn print_sm70_arm40(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8618,7 +8789,7 @@ fn print_sm70_arm39(
     }
     None
 }
-fn print_sm70_arm40(
+fn print_sm70_arm41(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8632,7 +8803,7 @@ fn print_sm70_arm40(
     }
     None
 }
-fn print_sm70_arm41(
+fn print_sm70_arm42(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8646,7 +8817,7 @@ fn print_sm70_arm41(
     }
     None
 }
-fn print_sm70_arm42(
+fn print_sm70_arm43(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8667,7 +8838,7 @@ fn print_sm70_arm42(
     }
     None
 }
-fn print_sm70_arm43(
+fn print_sm70_arm44(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8686,7 +8857,7 @@ fn print_sm70_arm43(
     }
     None
 }
-fn print_sm70_arm44(
+fn print_sm70_arm45(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8705,7 +8876,7 @@ fn print_sm70_arm44(
     }
     None
 }
-fn print_sm70_arm45(
+fn print_sm70_arm46(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8726,7 +8897,7 @@ fn print_sm70_arm45(
     }
     None
 }
-fn print_sm70_arm46(
+fn print_sm70_arm47(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8738,7 +8909,7 @@ fn print_sm70_arm46(
     }
     None
 }
-fn print_sm70_arm47(
+fn print_sm70_arm48(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8752,7 +8923,7 @@ fn print_sm70_arm47(
     }
     None
 }
-fn print_sm70_arm48(
+fn print_sm70_arm49(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8766,7 +8937,7 @@ fn print_sm70_arm48(
     }
     None
 }
-fn print_sm70_arm49(
+fn print_sm70_arm50(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8780,7 +8951,7 @@ fn print_sm70_arm49(
     }
     None
 }
-fn print_sm70_arm50(
+fn print_sm70_arm51(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8794,7 +8965,7 @@ fn print_sm70_arm50(
     }
     None
 }
-fn print_sm70_arm51(
+fn print_sm70_arm52(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8815,7 +8986,7 @@ fn print_sm70_arm51(
     }
     None
 }
-fn print_sm70_arm52(
+fn print_sm70_arm53(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8836,7 +9007,7 @@ fn print_sm70_arm52(
     }
     None
 }
-fn print_sm70_arm53(
+fn print_sm70_arm54(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8850,7 +9021,7 @@ fn print_sm70_arm53(
     }
     None
 }
-fn print_sm70_arm54(
+fn print_sm70_arm55(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8864,7 +9035,7 @@ fn print_sm70_arm54(
     }
     None
 }
-fn print_sm70_arm55(
+fn print_sm70_arm56(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8878,7 +9049,7 @@ fn print_sm70_arm55(
     }
     None
 }
-fn print_sm70_arm56(
+fn print_sm70_arm57(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8892,7 +9063,7 @@ fn print_sm70_arm56(
     }
     None
 }
-fn print_sm70_arm57(
+fn print_sm70_arm58(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8913,7 +9084,7 @@ fn print_sm70_arm57(
     }
     None
 }
-fn print_sm70_arm58(
+fn print_sm70_arm59(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8927,7 +9098,7 @@ fn print_sm70_arm58(
     }
     None
 }
-fn print_sm70_arm59(
+fn print_sm70_arm60(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8941,7 +9112,7 @@ fn print_sm70_arm59(
     }
     None
 }
-fn print_sm70_arm60(
+fn print_sm70_arm61(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8965,7 +9136,7 @@ fn print_sm70_arm60(
     }
     None
 }
-fn print_sm70_arm61(
+fn print_sm70_arm62(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8979,7 +9150,7 @@ fn print_sm70_arm61(
     }
     None
 }
-fn print_sm70_arm62(
+fn print_sm70_arm63(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8999,7 +9170,7 @@ fn print_sm70_arm62(
     }
     None
 }
-fn print_sm70_arm63(
+fn print_sm70_arm64(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9020,7 +9191,7 @@ fn print_sm70_arm63(
     }
     None
 }
-fn print_sm70_arm64(
+fn print_sm70_arm65(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9055,7 +9226,7 @@ fn print_sm70_arm64(
     }
     None
 }
-fn print_sm70_arm65(
+fn print_sm70_arm66(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9069,7 +9240,7 @@ fn print_sm70_arm65(
     }
     None
 }
-fn print_sm70_arm66(
+fn print_sm70_arm67(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9083,7 +9254,7 @@ fn print_sm70_arm66(
     }
     None
 }
-fn print_sm70_arm67(
+fn print_sm70_arm68(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9097,7 +9268,7 @@ fn print_sm70_arm67(
     }
     None
 }
-fn print_sm70_arm68(
+fn print_sm70_arm69(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9107,11 +9278,21 @@ fn print_sm70_arm68(
     if w & 0x1fff87ffdff0000000000000fff == 0x817
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
-        return print_form::<OpImnmx, 1>(w, sm, addr, ctrl, out);
+        if let Some(x) = print_form::<OpImnmx, 1>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff8001dff0000000000000fff == 0x817 && matches!(sm, 120) {
+        if let Some(x) = print_form::<OpImnmx, 5>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff8001dff0000000000000fff == 0x4000000000000000817 && matches!(sm, 120) {
+        return print_form::<OpImnmx64, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
-fn print_sm70_arm69(
+fn print_sm70_arm70(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9125,7 +9306,7 @@ fn print_sm70_arm69(
     }
     None
 }
-fn print_sm70_arm70(
+fn print_sm70_arm71(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9146,7 +9327,7 @@ fn print_sm70_arm70(
     }
     None
 }
-fn print_sm70_arm71(
+fn print_sm70_arm72(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9160,7 +9341,7 @@ fn print_sm70_arm71(
     }
     None
 }
-fn print_sm70_arm72(
+fn print_sm70_arm73(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9174,7 +9355,7 @@ fn print_sm70_arm72(
     }
     None
 }
-fn print_sm70_arm73(
+fn print_sm70_arm74(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9195,7 +9376,7 @@ fn print_sm70_arm73(
     }
     None
 }
-fn print_sm70_arm74(
+fn print_sm70_arm75(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9216,7 +9397,7 @@ fn print_sm70_arm74(
     }
     None
 }
-fn print_sm70_arm75(
+fn print_sm70_arm76(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9230,7 +9411,7 @@ fn print_sm70_arm75(
     }
     None
 }
-fn print_sm70_arm76(
+fn print_sm70_arm77(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9249,7 +9430,7 @@ fn print_sm70_arm76(
     }
     None
 }
-fn print_sm70_arm77(
+fn print_sm70_arm78(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9268,7 +9449,34 @@ fn print_sm70_arm77(
     }
     None
 }
-fn print_sm70_arm78(
+fn print_sm70_arm79(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120) {
+        if let Some(x) = print_form::<OpIadd, 4>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff871feff0000000000000fff == 0x2000000000000000835 && matches!(sm, 120) {
+        if let Some(x) = print_form::<OpIadd64, 1>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff871feff0000000000000fff == 0x6000000000000000835 && matches!(sm, 120) {
+        if let Some(x) = print_form::<OpIadd64x, 1>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff871feff0000000000000fff == 0x4000000000000000835 && matches!(sm, 120) {
+        return print_form::<OpIaddx, 1>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm70_arm80(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9277,17 +9485,22 @@ fn print_sm70_arm78(
 ) -> Option<()> {
     if w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
     {
-        if let Some(x) = print_form::<OpVimnmx, 1>(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpVimnmx, 4>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87fe8ff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 120)
     {
-        return print_form::<OpVimnmx, 5>(w, sm, addr, ctrl, out);
+        if let Some(x) = print_form::<OpVimnmx, 8>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff801ecff0000000000000fff == 0x848 && matches!(sm, 100) {
+        return print_form::<OpVimnmx, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
-fn print_sm70_arm79(
+fn print_sm70_arm81(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9301,7 +9514,7 @@ fn print_sm70_arm79(
     }
     None
 }
-fn print_sm70_arm80(
+fn print_sm70_arm82(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9315,7 +9528,7 @@ fn print_sm70_arm80(
     }
     None
 }
-fn print_sm70_arm81(
+fn print_sm70_arm83(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9329,7 +9542,7 @@ fn print_sm70_arm81(
     }
     None
 }
-fn print_sm70_arm82(
+fn print_sm70_arm84(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9343,7 +9556,7 @@ fn print_sm70_arm82(
     }
     None
 }
-fn print_sm70_arm83(
+fn print_sm70_arm85(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9357,7 +9570,7 @@ fn print_sm70_arm83(
     }
     None
 }
-fn print_sm70_arm84(
+fn print_sm70_arm86(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9379,7 +9592,7 @@ fn print_sm70_arm84(
     }
     None
 }
-fn print_sm70_arm85(
+fn print_sm70_arm87(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9393,7 +9606,7 @@ fn print_sm70_arm85(
     }
     None
 }
-fn print_sm70_arm86(
+fn print_sm70_arm88(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9407,7 +9620,7 @@ fn print_sm70_arm86(
     }
     None
 }
-fn print_sm70_arm87(
+fn print_sm70_arm89(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9421,7 +9634,7 @@ fn print_sm70_arm87(
     }
     None
 }
-fn print_sm70_arm88(
+fn print_sm70_arm90(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9435,7 +9648,7 @@ fn print_sm70_arm88(
     }
     None
 }
-fn print_sm70_arm89(
+fn print_sm70_arm91(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9449,7 +9662,7 @@ fn print_sm70_arm89(
     }
     None
 }
-fn print_sm70_arm90(
+fn print_sm70_arm92(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9463,7 +9676,7 @@ fn print_sm70_arm90(
     }
     None
 }
-fn print_sm70_arm91(
+fn print_sm70_arm93(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9501,7 +9714,7 @@ fn print_sm70_arm91(
     }
     None
 }
-fn print_sm70_arm92(
+fn print_sm70_arm94(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9515,7 +9728,7 @@ fn print_sm70_arm92(
     }
     None
 }
-fn print_sm70_arm93(
+fn print_sm70_arm95(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9529,7 +9742,7 @@ fn print_sm70_arm93(
     }
     None
 }
-fn print_sm70_arm94(
+fn print_sm70_arm96(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9543,7 +9756,7 @@ fn print_sm70_arm94(
     }
     None
 }
-fn print_sm70_arm95(
+fn print_sm70_arm97(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9557,7 +9770,7 @@ fn print_sm70_arm95(
     }
     None
 }
-fn print_sm70_arm96(
+fn print_sm70_arm98(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9579,7 +9792,7 @@ fn print_sm70_arm96(
     }
     None
 }
-fn print_sm70_arm97(
+fn print_sm70_arm99(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9593,7 +9806,7 @@ fn print_sm70_arm97(
     }
     None
 }
-fn print_sm70_arm98(
+fn print_sm70_arm100(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9607,7 +9820,7 @@ fn print_sm70_arm98(
     }
     None
 }
-fn print_sm70_arm99(
+fn print_sm70_arm101(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9628,7 +9841,7 @@ fn print_sm70_arm99(
     }
     None
 }
-fn print_sm70_arm100(
+fn print_sm70_arm102(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9663,7 +9876,7 @@ fn print_sm70_arm100(
     }
     None
 }
-fn print_sm70_arm101(
+fn print_sm70_arm103(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9677,7 +9890,7 @@ fn print_sm70_arm101(
     }
     None
 }
-fn print_sm70_arm102(
+fn print_sm70_arm104(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9691,7 +9904,7 @@ fn print_sm70_arm102(
     }
     None
 }
-fn print_sm70_arm103(
+fn print_sm70_arm105(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9705,7 +9918,7 @@ fn print_sm70_arm103(
     }
     None
 }
-fn print_sm70_arm104(
+fn print_sm70_arm106(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9718,7 +9931,7 @@ fn print_sm70_arm104(
     }
     None
 }
-fn print_sm70_arm105(
+fn print_sm70_arm107(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9732,7 +9945,7 @@ fn print_sm70_arm105(
     }
     None
 }
-fn print_sm70_arm106(
+fn print_sm70_arm108(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9746,7 +9959,7 @@ fn print_sm70_arm106(
     }
     None
 }
-fn print_sm70_arm107(
+fn print_sm70_arm109(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9760,7 +9973,7 @@ fn print_sm70_arm107(
     }
     None
 }
-fn print_sm70_arm108(
+fn print_sm70_arm110(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9781,7 +9994,7 @@ fn print_sm70_arm108(
     }
     None
 }
-fn print_sm70_arm109(
+fn print_sm70_arm111(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9802,7 +10015,7 @@ fn print_sm70_arm109(
     }
     None
 }
-fn print_sm70_arm110(
+fn print_sm70_arm112(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9816,7 +10029,7 @@ fn print_sm70_arm110(
     }
     None
 }
-fn print_sm70_arm111(
+fn print_sm70_arm113(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9830,7 +10043,7 @@ fn print_sm70_arm111(
     }
     None
 }
-fn print_sm70_arm112(
+fn print_sm70_arm114(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9844,7 +10057,7 @@ fn print_sm70_arm112(
     }
     None
 }
-fn print_sm70_arm113(
+fn print_sm70_arm115(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9853,11 +10066,11 @@ fn print_sm70_arm113(
 ) -> Option<()> {
     if w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
     {
-        return print_form::<OpVimnmx, 2>(w, sm, addr, ctrl, out);
+        return print_form::<OpVimnmx, 5>(w, sm, addr, ctrl, out);
     }
     None
 }
-fn print_sm70_arm114(
+fn print_sm70_arm116(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9871,7 +10084,7 @@ fn print_sm70_arm114(
     }
     None
 }
-fn print_sm70_arm115(
+fn print_sm70_arm117(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9885,7 +10098,7 @@ fn print_sm70_arm115(
     }
     None
 }
-fn print_sm70_arm116(
+fn print_sm70_arm118(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9899,7 +10112,7 @@ fn print_sm70_arm116(
     }
     None
 }
-fn print_sm70_arm117(
+fn print_sm70_arm119(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9913,7 +10126,7 @@ fn print_sm70_arm117(
     }
     None
 }
-fn print_sm70_arm118(
+fn print_sm70_arm120(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9927,7 +10140,7 @@ fn print_sm70_arm118(
     }
     None
 }
-fn print_sm70_arm119(
+fn print_sm70_arm121(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9949,7 +10162,7 @@ fn print_sm70_arm119(
     }
     None
 }
-fn print_sm70_arm120(
+fn print_sm70_arm122(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9963,7 +10176,7 @@ fn print_sm70_arm120(
     }
     None
 }
-fn print_sm70_arm121(
+fn print_sm70_arm123(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9977,7 +10190,7 @@ fn print_sm70_arm121(
     }
     None
 }
-fn print_sm70_arm122(
+fn print_sm70_arm124(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9991,7 +10204,7 @@ fn print_sm70_arm122(
     }
     None
 }
-fn print_sm70_arm123(
+fn print_sm70_arm125(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10005,7 +10218,7 @@ fn print_sm70_arm123(
     }
     None
 }
-fn print_sm70_arm124(
+fn print_sm70_arm126(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10026,7 +10239,7 @@ fn print_sm70_arm124(
     }
     None
 }
-fn print_sm70_arm125(
+fn print_sm70_arm127(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10040,7 +10253,7 @@ fn print_sm70_arm125(
     }
     None
 }
-fn print_sm70_arm126(
+fn print_sm70_arm128(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10054,7 +10267,7 @@ fn print_sm70_arm126(
     }
     None
 }
-fn print_sm70_arm127(
+fn print_sm70_arm129(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10080,7 +10293,7 @@ fn print_sm70_arm127(
     }
     None
 }
-fn print_sm70_arm128(
+fn print_sm70_arm130(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10094,7 +10307,7 @@ fn print_sm70_arm128(
     }
     None
 }
-fn print_sm70_arm129(
+fn print_sm70_arm131(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10115,7 +10328,7 @@ fn print_sm70_arm129(
     }
     None
 }
-fn print_sm70_arm130(
+fn print_sm70_arm132(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10136,7 +10349,7 @@ fn print_sm70_arm130(
     }
     None
 }
-fn print_sm70_arm131(
+fn print_sm70_arm133(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10171,7 +10384,7 @@ fn print_sm70_arm131(
     }
     None
 }
-fn print_sm70_arm132(
+fn print_sm70_arm134(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10185,7 +10398,7 @@ fn print_sm70_arm132(
     }
     None
 }
-fn print_sm70_arm133(
+fn print_sm70_arm135(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10199,7 +10412,7 @@ fn print_sm70_arm133(
     }
     None
 }
-fn print_sm70_arm134(
+fn print_sm70_arm136(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10213,7 +10426,7 @@ fn print_sm70_arm134(
     }
     None
 }
-fn print_sm70_arm135(
+fn print_sm70_arm137(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10223,11 +10436,25 @@ fn print_sm70_arm135(
     if w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
-        return print_form::<OpImnmx, 3>(w, sm, addr, ctrl, out);
+        if let Some(x) = print_form::<OpImnmx, 3>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff8001dffffffff0000000fff == 0x80000000000000000000c17
+        && matches!(sm, 120)
+    {
+        if let Some(x) = print_form::<OpImnmx, 6>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff8001dffffffff0000000fff == 0x80004000000000000000c17
+        && matches!(sm, 120)
+    {
+        return print_form::<OpImnmx64, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
-fn print_sm70_arm136(
+fn print_sm70_arm138(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10241,7 +10468,7 @@ fn print_sm70_arm136(
     }
     None
 }
-fn print_sm70_arm137(
+fn print_sm70_arm139(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10255,7 +10482,7 @@ fn print_sm70_arm137(
     }
     None
 }
-fn print_sm70_arm138(
+fn print_sm70_arm140(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10269,7 +10496,7 @@ fn print_sm70_arm138(
     }
     None
 }
-fn print_sm70_arm139(
+fn print_sm70_arm141(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10290,7 +10517,7 @@ fn print_sm70_arm139(
     }
     None
 }
-fn print_sm70_arm140(
+fn print_sm70_arm142(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10311,7 +10538,7 @@ fn print_sm70_arm140(
     }
     None
 }
-fn print_sm70_arm141(
+fn print_sm70_arm143(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10325,7 +10552,7 @@ fn print_sm70_arm141(
     }
     None
 }
-fn print_sm70_arm142(
+fn print_sm70_arm144(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10346,7 +10573,7 @@ fn print_sm70_arm142(
     }
     None
 }
-fn print_sm70_arm143(
+fn print_sm70_arm145(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10367,7 +10594,42 @@ fn print_sm70_arm143(
     }
     None
 }
-fn print_sm70_arm144(
+fn print_sm70_arm146(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35
+        && matches!(sm, 120)
+    {
+        if let Some(x) = print_form::<OpIadd, 5>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff871feff7fffff0000000fff == 0x80002000000000000000c35
+        && matches!(sm, 120)
+    {
+        if let Some(x) = print_form::<OpIadd64, 2>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff871feff7fffff0000000fff == 0x80006000000000000000c35
+        && matches!(sm, 120)
+    {
+        if let Some(x) = print_form::<OpIadd64x, 2>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff871feff7fffff0000000fff == 0x80004000000000000000c35
+        && matches!(sm, 120)
+    {
+        return print_form::<OpIaddx, 2>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm70_arm147(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10376,18 +10638,25 @@ fn print_sm70_arm144(
 ) -> Option<()> {
     if w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm, 90)
     {
-        if let Some(x) = print_form::<OpVimnmx, 3>(w, sm, addr, ctrl, out) {
+        if let Some(x) = print_form::<OpVimnmx, 6>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
     if w & 0x1fff87fe8ffffffff0000000fff == 0x87e00000000000000000c48
         && matches!(sm, 120)
     {
-        return print_form::<OpVimnmx, 6>(w, sm, addr, ctrl, out);
+        if let Some(x) = print_form::<OpVimnmx, 9>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff801ecffffffff0000000fff == 0x80000000000000000000c48
+        && matches!(sm, 100)
+    {
+        return print_form::<OpVimnmx, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
-fn print_sm70_arm145(
+fn print_sm70_arm148(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10401,7 +10670,7 @@ fn print_sm70_arm145(
     }
     None
 }
-fn print_sm70_arm146(
+fn print_sm70_arm149(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10415,7 +10684,7 @@ fn print_sm70_arm146(
     }
     None
 }
-fn print_sm70_arm147(
+fn print_sm70_arm150(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10429,7 +10698,7 @@ fn print_sm70_arm147(
     }
     None
 }
-fn print_sm70_arm148(
+fn print_sm70_arm151(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10443,7 +10712,7 @@ fn print_sm70_arm148(
     }
     None
 }
-fn print_sm70_arm149(
+fn print_sm70_arm152(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10457,7 +10726,7 @@ fn print_sm70_arm149(
     }
     None
 }
-fn print_sm70_arm150(
+fn print_sm70_arm153(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10478,7 +10747,7 @@ fn print_sm70_arm150(
     }
     None
 }
-fn print_sm70_arm151(
+fn print_sm70_arm154(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10492,7 +10761,7 @@ fn print_sm70_arm151(
     }
     None
 }
-fn print_sm70_arm152(
+fn print_sm70_arm155(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10506,7 +10775,7 @@ fn print_sm70_arm152(
     }
     None
 }
-fn print_sm70_arm153(
+fn print_sm70_arm156(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10520,7 +10789,7 @@ fn print_sm70_arm153(
     }
     None
 }
-fn print_sm70_arm154(
+fn print_sm70_arm157(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10534,7 +10803,7 @@ fn print_sm70_arm154(
     }
     None
 }
-fn print_sm70_arm155(
+fn print_sm70_arm158(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10548,7 +10817,7 @@ fn print_sm70_arm155(
     }
     None
 }
-fn print_sm70_arm156(
+fn print_sm70_arm159(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10562,7 +10831,7 @@ fn print_sm70_arm156(
     }
     None
 }
-fn print_sm70_arm157(
+fn print_sm70_arm160(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10576,7 +10845,7 @@ fn print_sm70_arm157(
     }
     None
 }
-fn print_sm70_arm158(
+fn print_sm70_arm161(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10590,7 +10859,7 @@ fn print_sm70_arm158(
     }
     None
 }
-fn print_sm70_arm159(
+fn print_sm70_arm162(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10604,7 +10873,7 @@ fn print_sm70_arm159(
     }
     None
 }
-fn print_sm70_arm160(
+fn print_sm70_arm163(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10625,7 +10894,7 @@ fn print_sm70_arm160(
     }
     None
 }
-fn print_sm70_arm161(
+fn print_sm70_arm164(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10646,7 +10915,7 @@ fn print_sm70_arm161(
     }
     None
 }
-fn print_sm70_arm162(
+fn print_sm70_arm165(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10660,7 +10929,7 @@ fn print_sm70_arm162(
     }
     None
 }
-fn print_sm70_arm163(
+fn print_sm70_arm166(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10681,7 +10950,7 @@ fn print_sm70_arm163(
     }
     None
 }
-fn print_sm70_arm164(
+fn print_sm70_arm167(
     w: u128,
     sm: u32,
     addr: u64,
@@ -12118,6 +12387,18 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo::new("iadd", "c", 2, Family::Sm50, &[50, 52, 60])
         .fixed(0xfffc778000000000, 0x4c10000000000000)
         .with_srcs(&[slot::GPR, slot::CBUF]),
+    FormInfo::new("iadd", "rrr", 3, Family::Sm70, &[120])
+        .fixed(0x1fff871feff7fffff0000000fff, 0x235)
+        .raw(0x78000000000000000000000, 0x78000000000000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR]),
+    FormInfo::new("iadd", "rir", 4, Family::Sm70, &[120])
+        .fixed(0x1fff871feff0000000000000fff, 0x835)
+        .raw(0x78000000000000000000000, 0x78000000000000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("iadd", "rur", 5, Family::Sm70, &[120])
+        .fixed(0x1fff871feff7fffff0000000fff, 0x80000000000000000000c35)
+        .raw(0x78000000000000000000000, 0x78000000000000000000000)
+        .with_srcs(&[slot::GPR, slot::UGPR]),
     FormInfo::new("iadd3", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
         .fixed(0x1fff80016007fffff0000000fff, 0x210)
         .raw(0x781e0000000000000000000, 0x781e0000000000000000000)
@@ -12573,6 +12854,36 @@ pub const FORMS: &[FormInfo] = &[
             ],
         )
         .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR, slot::PRED, slot::PRED]),
+    FormInfo::new("iadd64", "rrr", 0, Family::Sm70, &[120])
+        .fixed(0x1fff871feff7fffff0000000fff, 0x2000000000000000235)
+        .raw(0x78000000000000000000000, 0x78000000000000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR]),
+    FormInfo::new("iadd64", "rir", 1, Family::Sm70, &[120])
+        .fixed(0x1fff871feff0000000000000fff, 0x2000000000000000835)
+        .raw(0x78000000000000000000000, 0x78000000000000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("iadd64", "rur", 2, Family::Sm70, &[120])
+        .fixed(0x1fff871feff7fffff0000000fff, 0x80002000000000000000c35)
+        .raw(0x78000000000000000000000, 0x78000000000000000000000)
+        .with_srcs(&[slot::GPR, slot::UGPR]),
+    FormInfo::new("iadd64x", "rrr", 0, Family::Sm70, &[120])
+        .fixed(0x1fff871feff7fffff0000000fff, 0x6000000000000000235)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("iadd64x", "rir", 1, Family::Sm70, &[120])
+        .fixed(0x1fff871feff0000000000000fff, 0x6000000000000000835)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("iadd64x", "rur", 2, Family::Sm70, &[120])
+        .fixed(0x1fff871feff7fffff0000000fff, 0x80006000000000000000c35)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
+    FormInfo::new("iaddx", "rrr", 0, Family::Sm70, &[120])
+        .fixed(0x1fff871feff7fffff0000000fff, 0x4000000000000000235)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("iaddx", "rir", 1, Family::Sm70, &[120])
+        .fixed(0x1fff871feff0000000000000fff, 0x4000000000000000835)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("iaddx", "rur", 2, Family::Sm70, &[120])
+        .fixed(0x1fff871feff7fffff0000000fff, 0x80004000000000000000c35)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
     FormInfo::new("imad", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
         .fixed(0x1fffffff500ffffff0000000fff, 0x78e00000000000000000224)
         .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
@@ -12695,25 +13006,43 @@ pub const FORMS: &[FormInfo] = &[
         .with_srcs(&[slot::GPR, slot::GPR, slot::UGPR, slot::PRED]),
     FormInfo::new("imnmx", "rrr", 0, Family::Sm70, &[75, 80, 86, 89, 90, 100])
         .fixed(0x1fff87ffdffffffff0000000fff, 0x217)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED, slot::NONE]),
     FormInfo::new("imnmx", "rir", 1, Family::Sm70, &[75, 80, 86, 89, 90, 100])
         .fixed(0x1fff87ffdff0000000000000fff, 0x817)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED, slot::NONE]),
     FormInfo::new("imnmx", "rcr", 2, Family::Sm70, &[75, 80, 86, 89, 90])
         .fixed(0x1fff87ffdfff80000ff00000fff, 0xa17)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED, slot::NONE]),
     FormInfo::new("imnmx", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100])
         .fixed(0x1fff87ffdffffffff0000000fff, 0x80000000000000000000c17)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
-    FormInfo::new("imnmx", "r", 4, Family::Sm50, &[50, 52, 60])
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED, slot::NONE]),
+    FormInfo::new("imnmx", "rrr", 4, Family::Sm70, &[120])
+        .fixed(0x1fff8001dffffffff0000000fff, 0x217)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED, slot::PRED]),
+    FormInfo::new("imnmx", "rir", 5, Family::Sm70, &[120])
+        .fixed(0x1fff8001dff0000000000000fff, 0x817)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED, slot::PRED]),
+    FormInfo::new("imnmx", "rur", 6, Family::Sm70, &[120])
+        .fixed(0x1fff8001dffffffff0000000fff, 0x80000000000000000000c17)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED, slot::PRED]),
+    FormInfo::new("imnmx", "r", 7, Family::Sm50, &[50, 52, 60])
         .fixed(0xfffe607ff0000000, 0x5c20000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("imnmx", "i", 5, Family::Sm50, &[50, 52, 60])
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED, slot::NONE]),
+    FormInfo::new("imnmx", "i", 8, Family::Sm50, &[50, 52, 60])
         .fixed(0xfefe600000000000, 0x3820000000000000)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
-    FormInfo::new("imnmx", "c", 6, Family::Sm50, &[50, 52, 60])
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED, slot::NONE]),
+    FormInfo::new("imnmx", "c", 9, Family::Sm50, &[50, 52, 60])
         .fixed(0xfffe600000000000, 0x4c20000000000000)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED, slot::NONE]),
+    FormInfo::new("imnmx64", "rrr", 0, Family::Sm70, &[120])
+        .fixed(0x1fff8001dffffffff0000000fff, 0x4000000000000000217)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED, slot::PRED]),
+    FormInfo::new("imnmx64", "rir", 1, Family::Sm70, &[120])
+        .fixed(0x1fff8001dff0000000000000fff, 0x4000000000000000817)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED, slot::PRED]),
+    FormInfo::new("imnmx64", "rur", 2, Family::Sm70, &[120])
+        .fixed(0x1fff8001dffffffff0000000fff, 0x80004000000000000000c17)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED, slot::PRED]),
     FormInfo::new("iscadd", "r", 0, Family::Sm50, &[50, 52, 60])
         .fixed(0xfffc707ff0000000, 0x5c18000000000000)
         .with_srcs(&[slot::GPR, slot::GPR]),
@@ -13743,25 +14072,34 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo::new("stg", "fixed", 1, Family::Sm50, &[50, 52, 60])
         .fixed(0xfff8300000000000, 0xeed8200000000000)
         .with_srcs(&[slot::GPR, slot::GPR]),
-    FormInfo::new("vimnmx", "rrr", 0, Family::Sm70, &[90])
+    FormInfo::new("vimnmx", "rrr", 0, Family::Sm70, &[100])
+        .fixed(0x1fff801ecffffffff0000000fff, 0x248)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("vimnmx", "rir", 1, Family::Sm70, &[100])
+        .fixed(0x1fff801ecff0000000000000fff, 0x848)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("vimnmx", "rur", 2, Family::Sm70, &[100])
+        .fixed(0x1fff801ecffffffff0000000fff, 0x80000000000000000000c48)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
+    FormInfo::new("vimnmx", "rrr", 3, Family::Sm70, &[90])
         .fixed(0x1fff87fecffffffff0000000fff, 0x7e00000000000000000248)
         .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("vimnmx", "rir", 1, Family::Sm70, &[90])
+    FormInfo::new("vimnmx", "rir", 4, Family::Sm70, &[90])
         .fixed(0x1fff87fecff0000000000000fff, 0x7e00000000000000000848)
         .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
-    FormInfo::new("vimnmx", "rcr", 2, Family::Sm70, &[90])
+    FormInfo::new("vimnmx", "rcr", 5, Family::Sm70, &[90])
         .fixed(0x1fff87fecfff80000ff00000fff, 0x7e00000000000000000a48)
         .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
-    FormInfo::new("vimnmx", "rur", 3, Family::Sm70, &[90])
+    FormInfo::new("vimnmx", "rur", 6, Family::Sm70, &[90])
         .fixed(0x1fff87fecffffffff0000000fff, 0x87e00000000000000000c48)
         .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
-    FormInfo::new("vimnmx", "rrr", 4, Family::Sm70, &[120])
+    FormInfo::new("vimnmx", "rrr", 7, Family::Sm70, &[120])
         .fixed(0x1fff87fe8ffffffff0000000fff, 0x7e00000000000000000248)
         .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("vimnmx", "rir", 5, Family::Sm70, &[120])
+    FormInfo::new("vimnmx", "rir", 8, Family::Sm70, &[120])
         .fixed(0x1fff87fe8ff0000000000000fff, 0x7e00000000000000000848)
         .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
-    FormInfo::new("vimnmx", "rur", 6, Family::Sm70, &[120])
+    FormInfo::new("vimnmx", "rur", 9, Family::Sm70, &[120])
         .fixed(0x1fff87fe8ffffffff0000000fff, 0x87e00000000000000000c48)
         .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
     FormInfo::new("xmad", "r", 0, Family::Sm50, &[50, 52, 60])
@@ -13808,12 +14146,16 @@ include!(concat!(env!("OUT_DIR"), "/", "op_iadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd3.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd3x.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_iadd64.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_iadd64x.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_iaddx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_hi.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_wide.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_wide_x.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imadx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imnmx.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_imnmx64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iscadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iscadd32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_isetp.rs"));

@@ -34,7 +34,12 @@ fn fold_body(op: &Op, fold: &Fold) -> Result<TokenStream, Error> {
     if op.dsts.is_empty() {
         return Ok(quote!(Ok((FoldOut::new(&[]), None))));
     }
-    if op.dsts.iter().zip(&fold.dsts).any(|(d, e)| e.is_none() && !d.unknown) {
+    if op
+        .dsts
+        .iter()
+        .zip(&fold.dsts)
+        .any(|(d, e)| e.is_none() && !d.unknown)
+    {
         let name = &op.name;
         return Ok(quote!(Err(FoldError::new(
             format!("{} has no fold for every destination on SM{}", #name, sm)
@@ -91,8 +96,13 @@ fn fold_body(op: &Op, fold: &Fold) -> Result<TokenStream, Error> {
             // A result of unknown meaning: fold only while it is PT (its
             // placeholder value is then discarded).
             let f = field(&d.name);
-            let why = format!("{} has no fold for its result `{}` unless it is PT", op.name, d.name);
-            unknown.push(quote!(if self.#f != Reg::PT { return Err(FoldError::new(#why.to_string())); }));
+            let why = format!(
+                "{} has no fold for its result `{}` unless it is PT",
+                op.name, d.name
+            );
+            unknown.push(
+                quote!(if self.#f != Reg::PT { return Err(FoldError::new(#why.to_string())); }),
+            );
             vals.push(quote!(true.into_value()));
             continue;
         };
@@ -107,7 +117,9 @@ fn fold_body(op: &Op, fold: &Fold) -> Result<TokenStream, Error> {
     } else {
         quote!(None)
     };
-    Ok(quote!({ #(#unknown)* #refuse #carry_in #lets #(#outs)* Ok((FoldOut::new(&[#(#vals),*]), #carry_out)) }))
+    Ok(
+        quote!({ #(#unknown)* #refuse #carry_in #lets #(#outs)* Ok((FoldOut::new(&[#(#vals),*]), #carry_out)) }),
+    )
 }
 
 pub fn op_fold(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {

@@ -176,9 +176,12 @@ fn imnmx_signed_unsigned_min_max() {
         for (sel, not) in [(true, false), (true, true)] {
             let o = OpImnmx {
                 d: Reg::gpr(0),
+                pd0: Reg::PT,
+                pd1: Reg::PT,
                 a: r(1),
                 b: r(2),
                 p: Src::PT.with_not(not),
+                q: Src::PT.with_not(true),
                 ty,
                 cc: false,
                 xmode: ImnmxX::None,
@@ -191,9 +194,10 @@ fn imnmx_signed_unsigned_min_max() {
                 };
                 // sel true (PT): minimum; false (!PT): maximum.
                 let want = if not { x.max(y) } else { x.min(y) };
-                let out = o.fold(52, &[u(a), u(b), p(sel)]).unwrap();
+                let out = o.fold(52, &[u(a), u(b), p(sel), p(true)]).unwrap();
+                // d, then SM120's pd0/pd1 (PT here, placeholders).
                 assert_eq!(
-                    out.as_slice(),
+                    &out.as_slice()[..1],
                     &[u(want as u32)],
                     "{ty:?} max{not} {a:#x} {b:#x}"
                 );
@@ -405,7 +409,10 @@ fn cc_register_forms_encode_and_fold_through_the_carry() {
         assert_eq!(o.cc_use(50), (x, cc));
         assert!(o.encode(50, &Common::default()).is_ok());
     }
-    assert_eq!(&base.fold(50, &[u(1), u(2)]).unwrap().as_slice()[..1], &[u(3)]);
+    assert_eq!(
+        &base.fold(50, &[u(1), u(2)]).unwrap().as_slice()[..1],
+        &[u(3)]
+    );
     let cc = OpIadd { cc: true, ..base };
     let (out, carry) = cc.fold_cc(50, &[u(u32::MAX), u(2)], None).unwrap();
     assert_eq!((&out.as_slice()[..1], carry), (&[u(1)][..], Some(true)));
@@ -419,19 +426,28 @@ fn cc_register_forms_encode_and_fold_through_the_carry() {
         ..base
     };
     let (out, carry) = sub.fold_cc(50, &[u(5), u(6)], None).unwrap();
-    assert_eq!((&out.as_slice()[..1], carry), (&[u(u32::MAX)][..], Some(false)));
+    assert_eq!(
+        (&out.as_slice()[..1], carry),
+        (&[u(u32::MAX)][..], Some(false))
+    );
     let (out, carry) = sub.fold_cc(50, &[u(6), u(0)], None).unwrap();
     assert_eq!((&out.as_slice()[..1], carry), (&[u(6)][..], Some(true)));
     let m = OpImnmx {
         d: Reg::gpr(0),
+        pd0: Reg::PT,
+        pd1: Reg::PT,
         a: r(1),
         b: r(2),
         p: Src::PT,
+        q: Src::PT.with_not(true),
         ty: IntType::U32,
         cc: false,
         xmode: ImnmxX::Xhi,
     };
-    assert!(m.fold(50, &[u(1), u(2), Value::Pred(true)]).is_err());
+    assert!(
+        m.fold(50, &[u(1), u(2), Value::Pred(true), Value::Pred(true)])
+            .is_err()
+    );
     let s = OpIsetp {
         d: Reg::pred(0),
         d2: Reg::PT,

@@ -84,8 +84,10 @@ pub fn fold_constants(f: &mut Function) -> usize {
                 && !op.src_info().is_empty()
                 && op.class() != "control"
                 // Copies of the results would each read the guard the
-                // first of them rewrites.
-                && !(0..op.dst_info().len()).any(|k| Some(*op.dst(k)) == i.guard.as_reg())
+                // first of them rewrites (a result written to PT is dropped,
+                // so it rewrites no guard).
+                && !(0..op.dst_info().len())
+                    .any(|k| !op.dst(k).is_zero() && Some(*op.dst(k)) == i.guard.as_reg())
             {
                 let vals: Option<Vec<Value>> = op
                     .src_info()
