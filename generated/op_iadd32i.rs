@@ -264,6 +264,7 @@ impl Legalize for OpIadd32i {
         Some(
             Op::Iadd(OpIadd {
                 d: self.d,
+                co0: Reg::PT,
                 a: self.a,
                 b: self.b,
                 cc: self.cc,

@@ -34,7 +34,12 @@ fn fold_body(op: &Op, fold: &Fold) -> Result<TokenStream, Error> {
     if op.dsts.is_empty() {
         return Ok(quote!(Ok((FoldOut::new(&[]), None))));
     }
-    if fold.dsts.iter().any(Option::is_none) {
+    if op
+        .dsts
+        .iter()
+        .zip(&fold.dsts)
+        .any(|(d, e)| e.is_none() && !d.unknown)
+    {
         let name = &op.name;
         return Ok(quote!(Err(FoldError::new(
             format!("{} has no fold for every destination on SM{}", #name, sm)
@@ -85,8 +90,22 @@ fn fold_body(op: &Op, fold: &Fold) -> Result<TokenStream, Error> {
     };
     let mut outs = Vec::new();
     let mut vals = Vec::new();
+    let mut unknown = Vec::new();
     for (d, e) in op.dsts.iter().zip(&fold.dsts) {
-        let e = e.as_ref().expect("checked above");
+        let Some(e) = e else {
+            // A result of unknown meaning: fold only while it is PT (its
+            // placeholder value is then discarded).
+            let f = field(&d.name);
+            let why = format!(
+                "{} has no fold for its result `{}` unless it is PT",
+                op.name, d.name
+            );
+            unknown.push(
+                quote!(if self.#f != Reg::PT { return Err(FoldError::new(#why.to_string())); }),
+            );
+            vals.push(quote!(true.into_value()));
+            continue;
+        };
         let expr: syn::Expr = syn::parse_str(&e.text).map_err(|er| parse_err(er, e))?;
         let v = ident(&format!("out_{}", d.name));
         let t = rust_type(d.ty);
@@ -98,7 +117,9 @@ fn fold_body(op: &Op, fold: &Fold) -> Result<TokenStream, Error> {
     } else {
         quote!(None)
     };
-    Ok(quote!({ #refuse #carry_in #lets #(#outs)* Ok((FoldOut::new(&[#(#vals),*]), #carry_out)) }))
+    Ok(
+        quote!({ #(#unknown)* #refuse #carry_in #lets #(#outs)* Ok((FoldOut::new(&[#(#vals),*]), #carry_out)) }),
+    )
 }
 
 pub fn op_fold(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {

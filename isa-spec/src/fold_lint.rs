@@ -1205,10 +1205,11 @@ fn check_every_dst_folded(op: &Op, fold: &Fold, report: &mut Report) {
         .dsts
         .iter()
         .zip(&fold.dsts)
-        .filter(|(_, f)| f.is_none())
+        .filter(|(d, f)| f.is_none() && !d.unknown)
         .map(|(d, _)| d.name.as_str())
         .collect();
-    if missing.is_empty() || missing.len() >= op.dsts.len() {
+    let known = op.dsts.iter().filter(|d| !d.unknown).count();
+    if missing.is_empty() || missing.len() >= known {
         return;
     }
     let at = fold.dsts.iter().flatten().next().map(|f| f.loc.clone());

@@ -241,6 +241,9 @@ pub struct Operand {
     pub type_by: Vec<usize>,
     /// Integer modifier selecting the part of a narrow type (`part`).
     pub part: Option<usize>,
+    /// A predicate destination of unknown meaning (`unknown = true`): the
+    /// fold refuses unless it is PT.
+    pub unknown: bool,
     pub doc: String,
     pub loc: Loc,
 }

@@ -645,14 +645,26 @@ fn resolve_operands(
             if !is_src && mods != SrcMods::default() {
                 cx.err(Code::S0601, d, "a destination cannot have source modifiers");
             }
+            let unknown = r.unknown.as_ref().is_some_and(|u| *u.get_ref());
+            let default = operand_default(cx, r.default.as_ref());
+            if let Some(u) = r.unknown.as_ref().filter(|_| unknown)
+                && (is_src || ty != ValueType::Pred || default != Some(DefaultValue::Zero))
+            {
+                cx.err(
+                    Code::S0601,
+                    u,
+                    "`unknown` is for predicate destinations with default PT",
+                );
+            }
             Operand {
                 name: r.name.get_ref().clone(),
                 ty,
                 mods,
-                default: operand_default(cx, r.default.as_ref()),
+                default,
                 align: r.align.as_ref().map_or(ty.regs(), |a| *a.get_ref()),
                 type_by: Vec::new(),
                 part: None,
+                unknown,
                 doc: r.doc.clone().unwrap_or_default(),
                 loc: cx.loc(&r.name),
             }

@@ -234,6 +234,11 @@ pub struct OperandDef {
     /// register or constant the source reads, when its type is narrower
     /// than 32 bits.
     pub part: Option<S<String>>,
+    /// A predicate destination whose meaning is not known (nvdisasm
+    /// prints it, ptxas writes PT): it needs default PT, has no fold
+    /// expression, and the op folds only while it is PT.
+    #[serde(default)]
+    pub unknown: Option<S<bool>>,
     pub doc: Option<String>,
 }
 

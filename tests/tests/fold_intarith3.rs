@@ -59,15 +59,18 @@ fn u(v: Value) -> u32 {
 
 #[test]
 fn imnmx() {
-    for sm in [75, 80, 86, 89, 90, 100] {
+    for sm in [75, 80, 86, 89, 90, 100, 120] {
         for ty in [IntType::S32, IntType::U32] {
             pairs(|a, b| {
                 for (min, pnot) in [(true, false), (false, false), (true, true), (false, true)] {
                     let op = OpImnmx {
                         d: Reg::gpr(0),
+                        pd0: Reg::PT,
+                        pd1: Reg::PT,
                         a: r(1),
                         b: r(2),
                         p: Src::reg(Reg::pred(0)).with_not(pnot),
+                        q: Src::PT.with_not(true),
                         ty,
                         cc: false,
                         xmode: ImnmxX::None,
@@ -75,7 +78,15 @@ fn imnmx() {
                     // The predicate register holds `min ^ pnot`, so the
                     // predicate as read is `min`.
                     let out = op
-                        .fold(sm, &[Value::U32(a), Value::U32(b), Value::Pred(min ^ pnot)])
+                        .fold(
+                            sm,
+                            &[
+                                Value::U32(a),
+                                Value::U32(b),
+                                Value::Pred(min ^ pnot),
+                                Value::Pred(true), // q = !PT reads false
+                            ],
+                        )
                         .unwrap();
                     let want = match (ty, min) {
                         (IntType::S32, true) => (a as i32).min(b as i32) as u32,
@@ -141,6 +152,8 @@ fn vimnmx() {
                     for min in [true, false] {
                         let op = OpVimnmx {
                             d: Reg::gpr(0),
+                            pd0: Reg::PT,
+                            pd1: Reg::PT,
                             a: r(1),
                             b: r(2),
                             p: Src::reg(Reg::pred(0)),
@@ -168,6 +181,8 @@ fn vimnmx_is_commutative() {
         pairs(|a, b| {
             let op = OpVimnmx {
                 d: Reg::gpr(0),
+                pd0: Reg::PT,
+                pd1: Reg::PT,
                 a: r(1),
                 b: r(2),
                 p: Src::reg(Reg::pred(0)),

@@ -70,6 +70,7 @@ fn iadd_with_negations() {
         for (na, nb) in [(false, false), (true, false), (false, true)] {
             let o = OpIadd {
                 d: Reg::gpr(0),
+                co0: Reg::PT,
                 a: r(1).with_neg(na),
                 b: r(2).with_neg(nb),
                 cc: false,
@@ -77,8 +78,9 @@ fn iadd_with_negations() {
             };
             for (a, b) in pairs(2000) {
                 let want = mod32(i128::from(neg_ref(a, na)) + i128::from(neg_ref(b, nb)));
+                // The first value is d; co0 (SM120's carry) is PT here.
                 assert_eq!(
-                    o.fold(sm, &[u(a), u(b)]).unwrap().as_slice(),
+                    &o.fold(sm, &[u(a), u(b)]).unwrap().as_slice()[..1],
                     &[u(want)],
                     "SM{sm} -a{na} -b{nb} {a:#x} {b:#x}"
                 );
@@ -92,6 +94,7 @@ fn iadd_both_negated_is_not_encodable() {
     // nvdisasm reads both negate bits as `.PO`, a different operation.
     let o = OpIadd {
         d: Reg::gpr(0),
+        co0: Reg::PT,
         a: r(1).with_neg(true),
         b: r(2).with_neg(true),
         cc: false,
@@ -173,9 +176,12 @@ fn imnmx_signed_unsigned_min_max() {
         for (sel, not) in [(true, false), (true, true)] {
             let o = OpImnmx {
                 d: Reg::gpr(0),
+                pd0: Reg::PT,
+                pd1: Reg::PT,
                 a: r(1),
                 b: r(2),
                 p: Src::PT.with_not(not),
+                q: Src::PT.with_not(true),
                 ty,
                 cc: false,
                 xmode: ImnmxX::None,
@@ -188,9 +194,10 @@ fn imnmx_signed_unsigned_min_max() {
                 };
                 // sel true (PT): minimum; false (!PT): maximum.
                 let want = if not { x.max(y) } else { x.min(y) };
-                let out = o.fold(52, &[u(a), u(b), p(sel)]).unwrap();
+                let out = o.fold(52, &[u(a), u(b), p(sel), p(true)]).unwrap();
+                // d, then SM120's pd0/pd1 (PT here, placeholders).
                 assert_eq!(
-                    out.as_slice(),
+                    &out.as_slice()[..1],
                     &[u(want as u32)],
                     "{ty:?} max{not} {a:#x} {b:#x}"
                 );
@@ -390,6 +397,7 @@ fn cc_register_forms_encode_and_fold_through_the_carry() {
     let u = Value::U32;
     let base = OpIadd {
         d: Reg::gpr(0),
+        co0: Reg::PT,
         a: r(1),
         b: r(2),
         cc: false,
@@ -401,13 +409,16 @@ fn cc_register_forms_encode_and_fold_through_the_carry() {
         assert_eq!(o.cc_use(50), (x, cc));
         assert!(o.encode(50, &Common::default()).is_ok());
     }
-    assert_eq!(base.fold(50, &[u(1), u(2)]).unwrap().as_slice(), &[u(3)]);
+    assert_eq!(
+        &base.fold(50, &[u(1), u(2)]).unwrap().as_slice()[..1],
+        &[u(3)]
+    );
     let cc = OpIadd { cc: true, ..base };
     let (out, carry) = cc.fold_cc(50, &[u(u32::MAX), u(2)], None).unwrap();
-    assert_eq!((out.as_slice(), carry), (&[u(1)][..], Some(true)));
+    assert_eq!((&out.as_slice()[..1], carry), (&[u(1)][..], Some(true)));
     let x = OpIadd { x: true, ..base };
     let (out, carry) = x.fold_cc(50, &[u(5), u(6)], Some(true)).unwrap();
-    assert_eq!((out.as_slice(), carry), (&[u(12)][..], None));
+    assert_eq!((&out.as_slice()[..1], carry), (&[u(12)][..], None));
     // Subtraction: a + ~b + 1, the carry out being "no borrow".
     let sub = OpIadd {
         cc: true,
@@ -415,19 +426,28 @@ fn cc_register_forms_encode_and_fold_through_the_carry() {
         ..base
     };
     let (out, carry) = sub.fold_cc(50, &[u(5), u(6)], None).unwrap();
-    assert_eq!((out.as_slice(), carry), (&[u(u32::MAX)][..], Some(false)));
+    assert_eq!(
+        (&out.as_slice()[..1], carry),
+        (&[u(u32::MAX)][..], Some(false))
+    );
     let (out, carry) = sub.fold_cc(50, &[u(6), u(0)], None).unwrap();
-    assert_eq!((out.as_slice(), carry), (&[u(6)][..], Some(true)));
+    assert_eq!((&out.as_slice()[..1], carry), (&[u(6)][..], Some(true)));
     let m = OpImnmx {
         d: Reg::gpr(0),
+        pd0: Reg::PT,
+        pd1: Reg::PT,
         a: r(1),
         b: r(2),
         p: Src::PT,
+        q: Src::PT.with_not(true),
         ty: IntType::U32,
         cc: false,
         xmode: ImnmxX::Xhi,
     };
-    assert!(m.fold(50, &[u(1), u(2), Value::Pred(true)]).is_err());
+    assert!(
+        m.fold(50, &[u(1), u(2), Value::Pred(true), Value::Pred(true)])
+            .is_err()
+    );
     let s = OpIsetp {
         d: Reg::pred(0),
         d2: Reg::PT,
@@ -600,7 +620,7 @@ fn xmad_carry_csfu_and_forms() {
     let x = OpXmad { x: true, ..base };
     assert!(x.fold(50, &[u(1), u(1), u(1)]).is_err());
     let (out, carry) = x.fold_cc(50, &[u(2), u(3), u(4)], Some(true)).unwrap();
-    assert_eq!((out.as_slice(), carry), (&[u(11)][..], None));
+    assert_eq!((&out.as_slice()[..1], carry), (&[u(11)][..], None));
     // CSFU's sign fix-up is not modelled: refused, yet encodable.
     let csfu = xmad(XmadSign::S16S16, XmadCmode::Csfu, false, false);
     assert!(csfu.fold(50, &[u(1), u(2), u(3)]).is_err());

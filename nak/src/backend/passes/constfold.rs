@@ -128,8 +128,10 @@ impl BlockState {
             && !op.src_info().is_empty()
             && op.class() != "control"
             // Copies of the results would each read the guard the first
-            // of them rewrites.
-            && !(0..op.dst_info().len()).any(|k| Some(*op.dst(k)) == i.guard.as_reg());
+            // of them rewrites (a result written to PT is dropped, so it
+            // rewrites no guard).
+            && !(0..op.dst_info().len())
+                .any(|k| !op.dst(k).is_zero() && Some(*op.dst(k)) == i.guard.as_reg());
         if !foldable {
             return None;
         }

@@ -385,6 +385,7 @@ fn sm50(
                 };
                 out.push(Instr::hw(OpIadd {
                     d: d.comp(0),
+                    co0: Reg::PT,
                     a: a.comp(0),
                     b: b.comp(0).with_neg(sub),
                     cc: true,
@@ -392,6 +393,7 @@ fn sm50(
                 }));
                 out.push(Instr::hw(OpIadd {
                     d: d.comp(1),
+                    co0: Reg::PT,
                     a: a.comp(1),
                     b: b.comp(1).with_neg(sub),
                     cc: false,
