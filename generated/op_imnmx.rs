@@ -22,6 +22,7 @@ pub struct OpImnmx {
     /// Modifier. Maxwell/Pascal: step of a 64-bit min/max chained through the CC register. (isa-spec/spec/ops/imnmx.toml:35)
     pub xmode: ImnmxX,
 }
+op_fields!(OpImnmx, [a, b, p], [d]);
 /// Spec: isa-spec/spec/ops/imnmx.toml:2.
 impl OpImnmx {
     pub const NAME: &'static str = "imnmx";
@@ -35,18 +36,6 @@ impl OpImnmx {
         OperandInfo::new("p", ValueType::Pred).with_not(),
     ];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
-    pub fn srcs(&self) -> [&Src; 3usize] {
-        [&self.a, &self.b, &self.p]
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 3usize] {
-        [&mut self.a, &mut self.b, &mut self.p]
-    }
-    pub fn dsts(&self) -> [&Reg; 1usize] {
-        [&self.d]
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 1usize] {
-        [&mut self.d]
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -87,8 +76,7 @@ impl OpImnmx {
         w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rir` on SM [75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/imnmx.toml:58; form at isa-spec/spec/ops/imnmx.toml:62).
     #[inline(always)]
@@ -105,8 +93,7 @@ impl OpImnmx {
         w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rcr` on SM [75, 80, 86, 89, 90] (isa-spec/spec/ops/imnmx.toml:58; form at isa-spec/spec/ops/imnmx.toml:62).
     #[inline(always)]
@@ -124,8 +111,7 @@ impl OpImnmx {
         w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rur` on SM [75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/imnmx.toml:58; form at isa-spec/spec/ops/imnmx.toml:62).
     #[inline(always)]
@@ -142,8 +128,7 @@ impl OpImnmx {
         w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/imnmx.toml:76; form at isa-spec/spec/ops/imnmx.toml:79).
     #[inline(always)]
@@ -160,8 +145,7 @@ impl OpImnmx {
         w |= (self.xmode.index() as u128) << 43;
         w |= u128::from(self.cc) << 47;
         w |= code_of(&[1, 0], self.ty.index()) << 48;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/imnmx.toml:76; form at isa-spec/spec/ops/imnmx.toml:79).
     #[inline(always)]
@@ -184,8 +168,7 @@ impl OpImnmx {
         w |= (self.xmode.index() as u128) << 43;
         w |= u128::from(self.cc) << 47;
         w |= code_of(&[1, 0], self.ty.index()) << 48;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/imnmx.toml:76; form at isa-spec/spec/ops/imnmx.toml:79).
     #[inline(always)]
@@ -203,8 +186,7 @@ impl OpImnmx {
         w |= (self.xmode.index() as u128) << 43;
         w |= u128::from(self.cc) << 47;
         w |= code_of(&[1, 0], self.ty.index()) << 48;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/imnmx.toml:58; form at isa-spec/spec/ops/imnmx.toml:62).
     #[inline(always)]
@@ -326,39 +308,6 @@ impl OpImnmx {
         let xmode: ImnmxX = ImnmxX::from_index(bits(w, 43, 2) as usize)?;
         let o = Self { d, a, b, p, ty, cc, xmode };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/imnmx.toml:40.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 17 & 1 != 0);
-        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
-        let reuse_p = false;
-        write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("IMNMX");
-                out.push_text_chunk(self.ty.chunk_sm(sm));
-                out.push_text_chunk(self.xmode.chunk_sm(sm));
-                out.push_str(" ");
-                {
-                    write_reg(out, self.d);
-                    if self.cc {
-                        out.push_str(".CC");
-                    }
-                };
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.p, reuse_p, ImmStyle::Hex.for_sm(sm));
-            }
-        }
-        out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -506,34 +455,42 @@ impl Encode for OpImnmx {
 }
 /// Spec: isa-spec/spec/ops/imnmx.toml:2.
 impl Forms for OpImnmx {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            3 => Self::parts_f3(w, sm),
-            4 => Self::parts_f4(w, sm),
-            5 => Self::parts_f5(w, sm),
-            6 => Self::parts_f6(w, sm),
-            _ => None,
-        }
-    }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/imnmx.toml:40.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
+        let reuse_p = false;
+        write_guard(out, &c.guard);
+        match sm {
+            _ => {
+                out.push_str("IMNMX");
+                out.push_text_chunk(self.ty.chunk_sm(sm));
+                out.push_text_chunk(self.xmode.chunk_sm(sm));
+                out.push_str(" ");
+                {
+                    write_reg(out, self.d);
+                    if self.cc {
+                        out.push_str(".CC");
+                    }
+                };
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.p, reuse_p, ImmStyle::Hex.for_sm(sm));
+            }
+        }
+        out.trim_end_spaces();
     }
 }
 /// Spec: isa-spec/spec/ops/imnmx.toml:2.
 impl Legalize for OpImnmx {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let ty = self.ty;
         let cc = self.cc;
@@ -541,11 +498,6 @@ impl Legalize for OpImnmx {
         match family_of(sm) {
             _ => (false, cc),
         }
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
     }
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

@@ -20,6 +20,7 @@ pub struct OpVimnmx {
     /// Modifier.  (isa-spec/spec/ops/vimnmx.toml:28)
     pub relu: bool,
 }
+op_fields!(OpVimnmx, [a, b, p], [d]);
 /// Spec: isa-spec/spec/ops/vimnmx.toml:2.
 impl OpVimnmx {
     pub const NAME: &'static str = "vimnmx";
@@ -33,18 +34,6 @@ impl OpVimnmx {
         OperandInfo::new("p", ValueType::Pred).with_not(),
     ];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
-    pub fn srcs(&self) -> [&Src; 3usize] {
-        [&self.a, &self.b, &self.p]
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 3usize] {
-        [&mut self.a, &mut self.b, &mut self.p]
-    }
-    pub fn dsts(&self) -> [&Reg; 1usize] {
-        [&self.d]
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 1usize] {
-        [&mut self.d]
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -107,8 +96,7 @@ impl OpVimnmx {
         w |= u128::from(self.relu) << 76;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rir` on SM [90] (isa-spec/spec/ops/vimnmx.toml:70; form at isa-spec/spec/ops/vimnmx.toml:85).
     #[inline(always)]
@@ -147,8 +135,7 @@ impl OpVimnmx {
         w |= u128::from(self.relu) << 76;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rcr` on SM [90] (isa-spec/spec/ops/vimnmx.toml:70; form at isa-spec/spec/ops/vimnmx.toml:85).
     #[inline(always)]
@@ -188,8 +175,7 @@ impl OpVimnmx {
         w |= u128::from(self.relu) << 76;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rur` on SM [90] (isa-spec/spec/ops/vimnmx.toml:70; form at isa-spec/spec/ops/vimnmx.toml:85).
     #[inline(always)]
@@ -228,8 +214,7 @@ impl OpVimnmx {
         w |= u128::from(self.relu) << 76;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [120] (isa-spec/spec/ops/vimnmx.toml:80; form at isa-spec/spec/ops/vimnmx.toml:85).
     #[inline(always)]
@@ -245,8 +230,7 @@ impl OpVimnmx {
         w |= u128::from(self.relu) << 76;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rir` on SM [120] (isa-spec/spec/ops/vimnmx.toml:80; form at isa-spec/spec/ops/vimnmx.toml:85).
     #[inline(always)]
@@ -262,8 +246,7 @@ impl OpVimnmx {
         w |= u128::from(self.relu) << 76;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rur` on SM [120] (isa-spec/spec/ops/vimnmx.toml:80; form at isa-spec/spec/ops/vimnmx.toml:85).
     #[inline(always)]
@@ -279,8 +262,7 @@ impl OpVimnmx {
         w |= u128::from(self.relu) << 76;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/vimnmx.toml:70; form at isa-spec/spec/ops/vimnmx.toml:85).
     #[inline(always)]
@@ -414,37 +396,6 @@ impl OpVimnmx {
         let o = Self { d, a, b, p, ty, relu };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/vimnmx.toml:32.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3 | 4 | 5 | 6))
-            && c.ctrl >> 17 & 1 != 0);
-        let reuse_b = (matches!(form, Some(0 | 4)) && c.ctrl >> 18 & 1 != 0);
-        let reuse_p = false;
-        write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("VIMNMX");
-                out.push_text_chunk(self.ty.chunk_sm(sm));
-                if self.relu {
-                    out.push_str(".RELU");
-                }
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.p, reuse_p, ImmStyle::Hex.for_sm(sm));
-            }
-        }
-        out.trim_end_spaces();
-    }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
@@ -577,39 +528,40 @@ impl Encode for OpVimnmx {
 }
 /// Spec: isa-spec/spec/ops/vimnmx.toml:2.
 impl Forms for OpVimnmx {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            3 => Self::parts_f3(w, sm),
-            4 => Self::parts_f4(w, sm),
-            5 => Self::parts_f5(w, sm),
-            6 => Self::parts_f6(w, sm),
-            _ => None,
-        }
-    }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/vimnmx.toml:32.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3 | 4 | 5 | 6))
+            && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0 | 4)) && c.ctrl >> 18 & 1 != 0);
+        let reuse_p = false;
+        write_guard(out, &c.guard);
+        match sm {
+            _ => {
+                out.push_str("VIMNMX");
+                out.push_text_chunk(self.ty.chunk_sm(sm));
+                if self.relu {
+                    out.push_str(".RELU");
+                }
+                out.push_str(" ");
+                write_reg(out, self.d);
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.p, reuse_p, ImmStyle::Hex.for_sm(sm));
+            }
+        }
+        out.trim_end_spaces();
     }
 }
 /// Spec: isa-spec/spec/ops/vimnmx.toml:2.
 impl Legalize for OpVimnmx {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
-    }
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();
         {
