@@ -339,7 +339,10 @@ fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> Token
 /// reader, and its printer. The table entries that call them
 /// (`decode_form`, `print_form`) are the runtime's (`nak/src/runtime/decode.rs`).
 pub fn op_decode(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
-    let fns = forms(op).into_iter().map(|f| form_decode_fn(spec, op, &f)).collect::<Vec<_>>();
+    let fns = forms(op)
+        .into_iter()
+        .map(|f| form_decode_fn(spec, op, &f))
+        .collect::<Vec<_>>();
     Ok(quote!(#(#fns)*))
 }
 
