@@ -1587,488 +1587,488 @@ static DECODE_SM50: [DecodeArm; 256] = dense_arms(
 fn decode_sm50_arm1(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff0000000000f00 == 0x100000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpMov32i::parts_f0)
+        return decode_form:: < OpMov32i, 0 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm2(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xff00000000000000 == 0x200000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpLop3::parts_f6)
+        return decode_form:: < OpLop3, 6 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm3(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfd00000000000000 == 0x400000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpLop32i::parts_f0)
+        return decode_form:: < OpLop32i, 0 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfe30000000000000 == 0x800000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpFadd32i::parts_f0)
+        return decode_form:: < OpFadd32i, 0 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm5(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfc50000000000000 == 0xc00000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpFfma32i::parts_f0)
+        return decode_form:: < OpFfma32i, 0 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfc00000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpIscadd32i::parts_f0)
+        return decode_form:: < OpIscadd32i, 0 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfec0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpIadd32i::parts_f0)
+        return decode_form:: < OpIadd32i, 0 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xff50000000000000 == 0x1e00000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpFmul32i::parts_f0)
+        return decode_form:: < OpFmul32i, 0 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpShf::parts_f8)
+        return decode_form:: < OpShf, 8 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpShf::parts_f8)
+        decode_form:: < OpShf, 8 > (w, sm)
     );
     try_form!(
         w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpFfma::parts_f8)
+        return decode_form:: < OpFfma, 8 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpFfma::parts_f8)
+        return decode_form:: < OpFfma, 8 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpShf::parts_f8)
+        decode_form:: < OpShf, 8 > (w, sm)
     );
     try_form!(
         w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpIsetp::parts_f5)
+        decode_form:: < OpIsetp, 5 > (w, sm)
     );
     try_form!(
         w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpPrmt::parts_f8)
+        decode_form:: < OpPrmt, 8 > (w, sm)
     );
     try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpFsetp::parts_f5)
+        decode_form:: < OpFsetp, 5 > (w, sm)
     );
     try_form!(
         w & 0xffc0000000000000 == 0x3600000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpXmad::parts_f1)
+        return decode_form:: < OpXmad, 1 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpIsetp::parts_f5)
+        decode_form:: < OpIsetp, 5 > (w, sm)
     );
     try_form!(
         w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpPrmt::parts_f8)
+        decode_form:: < OpPrmt, 8 > (w, sm)
     );
     try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpFsetp::parts_f5)
+        return decode_form:: < OpFsetp, 5 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpPopc::parts_f5)
+        decode_form:: < OpPopc, 5 > (w, sm)
     );
     try_form!(
         w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpFlo::parts_f5)
+        decode_form:: < OpFlo, 5 > (w, sm)
     );
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpShf::parts_f8)
+        decode_form:: < OpShf, 8 > (w, sm)
     );
     try_form!(
         w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpShl::parts_f1)
+        decode_form:: < OpShl, 1 > (w, sm)
     );
     try_form!(
         w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpShr::parts_f1)
+        decode_form:: < OpShr, 1 > (w, sm)
     );
     try_form!(
         w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpIadd::parts_f1)
+        decode_form:: < OpIadd, 1 > (w, sm)
     );
     try_form!(
         w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpSel::parts_f5)
+        decode_form:: < OpSel, 5 > (w, sm)
     );
     try_form!(
         w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpFmul::parts_f5)
+        decode_form:: < OpFmul, 5 > (w, sm)
     );
     try_form!(
         w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpIscadd::parts_f1)
+        decode_form:: < OpIscadd, 1 > (w, sm)
     );
     try_form!(
         w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpFadd::parts_f5)
+        decode_form:: < OpFadd, 5 > (w, sm)
     );
     try_form!(
         w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpImnmx::parts_f5)
+        decode_form:: < OpImnmx, 5 > (w, sm)
     );
     try_form!(
         w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpFmnmx::parts_f13)
+        decode_form:: < OpFmnmx, 13 > (w, sm)
     );
     try_form!(
         w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpLop::parts_f1)
+        return decode_form:: < OpLop, 1 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpPopc::parts_f5)
+        decode_form:: < OpPopc, 5 > (w, sm)
     );
     try_form!(
         w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpFlo::parts_f5)
+        decode_form:: < OpFlo, 5 > (w, sm)
     );
     try_form!(
         w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpShl::parts_f1)
+        decode_form:: < OpShl, 1 > (w, sm)
     );
     try_form!(
         w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpShr::parts_f1)
+        decode_form:: < OpShr, 1 > (w, sm)
     );
     try_form!(
         w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpIadd::parts_f1)
+        decode_form:: < OpIadd, 1 > (w, sm)
     );
     try_form!(
         w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpSel::parts_f5)
+        decode_form:: < OpSel, 5 > (w, sm)
     );
     try_form!(
         w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpFmul::parts_f5)
+        decode_form:: < OpFmul, 5 > (w, sm)
     );
     try_form!(
         w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpIscadd::parts_f1)
+        decode_form:: < OpIscadd, 1 > (w, sm)
     );
     try_form!(
         w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpFadd::parts_f5)
+        decode_form:: < OpFadd, 5 > (w, sm)
     );
     try_form!(
         w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpImnmx::parts_f5)
+        decode_form:: < OpImnmx, 5 > (w, sm)
     );
     try_form!(
         w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpFmnmx::parts_f13)
+        decode_form:: < OpFmnmx, 13 > (w, sm)
     );
     try_form!(
         w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpLop::parts_f1)
+        return decode_form:: < OpLop, 1 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpShf::parts_f8)
+        decode_form:: < OpShf, 8 > (w, sm)
     );
     try_form!(
         w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpLop3::parts_f5)
+        return decode_form:: < OpLop3, 5 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpLop3::parts_f5)
+        return decode_form:: < OpLop3, 5 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpFfma::parts_f9)
+        return decode_form:: < OpFfma, 9 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff09000000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpIsetp::parts_f6)
+        decode_form:: < OpIsetp, 6 > (w, sm)
     );
     try_form!(
         w & 0xfff8800000000000 == 0x4bc0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpPrmt::parts_f9)
+        decode_form:: < OpPrmt, 9 > (w, sm)
     );
     try_form!(
         w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpFsetp::parts_f6)
+        return decode_form:: < OpFsetp, 6 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffe800000ff00 == 0x4c08000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpPopc::parts_f6)
+        decode_form:: < OpPopc, 6 > (w, sm)
     );
     try_form!(
         w & 0xfffefc800000ff00 == 0x4c30000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpFlo::parts_f6)
+        decode_form:: < OpFlo, 6 > (w, sm)
     );
     try_form!(
         w & 0xfffff8000000ff00 == 0x4c98000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpMov::parts_f5)
+        decode_form:: < OpMov, 5 > (w, sm)
     );
     try_form!(
         w & 0xffffff0000000000 == 0x4c48000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpShl::parts_f2)
+        decode_form:: < OpShl, 2 > (w, sm)
     );
     try_form!(
         w & 0xfffeff0000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpShr::parts_f2)
+        decode_form:: < OpShr, 2 > (w, sm)
     );
     try_form!(
         w & 0xfffc778000000000 == 0x4c10000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpIadd::parts_f2)
+        decode_form:: < OpIadd, 2 > (w, sm)
     );
     try_form!(
         w & 0xfffff80000000000 == 0x4ca0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpSel::parts_f6)
+        decode_form:: < OpSel, 6 > (w, sm)
     );
     try_form!(
         w & 0xfffaee0000000000 == 0x4c68000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpFmul::parts_f6)
+        decode_form:: < OpFmul, 6 > (w, sm)
     );
     try_form!(
         w & 0xfff88e0000000000 == 0x4c58000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpFadd::parts_f6)
+        decode_form:: < OpFadd, 6 > (w, sm)
     );
     try_form!(
         w & 0xfffe600000000000 == 0x4c20000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpImnmx::parts_f6)
+        decode_form:: < OpImnmx, 6 > (w, sm)
     );
     try_form!(
         w & 0xfffc700000000000 == 0x4c18000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpIscadd::parts_f2)
+        decode_form:: < OpIscadd, 2 > (w, sm)
     );
     try_form!(
         w & 0xfffc880000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpFmnmx::parts_f14)
+        decode_form:: < OpFmnmx, 14 > (w, sm)
     );
     try_form!(
         w & 0xfff8400000000000 == 0x4c40000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpLop::parts_f2)
+        return decode_form:: < OpLop, 2 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfe00000000000000 == 0x4e00000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpXmad::parts_f2)
+        return decode_form:: < OpXmad, 2 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpNop::parts_f1)
+        return decode_form:: < OpNop, 1 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpFfma::parts_f10)
+        decode_form:: < OpFfma, 10 > (w, sm)
     );
     try_form!(
         w & 0xff80000000000000 == 0x5100000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpXmad::parts_f3)
+        return decode_form:: < OpXmad, 3 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpPrmt::parts_f10)
+        return decode_form:: < OpPrmt, 10 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpShf::parts_f7)
+        return decode_form:: < OpShf, 7 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpFfma::parts_f7)
+        decode_form:: < OpFfma, 7 > (w, sm)
     );
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpShf::parts_f7)
+        return decode_form:: < OpShf, 7 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpIsetp::parts_f4)
+        decode_form:: < OpIsetp, 4 > (w, sm)
     );
     try_form!(
         w & 0xfff8807ff0000000 == 0x5bc0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpPrmt::parts_f7)
+        decode_form:: < OpPrmt, 7 > (w, sm)
     );
     try_form!(
         w & 0xfff0007ff0000000 == 0x5bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpFsetp::parts_f4)
+        decode_form:: < OpFsetp, 4 > (w, sm)
     );
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpShf::parts_f7)
+        decode_form:: < OpShf, 7 > (w, sm)
     );
     try_form!(
         w & 0xffc00007f0000000 == 0x5b00000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpXmad::parts_f0)
+        decode_form:: < OpXmad, 0 > (w, sm)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5be0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpLop3::parts_f4)
+        return decode_form:: < OpLop3, 4 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpPopc::parts_f4)
+        decode_form:: < OpPopc, 4 > (w, sm)
     );
     try_form!(
         w & 0xfffefcfff000ff00 == 0x5c30000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpFlo::parts_f4)
+        decode_form:: < OpFlo, 4 > (w, sm)
     );
     try_form!(
         w & 0xfffff87ff000ff00 == 0x5c98000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpMov::parts_f4)
+        decode_form:: < OpMov, 4 > (w, sm)
     );
     try_form!(
         w & 0xffffff7ff0000000 == 0x5c48000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpShl::parts_f0)
+        decode_form:: < OpShl, 0 > (w, sm)
     );
     try_form!(
         w & 0xfffeff7ff0000000 == 0x5c28000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpShr::parts_f0)
+        decode_form:: < OpShr, 0 > (w, sm)
     );
     try_form!(
         w & 0xfffc77fff0000000 == 0x5c10000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpIadd::parts_f0)
+        decode_form:: < OpIadd, 0 > (w, sm)
     );
     try_form!(
         w & 0xfffff87ff0000000 == 0x5ca0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpSel::parts_f4)
+        decode_form:: < OpSel, 4 > (w, sm)
     );
     try_form!(
         w & 0xfffaee7ff0000000 == 0x5c68000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpFmul::parts_f4)
+        decode_form:: < OpFmul, 4 > (w, sm)
     );
     try_form!(
         w & 0xfff88e7ff0000000 == 0x5c58000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpFadd::parts_f4)
+        decode_form:: < OpFadd, 4 > (w, sm)
     );
     try_form!(
         w & 0xfffe607ff0000000 == 0x5c20000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpImnmx::parts_f4)
+        decode_form:: < OpImnmx, 4 > (w, sm)
     );
     try_form!(
         w & 0xfffc707ff0000000 == 0x5c18000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpIscadd::parts_f0)
+        decode_form:: < OpIscadd, 0 > (w, sm)
     );
     try_form!(
         w & 0xfffc887ff0000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpFmnmx::parts_f12)
+        decode_form:: < OpFmnmx, 12 > (w, sm)
     );
     try_form!(
         w & 0xfff8407ff0000000 == 0x5c40000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpLop::parts_f0)
+        decode_form:: < OpLop, 0 > (w, sm)
     );
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpShf::parts_f7)
+        return decode_form:: < OpShf, 7 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpBra::parts_f2)
+        return decode_form:: < OpBra, 2 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpExit::parts_f1)
+        return decode_form:: < OpExit, 1 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form(w, sm, OpLdg::parts_f2)
+        decode_form:: < OpLdg, 2 > (w, sm)
     );
     try_form!(
         w & 0xfff8300000000000 == 0xeed8200000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpStg::parts_f1)
+        return decode_form:: < OpStg, 1 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form(w, sm, OpS2r::parts_f1)
+        return decode_form:: < OpS2r, 1 > (w, sm)
     );
     None
 }
@@ -2135,488 +2135,488 @@ static PRINT_SM50: [PrintArm; 256] = dense_arms(
 fn print_sm50_arm1(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff0000000000f00 == 0x100000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpMov32i::parts_f0)
+        return print_form_bundled:: < OpMov32i, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm2(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xff00000000000000 == 0x200000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpLop3::parts_f6)
+        return print_form_bundled:: < OpLop3, 6 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm3(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfd00000000000000 == 0x400000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpLop32i::parts_f0)
+        return print_form_bundled:: < OpLop32i, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm4(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfe30000000000000 == 0x800000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpFadd32i::parts_f0)
+        return print_form_bundled:: < OpFadd32i, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm5(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfc50000000000000 == 0xc00000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpFfma32i::parts_f0)
+        return print_form_bundled:: < OpFfma32i, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm6(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfc00000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpIscadd32i::parts_f0)
+        return print_form_bundled:: < OpIscadd32i, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm7(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfec0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpIadd32i::parts_f0)
+        return print_form_bundled:: < OpIadd32i, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm8(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xff50000000000000 == 0x1e00000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpFmul32i::parts_f0)
+        return print_form_bundled:: < OpFmul32i, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm9(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpShf::parts_f8)
+        return print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpShf::parts_f8)
+        print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpFfma::parts_f8)
+        return print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpFfma::parts_f8)
+        return print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpShf::parts_f8)
+        print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpIsetp::parts_f5)
+        print_form_bundled:: < OpIsetp, 5 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpPrmt::parts_f8)
+        print_form_bundled:: < OpPrmt, 8 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpFsetp::parts_f5)
+        print_form_bundled:: < OpFsetp, 5 > (w, sm, at, out)
     );
     try_form!(
         w & 0xffc0000000000000 == 0x3600000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpXmad::parts_f1)
+        return print_form_bundled:: < OpXmad, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpIsetp::parts_f5)
+        print_form_bundled:: < OpIsetp, 5 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpPrmt::parts_f8)
+        print_form_bundled:: < OpPrmt, 8 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpFsetp::parts_f5)
+        return print_form_bundled:: < OpFsetp, 5 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpPopc::parts_f5)
+        print_form_bundled:: < OpPopc, 5 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpFlo::parts_f5)
+        print_form_bundled:: < OpFlo, 5 > (w, sm, at, out)
     );
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpShf::parts_f8)
+        print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpShl::parts_f1)
+        print_form_bundled:: < OpShl, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpShr::parts_f1)
+        print_form_bundled:: < OpShr, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpIadd::parts_f1)
+        print_form_bundled:: < OpIadd, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpSel::parts_f5)
+        print_form_bundled:: < OpSel, 5 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpFmul::parts_f5)
+        print_form_bundled:: < OpFmul, 5 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpIscadd::parts_f1)
+        print_form_bundled:: < OpIscadd, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpFadd::parts_f5)
+        print_form_bundled:: < OpFadd, 5 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpImnmx::parts_f5)
+        print_form_bundled:: < OpImnmx, 5 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpFmnmx::parts_f13)
+        print_form_bundled:: < OpFmnmx, 13 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpLop::parts_f1)
+        return print_form_bundled:: < OpLop, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpPopc::parts_f5)
+        print_form_bundled:: < OpPopc, 5 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpFlo::parts_f5)
+        print_form_bundled:: < OpFlo, 5 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpShl::parts_f1)
+        print_form_bundled:: < OpShl, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpShr::parts_f1)
+        print_form_bundled:: < OpShr, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpIadd::parts_f1)
+        print_form_bundled:: < OpIadd, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpSel::parts_f5)
+        print_form_bundled:: < OpSel, 5 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpFmul::parts_f5)
+        print_form_bundled:: < OpFmul, 5 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpIscadd::parts_f1)
+        print_form_bundled:: < OpIscadd, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpFadd::parts_f5)
+        print_form_bundled:: < OpFadd, 5 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpImnmx::parts_f5)
+        print_form_bundled:: < OpImnmx, 5 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpFmnmx::parts_f13)
+        print_form_bundled:: < OpFmnmx, 13 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpLop::parts_f1)
+        return print_form_bundled:: < OpLop, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpShf::parts_f8)
+        print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpLop3::parts_f5)
+        return print_form_bundled:: < OpLop3, 5 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpLop3::parts_f5)
+        return print_form_bundled:: < OpLop3, 5 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpFfma::parts_f9)
+        return print_form_bundled:: < OpFfma, 9 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff09000000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpIsetp::parts_f6)
+        print_form_bundled:: < OpIsetp, 6 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8800000000000 == 0x4bc0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpPrmt::parts_f9)
+        print_form_bundled:: < OpPrmt, 9 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpFsetp::parts_f6)
+        return print_form_bundled:: < OpFsetp, 6 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffe800000ff00 == 0x4c08000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpPopc::parts_f6)
+        print_form_bundled:: < OpPopc, 6 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffefc800000ff00 == 0x4c30000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpFlo::parts_f6)
+        print_form_bundled:: < OpFlo, 6 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffff8000000ff00 == 0x4c98000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpMov::parts_f5)
+        print_form_bundled:: < OpMov, 5 > (w, sm, at, out)
     );
     try_form!(
         w & 0xffffff0000000000 == 0x4c48000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpShl::parts_f2)
+        print_form_bundled:: < OpShl, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffeff0000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpShr::parts_f2)
+        print_form_bundled:: < OpShr, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffc778000000000 == 0x4c10000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpIadd::parts_f2)
+        print_form_bundled:: < OpIadd, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffff80000000000 == 0x4ca0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpSel::parts_f6)
+        print_form_bundled:: < OpSel, 6 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffaee0000000000 == 0x4c68000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpFmul::parts_f6)
+        print_form_bundled:: < OpFmul, 6 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff88e0000000000 == 0x4c58000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpFadd::parts_f6)
+        print_form_bundled:: < OpFadd, 6 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffe600000000000 == 0x4c20000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpImnmx::parts_f6)
+        print_form_bundled:: < OpImnmx, 6 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffc700000000000 == 0x4c18000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpIscadd::parts_f2)
+        print_form_bundled:: < OpIscadd, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffc880000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpFmnmx::parts_f14)
+        print_form_bundled:: < OpFmnmx, 14 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8400000000000 == 0x4c40000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpLop::parts_f2)
+        return print_form_bundled:: < OpLop, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfe00000000000000 == 0x4e00000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpXmad::parts_f2)
+        return print_form_bundled:: < OpXmad, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpNop::parts_f1)
+        return print_form_bundled:: < OpNop, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpFfma::parts_f10)
+        print_form_bundled:: < OpFfma, 10 > (w, sm, at, out)
     );
     try_form!(
         w & 0xff80000000000000 == 0x5100000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpXmad::parts_f3)
+        return print_form_bundled:: < OpXmad, 3 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpPrmt::parts_f10)
+        return print_form_bundled:: < OpPrmt, 10 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpShf::parts_f7)
+        return print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpFfma::parts_f7)
+        print_form_bundled:: < OpFfma, 7 > (w, sm, at, out)
     );
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpShf::parts_f7)
+        return print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpIsetp::parts_f4)
+        print_form_bundled:: < OpIsetp, 4 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8807ff0000000 == 0x5bc0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpPrmt::parts_f7)
+        print_form_bundled:: < OpPrmt, 7 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff0007ff0000000 == 0x5bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpFsetp::parts_f4)
+        print_form_bundled:: < OpFsetp, 4 > (w, sm, at, out)
     );
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpShf::parts_f7)
+        print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
     );
     try_form!(
         w & 0xffc00007f0000000 == 0x5b00000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpXmad::parts_f0)
+        print_form_bundled:: < OpXmad, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5be0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpLop3::parts_f4)
+        return print_form_bundled:: < OpLop3, 4 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpPopc::parts_f4)
+        print_form_bundled:: < OpPopc, 4 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffefcfff000ff00 == 0x5c30000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpFlo::parts_f4)
+        print_form_bundled:: < OpFlo, 4 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffff87ff000ff00 == 0x5c98000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpMov::parts_f4)
+        print_form_bundled:: < OpMov, 4 > (w, sm, at, out)
     );
     try_form!(
         w & 0xffffff7ff0000000 == 0x5c48000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpShl::parts_f0)
+        print_form_bundled:: < OpShl, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffeff7ff0000000 == 0x5c28000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpShr::parts_f0)
+        print_form_bundled:: < OpShr, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffc77fff0000000 == 0x5c10000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpIadd::parts_f0)
+        print_form_bundled:: < OpIadd, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffff87ff0000000 == 0x5ca0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpSel::parts_f4)
+        print_form_bundled:: < OpSel, 4 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffaee7ff0000000 == 0x5c68000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpFmul::parts_f4)
+        print_form_bundled:: < OpFmul, 4 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff88e7ff0000000 == 0x5c58000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpFadd::parts_f4)
+        print_form_bundled:: < OpFadd, 4 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffe607ff0000000 == 0x5c20000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpImnmx::parts_f4)
+        print_form_bundled:: < OpImnmx, 4 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffc707ff0000000 == 0x5c18000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpIscadd::parts_f0)
+        print_form_bundled:: < OpIscadd, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffc887ff0000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpFmnmx::parts_f12)
+        print_form_bundled:: < OpFmnmx, 12 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8407ff0000000 == 0x5c40000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpLop::parts_f0)
+        print_form_bundled:: < OpLop, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpShf::parts_f7)
+        return print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpBra::parts_f2)
+        return print_form_bundled:: < OpBra, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpExit::parts_f1)
+        return print_form_bundled:: < OpExit, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled(w, sm, at, out, OpLdg::parts_f2)
+        print_form_bundled:: < OpLdg, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8300000000000 == 0xeed8200000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpStg::parts_f1)
+        return print_form_bundled:: < OpStg, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled(w, sm, at, out, OpS2r::parts_f1)
+        return print_form_bundled:: < OpS2r, 1 > (w, sm, at, out)
     );
     None
 }
@@ -2805,1450 +2805,1450 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
 fn decode_sm70_arm1(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202 && matches!(sm, 120)
-        => decode_form(w, sm, OpMov64::parts_f0)
+        => decode_form:: < OpMov64, 0 > (w, sm)
     );
     try_form!(
         w & 0x1fffffff0ffffffff00ff000fff == 0x202 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpMov::parts_f0)
+        | 90 | 100 | 120) => return decode_form:: < OpMov, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm2(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x207 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpSel::parts_f0)
+        | 90 | 100 | 120) => return decode_form:: < OpSel, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm3(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x208 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpFsel::parts_f0)
+        | 90 | 100 | 120) => return decode_form:: < OpFsel, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) =>
-        decode_form(w, sm, OpFmnmx::parts_f0)
+        decode_form:: < OpFmnmx, 0 > (w, sm)
     );
     try_form!(
-        w & 0x1fff878fcff3fffff0000000fff == 0x209 && matches!(sm, 80) => decode_form(w,
-        sm, OpFmnmx::parts_f4)
+        w & 0x1fff878fcff3fffff0000000fff == 0x209 && matches!(sm, 80) => decode_form:: <
+        OpFmnmx, 4 > (w, sm)
     );
     try_form!(
         w & 0x1fff878fcff3fffff0000000fff == 0x209 && matches!(sm, 86 | 89 | 90 | 100 |
-        120) => return decode_form(w, sm, OpFmnmx::parts_f8)
+        120) => return decode_form:: < OpFmnmx, 8 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm5(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x20b && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpFsetp::parts_f0)
+        | 90 | 100 | 120) => return decode_form:: < OpFsetp, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x20c && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => decode_form(w, sm, OpIsetp::parts_f0)
+        | 90 | 100 | 120) => decode_form:: < OpIsetp, 0 > (w, sm)
     );
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x10000000000000000020c && matches!(sm, 120)
-        => return decode_form(w, sm, OpIsetp64::parts_f0)
+        => return decode_form:: < OpIsetp64, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x210 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => decode_form(w, sm, OpIadd3::parts_f0)
+        | 90 | 100 | 120) => decode_form:: < OpIadd3, 0 > (w, sm)
     );
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x4000000000000000210 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm,
-        OpIadd3x::parts_f0)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpIadd3x, 0 > (w,
+        sm)
     );
     None
 }
 fn decode_sm70_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211 && matches!(sm, 70 | 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form(w, sm, OpLea::parts_f0)
+        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 0 > (w, sm)
     );
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x4ff0000000000000211 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form(w, sm, OpLeaX::parts_f0)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLeaX, 0 > (w, sm)
     );
     try_form!(
         w & 0x1fff87105007fffff0000000fff == 0x100000000000000000211 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form(w, sm, OpLeaHi::parts_f0)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLeaHi, 0 > (w, sm)
     );
     try_form!(
         w & 0x1fff87105007fffff0000000fff == 0x104000000000000000211 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm,
-        OpLeaHiX::parts_f0)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpLeaHiX, 0 > (w,
+        sm)
     );
     None
 }
 fn decode_sm70_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x212 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpLop3::parts_f0)
+        | 90 | 100 | 120) => return decode_form:: < OpLop3, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x213 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpIabs::parts_f0)
+        | 90 | 100 | 120) => return decode_form:: < OpIabs, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x216 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpPrmt::parts_f0)
+        | 90 | 100 | 120) => return decode_form:: < OpPrmt, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x217 && matches!(sm, 75 | 80 | 86 | 89 | 90
-        | 100) => return decode_form(w, sm, OpImnmx::parts_f0)
+        | 100) => return decode_form:: < OpImnmx, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x219 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpShf::parts_f0)
+        | 90 | 100 | 120) => return decode_form:: < OpShf, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220 && matches!(sm, 70
-        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm,
-        OpFmul::parts_f0)
+        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 0 > (w,
+        sm)
     );
     None
 }
 fn decode_sm70_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x221 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpFadd::parts_f0)
+        | 90 | 100 | 120) => return decode_form:: < OpFadd, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x223 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpFfma::parts_f0)
+        | 90 | 100 | 120) => return decode_form:: < OpFfma, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224 && matches!(sm, 70
-        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form(w, sm, OpImad::parts_f0)
+        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 0 > (w, sm)
     );
     try_form!(
         w & 0x1fff87ff500ffffff0000000fff == 0xe04000000000000000224 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm,
-        OpImadx::parts_f0)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadx, 0 > (w,
+        sm)
     );
     None
 }
 fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225 && matches!(sm, 70
-        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form(w, sm, OpImadWide::parts_f0)
+        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 0 > (w, sm)
     );
     try_form!(
         w & 0x1fff871f500ffffff0000000fff == 0x4000000000000000225 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm,
-        OpImadWideX::parts_f0)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadWideX, 0 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpImadHi::parts_f0)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100) => decode_form(w, sm, OpDmul::parts_f0)
+        | 90 | 100) => decode_form:: < OpDmul, 0 > (w, sm)
     );
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 120) => return
-        decode_form(w, sm, OpDmul::parts_f4)
+        decode_form:: < OpDmul, 4 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100) => decode_form(w, sm, OpDadd::parts_f0)
+        | 90 | 100) => decode_form:: < OpDadd, 0 > (w, sm)
     );
     try_form!(
         w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 120) => return
-        decode_form(w, sm, OpDadd::parts_f4)
+        decode_form:: < OpDadd, 4 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100) => decode_form(w, sm, OpDfma::parts_f0)
+        | 90 | 100) => decode_form:: < OpDfma, 0 > (w, sm)
     );
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 120) => return
-        decode_form(w, sm, OpDfma::parts_f7)
+        decode_form:: < OpDfma, 7 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
-        => decode_form(w, sm, OpVimnmx::parts_f0)
+        => decode_form:: < OpVimnmx, 0 > (w, sm)
     );
     try_form!(
         w & 0x1fff87fe8ffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm,
-        120) => return decode_form(w, sm, OpVimnmx::parts_f4)
+        120) => return decode_form:: < OpVimnmx, 4 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x300 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpFlo::parts_f0)
+        | 90 | 100 | 120) => return decode_form:: < OpFlo, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x301 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpBrev::parts_f0)
+        | 90 | 100 | 120) => return decode_form:: < OpBrev, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x304 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpF2f::parts_f0)
+        | 90 | 100 | 120) => return decode_form:: < OpF2f, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x305 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpF2i::parts_f0)
+        | 90 | 100 | 120) => return decode_form:: < OpF2i, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x306 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpI2f::parts_f0)
+        | 90 | 100 | 120) => return decode_form:: < OpI2f, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) => decode_form(w,
-        sm, OpMufu::parts_f0)
+        w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) => decode_form:: <
+        OpMufu, 0 > (w, sm)
     );
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 75 | 80 | 86 | 89) =>
-        decode_form(w, sm, OpMufu::parts_f3)
+        decode_form:: < OpMufu, 3 > (w, sm)
     );
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 90 | 100 | 120) =>
-        return decode_form(w, sm, OpMufu::parts_f7)
+        return decode_form:: < OpMufu, 7 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x309 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpPopc::parts_f0)
+        | 90 | 100 | 120) => return decode_form:: < OpPopc, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x310 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpF2f64::parts_f0)
+        | 90 | 100 | 120) => return decode_form:: < OpF2f64, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x311 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpF2i64::parts_f0)
+        | 90 | 100 | 120) => return decode_form:: < OpF2i64, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x312 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpI2f64::parts_f0)
+        | 90 | 100 | 120) => return decode_form:: < OpI2f64, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e01ff000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 70)
-        => decode_form(w, sm, OpLdg::parts_f1)
+        => decode_form:: < OpLdg, 1 > (w, sm)
     );
     try_form!(
         w & 0x1ffff8e01cf000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 75)
-        => return decode_form(w, sm, OpLdg::parts_f0)
+        => return decode_form:: < OpLdg, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e01ff0000000000ff0fff == 0x1000000000000000386 && matches!(sm, 70 |
-        75) => return decode_form(w, sm, OpStg::parts_f0)
+        75) => return decode_form:: < OpStg, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) => return
-        decode_form(w, sm, OpMov64::parts_f1)
+        decode_form:: < OpMov64, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form(w, sm, OpLeaHi::parts_f4)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLeaHi, 4 > (w, sm)
     );
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x104000000000000000411 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm,
-        OpLeaHiX::parts_f4)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpLeaHiX, 4 > (w,
+        sm)
     );
     None
 }
 fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpPrmt::parts_f4)
+        | 90 | 100 | 120) => return decode_form:: < OpPrmt, 4 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpShf::parts_f4)
+        | 90 | 100 | 120) => return decode_form:: < OpShf, 4 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpFadd::parts_f1)
+        | 90 | 100 | 120) => return decode_form:: < OpFadd, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpFfma::parts_f4)
+        | 90 | 100 | 120) => return decode_form:: < OpFfma, 4 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
-        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form(w, sm, OpImad::parts_f4)
+        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 4 > (w, sm)
     );
     try_form!(
         w & 0x1fff87ffd000000000000000fff == 0xe04000000000000000424 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm,
-        OpImadx::parts_f4)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadx, 4 > (w,
+        sm)
     );
     None
 }
 fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100) => decode_form(w, sm, OpDadd::parts_f1)
+        | 90 | 100) => decode_form:: < OpDadd, 1 > (w, sm)
     );
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 120) => return
-        decode_form(w, sm, OpDadd::parts_f5)
+        decode_form:: < OpDadd, 5 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100) => decode_form(w, sm, OpDfma::parts_f4)
+        | 90 | 100) => decode_form:: < OpDfma, 4 > (w, sm)
     );
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 120) => return
-        decode_form(w, sm, OpDfma::parts_f10)
+        decode_form:: < OpDfma, 10 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
-        | 86 | 89) => decode_form(w, sm, OpBraUp::parts_f0)
+        | 86 | 89) => decode_form:: < OpBraUp, 0 > (w, sm)
     );
     try_form!(
         w & 0x1fff86c000000000003f0000fff == 0x80000000000000100000547 && matches!(sm, 90
-        | 100 | 120) => return decode_form(w, sm, OpBraUp::parts_f1)
+        | 100 | 120) => return decode_form:: < OpBraUp, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) => return
-        decode_form(w, sm, OpSel64::parts_f0)
+        decode_form:: < OpSel64, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return decode_form(w, sm, OpPrmt::parts_f5)
+        | 90) => return decode_form:: < OpPrmt, 5 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return decode_form(w, sm, OpShf::parts_f5)
+        | 90) => return decode_form:: < OpShf, 5 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return decode_form(w, sm, OpFadd::parts_f2)
+        | 90) => return decode_form:: < OpFadd, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return decode_form(w, sm, OpFfma::parts_f5)
+        | 90) => return decode_form:: < OpFfma, 5 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
-        | 75 | 80 | 86 | 89 | 90) => decode_form(w, sm, OpImad::parts_f5)
+        | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImad, 5 > (w, sm)
     );
     try_form!(
         w & 0x1fff87ffd00780000ff00000fff == 0xe04000000000000000624 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90) => return decode_form(w, sm, OpImadx::parts_f5)
+        75 | 80 | 86 | 89 | 90) => return decode_form:: < OpImadx, 5 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
-        | 75 | 80 | 86 | 89 | 90) => decode_form(w, sm, OpImadWide::parts_f4)
+        | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImadWide, 4 > (w, sm)
     );
     try_form!(
         w & 0x1fff871fd00780000ff00000fff == 0x4000000000000000625 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90) => return decode_form(w, sm, OpImadWideX::parts_f4)
+        75 | 80 | 86 | 89 | 90) => return decode_form:: < OpImadWideX, 4 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
-        | 80 | 86 | 89 | 90) => return decode_form(w, sm, OpImadHi::parts_f4)
+        | 80 | 86 | 89 | 90) => return decode_form:: < OpImadHi, 4 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return decode_form(w, sm, OpDadd::parts_f2)
+        | 90) => return decode_form:: < OpDadd, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return decode_form(w, sm, OpDfma::parts_f5)
+        | 90) => return decode_form:: < OpDfma, 5 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpMov::parts_f1)
+        | 90 | 100 | 120) => return decode_form:: < OpMov, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form(w, sm, OpCs2r::parts_f0)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpCs2r, 0 > (w, sm)
     );
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x805 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpCs2r32::parts_f0)
+        | 90 | 100 | 120) => return decode_form:: < OpCs2r32, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpSel::parts_f1)
+        | 90 | 100 | 120) => return decode_form:: < OpSel, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpFsel::parts_f1)
+        | 90 | 100 | 120) => return decode_form:: < OpFsel, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) =>
-        decode_form(w, sm, OpFmnmx::parts_f1)
+        decode_form:: < OpFmnmx, 1 > (w, sm)
     );
     try_form!(
-        w & 0x1fff878fcff0000000000000fff == 0x809 && matches!(sm, 80) => decode_form(w,
-        sm, OpFmnmx::parts_f5)
+        w & 0x1fff878fcff0000000000000fff == 0x809 && matches!(sm, 80) => decode_form:: <
+        OpFmnmx, 5 > (w, sm)
     );
     try_form!(
         w & 0x1fff878fcff0000000000000fff == 0x809 && matches!(sm, 86 | 89 | 90 | 100 |
-        120) => return decode_form(w, sm, OpFmnmx::parts_f9)
+        120) => return decode_form:: < OpFmnmx, 9 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpFsetp::parts_f1)
+        | 90 | 100 | 120) => return decode_form:: < OpFsetp, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => decode_form(w, sm, OpIsetp::parts_f1)
+        | 90 | 100 | 120) => decode_form:: < OpIsetp, 1 > (w, sm)
     );
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x10000000000000000080c && matches!(sm, 120)
-        => return decode_form(w, sm, OpIsetp64::parts_f1)
+        => return decode_form:: < OpIsetp64, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => decode_form(w, sm, OpIadd3::parts_f1)
+        | 90 | 100 | 120) => decode_form:: < OpIadd3, 1 > (w, sm)
     );
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x4000000000000000810 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm,
-        OpIadd3x::parts_f1)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpIadd3x, 1 > (w,
+        sm)
     );
     None
 }
 fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form(w, sm, OpLea::parts_f1)
+        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 1 > (w, sm)
     );
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0x4ff0000000000000811 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form(w, sm, OpLeaX::parts_f1)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLeaX, 1 > (w, sm)
     );
     try_form!(
         w & 0x1fff87105000000000000000fff == 0x100000000000000000811 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form(w, sm, OpLeaHi::parts_f1)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLeaHi, 1 > (w, sm)
     );
     try_form!(
         w & 0x1fff87105000000000000000fff == 0x104000000000000000811 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm,
-        OpLeaHiX::parts_f1)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpLeaHiX, 1 > (w,
+        sm)
     );
     None
 }
 fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpLop3::parts_f1)
+        | 90 | 100 | 120) => return decode_form:: < OpLop3, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpIabs::parts_f1)
+        | 90 | 100 | 120) => return decode_form:: < OpIabs, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpPrmt::parts_f1)
+        | 90 | 100 | 120) => return decode_form:: < OpPrmt, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 89 | 90
-        | 100) => return decode_form(w, sm, OpImnmx::parts_f1)
+        | 100) => return decode_form:: < OpImnmx, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpShf::parts_f1)
+        | 90 | 100 | 120) => return decode_form:: < OpShf, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => decode_form(w, sm, OpPlop3::parts_f0)
+        | 90 | 100 | 120) => decode_form:: < OpPlop3, 0 > (w, sm)
     );
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x8000000000000081c && matches!(sm, 75 | 80
-        | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpPlop3::parts_f1)
+        | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPlop3, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
-        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm,
-        OpFmul::parts_f1)
+        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 1 > (w,
+        sm)
     );
     None
 }
 fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpFfma::parts_f1)
+        | 90 | 100 | 120) => return decode_form:: < OpFfma, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
-        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form(w, sm, OpImad::parts_f1)
+        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 1 > (w, sm)
     );
     try_form!(
         w & 0x1fff87ff5000000000000000fff == 0xe04000000000000000824 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm,
-        OpImadx::parts_f1)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadx, 1 > (w,
+        sm)
     );
     None
 }
 fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
-        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form(w, sm, OpImadWide::parts_f1)
+        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 1 > (w, sm)
     );
     try_form!(
         w & 0x1fff871f5000000000000000fff == 0x4000000000000000825 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm,
-        OpImadWideX::parts_f1)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadWideX, 1 >
+        (w, sm)
     );
     None
 }
 fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpImadHi::parts_f1)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100) => decode_form(w, sm, OpDmul::parts_f1)
+        | 90 | 100) => decode_form:: < OpDmul, 1 > (w, sm)
     );
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 120) => return
-        decode_form(w, sm, OpDmul::parts_f5)
+        decode_form:: < OpDmul, 5 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100) => decode_form(w, sm, OpDfma::parts_f1)
+        | 90 | 100) => decode_form:: < OpDfma, 1 > (w, sm)
     );
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 120) => return
-        decode_form(w, sm, OpDfma::parts_f8)
+        decode_form:: < OpDfma, 8 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
-        => decode_form(w, sm, OpVimnmx::parts_f1)
+        => decode_form:: < OpVimnmx, 1 > (w, sm)
     );
     try_form!(
         w & 0x1fff87fe8ff0000000000000fff == 0x7e00000000000000000848 && matches!(sm,
-        120) => return decode_form(w, sm, OpVimnmx::parts_f5)
+        120) => return decode_form:: < OpVimnmx, 5 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpFlo::parts_f1)
+        | 90 | 100 | 120) => return decode_form:: < OpFlo, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpBrev::parts_f1)
+        | 90 | 100 | 120) => return decode_form:: < OpBrev, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpF2f::parts_f1)
+        | 90 | 100 | 120) => return decode_form:: < OpF2f, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpF2i::parts_f1)
+        | 90 | 100 | 120) => return decode_form:: < OpF2i, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpI2f::parts_f1)
+        | 90 | 100 | 120) => return decode_form:: < OpI2f, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) => decode_form(w,
-        sm, OpMufu::parts_f1)
+        w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) => decode_form:: <
+        OpMufu, 1 > (w, sm)
     );
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 75 | 80 | 86 | 89) =>
-        decode_form(w, sm, OpMufu::parts_f4)
+        decode_form:: < OpMufu, 4 > (w, sm)
     );
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 90 | 100 | 120) =>
-        return decode_form(w, sm, OpMufu::parts_f8)
+        return decode_form:: < OpMufu, 8 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpPopc::parts_f1)
+        | 90 | 100 | 120) => return decode_form:: < OpPopc, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpF2f64::parts_f1)
+        | 90 | 100 | 120) => return decode_form:: < OpF2f64, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpF2i64::parts_f1)
+        | 90 | 100 | 120) => return decode_form:: < OpF2i64, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpI2f64::parts_f1)
+        | 90 | 100 | 120) => return decode_form:: < OpI2f64, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpNop::parts_f0)
+        | 90 | 100 | 120) => return decode_form:: < OpNop, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpS2r::parts_f0)
+        | 90 | 100 | 120) => return decode_form:: < OpS2r, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 |
-        89) => decode_form(w, sm, OpBra::parts_f0)
+        89) => decode_form:: < OpBra, 0 > (w, sm)
     );
     try_form!(
         w & 0x1fff87c00000000000080ff0fff == 0x80000000000000000000947 && matches!(sm, 80
-        | 86 | 89) => decode_form(w, sm, OpBraUr::parts_f0)
+        | 86 | 89) => decode_form:: < OpBraUr, 0 > (w, sm)
     );
     try_form!(
         w & 0x1fff86c000000000000ff000fff == 0x947 && matches!(sm, 90 | 100 | 120) =>
-        decode_form(w, sm, OpBra::parts_f1)
+        decode_form:: < OpBra, 1 > (w, sm)
     );
     try_form!(
         w & 0x1fff87c00000000000080000fff == 0x80000000000000000000947 && matches!(sm,
-        90) => decode_form(w, sm, OpBraUr::parts_f1)
+        90) => decode_form:: < OpBraUr, 1 > (w, sm)
     );
     try_form!(
         w & 0x1fff87800000000000000000fff == 0x80000000000000000000947 && matches!(sm,
-        100 | 120) => return decode_form(w, sm, OpBraUr::parts_f2)
+        100 | 120) => return decode_form:: < OpBraUr, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form(w, sm, OpExit::parts_f0)
+        | 90 | 100 | 120) => return decode_form:: < OpExit, 0 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return decode_form(w, sm, OpMov::parts_f2)
+        | 90) => return decode_form:: < OpMov, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return decode_form(w, sm, OpSel::parts_f2)
+        | 90) => return decode_form:: < OpSel, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return decode_form(w, sm, OpFsel::parts_f2)
+        | 90) => return decode_form:: < OpFsel, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) =>
-        decode_form(w, sm, OpFmnmx::parts_f2)
+        decode_form:: < OpFmnmx, 2 > (w, sm)
     );
     try_form!(
-        w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 80) => decode_form(w,
-        sm, OpFmnmx::parts_f6)
+        w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 80) => decode_form:: <
+        OpFmnmx, 6 > (w, sm)
     );
     try_form!(
         w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 86 | 89 | 90) =>
-        return decode_form(w, sm, OpFmnmx::parts_f10)
+        return decode_form:: < OpFmnmx, 10 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return decode_form(w, sm, OpFsetp::parts_f2)
+        | 90) => return decode_form:: < OpFsetp, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return decode_form(w, sm, OpIsetp::parts_f2)
+        | 90) => return decode_form:: < OpIsetp, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => decode_form(w, sm, OpIadd3::parts_f2)
+        | 90) => decode_form:: < OpIadd3, 2 > (w, sm)
     );
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0x4000000000000000a10 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90) => return decode_form(w, sm, OpIadd3x::parts_f2)
+        75 | 80 | 86 | 89 | 90) => return decode_form:: < OpIadd3x, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 75
-        | 80 | 86 | 89 | 90) => decode_form(w, sm, OpLea::parts_f2)
+        | 80 | 86 | 89 | 90) => decode_form:: < OpLea, 2 > (w, sm)
     );
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0x4ff0000000000000a11 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90) => decode_form(w, sm, OpLeaX::parts_f2)
+        75 | 80 | 86 | 89 | 90) => decode_form:: < OpLeaX, 2 > (w, sm)
     );
     try_form!(
         w & 0x1fff8710500780000ff00000fff == 0x100000000000000000a11 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90) => decode_form(w, sm, OpLeaHi::parts_f2)
+        75 | 80 | 86 | 89 | 90) => decode_form:: < OpLeaHi, 2 > (w, sm)
     );
     try_form!(
         w & 0x1fff8710500780000ff00000fff == 0x104000000000000000a11 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90) => return decode_form(w, sm, OpLeaHiX::parts_f2)
+        75 | 80 | 86 | 89 | 90) => return decode_form:: < OpLeaHiX, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return decode_form(w, sm, OpLop3::parts_f2)
+        | 90) => return decode_form:: < OpLop3, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return decode_form(w, sm, OpIabs::parts_f2)
+        | 90) => return decode_form:: < OpIabs, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return decode_form(w, sm, OpPrmt::parts_f2)
+        | 90) => return decode_form:: < OpPrmt, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 |
-        90) => return decode_form(w, sm, OpImnmx::parts_f2)
+        90) => return decode_form:: < OpImnmx, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return decode_form(w, sm, OpShf::parts_f2)
+        | 90) => return decode_form:: < OpShf, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
-        | 75 | 80 | 86 | 89 | 90) => return decode_form(w, sm, OpFmul::parts_f2)
+        | 75 | 80 | 86 | 89 | 90) => return decode_form:: < OpFmul, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return decode_form(w, sm, OpFfma::parts_f2)
+        | 90) => return decode_form:: < OpFfma, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
-        | 75 | 80 | 86 | 89 | 90) => decode_form(w, sm, OpImad::parts_f2)
+        | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImad, 2 > (w, sm)
     );
     try_form!(
         w & 0x1fff87ff500f80000ff00000fff == 0xe04000000000000000a24 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90) => return decode_form(w, sm, OpImadx::parts_f2)
+        75 | 80 | 86 | 89 | 90) => return decode_form:: < OpImadx, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
-        | 75 | 80 | 86 | 89 | 90) => decode_form(w, sm, OpImadWide::parts_f2)
+        | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImadWide, 2 > (w, sm)
     );
     try_form!(
         w & 0x1fff871f500f80000ff00000fff == 0x4000000000000000a25 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90) => return decode_form(w, sm, OpImadWideX::parts_f2)
+        75 | 80 | 86 | 89 | 90) => return decode_form:: < OpImadWideX, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
-        | 80 | 86 | 89 | 90) => return decode_form(w, sm, OpImadHi::parts_f2)
+        | 80 | 86 | 89 | 90) => return decode_form:: < OpImadHi, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return decode_form(w, sm, OpDmul::parts_f2)
+        | 90) => return decode_form:: < OpDmul, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return decode_form(w, sm, OpDfma::parts_f2)
+        | 90) => return decode_form:: < OpDfma, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
-        => return decode_form(w, sm, OpVimnmx::parts_f2)
+        => return decode_form:: < OpVimnmx, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return decode_form(w, sm, OpFlo::parts_f2)
+        | 90) => return decode_form:: < OpFlo, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return decode_form(w, sm, OpBrev::parts_f2)
+        | 90) => return decode_form:: < OpBrev, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return decode_form(w, sm, OpF2f::parts_f2)
+        | 90) => return decode_form:: < OpF2f, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return decode_form(w, sm, OpF2i::parts_f2)
+        | 90) => return decode_form:: < OpF2i, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return decode_form(w, sm, OpI2f::parts_f2)
+        | 90) => return decode_form:: < OpI2f, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => decode_form(w,
-        sm, OpMufu::parts_f2)
+        w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => decode_form:: <
+        OpMufu, 2 > (w, sm)
     );
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 75 | 80 | 86 | 89) =>
-        decode_form(w, sm, OpMufu::parts_f5)
+        decode_form:: < OpMufu, 5 > (w, sm)
     );
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 90) => return
-        decode_form(w, sm, OpMufu::parts_f9)
+        decode_form:: < OpMufu, 9 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return decode_form(w, sm, OpPopc::parts_f2)
+        | 90) => return decode_form:: < OpPopc, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return decode_form(w, sm, OpF2f64::parts_f2)
+        | 90) => return decode_form:: < OpF2f64, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return decode_form(w, sm, OpF2i64::parts_f2)
+        | 90) => return decode_form:: < OpF2i64, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return decode_form(w, sm, OpI2f64::parts_f2)
+        | 90) => return decode_form:: < OpI2f64, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
-        120) => decode_form(w, sm, OpMov64::parts_f2)
+        120) => decode_form:: < OpMov64, 2 > (w, sm)
     );
     try_form!(
         w & 0x1fffffff0ffffffff00ff000fff == 0x80000000000000000000c02 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpMov::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpMov, 3 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpSel::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpSel, 3 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpFsel::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFsel, 3 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
-        75) => decode_form(w, sm, OpFmnmx::parts_f3)
+        75) => decode_form:: < OpFmnmx, 3 > (w, sm)
     );
     try_form!(
         w & 0x1fff878fcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
-        80) => decode_form(w, sm, OpFmnmx::parts_f7)
+        80) => decode_form:: < OpFmnmx, 7 > (w, sm)
     );
     try_form!(
         w & 0x1fff878fcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm, 86
-        | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpFmnmx::parts_f11)
+        | 89 | 90 | 100 | 120) => return decode_form:: < OpFmnmx, 11 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpFsetp::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFsetp, 3 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form(w, sm, OpIsetp::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIsetp, 3 > (w, sm)
     );
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80100000000000000000c0c && matches!(sm,
-        120) => return decode_form(w, sm, OpIsetp64::parts_f2)
+        120) => return decode_form:: < OpIsetp64, 2 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form(w, sm, OpIadd3::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIadd3, 3 > (w, sm)
     );
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80004000000000000000c10 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpIadd3x::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpIadd3x, 3 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form(w, sm, OpLea::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 3 > (w, sm)
     );
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80004ff0000000000000c11 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form(w, sm, OpLeaX::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLeaX, 3 > (w, sm)
     );
     try_form!(
         w & 0x1fff87105007fffff0000000fff == 0x80100000000000000000c11 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form(w, sm, OpLeaHi::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLeaHi, 3 > (w, sm)
     );
     try_form!(
         w & 0x1fff87105007fffff0000000fff == 0x80104000000000000000c11 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpLeaHiX::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpLeaHiX, 3 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpLop3::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpLop3, 3 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpIabs::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpIabs, 3 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpPrmt::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPrmt, 3 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100) => return decode_form(w, sm, OpImnmx::parts_f3)
+        | 80 | 86 | 89 | 90 | 100) => return decode_form:: < OpImnmx, 3 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpShf::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpShf, 3 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpFmul::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 3 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpFfma::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFfma, 3 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form(w, sm, OpImad::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 3 > (w, sm)
     );
     try_form!(
         w & 0x1fff87ff500ffffff0000000fff == 0x80e04000000000000000c24 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpImadx::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadx, 3 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form(w, sm, OpImadWide::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 3 > (w, sm)
     );
     try_form!(
         w & 0x1fff871f500ffffff0000000fff == 0x80004000000000000000c25 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm,
-        OpImadWideX::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadWideX, 3 > (w,
+        sm)
     );
     None
 }
 fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpImadHi::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 3 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100) => decode_form(w, sm, OpDmul::parts_f3)
+        | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDmul, 3 > (w, sm)
     );
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm,
-        120) => return decode_form(w, sm, OpDmul::parts_f6)
+        120) => return decode_form:: < OpDmul, 6 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100) => decode_form(w, sm, OpDfma::parts_f3)
+        | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDfma, 3 > (w, sm)
     );
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm,
-        120) => return decode_form(w, sm, OpDfma::parts_f9)
+        120) => return decode_form:: < OpDfma, 9 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
-        90) => decode_form(w, sm, OpVimnmx::parts_f3)
+        90) => decode_form:: < OpVimnmx, 3 > (w, sm)
     );
     try_form!(
         w & 0x1fff87fe8ffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
-        120) => return decode_form(w, sm, OpVimnmx::parts_f6)
+        120) => return decode_form:: < OpVimnmx, 6 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpFlo::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFlo, 3 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpBrev::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpBrev, 3 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpF2f::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2f, 3 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpF2i::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2i, 3 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpI2f::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2f, 3 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
-        | 80 | 86 | 89) => decode_form(w, sm, OpMufu::parts_f6)
+        | 80 | 86 | 89) => decode_form:: < OpMufu, 6 > (w, sm)
     );
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 90
-        | 100 | 120) => return decode_form(w, sm, OpMufu::parts_f10)
+        | 100 | 120) => return decode_form:: < OpMufu, 10 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpPopc::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPopc, 3 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpF2f64::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2f64, 3 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpF2i64::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2i64, 3 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpI2f64::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2f64, 3 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
-        120) => return decode_form(w, sm, OpSel64::parts_f1)
+        120) => return decode_form:: < OpSel64, 1 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpPrmt::parts_f6)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPrmt, 6 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpShf::parts_f6)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpShf, 6 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpFadd::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFadd, 3 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpFfma::parts_f6)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFfma, 6 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form(w, sm, OpImad::parts_f6)
+        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 6 > (w, sm)
     );
     try_form!(
         w & 0x1fff87ffd007fffff0000000fff == 0x80e04000000000000000e24 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpImadx::parts_f6)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadx, 6 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form(w, sm, OpImadWide::parts_f5)
+        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 5 > (w, sm)
     );
     try_form!(
         w & 0x1fff871fd007fffff0000000fff == 0x80004000000000000000e25 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm,
-        OpImadWideX::parts_f5)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadWideX, 5 > (w,
+        sm)
     );
     None
 }
 fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form(w, sm, OpImadHi::parts_f5)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 5 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100) => decode_form(w, sm, OpDadd::parts_f3)
+        | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDadd, 3 > (w, sm)
     );
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm,
-        120) => return decode_form(w, sm, OpDadd::parts_f6)
+        120) => return decode_form:: < OpDadd, 6 > (w, sm)
     );
     None
 }
 fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100) => decode_form(w, sm, OpDfma::parts_f6)
+        | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDfma, 6 > (w, sm)
     );
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm,
-        120) => return decode_form(w, sm, OpDfma::parts_f11)
+        120) => return decode_form:: < OpDfma, 11 > (w, sm)
     );
     None
 }
@@ -4430,1498 +4430,1497 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
 fn print_sm70_arm1(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202 && matches!(sm, 120)
-        => print_form(w, sm, at, out, OpMov64::parts_f0)
+        => print_form:: < OpMov64, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fffffff0ffffffff00ff000fff == 0x202 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpMov::parts_f0)
+        | 90 | 100 | 120) => return print_form:: < OpMov, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm2(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x207 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpSel::parts_f0)
+        | 90 | 100 | 120) => return print_form:: < OpSel, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm3(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x208 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpFsel::parts_f0)
+        | 90 | 100 | 120) => return print_form:: < OpFsel, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm4(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) =>
-        print_form(w, sm, at, out, OpFmnmx::parts_f0)
+        print_form:: < OpFmnmx, 0 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x1fff878fcff3fffff0000000fff == 0x209 && matches!(sm, 80) => print_form(w,
-        sm, at, out, OpFmnmx::parts_f4)
+        w & 0x1fff878fcff3fffff0000000fff == 0x209 && matches!(sm, 80) => print_form:: <
+        OpFmnmx, 4 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff878fcff3fffff0000000fff == 0x209 && matches!(sm, 86 | 89 | 90 | 100 |
-        120) => return print_form(w, sm, at, out, OpFmnmx::parts_f8)
+        120) => return print_form:: < OpFmnmx, 8 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm5(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x20b && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpFsetp::parts_f0)
+        | 90 | 100 | 120) => return print_form:: < OpFsetp, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm6(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x20c && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => print_form(w, sm, at, out, OpIsetp::parts_f0)
+        | 90 | 100 | 120) => print_form:: < OpIsetp, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x10000000000000000020c && matches!(sm, 120)
-        => return print_form(w, sm, at, out, OpIsetp64::parts_f0)
+        => return print_form:: < OpIsetp64, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm7(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x210 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => print_form(w, sm, at, out, OpIadd3::parts_f0)
+        | 90 | 100 | 120) => print_form:: < OpIadd3, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x4000000000000000210 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpIadd3x::parts_f0)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpIadd3x, 0 > (w,
+        sm, at, out)
     );
     None
 }
 fn print_sm70_arm8(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211 && matches!(sm, 70 | 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => print_form(w, sm, at, out, OpLea::parts_f0)
+        | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x4ff0000000000000211 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form(w, sm, at, out,
-        OpLeaX::parts_f0)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLeaX, 0 > (w, sm, at,
+        out)
     );
     try_form!(
         w & 0x1fff87105007fffff0000000fff == 0x100000000000000000211 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form(w, sm, at, out,
-        OpLeaHi::parts_f0)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLeaHi, 0 > (w, sm, at,
+        out)
     );
     try_form!(
         w & 0x1fff87105007fffff0000000fff == 0x104000000000000000211 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpLeaHiX::parts_f0)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpLeaHiX, 0 > (w,
+        sm, at, out)
     );
     None
 }
 fn print_sm70_arm9(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x212 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpLop3::parts_f0)
+        | 90 | 100 | 120) => return print_form:: < OpLop3, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x213 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpIabs::parts_f0)
+        | 90 | 100 | 120) => return print_form:: < OpIabs, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x216 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpPrmt::parts_f0)
+        | 90 | 100 | 120) => return print_form:: < OpPrmt, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x217 && matches!(sm, 75 | 80 | 86 | 89 | 90
-        | 100) => return print_form(w, sm, at, out, OpImnmx::parts_f0)
+        | 100) => return print_form:: < OpImnmx, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x219 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpShf::parts_f0)
+        | 90 | 100 | 120) => return print_form:: < OpShf, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220 && matches!(sm, 70
-        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpFmul::parts_f0)
+        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 0 > (w,
+        sm, at, out)
     );
     None
 }
 fn print_sm70_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x221 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpFadd::parts_f0)
+        | 90 | 100 | 120) => return print_form:: < OpFadd, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x223 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpFfma::parts_f0)
+        | 90 | 100 | 120) => return print_form:: < OpFfma, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224 && matches!(sm, 70
-        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form(w, sm, at, out,
-        OpImad::parts_f0)
+        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 0 > (w, sm, at,
+        out)
     );
     try_form!(
         w & 0x1fff87ff500ffffff0000000fff == 0xe04000000000000000224 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpImadx::parts_f0)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadx, 0 > (w, sm,
+        at, out)
     );
     None
 }
 fn print_sm70_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225 && matches!(sm, 70
-        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form(w, sm, at, out,
-        OpImadWide::parts_f0)
+        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 0 > (w, sm,
+        at, out)
     );
     try_form!(
         w & 0x1fff871f500ffffff0000000fff == 0x4000000000000000225 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpImadWideX::parts_f0)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadWideX, 0 > (w,
+        sm, at, out)
     );
     None
 }
 fn print_sm70_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpImadHi::parts_f0)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 0 > (w, sm,
+        at, out)
     );
     None
 }
 fn print_sm70_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100) => print_form(w, sm, at, out, OpDmul::parts_f0)
+        | 90 | 100) => print_form:: < OpDmul, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 120) => return
-        print_form(w, sm, at, out, OpDmul::parts_f4)
+        print_form:: < OpDmul, 4 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100) => print_form(w, sm, at, out, OpDadd::parts_f0)
+        | 90 | 100) => print_form:: < OpDadd, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 120) => return
-        print_form(w, sm, at, out, OpDadd::parts_f4)
+        print_form:: < OpDadd, 4 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100) => print_form(w, sm, at, out, OpDfma::parts_f0)
+        | 90 | 100) => print_form:: < OpDfma, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 120) => return
-        print_form(w, sm, at, out, OpDfma::parts_f7)
+        print_form:: < OpDfma, 7 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
-        => print_form(w, sm, at, out, OpVimnmx::parts_f0)
+        => print_form:: < OpVimnmx, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff87fe8ffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm,
-        120) => return print_form(w, sm, at, out, OpVimnmx::parts_f4)
+        120) => return print_form:: < OpVimnmx, 4 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x300 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpFlo::parts_f0)
+        | 90 | 100 | 120) => return print_form:: < OpFlo, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x301 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpBrev::parts_f0)
+        | 90 | 100 | 120) => return print_form:: < OpBrev, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x304 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpF2f::parts_f0)
+        | 90 | 100 | 120) => return print_form:: < OpF2f, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x305 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpF2i::parts_f0)
+        | 90 | 100 | 120) => return print_form:: < OpF2i, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x306 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpI2f::parts_f0)
+        | 90 | 100 | 120) => return print_form:: < OpI2f, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) => print_form(w,
-        sm, at, out, OpMufu::parts_f0)
+        w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) => print_form:: <
+        OpMufu, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 75 | 80 | 86 | 89) =>
-        print_form(w, sm, at, out, OpMufu::parts_f3)
+        print_form:: < OpMufu, 3 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 90 | 100 | 120) =>
-        return print_form(w, sm, at, out, OpMufu::parts_f7)
+        return print_form:: < OpMufu, 7 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x309 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpPopc::parts_f0)
+        | 90 | 100 | 120) => return print_form:: < OpPopc, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x310 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpF2f64::parts_f0)
+        | 90 | 100 | 120) => return print_form:: < OpF2f64, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x311 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpF2i64::parts_f0)
+        | 90 | 100 | 120) => return print_form:: < OpF2i64, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x312 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpI2f64::parts_f0)
+        | 90 | 100 | 120) => return print_form:: < OpI2f64, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e01ff000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 70)
-        => print_form(w, sm, at, out, OpLdg::parts_f1)
+        => print_form:: < OpLdg, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1ffff8e01cf000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 75)
-        => return print_form(w, sm, at, out, OpLdg::parts_f0)
+        => return print_form:: < OpLdg, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e01ff0000000000ff0fff == 0x1000000000000000386 && matches!(sm, 70 |
-        75) => return print_form(w, sm, at, out, OpStg::parts_f0)
+        75) => return print_form:: < OpStg, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) => return
-        print_form(w, sm, at, out, OpMov64::parts_f1)
+        print_form:: < OpMov64, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form(w, sm, at, out,
-        OpLeaHi::parts_f4)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLeaHi, 4 > (w, sm, at,
+        out)
     );
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x104000000000000000411 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpLeaHiX::parts_f4)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpLeaHiX, 4 > (w,
+        sm, at, out)
     );
     None
 }
 fn print_sm70_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpPrmt::parts_f4)
+        | 90 | 100 | 120) => return print_form:: < OpPrmt, 4 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpShf::parts_f4)
+        | 90 | 100 | 120) => return print_form:: < OpShf, 4 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpFadd::parts_f1)
+        | 90 | 100 | 120) => return print_form:: < OpFadd, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpFfma::parts_f4)
+        | 90 | 100 | 120) => return print_form:: < OpFfma, 4 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
-        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form(w, sm, at, out,
-        OpImad::parts_f4)
+        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 4 > (w, sm, at,
+        out)
     );
     try_form!(
         w & 0x1fff87ffd000000000000000fff == 0xe04000000000000000424 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpImadx::parts_f4)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadx, 4 > (w, sm,
+        at, out)
     );
     None
 }
 fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100) => print_form(w, sm, at, out, OpDadd::parts_f1)
+        | 90 | 100) => print_form:: < OpDadd, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 120) => return
-        print_form(w, sm, at, out, OpDadd::parts_f5)
+        print_form:: < OpDadd, 5 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100) => print_form(w, sm, at, out, OpDfma::parts_f4)
+        | 90 | 100) => print_form:: < OpDfma, 4 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 120) => return
-        print_form(w, sm, at, out, OpDfma::parts_f10)
+        print_form:: < OpDfma, 10 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
-        | 86 | 89) => print_form(w, sm, at, out, OpBraUp::parts_f0)
+        | 86 | 89) => print_form:: < OpBraUp, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff86c000000000003f0000fff == 0x80000000000000100000547 && matches!(sm, 90
-        | 100 | 120) => return print_form(w, sm, at, out, OpBraUp::parts_f1)
+        | 100 | 120) => return print_form:: < OpBraUp, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) => return
-        print_form(w, sm, at, out, OpSel64::parts_f0)
+        print_form:: < OpSel64, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return print_form(w, sm, at, out, OpPrmt::parts_f5)
+        | 90) => return print_form:: < OpPrmt, 5 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return print_form(w, sm, at, out, OpShf::parts_f5)
+        | 90) => return print_form:: < OpShf, 5 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return print_form(w, sm, at, out, OpFadd::parts_f2)
+        | 90) => return print_form:: < OpFadd, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return print_form(w, sm, at, out, OpFfma::parts_f5)
+        | 90) => return print_form:: < OpFfma, 5 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
-        | 75 | 80 | 86 | 89 | 90) => print_form(w, sm, at, out, OpImad::parts_f5)
+        | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImad, 5 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff87ffd00780000ff00000fff == 0xe04000000000000000624 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90) => return print_form(w, sm, at, out, OpImadx::parts_f5)
+        75 | 80 | 86 | 89 | 90) => return print_form:: < OpImadx, 5 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
-        | 75 | 80 | 86 | 89 | 90) => print_form(w, sm, at, out, OpImadWide::parts_f4)
+        | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImadWide, 4 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff871fd00780000ff00000fff == 0x4000000000000000625 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90) => return print_form(w, sm, at, out,
-        OpImadWideX::parts_f4)
+        75 | 80 | 86 | 89 | 90) => return print_form:: < OpImadWideX, 4 > (w, sm, at,
+        out)
     );
     None
 }
 fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
-        | 80 | 86 | 89 | 90) => return print_form(w, sm, at, out, OpImadHi::parts_f4)
+        | 80 | 86 | 89 | 90) => return print_form:: < OpImadHi, 4 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return print_form(w, sm, at, out, OpDadd::parts_f2)
+        | 90) => return print_form:: < OpDadd, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return print_form(w, sm, at, out, OpDfma::parts_f5)
+        | 90) => return print_form:: < OpDfma, 5 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpMov::parts_f1)
+        | 90 | 100 | 120) => return print_form:: < OpMov, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form(w, sm, at, out,
-        OpCs2r::parts_f0)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpCs2r, 0 > (w, sm, at,
+        out)
     );
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x805 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpCs2r32::parts_f0)
+        | 90 | 100 | 120) => return print_form:: < OpCs2r32, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpSel::parts_f1)
+        | 90 | 100 | 120) => return print_form:: < OpSel, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpFsel::parts_f1)
+        | 90 | 100 | 120) => return print_form:: < OpFsel, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) =>
-        print_form(w, sm, at, out, OpFmnmx::parts_f1)
+        print_form:: < OpFmnmx, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x1fff878fcff0000000000000fff == 0x809 && matches!(sm, 80) => print_form(w,
-        sm, at, out, OpFmnmx::parts_f5)
+        w & 0x1fff878fcff0000000000000fff == 0x809 && matches!(sm, 80) => print_form:: <
+        OpFmnmx, 5 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff878fcff0000000000000fff == 0x809 && matches!(sm, 86 | 89 | 90 | 100 |
-        120) => return print_form(w, sm, at, out, OpFmnmx::parts_f9)
+        120) => return print_form:: < OpFmnmx, 9 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpFsetp::parts_f1)
+        | 90 | 100 | 120) => return print_form:: < OpFsetp, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => print_form(w, sm, at, out, OpIsetp::parts_f1)
+        | 90 | 100 | 120) => print_form:: < OpIsetp, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x10000000000000000080c && matches!(sm, 120)
-        => return print_form(w, sm, at, out, OpIsetp64::parts_f1)
+        => return print_form:: < OpIsetp64, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => print_form(w, sm, at, out, OpIadd3::parts_f1)
+        | 90 | 100 | 120) => print_form:: < OpIadd3, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x4000000000000000810 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpIadd3x::parts_f1)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpIadd3x, 1 > (w,
+        sm, at, out)
     );
     None
 }
 fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => print_form(w, sm, at, out, OpLea::parts_f1)
+        | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0x4ff0000000000000811 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form(w, sm, at, out,
-        OpLeaX::parts_f1)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLeaX, 1 > (w, sm, at,
+        out)
     );
     try_form!(
         w & 0x1fff87105000000000000000fff == 0x100000000000000000811 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form(w, sm, at, out,
-        OpLeaHi::parts_f1)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLeaHi, 1 > (w, sm, at,
+        out)
     );
     try_form!(
         w & 0x1fff87105000000000000000fff == 0x104000000000000000811 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpLeaHiX::parts_f1)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpLeaHiX, 1 > (w,
+        sm, at, out)
     );
     None
 }
 fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpLop3::parts_f1)
+        | 90 | 100 | 120) => return print_form:: < OpLop3, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpIabs::parts_f1)
+        | 90 | 100 | 120) => return print_form:: < OpIabs, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpPrmt::parts_f1)
+        | 90 | 100 | 120) => return print_form:: < OpPrmt, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 89 | 90
-        | 100) => return print_form(w, sm, at, out, OpImnmx::parts_f1)
+        | 100) => return print_form:: < OpImnmx, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpShf::parts_f1)
+        | 90 | 100 | 120) => return print_form:: < OpShf, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => print_form(w, sm, at, out, OpPlop3::parts_f0)
+        | 90 | 100 | 120) => print_form:: < OpPlop3, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x8000000000000081c && matches!(sm, 75 | 80
-        | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpPlop3::parts_f1)
+        | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPlop3, 1 > (w, sm, at,
+        out)
     );
     None
 }
 fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
-        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpFmul::parts_f1)
+        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 1 > (w,
+        sm, at, out)
     );
     None
 }
 fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpFfma::parts_f1)
+        | 90 | 100 | 120) => return print_form:: < OpFfma, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
-        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form(w, sm, at, out,
-        OpImad::parts_f1)
+        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 1 > (w, sm, at,
+        out)
     );
     try_form!(
         w & 0x1fff87ff5000000000000000fff == 0xe04000000000000000824 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpImadx::parts_f1)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadx, 1 > (w, sm,
+        at, out)
     );
     None
 }
 fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
-        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form(w, sm, at, out,
-        OpImadWide::parts_f1)
+        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 1 > (w, sm,
+        at, out)
     );
     try_form!(
         w & 0x1fff871f5000000000000000fff == 0x4000000000000000825 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpImadWideX::parts_f1)
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadWideX, 1 > (w,
+        sm, at, out)
     );
     None
 }
 fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpImadHi::parts_f1)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 1 > (w, sm,
+        at, out)
     );
     None
 }
 fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100) => print_form(w, sm, at, out, OpDmul::parts_f1)
+        | 90 | 100) => print_form:: < OpDmul, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 120) => return
-        print_form(w, sm, at, out, OpDmul::parts_f5)
+        print_form:: < OpDmul, 5 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100) => print_form(w, sm, at, out, OpDfma::parts_f1)
+        | 90 | 100) => print_form:: < OpDfma, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 120) => return
-        print_form(w, sm, at, out, OpDfma::parts_f8)
+        print_form:: < OpDfma, 8 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
-        => print_form(w, sm, at, out, OpVimnmx::parts_f1)
+        => print_form:: < OpVimnmx, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff87fe8ff0000000000000fff == 0x7e00000000000000000848 && matches!(sm,
-        120) => return print_form(w, sm, at, out, OpVimnmx::parts_f5)
+        120) => return print_form:: < OpVimnmx, 5 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpFlo::parts_f1)
+        | 90 | 100 | 120) => return print_form:: < OpFlo, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpBrev::parts_f1)
+        | 90 | 100 | 120) => return print_form:: < OpBrev, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpF2f::parts_f1)
+        | 90 | 100 | 120) => return print_form:: < OpF2f, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpF2i::parts_f1)
+        | 90 | 100 | 120) => return print_form:: < OpF2i, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpI2f::parts_f1)
+        | 90 | 100 | 120) => return print_form:: < OpI2f, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) => print_form(w,
-        sm, at, out, OpMufu::parts_f1)
+        w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) => print_form:: <
+        OpMufu, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 75 | 80 | 86 | 89) =>
-        print_form(w, sm, at, out, OpMufu::parts_f4)
+        print_form:: < OpMufu, 4 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 90 | 100 | 120) =>
-        return print_form(w, sm, at, out, OpMufu::parts_f8)
+        return print_form:: < OpMufu, 8 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpPopc::parts_f1)
+        | 90 | 100 | 120) => return print_form:: < OpPopc, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpF2f64::parts_f1)
+        | 90 | 100 | 120) => return print_form:: < OpF2f64, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpF2i64::parts_f1)
+        | 90 | 100 | 120) => return print_form:: < OpF2i64, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpI2f64::parts_f1)
+        | 90 | 100 | 120) => return print_form:: < OpI2f64, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpNop::parts_f0)
+        | 90 | 100 | 120) => return print_form:: < OpNop, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpS2r::parts_f0)
+        | 90 | 100 | 120) => return print_form:: < OpS2r, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 |
-        89) => print_form(w, sm, at, out, OpBra::parts_f0)
+        89) => print_form:: < OpBra, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff87c00000000000080ff0fff == 0x80000000000000000000947 && matches!(sm, 80
-        | 86 | 89) => print_form(w, sm, at, out, OpBraUr::parts_f0)
+        | 86 | 89) => print_form:: < OpBraUr, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff86c000000000000ff000fff == 0x947 && matches!(sm, 90 | 100 | 120) =>
-        print_form(w, sm, at, out, OpBra::parts_f1)
+        print_form:: < OpBra, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff87c00000000000080000fff == 0x80000000000000000000947 && matches!(sm,
-        90) => print_form(w, sm, at, out, OpBraUr::parts_f1)
+        90) => print_form:: < OpBraUr, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff87800000000000000000fff == 0x80000000000000000000947 && matches!(sm,
-        100 | 120) => return print_form(w, sm, at, out, OpBraUr::parts_f2)
+        100 | 120) => return print_form:: < OpBraUr, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form(w, sm, at, out, OpExit::parts_f0)
+        | 90 | 100 | 120) => return print_form:: < OpExit, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return print_form(w, sm, at, out, OpMov::parts_f2)
+        | 90) => return print_form:: < OpMov, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return print_form(w, sm, at, out, OpSel::parts_f2)
+        | 90) => return print_form:: < OpSel, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return print_form(w, sm, at, out, OpFsel::parts_f2)
+        | 90) => return print_form:: < OpFsel, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) =>
-        print_form(w, sm, at, out, OpFmnmx::parts_f2)
+        print_form:: < OpFmnmx, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 80) => print_form(w,
-        sm, at, out, OpFmnmx::parts_f6)
+        w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 80) => print_form:: <
+        OpFmnmx, 6 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 86 | 89 | 90) =>
-        return print_form(w, sm, at, out, OpFmnmx::parts_f10)
+        return print_form:: < OpFmnmx, 10 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return print_form(w, sm, at, out, OpFsetp::parts_f2)
+        | 90) => return print_form:: < OpFsetp, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return print_form(w, sm, at, out, OpIsetp::parts_f2)
+        | 90) => return print_form:: < OpIsetp, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => print_form(w, sm, at, out, OpIadd3::parts_f2)
+        | 90) => print_form:: < OpIadd3, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0x4000000000000000a10 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90) => return print_form(w, sm, at, out, OpIadd3x::parts_f2)
+        75 | 80 | 86 | 89 | 90) => return print_form:: < OpIadd3x, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 75
-        | 80 | 86 | 89 | 90) => print_form(w, sm, at, out, OpLea::parts_f2)
+        | 80 | 86 | 89 | 90) => print_form:: < OpLea, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0x4ff0000000000000a11 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90) => print_form(w, sm, at, out, OpLeaX::parts_f2)
+        75 | 80 | 86 | 89 | 90) => print_form:: < OpLeaX, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff8710500780000ff00000fff == 0x100000000000000000a11 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90) => print_form(w, sm, at, out, OpLeaHi::parts_f2)
+        75 | 80 | 86 | 89 | 90) => print_form:: < OpLeaHi, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff8710500780000ff00000fff == 0x104000000000000000a11 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90) => return print_form(w, sm, at, out, OpLeaHiX::parts_f2)
+        75 | 80 | 86 | 89 | 90) => return print_form:: < OpLeaHiX, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return print_form(w, sm, at, out, OpLop3::parts_f2)
+        | 90) => return print_form:: < OpLop3, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return print_form(w, sm, at, out, OpIabs::parts_f2)
+        | 90) => return print_form:: < OpIabs, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return print_form(w, sm, at, out, OpPrmt::parts_f2)
+        | 90) => return print_form:: < OpPrmt, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 |
-        90) => return print_form(w, sm, at, out, OpImnmx::parts_f2)
+        90) => return print_form:: < OpImnmx, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return print_form(w, sm, at, out, OpShf::parts_f2)
+        | 90) => return print_form:: < OpShf, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
-        | 75 | 80 | 86 | 89 | 90) => return print_form(w, sm, at, out, OpFmul::parts_f2)
+        | 75 | 80 | 86 | 89 | 90) => return print_form:: < OpFmul, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return print_form(w, sm, at, out, OpFfma::parts_f2)
+        | 90) => return print_form:: < OpFfma, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
-        | 75 | 80 | 86 | 89 | 90) => print_form(w, sm, at, out, OpImad::parts_f2)
+        | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImad, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff87ff500f80000ff00000fff == 0xe04000000000000000a24 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90) => return print_form(w, sm, at, out, OpImadx::parts_f2)
+        75 | 80 | 86 | 89 | 90) => return print_form:: < OpImadx, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
-        | 75 | 80 | 86 | 89 | 90) => print_form(w, sm, at, out, OpImadWide::parts_f2)
+        | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImadWide, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff871f500f80000ff00000fff == 0x4000000000000000a25 && matches!(sm, 70 |
-        75 | 80 | 86 | 89 | 90) => return print_form(w, sm, at, out,
-        OpImadWideX::parts_f2)
+        75 | 80 | 86 | 89 | 90) => return print_form:: < OpImadWideX, 2 > (w, sm, at,
+        out)
     );
     None
 }
 fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
-        | 80 | 86 | 89 | 90) => return print_form(w, sm, at, out, OpImadHi::parts_f2)
+        | 80 | 86 | 89 | 90) => return print_form:: < OpImadHi, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return print_form(w, sm, at, out, OpDmul::parts_f2)
+        | 90) => return print_form:: < OpDmul, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return print_form(w, sm, at, out, OpDfma::parts_f2)
+        | 90) => return print_form:: < OpDfma, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
-        => return print_form(w, sm, at, out, OpVimnmx::parts_f2)
+        => return print_form:: < OpVimnmx, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return print_form(w, sm, at, out, OpFlo::parts_f2)
+        | 90) => return print_form:: < OpFlo, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return print_form(w, sm, at, out, OpBrev::parts_f2)
+        | 90) => return print_form:: < OpBrev, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return print_form(w, sm, at, out, OpF2f::parts_f2)
+        | 90) => return print_form:: < OpF2f, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return print_form(w, sm, at, out, OpF2i::parts_f2)
+        | 90) => return print_form:: < OpF2i, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return print_form(w, sm, at, out, OpI2f::parts_f2)
+        | 90) => return print_form:: < OpI2f, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => print_form(w,
-        sm, at, out, OpMufu::parts_f2)
+        w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => print_form:: <
+        OpMufu, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 75 | 80 | 86 | 89) =>
-        print_form(w, sm, at, out, OpMufu::parts_f5)
+        print_form:: < OpMufu, 5 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 90) => return
-        print_form(w, sm, at, out, OpMufu::parts_f9)
+        print_form:: < OpMufu, 9 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return print_form(w, sm, at, out, OpPopc::parts_f2)
+        | 90) => return print_form:: < OpPopc, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return print_form(w, sm, at, out, OpF2f64::parts_f2)
+        | 90) => return print_form:: < OpF2f64, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return print_form(w, sm, at, out, OpF2i64::parts_f2)
+        | 90) => return print_form:: < OpF2i64, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return print_form(w, sm, at, out, OpI2f64::parts_f2)
+        | 90) => return print_form:: < OpI2f64, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
-        120) => print_form(w, sm, at, out, OpMov64::parts_f2)
+        120) => print_form:: < OpMov64, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fffffff0ffffffff00ff000fff == 0x80000000000000000000c02 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpMov::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpMov, 3 > (w, sm, at,
+        out)
     );
     None
 }
 fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpSel::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpSel, 3 > (w, sm, at,
+        out)
     );
     None
 }
 fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpFsel::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFsel, 3 > (w, sm, at,
+        out)
     );
     None
 }
 fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
-        75) => print_form(w, sm, at, out, OpFmnmx::parts_f3)
+        75) => print_form:: < OpFmnmx, 3 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff878fcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
-        80) => print_form(w, sm, at, out, OpFmnmx::parts_f7)
+        80) => print_form:: < OpFmnmx, 7 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff878fcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm, 86
-        | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out, OpFmnmx::parts_f11)
+        | 89 | 90 | 100 | 120) => return print_form:: < OpFmnmx, 11 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpFsetp::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFsetp, 3 > (w, sm,
+        at, out)
     );
     None
 }
 fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => print_form(w, sm, at, out, OpIsetp::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIsetp, 3 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80100000000000000000c0c && matches!(sm,
-        120) => return print_form(w, sm, at, out, OpIsetp64::parts_f2)
+        120) => return print_form:: < OpIsetp64, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => print_form(w, sm, at, out, OpIadd3::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIadd3, 3 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80004000000000000000c10 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpIadd3x::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpIadd3x, 3 > (w, sm,
+        at, out)
     );
     None
 }
 fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => print_form(w, sm, at, out, OpLea::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 3 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80004ff0000000000000c11 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => print_form(w, sm, at, out, OpLeaX::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLeaX, 3 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff87105007fffff0000000fff == 0x80100000000000000000c11 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => print_form(w, sm, at, out, OpLeaHi::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLeaHi, 3 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff87105007fffff0000000fff == 0x80104000000000000000c11 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpLeaHiX::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpLeaHiX, 3 > (w, sm,
+        at, out)
     );
     None
 }
 fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpLop3::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpLop3, 3 > (w, sm, at,
+        out)
     );
     None
 }
 fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpIabs::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpIabs, 3 > (w, sm, at,
+        out)
     );
     None
 }
 fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpPrmt::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPrmt, 3 > (w, sm, at,
+        out)
     );
     None
 }
 fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100) => return print_form(w, sm, at, out,
-        OpImnmx::parts_f3)
+        | 80 | 86 | 89 | 90 | 100) => return print_form:: < OpImnmx, 3 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpShf::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpShf, 3 > (w, sm, at,
+        out)
     );
     None
 }
 fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpFmul::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 3 > (w, sm, at,
+        out)
     );
     None
 }
 fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpFfma::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFfma, 3 > (w, sm, at,
+        out)
     );
     None
 }
 fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => print_form(w, sm, at, out, OpImad::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 3 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff87ff500ffffff0000000fff == 0x80e04000000000000000c24 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpImadx::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadx, 3 > (w, sm,
+        at, out)
     );
     None
 }
 fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => print_form(w, sm, at, out,
-        OpImadWide::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 3 > (w, sm, at,
+        out)
     );
     try_form!(
         w & 0x1fff871f500ffffff0000000fff == 0x80004000000000000000c25 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpImadWideX::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadWideX, 3 > (w,
+        sm, at, out)
     );
     None
 }
 fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpImadHi::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 3 > (w, sm,
+        at, out)
     );
     None
 }
 fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100) => print_form(w, sm, at, out, OpDmul::parts_f3)
+        | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDmul, 3 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm,
-        120) => return print_form(w, sm, at, out, OpDmul::parts_f6)
+        120) => return print_form:: < OpDmul, 6 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100) => print_form(w, sm, at, out, OpDfma::parts_f3)
+        | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDfma, 3 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm,
-        120) => return print_form(w, sm, at, out, OpDfma::parts_f9)
+        120) => return print_form:: < OpDfma, 9 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
-        90) => print_form(w, sm, at, out, OpVimnmx::parts_f3)
+        90) => print_form:: < OpVimnmx, 3 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff87fe8ffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
-        120) => return print_form(w, sm, at, out, OpVimnmx::parts_f6)
+        120) => return print_form:: < OpVimnmx, 6 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpFlo::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFlo, 3 > (w, sm, at,
+        out)
     );
     None
 }
 fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpBrev::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpBrev, 3 > (w, sm, at,
+        out)
     );
     None
 }
 fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpF2f::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2f, 3 > (w, sm, at,
+        out)
     );
     None
 }
 fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpF2i::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2i, 3 > (w, sm, at,
+        out)
     );
     None
 }
 fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpI2f::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2f, 3 > (w, sm, at,
+        out)
     );
     None
 }
 fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
-        | 80 | 86 | 89) => print_form(w, sm, at, out, OpMufu::parts_f6)
+        | 80 | 86 | 89) => print_form:: < OpMufu, 6 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 90
-        | 100 | 120) => return print_form(w, sm, at, out, OpMufu::parts_f10)
+        | 100 | 120) => return print_form:: < OpMufu, 10 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpPopc::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPopc, 3 > (w, sm, at,
+        out)
     );
     None
 }
 fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpF2f64::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2f64, 3 > (w, sm,
+        at, out)
     );
     None
 }
 fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpF2i64::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2i64, 3 > (w, sm,
+        at, out)
     );
     None
 }
 fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpI2f64::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2f64, 3 > (w, sm,
+        at, out)
     );
     None
 }
 fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
-        120) => return print_form(w, sm, at, out, OpSel64::parts_f1)
+        120) => return print_form:: < OpSel64, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpPrmt::parts_f6)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPrmt, 6 > (w, sm, at,
+        out)
     );
     None
 }
 fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpShf::parts_f6)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpShf, 6 > (w, sm, at,
+        out)
     );
     None
 }
 fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpFadd::parts_f3)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFadd, 3 > (w, sm, at,
+        out)
     );
     None
 }
 fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpFfma::parts_f6)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFfma, 6 > (w, sm, at,
+        out)
     );
     None
 }
 fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => print_form(w, sm, at, out, OpImad::parts_f6)
+        | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 6 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fff87ffd007fffff0000000fff == 0x80e04000000000000000e24 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpImadx::parts_f6)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadx, 6 > (w, sm,
+        at, out)
     );
     None
 }
 fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => print_form(w, sm, at, out,
-        OpImadWide::parts_f5)
+        | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 5 > (w, sm, at,
+        out)
     );
     try_form!(
         w & 0x1fff871fd007fffff0000000fff == 0x80004000000000000000e25 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpImadWideX::parts_f5)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadWideX, 5 > (w,
+        sm, at, out)
     );
     None
 }
 fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form(w, sm, at, out,
-        OpImadHi::parts_f5)
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 5 > (w, sm,
+        at, out)
     );
     None
 }
 fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100) => print_form(w, sm, at, out, OpDadd::parts_f3)
+        | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDadd, 3 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm,
-        120) => return print_form(w, sm, at, out, OpDadd::parts_f6)
+        120) => return print_form:: < OpDadd, 6 > (w, sm, at, out)
     );
     None
 }
 fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100) => print_form(w, sm, at, out, OpDfma::parts_f6)
+        | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDfma, 6 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm,
-        120) => return print_form(w, sm, at, out, OpDfma::parts_f11)
+        120) => return print_form:: < OpDfma, 11 > (w, sm, at, out)
     );
     None
 }

@@ -140,6 +140,13 @@ impl Encode for OpCs2r {
 }
 /// Spec: isa-spec/spec/ops/cs2r.toml:4.
 impl Forms for OpCs2r {
+    #[inline(always)]
+    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
+        match F {
+            0 => Self::parts_f0(w, sm),
+            _ => None,
+        }
+    }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

@@ -152,6 +152,14 @@ impl Encode for OpExit {
 }
 /// Spec: isa-spec/spec/ops/exit.toml:2.
 impl Forms for OpExit {
+    #[inline(always)]
+    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
+        match F {
+            0 => Self::parts_f0(w, sm),
+            1 => Self::parts_f1(w, sm),
+            _ => None,
+        }
+    }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

@@ -501,6 +501,16 @@ impl Encode for OpF2f {
 }
 /// Spec: isa-spec/spec/ops/f2f.toml:2.
 impl Forms for OpF2f {
+    #[inline(always)]
+    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
+        match F {
+            0 => Self::parts_f0(w, sm),
+            1 => Self::parts_f1(w, sm),
+            2 => Self::parts_f2(w, sm),
+            3 => Self::parts_f3(w, sm),
+            _ => None,
+        }
+    }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

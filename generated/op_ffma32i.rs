@@ -170,6 +170,13 @@ impl Encode for OpFfma32i {
 }
 /// Spec: isa-spec/spec/ops/ffma32i.toml:2.
 impl Forms for OpFfma32i {
+    #[inline(always)]
+    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
+        match F {
+            0 => Self::parts_f0(w, sm),
+            _ => None,
+        }
+    }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

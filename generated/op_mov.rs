@@ -243,6 +243,18 @@ impl Encode for OpMov {
 }
 /// Spec: isa-spec/spec/ops/mov.toml:3.
 impl Forms for OpMov {
+    #[inline(always)]
+    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
+        match F {
+            0 => Self::parts_f0(w, sm),
+            1 => Self::parts_f1(w, sm),
+            2 => Self::parts_f2(w, sm),
+            3 => Self::parts_f3(w, sm),
+            4 => Self::parts_f4(w, sm),
+            5 => Self::parts_f5(w, sm),
+            _ => None,
+        }
+    }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

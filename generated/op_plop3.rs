@@ -242,6 +242,14 @@ impl Encode for OpPlop3 {
 }
 /// Spec: isa-spec/spec/ops/plop3.toml:2.
 impl Forms for OpPlop3 {
+    #[inline(always)]
+    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
+        match F {
+            0 => Self::parts_f0(w, sm),
+            1 => Self::parts_f1(w, sm),
+            _ => None,
+        }
+    }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

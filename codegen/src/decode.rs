@@ -338,12 +338,22 @@ fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> Token
 /// and its `Forms` impl (`.1`): the match from a form number to its
 /// reader, and its printer. The table entries that call them
 /// (`decode_form`, `print_form`) are the runtime's (`nak/src/runtime/decode.rs`).
-pub fn op_decode(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
-    let fns = forms(op)
-        .into_iter()
-        .map(|f| form_decode_fn(spec, op, &f))
-        .collect::<Vec<_>>();
-    Ok(quote!(#(#fns)*))
+pub fn op_decode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Error> {
+    let fs = forms(op);
+    let fns = fs.iter().map(|f| form_decode_fn(spec, op, f));
+    let arms = fs.iter().map(|f| {
+        let id = Literal::u8_unsuffixed(f.id as u8);
+        let parts = form_fn("parts", f.id);
+        quote!(#id => Self::#parts(w, sm))
+    });
+    // The `Forms` impl's field reader; its printer is added by the caller.
+    let parts = quote! {
+        #[inline(always)]
+        fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
+            match F { #(#arms,)* _ => None }
+        }
+    };
+    Ok((quote!(#(#fns)*), parts))
 }
 
 /// A form the dispatch may try: its fixed bits and SMs, and its type and
@@ -379,12 +389,12 @@ struct Dispatch {
 impl Dispatch {
     fn call(&self, c: &Candidate) -> TokenStream {
         let (ty, args) = (&c.ty, &self.args);
-        let parts = form_fn("parts", c.id);
+        let id = Literal::u8_unsuffixed(c.id as u8);
         let f = match (self.prefix, c.bundled) {
             ("print", true) => ident("print_form_bundled"),
             (p, _) => ident(&format!("{p}_form")),
         };
-        quote!(#f(#args, #ty::#parts))
+        quote!(#f::<#ty, #id>(#args))
     }
     /// Try the form; if it does not decode, go on to the next candidate.
     fn try_then_next(&self, c: &Candidate) -> TokenStream {

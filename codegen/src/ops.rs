@@ -389,7 +389,7 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     let mem_impl = mem_impl(spec, op);
 
     let (encode, encode_impl) = crate::encode::op_encode(spec, op)?;
-    let decode = crate::decode::op_decode(spec, op)?;
+    let (decode, parts) = crate::decode::op_decode(spec, op)?;
     let print = crate::print::op_print(spec, op)?;
     let parse = crate::parse::op_parse(spec, op)?;
     let fold = crate::fold::op_fold(spec, op)?;
@@ -425,6 +425,7 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
         #encode_impl
         #impl_doc
         impl Forms for #ty {
+            #parts
             #print
         }
         #legalize

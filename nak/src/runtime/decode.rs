@@ -6,10 +6,17 @@ use crate::isa::Op;
 use crate::runtime::instr::Common;
 use crate::runtime::line_buf::LineBuf;
 
-/// What the shared per-form printers need from a generated op: its
-/// printer. (Each form's field reader, `parts_fN`, is passed to the
-/// per-form entries below as a function item, so it is inlined there.)
+/// What the shared per-form decoders need from a generated op: the fields
+/// of each of its forms read out of a word, and its printer.
 pub trait Forms: Sized + Into<Op> {
+    /// The op and common part of a word of form `F`, or `None` when a
+    /// field holds a value the encoder could not produce. Always inlined:
+    /// the match on `F` folds away and the form's field reads land in its
+    /// caller. (Passing the form's `parts_fN` as a function item instead
+    /// left the big ones out of line in their `FnOnce` shim: 7 more
+    /// instructions per decoded word.)
+    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)>;
+
     /// Write nvdisasm's text (normalized as in the corpus) for the op at
     /// byte address `addr`; always inlined into the one-step printers.
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf);
@@ -29,16 +36,11 @@ pub struct At {
     pub ctrl: u32,
 }
 
-/// Decode a word of one form (`parts`: the form's field reader, the
-/// generated `parts_fN`; a dispatch arm's candidate). Never inlined: one
-/// copy per form, each with its field reads inlined.
+/// Decode a word of form `F` of op `T` (a dispatch arm's candidate).
+/// Never inlined: one copy per form, each with its field reads inlined.
 #[inline(never)]
-pub fn decode_form<T: Into<Op>>(
-    w: u128,
-    sm: u32,
-    parts: impl FnOnce(u128, u32) -> Option<(T, Common)>,
-) -> Option<(Op, Common)> {
-    let (o, c) = parts(w, sm)?;
+pub fn decode_form<T: Forms, const F: u8>(w: u128, sm: u32) -> Option<(Op, Common)> {
+    let (o, c) = T::parts::<F>(w, sm)?;
     Some((o.into(), c))
 }
 
@@ -46,14 +48,13 @@ pub fn decode_form<T: Into<Op>>(
 /// go from the word to the text without an `Op` in between, and the
 /// printer's checks of source kinds fold away against the form's.
 #[inline(never)]
-pub fn print_form<T: Forms>(
+pub fn print_form<T: Forms, const F: u8>(
     w: u128,
     sm: u32,
     at: At,
     out: &mut LineBuf,
-    parts: impl FnOnce(u128, u32) -> Option<(T, Common)>,
 ) -> Option<()> {
-    let (o, c) = parts(w, sm)?;
+    let (o, c) = T::parts::<F>(w, sm)?;
     o.print(&c, sm, at.addr, out);
     Some(())
 }
@@ -61,14 +62,13 @@ pub fn print_form<T: Forms>(
 /// [`print_form`] for a family with bundles, which keeps the control bits
 /// out of the word: the printer gets them (`at.ctrl`) from the stream.
 #[inline(never)]
-pub fn print_form_bundled<T: Forms>(
+pub fn print_form_bundled<T: Forms, const F: u8>(
     w: u128,
     sm: u32,
     at: At,
     out: &mut LineBuf,
-    parts: impl FnOnce(u128, u32) -> Option<(T, Common)>,
 ) -> Option<()> {
-    let (o, mut c) = parts(w, sm)?;
+    let (o, mut c) = T::parts::<F>(w, sm)?;
     c.ctrl = at.ctrl;
     o.print(&c, sm, at.addr, out);
     Some(())
