@@ -18,6 +18,7 @@ pub struct OpBra {
     /// Modifier.  (isa-spec/spec/ops/bra.toml:40)
     pub target: i64,
 }
+op_fields!(OpBra, [cond], []);
 /// Spec: isa-spec/spec/ops/bra.toml:3.
 impl OpBra {
     pub const NAME: &'static str = "bra";
@@ -29,18 +30,6 @@ impl OpBra {
         OperandInfo::new("cond", ValueType::Pred).with_not().with_default(Src::PT),
     ];
     pub const DSTS: &'static [OperandInfo] = &[];
-    pub fn srcs(&self) -> [&Src; 1usize] {
-        [&self.cond]
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 1usize] {
-        [&mut self.cond]
-    }
-    pub fn dsts(&self) -> [&Reg; 0usize] {
-        []
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 0usize] {
-        []
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -146,8 +135,7 @@ impl OpBra {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/bra.toml:70; form at isa-spec/spec/ops/bra.toml:70).
     #[inline(always)]
@@ -176,8 +164,7 @@ impl OpBra {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/bra.toml:78; form at isa-spec/spec/ops/bra.toml:78).
     #[inline(always)]
@@ -207,8 +194,7 @@ impl OpBra {
                 }
                 fit_signed::<E>(Self::NAME, "target", self.target / 1i64, 24u32)?
             } << 20;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/bra.toml:53; form at isa-spec/spec/ops/bra.toml:53).
     #[inline(always)]
@@ -306,57 +292,6 @@ impl OpBra {
             return None;
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/bra.toml:43.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let reuse_cond = false;
-        write_guard(out, &c.guard);
-        match sm {
-            50 | 52 | 60 => {
-                out.push_str("BRA");
-                out.push_text_chunk(self.mode.chunk_sm(sm));
-                if self.any {
-                    out.push_str(".ANY");
-                }
-                let mut first = true;
-                if self.cc != Cc::T {
-                    out.push_str(" ");
-                    first = false;
-                    out.push_text_chunk(self.cc.chunk_sm(sm));
-                }
-                out.push_str(if first { " " } else { ", " });
-                first = false;
-                write_signed_hex(
-                    out,
-                    (addr as i64).wrapping_add(next).wrapping_add(self.target),
-                );
-            }
-            _ => {
-                out.push_str("BRA");
-                out.push_text_chunk(self.mode.chunk_sm(sm));
-                if self.any {
-                    out.push_str(".ANY");
-                }
-                let mut first = true;
-                if self.cond != Src::PT {
-                    out.push_str(" ");
-                    first = false;
-                    write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
-                }
-                out.push_str(if first { " " } else { ", " });
-                first = false;
-                write_signed_hex(
-                    out,
-                    (addr as i64).wrapping_add(next).wrapping_add(self.target),
-                );
-            }
-        }
-        out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -505,24 +440,57 @@ impl Forms for OpBra {
             _ => None,
         }
     }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/bra.toml:43.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
+        let reuse_cond = false;
+        write_guard(out, &c.guard);
+        match sm {
+            50 | 52 | 60 => {
+                out.push_str("BRA");
+                out.push_text_chunk(self.mode.chunk_sm(sm));
+                if self.any {
+                    out.push_str(".ANY");
+                }
+                let mut first = true;
+                if self.cc != Cc::T {
+                    out.push_str(" ");
+                    first = false;
+                    out.push_text_chunk(self.cc.chunk_sm(sm));
+                }
+                out.push_str(if first { " " } else { ", " });
+                first = false;
+                write_signed_hex(
+                    out,
+                    (addr as i64).wrapping_add(next).wrapping_add(self.target),
+                );
+            }
+            _ => {
+                out.push_str("BRA");
+                out.push_text_chunk(self.mode.chunk_sm(sm));
+                if self.any {
+                    out.push_str(".ANY");
+                }
+                let mut first = true;
+                if self.cond != Src::PT {
+                    out.push_str(" ");
+                    first = false;
+                    write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
+                }
+                out.push_str(if first { " " } else { ", " });
+                first = false;
+                write_signed_hex(
+                    out,
+                    (addr as i64).wrapping_add(next).wrapping_add(self.target),
+                );
+            }
+        }
+        out.trim_end_spaces();
     }
 }
 /// Spec: isa-spec/spec/ops/bra.toml:3.
-impl Legalize for OpBra {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
-    }
-}
+impl Legalize for OpBra {}

@@ -16,6 +16,7 @@ pub struct OpBraUp {
     /// Modifier.  (isa-spec/spec/ops/bra_up.toml:27)
     pub target: i64,
 }
+op_fields!(OpBraUp, [cond, ucond], []);
 /// Spec: isa-spec/spec/ops/bra_up.toml:4.
 impl OpBraUp {
     pub const NAME: &'static str = "bra_up";
@@ -28,18 +29,6 @@ impl OpBraUp {
         OperandInfo::new("ucond", ValueType::Pred).with_not(),
     ];
     pub const DSTS: &'static [OperandInfo] = &[];
-    pub fn srcs(&self) -> [&Src; 2usize] {
-        [&self.cond, &self.ucond]
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 2usize] {
-        [&mut self.cond, &mut self.ucond]
-    }
-    pub fn dsts(&self) -> [&Reg; 0usize] {
-        []
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 0usize] {
-        []
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -88,8 +77,7 @@ impl OpBraUp {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/bra_up.toml:56; form at isa-spec/spec/ops/bra_up.toml:56).
     #[inline(always)]
@@ -122,8 +110,7 @@ impl OpBraUp {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/bra_up.toml:37; form at isa-spec/spec/ops/bra_up.toml:37).
     #[inline(always)]
@@ -149,40 +136,6 @@ impl OpBraUp {
             .wrapping_mul(4i64);
         let o = Self { cond, ucond, any, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/bra_up.toml:30.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let reuse_cond = false;
-        let reuse_ucond = false;
-        write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("BRA.U");
-                if self.any {
-                    out.push_str(".ANY");
-                }
-                let mut first = true;
-                if self.cond != Src::PT {
-                    out.push_str(" ");
-                    first = false;
-                    write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
-                }
-                out.push_str(if first { " " } else { ", " });
-                first = false;
-                write_src(out, &self.ucond, reuse_ucond, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_signed_hex(
-                    out,
-                    (addr as i64).wrapping_add(next).wrapping_add(self.target),
-                );
-            }
-        }
-        out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -269,24 +222,40 @@ impl Forms for OpBraUp {
             _ => None,
         }
     }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/bra_up.toml:30.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
+        let reuse_cond = false;
+        let reuse_ucond = false;
+        write_guard(out, &c.guard);
+        match sm {
+            _ => {
+                out.push_str("BRA.U");
+                if self.any {
+                    out.push_str(".ANY");
+                }
+                let mut first = true;
+                if self.cond != Src::PT {
+                    out.push_str(" ");
+                    first = false;
+                    write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
+                }
+                out.push_str(if first { " " } else { ", " });
+                first = false;
+                write_src(out, &self.ucond, reuse_ucond, ImmStyle::Hex.for_sm(sm));
+                out.push_str(", ");
+                write_signed_hex(
+                    out,
+                    (addr as i64).wrapping_add(next).wrapping_add(self.target),
+                );
+            }
+        }
+        out.trim_end_spaces();
     }
 }
 /// Spec: isa-spec/spec/ops/bra_up.toml:4.
-impl Legalize for OpBraUp {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
-    }
-}
+impl Legalize for OpBraUp {}

@@ -16,6 +16,7 @@ pub struct OpBraUr {
     /// Modifier.  (isa-spec/spec/ops/bra_ur.toml:26)
     pub target: i64,
 }
+op_fields!(OpBraUr, [cond, ur], []);
 /// Spec: isa-spec/spec/ops/bra_ur.toml:5.
 impl OpBraUr {
     pub const NAME: &'static str = "bra_ur";
@@ -28,18 +29,6 @@ impl OpBraUr {
         OperandInfo::new("ur", ValueType::B32).with_not(),
     ];
     pub const DSTS: &'static [OperandInfo] = &[];
-    pub fn srcs(&self) -> [&Src; 2usize] {
-        [&self.cond, &self.ur]
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 2usize] {
-        [&mut self.cond, &mut self.ur]
-    }
-    pub fn dsts(&self) -> [&Reg; 0usize] {
-        []
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 0usize] {
-        []
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -86,8 +75,7 @@ impl OpBraUr {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [90] (isa-spec/spec/ops/bra_ur.toml:54; form at isa-spec/spec/ops/bra_ur.toml:54).
     #[inline(always)]
@@ -117,8 +105,7 @@ impl OpBraUr {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [100, 120] (isa-spec/spec/ops/bra_ur.toml:62; form at isa-spec/spec/ops/bra_ur.toml:62).
     #[inline(always)]
@@ -148,8 +135,7 @@ impl OpBraUr {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/bra_ur.toml:35; form at isa-spec/spec/ops/bra_ur.toml:35).
     #[inline(always)]
@@ -200,38 +186,6 @@ impl OpBraUr {
             .wrapping_mul(4i64);
         let o = Self { cond, ur, mode, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/bra_ur.toml:29.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let reuse_cond = false;
-        let reuse_ur = false;
-        write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("BRA");
-                out.push_text_chunk(self.mode.chunk_sm(sm));
-                let mut first = true;
-                if self.cond != Src::PT {
-                    out.push_str(" ");
-                    first = false;
-                    write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
-                }
-                out.push_str(if first { " " } else { ", " });
-                first = false;
-                write_src(out, &self.ur, reuse_ur, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_signed_hex(
-                    out,
-                    (addr as i64).wrapping_add(next).wrapping_add(self.target),
-                );
-            }
-        }
-        out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -325,24 +279,38 @@ impl Forms for OpBraUr {
             _ => None,
         }
     }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/bra_ur.toml:29.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
+        let reuse_cond = false;
+        let reuse_ur = false;
+        write_guard(out, &c.guard);
+        match sm {
+            _ => {
+                out.push_str("BRA");
+                out.push_text_chunk(self.mode.chunk_sm(sm));
+                let mut first = true;
+                if self.cond != Src::PT {
+                    out.push_str(" ");
+                    first = false;
+                    write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
+                }
+                out.push_str(if first { " " } else { ", " });
+                first = false;
+                write_src(out, &self.ur, reuse_ur, ImmStyle::Hex.for_sm(sm));
+                out.push_str(", ");
+                write_signed_hex(
+                    out,
+                    (addr as i64).wrapping_add(next).wrapping_add(self.target),
+                );
+            }
+        }
+        out.trim_end_spaces();
     }
 }
 /// Spec: isa-spec/spec/ops/bra_ur.toml:5.
-impl Legalize for OpBraUr {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
-    }
-}
+impl Legalize for OpBraUr {}

@@ -12,6 +12,7 @@ pub struct OpCs2r {
     /// Modifier.  (isa-spec/spec/ops/cs2r.toml:13)
     pub sr: Sr,
 }
+op_fields!(OpCs2r, [], [d]);
 /// Spec: isa-spec/spec/ops/cs2r.toml:4.
 impl OpCs2r {
     pub const NAME: &'static str = "cs2r";
@@ -23,18 +24,6 @@ impl OpCs2r {
     pub const DSTS: &'static [OperandInfo] = &[
         OperandInfo::new("d", ValueType::U64).with_align(2),
     ];
-    pub fn srcs(&self) -> [&Src; 0usize] {
-        []
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 0usize] {
-        []
-    }
-    pub fn dsts(&self) -> [&Reg; 1usize] {
-        [&self.d]
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 1usize] {
-        [&mut self.d]
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -70,8 +59,7 @@ impl OpCs2r {
         let mut w: u128 = 0x100000000000000000805;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.sr.index() as u128) << 72;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/cs2r.toml:20; form at isa-spec/spec/ops/cs2r.toml:20).
     #[inline(always)]
@@ -80,24 +68,6 @@ impl OpCs2r {
         let sr: Sr = Sr::from_index(bits(w, 72, 8) as usize)?;
         let o = Self { d, sr };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/cs2r.toml:16.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("CS2R");
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                out.push_text_chunk(self.sr.chunk_sm(sm));
-            }
-        }
-        out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -177,24 +147,24 @@ impl Forms for OpCs2r {
             _ => None,
         }
     }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/cs2r.toml:16.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        write_guard(out, &c.guard);
+        match sm {
+            _ => {
+                out.push_str("CS2R");
+                out.push_str(" ");
+                write_reg(out, self.d);
+                out.push_str(", ");
+                out.push_text_chunk(self.sr.chunk_sm(sm));
+            }
+        }
+        out.trim_end_spaces();
     }
 }
 /// Spec: isa-spec/spec/ops/cs2r.toml:4.
-impl Legalize for OpCs2r {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
-    }
-}
+impl Legalize for OpCs2r {}

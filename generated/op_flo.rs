@@ -18,6 +18,7 @@ pub struct OpFlo {
     /// Modifier.  (isa-spec/spec/ops/flo.toml:26)
     pub sh: bool,
 }
+op_fields!(OpFlo, [b], [pd, d]);
 /// Spec: isa-spec/spec/ops/flo.toml:3.
 impl OpFlo {
     pub const NAME: &'static str = "flo";
@@ -32,18 +33,6 @@ impl OpFlo {
         OperandInfo::new("pd", ValueType::Pred).with_default(Src::reg(Reg::PT)),
         OperandInfo::new("d", ValueType::U32),
     ];
-    pub fn srcs(&self) -> [&Src; 1usize] {
-        [&self.b]
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 1usize] {
-        [&mut self.b]
-    }
-    pub fn dsts(&self) -> [&Reg; 2usize] {
-        [&self.pd, &self.d]
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 2usize] {
-        [&mut self.pd, &mut self.d]
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -80,8 +69,7 @@ impl OpFlo {
         w |= u128::from(self.sh) << 74;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= u128::from(self.b.not) << 63;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
     #[inline(always)]
@@ -93,8 +81,7 @@ impl OpFlo {
         w |= (self.ty.index() as u128) << 73;
         w |= u128::from(self.sh) << 74;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
     #[inline(always)]
@@ -108,8 +95,7 @@ impl OpFlo {
         w |= u128::from(self.sh) << 74;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= u128::from(self.b.not) << 63;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
     #[inline(always)]
@@ -122,8 +108,7 @@ impl OpFlo {
         w |= u128::from(self.sh) << 74;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= u128::from(self.b.not) << 63;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/flo.toml:73; form at isa-spec/spec/ops/flo.toml:76).
     #[inline(always)]
@@ -136,8 +121,7 @@ impl OpFlo {
         w |= u128::from(self.b.not) << 40;
         w |= u128::from(self.sh) << 41;
         w |= (self.ty.index() as u128) << 48;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/flo.toml:73; form at isa-spec/spec/ops/flo.toml:76).
     #[inline(always)]
@@ -155,8 +139,7 @@ impl OpFlo {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.sh) << 41;
         w |= (self.ty.index() as u128) << 48;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/flo.toml:73; form at isa-spec/spec/ops/flo.toml:76).
     #[inline(always)]
@@ -170,8 +153,7 @@ impl OpFlo {
         w |= u128::from(self.b.not) << 40;
         w |= u128::from(self.sh) << 41;
         w |= (self.ty.index() as u128) << 48;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
     #[inline(always)]
@@ -255,43 +237,6 @@ impl OpFlo {
         let sh: bool = bit(w, 41);
         let o = Self { pd, d, b, ty, sh };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/flo.toml:30.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_b = false;
-        write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("FLO");
-                out.push_text_chunk(self.ty.chunk_sm(sm));
-                if self.sh {
-                    out.push_str(".SH");
-                }
-                out.push_str(" ");
-                write_reg(out, self.d);
-                if self.pd != Reg::PT {
-                    out.push_str(", ");
-                    write_reg(out, self.pd);
-                }
-                out.push_str(", ");
-                write_src(
-                    out,
-                    &self.b,
-                    reuse_b,
-                    if matches!(sm, 50 | 52 | 60) {
-                        ImmStyle::SignedHex
-                    } else {
-                        ImmStyle::Hex
-                    }
-                        .for_sm(sm),
-                );
-            }
-        }
-        out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -398,24 +343,43 @@ impl Forms for OpFlo {
             _ => None,
         }
     }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/flo.toml:30.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        let reuse_b = false;
+        write_guard(out, &c.guard);
+        match sm {
+            _ => {
+                out.push_str("FLO");
+                out.push_text_chunk(self.ty.chunk_sm(sm));
+                if self.sh {
+                    out.push_str(".SH");
+                }
+                out.push_str(" ");
+                write_reg(out, self.d);
+                if self.pd != Reg::PT {
+                    out.push_str(", ");
+                    write_reg(out, self.pd);
+                }
+                out.push_str(", ");
+                write_src(
+                    out,
+                    &self.b,
+                    reuse_b,
+                    if matches!(sm, 50 | 52 | 60) {
+                        ImmStyle::SignedHex
+                    } else {
+                        ImmStyle::Hex
+                    }
+                        .for_sm(sm),
+                );
+            }
+        }
+        out.trim_end_spaces();
     }
 }
 /// Spec: isa-spec/spec/ops/flo.toml:3.
-impl Legalize for OpFlo {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
-    }
-}
+impl Legalize for OpFlo {}

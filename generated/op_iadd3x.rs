@@ -24,6 +24,7 @@ pub struct OpIadd3x {
     /// Source (pred). (isa-spec/spec/ops/iadd3x.toml:44)
     pub ci1: Src,
 }
+op_fields!(OpIadd3x, [a, b, c, ci0, ci1], [d, co0, co1]);
 /// Spec: isa-spec/spec/ops/iadd3x.toml:2.
 impl OpIadd3x {
     pub const NAME: &'static str = "iadd3x";
@@ -43,18 +44,6 @@ impl OpIadd3x {
         OperandInfo::new("co0", ValueType::Pred).with_default(Src::reg(Reg::PT)),
         OperandInfo::new("co1", ValueType::Pred).with_default(Src::reg(Reg::PT)),
     ];
-    pub fn srcs(&self) -> [&Src; 5usize] {
-        [&self.a, &self.b, &self.c, &self.ci0, &self.ci1]
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 5usize] {
-        [&mut self.a, &mut self.b, &mut self.c, &mut self.ci0, &mut self.ci1]
-    }
-    pub fn dsts(&self) -> [&Reg; 3usize] {
-        [&self.d, &self.co0, &self.co1]
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 3usize] {
-        [&mut self.d, &mut self.co0, &mut self.co1]
-    }
     /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/iadd3x.toml).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize, 1usize, 2usize]
@@ -127,8 +116,7 @@ impl OpIadd3x {
         w |= u128::from(self.ci0.not) << 90;
         w |= u128::from(self.b.not) << 63;
         w |= u128::from(self.c.not) << 75;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
     #[inline(always)]
@@ -155,8 +143,7 @@ impl OpIadd3x {
                 << 87;
         w |= u128::from(self.ci0.not) << 90;
         w |= u128::from(self.c.not) << 75;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
     #[inline(always)]
@@ -185,8 +172,7 @@ impl OpIadd3x {
         w |= u128::from(self.ci0.not) << 90;
         w |= u128::from(self.b.not) << 63;
         w |= u128::from(self.c.not) << 75;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
     #[inline(always)]
@@ -214,8 +200,7 @@ impl OpIadd3x {
         w |= u128::from(self.ci0.not) << 90;
         w |= u128::from(self.b.not) << 63;
         w |= u128::from(self.c.not) << 75;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
     #[inline(always)]
@@ -326,65 +311,6 @@ impl OpIadd3x {
             ci1,
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/iadd3x.toml:48.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 17 & 1 != 0);
-        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
-        let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 19 & 1 != 0);
-        let reuse_ci0 = false;
-        let reuse_ci1 = false;
-        write_guard(out, &c.guard);
-        match sm {
-            100 | 120 => {
-                out.push_str("IADD3.X");
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_reg(out, self.co0);
-                out.push_str(", ");
-                write_reg(out, self.co1);
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.ci0, reuse_ci0, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.ci1, reuse_ci1, ImmStyle::Hex.for_sm(sm));
-            }
-            _ => {
-                out.push_str("IADD3.X");
-                out.push_str(" ");
-                write_reg(out, self.d);
-                if self.co0 != Reg::PT {
-                    out.push_str(", ");
-                    write_reg(out, self.co0);
-                }
-                if self.co1 != Reg::PT {
-                    out.push_str(", ");
-                    write_reg(out, self.co1);
-                }
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.ci0, reuse_ci0, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.ci1, reuse_ci1, ImmStyle::Hex.for_sm(sm));
-            }
-        }
-        out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -588,26 +514,68 @@ impl Forms for OpIadd3x {
             _ => None,
         }
     }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/iadd3x.toml:48.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
+        let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 19 & 1 != 0);
+        let reuse_ci0 = false;
+        let reuse_ci1 = false;
+        write_guard(out, &c.guard);
+        match sm {
+            100 | 120 => {
+                out.push_str("IADD3.X");
+                out.push_str(" ");
+                write_reg(out, self.d);
+                out.push_str(", ");
+                write_reg(out, self.co0);
+                out.push_str(", ");
+                write_reg(out, self.co1);
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.ci0, reuse_ci0, ImmStyle::Hex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.ci1, reuse_ci1, ImmStyle::Hex.for_sm(sm));
+            }
+            _ => {
+                out.push_str("IADD3.X");
+                out.push_str(" ");
+                write_reg(out, self.d);
+                if self.co0 != Reg::PT {
+                    out.push_str(", ");
+                    write_reg(out, self.co0);
+                }
+                if self.co1 != Reg::PT {
+                    out.push_str(", ");
+                    write_reg(out, self.co1);
+                }
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.ci0, reuse_ci0, ImmStyle::Hex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.ci1, reuse_ci1, ImmStyle::Hex.for_sm(sm));
+            }
+        }
+        out.trim_end_spaces();
     }
 }
 /// Spec: isa-spec/spec/ops/iadd3x.toml:2.
 impl Legalize for OpIadd3x {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
-    }
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();
         {

@@ -18,6 +18,7 @@ pub struct OpImad {
     /// Modifier.  (isa-spec/spec/ops/imad.toml:25)
     pub ty: IntType,
 }
+op_fields!(OpImad, [a, b, c], [d]);
 /// Spec: isa-spec/spec/ops/imad.toml:2.
 impl OpImad {
     pub const NAME: &'static str = "imad";
@@ -31,18 +32,6 @@ impl OpImad {
         OperandInfo::new("c", ValueType::I32).with_neg(),
     ];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
-    pub fn srcs(&self) -> [&Src; 3usize] {
-        [&self.a, &self.b, &self.c]
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 3usize] {
-        [&mut self.a, &mut self.b, &mut self.c]
-    }
-    pub fn dsts(&self) -> [&Reg; 1usize] {
-        [&self.d]
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 1usize] {
-        [&mut self.d]
-    }
     /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/imad.toml).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize, 1usize, 2usize]
@@ -81,8 +70,7 @@ impl OpImad {
         w |= u128::from(self.c.neg) << 75;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= code_of(&[1, 0], self.ty.index()) << 73;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imad.toml:70; form at isa-spec/spec/ops/imad.toml:73).
     #[inline(always)]
@@ -97,8 +85,7 @@ impl OpImad {
         w |= u128::from(self.c.neg) << 75;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= code_of(&[1, 0], self.ty.index()) << 73;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/imad.toml:70; form at isa-spec/spec/ops/imad.toml:73).
     #[inline(always)]
@@ -114,8 +101,7 @@ impl OpImad {
         w |= u128::from(self.c.neg) << 75;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= code_of(&[1, 0], self.ty.index()) << 73;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imad.toml:70; form at isa-spec/spec/ops/imad.toml:73).
     #[inline(always)]
@@ -130,8 +116,7 @@ impl OpImad {
         w |= u128::from(self.c.neg) << 75;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= code_of(&[1, 0], self.ty.index()) << 73;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imad.toml:70; form at isa-spec/spec/ops/imad.toml:73).
     #[inline(always)]
@@ -145,8 +130,7 @@ impl OpImad {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= code_of(&[1, 0], self.ty.index()) << 73;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/imad.toml:70; form at isa-spec/spec/ops/imad.toml:73).
     #[inline(always)]
@@ -162,8 +146,7 @@ impl OpImad {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= code_of(&[1, 0], self.ty.index()) << 73;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rru` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imad.toml:70; form at isa-spec/spec/ops/imad.toml:73).
     #[inline(always)]
@@ -178,8 +161,7 @@ impl OpImad {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= code_of(&[1, 0], self.ty.index()) << 73;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/imad.toml:70; form at isa-spec/spec/ops/imad.toml:73).
     #[inline(always)]
@@ -290,76 +272,6 @@ impl OpImad {
         };
         let o = Self { d, a, b, c, ty };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/imad.toml:28.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3 | 4 | 5 | 6))
-            && c.ctrl >> 17 & 1 != 0);
-        let reuse_b = (matches!(form, Some(0 | 4 | 5 | 6)) && c.ctrl >> 18 & 1 != 0);
-        let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 19 & 1 != 0);
-        write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str(
-                    if matches!({ self.a.kind }, SrcKind::Reg(r) if r.is_zero()) == true
-                        && (self.b.slot_kind() == SlotKind::UGpr) == false
-                        && (self.c.slot_kind() == SlotKind::UGpr) == false
-                    {
-                        "IMAD.MOV"
-                    } else {
-                        if matches!({ self.b.kind }, SrcKind::Reg(r) if r.is_zero())
-                            == true && (self.b.slot_kind() == SlotKind::UGpr) == false
-                            && (self.c.slot_kind() == SlotKind::UGpr) == false
-                        {
-                            "IMAD.MOV"
-                        } else {
-                            if self.b == Src::imm(0u32) {
-                                "IMAD.MOV"
-                            } else {
-                                if self.b == Src::imm(1u32)
-                                    && matches!({ self.c.kind }, SrcKind::Reg(r) if r.is_zero())
-                                        == true
-                                {
-                                    "IMAD.MOV"
-                                } else {
-                                    if self.b == Src::imm(65536u32) {
-                                        "IMAD"
-                                    } else {
-                                        if !self.b.has_mods()
-                                            && matches!(
-                                                { self.b.kind }, SrcKind::Imm(v) if v.is_power_of_two() && v
-                                                <= 1073741824u32
-                                            )
-                                            && matches!({ self.c.kind }, SrcKind::Reg(r) if r.is_zero())
-                                                == true
-                                        {
-                                            "IMAD.SHL"
-                                        } else {
-                                            if self.b == Src::imm(1u32) { "IMAD.IADD" } else { "IMAD" }
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                    },
-                );
-                out.push_text_chunk(self.ty.chunk_sm(sm));
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
-            }
-        }
-        out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -487,26 +399,79 @@ impl Forms for OpImad {
             _ => None,
         }
     }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/imad.toml:28.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3 | 4 | 5 | 6))
+            && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0 | 4 | 5 | 6)) && c.ctrl >> 18 & 1 != 0);
+        let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 19 & 1 != 0);
+        write_guard(out, &c.guard);
+        match sm {
+            _ => {
+                out.push_str(
+                    if matches!({ self.a.kind }, SrcKind::Reg(r) if r.is_zero()) == true
+                        && (self.b.slot_kind() == SlotKind::UGpr) == false
+                        && (self.c.slot_kind() == SlotKind::UGpr) == false
+                    {
+                        "IMAD.MOV"
+                    } else {
+                        if matches!({ self.b.kind }, SrcKind::Reg(r) if r.is_zero())
+                            == true && (self.b.slot_kind() == SlotKind::UGpr) == false
+                            && (self.c.slot_kind() == SlotKind::UGpr) == false
+                        {
+                            "IMAD.MOV"
+                        } else {
+                            if self.b == Src::imm(0u32) {
+                                "IMAD.MOV"
+                            } else {
+                                if self.b == Src::imm(1u32)
+                                    && matches!({ self.c.kind }, SrcKind::Reg(r) if r.is_zero())
+                                        == true
+                                {
+                                    "IMAD.MOV"
+                                } else {
+                                    if self.b == Src::imm(65536u32) {
+                                        "IMAD"
+                                    } else {
+                                        if !self.b.has_mods()
+                                            && matches!(
+                                                { self.b.kind }, SrcKind::Imm(v) if v.is_power_of_two() && v
+                                                <= 1073741824u32
+                                            )
+                                            && matches!({ self.c.kind }, SrcKind::Reg(r) if r.is_zero())
+                                                == true
+                                        {
+                                            "IMAD.SHL"
+                                        } else {
+                                            if self.b == Src::imm(1u32) { "IMAD.IADD" } else { "IMAD" }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    },
+                );
+                out.push_text_chunk(self.ty.chunk_sm(sm));
+                out.push_str(" ");
+                write_reg(out, self.d);
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
+            }
+        }
+        out.trim_end_spaces();
     }
 }
 /// Spec: isa-spec/spec/ops/imad.toml:2.
 impl Legalize for OpImad {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
-    }
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();
         {

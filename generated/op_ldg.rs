@@ -22,6 +22,7 @@ pub struct OpLdg {
     /// Modifier.  (isa-spec/spec/ops/ldg.toml:35)
     pub sem: MemSem,
 }
+op_fields!(OpLdg, [a], [d]);
 /// Spec: isa-spec/spec/ops/ldg.toml:3.
 impl OpLdg {
     pub const NAME: &'static str = "ldg";
@@ -33,18 +34,6 @@ impl OpLdg {
         OperandInfo::new("a", ValueType::U64).with_align(2),
     ];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
-    pub fn srcs(&self) -> [&Src; 1usize] {
-        [&self.a]
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 1usize] {
-        [&mut self.a]
-    }
-    pub fn dsts(&self) -> [&Reg; 1usize] {
-        [&self.d]
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 1usize] {
-        [&mut self.d]
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -127,8 +116,7 @@ impl OpLdg {
                     }
                 }
             } << 84;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [70] (isa-spec/spec/ops/ldg.toml:85; form at isa-spec/spec/ops/ldg.toml:85).
     #[inline(always)]
@@ -191,8 +179,7 @@ impl OpLdg {
                     }
                 }
             } << 84;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/ldg.toml:93; form at isa-spec/spec/ops/ldg.toml:93).
     #[inline(always)]
@@ -247,8 +234,7 @@ impl OpLdg {
             } << 46;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 48;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:57; form at isa-spec/spec/ops/ldg.toml:57).
     #[inline(always)]
@@ -433,29 +419,6 @@ impl OpLdg {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/ldg.toml:39.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_a = false;
-        write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("LDG.E");
-                out.push_text_chunk(self.cache.chunk_sm(sm));
-                out.push_text_chunk(self.ltc.chunk_sm(sm));
-                out.push_text_chunk(self.size.chunk_sm(sm));
-                out.push_text_chunk(self.sem.chunk_sm(sm));
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_mem(out, &self.a, reuse_a, self.off as i64, 24u32, sm);
-            }
-        }
-        out.trim_end_spaces();
-    }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
@@ -626,24 +589,29 @@ impl Forms for OpLdg {
             _ => None,
         }
     }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/ldg.toml:39.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        let reuse_a = false;
+        write_guard(out, &c.guard);
+        match sm {
+            _ => {
+                out.push_str("LDG.E");
+                out.push_text_chunk(self.cache.chunk_sm(sm));
+                out.push_text_chunk(self.ltc.chunk_sm(sm));
+                out.push_text_chunk(self.size.chunk_sm(sm));
+                out.push_text_chunk(self.sem.chunk_sm(sm));
+                out.push_str(" ");
+                write_reg(out, self.d);
+                out.push_str(", ");
+                write_mem(out, &self.a, reuse_a, self.off as i64, 24u32, sm);
+            }
+        }
+        out.trim_end_spaces();
     }
 }
 /// Spec: isa-spec/spec/ops/ldg.toml:3.
-impl Legalize for OpLdg {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
-    }
-}
+impl Legalize for OpLdg {}

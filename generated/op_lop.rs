@@ -24,6 +24,7 @@ pub struct OpLop {
     /// Modifier. Maxwell/Pascal: extended: read the carry from the CC register. (isa-spec/spec/ops/lop.toml:42)
     pub x: bool,
 }
+op_fields!(OpLop, [a, b], [pd, d]);
 /// Spec: isa-spec/spec/ops/lop.toml:2.
 impl OpLop {
     pub const NAME: &'static str = "lop";
@@ -39,18 +40,6 @@ impl OpLop {
         OperandInfo::new("pd", ValueType::Pred).with_default(Src::reg(Reg::PT)),
         OperandInfo::new("d", ValueType::B32),
     ];
-    pub fn srcs(&self) -> [&Src; 2usize] {
-        [&self.a, &self.b]
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 2usize] {
-        [&mut self.a, &mut self.b]
-    }
-    pub fn dsts(&self) -> [&Reg; 2usize] {
-        [&self.pd, &self.d]
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 2usize] {
-        [&mut self.pd, &mut self.d]
-    }
     /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/lop.toml).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize, 1usize]
@@ -88,8 +77,7 @@ impl OpLop {
         w |= (self.pop.index() as u128) << 44;
         w |= u128::from(self.cc) << 47;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/ops/lop.toml:68).
     #[inline(always)]
@@ -112,8 +100,7 @@ impl OpLop {
         w |= (self.pop.index() as u128) << 44;
         w |= u128::from(self.cc) << 47;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/ops/lop.toml:68).
     #[inline(always)]
@@ -132,8 +119,7 @@ impl OpLop {
         w |= (self.pop.index() as u128) << 44;
         w |= u128::from(self.cc) << 47;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r`'s fields (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/ops/lop.toml:68).
     #[inline(always)]
@@ -210,55 +196,6 @@ impl OpLop {
             x,
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/lop.toml:47.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_a = false;
-        let reuse_b = false;
-        write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("LOP");
-                out.push_text_chunk(self.op.chunk_sm(sm));
-                if self.x {
-                    out.push_str(".X");
-                }
-                out.push_text_chunk(self.pop.chunk_sm(sm));
-                let mut first = true;
-                if self.pd != Reg::PT {
-                    out.push_str(" ");
-                    first = false;
-                    write_reg(out, self.pd);
-                }
-                out.push_str(if first { " " } else { ", " });
-                first = false;
-                {
-                    write_reg(out, self.d);
-                    if self.cc {
-                        out.push_str(".CC");
-                    }
-                };
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(
-                    out,
-                    &self.b,
-                    reuse_b,
-                    if matches!(sm, 50 | 52 | 60) {
-                        ImmStyle::SignedHex
-                    } else {
-                        ImmStyle::Hex
-                    }
-                        .for_sm(sm),
-                );
-            }
-        }
-        out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -412,21 +349,58 @@ impl Forms for OpLop {
             _ => None,
         }
     }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/lop.toml:47.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        let reuse_a = false;
+        let reuse_b = false;
+        write_guard(out, &c.guard);
+        match sm {
+            _ => {
+                out.push_str("LOP");
+                out.push_text_chunk(self.op.chunk_sm(sm));
+                if self.x {
+                    out.push_str(".X");
+                }
+                out.push_text_chunk(self.pop.chunk_sm(sm));
+                let mut first = true;
+                if self.pd != Reg::PT {
+                    out.push_str(" ");
+                    first = false;
+                    write_reg(out, self.pd);
+                }
+                out.push_str(if first { " " } else { ", " });
+                first = false;
+                {
+                    write_reg(out, self.d);
+                    if self.cc {
+                        out.push_str(".CC");
+                    }
+                };
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
+                out.push_str(", ");
+                write_src(
+                    out,
+                    &self.b,
+                    reuse_b,
+                    if matches!(sm, 50 | 52 | 60) {
+                        ImmStyle::SignedHex
+                    } else {
+                        ImmStyle::Hex
+                    }
+                        .for_sm(sm),
+                );
+            }
+        }
+        out.trim_end_spaces();
     }
 }
 /// Spec: isa-spec/spec/ops/lop.toml:2.
 impl Legalize for OpLop {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let op = self.op;
         let pop = self.pop;
@@ -435,11 +409,6 @@ impl Legalize for OpLop {
         match family_of(sm) {
             _ => (false, cc),
         }
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
     }
     fn to_wide(&self) -> Option<Op> {
         if self.pd != Reg::PT {

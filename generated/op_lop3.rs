@@ -30,6 +30,7 @@ pub struct OpLop3 {
     /// Modifier. Maxwell/Pascal, register form only: extended (reads the CC register). (isa-spec/spec/ops/lop3.toml:60)
     pub x: bool,
 }
+op_fields!(OpLop3, [a, b, c, pc], [pd, d]);
 /// Spec: isa-spec/spec/ops/lop3.toml:2.
 impl OpLop3 {
     pub const NAME: &'static str = "lop3";
@@ -47,18 +48,6 @@ impl OpLop3 {
         OperandInfo::new("pd", ValueType::Pred).with_default(Src::reg(Reg::PT)),
         OperandInfo::new("d", ValueType::B32),
     ];
-    pub fn srcs(&self) -> [&Src; 4usize] {
-        [&self.a, &self.b, &self.c, &self.pc]
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 4usize] {
-        [&mut self.a, &mut self.b, &mut self.c, &mut self.pc]
-    }
-    pub fn dsts(&self) -> [&Reg; 2usize] {
-        [&self.pd, &self.d]
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 2usize] {
-        [&mut self.pd, &mut self.d]
-    }
     /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/lop3.toml).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize, 1usize, 2usize]
@@ -123,8 +112,7 @@ impl OpLop3 {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= src_field::<E>(Self::NAME, "pc", &self.pc, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.pc.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
     #[inline(always)]
@@ -146,8 +134,7 @@ impl OpLop3 {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= src_field::<E>(Self::NAME, "pc", &self.pc, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.pc.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
     #[inline(always)]
@@ -170,8 +157,7 @@ impl OpLop3 {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= src_field::<E>(Self::NAME, "pc", &self.pc, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.pc.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
     #[inline(always)]
@@ -193,8 +179,7 @@ impl OpLop3 {
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
         w |= src_field::<E>(Self::NAME, "pc", &self.pc, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.pc.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
     #[inline(always)]
@@ -214,8 +199,7 @@ impl OpLop3 {
         w |= (self.pop.index() as u128) << 36;
         w |= u128::from(self.x) << 38;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
     #[inline(always)]
@@ -241,8 +225,7 @@ impl OpLop3 {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.cc) << 47;
         w |= fit::<E>(Self::NAME, "lut", self.lut as u128, 8u32)? << 48;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
     #[inline(always)]
@@ -263,8 +246,7 @@ impl OpLop3 {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.cc) << 47;
         w |= fit::<E>(Self::NAME, "lut", self.lut as u128, 8u32)? << 48;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
     #[inline(always)]
@@ -474,96 +456,6 @@ impl OpLop3 {
             x,
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/lop3.toml:66.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 17 & 1 != 0);
-        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
-        let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 19 & 1 != 0);
-        let reuse_pc = false;
-        write_guard(out, &c.guard);
-        match sm {
-            50 | 52 | 60 => {
-                out.push_str("LOP3.LUT");
-                if self.x {
-                    out.push_str(".X");
-                }
-                out.push_text_chunk(self.pop.chunk_sm(sm));
-                let mut first = true;
-                if self.pd != Reg::PT {
-                    out.push_str(" ");
-                    first = false;
-                    write_reg(out, self.pd);
-                }
-                out.push_str(if first { " " } else { ", " });
-                first = false;
-                {
-                    write_reg(out, self.d);
-                    if self.cc {
-                        out.push_str(".CC");
-                    }
-                };
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(
-                    out,
-                    &self.b,
-                    reuse_b,
-                    if matches!(sm, 50 | 52 | 60) {
-                        ImmStyle::SignedHex
-                    } else {
-                        ImmStyle::Hex
-                    }
-                        .for_sm(sm),
-                );
-                out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_hex(out, self.lut as u64);
-            }
-            _ => {
-                out.push_str("LOP3.LUT");
-                if self.pand {
-                    out.push_str(".PAND");
-                }
-                let mut first = true;
-                if self.pd != Reg::PT {
-                    out.push_str(" ");
-                    first = false;
-                    write_reg(out, self.pd);
-                }
-                out.push_str(if first { " " } else { ", " });
-                first = false;
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(
-                    out,
-                    &self.b,
-                    reuse_b,
-                    if matches!(sm, 50 | 52 | 60) {
-                        ImmStyle::SignedHex
-                    } else {
-                        ImmStyle::Hex
-                    }
-                        .for_sm(sm),
-                );
-                out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_hex(out, self.lut as u64);
-                out.push_str(", ");
-                write_src(out, &self.pc, reuse_pc, ImmStyle::Hex.for_sm(sm));
-            }
-        }
-        out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -826,21 +718,99 @@ impl Forms for OpLop3 {
             _ => None,
         }
     }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/lop3.toml:66.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
+        let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 19 & 1 != 0);
+        let reuse_pc = false;
+        write_guard(out, &c.guard);
+        match sm {
+            50 | 52 | 60 => {
+                out.push_str("LOP3.LUT");
+                if self.x {
+                    out.push_str(".X");
+                }
+                out.push_text_chunk(self.pop.chunk_sm(sm));
+                let mut first = true;
+                if self.pd != Reg::PT {
+                    out.push_str(" ");
+                    first = false;
+                    write_reg(out, self.pd);
+                }
+                out.push_str(if first { " " } else { ", " });
+                first = false;
+                {
+                    write_reg(out, self.d);
+                    if self.cc {
+                        out.push_str(".CC");
+                    }
+                };
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
+                out.push_str(", ");
+                write_src(
+                    out,
+                    &self.b,
+                    reuse_b,
+                    if matches!(sm, 50 | 52 | 60) {
+                        ImmStyle::SignedHex
+                    } else {
+                        ImmStyle::Hex
+                    }
+                        .for_sm(sm),
+                );
+                out.push_str(", ");
+                write_src(out, &self.c, reuse_c, ImmStyle::Hex.for_sm(sm));
+                out.push_str(", ");
+                write_hex(out, self.lut as u64);
+            }
+            _ => {
+                out.push_str("LOP3.LUT");
+                if self.pand {
+                    out.push_str(".PAND");
+                }
+                let mut first = true;
+                if self.pd != Reg::PT {
+                    out.push_str(" ");
+                    first = false;
+                    write_reg(out, self.pd);
+                }
+                out.push_str(if first { " " } else { ", " });
+                first = false;
+                write_reg(out, self.d);
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
+                out.push_str(", ");
+                write_src(
+                    out,
+                    &self.b,
+                    reuse_b,
+                    if matches!(sm, 50 | 52 | 60) {
+                        ImmStyle::SignedHex
+                    } else {
+                        ImmStyle::Hex
+                    }
+                        .for_sm(sm),
+                );
+                out.push_str(", ");
+                write_src(out, &self.c, reuse_c, ImmStyle::Hex.for_sm(sm));
+                out.push_str(", ");
+                write_hex(out, self.lut as u64);
+                out.push_str(", ");
+                write_src(out, &self.pc, reuse_pc, ImmStyle::Hex.for_sm(sm));
+            }
+        }
+        out.trim_end_spaces();
     }
 }
 /// Spec: isa-spec/spec/ops/lop3.toml:2.
 impl Legalize for OpLop3 {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let lut = self.lut;
         let pop = self.pop;
@@ -851,10 +821,5 @@ impl Legalize for OpLop3 {
             Some(Family::Sm50) => (false, false),
             _ => (false, cc),
         }
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
     }
 }

@@ -14,6 +14,7 @@ pub struct OpMov {
     /// Modifier. Quad-lane mask: which lanes of each quad take the value. (isa-spec/spec/ops/mov.toml:17)
     pub mask: u32,
 }
+op_fields!(OpMov, [b], [d]);
 /// Spec: isa-spec/spec/ops/mov.toml:3.
 impl OpMov {
     pub const NAME: &'static str = "mov";
@@ -23,18 +24,6 @@ impl OpMov {
     pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("b", ValueType::B32)];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
-    pub fn srcs(&self) -> [&Src; 1usize] {
-        [&self.b]
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 1usize] {
-        [&mut self.b]
-    }
-    pub fn dsts(&self) -> [&Reg; 1usize] {
-        [&self.d]
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 1usize] {
-        [&mut self.d]
-    }
     /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/mov.toml).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize]
@@ -67,8 +56,7 @@ impl OpMov {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/ops/mov.toml:35).
     #[inline(always)]
@@ -78,8 +66,7 @@ impl OpMov {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/ops/mov.toml:35).
     #[inline(always)]
@@ -90,8 +77,7 @@ impl OpMov {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/ops/mov.toml:35).
     #[inline(always)]
@@ -101,8 +87,7 @@ impl OpMov {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/mov.toml:52; form at isa-spec/spec/ops/mov.toml:55).
     #[inline(always)]
@@ -112,8 +97,7 @@ impl OpMov {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 39;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/mov.toml:52; form at isa-spec/spec/ops/mov.toml:55).
     #[inline(always)]
@@ -124,8 +108,7 @@ impl OpMov {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 39;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/ops/mov.toml:35).
     #[inline(always)]
@@ -180,30 +163,6 @@ impl OpMov {
         let mask: u32 = bits(w, 39, 4) as u32;
         let o = Self { d, b, mask };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/mov.toml:22.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let form = if c.ctrl & 262144 != 0 { self.form_id(sm) } else { None };
-        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
-        write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("MOV");
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
-                if self.mask != 15u32 {
-                    out.push_str(", ");
-                    write_hex(out, self.mask as u64);
-                }
-            }
-        }
-        out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -296,26 +255,33 @@ impl Forms for OpMov {
             _ => None,
         }
     }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/mov.toml:22.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        let form = if c.ctrl & 262144 != 0 { self.form_id(sm) } else { None };
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
+        write_guard(out, &c.guard);
+        match sm {
+            _ => {
+                out.push_str("MOV");
+                out.push_str(" ");
+                write_reg(out, self.d);
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
+                if self.mask != 15u32 {
+                    out.push_str(", ");
+                    write_hex(out, self.mask as u64);
+                }
+            }
+        }
+        out.trim_end_spaces();
     }
 }
 /// Spec: isa-spec/spec/ops/mov.toml:3.
 impl Legalize for OpMov {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
-    }
     fn to_wide(&self) -> Option<Op> {
         Some(
             Op::Mov32i(OpMov32i {

@@ -12,6 +12,7 @@ pub struct OpNop {
     /// Modifier.  (isa-spec/spec/ops/nop.toml:14)
     pub code: u32,
 }
+op_fields!(OpNop, [], []);
 /// Spec: isa-spec/spec/ops/nop.toml:2.
 impl OpNop {
     pub const NAME: &'static str = "nop";
@@ -21,18 +22,6 @@ impl OpNop {
     pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
     pub const SRCS: &'static [OperandInfo] = &[];
     pub const DSTS: &'static [OperandInfo] = &[];
-    pub fn srcs(&self) -> [&Src; 0usize] {
-        []
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 0usize] {
-        []
-    }
-    pub fn dsts(&self) -> [&Reg; 0usize] {
-        []
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 0usize] {
-        []
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -59,8 +48,7 @@ impl OpNop {
         only_default::<E>(Self::NAME, "modifier trig", self.trig == false, sm)?;
         only_default::<E>(Self::NAME, "modifier code", self.code == 0u32, sm)?;
         let mut w: u128 = 0x918;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/nop.toml:30; form at isa-spec/spec/ops/nop.toml:30).
     #[inline(always)]
@@ -68,8 +56,7 @@ impl OpNop {
         let mut w: u128 = 0x50b0000000000f00;
         w |= u128::from(self.trig) << 13;
         w |= fit::<E>(Self::NAME, "code", self.code as u128, 16u32)? << 20;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/nop.toml:23; form at isa-spec/spec/ops/nop.toml:23).
     #[inline(always)]
@@ -86,29 +73,6 @@ impl OpNop {
         let code: u32 = bits(w, 20, 16) as u32;
         let o = Self { trig, code };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/nop.toml:18.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("NOP");
-                if self.trig {
-                    out.push_str(".TRIG");
-                }
-                let mut first = true;
-                if self.code != 0u32 {
-                    out.push_str(" ");
-                    first = false;
-                    write_hex(out, self.code as u64);
-                }
-            }
-        }
-        out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -186,24 +150,29 @@ impl Forms for OpNop {
             _ => None,
         }
     }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/nop.toml:18.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        write_guard(out, &c.guard);
+        match sm {
+            _ => {
+                out.push_str("NOP");
+                if self.trig {
+                    out.push_str(".TRIG");
+                }
+                let mut first = true;
+                if self.code != 0u32 {
+                    out.push_str(" ");
+                    first = false;
+                    write_hex(out, self.code as u64);
+                }
+            }
+        }
+        out.trim_end_spaces();
     }
 }
 /// Spec: isa-spec/spec/ops/nop.toml:2.
-impl Legalize for OpNop {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
-    }
-}
+impl Legalize for OpNop {}

@@ -24,6 +24,7 @@ pub struct OpShf {
     /// Modifier.  (isa-spec/spec/ops/shf.toml:43)
     pub hi: bool,
 }
+op_fields!(OpShf, [a, b, c], [d]);
 /// Spec: isa-spec/spec/ops/shf.toml:2.
 impl OpShf {
     pub const NAME: &'static str = "shf";
@@ -37,18 +38,6 @@ impl OpShf {
         OperandInfo::new("c", ValueType::B32),
     ];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
-    pub fn srcs(&self) -> [&Src; 3usize] {
-        [&self.a, &self.b, &self.c]
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 3usize] {
-        [&mut self.a, &mut self.b, &mut self.c]
-    }
-    pub fn dsts(&self) -> [&Reg; 1usize] {
-        [&self.d]
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 1usize] {
-        [&mut self.d]
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -150,8 +139,7 @@ impl OpShf {
         w |= u128::from(self.wrap) << 75;
         w |= (self.dir.index() as u128) << 76;
         w |= u128::from(self.hi) << 80;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
@@ -168,8 +156,7 @@ impl OpShf {
         w |= u128::from(self.wrap) << 75;
         w |= (self.dir.index() as u128) << 76;
         w |= u128::from(self.hi) << 80;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
@@ -187,8 +174,7 @@ impl OpShf {
         w |= u128::from(self.wrap) << 75;
         w |= (self.dir.index() as u128) << 76;
         w |= u128::from(self.hi) << 80;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
@@ -205,8 +191,7 @@ impl OpShf {
         w |= u128::from(self.wrap) << 75;
         w |= (self.dir.index() as u128) << 76;
         w |= u128::from(self.hi) << 80;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
@@ -223,8 +208,7 @@ impl OpShf {
         w |= u128::from(self.wrap) << 75;
         w |= (self.dir.index() as u128) << 76;
         w |= u128::from(self.hi) << 80;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
@@ -242,8 +226,7 @@ impl OpShf {
         w |= u128::from(self.wrap) << 75;
         w |= (self.dir.index() as u128) << 76;
         w |= u128::from(self.hi) << 80;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rru` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
@@ -260,8 +243,7 @@ impl OpShf {
         w |= u128::from(self.wrap) << 75;
         w |= (self.dir.index() as u128) << 76;
         w |= u128::from(self.hi) << 80;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/shf.toml:106; form at isa-spec/spec/ops/shf.toml:106).
     #[inline(always)]
@@ -294,8 +276,7 @@ impl OpShf {
         w |= u128::from(self.wrap) << 50;
         w |= code_of(&[3, 4], self.dir.index()) << 56;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/shf.toml:133; form at isa-spec/spec/ops/shf.toml:133).
     #[inline(always)]
@@ -328,8 +309,7 @@ impl OpShf {
         w |= u128::from(self.wrap) << 50;
         w |= code_of(&[3, 4], self.dir.index()) << 57;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
@@ -556,41 +536,6 @@ impl OpShf {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/shf.toml:47.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3 | 4 | 5 | 6))
-            && c.ctrl >> 17 & 1 != 0);
-        let reuse_b = (matches!(form, Some(0 | 4 | 5 | 6)) && c.ctrl >> 18 & 1 != 0);
-        let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 19 & 1 != 0);
-        write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("SHF");
-                out.push_text_chunk(self.dir.chunk_sm(sm));
-                if self.wrap {
-                    out.push_str(".W");
-                }
-                out.push_text_chunk(self.ty.chunk_sm(sm));
-                if self.hi {
-                    out.push_str(".HI");
-                }
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::Hex.for_sm(sm));
-            }
-        }
-        out.trim_end_spaces();
-    }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
@@ -795,24 +740,41 @@ impl Forms for OpShf {
             _ => None,
         }
     }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/shf.toml:47.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3 | 4 | 5 | 6))
+            && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0 | 4 | 5 | 6)) && c.ctrl >> 18 & 1 != 0);
+        let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 19 & 1 != 0);
+        write_guard(out, &c.guard);
+        match sm {
+            _ => {
+                out.push_str("SHF");
+                out.push_text_chunk(self.dir.chunk_sm(sm));
+                if self.wrap {
+                    out.push_str(".W");
+                }
+                out.push_text_chunk(self.ty.chunk_sm(sm));
+                if self.hi {
+                    out.push_str(".HI");
+                }
+                out.push_str(" ");
+                write_reg(out, self.d);
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.c, reuse_c, ImmStyle::Hex.for_sm(sm));
+            }
+        }
+        out.trim_end_spaces();
     }
 }
 /// Spec: isa-spec/spec/ops/shf.toml:2.
-impl Legalize for OpShf {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
-    }
-}
+impl Legalize for OpShf {}

@@ -18,6 +18,7 @@ pub struct OpShr {
     /// Modifier.  (isa-spec/spec/ops/shr.toml:23)
     pub wrap: bool,
 }
+op_fields!(OpShr, [a, b], [d]);
 /// Spec: isa-spec/spec/ops/shr.toml:2.
 impl OpShr {
     pub const NAME: &'static str = "shr";
@@ -30,18 +31,6 @@ impl OpShr {
         OperandInfo::new("b", ValueType::U32),
     ];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
-    pub fn srcs(&self) -> [&Src; 2usize] {
-        [&self.a, &self.b]
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 2usize] {
-        [&mut self.a, &mut self.b]
-    }
-    pub fn dsts(&self) -> [&Reg; 1usize] {
-        [&self.d]
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 1usize] {
-        [&mut self.d]
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -74,8 +63,7 @@ impl OpShr {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.wrap) << 39;
         w |= code_of(&[1, 0], self.ty.index()) << 48;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/shr.toml:38; form at isa-spec/spec/ops/shr.toml:41).
     #[inline(always)]
@@ -94,8 +82,7 @@ impl OpShr {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.wrap) << 39;
         w |= code_of(&[1, 0], self.ty.index()) << 48;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/shr.toml:38; form at isa-spec/spec/ops/shr.toml:41).
     #[inline(always)]
@@ -109,8 +96,7 @@ impl OpShr {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.wrap) << 39;
         w |= code_of(&[1, 0], self.ty.index()) << 48;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r`'s fields (isa-spec/spec/ops/shr.toml:38; form at isa-spec/spec/ops/shr.toml:41).
     #[inline(always)]
@@ -158,32 +144,6 @@ impl OpShr {
         let wrap: bool = bit(w, 39);
         let o = Self { d, a, b, ty, wrap };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/shr.toml:27.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_a = false;
-        let reuse_b = false;
-        write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("SHR");
-                out.push_text_chunk(self.ty.chunk_sm(sm));
-                if self.wrap {
-                    out.push_str(".W");
-                }
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-            }
-        }
-        out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -280,24 +240,32 @@ impl Forms for OpShr {
             _ => None,
         }
     }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/shr.toml:27.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        let reuse_a = false;
+        let reuse_b = false;
+        write_guard(out, &c.guard);
+        match sm {
+            _ => {
+                out.push_str("SHR");
+                out.push_text_chunk(self.ty.chunk_sm(sm));
+                if self.wrap {
+                    out.push_str(".W");
+                }
+                out.push_str(" ");
+                write_reg(out, self.d);
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+            }
+        }
+        out.trim_end_spaces();
     }
 }
 /// Spec: isa-spec/spec/ops/shr.toml:2.
-impl Legalize for OpShr {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
-    }
-}
+impl Legalize for OpShr {}

@@ -370,22 +370,14 @@ pub fn op_decode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Err
         let parts = form_fn("parts", f.id);
         quote!(#id => Self::#parts(w, sm))
     });
-    let ty = op_type(&op.name);
-    let impl_doc = crate::shared::spec_doc(spec, &op.loc);
-    let forms_impl = quote! {
-        #impl_doc
-        impl Forms for #ty {
-            #[inline(always)]
-            fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-                match F { #(#arms,)* _ => None }
-            }
-            #[inline(always)]
-            fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-                self.print_body(c, sm, addr, out)
-            }
+    // The `Forms` impl's field reader; its printer is added by the caller.
+    let parts = quote! {
+        #[inline(always)]
+        fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
+            match F { #(#arms,)* _ => None }
         }
     };
-    Ok((quote!(#(#fns)*), forms_impl))
+    Ok((quote!(#(#fns)*), parts))
 }
 
 /// A form the dispatch may try: its fixed bits and SMs, and its type and
@@ -412,6 +404,10 @@ struct Dispatch {
     args: TokenStream,
     ret: TokenStream,
     doc: &'static str,
+    /// The family function's parameters (the public signature), and how
+    /// its body makes the arms' arguments from them.
+    outer_params: TokenStream,
+    prelude: TokenStream,
 }
 
 impl Dispatch {
@@ -427,12 +423,12 @@ impl Dispatch {
     /// Try the form; if it does not decode, go on to the next candidate.
     fn try_then_next(&self, c: &Candidate) -> TokenStream {
         let (cond, call) = (&c.cond, self.call(c));
-        quote!(if #cond { if let Some(x) = #call { return Some(x); } })
+        quote!(try_form!(#cond => #call);)
     }
     /// The last candidate: its answer is the answer.
     fn last(&self, c: &Candidate) -> TokenStream {
         let (cond, call) = (&c.cond, self.call(c));
-        quote!(if #cond { return #call; })
+        quote!(try_form!(#cond => return #call);)
     }
 }
 
@@ -445,16 +441,20 @@ fn dispatches() -> [Dispatch; 2] {
             args: quote!(w, sm),
             ret: quote!(Option<(Op, Common)>),
             doc: "Decode a {} instruction word.",
+            outer_params: quote!(w: u128, sm: u32),
+            prelude: quote!(),
         },
         Dispatch {
             prefix: "print",
-            params: quote!(w: u128, sm: u32, addr: u64, ctrl: u32, out: &mut LineBuf),
-            args: quote!(w, sm, addr, ctrl, out),
+            params: quote!(w: u128, sm: u32, at: At, out: &mut LineBuf),
+            args: quote!(w, sm, at, out),
             ret: quote!(Option<()>),
             doc: "Decode a {} instruction word at byte address `addr` and print \
                   its text into `out` (`ctrl`: the scheduling bits from its \
                   bundle, where the family has bundles); `None`, with nothing \
                   printed, for a word no op of the spec matches.",
+            outer_params: quote!(w: u128, sm: u32, addr: u64, ctrl: u32, out: &mut LineBuf),
+            prelude: quote!(let at = At { addr, ctrl };),
         },
     ]
 }
@@ -547,6 +547,7 @@ pub fn family_decoders(spec: &Spec) -> Result<TokenStream, Error> {
                 quote!((#k, #a))
             });
             let (params, args, ret) = (&d.params, &d.args, &d.ret);
+            let outer_params = &d.outer_params;
             let arm_fns = arm_ids.iter().enumerate().map(|(i, ids)| {
                 let a = arm_name(i);
                 let n = ids.len();
@@ -578,10 +579,12 @@ pub fn family_decoders(spec: &Spec) -> Result<TokenStream, Error> {
             // One indirect call on the dispatch bits into a small function that
             // tries that value's candidates (a jump table inside one function
             // would make every word pay for the registers its biggest arm saves).
+            let prelude = &d.prelude;
             let body = if tail_ok {
-                quote!(#table[((w >> #lo_l) & #km) as usize](#args))
+                quote!(#prelude #table[((w >> #lo_l) & #km) as usize](#args))
             } else {
                 quote! {
+                    #prelude
                     if let Some(x) = #table[((w >> #lo_l) & #km) as usize](#args) {
                         return Some(x);
                     }
@@ -595,7 +598,7 @@ pub fn family_decoders(spec: &Spec) -> Result<TokenStream, Error> {
                 #(#arm_fns)*
                 #[doc = #doc]
                 #fam_doc
-                pub fn #fname(#params) -> #ret {
+                pub fn #fname(#outer_params) -> #ret {
                     #body
                 }
             });
@@ -609,9 +612,9 @@ pub fn family_decoders(spec: &Spec) -> Result<TokenStream, Error> {
             None
         }
         /// [`DecodeArm`] of the printers.
-        type PrintArm = fn(u128, u32, u64, u32, &mut LineBuf) -> Option<()>;
+        type PrintArm = fn(u128, u32, At, &mut LineBuf) -> Option<()>;
         /// [`decode_none`] of the printers.
-        fn print_none(_: u128, _: u32, _: u64, _: u32, _: &mut LineBuf) -> Option<()> {
+        fn print_none(_: u128, _: u32, _: At, _: &mut LineBuf) -> Option<()> {
             None
         }
         #(#out)*

@@ -376,11 +376,13 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
     let name = ident(&format!("encode_f{}", f.id));
     let (_, value) = f.form.fixed();
     let value = u128_lit(value);
-    let raw = match f.form.unknown_mask() {
-        0 => quote!(),
+    // The fixed bits and the raw bits the text does not carry, in one
+    // statement.
+    let start = match f.form.unknown_mask() {
+        0 => quote!(#value),
         m => {
             let m = u128_lit(m);
-            quote!(w |= c.raw & #m;)
+            quote!(#value | (c.raw & #m))
         }
     };
     let checks = encode_checks(spec, op, f);
@@ -408,8 +410,16 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
             body.push(place(&fl.bits, v, exact));
         }
     }
+    // Guard and control bits last: with no combination check after
+    // them, in the returned value itself.
+    let mut result = quote!(Ok(w));
     if let Some((g, n, c)) = common {
-        body.push(quote!(w |= common_fields::<E>(Self::NAME, c, sm, #g, #n, #c)?;));
+        let fields = quote!(common_fields::<E>(Self::NAME, c, sm, #g, #n, #c)?);
+        if f.form.not_all.is_empty() {
+            result = quote!(Ok(w | #fields));
+        } else {
+            body.push(quote!(w |= #fields;));
+        }
     }
     let not_all = f.form.not_all.iter().map(|&m| {
         let m = u128_lit(m);
@@ -427,11 +437,10 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
         #[inline(always)]
         fn #name<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
             #(#checks)*
-            let mut w: u128 = #value;
-            #raw
+            let mut w: u128 = #start;
             #(#body)*
             #(#not_all)*
-            Ok(w)
+            #result
         }
     }
 }

@@ -1,5 +1,6 @@
 //! Legalizers: each op's `Legalize` impl, the data the runtime's search
-//! (`nak/src/runtime/legalize_support.rs`) needs: sources by index, commutative
+//! (`nak/src/runtime/legalize_support.rs`) needs beyond its sources by
+//! index (`op_fields!`, from the field lists): commutative
 //! swaps (with their comparison flip or predicate negation) and the
 //! wider/narrower-immediate op. The search tries rewrites in order of cost
 //! until the op's own encoder accepts one, so legalize and encode share one
@@ -147,15 +148,8 @@ pub fn op_legalize(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     Ok(quote! {
         #impl_doc
         impl Legalize for #ty {
-            const SMS: &'static [u32] = Self::SMS;
-            const SRCS: &'static [OperandInfo] = Self::SRCS;
-            fn src(&self, i: usize) -> Src { *self.srcs()[i] }
-            fn set_src(&mut self, i: usize, s: Src) { *self.srcs_mut()[i] = s; }
             #cc_use
             #fold_imms_fn
-            fn writes_pred(&self) -> bool {
-                self.dsts().iter().any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
-            }
             #swapped
             #wide_fn
             #narrow_fn

@@ -381,47 +381,15 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     }
     let src_infos = operand_infos(&op.srcs, true);
     let dst_infos = operand_infos(&op.dsts, false);
-    let nsrc = op.srcs.len();
-    let ndst = op.dsts.len();
-    let src_refs: Vec<TokenStream> = op
-        .srcs
-        .iter()
-        .map(|s| {
-            let f = field(&s.name);
-            quote!(&self.#f)
-        })
-        .collect();
-    let src_muts: Vec<TokenStream> = op
-        .srcs
-        .iter()
-        .map(|s| {
-            let f = field(&s.name);
-            quote!(&mut self.#f)
-        })
-        .collect();
-    let dst_refs: Vec<TokenStream> = op
-        .dsts
-        .iter()
-        .map(|s| {
-            let f = field(&s.name);
-            quote!(&self.#f)
-        })
-        .collect();
-    let dst_muts: Vec<TokenStream> = op
-        .dsts
-        .iter()
-        .map(|s| {
-            let f = field(&s.name);
-            quote!(&mut self.#f)
-        })
-        .collect();
+    let src_names: Vec<_> = op.srcs.iter().map(|s| field(&s.name)).collect();
+    let dst_names: Vec<_> = op.dsts.iter().map(|d| field(&d.name)).collect();
     let class = &op.class;
     let low_bits_srcs = low_bits_srcs(op);
     let src_views = src_views(spec, op);
     let mem_impl = mem_impl(spec, op);
 
     let (encode, encode_impl) = crate::encode::op_encode(spec, op)?;
-    let (decode, forms_impl) = crate::decode::op_decode(spec, op)?;
+    let (decode, parts) = crate::decode::op_decode(spec, op)?;
     let print = crate::print::op_print(spec, op)?;
     let parse = crate::parse::op_parse(spec, op)?;
     let fold = crate::fold::op_fold(spec, op)?;
@@ -433,6 +401,7 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
         pub struct #ty {
             #(#fields,)*
         }
+        op_fields!(#ty, [#(#src_names),*], [#(#dst_names),*]);
 
         #impl_doc
         impl #ty {
@@ -444,28 +413,28 @@ pub fn op_file(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             pub const SRCS: &'static [OperandInfo] = #src_infos;
             pub const DSTS: &'static [OperandInfo] = #dst_infos;
 
-            pub fn srcs(&self) -> [&Src; #nsrc] { [#(#src_refs),*] }
-            pub fn srcs_mut(&mut self) -> [&mut Src; #nsrc] { [#(#src_muts),*] }
-            pub fn dsts(&self) -> [&Reg; #ndst] { [#(#dst_refs),*] }
-            pub fn dsts_mut(&mut self) -> [&mut Reg; #ndst] { [#(#dst_muts),*] }
             #low_bits_srcs
             #src_views
 
             #encode
             #decode
-            #print
             #parse
             #fold
         }
         #mem_impl
         #encode_impl
-        #forms_impl
+        #impl_doc
+        impl Forms for #ty {
+            #parts
+            #print
+        }
         #legalize
     })
 }
 
-/// Each spec enum: the type, its value tables (`ALL`, `TEXTS`, `NAMES`,
-/// indexed by the value's position) and its per-SM texts.
+/// Each spec enum: the type, and one `enum_tables!` invocation (the
+/// runtime's) with its value tables (`ALL`, `TEXTS`, `NAMES`, indexed by
+/// the value's position) and its per-SM texts.
 fn enum_items(spec: &Spec) -> TokenStream {
     let items = spec.enums.iter().map(|e| {
         let t = enum_type(&e.name);
@@ -478,47 +447,34 @@ fn enum_items(spec: &Spec) -> TokenStream {
         let vars: Vec<_> = e.values.iter().map(|v| enum_variant(&v.name)).collect();
         let texts: Vec<&String> = e.values.iter().map(|v| &v.text).collect();
         let names: Vec<&String> = e.values.iter().map(|v| &v.name).collect();
-        let first = &vars[0];
-        let n = vars.len();
-        let text_arms = enum_sm_arms(e, &t, &|txt| quote!(#txt));
-        let chunk_fn = enum_chunk_fn(e, &t);
+        let sm_texts = enum_sm_texts(e);
+        let chunk = match enum_chunk_size(e) {
+            Some(n) => {
+                let n = Literal::usize_unsuffixed(n);
+                quote!(#n)
+            }
+            None => quote!(_),
+        };
         let flip = enum_flip(e, &t);
+        let flip = if flip.is_empty() {
+            quote!()
+        } else {
+            quote!(impl #t { #flip })
+        };
         quote! {
             #d
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
             pub enum #t { #[default] #(#vars),* }
-            impl #t {
-                pub const ALL: [#t; #n] = [#(#t::#vars),*];
-                /// Suffix text of each value as the disassembler prints it.
-                pub const TEXTS: [&'static str; #n] = [#(#texts),*];
-                /// Spec name of each value.
-                pub const NAMES: [&'static str; #n] = [#(#names),*];
-                pub const fn index(self) -> usize { self as usize }
-                pub fn from_index(i: usize) -> Option<Self> { Self::ALL.get(i).copied() }
-                /// Suffix text as the disassembler prints it.
-                pub const fn text(self) -> &'static str { Self::TEXTS[self as usize] }
-                pub const fn name(self) -> &'static str { Self::NAMES[self as usize] }
-                /// Suffix text as the disassembler for `sm` prints it.
-                pub fn text_sm(self, sm: u32) -> &'static str {
-                    match (self, sm) { #(#text_arms,)* _ => self.text() }
-                }
-                #chunk_fn
-                #flip
-            }
-            const _: #t = #t::#first;
+            enum_tables!(#t, #chunk, [#(#vars),*], [#(#names),*], [#(#texts),*], { #(#sm_texts),* });
+            #flip
         }
     });
     quote!(#(#items)*)
 }
 
-/// The per-SM texts of an enum as match arms on `(self, sm)`, one arm per
-/// value and text (its SMs merged), each text as `value` makes it (the
-/// text itself, or its padded chunk).
-fn enum_sm_arms(
-    e: &isa_spec::model::Enum,
-    t: &proc_macro2::Ident,
-    value: &dyn Fn(&str) -> TokenStream,
-) -> Vec<TokenStream> {
+/// The per-SM texts of an enum for `enum_tables!`, one entry per value
+/// and text (its SMs merged): `(Value, 50 | 52) => "TEXT"`.
+fn enum_sm_texts(e: &isa_spec::model::Enum) -> Vec<TokenStream> {
     let mut arms = Vec::new();
     for v in &e.values {
         let var = enum_variant(&v.name);
@@ -531,44 +487,10 @@ fn enum_sm_arms(
         }
         for (txt, sms) in by_text {
             let sms = sms.iter().map(|s| Literal::u32_unsuffixed(*s));
-            let val = value(txt);
-            arms.push(quote!((#t::#var, #(#sms)|*) => #val));
+            arms.push(quote!((#var, #(#sms)|*) => #txt));
         }
     }
     arms
-}
-
-/// `chunk_sm`: an enum's texts padded to a fixed size, for printers that
-/// write a text as one store (the chunks of the default texts are built
-/// at compile time from `TEXTS`).
-fn enum_chunk_fn(e: &isa_spec::model::Enum, t: &proc_macro2::Ident) -> TokenStream {
-    let Some(size) = enum_chunk_size(e) else {
-        return quote!();
-    };
-    let chunk = |txt: &str| {
-        let mut b = txt.as_bytes().to_vec();
-        b.resize(size, 0);
-        let lit = Literal::byte_string(&b);
-        let n = Literal::usize_unsuffixed(txt.len());
-        quote!((#lit, #n))
-    };
-    let sm_chunk_arms = enum_sm_arms(e, t, &chunk);
-    let n = e.values.len();
-    let size = Literal::usize_unsuffixed(size);
-    quote! {
-        /// [`Self::text_sm`] padded with zeros, and its length: a
-        /// printer writes it as one fixed-size store.
-        pub fn chunk_sm(self, sm: u32) -> (&'static [u8; #size], usize) {
-            static CHUNKS: [([u8; #size], usize); #n] = text_chunks(&#t::TEXTS);
-            match (self, sm) {
-                #(#sm_chunk_arms,)*
-                _ => {
-                    let (chunk, len) = &CHUNKS[self as usize];
-                    (chunk, *len)
-                }
-            }
-        }
-    }
 }
 
 /// `flip`: the comparison that holds with the sources swapped.

@@ -197,10 +197,10 @@ pub fn op_print(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     Ok(quote! {
         /// Write nvdisasm's text (normalized as in the corpus) for this op
         /// at byte address `addr` (inlined into each form's one-step
-        /// printer and into `print_line`, see `Forms`).
+        /// printer and into `print_line`).
         #spec_doc
         #[inline(always)]
-        fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
+        fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
             #form
             #next
             #(#reuse_lets)*

@@ -24,8 +24,8 @@ use crate::runtime::asm::{
     to_dst, to_src, uint_operand,
 };
 use crate::runtime::decode::{
-    Forms, bit, bits, cbuf_at, common_at, decode_form, guard_of, print_form, print_form_bundled,
-    reg_at, reg_below,
+    At, Forms, bit, bits, cbuf_at, common_at, decode_form, guard_of, print_form,
+    print_form_bundled, reg_at, reg_below, try_form,
 };
 use crate::runtime::encode::{
     Encode, EncodeError, Fail, MOD_ABS, MOD_NEG, MOD_NOT, Refused, cbuf_index_field,
@@ -36,11 +36,11 @@ use crate::runtime::encode::{
 use crate::runtime::fold::{FoldCc, FoldError, FoldOut, IntoValue, SrcMods, Value, check_sources};
 use crate::runtime::fold_fns::*;
 use crate::runtime::instr::{
-    Common, FormInfo, Hidden, OperandInfo, ValueType, define_ops, dense_arms, slot,
+    Common, FormInfo, Hidden, OperandInfo, ValueType, define_ops, dense_arms, enum_tables, slot,
 };
 use crate::runtime::legalize_support::{
-    Legalize, LegalizeCx, LegalizeError, copy_file, fold_imm_mods, fold_imm_mods_as, placeholder,
-    placeholder_file, placeholder_in,
+    Legalize, LegalizeCx, LegalizeError, OpFields, copy_file, fold_imm_mods, fold_imm_mods_as,
+    op_fields, placeholder, placeholder_file, placeholder_in,
 };
 use crate::runtime::line_buf::{LineBuf, line_text, text_chunks};
 use crate::runtime::mem::{MemAccess, MemKind, MemOp, src_data_reg};

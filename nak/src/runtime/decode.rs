@@ -12,8 +12,9 @@ pub trait Forms: Sized + Into<Op> {
     /// The op and common part of a word of form `F`, or `None` when a
     /// field holds a value the encoder could not produce. Always inlined:
     /// the match on `F` folds away and the form's field reads land in its
-    /// caller, which then returns nothing through memory (a pair returned
-    /// through the stack cost a store-forwarding stall).
+    /// caller. (Passing the form's `parts_fN` as a function item instead
+    /// left the big ones out of line in their `FnOnce` shim: 7 more
+    /// instructions per decoded word.)
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)>;
 
     /// Write nvdisasm's text (normalized as in the corpus) for the op at
@@ -27,45 +28,72 @@ pub trait Forms: Sized + Into<Op> {
     }
 }
 
-/// Decode a word of form `F` of op `T` (a decode table's entry).
+/// Where a one-step printer prints: the instruction's byte address and
+/// the control bits its bundle gives it (families with bundles).
+#[derive(Clone, Copy, Debug)]
+pub struct At {
+    pub addr: u64,
+    pub ctrl: u32,
+}
+
+/// Decode a word of form `F` of op `T` (a dispatch arm's candidate).
+/// Never inlined: one copy per form, each with its field reads inlined.
 #[inline(never)]
 pub fn decode_form<T: Forms, const F: u8>(w: u128, sm: u32) -> Option<(Op, Common)> {
     let (o, c) = T::parts::<F>(w, sm)?;
     Some((o.into(), c))
 }
 
-/// Decode and print a word of form `F` of op `T` in one step (`nak dis`):
-/// the fields go from the word to the text without an `Op` in between,
-/// and the printer's checks of source kinds fold away against the form's.
+/// Decode and print a word of one form in one step (`nak dis`): the fields
+/// go from the word to the text without an `Op` in between, and the
+/// printer's checks of source kinds fold away against the form's.
 #[inline(never)]
 pub fn print_form<T: Forms, const F: u8>(
     w: u128,
     sm: u32,
-    addr: u64,
-    ctrl: u32,
+    at: At,
     out: &mut LineBuf,
 ) -> Option<()> {
-    let _ = ctrl;
     let (o, c) = T::parts::<F>(w, sm)?;
-    o.print(&c, sm, addr, out);
+    o.print(&c, sm, at.addr, out);
     Some(())
 }
 
 /// [`print_form`] for a family with bundles, which keeps the control bits
-/// out of the word: the printer gets them (`ctrl`) from the stream.
+/// out of the word: the printer gets them (`at.ctrl`) from the stream.
 #[inline(never)]
 pub fn print_form_bundled<T: Forms, const F: u8>(
     w: u128,
     sm: u32,
-    addr: u64,
-    ctrl: u32,
+    at: At,
     out: &mut LineBuf,
 ) -> Option<()> {
     let (o, mut c) = T::parts::<F>(w, sm)?;
-    c.ctrl = ctrl;
-    o.print(&c, sm, addr, out);
+    c.ctrl = at.ctrl;
+    o.print(&c, sm, at.addr, out);
     Some(())
 }
+
+/// One candidate of a generated dispatch arm, one line each: when `$cond`
+/// (the form's fixed bits and SMs) holds, try the form (`$call`: the
+/// decode or print of one form) and return its answer if it has one; the
+/// arm goes on to its next candidate otherwise. `=> return $call`: the
+/// arm's last candidate, whose answer is the arm's (a tail call).
+macro_rules! try_form {
+    ($cond:expr => return $call:expr) => {
+        if $cond {
+            return $call;
+        }
+    };
+    ($cond:expr => $call:expr) => {
+        if $cond {
+            if let Some(x) = $call {
+                return Some(x);
+            }
+        }
+    };
+}
+pub(crate) use try_form;
 
 /// Bits `lo..lo + width` of a word: the generated decoders read every
 /// field with it, one call per field (always inlined: shift and mask

@@ -165,6 +165,75 @@ impl FormInfo {
     }
 }
 
+/// A spec enum's value tables and texts, written once here and invoked
+/// once per generated enum (after its `enum` item) with its values in
+/// declaration order: `ALL`, `NAMES` (spec names), `TEXTS` (the suffix
+/// text nvdisasm prints), their lookups, `text_sm` (the text on one SM:
+/// the last argument lists the values whose text differs on some SMs,
+/// `{ (Value, 50 | 52) => "TEXT", .. }`) and, for printers, `chunk_sm`
+/// (the text padded to `$chunk` bytes; `_`: none, for non-ASCII texts).
+macro_rules! enum_tables {
+    (
+        $t:ident, $chunk:tt, [$($v:ident),* $(,)?], [$($name:literal),* $(,)?],
+        [$($text:literal),* $(,)?], $sm_texts:tt $(,)?
+    ) => {
+        impl $t {
+            /// Number of values.
+            pub const COUNT: usize = [$($name),*].len();
+            pub const ALL: [$t; Self::COUNT] = [$($t::$v),*];
+            /// Suffix text of each value as the disassembler prints it.
+            pub const TEXTS: [&'static str; Self::COUNT] = [$($text),*];
+            /// Spec name of each value.
+            pub const NAMES: [&'static str; Self::COUNT] = [$($name),*];
+            pub const fn index(self) -> usize {
+                self as usize
+            }
+            pub fn from_index(i: usize) -> Option<Self> {
+                Self::ALL.get(i).copied()
+            }
+            /// Suffix text as the disassembler prints it.
+            pub const fn text(self) -> &'static str {
+                Self::TEXTS[self as usize]
+            }
+            pub const fn name(self) -> &'static str {
+                Self::NAMES[self as usize]
+            }
+            $crate::runtime::instr::enum_tables!(@text_sm $t, $sm_texts);
+            $crate::runtime::instr::enum_tables!(@chunk_sm $t, $chunk, $sm_texts);
+        }
+    };
+    (@text_sm $t:ident, { $(($sv:ident, $($sm:literal)|+) => $st:literal),* $(,)? }) => {
+        /// Suffix text as the disassembler for `sm` prints it.
+        pub fn text_sm(self, sm: u32) -> &'static str {
+            match (self, sm) {
+                $(($t::$sv, $($sm)|+) => $st,)*
+                _ => self.text(),
+            }
+        }
+    };
+    (@chunk_sm $t:ident, _, $sm_texts:tt) => {};
+    (@chunk_sm $t:ident, $n:literal,
+        { $(($sv:ident, $($sm:literal)|+) => $st:literal),* $(,)? }) => {
+        /// [`Self::text_sm`] padded with zeros, and its length: a
+        /// printer writes it as one fixed-size store.
+        pub fn chunk_sm(self, sm: u32) -> (&'static [u8; $n], usize) {
+            use $crate::runtime::line_buf::text_chunks;
+            static CHUNKS: [([u8; $n], usize); $t::COUNT] = text_chunks(&$t::TEXTS);
+            match (self, sm) {
+                $(($t::$sv, $($sm)|+) => {
+                    static ONE: [([u8; $n], usize); 1] = text_chunks(&[$st]);
+                    (&ONE[0].0, ONE[0].1)
+                })*
+                _ => {
+                    let (chunk, len) = &CHUNKS[self as usize];
+                    (chunk, *len)
+                }
+            }
+        }
+    };
+}
+pub(crate) use enum_tables;
+
 /// The generated ISA's `Op` enum and its methods, each a match that calls
 /// the op struct's method of the same name: written once here, and
 /// invoked once by the generated `isa.rs` with the list of ops

@@ -154,21 +154,66 @@ pub fn placeholder_in(s: &Src, file: RegFile) -> Option<Src> {
     })
 }
 
-/// What the shared legalizer ([`legalize`]) needs from a generated op: its
-/// encoder (the judge of every rewrite), its sources by index, and the
-/// rewrites its spec allows. Ops without commutative sources or a
-/// wider-immediate relative keep the defaults.
-pub trait Legalize: Encode + Copy {
+/// A generated op's operands by position, for the legalizer: written for
+/// every op by [`op_fields!`] from its field lists.
+pub trait OpFields {
     /// SMs that have an encoding of the op.
     const SMS: &'static [u32];
     /// The op's sources, in field order (their value types pick the
     /// register file of a copy).
     const SRCS: &'static [OperandInfo];
-
     /// Source `i` (`i < SRCS.len()`).
     fn src(&self, i: usize) -> Src;
     /// Replace source `i` (`i < SRCS.len()`).
     fn set_src(&mut self, i: usize, s: Src);
+    /// Whether the op writes a predicate (a carry, say) other than PT.
+    fn writes_pred(&self) -> bool;
+}
+
+/// A generated op's operand accessors, one invocation per op with its
+/// source and destination fields in spec order: the inherent `srcs`,
+/// `srcs_mut`, `dsts`, `dsts_mut` (arrays of references) and the
+/// [`OpFields`] impl built on them.
+macro_rules! op_fields {
+    ($t:ident, [$($s:ident),* $(,)?], [$($d:ident),* $(,)?] $(,)?) => {
+        impl $t {
+            pub fn srcs(&self) -> [&Src; <[&str]>::len(&[$(stringify!($s)),*])] {
+                [$(&self.$s),*]
+            }
+            pub fn srcs_mut(&mut self) -> [&mut Src; <[&str]>::len(&[$(stringify!($s)),*])] {
+                [$(&mut self.$s),*]
+            }
+            pub fn dsts(&self) -> [&Reg; <[&str]>::len(&[$(stringify!($d)),*])] {
+                [$(&self.$d),*]
+            }
+            pub fn dsts_mut(&mut self) -> [&mut Reg; <[&str]>::len(&[$(stringify!($d)),*])] {
+                [$(&mut self.$d),*]
+            }
+        }
+        impl $crate::runtime::legalize_support::OpFields for $t {
+            const SMS: &'static [u32] = $t::SMS;
+            const SRCS: &'static [$crate::runtime::instr::OperandInfo] = $t::SRCS;
+            fn src(&self, i: usize) -> Src {
+                *self.srcs()[i]
+            }
+            fn set_src(&mut self, i: usize, s: Src) {
+                *self.srcs_mut()[i] = s;
+            }
+            fn writes_pred(&self) -> bool {
+                self.dsts().iter().any(|d| {
+                    matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT
+                })
+            }
+        }
+    };
+}
+pub(crate) use op_fields;
+
+/// What the shared legalizer ([`legalize`]) needs from a generated op: its
+/// encoder (the judge of every rewrite), its sources by index
+/// ([`OpFields`]), and the rewrites its spec allows. Ops without
+/// commutative sources or a wider-immediate relative keep the defaults.
+pub trait Legalize: Encode + Copy + OpFields {
     /// Whether the op reads and writes Maxwell's CC carry flag on `sm`
     /// (`reads_cc`/`writes_cc` of its fold; most ops never do).
     fn cc_use(&self, sm: u32) -> (bool, bool) {
@@ -185,9 +230,6 @@ pub trait Legalize: Encode + Copy {
             self.set_src(i, s);
         }
     }
-    /// Whether the op writes a predicate (a carry, say) other than PT.
-    fn writes_pred(&self) -> bool;
-
     /// Every variant of the op with one commutative pair swapped (with its
     /// comparison flip or predicate negation).
     fn swapped(&self) -> Vec<Self> {
