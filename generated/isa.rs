@@ -171,6 +171,194 @@ enum_tables!(
     CvtItype32, 8, [S32, U32, S16, U16, S8, U8], ["s32", "u32", "s16", "u16", "s8",
     "u8"], ["", ".U32", ".S16", ".U16", ".S8", ".U8"], {}
 );
+/// Double-precision comparison (DSETP): the codes of `fcmp`, but from Volta
+/// nvdisasm prints codes 0 and 15 as .MIN and .MAX (nvdisasm 11.8 on SM70 and
+/// 13 on SM75..SM120; SM50..SM62 print .F and .T). What MIN and MAX write is
+/// not documented: the fold refuses them there.
+///
+/// Spec: isa-spec/spec/enums/dcmp.toml:1 (enum `dcmp`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Dcmp {
+    #[default]
+    F,
+    Lt,
+    Eq,
+    Le,
+    Gt,
+    Ne,
+    Ge,
+    Num,
+    Nan,
+    Ltu,
+    Equ,
+    Leu,
+    Gtu,
+    Neu,
+    Geu,
+    T,
+}
+enum_tables!(
+    Dcmp, 8, [F, Lt, Eq, Le, Gt, Ne, Ge, Num, Nan, Ltu, Equ, Leu, Gtu, Neu, Geu, T],
+    ["f", "lt", "eq", "le", "gt", "ne", "ge", "num", "nan", "ltu", "equ", "leu", "gtu",
+    "neu", "geu", "t"], [".F", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".NUM", ".NAN",
+    ".LTU", ".EQU", ".LEU", ".GTU", ".NEU", ".GEU", ".T"], { (F, 70 | 71 | 72 | 73 | 74 |
+    75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89 | 90 | 91 |
+    92 | 93 | 94 | 95 | 96 | 97 | 98 | 99 | 100 | 101 | 102 | 103 | 104 | 105 | 106 | 107
+    | 108 | 109 | 110 | 111 | 112 | 113 | 114 | 115 | 116 | 117 | 118 | 119 | 120 | 121 |
+    122 | 123 | 124 | 125 | 126 | 127 | 128 | 129 | 130 | 131 | 132 | 133 | 134 | 135 |
+    136 | 137 | 138 | 139 | 140 | 141 | 142 | 143 | 144 | 145 | 146 | 147 | 148 | 149 |
+    150 | 151 | 152 | 153 | 154 | 155 | 156 | 157 | 158 | 159 | 160 | 161 | 162 | 163 |
+    164 | 165 | 166 | 167 | 168 | 169 | 170 | 171 | 172 | 173 | 174 | 175 | 176 | 177 |
+    178 | 179 | 180 | 181 | 182 | 183 | 184 | 185 | 186 | 187 | 188 | 189 | 190 | 191 |
+    192 | 193 | 194 | 195 | 196 | 197 | 198 | 199 | 200 | 201 | 202 | 203 | 204 | 205 |
+    206 | 207 | 208 | 209 | 210 | 211 | 212 | 213 | 214 | 215 | 216 | 217 | 218 | 219 |
+    220 | 221 | 222 | 223 | 224 | 225 | 226 | 227 | 228 | 229 | 230 | 231 | 232 | 233 |
+    234 | 235 | 236 | 237 | 238 | 239 | 240 | 241 | 242 | 243 | 244 | 245 | 246 | 247 |
+    248 | 249 | 250 | 251 | 252 | 253 | 254 | 255 | 256 | 257 | 258 | 259 | 260 | 261 |
+    262 | 263 | 264 | 265 | 266 | 267 | 268 | 269 | 270 | 271 | 272 | 273 | 274 | 275 |
+    276 | 277 | 278 | 279 | 280 | 281 | 282 | 283 | 284 | 285 | 286 | 287 | 288 | 289 |
+    290 | 291 | 292 | 293 | 294 | 295 | 296 | 297 | 298 | 299 | 300 | 301 | 302 | 303 |
+    304 | 305 | 306 | 307 | 308 | 309 | 310 | 311 | 312 | 313 | 314 | 315 | 316 | 317 |
+    318 | 319 | 320 | 321 | 322 | 323 | 324 | 325 | 326 | 327 | 328 | 329 | 330 | 331 |
+    332 | 333 | 334 | 335 | 336 | 337 | 338 | 339 | 340 | 341 | 342 | 343 | 344 | 345 |
+    346 | 347 | 348 | 349 | 350 | 351 | 352 | 353 | 354 | 355 | 356 | 357 | 358 | 359 |
+    360 | 361 | 362 | 363 | 364 | 365 | 366 | 367 | 368 | 369 | 370 | 371 | 372 | 373 |
+    374 | 375 | 376 | 377 | 378 | 379 | 380 | 381 | 382 | 383 | 384 | 385 | 386 | 387 |
+    388 | 389 | 390 | 391 | 392 | 393 | 394 | 395 | 396 | 397 | 398 | 399 | 400 | 401 |
+    402 | 403 | 404 | 405 | 406 | 407 | 408 | 409 | 410 | 411 | 412 | 413 | 414 | 415 |
+    416 | 417 | 418 | 419 | 420 | 421 | 422 | 423 | 424 | 425 | 426 | 427 | 428 | 429 |
+    430 | 431 | 432 | 433 | 434 | 435 | 436 | 437 | 438 | 439 | 440 | 441 | 442 | 443 |
+    444 | 445 | 446 | 447 | 448 | 449 | 450 | 451 | 452 | 453 | 454 | 455 | 456 | 457 |
+    458 | 459 | 460 | 461 | 462 | 463 | 464 | 465 | 466 | 467 | 468 | 469 | 470 | 471 |
+    472 | 473 | 474 | 475 | 476 | 477 | 478 | 479 | 480 | 481 | 482 | 483 | 484 | 485 |
+    486 | 487 | 488 | 489 | 490 | 491 | 492 | 493 | 494 | 495 | 496 | 497 | 498 | 499 |
+    500 | 501 | 502 | 503 | 504 | 505 | 506 | 507 | 508 | 509 | 510 | 511 | 512 | 513 |
+    514 | 515 | 516 | 517 | 518 | 519 | 520 | 521 | 522 | 523 | 524 | 525 | 526 | 527 |
+    528 | 529 | 530 | 531 | 532 | 533 | 534 | 535 | 536 | 537 | 538 | 539 | 540 | 541 |
+    542 | 543 | 544 | 545 | 546 | 547 | 548 | 549 | 550 | 551 | 552 | 553 | 554 | 555 |
+    556 | 557 | 558 | 559 | 560 | 561 | 562 | 563 | 564 | 565 | 566 | 567 | 568 | 569 |
+    570 | 571 | 572 | 573 | 574 | 575 | 576 | 577 | 578 | 579 | 580 | 581 | 582 | 583 |
+    584 | 585 | 586 | 587 | 588 | 589 | 590 | 591 | 592 | 593 | 594 | 595 | 596 | 597 |
+    598 | 599 | 600 | 601 | 602 | 603 | 604 | 605 | 606 | 607 | 608 | 609 | 610 | 611 |
+    612 | 613 | 614 | 615 | 616 | 617 | 618 | 619 | 620 | 621 | 622 | 623 | 624 | 625 |
+    626 | 627 | 628 | 629 | 630 | 631 | 632 | 633 | 634 | 635 | 636 | 637 | 638 | 639 |
+    640 | 641 | 642 | 643 | 644 | 645 | 646 | 647 | 648 | 649 | 650 | 651 | 652 | 653 |
+    654 | 655 | 656 | 657 | 658 | 659 | 660 | 661 | 662 | 663 | 664 | 665 | 666 | 667 |
+    668 | 669 | 670 | 671 | 672 | 673 | 674 | 675 | 676 | 677 | 678 | 679 | 680 | 681 |
+    682 | 683 | 684 | 685 | 686 | 687 | 688 | 689 | 690 | 691 | 692 | 693 | 694 | 695 |
+    696 | 697 | 698 | 699 | 700 | 701 | 702 | 703 | 704 | 705 | 706 | 707 | 708 | 709 |
+    710 | 711 | 712 | 713 | 714 | 715 | 716 | 717 | 718 | 719 | 720 | 721 | 722 | 723 |
+    724 | 725 | 726 | 727 | 728 | 729 | 730 | 731 | 732 | 733 | 734 | 735 | 736 | 737 |
+    738 | 739 | 740 | 741 | 742 | 743 | 744 | 745 | 746 | 747 | 748 | 749 | 750 | 751 |
+    752 | 753 | 754 | 755 | 756 | 757 | 758 | 759 | 760 | 761 | 762 | 763 | 764 | 765 |
+    766 | 767 | 768 | 769 | 770 | 771 | 772 | 773 | 774 | 775 | 776 | 777 | 778 | 779 |
+    780 | 781 | 782 | 783 | 784 | 785 | 786 | 787 | 788 | 789 | 790 | 791 | 792 | 793 |
+    794 | 795 | 796 | 797 | 798 | 799 | 800 | 801 | 802 | 803 | 804 | 805 | 806 | 807 |
+    808 | 809 | 810 | 811 | 812 | 813 | 814 | 815 | 816 | 817 | 818 | 819 | 820 | 821 |
+    822 | 823 | 824 | 825 | 826 | 827 | 828 | 829 | 830 | 831 | 832 | 833 | 834 | 835 |
+    836 | 837 | 838 | 839 | 840 | 841 | 842 | 843 | 844 | 845 | 846 | 847 | 848 | 849 |
+    850 | 851 | 852 | 853 | 854 | 855 | 856 | 857 | 858 | 859 | 860 | 861 | 862 | 863 |
+    864 | 865 | 866 | 867 | 868 | 869 | 870 | 871 | 872 | 873 | 874 | 875 | 876 | 877 |
+    878 | 879 | 880 | 881 | 882 | 883 | 884 | 885 | 886 | 887 | 888 | 889 | 890 | 891 |
+    892 | 893 | 894 | 895 | 896 | 897 | 898 | 899 | 900 | 901 | 902 | 903 | 904 | 905 |
+    906 | 907 | 908 | 909 | 910 | 911 | 912 | 913 | 914 | 915 | 916 | 917 | 918 | 919 |
+    920 | 921 | 922 | 923 | 924 | 925 | 926 | 927 | 928 | 929 | 930 | 931 | 932 | 933 |
+    934 | 935 | 936 | 937 | 938 | 939 | 940 | 941 | 942 | 943 | 944 | 945 | 946 | 947 |
+    948 | 949 | 950 | 951 | 952 | 953 | 954 | 955 | 956 | 957 | 958 | 959 | 960 | 961 |
+    962 | 963 | 964 | 965 | 966 | 967 | 968 | 969 | 970 | 971 | 972 | 973 | 974 | 975 |
+    976 | 977 | 978 | 979 | 980 | 981 | 982 | 983 | 984 | 985 | 986 | 987 | 988 | 989 |
+    990 | 991 | 992 | 993 | 994 | 995 | 996 | 997 | 998 | 999) => ".MIN", (T, 70 | 71 |
+    72 | 73 | 74 | 75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 |
+    89 | 90 | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99 | 100 | 101 | 102 | 103 | 104 |
+    105 | 106 | 107 | 108 | 109 | 110 | 111 | 112 | 113 | 114 | 115 | 116 | 117 | 118 |
+    119 | 120 | 121 | 122 | 123 | 124 | 125 | 126 | 127 | 128 | 129 | 130 | 131 | 132 |
+    133 | 134 | 135 | 136 | 137 | 138 | 139 | 140 | 141 | 142 | 143 | 144 | 145 | 146 |
+    147 | 148 | 149 | 150 | 151 | 152 | 153 | 154 | 155 | 156 | 157 | 158 | 159 | 160 |
+    161 | 162 | 163 | 164 | 165 | 166 | 167 | 168 | 169 | 170 | 171 | 172 | 173 | 174 |
+    175 | 176 | 177 | 178 | 179 | 180 | 181 | 182 | 183 | 184 | 185 | 186 | 187 | 188 |
+    189 | 190 | 191 | 192 | 193 | 194 | 195 | 196 | 197 | 198 | 199 | 200 | 201 | 202 |
+    203 | 204 | 205 | 206 | 207 | 208 | 209 | 210 | 211 | 212 | 213 | 214 | 215 | 216 |
+    217 | 218 | 219 | 220 | 221 | 222 | 223 | 224 | 225 | 226 | 227 | 228 | 229 | 230 |
+    231 | 232 | 233 | 234 | 235 | 236 | 237 | 238 | 239 | 240 | 241 | 242 | 243 | 244 |
+    245 | 246 | 247 | 248 | 249 | 250 | 251 | 252 | 253 | 254 | 255 | 256 | 257 | 258 |
+    259 | 260 | 261 | 262 | 263 | 264 | 265 | 266 | 267 | 268 | 269 | 270 | 271 | 272 |
+    273 | 274 | 275 | 276 | 277 | 278 | 279 | 280 | 281 | 282 | 283 | 284 | 285 | 286 |
+    287 | 288 | 289 | 290 | 291 | 292 | 293 | 294 | 295 | 296 | 297 | 298 | 299 | 300 |
+    301 | 302 | 303 | 304 | 305 | 306 | 307 | 308 | 309 | 310 | 311 | 312 | 313 | 314 |
+    315 | 316 | 317 | 318 | 319 | 320 | 321 | 322 | 323 | 324 | 325 | 326 | 327 | 328 |
+    329 | 330 | 331 | 332 | 333 | 334 | 335 | 336 | 337 | 338 | 339 | 340 | 341 | 342 |
+    343 | 344 | 345 | 346 | 347 | 348 | 349 | 350 | 351 | 352 | 353 | 354 | 355 | 356 |
+    357 | 358 | 359 | 360 | 361 | 362 | 363 | 364 | 365 | 366 | 367 | 368 | 369 | 370 |
+    371 | 372 | 373 | 374 | 375 | 376 | 377 | 378 | 379 | 380 | 381 | 382 | 383 | 384 |
+    385 | 386 | 387 | 388 | 389 | 390 | 391 | 392 | 393 | 394 | 395 | 396 | 397 | 398 |
+    399 | 400 | 401 | 402 | 403 | 404 | 405 | 406 | 407 | 408 | 409 | 410 | 411 | 412 |
+    413 | 414 | 415 | 416 | 417 | 418 | 419 | 420 | 421 | 422 | 423 | 424 | 425 | 426 |
+    427 | 428 | 429 | 430 | 431 | 432 | 433 | 434 | 435 | 436 | 437 | 438 | 439 | 440 |
+    441 | 442 | 443 | 444 | 445 | 446 | 447 | 448 | 449 | 450 | 451 | 452 | 453 | 454 |
+    455 | 456 | 457 | 458 | 459 | 460 | 461 | 462 | 463 | 464 | 465 | 466 | 467 | 468 |
+    469 | 470 | 471 | 472 | 473 | 474 | 475 | 476 | 477 | 478 | 479 | 480 | 481 | 482 |
+    483 | 484 | 485 | 486 | 487 | 488 | 489 | 490 | 491 | 492 | 493 | 494 | 495 | 496 |
+    497 | 498 | 499 | 500 | 501 | 502 | 503 | 504 | 505 | 506 | 507 | 508 | 509 | 510 |
+    511 | 512 | 513 | 514 | 515 | 516 | 517 | 518 | 519 | 520 | 521 | 522 | 523 | 524 |
+    525 | 526 | 527 | 528 | 529 | 530 | 531 | 532 | 533 | 534 | 535 | 536 | 537 | 538 |
+    539 | 540 | 541 | 542 | 543 | 544 | 545 | 546 | 547 | 548 | 549 | 550 | 551 | 552 |
+    553 | 554 | 555 | 556 | 557 | 558 | 559 | 560 | 561 | 562 | 563 | 564 | 565 | 566 |
+    567 | 568 | 569 | 570 | 571 | 572 | 573 | 574 | 575 | 576 | 577 | 578 | 579 | 580 |
+    581 | 582 | 583 | 584 | 585 | 586 | 587 | 588 | 589 | 590 | 591 | 592 | 593 | 594 |
+    595 | 596 | 597 | 598 | 599 | 600 | 601 | 602 | 603 | 604 | 605 | 606 | 607 | 608 |
+    609 | 610 | 611 | 612 | 613 | 614 | 615 | 616 | 617 | 618 | 619 | 620 | 621 | 622 |
+    623 | 624 | 625 | 626 | 627 | 628 | 629 | 630 | 631 | 632 | 633 | 634 | 635 | 636 |
+    637 | 638 | 639 | 640 | 641 | 642 | 643 | 644 | 645 | 646 | 647 | 648 | 649 | 650 |
+    651 | 652 | 653 | 654 | 655 | 656 | 657 | 658 | 659 | 660 | 661 | 662 | 663 | 664 |
+    665 | 666 | 667 | 668 | 669 | 670 | 671 | 672 | 673 | 674 | 675 | 676 | 677 | 678 |
+    679 | 680 | 681 | 682 | 683 | 684 | 685 | 686 | 687 | 688 | 689 | 690 | 691 | 692 |
+    693 | 694 | 695 | 696 | 697 | 698 | 699 | 700 | 701 | 702 | 703 | 704 | 705 | 706 |
+    707 | 708 | 709 | 710 | 711 | 712 | 713 | 714 | 715 | 716 | 717 | 718 | 719 | 720 |
+    721 | 722 | 723 | 724 | 725 | 726 | 727 | 728 | 729 | 730 | 731 | 732 | 733 | 734 |
+    735 | 736 | 737 | 738 | 739 | 740 | 741 | 742 | 743 | 744 | 745 | 746 | 747 | 748 |
+    749 | 750 | 751 | 752 | 753 | 754 | 755 | 756 | 757 | 758 | 759 | 760 | 761 | 762 |
+    763 | 764 | 765 | 766 | 767 | 768 | 769 | 770 | 771 | 772 | 773 | 774 | 775 | 776 |
+    777 | 778 | 779 | 780 | 781 | 782 | 783 | 784 | 785 | 786 | 787 | 788 | 789 | 790 |
+    791 | 792 | 793 | 794 | 795 | 796 | 797 | 798 | 799 | 800 | 801 | 802 | 803 | 804 |
+    805 | 806 | 807 | 808 | 809 | 810 | 811 | 812 | 813 | 814 | 815 | 816 | 817 | 818 |
+    819 | 820 | 821 | 822 | 823 | 824 | 825 | 826 | 827 | 828 | 829 | 830 | 831 | 832 |
+    833 | 834 | 835 | 836 | 837 | 838 | 839 | 840 | 841 | 842 | 843 | 844 | 845 | 846 |
+    847 | 848 | 849 | 850 | 851 | 852 | 853 | 854 | 855 | 856 | 857 | 858 | 859 | 860 |
+    861 | 862 | 863 | 864 | 865 | 866 | 867 | 868 | 869 | 870 | 871 | 872 | 873 | 874 |
+    875 | 876 | 877 | 878 | 879 | 880 | 881 | 882 | 883 | 884 | 885 | 886 | 887 | 888 |
+    889 | 890 | 891 | 892 | 893 | 894 | 895 | 896 | 897 | 898 | 899 | 900 | 901 | 902 |
+    903 | 904 | 905 | 906 | 907 | 908 | 909 | 910 | 911 | 912 | 913 | 914 | 915 | 916 |
+    917 | 918 | 919 | 920 | 921 | 922 | 923 | 924 | 925 | 926 | 927 | 928 | 929 | 930 |
+    931 | 932 | 933 | 934 | 935 | 936 | 937 | 938 | 939 | 940 | 941 | 942 | 943 | 944 |
+    945 | 946 | 947 | 948 | 949 | 950 | 951 | 952 | 953 | 954 | 955 | 956 | 957 | 958 |
+    959 | 960 | 961 | 962 | 963 | 964 | 965 | 966 | 967 | 968 | 969 | 970 | 971 | 972 |
+    973 | 974 | 975 | 976 | 977 | 978 | 979 | 980 | 981 | 982 | 983 | 984 | 985 | 986 |
+    987 | 988 | 989 | 990 | 991 | 992 | 993 | 994 | 995 | 996 | 997 | 998 | 999) =>
+    ".MAX" }
+);
+impl Dcmp {
+    /// The comparison that holds with the sources swapped.
+    pub const fn flip(self) -> Self {
+        match self {
+            Dcmp::F => Dcmp::F,
+            Dcmp::Lt => Dcmp::Gt,
+            Dcmp::Eq => Dcmp::Eq,
+            Dcmp::Le => Dcmp::Ge,
+            Dcmp::Gt => Dcmp::Lt,
+            Dcmp::Ne => Dcmp::Ne,
+            Dcmp::Ge => Dcmp::Le,
+            Dcmp::Num => Dcmp::Num,
+            Dcmp::Nan => Dcmp::Nan,
+            Dcmp::Ltu => Dcmp::Gtu,
+            Dcmp::Equ => Dcmp::Equ,
+            Dcmp::Leu => Dcmp::Geu,
+            Dcmp::Gtu => Dcmp::Ltu,
+            Dcmp::Neu => Dcmp::Neu,
+            Dcmp::Geu => Dcmp::Leu,
+            Dcmp::T => Dcmp::T,
+        }
+    }
+}
 /// F2I rounding: to nearest even (prints nothing), floor, ceil, truncate.
 ///
 /// Spec: isa-spec/spec/enums/f2i_rnd.toml:1 (enum `f2i_rnd`).
@@ -1363,9 +1551,10 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("BRA", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("BREV", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("CS2R", &[70, 75, 80, 86, 89, 90, 100, 120]),
-    ("DADD", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("DADD", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("DFMA", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("DMUL", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("DSETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("EXIT", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("F2F", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("F2I", &[70, 75, 80, 86, 89, 90, 100, 120]),
@@ -1381,11 +1570,11 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("FSETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("I2F", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("IABS", &[70, 75, 80, 86, 89, 90, 100, 120]),
-    ("IADD", &[50, 52, 60]),
+    ("IADD", &[50, 52, 60, 120]),
     ("IADD3", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("IADD32I", &[50, 52, 60]),
     ("IMAD", &[70, 75, 80, 86, 89, 90, 100, 120]),
-    ("IMNMX", &[50, 52, 60, 75, 80, 86, 89, 90, 100]),
+    ("IMNMX", &[50, 52, 60, 75, 80, 86, 89, 90, 100, 120]),
     ("ISCADD", &[50, 52, 60]),
     ("ISCADD32I", &[50, 52, 60]),
     ("ISETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -1407,7 +1596,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("SHL", &[50, 52, 60]),
     ("SHR", &[50, 52, 60]),
     ("STG", &[50, 52, 60, 70, 75]),
-    ("VIMNMX", &[90, 120]),
+    ("VIMNMX", &[90, 100, 120]),
     ("XMAD", &[50, 52, 60]),
 ];
 /// The hardware index of `file`'s zero register (RZ, URZ) or true
@@ -1483,13 +1672,14 @@ pub const fn sm_bit(sm: u32) -> u64 {
 }
 define_ops! {
     Bra(OpBra), BraUp(OpBraUp), BraUr(OpBraUr), Brev(OpBrev), Cs2r(OpCs2r),
-    Cs2r32(OpCs2r32), Dadd(OpDadd), Dfma(OpDfma), Dmul(OpDmul), Exit(OpExit), F2f(OpF2f),
-    F2f64(OpF2f64), F2i(OpF2i), F2i64(OpF2i64), Fadd(OpFadd), Fadd32i(OpFadd32i),
-    Ffma(OpFfma), Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx), Fmul(OpFmul),
-    Fmul32i(OpFmul32i), Fsel(OpFsel), Fsetp(OpFsetp), I2f(OpI2f), I2f64(OpI2f64),
-    Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x),
-    Imad(OpImad), ImadHi(OpImadHi), ImadWide(OpImadWide), ImadWideX(OpImadWideX),
-    Imadx(OpImadx), Imnmx(OpImnmx), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i),
+    Cs2r32(OpCs2r32), Dadd(OpDadd), Dfma(OpDfma), Dmul(OpDmul), Dsetp(OpDsetp),
+    Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64), F2i(OpF2i), F2i64(OpF2i64), Fadd(OpFadd),
+    Fadd32i(OpFadd32i), Ffma(OpFfma), Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx),
+    Fmul(OpFmul), Fmul32i(OpFmul32i), Fsel(OpFsel), Fsetp(OpFsetp), I2f(OpI2f),
+    I2f64(OpI2f64), Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i),
+    Iadd3x(OpIadd3x), Iadd64(OpIadd64), Iadd64x(OpIadd64x), Iaddx(OpIaddx), Imad(OpImad),
+    ImadHi(OpImadHi), ImadWide(OpImadWide), ImadWideX(OpImadWideX), Imadx(OpImadx),
+    Imnmx(OpImnmx), Imnmx64(OpImnmx64), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i),
     Isetp(OpIsetp), Isetp64(OpIsetp64), Ldg(OpLdg), Lea(OpLea), LeaHi(OpLeaHi),
     LeaHiX(OpLeaHiX), LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i),
     Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu), Nop(OpNop),
@@ -1679,6 +1869,10 @@ fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpPrmt, 8 > (w, sm)
     );
     try_form!(
+        w & 0xfef0800000000000 == 0x3680000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDsetp, 8 > (w, sm)
+    );
+    try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFsetp, 5 > (w, sm)
     );
@@ -1696,6 +1890,10 @@ fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpPrmt, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef0800000000000 == 0x3680000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDsetp, 8 > (w, sm)
     );
     try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -1737,6 +1935,10 @@ fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpFmul, 5 > (w, sm)
     );
     try_form!(
+        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDadd, 8 > (w, sm)
+    );
+    try_form!(
         w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpIscadd, 1 > (w, sm)
     );
@@ -1746,7 +1948,7 @@ fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpImnmx, 5 > (w, sm)
+        decode_form:: < OpImnmx, 8 > (w, sm)
     );
     try_form!(
         w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -1788,6 +1990,10 @@ fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpFmul, 5 > (w, sm)
     );
     try_form!(
+        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDadd, 8 > (w, sm)
+    );
+    try_form!(
         w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpIscadd, 1 > (w, sm)
     );
@@ -1797,7 +2003,7 @@ fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpImnmx, 5 > (w, sm)
+        decode_form:: < OpImnmx, 8 > (w, sm)
     );
     try_form!(
         w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -1844,6 +2050,10 @@ fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpPrmt, 9 > (w, sm)
     );
     try_form!(
+        w & 0xfff0800000000000 == 0x4b80000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDsetp, 9 > (w, sm)
+    );
+    try_form!(
         w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpFsetp, 6 > (w, sm)
     );
@@ -1883,12 +2093,16 @@ fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpFmul, 6 > (w, sm)
     );
     try_form!(
+        w & 0xfffc1e0000000000 == 0x4c70000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDadd, 9 > (w, sm)
+    );
+    try_form!(
         w & 0xfff88e0000000000 == 0x4c58000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFadd, 6 > (w, sm)
     );
     try_form!(
         w & 0xfffe600000000000 == 0x4c20000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpImnmx, 6 > (w, sm)
+        decode_form:: < OpImnmx, 9 > (w, sm)
     );
     try_form!(
         w & 0xfffc700000000000 == 0x4c18000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -1964,6 +2178,10 @@ fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpPrmt, 7 > (w, sm)
     );
     try_form!(
+        w & 0xfff0807ff0000000 == 0x5b80000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDsetp, 7 > (w, sm)
+    );
+    try_form!(
         w & 0xfff0007ff0000000 == 0x5bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFsetp, 4 > (w, sm)
     );
@@ -2015,12 +2233,16 @@ fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpFmul, 4 > (w, sm)
     );
     try_form!(
+        w & 0xfffc1e7ff0000000 == 0x5c70000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDadd, 7 > (w, sm)
+    );
+    try_form!(
         w & 0xfff88e7ff0000000 == 0x5c58000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFadd, 4 > (w, sm)
     );
     try_form!(
         w & 0xfffe607ff0000000 == 0x5c20000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpImnmx, 4 > (w, sm)
+        decode_form:: < OpImnmx, 7 > (w, sm)
     );
     try_form!(
         w & 0xfffc707ff0000000 == 0x5c18000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2227,6 +2449,10 @@ fn print_sm50_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpPrmt, 8 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfef0800000000000 == 0x3680000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDsetp, 8 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFsetp, 5 > (w, sm, at, out)
     );
@@ -2244,6 +2470,10 @@ fn print_sm50_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpPrmt, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef0800000000000 == 0x3680000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDsetp, 8 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2285,6 +2515,10 @@ fn print_sm50_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpFmul, 5 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDadd, 8 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpIscadd, 1 > (w, sm, at, out)
     );
@@ -2294,7 +2528,7 @@ fn print_sm50_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpImnmx, 5 > (w, sm, at, out)
+        print_form_bundled:: < OpImnmx, 8 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2336,6 +2570,10 @@ fn print_sm50_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpFmul, 5 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDadd, 8 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpIscadd, 1 > (w, sm, at, out)
     );
@@ -2345,7 +2583,7 @@ fn print_sm50_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpImnmx, 5 > (w, sm, at, out)
+        print_form_bundled:: < OpImnmx, 8 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2392,6 +2630,10 @@ fn print_sm50_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpPrmt, 9 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfff0800000000000 == 0x4b80000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDsetp, 9 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpFsetp, 6 > (w, sm, at, out)
     );
@@ -2431,12 +2673,16 @@ fn print_sm50_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpFmul, 6 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfffc1e0000000000 == 0x4c70000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDadd, 9 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfff88e0000000000 == 0x4c58000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFadd, 6 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffe600000000000 == 0x4c20000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpImnmx, 6 > (w, sm, at, out)
+        print_form_bundled:: < OpImnmx, 9 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffc700000000000 == 0x4c18000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2512,6 +2758,10 @@ fn print_sm50_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpPrmt, 7 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfff0807ff0000000 == 0x5b80000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDsetp, 7 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfff0007ff0000000 == 0x5bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFsetp, 4 > (w, sm, at, out)
     );
@@ -2563,12 +2813,16 @@ fn print_sm50_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpFmul, 4 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfffc1e7ff0000000 == 0x5c70000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDadd, 7 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfff88e7ff0000000 == 0x5c58000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFadd, 4 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffe607ff0000000 == 0x5c20000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpImnmx, 4 > (w, sm, at, out)
+        print_form_bundled:: < OpImnmx, 7 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffc707ff0000000 == 0x5c18000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2656,149 +2910,156 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x227, decode_sm70_arm19),
         (0x228, decode_sm70_arm20),
         (0x229, decode_sm70_arm21),
-        (0x22b, decode_sm70_arm22),
-        (0x248, decode_sm70_arm23),
-        (0x300, decode_sm70_arm24),
-        (0x301, decode_sm70_arm25),
-        (0x304, decode_sm70_arm26),
-        (0x305, decode_sm70_arm27),
-        (0x306, decode_sm70_arm28),
-        (0x308, decode_sm70_arm29),
-        (0x309, decode_sm70_arm30),
-        (0x310, decode_sm70_arm31),
-        (0x311, decode_sm70_arm32),
-        (0x312, decode_sm70_arm33),
-        (0x381, decode_sm70_arm34),
-        (0x386, decode_sm70_arm35),
-        (0x402, decode_sm70_arm36),
-        (0x411, decode_sm70_arm37),
-        (0x416, decode_sm70_arm38),
-        (0x419, decode_sm70_arm39),
-        (0x421, decode_sm70_arm40),
-        (0x423, decode_sm70_arm41),
-        (0x424, decode_sm70_arm42),
-        (0x429, decode_sm70_arm43),
-        (0x42b, decode_sm70_arm44),
-        (0x547, decode_sm70_arm45),
-        (0x607, decode_sm70_arm46),
-        (0x616, decode_sm70_arm47),
-        (0x619, decode_sm70_arm48),
-        (0x621, decode_sm70_arm49),
-        (0x623, decode_sm70_arm50),
-        (0x624, decode_sm70_arm51),
-        (0x625, decode_sm70_arm52),
-        (0x627, decode_sm70_arm53),
-        (0x629, decode_sm70_arm54),
-        (0x62b, decode_sm70_arm55),
-        (0x802, decode_sm70_arm56),
-        (0x805, decode_sm70_arm57),
-        (0x807, decode_sm70_arm58),
-        (0x808, decode_sm70_arm59),
-        (0x809, decode_sm70_arm60),
-        (0x80b, decode_sm70_arm61),
-        (0x80c, decode_sm70_arm62),
-        (0x810, decode_sm70_arm63),
-        (0x811, decode_sm70_arm64),
-        (0x812, decode_sm70_arm65),
-        (0x813, decode_sm70_arm66),
-        (0x816, decode_sm70_arm67),
-        (0x817, decode_sm70_arm68),
-        (0x819, decode_sm70_arm69),
-        (0x81c, decode_sm70_arm70),
-        (0x820, decode_sm70_arm71),
-        (0x823, decode_sm70_arm72),
-        (0x824, decode_sm70_arm73),
-        (0x825, decode_sm70_arm74),
-        (0x827, decode_sm70_arm75),
-        (0x828, decode_sm70_arm76),
-        (0x82b, decode_sm70_arm77),
-        (0x848, decode_sm70_arm78),
-        (0x900, decode_sm70_arm79),
-        (0x901, decode_sm70_arm80),
-        (0x904, decode_sm70_arm81),
-        (0x905, decode_sm70_arm82),
-        (0x906, decode_sm70_arm83),
-        (0x908, decode_sm70_arm84),
-        (0x909, decode_sm70_arm85),
-        (0x910, decode_sm70_arm86),
-        (0x911, decode_sm70_arm87),
-        (0x912, decode_sm70_arm88),
-        (0x918, decode_sm70_arm89),
-        (0x919, decode_sm70_arm90),
-        (0x947, decode_sm70_arm91),
-        (0x94d, decode_sm70_arm92),
-        (0xa02, decode_sm70_arm93),
-        (0xa07, decode_sm70_arm94),
-        (0xa08, decode_sm70_arm95),
-        (0xa09, decode_sm70_arm96),
-        (0xa0b, decode_sm70_arm97),
-        (0xa0c, decode_sm70_arm98),
-        (0xa10, decode_sm70_arm99),
-        (0xa11, decode_sm70_arm100),
-        (0xa12, decode_sm70_arm101),
-        (0xa13, decode_sm70_arm102),
-        (0xa16, decode_sm70_arm103),
-        (0xa17, decode_sm70_arm104),
-        (0xa19, decode_sm70_arm105),
-        (0xa20, decode_sm70_arm106),
-        (0xa23, decode_sm70_arm107),
-        (0xa24, decode_sm70_arm108),
-        (0xa25, decode_sm70_arm109),
-        (0xa27, decode_sm70_arm110),
-        (0xa28, decode_sm70_arm111),
-        (0xa2b, decode_sm70_arm112),
-        (0xa48, decode_sm70_arm113),
-        (0xb00, decode_sm70_arm114),
-        (0xb01, decode_sm70_arm115),
-        (0xb04, decode_sm70_arm116),
-        (0xb05, decode_sm70_arm117),
-        (0xb06, decode_sm70_arm118),
-        (0xb08, decode_sm70_arm119),
-        (0xb09, decode_sm70_arm120),
-        (0xb10, decode_sm70_arm121),
-        (0xb11, decode_sm70_arm122),
-        (0xb12, decode_sm70_arm123),
-        (0xc02, decode_sm70_arm124),
-        (0xc07, decode_sm70_arm125),
-        (0xc08, decode_sm70_arm126),
-        (0xc09, decode_sm70_arm127),
-        (0xc0b, decode_sm70_arm128),
-        (0xc0c, decode_sm70_arm129),
-        (0xc10, decode_sm70_arm130),
-        (0xc11, decode_sm70_arm131),
-        (0xc12, decode_sm70_arm132),
-        (0xc13, decode_sm70_arm133),
-        (0xc16, decode_sm70_arm134),
-        (0xc17, decode_sm70_arm135),
-        (0xc19, decode_sm70_arm136),
-        (0xc20, decode_sm70_arm137),
-        (0xc23, decode_sm70_arm138),
-        (0xc24, decode_sm70_arm139),
-        (0xc25, decode_sm70_arm140),
-        (0xc27, decode_sm70_arm141),
-        (0xc28, decode_sm70_arm142),
-        (0xc2b, decode_sm70_arm143),
-        (0xc48, decode_sm70_arm144),
-        (0xd00, decode_sm70_arm145),
-        (0xd01, decode_sm70_arm146),
-        (0xd04, decode_sm70_arm147),
-        (0xd05, decode_sm70_arm148),
-        (0xd06, decode_sm70_arm149),
-        (0xd08, decode_sm70_arm150),
-        (0xd09, decode_sm70_arm151),
-        (0xd10, decode_sm70_arm152),
-        (0xd11, decode_sm70_arm153),
-        (0xd12, decode_sm70_arm154),
-        (0xe07, decode_sm70_arm155),
-        (0xe16, decode_sm70_arm156),
-        (0xe19, decode_sm70_arm157),
-        (0xe21, decode_sm70_arm158),
-        (0xe23, decode_sm70_arm159),
-        (0xe24, decode_sm70_arm160),
-        (0xe25, decode_sm70_arm161),
-        (0xe27, decode_sm70_arm162),
-        (0xe29, decode_sm70_arm163),
-        (0xe2b, decode_sm70_arm164),
+        (0x22a, decode_sm70_arm22),
+        (0x22b, decode_sm70_arm23),
+        (0x235, decode_sm70_arm24),
+        (0x248, decode_sm70_arm25),
+        (0x300, decode_sm70_arm26),
+        (0x301, decode_sm70_arm27),
+        (0x304, decode_sm70_arm28),
+        (0x305, decode_sm70_arm29),
+        (0x306, decode_sm70_arm30),
+        (0x308, decode_sm70_arm31),
+        (0x309, decode_sm70_arm32),
+        (0x310, decode_sm70_arm33),
+        (0x311, decode_sm70_arm34),
+        (0x312, decode_sm70_arm35),
+        (0x381, decode_sm70_arm36),
+        (0x386, decode_sm70_arm37),
+        (0x402, decode_sm70_arm38),
+        (0x411, decode_sm70_arm39),
+        (0x416, decode_sm70_arm40),
+        (0x419, decode_sm70_arm41),
+        (0x421, decode_sm70_arm42),
+        (0x423, decode_sm70_arm43),
+        (0x424, decode_sm70_arm44),
+        (0x429, decode_sm70_arm45),
+        (0x42a, decode_sm70_arm46),
+        (0x42b, decode_sm70_arm47),
+        (0x547, decode_sm70_arm48),
+        (0x607, decode_sm70_arm49),
+        (0x616, decode_sm70_arm50),
+        (0x619, decode_sm70_arm51),
+        (0x621, decode_sm70_arm52),
+        (0x623, decode_sm70_arm53),
+        (0x624, decode_sm70_arm54),
+        (0x625, decode_sm70_arm55),
+        (0x627, decode_sm70_arm56),
+        (0x629, decode_sm70_arm57),
+        (0x62a, decode_sm70_arm58),
+        (0x62b, decode_sm70_arm59),
+        (0x802, decode_sm70_arm60),
+        (0x805, decode_sm70_arm61),
+        (0x807, decode_sm70_arm62),
+        (0x808, decode_sm70_arm63),
+        (0x809, decode_sm70_arm64),
+        (0x80b, decode_sm70_arm65),
+        (0x80c, decode_sm70_arm66),
+        (0x810, decode_sm70_arm67),
+        (0x811, decode_sm70_arm68),
+        (0x812, decode_sm70_arm69),
+        (0x813, decode_sm70_arm70),
+        (0x816, decode_sm70_arm71),
+        (0x817, decode_sm70_arm72),
+        (0x819, decode_sm70_arm73),
+        (0x81c, decode_sm70_arm74),
+        (0x820, decode_sm70_arm75),
+        (0x823, decode_sm70_arm76),
+        (0x824, decode_sm70_arm77),
+        (0x825, decode_sm70_arm78),
+        (0x827, decode_sm70_arm79),
+        (0x828, decode_sm70_arm80),
+        (0x82b, decode_sm70_arm81),
+        (0x835, decode_sm70_arm82),
+        (0x848, decode_sm70_arm83),
+        (0x900, decode_sm70_arm84),
+        (0x901, decode_sm70_arm85),
+        (0x904, decode_sm70_arm86),
+        (0x905, decode_sm70_arm87),
+        (0x906, decode_sm70_arm88),
+        (0x908, decode_sm70_arm89),
+        (0x909, decode_sm70_arm90),
+        (0x910, decode_sm70_arm91),
+        (0x911, decode_sm70_arm92),
+        (0x912, decode_sm70_arm93),
+        (0x918, decode_sm70_arm94),
+        (0x919, decode_sm70_arm95),
+        (0x947, decode_sm70_arm96),
+        (0x94d, decode_sm70_arm97),
+        (0xa02, decode_sm70_arm98),
+        (0xa07, decode_sm70_arm99),
+        (0xa08, decode_sm70_arm100),
+        (0xa09, decode_sm70_arm101),
+        (0xa0b, decode_sm70_arm102),
+        (0xa0c, decode_sm70_arm103),
+        (0xa10, decode_sm70_arm104),
+        (0xa11, decode_sm70_arm105),
+        (0xa12, decode_sm70_arm106),
+        (0xa13, decode_sm70_arm107),
+        (0xa16, decode_sm70_arm108),
+        (0xa17, decode_sm70_arm109),
+        (0xa19, decode_sm70_arm110),
+        (0xa20, decode_sm70_arm111),
+        (0xa23, decode_sm70_arm112),
+        (0xa24, decode_sm70_arm113),
+        (0xa25, decode_sm70_arm114),
+        (0xa27, decode_sm70_arm115),
+        (0xa28, decode_sm70_arm116),
+        (0xa2b, decode_sm70_arm117),
+        (0xa48, decode_sm70_arm118),
+        (0xb00, decode_sm70_arm119),
+        (0xb01, decode_sm70_arm120),
+        (0xb04, decode_sm70_arm121),
+        (0xb05, decode_sm70_arm122),
+        (0xb06, decode_sm70_arm123),
+        (0xb08, decode_sm70_arm124),
+        (0xb09, decode_sm70_arm125),
+        (0xb10, decode_sm70_arm126),
+        (0xb11, decode_sm70_arm127),
+        (0xb12, decode_sm70_arm128),
+        (0xc02, decode_sm70_arm129),
+        (0xc07, decode_sm70_arm130),
+        (0xc08, decode_sm70_arm131),
+        (0xc09, decode_sm70_arm132),
+        (0xc0b, decode_sm70_arm133),
+        (0xc0c, decode_sm70_arm134),
+        (0xc10, decode_sm70_arm135),
+        (0xc11, decode_sm70_arm136),
+        (0xc12, decode_sm70_arm137),
+        (0xc13, decode_sm70_arm138),
+        (0xc16, decode_sm70_arm139),
+        (0xc17, decode_sm70_arm140),
+        (0xc19, decode_sm70_arm141),
+        (0xc20, decode_sm70_arm142),
+        (0xc23, decode_sm70_arm143),
+        (0xc24, decode_sm70_arm144),
+        (0xc25, decode_sm70_arm145),
+        (0xc27, decode_sm70_arm146),
+        (0xc28, decode_sm70_arm147),
+        (0xc2b, decode_sm70_arm148),
+        (0xc35, decode_sm70_arm149),
+        (0xc48, decode_sm70_arm150),
+        (0xd00, decode_sm70_arm151),
+        (0xd01, decode_sm70_arm152),
+        (0xd04, decode_sm70_arm153),
+        (0xd05, decode_sm70_arm154),
+        (0xd06, decode_sm70_arm155),
+        (0xd08, decode_sm70_arm156),
+        (0xd09, decode_sm70_arm157),
+        (0xd10, decode_sm70_arm158),
+        (0xd11, decode_sm70_arm159),
+        (0xd12, decode_sm70_arm160),
+        (0xe07, decode_sm70_arm161),
+        (0xe16, decode_sm70_arm162),
+        (0xe19, decode_sm70_arm163),
+        (0xe21, decode_sm70_arm164),
+        (0xe23, decode_sm70_arm165),
+        (0xe24, decode_sm70_arm166),
+        (0xe25, decode_sm70_arm167),
+        (0xe27, decode_sm70_arm168),
+        (0xe29, decode_sm70_arm169),
+        (0xe2a, decode_sm70_arm170),
+        (0xe2b, decode_sm70_arm171),
     ],
     decode_none,
 );
@@ -2916,7 +3177,15 @@ fn decode_sm70_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
 fn decode_sm70_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x217 && matches!(sm, 75 | 80 | 86 | 89 | 90
-        | 100) => return decode_form:: < OpImnmx, 0 > (w, sm)
+        | 100) => decode_form:: < OpImnmx, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8001dffffffff0000000fff == 0x217 && matches!(sm, 120) => decode_form::
+        < OpImnmx, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8001dffffffff0000000fff == 0x4000000000000000217 && matches!(sm, 120)
+        => return decode_form:: < OpImnmx64, 0 > (w, sm)
     );
     None
 }
@@ -3004,6 +3273,17 @@ fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0x1fff80100ff3fffff0000ff0fff == 0x22a && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100) => decode_form:: < OpDsetp, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80100ff3fffff0000ff0fff == 0x22a && matches!(sm, 120) => return
+        decode_form:: < OpDsetp, 6 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 0 > (w, sm)
     );
@@ -3013,53 +3293,76 @@ fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
-        => decode_form:: < OpVimnmx, 0 > (w, sm)
+        w & 0x1fff871feff7fffff0000000fff == 0x235 && matches!(sm, 120) => decode_form::
+        < OpIadd, 3 > (w, sm)
     );
     try_form!(
-        w & 0x1fff87fe8ffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm,
-        120) => return decode_form:: < OpVimnmx, 4 > (w, sm)
+        w & 0x1fff871feff7fffff0000000fff == 0x2000000000000000235 && matches!(sm, 120)
+        => decode_form:: < OpIadd64, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff871feff7fffff0000000fff == 0x6000000000000000235 && matches!(sm, 120)
+        => decode_form:: < OpIadd64x, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff871feff7fffff0000000fff == 0x4000000000000000235 && matches!(sm, 120)
+        => return decode_form:: < OpIaddx, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
+        => decode_form:: < OpVimnmx, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87fe8ffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm,
+        120) => decode_form:: < OpVimnmx, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff801ecffffffff0000000fff == 0x248 && matches!(sm, 100) => return
+        decode_form:: < OpVimnmx, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x300 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFlo, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x301 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBrev, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x304 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x305 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x306 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) => decode_form:: <
         OpMufu, 0 > (w, sm)
@@ -3074,35 +3377,35 @@ fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x309 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPopc, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x310 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x311 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x312 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e01ff000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 70)
         => decode_form:: < OpLdg, 1 > (w, sm)
@@ -3113,21 +3416,21 @@ fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e01ff0000000000ff0fff == 0x1000000000000000386 && matches!(sm, 70 |
         75) => return decode_form:: < OpStg, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) => return
         decode_form:: < OpMov64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLeaHi, 4 > (w, sm)
@@ -3139,35 +3442,35 @@ fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPrmt, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpShf, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFadd, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 4 > (w, sm)
@@ -3179,7 +3482,7 @@ fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDadd, 1 > (w, sm)
@@ -3190,7 +3493,18 @@ fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100) => decode_form:: < OpDsetp, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 120) => return
+        decode_form:: < OpDsetp, 4 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 4 > (w, sm)
@@ -3201,7 +3515,7 @@ fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 89) => decode_form:: < OpBraUp, 0 > (w, sm)
@@ -3212,42 +3526,42 @@ fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) => return
         decode_form:: < OpSel64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPrmt, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpShf, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImad, 5 > (w, sm)
@@ -3258,7 +3572,7 @@ fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImadWide, 4 > (w, sm)
@@ -3269,35 +3583,42 @@ fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return decode_form:: < OpImadHi, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpDsetp, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpMov, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpCs2r, 0 > (w, sm)
@@ -3308,21 +3629,21 @@ fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpSel, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsel, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 1 > (w, sm)
@@ -3337,14 +3658,14 @@ fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsetp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIsetp, 1 > (w, sm)
@@ -3355,7 +3676,7 @@ fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIadd3, 1 > (w, sm)
@@ -3367,7 +3688,7 @@ fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 1 > (w, sm)
@@ -3387,42 +3708,50 @@ fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpLop3, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpIabs, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPrmt, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 89 | 90
-        | 100) => return decode_form:: < OpImnmx, 1 > (w, sm)
+        | 100) => decode_form:: < OpImnmx, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8001dff0000000000000fff == 0x817 && matches!(sm, 120) => decode_form::
+        < OpImnmx, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8001dff0000000000000fff == 0x4000000000000000817 && matches!(sm, 120)
+        => return decode_form:: < OpImnmx64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpShf, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpPlop3, 0 > (w, sm)
@@ -3433,7 +3762,7 @@ fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 1 > (w,
@@ -3441,14 +3770,14 @@ fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 1 > (w, sm)
@@ -3460,7 +3789,7 @@ fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 1 > (w, sm)
@@ -3472,14 +3801,14 @@ fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDmul, 1 > (w, sm)
@@ -3490,7 +3819,7 @@ fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 1 > (w, sm)
@@ -3501,53 +3830,76 @@ fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
-        => decode_form:: < OpVimnmx, 1 > (w, sm)
+        w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120) => decode_form::
+        < OpIadd, 4 > (w, sm)
     );
     try_form!(
-        w & 0x1fff87fe8ff0000000000000fff == 0x7e00000000000000000848 && matches!(sm,
-        120) => return decode_form:: < OpVimnmx, 5 > (w, sm)
+        w & 0x1fff871feff0000000000000fff == 0x2000000000000000835 && matches!(sm, 120)
+        => decode_form:: < OpIadd64, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff871feff0000000000000fff == 0x6000000000000000835 && matches!(sm, 120)
+        => decode_form:: < OpIadd64x, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff871feff0000000000000fff == 0x4000000000000000835 && matches!(sm, 120)
+        => return decode_form:: < OpIaddx, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
+        => decode_form:: < OpVimnmx, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87fe8ff0000000000000fff == 0x7e00000000000000000848 && matches!(sm,
+        120) => decode_form:: < OpVimnmx, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff801ecff0000000000000fff == 0x848 && matches!(sm, 100) => return
+        decode_form:: < OpVimnmx, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFlo, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBrev, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) => decode_form:: <
         OpMufu, 1 > (w, sm)
@@ -3562,49 +3914,49 @@ fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPopc, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpNop, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpS2r, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpBra, 0 > (w, sm)
@@ -3627,35 +3979,35 @@ fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpExit, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpMov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpSel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFsel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 2 > (w, sm)
@@ -3670,21 +4022,21 @@ fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpIsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpIadd3, 2 > (w, sm)
@@ -3695,7 +4047,7 @@ fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90) => decode_form:: < OpLea, 2 > (w, sm)
@@ -3714,56 +4066,56 @@ fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpLop3, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpIabs, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPrmt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return decode_form:: < OpImnmx, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpShf, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => return decode_form:: < OpFmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImad, 2 > (w, sm)
@@ -3774,7 +4126,7 @@ fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImadWide, 2 > (w, sm)
@@ -3785,70 +4137,70 @@ fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return decode_form:: < OpImadHi, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
-        => return decode_form:: < OpVimnmx, 2 > (w, sm)
+        => return decode_form:: < OpVimnmx, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFlo, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpBrev, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2i, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpI2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => decode_form:: <
         OpMufu, 2 > (w, sm)
@@ -3863,35 +4215,35 @@ fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPopc, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2i64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpI2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120) => decode_form:: < OpMov64, 2 > (w, sm)
@@ -3902,21 +4254,21 @@ fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpSel, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFsel, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => decode_form:: < OpFmnmx, 3 > (w, sm)
@@ -3931,14 +4283,14 @@ fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFsetp, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIsetp, 3 > (w, sm)
@@ -3949,7 +4301,7 @@ fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIadd3, 3 > (w, sm)
@@ -3960,7 +4312,7 @@ fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 3 > (w, sm)
@@ -3979,56 +4331,64 @@ fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpLop3, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpIabs, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPrmt, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100) => return decode_form:: < OpImnmx, 3 > (w, sm)
+        | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpImnmx, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8001dffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm,
+        120) => decode_form:: < OpImnmx, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8001dffffffff0000000fff == 0x80004000000000000000c17 && matches!(sm,
+        120) => return decode_form:: < OpImnmx64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpShf, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFfma, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 3 > (w, sm)
@@ -4039,7 +4399,7 @@ fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 3 > (w, sm)
@@ -4051,14 +4411,14 @@ fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDmul, 3 > (w, sm)
@@ -4069,7 +4429,7 @@ fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDfma, 3 > (w, sm)
@@ -4080,53 +4440,76 @@ fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
-        90) => decode_form:: < OpVimnmx, 3 > (w, sm)
+        w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
+        120) => decode_form:: < OpIadd, 5 > (w, sm)
     );
     try_form!(
-        w & 0x1fff87fe8ffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
-        120) => return decode_form:: < OpVimnmx, 6 > (w, sm)
+        w & 0x1fff871feff7fffff0000000fff == 0x80002000000000000000c35 && matches!(sm,
+        120) => decode_form:: < OpIadd64, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff871feff7fffff0000000fff == 0x80006000000000000000c35 && matches!(sm,
+        120) => decode_form:: < OpIadd64x, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff871feff7fffff0000000fff == 0x80004000000000000000c35 && matches!(sm,
+        120) => return decode_form:: < OpIaddx, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
+        90) => decode_form:: < OpVimnmx, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87fe8ffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
+        120) => decode_form:: < OpVimnmx, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff801ecffffffff0000000fff == 0x80000000000000000000c48 && matches!(sm,
+        100) => return decode_form:: < OpVimnmx, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFlo, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpBrev, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2f, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2i, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2f, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpMufu, 6 > (w, sm)
@@ -4137,70 +4520,70 @@ fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPopc, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2f64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2i64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2f64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120) => return decode_form:: < OpSel64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPrmt, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpShf, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFadd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFfma, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 6 > (w, sm)
@@ -4211,7 +4594,7 @@ fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 5 > (w, sm)
@@ -4223,14 +4606,14 @@ fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDadd, 3 > (w, sm)
@@ -4241,7 +4624,18 @@ fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDsetp, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm,
+        120) => return decode_form:: < OpDsetp, 5 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDfma, 6 > (w, sm)
@@ -4281,149 +4675,156 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x227, print_sm70_arm19),
         (0x228, print_sm70_arm20),
         (0x229, print_sm70_arm21),
-        (0x22b, print_sm70_arm22),
-        (0x248, print_sm70_arm23),
-        (0x300, print_sm70_arm24),
-        (0x301, print_sm70_arm25),
-        (0x304, print_sm70_arm26),
-        (0x305, print_sm70_arm27),
-        (0x306, print_sm70_arm28),
-        (0x308, print_sm70_arm29),
-        (0x309, print_sm70_arm30),
-        (0x310, print_sm70_arm31),
-        (0x311, print_sm70_arm32),
-        (0x312, print_sm70_arm33),
-        (0x381, print_sm70_arm34),
-        (0x386, print_sm70_arm35),
-        (0x402, print_sm70_arm36),
-        (0x411, print_sm70_arm37),
-        (0x416, print_sm70_arm38),
-        (0x419, print_sm70_arm39),
-        (0x421, print_sm70_arm40),
-        (0x423, print_sm70_arm41),
-        (0x424, print_sm70_arm42),
-        (0x429, print_sm70_arm43),
-        (0x42b, print_sm70_arm44),
-        (0x547, print_sm70_arm45),
-        (0x607, print_sm70_arm46),
-        (0x616, print_sm70_arm47),
-        (0x619, print_sm70_arm48),
-        (0x621, print_sm70_arm49),
-        (0x623, print_sm70_arm50),
-        (0x624, print_sm70_arm51),
-        (0x625, print_sm70_arm52),
-        (0x627, print_sm70_arm53),
-        (0x629, print_sm70_arm54),
-        (0x62b, print_sm70_arm55),
-        (0x802, print_sm70_arm56),
-        (0x805, print_sm70_arm57),
-        (0x807, print_sm70_arm58),
-        (0x808, print_sm70_arm59),
-        (0x809, print_sm70_arm60),
-        (0x80b, print_sm70_arm61),
-        (0x80c, print_sm70_arm62),
-        (0x810, print_sm70_arm63),
-        (0x811, print_sm70_arm64),
-        (0x812, print_sm70_arm65),
-        (0x813, print_sm70_arm66),
-        (0x816, print_sm70_arm67),
-        (0x817, print_sm70_arm68),
-        (0x819, print_sm70_arm69),
-        (0x81c, print_sm70_arm70),
-        (0x820, print_sm70_arm71),
-        (0x823, print_sm70_arm72),
-        (0x824, print_sm70_arm73),
-        (0x825, print_sm70_arm74),
-        (0x827, print_sm70_arm75),
-        (0x828, print_sm70_arm76),
-        (0x82b, print_sm70_arm77),
-        (0x848, print_sm70_arm78),
-        (0x900, print_sm70_arm79),
-        (0x901, print_sm70_arm80),
-        (0x904, print_sm70_arm81),
-        (0x905, print_sm70_arm82),
-        (0x906, print_sm70_arm83),
-        (0x908, print_sm70_arm84),
-        (0x909, print_sm70_arm85),
-        (0x910, print_sm70_arm86),
-        (0x911, print_sm70_arm87),
-        (0x912, print_sm70_arm88),
-        (0x918, print_sm70_arm89),
-        (0x919, print_sm70_arm90),
-        (0x947, print_sm70_arm91),
-        (0x94d, print_sm70_arm92),
-        (0xa02, print_sm70_arm93),
-        (0xa07, print_sm70_arm94),
-        (0xa08, print_sm70_arm95),
-        (0xa09, print_sm70_arm96),
-        (0xa0b, print_sm70_arm97),
-        (0xa0c, print_sm70_arm98),
-        (0xa10, print_sm70_arm99),
-        (0xa11, print_sm70_arm100),
-        (0xa12, print_sm70_arm101),
-        (0xa13, print_sm70_arm102),
-        (0xa16, print_sm70_arm103),
-        (0xa17, print_sm70_arm104),
-        (0xa19, print_sm70_arm105),
-        (0xa20, print_sm70_arm106),
-        (0xa23, print_sm70_arm107),
-        (0xa24, print_sm70_arm108),
-        (0xa25, print_sm70_arm109),
-        (0xa27, print_sm70_arm110),
-        (0xa28, print_sm70_arm111),
-        (0xa2b, print_sm70_arm112),
-        (0xa48, print_sm70_arm113),
-        (0xb00, print_sm70_arm114),
-        (0xb01, print_sm70_arm115),
-        (0xb04, print_sm70_arm116),
-        (0xb05, print_sm70_arm117),
-        (0xb06, print_sm70_arm118),
-        (0xb08, print_sm70_arm119),
-        (0xb09, print_sm70_arm120),
-        (0xb10, print_sm70_arm121),
-        (0xb11, print_sm70_arm122),
-        (0xb12, print_sm70_arm123),
-        (0xc02, print_sm70_arm124),
-        (0xc07, print_sm70_arm125),
-        (0xc08, print_sm70_arm126),
-        (0xc09, print_sm70_arm127),
-        (0xc0b, print_sm70_arm128),
-        (0xc0c, print_sm70_arm129),
-        (0xc10, print_sm70_arm130),
-        (0xc11, print_sm70_arm131),
-        (0xc12, print_sm70_arm132),
-        (0xc13, print_sm70_arm133),
-        (0xc16, print_sm70_arm134),
-        (0xc17, print_sm70_arm135),
-        (0xc19, print_sm70_arm136),
-        (0xc20, print_sm70_arm137),
-        (0xc23, print_sm70_arm138),
-        (0xc24, print_sm70_arm139),
-        (0xc25, print_sm70_arm140),
-        (0xc27, print_sm70_arm141),
-        (0xc28, print_sm70_arm142),
-        (0xc2b, print_sm70_arm143),
-        (0xc48, print_sm70_arm144),
-        (0xd00, print_sm70_arm145),
-        (0xd01, print_sm70_arm146),
-        (0xd04, print_sm70_arm147),
-        (0xd05, print_sm70_arm148),
-        (0xd06, print_sm70_arm149),
-        (0xd08, print_sm70_arm150),
-        (0xd09, print_sm70_arm151),
-        (0xd10, print_sm70_arm152),
-        (0xd11, print_sm70_arm153),
-        (0xd12, print_sm70_arm154),
-        (0xe07, print_sm70_arm155),
-        (0xe16, print_sm70_arm156),
-        (0xe19, print_sm70_arm157),
-        (0xe21, print_sm70_arm158),
-        (0xe23, print_sm70_arm159),
-        (0xe24, print_sm70_arm160),
-        (0xe25, print_sm70_arm161),
-        (0xe27, print_sm70_arm162),
-        (0xe29, print_sm70_arm163),
-        (0xe2b, print_sm70_arm164),
+        (0x22a, print_sm70_arm22),
+        (0x22b, print_sm70_arm23),
+        (0x235, print_sm70_arm24),
+        (0x248, print_sm70_arm25),
+        (0x300, print_sm70_arm26),
+        (0x301, print_sm70_arm27),
+        (0x304, print_sm70_arm28),
+        (0x305, print_sm70_arm29),
+        (0x306, print_sm70_arm30),
+        (0x308, print_sm70_arm31),
+        (0x309, print_sm70_arm32),
+        (0x310, print_sm70_arm33),
+        (0x311, print_sm70_arm34),
+        (0x312, print_sm70_arm35),
+        (0x381, print_sm70_arm36),
+        (0x386, print_sm70_arm37),
+        (0x402, print_sm70_arm38),
+        (0x411, print_sm70_arm39),
+        (0x416, print_sm70_arm40),
+        (0x419, print_sm70_arm41),
+        (0x421, print_sm70_arm42),
+        (0x423, print_sm70_arm43),
+        (0x424, print_sm70_arm44),
+        (0x429, print_sm70_arm45),
+        (0x42a, print_sm70_arm46),
+        (0x42b, print_sm70_arm47),
+        (0x547, print_sm70_arm48),
+        (0x607, print_sm70_arm49),
+        (0x616, print_sm70_arm50),
+        (0x619, print_sm70_arm51),
+        (0x621, print_sm70_arm52),
+        (0x623, print_sm70_arm53),
+        (0x624, print_sm70_arm54),
+        (0x625, print_sm70_arm55),
+        (0x627, print_sm70_arm56),
+        (0x629, print_sm70_arm57),
+        (0x62a, print_sm70_arm58),
+        (0x62b, print_sm70_arm59),
+        (0x802, print_sm70_arm60),
+        (0x805, print_sm70_arm61),
+        (0x807, print_sm70_arm62),
+        (0x808, print_sm70_arm63),
+        (0x809, print_sm70_arm64),
+        (0x80b, print_sm70_arm65),
+        (0x80c, print_sm70_arm66),
+        (0x810, print_sm70_arm67),
+        (0x811, print_sm70_arm68),
+        (0x812, print_sm70_arm69),
+        (0x813, print_sm70_arm70),
+        (0x816, print_sm70_arm71),
+        (0x817, print_sm70_arm72),
+        (0x819, print_sm70_arm73),
+        (0x81c, print_sm70_arm74),
+        (0x820, print_sm70_arm75),
+        (0x823, print_sm70_arm76),
+        (0x824, print_sm70_arm77),
+        (0x825, print_sm70_arm78),
+        (0x827, print_sm70_arm79),
+        (0x828, print_sm70_arm80),
+        (0x82b, print_sm70_arm81),
+        (0x835, print_sm70_arm82),
+        (0x848, print_sm70_arm83),
+        (0x900, print_sm70_arm84),
+        (0x901, print_sm70_arm85),
+        (0x904, print_sm70_arm86),
+        (0x905, print_sm70_arm87),
+        (0x906, print_sm70_arm88),
+        (0x908, print_sm70_arm89),
+        (0x909, print_sm70_arm90),
+        (0x910, print_sm70_arm91),
+        (0x911, print_sm70_arm92),
+        (0x912, print_sm70_arm93),
+        (0x918, print_sm70_arm94),
+        (0x919, print_sm70_arm95),
+        (0x947, print_sm70_arm96),
+        (0x94d, print_sm70_arm97),
+        (0xa02, print_sm70_arm98),
+        (0xa07, print_sm70_arm99),
+        (0xa08, print_sm70_arm100),
+        (0xa09, print_sm70_arm101),
+        (0xa0b, print_sm70_arm102),
+        (0xa0c, print_sm70_arm103),
+        (0xa10, print_sm70_arm104),
+        (0xa11, print_sm70_arm105),
+        (0xa12, print_sm70_arm106),
+        (0xa13, print_sm70_arm107),
+        (0xa16, print_sm70_arm108),
+        (0xa17, print_sm70_arm109),
+        (0xa19, print_sm70_arm110),
+        (0xa20, print_sm70_arm111),
+        (0xa23, print_sm70_arm112),
+        (0xa24, print_sm70_arm113),
+        (0xa25, print_sm70_arm114),
+        (0xa27, print_sm70_arm115),
+        (0xa28, print_sm70_arm116),
+        (0xa2b, print_sm70_arm117),
+        (0xa48, print_sm70_arm118),
+        (0xb00, print_sm70_arm119),
+        (0xb01, print_sm70_arm120),
+        (0xb04, print_sm70_arm121),
+        (0xb05, print_sm70_arm122),
+        (0xb06, print_sm70_arm123),
+        (0xb08, print_sm70_arm124),
+        (0xb09, print_sm70_arm125),
+        (0xb10, print_sm70_arm126),
+        (0xb11, print_sm70_arm127),
+        (0xb12, print_sm70_arm128),
+        (0xc02, print_sm70_arm129),
+        (0xc07, print_sm70_arm130),
+        (0xc08, print_sm70_arm131),
+        (0xc09, print_sm70_arm132),
+        (0xc0b, print_sm70_arm133),
+        (0xc0c, print_sm70_arm134),
+        (0xc10, print_sm70_arm135),
+        (0xc11, print_sm70_arm136),
+        (0xc12, print_sm70_arm137),
+        (0xc13, print_sm70_arm138),
+        (0xc16, print_sm70_arm139),
+        (0xc17, print_sm70_arm140),
+        (0xc19, print_sm70_arm141),
+        (0xc20, print_sm70_arm142),
+        (0xc23, print_sm70_arm143),
+        (0xc24, print_sm70_arm144),
+        (0xc25, print_sm70_arm145),
+        (0xc27, print_sm70_arm146),
+        (0xc28, print_sm70_arm147),
+        (0xc2b, print_sm70_arm148),
+        (0xc35, print_sm70_arm149),
+        (0xc48, print_sm70_arm150),
+        (0xd00, print_sm70_arm151),
+        (0xd01, print_sm70_arm152),
+        (0xd04, print_sm70_arm153),
+        (0xd05, print_sm70_arm154),
+        (0xd06, print_sm70_arm155),
+        (0xd08, print_sm70_arm156),
+        (0xd09, print_sm70_arm157),
+        (0xd10, print_sm70_arm158),
+        (0xd11, print_sm70_arm159),
+        (0xd12, print_sm70_arm160),
+        (0xe07, print_sm70_arm161),
+        (0xe16, print_sm70_arm162),
+        (0xe19, print_sm70_arm163),
+        (0xe21, print_sm70_arm164),
+        (0xe23, print_sm70_arm165),
+        (0xe24, print_sm70_arm166),
+        (0xe25, print_sm70_arm167),
+        (0xe27, print_sm70_arm168),
+        (0xe29, print_sm70_arm169),
+        (0xe2a, print_sm70_arm170),
+        (0xe2b, print_sm70_arm171),
     ],
     print_none,
 );
@@ -4543,7 +4944,15 @@ fn print_sm70_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 fn print_sm70_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x217 && matches!(sm, 75 | 80 | 86 | 89 | 90
-        | 100) => return print_form:: < OpImnmx, 0 > (w, sm, at, out)
+        | 100) => print_form:: < OpImnmx, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8001dffffffff0000000fff == 0x217 && matches!(sm, 120) => print_form:: <
+        OpImnmx, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8001dffffffff0000000fff == 0x4000000000000000217 && matches!(sm, 120)
+        => return print_form:: < OpImnmx64, 0 > (w, sm, at, out)
     );
     None
 }
@@ -4634,6 +5043,17 @@ fn print_sm70_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm70_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0x1fff80100ff3fffff0000ff0fff == 0x22a && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100) => print_form:: < OpDsetp, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80100ff3fffff0000ff0fff == 0x22a && matches!(sm, 120) => return
+        print_form:: < OpDsetp, 6 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 0 > (w, sm, at, out)
     );
@@ -4643,53 +5063,76 @@ fn print_sm70_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
-        => print_form:: < OpVimnmx, 0 > (w, sm, at, out)
+        w & 0x1fff871feff7fffff0000000fff == 0x235 && matches!(sm, 120) => print_form:: <
+        OpIadd, 3 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x1fff87fe8ffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm,
-        120) => return print_form:: < OpVimnmx, 4 > (w, sm, at, out)
+        w & 0x1fff871feff7fffff0000000fff == 0x2000000000000000235 && matches!(sm, 120)
+        => print_form:: < OpIadd64, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff871feff7fffff0000000fff == 0x6000000000000000235 && matches!(sm, 120)
+        => print_form:: < OpIadd64x, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff871feff7fffff0000000fff == 0x4000000000000000235 && matches!(sm, 120)
+        => return print_form:: < OpIaddx, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
+        => print_form:: < OpVimnmx, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87fe8ffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm,
+        120) => print_form:: < OpVimnmx, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff801ecffffffff0000000fff == 0x248 && matches!(sm, 100) => return
+        print_form:: < OpVimnmx, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x300 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFlo, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x301 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBrev, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x304 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x305 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x306 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) => print_form:: <
         OpMufu, 0 > (w, sm, at, out)
@@ -4704,35 +5147,35 @@ fn print_sm70_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x309 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPopc, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x310 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x311 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x312 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e01ff000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 70)
         => print_form:: < OpLdg, 1 > (w, sm, at, out)
@@ -4743,21 +5186,21 @@ fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e01ff0000000000ff0fff == 0x1000000000000000386 && matches!(sm, 70 |
         75) => return print_form:: < OpStg, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) => return
         print_form:: < OpMov64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLeaHi, 4 > (w, sm, at,
@@ -4770,35 +5213,35 @@ fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPrmt, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpShf, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFadd, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 4 > (w, sm, at,
@@ -4811,7 +5254,7 @@ fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDadd, 1 > (w, sm, at, out)
@@ -4822,7 +5265,18 @@ fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100) => print_form:: < OpDsetp, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 120) => return
+        print_form:: < OpDsetp, 4 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 4 > (w, sm, at, out)
@@ -4833,7 +5287,7 @@ fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 89) => print_form:: < OpBraUp, 0 > (w, sm, at, out)
@@ -4844,42 +5298,42 @@ fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) => return
         print_form:: < OpSel64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPrmt, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpShf, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImad, 5 > (w, sm, at, out)
@@ -4890,7 +5344,7 @@ fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImadWide, 4 > (w, sm, at, out)
@@ -4902,35 +5356,42 @@ fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return print_form:: < OpImadHi, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpDsetp, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpMov, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpCs2r, 0 > (w, sm, at,
@@ -4942,21 +5403,21 @@ fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpSel, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsel, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 1 > (w, sm, at, out)
@@ -4971,14 +5432,14 @@ fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsetp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIsetp, 1 > (w, sm, at, out)
@@ -4989,7 +5450,7 @@ fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIadd3, 1 > (w, sm, at, out)
@@ -5001,7 +5462,7 @@ fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 1 > (w, sm, at, out)
@@ -5023,42 +5484,50 @@ fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpLop3, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpIabs, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPrmt, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 89 | 90
-        | 100) => return print_form:: < OpImnmx, 1 > (w, sm, at, out)
+        | 100) => print_form:: < OpImnmx, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8001dff0000000000000fff == 0x817 && matches!(sm, 120) => print_form:: <
+        OpImnmx, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8001dff0000000000000fff == 0x4000000000000000817 && matches!(sm, 120)
+        => return print_form:: < OpImnmx64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpShf, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpPlop3, 0 > (w, sm, at, out)
@@ -5070,7 +5539,7 @@ fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 1 > (w,
@@ -5078,14 +5547,14 @@ fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 1 > (w, sm, at,
@@ -5098,7 +5567,7 @@ fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 1 > (w, sm,
@@ -5111,7 +5580,7 @@ fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 1 > (w, sm,
@@ -5119,7 +5588,7 @@ fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDmul, 1 > (w, sm, at, out)
@@ -5130,7 +5599,7 @@ fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 1 > (w, sm, at, out)
@@ -5141,53 +5610,76 @@ fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
-        => print_form:: < OpVimnmx, 1 > (w, sm, at, out)
+        w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120) => print_form:: <
+        OpIadd, 4 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x1fff87fe8ff0000000000000fff == 0x7e00000000000000000848 && matches!(sm,
-        120) => return print_form:: < OpVimnmx, 5 > (w, sm, at, out)
+        w & 0x1fff871feff0000000000000fff == 0x2000000000000000835 && matches!(sm, 120)
+        => print_form:: < OpIadd64, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff871feff0000000000000fff == 0x6000000000000000835 && matches!(sm, 120)
+        => print_form:: < OpIadd64x, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff871feff0000000000000fff == 0x4000000000000000835 && matches!(sm, 120)
+        => return print_form:: < OpIaddx, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
+        => print_form:: < OpVimnmx, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87fe8ff0000000000000fff == 0x7e00000000000000000848 && matches!(sm,
+        120) => print_form:: < OpVimnmx, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff801ecff0000000000000fff == 0x848 && matches!(sm, 100) => return
+        print_form:: < OpVimnmx, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFlo, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBrev, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) => print_form:: <
         OpMufu, 1 > (w, sm, at, out)
@@ -5202,49 +5694,49 @@ fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPopc, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpNop, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpS2r, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpBra, 0 > (w, sm, at, out)
@@ -5267,35 +5759,35 @@ fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpExit, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpMov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpSel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFsel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 2 > (w, sm, at, out)
@@ -5310,21 +5802,21 @@ fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpIsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpIadd3, 2 > (w, sm, at, out)
@@ -5335,7 +5827,7 @@ fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90) => print_form:: < OpLea, 2 > (w, sm, at, out)
@@ -5354,56 +5846,56 @@ fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpLop3, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpIabs, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPrmt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return print_form:: < OpImnmx, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpShf, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => return print_form:: < OpFmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImad, 2 > (w, sm, at, out)
@@ -5414,7 +5906,7 @@ fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImadWide, 2 > (w, sm, at, out)
@@ -5426,70 +5918,70 @@ fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return print_form:: < OpImadHi, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
-        => return print_form:: < OpVimnmx, 2 > (w, sm, at, out)
+        => return print_form:: < OpVimnmx, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFlo, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpBrev, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2i, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpI2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => print_form:: <
         OpMufu, 2 > (w, sm, at, out)
@@ -5504,35 +5996,35 @@ fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPopc, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2i64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpI2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120) => print_form:: < OpMov64, 2 > (w, sm, at, out)
@@ -5544,7 +6036,7 @@ fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpSel, 3 > (w, sm, at,
@@ -5552,7 +6044,7 @@ fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFsel, 3 > (w, sm, at,
@@ -5560,7 +6052,7 @@ fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => print_form:: < OpFmnmx, 3 > (w, sm, at, out)
@@ -5575,7 +6067,7 @@ fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFsetp, 3 > (w, sm,
@@ -5583,7 +6075,7 @@ fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIsetp, 3 > (w, sm, at, out)
@@ -5594,7 +6086,7 @@ fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIadd3, 3 > (w, sm, at, out)
@@ -5606,7 +6098,7 @@ fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 3 > (w, sm, at, out)
@@ -5626,7 +6118,7 @@ fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpLop3, 3 > (w, sm, at,
@@ -5634,7 +6126,7 @@ fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpIabs, 3 > (w, sm, at,
@@ -5642,7 +6134,7 @@ fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPrmt, 3 > (w, sm, at,
@@ -5650,14 +6142,22 @@ fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100) => return print_form:: < OpImnmx, 3 > (w, sm, at, out)
+        | 80 | 86 | 89 | 90 | 100) => print_form:: < OpImnmx, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8001dffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm,
+        120) => print_form:: < OpImnmx, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8001dffffffff0000000fff == 0x80004000000000000000c17 && matches!(sm,
+        120) => return print_form:: < OpImnmx64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpShf, 3 > (w, sm, at,
@@ -5665,7 +6165,7 @@ fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 3 > (w, sm, at,
@@ -5673,7 +6173,7 @@ fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFfma, 3 > (w, sm, at,
@@ -5681,7 +6181,7 @@ fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 3 > (w, sm, at, out)
@@ -5693,7 +6193,7 @@ fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 3 > (w, sm, at,
@@ -5706,7 +6206,7 @@ fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 3 > (w, sm,
@@ -5714,7 +6214,7 @@ fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDmul, 3 > (w, sm, at, out)
@@ -5725,7 +6225,7 @@ fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDfma, 3 > (w, sm, at, out)
@@ -5736,18 +6236,41 @@ fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
-        90) => print_form:: < OpVimnmx, 3 > (w, sm, at, out)
+        w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
+        120) => print_form:: < OpIadd, 5 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x1fff87fe8ffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
-        120) => return print_form:: < OpVimnmx, 6 > (w, sm, at, out)
+        w & 0x1fff871feff7fffff0000000fff == 0x80002000000000000000c35 && matches!(sm,
+        120) => print_form:: < OpIadd64, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff871feff7fffff0000000fff == 0x80006000000000000000c35 && matches!(sm,
+        120) => print_form:: < OpIadd64x, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff871feff7fffff0000000fff == 0x80004000000000000000c35 && matches!(sm,
+        120) => return print_form:: < OpIaddx, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
+        90) => print_form:: < OpVimnmx, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87fe8ffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
+        120) => print_form:: < OpVimnmx, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff801ecffffffff0000000fff == 0x80000000000000000000c48 && matches!(sm,
+        100) => return print_form:: < OpVimnmx, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFlo, 3 > (w, sm, at,
@@ -5755,7 +6278,7 @@ fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpBrev, 3 > (w, sm, at,
@@ -5763,7 +6286,7 @@ fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2f, 3 > (w, sm, at,
@@ -5771,7 +6294,7 @@ fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2i, 3 > (w, sm, at,
@@ -5779,7 +6302,7 @@ fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2f, 3 > (w, sm, at,
@@ -5787,7 +6310,7 @@ fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpMufu, 6 > (w, sm, at, out)
@@ -5798,7 +6321,7 @@ fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPopc, 3 > (w, sm, at,
@@ -5806,7 +6329,7 @@ fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2f64, 3 > (w, sm,
@@ -5814,7 +6337,7 @@ fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2i64, 3 > (w, sm,
@@ -5822,7 +6345,7 @@ fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2f64, 3 > (w, sm,
@@ -5830,14 +6353,14 @@ fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120) => return print_form:: < OpSel64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPrmt, 6 > (w, sm, at,
@@ -5845,7 +6368,7 @@ fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpShf, 6 > (w, sm, at,
@@ -5853,7 +6376,7 @@ fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFadd, 3 > (w, sm, at,
@@ -5861,7 +6384,7 @@ fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFfma, 6 > (w, sm, at,
@@ -5869,7 +6392,7 @@ fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 6 > (w, sm, at, out)
@@ -5881,7 +6404,7 @@ fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 5 > (w, sm, at,
@@ -5894,7 +6417,7 @@ fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 5 > (w, sm,
@@ -5902,7 +6425,7 @@ fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDadd, 3 > (w, sm, at, out)
@@ -5913,7 +6436,18 @@ fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDsetp, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm,
+        120) => return print_form:: < OpDsetp, 5 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDfma, 6 > (w, sm, at, out)
@@ -6043,6 +6577,33 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo::new("dadd", "rru", 6, Family::Sm70, &[120])
         .fixed(0x1ffffff3cff3fffff0000000fff, 0x80000000000000000000e29)
         .with_srcs(&[slot::GPR, slot::UGPR]),
+    FormInfo::new("dadd", "r", 7, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfffc1e7ff0000000, 0x5c70000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR]),
+    FormInfo::new("dadd", "i", 8, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfefc1e0000000000, 0x3870000000000000)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 50..=60,
+                    when: &[(0x7ff8000000, 0x7ff8000000)],
+                    when_any: 0,
+                    mask: 0x7f00000,
+                    value: 0x7f00000,
+                },
+                Hidden {
+                    sms: 50..=60,
+                    when: &[(0x7ff8000000, 0x7ff0000000)],
+                    when_any: 0x7f00000,
+                    mask: 0x7f00000,
+                    value: 0x7f00000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("dadd", "c", 9, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfffc1e0000000000, 0x4c70000000000000)
+        .with_srcs(&[slot::GPR, slot::CBUF]),
     FormInfo::new("dfma", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100])
         .fixed(0x1ffffff30003fffff0000000fff, 0x22b)
         .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
@@ -6208,6 +6769,90 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo::new("dmul", "rur", 6, Family::Sm70, &[120])
         .fixed(0x1ffffff3cff3fffff0000000fff, 0x80000000000000000000c28)
         .with_srcs(&[slot::GPR, slot::UGPR]),
+    FormInfo::new("dsetp", "rri", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100])
+        .fixed(0x1fff80100ff0000000000ff0fff, 0x42a)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=100,
+                    when: &[(0x7ff8000000000000, 0x7ff8000000000000)],
+                    when_any: 0,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+                Hidden {
+                    sms: 70..=100,
+                    when: &[(0x7ff8000000000000, 0x7ff0000000000000)],
+                    when_any: 0x7ffff00000000,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("dsetp", "rrc", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fff80100ff380000ff00ff0fff, 0x62a)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
+    FormInfo::new("dsetp", "rru", 2, Family::Sm70, &[75, 80, 86, 89, 90, 100])
+        .fixed(0x1fff80100ff3fffff0000ff0fff, 0x80000000000000000000e2a)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
+    FormInfo::new("dsetp", "rrr", 3, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100])
+        .fixed(0x1fff80100ff3fffff0000ff0fff, 0x22a)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("dsetp", "rri", 4, Family::Sm70, &[120])
+        .fixed(0x1fff80100ff0000000000ff0fff, 0x42a)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 120..=120,
+                    when: &[(0x7ff8000000000000, 0x7ff8000000000000)],
+                    when_any: 0,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+                Hidden {
+                    sms: 120..=120,
+                    when: &[(0x7ff8000000000000, 0x7ff0000000000000)],
+                    when_any: 0x7ffff00000000,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("dsetp", "rru", 5, Family::Sm70, &[120])
+        .fixed(0x1fff80100ff3fffff0000ff0fff, 0x80000000000000000000e2a)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
+    FormInfo::new("dsetp", "rrr", 6, Family::Sm70, &[120])
+        .fixed(0x1fff80100ff3fffff0000ff0fff, 0x22a)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("dsetp", "r", 7, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff0807ff0000000, 0x5b80000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("dsetp", "i", 8, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfef0800000000000, 0x3680000000000000)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 50..=60,
+                    when: &[(0x7ff8000000, 0x7ff8000000)],
+                    when_any: 0,
+                    mask: 0x7f00000,
+                    value: 0x7f00000,
+                },
+                Hidden {
+                    sms: 50..=60,
+                    when: &[(0x7ff8000000, 0x7ff0000000)],
+                    when_any: 0x7f00000,
+                    mask: 0x7f00000,
+                    value: 0x7f00000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("dsetp", "c", 9, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff0800000000000, 0x4b80000000000000)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
     FormInfo::new("exit", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
         .fixed(0x1fff86fffffffffffffffff0fff, 0x94d)
         .with_srcs(&[slot::PRED]),
@@ -7341,6 +7986,18 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo::new("iadd", "c", 2, Family::Sm50, &[50, 52, 60])
         .fixed(0xfffc778000000000, 0x4c10000000000000)
         .with_srcs(&[slot::GPR, slot::CBUF]),
+    FormInfo::new("iadd", "rrr", 3, Family::Sm70, &[120])
+        .fixed(0x1fff871feff7fffff0000000fff, 0x235)
+        .raw(0x78000000000000000000000, 0x78000000000000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR]),
+    FormInfo::new("iadd", "rir", 4, Family::Sm70, &[120])
+        .fixed(0x1fff871feff0000000000000fff, 0x835)
+        .raw(0x78000000000000000000000, 0x78000000000000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("iadd", "rur", 5, Family::Sm70, &[120])
+        .fixed(0x1fff871feff7fffff0000000fff, 0x80000000000000000000c35)
+        .raw(0x78000000000000000000000, 0x78000000000000000000000)
+        .with_srcs(&[slot::GPR, slot::UGPR]),
     FormInfo::new("iadd3", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
         .fixed(0x1fff80016007fffff0000000fff, 0x210)
         .raw(0x781e0000000000000000000, 0x781e0000000000000000000)
@@ -7796,6 +8453,36 @@ pub const FORMS: &[FormInfo] = &[
             ],
         )
         .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR, slot::PRED, slot::PRED]),
+    FormInfo::new("iadd64", "rrr", 0, Family::Sm70, &[120])
+        .fixed(0x1fff871feff7fffff0000000fff, 0x2000000000000000235)
+        .raw(0x78000000000000000000000, 0x78000000000000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR]),
+    FormInfo::new("iadd64", "rir", 1, Family::Sm70, &[120])
+        .fixed(0x1fff871feff0000000000000fff, 0x2000000000000000835)
+        .raw(0x78000000000000000000000, 0x78000000000000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("iadd64", "rur", 2, Family::Sm70, &[120])
+        .fixed(0x1fff871feff7fffff0000000fff, 0x80002000000000000000c35)
+        .raw(0x78000000000000000000000, 0x78000000000000000000000)
+        .with_srcs(&[slot::GPR, slot::UGPR]),
+    FormInfo::new("iadd64x", "rrr", 0, Family::Sm70, &[120])
+        .fixed(0x1fff871feff7fffff0000000fff, 0x6000000000000000235)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("iadd64x", "rir", 1, Family::Sm70, &[120])
+        .fixed(0x1fff871feff0000000000000fff, 0x6000000000000000835)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("iadd64x", "rur", 2, Family::Sm70, &[120])
+        .fixed(0x1fff871feff7fffff0000000fff, 0x80006000000000000000c35)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
+    FormInfo::new("iaddx", "rrr", 0, Family::Sm70, &[120])
+        .fixed(0x1fff871feff7fffff0000000fff, 0x4000000000000000235)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("iaddx", "rir", 1, Family::Sm70, &[120])
+        .fixed(0x1fff871feff0000000000000fff, 0x4000000000000000835)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("iaddx", "rur", 2, Family::Sm70, &[120])
+        .fixed(0x1fff871feff7fffff0000000fff, 0x80004000000000000000c35)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
     FormInfo::new("imad", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
         .fixed(0x1fffffff500ffffff0000000fff, 0x78e00000000000000000224)
         .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
@@ -7918,25 +8605,43 @@ pub const FORMS: &[FormInfo] = &[
         .with_srcs(&[slot::GPR, slot::GPR, slot::UGPR, slot::PRED]),
     FormInfo::new("imnmx", "rrr", 0, Family::Sm70, &[75, 80, 86, 89, 90, 100])
         .fixed(0x1fff87ffdffffffff0000000fff, 0x217)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED, slot::NONE]),
     FormInfo::new("imnmx", "rir", 1, Family::Sm70, &[75, 80, 86, 89, 90, 100])
         .fixed(0x1fff87ffdff0000000000000fff, 0x817)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED, slot::NONE]),
     FormInfo::new("imnmx", "rcr", 2, Family::Sm70, &[75, 80, 86, 89, 90])
         .fixed(0x1fff87ffdfff80000ff00000fff, 0xa17)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED, slot::NONE]),
     FormInfo::new("imnmx", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100])
         .fixed(0x1fff87ffdffffffff0000000fff, 0x80000000000000000000c17)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
-    FormInfo::new("imnmx", "r", 4, Family::Sm50, &[50, 52, 60])
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED, slot::NONE]),
+    FormInfo::new("imnmx", "rrr", 4, Family::Sm70, &[120])
+        .fixed(0x1fff8001dffffffff0000000fff, 0x217)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED, slot::PRED]),
+    FormInfo::new("imnmx", "rir", 5, Family::Sm70, &[120])
+        .fixed(0x1fff8001dff0000000000000fff, 0x817)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED, slot::PRED]),
+    FormInfo::new("imnmx", "rur", 6, Family::Sm70, &[120])
+        .fixed(0x1fff8001dffffffff0000000fff, 0x80000000000000000000c17)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED, slot::PRED]),
+    FormInfo::new("imnmx", "r", 7, Family::Sm50, &[50, 52, 60])
         .fixed(0xfffe607ff0000000, 0x5c20000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("imnmx", "i", 5, Family::Sm50, &[50, 52, 60])
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED, slot::NONE]),
+    FormInfo::new("imnmx", "i", 8, Family::Sm50, &[50, 52, 60])
         .fixed(0xfefe600000000000, 0x3820000000000000)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
-    FormInfo::new("imnmx", "c", 6, Family::Sm50, &[50, 52, 60])
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED, slot::NONE]),
+    FormInfo::new("imnmx", "c", 9, Family::Sm50, &[50, 52, 60])
         .fixed(0xfffe600000000000, 0x4c20000000000000)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED, slot::NONE]),
+    FormInfo::new("imnmx64", "rrr", 0, Family::Sm70, &[120])
+        .fixed(0x1fff8001dffffffff0000000fff, 0x4000000000000000217)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED, slot::PRED]),
+    FormInfo::new("imnmx64", "rir", 1, Family::Sm70, &[120])
+        .fixed(0x1fff8001dff0000000000000fff, 0x4000000000000000817)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED, slot::PRED]),
+    FormInfo::new("imnmx64", "rur", 2, Family::Sm70, &[120])
+        .fixed(0x1fff8001dffffffff0000000fff, 0x80004000000000000000c17)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED, slot::PRED]),
     FormInfo::new("iscadd", "r", 0, Family::Sm50, &[50, 52, 60])
         .fixed(0xfffc707ff0000000, 0x5c18000000000000)
         .with_srcs(&[slot::GPR, slot::GPR]),
@@ -8966,25 +9671,34 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo::new("stg", "fixed", 1, Family::Sm50, &[50, 52, 60])
         .fixed(0xfff8300000000000, 0xeed8200000000000)
         .with_srcs(&[slot::GPR, slot::GPR]),
-    FormInfo::new("vimnmx", "rrr", 0, Family::Sm70, &[90])
+    FormInfo::new("vimnmx", "rrr", 0, Family::Sm70, &[100])
+        .fixed(0x1fff801ecffffffff0000000fff, 0x248)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("vimnmx", "rir", 1, Family::Sm70, &[100])
+        .fixed(0x1fff801ecff0000000000000fff, 0x848)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("vimnmx", "rur", 2, Family::Sm70, &[100])
+        .fixed(0x1fff801ecffffffff0000000fff, 0x80000000000000000000c48)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
+    FormInfo::new("vimnmx", "rrr", 3, Family::Sm70, &[90])
         .fixed(0x1fff87fecffffffff0000000fff, 0x7e00000000000000000248)
         .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("vimnmx", "rir", 1, Family::Sm70, &[90])
+    FormInfo::new("vimnmx", "rir", 4, Family::Sm70, &[90])
         .fixed(0x1fff87fecff0000000000000fff, 0x7e00000000000000000848)
         .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
-    FormInfo::new("vimnmx", "rcr", 2, Family::Sm70, &[90])
+    FormInfo::new("vimnmx", "rcr", 5, Family::Sm70, &[90])
         .fixed(0x1fff87fecfff80000ff00000fff, 0x7e00000000000000000a48)
         .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
-    FormInfo::new("vimnmx", "rur", 3, Family::Sm70, &[90])
+    FormInfo::new("vimnmx", "rur", 6, Family::Sm70, &[90])
         .fixed(0x1fff87fecffffffff0000000fff, 0x87e00000000000000000c48)
         .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
-    FormInfo::new("vimnmx", "rrr", 4, Family::Sm70, &[120])
+    FormInfo::new("vimnmx", "rrr", 7, Family::Sm70, &[120])
         .fixed(0x1fff87fe8ffffffff0000000fff, 0x7e00000000000000000248)
         .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("vimnmx", "rir", 5, Family::Sm70, &[120])
+    FormInfo::new("vimnmx", "rir", 8, Family::Sm70, &[120])
         .fixed(0x1fff87fe8ff0000000000000fff, 0x7e00000000000000000848)
         .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
-    FormInfo::new("vimnmx", "rur", 6, Family::Sm70, &[120])
+    FormInfo::new("vimnmx", "rur", 9, Family::Sm70, &[120])
         .fixed(0x1fff87fe8ffffffff0000000fff, 0x87e00000000000000000c48)
         .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
     FormInfo::new("xmad", "r", 0, Family::Sm50, &[50, 52, 60])
@@ -9009,6 +9723,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_cs2r32.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_dadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_dfma.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_dmul.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_dsetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_exit.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2f.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2f64.rs"));
@@ -9031,12 +9746,16 @@ include!(concat!(env!("OUT_DIR"), "/", "op_iadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd3.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd3x.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_iadd64.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_iadd64x.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_iaddx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_hi.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_wide.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_wide_x.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imadx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imnmx.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_imnmx64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iscadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iscadd32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_isetp.rs"));

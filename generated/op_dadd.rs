@@ -4,7 +4,7 @@
 
 /// `DADD`: 64-bit float add.
 ///
-/// Spec: isa-spec/spec/ops/dadd.toml:2 (op `dadd`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/dadd.toml:2 (op `dadd`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpDadd {
     /// Destination (f64). (isa-spec/spec/ops/dadd.toml:12)
@@ -15,6 +15,8 @@ pub struct OpDadd {
     pub b: Src,
     /// Modifier.  (isa-spec/spec/ops/dadd.toml:26)
     pub rnd: Rnd,
+    /// Modifier. Maxwell/Pascal: also write the CC flags; printed on d (nvdisasm 11.8 prints bit 47 so). (isa-spec/spec/ops/dadd.toml:30)
+    pub cc: bool,
 }
 op_fields!(OpDadd, [a, b], [d]);
 /// Spec: isa-spec/spec/ops/dadd.toml:2.
@@ -23,7 +25,7 @@ impl OpDadd {
     pub const MNEMONIC: &'static str = "DADD";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::F64).with_neg().with_abs().with_align(2),
         OperandInfo::new("b", ValueType::F64).with_neg().with_abs().with_align(2),
@@ -53,10 +55,13 @@ impl OpDadd {
             (reg!(Gpr), reg!(Gpr)) if smb & 0x400 != 0 => Some(4),
             (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x400 != 0 => Some(5),
             (reg!(Gpr), reg!(UGpr)) if smb & 0x400 != 0 => Some(6),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => Some(7),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7 != 0 => Some(8),
+            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7 != 0 => Some(9),
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dadd.toml:42; form at isa-spec/spec/ops/dadd.toml:47).
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dadd.toml:51; form at isa-spec/spec/ops/dadd.toml:56).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -95,6 +100,7 @@ impl OpDadd {
                 ),
             );
         }
+        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
         let mut w: u128 = 0x229;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
@@ -106,7 +112,7 @@ impl OpDadd {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dadd.toml:42; form at isa-spec/spec/ops/dadd.toml:47).
+    /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dadd.toml:51; form at isa-spec/spec/ops/dadd.toml:56).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -145,6 +151,7 @@ impl OpDadd {
                 ),
             );
         }
+        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
         let mut w: u128 = 0x429;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
@@ -154,7 +161,7 @@ impl OpDadd {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/dadd.toml:42; form at isa-spec/spec/ops/dadd.toml:47).
+    /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/dadd.toml:51; form at isa-spec/spec/ops/dadd.toml:56).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -193,6 +200,7 @@ impl OpDadd {
                 ),
             );
         }
+        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
         let mut w: u128 = 0x629;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
@@ -205,7 +213,7 @@ impl OpDadd {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rru` on SM [75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dadd.toml:42; form at isa-spec/spec/ops/dadd.toml:47).
+    /// Form `rru` on SM [75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dadd.toml:51; form at isa-spec/spec/ops/dadd.toml:56).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -244,6 +252,7 @@ impl OpDadd {
                 ),
             );
         }
+        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
         let mut w: u128 = 0x80000000000000000000e29;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
@@ -255,7 +264,7 @@ impl OpDadd {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120] (isa-spec/spec/ops/dadd.toml:66; form at isa-spec/spec/ops/dadd.toml:47).
+    /// Form `rrr` on SM [120] (isa-spec/spec/ops/dadd.toml:75; form at isa-spec/spec/ops/dadd.toml:56).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -294,6 +303,7 @@ impl OpDadd {
                 ),
             );
         }
+        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
         let mut w: u128 = 0x229;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
@@ -305,7 +315,7 @@ impl OpDadd {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [120] (isa-spec/spec/ops/dadd.toml:66; form at isa-spec/spec/ops/dadd.toml:47).
+    /// Form `rri` on SM [120] (isa-spec/spec/ops/dadd.toml:75; form at isa-spec/spec/ops/dadd.toml:56).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -344,6 +354,7 @@ impl OpDadd {
                 ),
             );
         }
+        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
         let mut w: u128 = 0x429;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
@@ -353,7 +364,7 @@ impl OpDadd {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rru` on SM [120] (isa-spec/spec/ops/dadd.toml:66; form at isa-spec/spec/ops/dadd.toml:47).
+    /// Form `rru` on SM [120] (isa-spec/spec/ops/dadd.toml:75; form at isa-spec/spec/ops/dadd.toml:56).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -392,6 +403,7 @@ impl OpDadd {
                 ),
             );
         }
+        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
         let mut w: u128 = 0x80000000000000000000e29;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
@@ -403,99 +415,318 @@ impl OpDadd {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/dadd.toml:42; form at isa-spec/spec/ops/dadd.toml:47).
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/dadd.toml:83; form at isa-spec/spec/ops/dadd.toml:86).
+    #[inline(always)]
+    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.b.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "b", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "{} must be a register aligned to {}, not {}", "d", 2, self.d
+                    ),
+                ),
+            );
+        }
+        let mut w: u128 = 0x5c70000000000000;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= (self.rnd.index() as u128) << 39;
+        w |= u128::from(self.b.neg) << 45;
+        w |= u128::from(self.a.abs) << 46;
+        w |= u128::from(self.cc) << 47;
+        w |= u128::from(self.a.neg) << 48;
+        w |= u128::from(self.b.abs) << 49;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/dadd.toml:83; form at isa-spec/spec/ops/dadd.toml:86).
+    #[inline(always)]
+    fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.b.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "b", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "{} must be a register aligned to {}, not {}", "d", 2, self.d
+                    ),
+                ),
+            );
+        }
+        let mut w: u128 = 0x3870000000000000;
+        {
+            let v: u128 = imm_src_field::<
+                E,
+            >(Self::NAME, "b", &self.b, 20u32, 12u32, false)?;
+            w |= (v & 0x7ffff) << 20;
+            w |= ((v >> 19) & 1) << 56;
+        }
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= (self.rnd.index() as u128) << 39;
+        w |= u128::from(self.b.neg) << 45;
+        w |= u128::from(self.a.abs) << 46;
+        w |= u128::from(self.cc) << 47;
+        w |= u128::from(self.a.neg) << 48;
+        w |= u128::from(self.b.abs) << 49;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/dadd.toml:83; form at isa-spec/spec/ops/dadd.toml:86).
+    #[inline(always)]
+    fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.b.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "b", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "{} must be a register aligned to {}, not {}", "d", 2, self.d
+                    ),
+                ),
+            );
+        }
+        let mut w: u128 = 0x4c70000000000000;
+        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
+        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= (self.rnd.index() as u128) << 39;
+        w |= u128::from(self.b.neg) << 45;
+        w |= u128::from(self.a.abs) << 46;
+        w |= u128::from(self.cc) << 47;
+        w |= u128::from(self.a.neg) << 48;
+        w |= u128::from(self.b.abs) << 49;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/dadd.toml:51; form at isa-spec/spec/ops/dadd.toml:56).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
-        let o = Self { d, a, b, rnd };
+        let cc: bool = false;
+        let o = Self { d, a, b, rnd, cc };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/dadd.toml:42; form at isa-spec/spec/ops/dadd.toml:47).
+    /// Form `rri`'s fields (isa-spec/spec/ops/dadd.toml:51; form at isa-spec/spec/ops/dadd.toml:56).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
-        let o = Self { d, a, b, rnd };
+        let cc: bool = false;
+        let o = Self { d, a, b, rnd, cc };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/dadd.toml:42; form at isa-spec/spec/ops/dadd.toml:47).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/dadd.toml:51; form at isa-spec/spec/ops/dadd.toml:56).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
-        let o = Self { d, a, b, rnd };
+        let cc: bool = false;
+        let o = Self { d, a, b, rnd, cc };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/dadd.toml:42; form at isa-spec/spec/ops/dadd.toml:47).
+    /// Form `rru`'s fields (isa-spec/spec/ops/dadd.toml:51; form at isa-spec/spec/ops/dadd.toml:56).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
-        let o = Self { d, a, b, rnd };
+        let cc: bool = false;
+        let o = Self { d, a, b, rnd, cc };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/dadd.toml:66; form at isa-spec/spec/ops/dadd.toml:47).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/dadd.toml:75; form at isa-spec/spec/ops/dadd.toml:56).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 64, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
-        let o = Self { d, a, b, rnd };
+        let cc: bool = false;
+        let o = Self { d, a, b, rnd, cc };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/dadd.toml:66; form at isa-spec/spec/ops/dadd.toml:47).
+    /// Form `rri`'s fields (isa-spec/spec/ops/dadd.toml:75; form at isa-spec/spec/ops/dadd.toml:56).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
-        let o = Self { d, a, b, rnd };
+        let cc: bool = false;
+        let o = Self { d, a, b, rnd, cc };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/dadd.toml:66; form at isa-spec/spec/ops/dadd.toml:47).
+    /// Form `rru`'s fields (isa-spec/spec/ops/dadd.toml:75; form at isa-spec/spec/ops/dadd.toml:56).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
-        let o = Self { d, a, b, rnd };
+        let cc: bool = false;
+        let o = Self { d, a, b, rnd, cc };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+    }
+    /// Form `r`'s fields (isa-spec/spec/ops/dadd.toml:83; form at isa-spec/spec/ops/dadd.toml:86).
+    #[inline(always)]
+    fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
+            .with_neg(bit(w, 48))
+            .with_abs(bit(w, 46));
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
+            .with_neg(bit(w, 45))
+            .with_abs(bit(w, 49));
+        let rnd: Rnd = Rnd::from_index(bits(w, 39, 2) as usize)?;
+        let cc: bool = bit(w, 47);
+        let o = Self { d, a, b, rnd, cc };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+    }
+    /// Form `i`'s fields (isa-spec/spec/ops/dadd.toml:83; form at isa-spec/spec/ops/dadd.toml:86).
+    #[inline(always)]
+    fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
+            .with_neg(bit(w, 48))
+            .with_abs(bit(w, 46));
+        let b = Src::imm(
+                imm_from_field(
+                    (bits(w, 20, 19) | bits(w, 56, 1) << 19),
+                    20u32,
+                    12u32,
+                    false,
+                ),
+            )
+            .with_neg(bit(w, 45))
+            .with_abs(bit(w, 49));
+        let rnd: Rnd = Rnd::from_index(bits(w, 39, 2) as usize)?;
+        let cc: bool = bit(w, 47);
+        let o = Self { d, a, b, rnd, cc };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+    }
+    /// Form `c`'s fields (isa-spec/spec/ops/dadd.toml:83; form at isa-spec/spec/ops/dadd.toml:86).
+    #[inline(always)]
+    fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
+            .with_neg(bit(w, 48))
+            .with_abs(bit(w, 46));
+        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
+            .with_neg(bit(w, 45))
+            .with_abs(bit(w, 49));
+        let rnd: Rnd = Rnd::from_index(bits(w, 39, 2) as usize)?;
+        let cc: bool = bit(w, 47);
+        let o = Self { d, a, b, rnd, cc };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -503,25 +734,45 @@ impl OpDadd {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `DADD` (isa-spec/spec/ops/dadd.toml:29).
+    /// Parse syntax `DADD` (isa-spec/spec/ops/dadd.toml:36).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["DADD"]])?;
         let mut cur = 0usize;
         let rnd: Rnd = take_enum_suffix(rest, &mut cur, &Rnd::ALL, |v| v.text_sm(sm))?;
+        let mut cc: bool = false;
         if cur != rest.len() {
             return None;
         }
         let mut at = asm_try!(Operands:: < 3 > ::start(line, 3, 0usize));
-        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let d = {
+            let tok = at.take();
+            let mut scur = 0usize;
+            cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
+            if scur != tok.suffixes.len() {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!(
+                            "unexpected suffix `.{}` on {}", tok.suffixes[scur], "d"
+                        ),
+                    }),
+                );
+            }
+            let tok = &tok.without_suffixes();
+            asm_try!(dst_operand(tok, "d", false))
+        };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::F64Hi));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::F64Hi));
         let reuse_marks = at.reuse_marks(&["d", "a", "b"]);
-        let op = Self { d, a, b, rnd };
+        let op = Self { d, a, b, rnd, cc };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
             &reuse_marks,
             form,
-            &[("a", &[17, 17, 17, 17, 0, 0, 0]), ("b", &[19, 0, 0, 0, 0, 0, 0])],
+            &[
+                ("a", &[17, 17, 17, 17, 0, 0, 0, 0, 0, 0]),
+                ("b", &[19, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+            ],
         );
         let raw = form.map_or(0, |_| 0);
         let guard = line.guard;
@@ -549,8 +800,16 @@ impl OpDadd {
         let (b_neg, b_abs, b_not) = self.b.flags();
         let b: f64 = b_raw.with_mods(b_neg, b_abs, b_not);
         let rnd = self.rnd;
+        let cc = self.cc;
         match family_of(sm) {
             _ => {
+                if cc {
+                    return Err(
+                        FoldError::new(
+                            format!("{} has no fold on SM{} when {}", "dadd", sm, "cc"),
+                        ),
+                    );
+                }
                 let cc_in: bool = false;
                 let out_d: f64 = dadd_f64(a, b, rnd)?;
                 Ok((FoldOut::new(&[out_d.into_value()]), None))
@@ -580,6 +839,9 @@ impl Encode for OpDadd {
                 self.encode_f5::<E>(sm, c)
             }
             (reg!(Gpr), reg!(UGpr)) if smb & 0x400 != 0 => self.encode_f6::<E>(sm, c),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => self.encode_f7::<E>(sm, c),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7 != 0 => self.encode_f8::<E>(sm, c),
+            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7 != 0 => self.encode_f9::<E>(sm, c),
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b])),
         }
     }
@@ -596,13 +858,16 @@ impl Forms for OpDadd {
             4 => Self::parts_f4(w, sm),
             5 => Self::parts_f5(w, sm),
             6 => Self::parts_f6(w, sm),
+            7 => Self::parts_f7(w, sm),
+            8 => Self::parts_f8(w, sm),
+            9 => Self::parts_f9(w, sm),
             _ => None,
         }
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/dadd.toml:29.
+    /// Spec: isa-spec/spec/ops/dadd.toml:36.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 655360 != 0 { self.form_id(sm) } else { None };
@@ -614,7 +879,12 @@ impl Forms for OpDadd {
                 out.push_str("DADD");
                 out.push_text_chunk(self.rnd.chunk_sm(sm));
                 out.push_str(" ");
-                write_reg(out, self.d);
+                {
+                    write_reg(out, self.d);
+                    if self.cc {
+                        out.push_str(".CC");
+                    }
+                };
                 out.push_str(", ");
                 write_src(out, &self.a, reuse_a, ImmStyle::F64Hi.for_sm(sm));
                 out.push_str(", ");
@@ -626,6 +896,13 @@ impl Forms for OpDadd {
 }
 /// Spec: isa-spec/spec/ops/dadd.toml:2.
 impl Legalize for OpDadd {
+    fn cc_use(&self, sm: u32) -> (bool, bool) {
+        let rnd = self.rnd;
+        let cc = self.cc;
+        match family_of(sm) {
+            _ => (false, cc),
+        }
+    }
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();
         {

@@ -22,6 +22,7 @@ pub struct OpDsetp {
     /// Modifier.  (isa-spec/spec/ops/dsetp.toml:45)
     pub setop: Setop,
 }
+op_fields!(OpDsetp, [a, b, acc], [p, q]);
 /// Spec: isa-spec/spec/ops/dsetp.toml:2.
 impl OpDsetp {
     pub const NAME: &'static str = "dsetp";
@@ -38,18 +39,6 @@ impl OpDsetp {
         OperandInfo::new("p", ValueType::Pred),
         OperandInfo::new("q", ValueType::Pred).with_default(Src::reg(Reg::PT)),
     ];
-    pub fn srcs(&self) -> [&Src; 3usize] {
-        [&self.a, &self.b, &self.acc]
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 3usize] {
-        [&mut self.a, &mut self.b, &mut self.acc]
-    }
-    pub fn dsts(&self) -> [&Reg; 2usize] {
-        [&self.p, &self.q]
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 2usize] {
-        [&mut self.p, &mut self.q]
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -121,8 +110,7 @@ impl OpDsetp {
             |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.acc.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/dsetp.toml:62; form at isa-spec/spec/ops/dsetp.toml:67).
     #[inline(always)]
@@ -170,8 +158,7 @@ impl OpDsetp {
             |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.acc.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rru` on SM [75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dsetp.toml:62; form at isa-spec/spec/ops/dsetp.toml:67).
     #[inline(always)]
@@ -218,8 +205,7 @@ impl OpDsetp {
             |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.acc.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dsetp.toml:83; form at isa-spec/spec/ops/dsetp.toml:67).
     #[inline(always)]
@@ -266,8 +252,7 @@ impl OpDsetp {
             |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.acc.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rri` on SM [120] (isa-spec/spec/ops/dsetp.toml:91; form at isa-spec/spec/ops/dsetp.toml:67).
     #[inline(always)]
@@ -312,8 +297,7 @@ impl OpDsetp {
             |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.acc.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rru` on SM [120] (isa-spec/spec/ops/dsetp.toml:91; form at isa-spec/spec/ops/dsetp.toml:67).
     #[inline(always)]
@@ -360,8 +344,7 @@ impl OpDsetp {
             |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.acc.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [120] (isa-spec/spec/ops/dsetp.toml:96; form at isa-spec/spec/ops/dsetp.toml:67).
     #[inline(always)]
@@ -408,8 +391,7 @@ impl OpDsetp {
             |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.acc.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/dsetp.toml:101; form at isa-spec/spec/ops/dsetp.toml:104).
     #[inline(always)]
@@ -456,8 +438,7 @@ impl OpDsetp {
         w |= (self.cmp.index() as u128) << 48;
         w |= u128::from(self.b.neg) << 6;
         w |= u128::from(self.a.abs) << 7;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/dsetp.toml:101; form at isa-spec/spec/ops/dsetp.toml:104).
     #[inline(always)]
@@ -510,8 +491,7 @@ impl OpDsetp {
         w |= (self.cmp.index() as u128) << 48;
         w |= u128::from(self.b.neg) << 6;
         w |= u128::from(self.a.abs) << 7;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/dsetp.toml:101; form at isa-spec/spec/ops/dsetp.toml:104).
     #[inline(always)]
@@ -559,19 +539,19 @@ impl OpDsetp {
         w |= (self.cmp.index() as u128) << 48;
         w |= u128::from(self.b.neg) << 6;
         w |= u128::from(self.a.abs) << 7;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `rri`'s fields (isa-spec/spec/ops/dsetp.toml:62; form at isa-spec/spec/ops/dsetp.toml:67).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let q = reg_at(w, RegFile::Pred, 84, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let q = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let cmp: Dcmp = Dcmp::from_index(bits(w, 76, 4) as usize)?;
         let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
         let o = Self {
@@ -588,15 +568,16 @@ impl OpDsetp {
     /// Form `rrc`'s fields (isa-spec/spec/ops/dsetp.toml:62; form at isa-spec/spec/ops/dsetp.toml:67).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let q = reg_at(w, RegFile::Pred, 84, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let q = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let cmp: Dcmp = Dcmp::from_index(bits(w, 76, 4) as usize)?;
         let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
         let o = Self {
@@ -613,15 +594,16 @@ impl OpDsetp {
     /// Form `rru`'s fields (isa-spec/spec/ops/dsetp.toml:62; form at isa-spec/spec/ops/dsetp.toml:67).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let q = reg_at(w, RegFile::Pred, 84, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let q = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let cmp: Dcmp = Dcmp::from_index(bits(w, 76, 4) as usize)?;
         let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
         let o = Self {
@@ -638,15 +620,16 @@ impl OpDsetp {
     /// Form `rrr`'s fields (isa-spec/spec/ops/dsetp.toml:83; form at isa-spec/spec/ops/dsetp.toml:67).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let q = reg_at(w, RegFile::Pred, 84, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let q = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let cmp: Dcmp = Dcmp::from_index(bits(w, 76, 4) as usize)?;
         let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
         let o = Self {
@@ -663,13 +646,14 @@ impl OpDsetp {
     /// Form `rri`'s fields (isa-spec/spec/ops/dsetp.toml:91; form at isa-spec/spec/ops/dsetp.toml:67).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let q = reg_at(w, RegFile::Pred, 84, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let q = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let cmp: Dcmp = Dcmp::from_index(bits(w, 76, 4) as usize)?;
         let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
         let o = Self {
@@ -686,15 +670,16 @@ impl OpDsetp {
     /// Form `rru`'s fields (isa-spec/spec/ops/dsetp.toml:91; form at isa-spec/spec/ops/dsetp.toml:67).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let q = reg_at(w, RegFile::Pred, 84, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let q = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let cmp: Dcmp = Dcmp::from_index(bits(w, 76, 4) as usize)?;
         let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
         let o = Self {
@@ -711,15 +696,16 @@ impl OpDsetp {
     /// Form `rrr`'s fields (isa-spec/spec/ops/dsetp.toml:96; form at isa-spec/spec/ops/dsetp.toml:67).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let q = reg_at(w, RegFile::Pred, 84, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?)
+        let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let q = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let acc = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let cmp: Dcmp = Dcmp::from_index(bits(w, 76, 4) as usize)?;
         let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
         let o = Self {
@@ -736,15 +722,16 @@ impl OpDsetp {
     /// Form `r`'s fields (isa-spec/spec/ops/dsetp.toml:101; form at isa-spec/spec/ops/dsetp.toml:104).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p = reg_at(w, RegFile::Pred, 3, 3, sm)?;
-        let q = reg_at(w, RegFile::Pred, 0, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?)
+        let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
+        let q = reg_below(RegFile::Pred, bits(w, 0, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
             .with_neg(bit(w, 43))
             .with_abs(bit(w, 7));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?)
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
             .with_neg(bit(w, 6))
             .with_abs(bit(w, 44));
-        let acc = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
+            .with_not(bit(w, 42));
         let cmp: Dcmp = Dcmp::from_index(bits(w, 48, 4) as usize)?;
         let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
         let o = Self {
@@ -761,9 +748,9 @@ impl OpDsetp {
     /// Form `i`'s fields (isa-spec/spec/ops/dsetp.toml:101; form at isa-spec/spec/ops/dsetp.toml:104).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p = reg_at(w, RegFile::Pred, 3, 3, sm)?;
-        let q = reg_at(w, RegFile::Pred, 0, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?)
+        let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
+        let q = reg_below(RegFile::Pred, bits(w, 0, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
             .with_neg(bit(w, 43))
             .with_abs(bit(w, 7));
         let b = Src::imm(
@@ -776,7 +763,8 @@ impl OpDsetp {
             )
             .with_neg(bit(w, 6))
             .with_abs(bit(w, 44));
-        let acc = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
+            .with_not(bit(w, 42));
         let cmp: Dcmp = Dcmp::from_index(bits(w, 48, 4) as usize)?;
         let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
         let o = Self {
@@ -793,15 +781,16 @@ impl OpDsetp {
     /// Form `c`'s fields (isa-spec/spec/ops/dsetp.toml:101; form at isa-spec/spec/ops/dsetp.toml:104).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p = reg_at(w, RegFile::Pred, 3, 3, sm)?;
-        let q = reg_at(w, RegFile::Pred, 0, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?)
+        let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
+        let q = reg_below(RegFile::Pred, bits(w, 0, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
             .with_neg(bit(w, 43))
             .with_abs(bit(w, 7));
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_neg(bit(w, 6))
             .with_abs(bit(w, 44));
-        let acc = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
+            .with_not(bit(w, 42));
         let cmp: Dcmp = Dcmp::from_index(bits(w, 48, 4) as usize)?;
         let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
         let o = Self {
@@ -814,36 +803,6 @@ impl OpDsetp {
             setop,
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/dsetp.toml:48.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let form = if c.ctrl & 655360 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 17 & 1 != 0);
-        let reuse_b = (matches!(form, Some(3)) && c.ctrl >> 19 & 1 != 0);
-        let reuse_acc = false;
-        write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("DSETP");
-                out.push_text_chunk(self.cmp.chunk_sm(sm));
-                out.push_text_chunk(self.setop.chunk_sm(sm));
-                out.push_str(" ");
-                write_reg(out, self.p);
-                out.push_str(", ");
-                write_reg(out, self.q);
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::F64Hi.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::F64Hi.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.acc, reuse_acc, ImmStyle::Hex.for_sm(sm));
-            }
-        }
-        out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -1002,24 +961,36 @@ impl Forms for OpDsetp {
             _ => None,
         }
     }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/dsetp.toml:48.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        let form = if c.ctrl & 655360 != 0 { self.form_id(sm) } else { None };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(3)) && c.ctrl >> 19 & 1 != 0);
+        let reuse_acc = false;
+        write_guard(out, &c.guard);
+        match sm {
+            _ => {
+                out.push_str("DSETP");
+                out.push_text_chunk(self.cmp.chunk_sm(sm));
+                out.push_text_chunk(self.setop.chunk_sm(sm));
+                out.push_str(" ");
+                write_reg(out, self.p);
+                out.push_str(", ");
+                write_reg(out, self.q);
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::F64Hi.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::F64Hi.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.acc, reuse_acc, ImmStyle::Hex.for_sm(sm));
+            }
+        }
+        out.trim_end_spaces();
     }
 }
 /// Spec: isa-spec/spec/ops/dsetp.toml:2.
-impl Legalize for OpDsetp {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
-    }
-}
+impl Legalize for OpDsetp {}

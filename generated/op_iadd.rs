@@ -2,35 +2,40 @@
 // The build writes it to OUT_DIR; refresh this copy in generated/ with
 // `NAK_UPDATE_GENERATED=1 cargo test -p isa-tests --test generated`.
 
-/// `IADD`: Two-input 32-bit integer add; either source may be negated.
+/// `IADD`: Two-input 32-bit integer add; either source may be negated. Maxwell/Pascal chain carries through the CC register, SM120 writes the carry to a predicate (see iaddx for its .X).
 ///
-/// Spec: isa-spec/spec/ops/iadd.toml:2 (op `iadd`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/iadd.toml:2 (op `iadd`). SMs: 50, 52, 60, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIadd {
     /// Destination (u32). (isa-spec/spec/ops/iadd.toml:8)
     pub d: Reg,
-    /// Source (u32). (isa-spec/spec/ops/iadd.toml:12)
+    /// Destination (pred). SM120: carry out of bit 31 (sum >= 2^32). (isa-spec/spec/ops/iadd.toml:12)
+    pub co0: Reg,
+    /// Source (u32). (isa-spec/spec/ops/iadd.toml:18)
     pub a: Src,
-    /// Source (u32). (isa-spec/spec/ops/iadd.toml:17)
+    /// Source (u32). (isa-spec/spec/ops/iadd.toml:23)
     pub b: Src,
-    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/iadd.toml:22)
+    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/iadd.toml:28)
     pub cc: bool,
-    /// Modifier. Maxwell/Pascal: extended: read the carry from the CC register. (isa-spec/spec/ops/iadd.toml:28)
+    /// Modifier. Maxwell/Pascal: extended: read the carry from the CC register. (isa-spec/spec/ops/iadd.toml:35)
     pub x: bool,
 }
-op_fields!(OpIadd, [a, b], [d]);
+op_fields!(OpIadd, [a, b], [d, co0]);
 /// Spec: isa-spec/spec/ops/iadd.toml:2.
 impl OpIadd {
     pub const NAME: &'static str = "iadd";
     pub const MNEMONIC: &'static str = "IADD";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 60, 120];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32).with_neg(),
         OperandInfo::new("b", ValueType::U32).with_neg(),
     ];
-    pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
+    pub const DSTS: &'static [OperandInfo] = &[
+        OperandInfo::new("d", ValueType::U32),
+        OperandInfo::new("co0", ValueType::Pred).with_default(Src::reg(Reg::PT)),
+    ];
     /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/iadd.toml).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize, 1usize]
@@ -49,14 +54,18 @@ impl OpIadd {
             (reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => Some(0),
             (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7 != 0 => Some(1),
             (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x400 != 0 => Some(3),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x400 != 0 => Some(4),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x400 != 0 => Some(5),
             _ => None,
         }
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/iadd.toml:63; form at isa-spec/spec/ops/iadd.toml:66).
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/iadd.toml:78; form at isa-spec/spec/ops/iadd.toml:81).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "co0", self.co0 == Reg::PT, sm)?;
         let mut w: u128 = 0x5c10000000000000;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
@@ -78,11 +87,12 @@ impl OpIadd {
         }
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/iadd.toml:63; form at isa-spec/spec/ops/iadd.toml:66).
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/iadd.toml:78; form at isa-spec/spec/ops/iadd.toml:81).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "co0", self.co0 == Reg::PT, sm)?;
         let mut w: u128 = 0x3810000000000000;
         {
             let v: u128 = imm_src_field::<
@@ -109,11 +119,12 @@ impl OpIadd {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/iadd.toml:63; form at isa-spec/spec/ops/iadd.toml:66).
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/iadd.toml:78; form at isa-spec/spec/ops/iadd.toml:81).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "co0", self.co0 == Reg::PT, sm)?;
         let mut w: u128 = 0x4c10000000000000;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
@@ -136,58 +147,155 @@ impl OpIadd {
         }
         Ok(w)
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/iadd.toml:63; form at isa-spec/spec/ops/iadd.toml:66).
+    /// Form `rrr` on SM [120] (isa-spec/spec/ops/iadd.toml:102; form at isa-spec/spec/ops/iadd.toml:106).
+    #[inline(always)]
+    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
+        let mut w: u128 = 0x235 | (c.raw & 0x78000000000000000000000);
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= u128::from(self.b.neg) << 63;
+        w |= u128::from(self.a.neg) << 72;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field::<E>(Self::NAME, "co0", self.co0, RegFile::Pred, 3u32, sm)? << 81;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rir` on SM [120] (isa-spec/spec/ops/iadd.toml:102; form at isa-spec/spec/ops/iadd.toml:106).
+    #[inline(always)]
+    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
+        let mut w: u128 = 0x835 | (c.raw & 0x78000000000000000000000);
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+        w |= u128::from(self.a.neg) << 72;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field::<E>(Self::NAME, "co0", self.co0, RegFile::Pred, 3u32, sm)? << 81;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rur` on SM [120] (isa-spec/spec/ops/iadd.toml:102; form at isa-spec/spec/ops/iadd.toml:106).
+    #[inline(always)]
+    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
+        let mut w: u128 = 0x80000000000000000000c35
+            | (c.raw & 0x78000000000000000000000);
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= u128::from(self.b.neg) << 63;
+        w |= u128::from(self.a.neg) << 72;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= dst_field::<E>(Self::NAME, "co0", self.co0, RegFile::Pred, 3u32, sm)? << 81;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `r`'s fields (isa-spec/spec/ops/iadd.toml:78; form at isa-spec/spec/ops/iadd.toml:81).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 {
             return None;
         }
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?).with_neg(bit(w, 49));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?).with_neg(bit(w, 48));
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let co0: Reg = Reg::PT;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
+            .with_neg(bit(w, 49));
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
+            .with_neg(bit(w, 48));
         let cc: bool = bit(w, 47);
         let x: bool = bit(w, 43);
-        let o = Self { d, a, b, cc, x };
+        let o = Self { d, co0, a, b, cc, x };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/iadd.toml:63; form at isa-spec/spec/ops/iadd.toml:66).
+    /// Form `i`'s fields (isa-spec/spec/ops/iadd.toml:78; form at isa-spec/spec/ops/iadd.toml:81).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 {
             return None;
         }
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?).with_neg(bit(w, 49));
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let co0: Reg = Reg::PT;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
+            .with_neg(bit(w, 49));
         let b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
         let cc: bool = bit(w, 47);
         let x: bool = bit(w, 43);
-        let o = Self { d, a, b, cc, x };
+        let o = Self { d, co0, a, b, cc, x };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/iadd.toml:63; form at isa-spec/spec/ops/iadd.toml:66).
+    /// Form `c`'s fields (isa-spec/spec/ops/iadd.toml:78; form at isa-spec/spec/ops/iadd.toml:81).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 {
             return None;
         }
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?).with_neg(bit(w, 49));
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let co0: Reg = Reg::PT;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
+            .with_neg(bit(w, 49));
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_neg(bit(w, 48));
         let cc: bool = bit(w, 47);
         let x: bool = bit(w, 43);
-        let o = Self { d, a, b, cc, x };
+        let o = Self { d, co0, a, b, cc, x };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/iadd.toml:102; form at isa-spec/spec/ops/iadd.toml:106).
+    #[inline(always)]
+    fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let co0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
+            .with_neg(bit(w, 72));
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+            .with_neg(bit(w, 63));
+        let cc: bool = false;
+        let x: bool = false;
+        let o = Self { d, co0, a, b, cc, x };
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
+    }
+    /// Form `rir`'s fields (isa-spec/spec/ops/iadd.toml:102; form at isa-spec/spec/ops/iadd.toml:106).
+    #[inline(always)]
+    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let co0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
+            .with_neg(bit(w, 72));
+        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        let cc: bool = false;
+        let x: bool = false;
+        let o = Self { d, co0, a, b, cc, x };
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
+    }
+    /// Form `rur`'s fields (isa-spec/spec/ops/iadd.toml:102; form at isa-spec/spec/ops/iadd.toml:106).
+    #[inline(always)]
+    fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let co0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
+            .with_neg(bit(w, 72));
+        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?)
+            .with_neg(bit(w, 63));
+        let cc: bool = false;
+        let x: bool = false;
+        let o = Self { d, co0, a, b, cc, x };
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
+            120 => Self::parse_syntax1(line, sm, addr),
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `IADD` (isa-spec/spec/ops/iadd.toml:33).
+    /// Parse syntax `IADD` (isa-spec/spec/ops/iadd.toml:41).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD"]])?;
         let mut cur = 0usize;
@@ -217,10 +325,69 @@ impl OpIadd {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         let reuse_marks = at.reuse_marks(&["d", "a", "b"]);
-        let op = Self { d, a, b, cc, x };
+        let op = Self {
+            d,
+            co0: Reg::PT,
+            a,
+            b,
+            cc,
+            x,
+        };
         let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[("a", &[0, 0, 0, 17, 17, 17]), ("b", &[0, 0, 0, 18, 0, 0])],
+        );
+        let raw = form
+            .map_or(
+                0,
+                |f| {
+                    [
+                        0, 0, 0, 0x78000000000000000000000, 0x78000000000000000000000,
+                        0x78000000000000000000000,
+                    ][f as usize]
+                },
+            );
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
+    }
+    /// Parse syntax `IADD` (isa-spec/spec/ops/iadd.toml:46).
+    fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
+        let rest = strip_any_mnemonic(&line.parts, &[&["IADD"]])?;
+        let mut cur = 0usize;
+        let x: bool = take_suffix(rest, &mut cur, ".X");
+        if cur != rest.len() {
+            return None;
+        }
+        let mut at = asm_try!(Operands:: < 4 > ::start(line, 3, 1usize));
+        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let co0 = if at.optional(|tok| is_pred_token(tok)) {
+            asm_try!(dst_operand(at.take(), "co0", true))
+        } else {
+            at.skip();
+            Reg::PT
+        };
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
+        let reuse_marks = at.reuse_marks(&["d", "co0", "a", "b"]);
+        let op = Self { d, co0, a, b, cc: false, x };
+        let form = op.form_id(sm);
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[("a", &[0, 0, 0, 17, 17, 17]), ("b", &[0, 0, 0, 18, 0, 0])],
+        );
+        let raw = form
+            .map_or(
+                0,
+                |f| {
+                    [
+                        0, 0, 0, 0x78000000000000000000000, 0x78000000000000000000000,
+                        0x78000000000000000000000,
+                    ][f as usize]
+                },
+            );
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
@@ -266,8 +433,9 @@ impl OpIadd {
                 let cin = if x { cc_in as u64 } else { a_neg as u64 + b_neg as u64 };
                 let sum = a1 as u64 + b1 as u64 + cin;
                 let out_d: u32 = sum as u32;
+                let out_co0: bool = sum >> 32 != 0;
                 Ok((
-                    FoldOut::new(&[out_d.into_value()]),
+                    FoldOut::new(&[out_d.into_value(), out_co0.into_value()]),
                     if cc { Some(sum >> 32 != 0) } else { None },
                 ))
             }
@@ -286,6 +454,11 @@ impl Encode for OpIadd {
             (reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => self.encode_f0::<E>(sm, c),
             (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7 != 0 => self.encode_f1::<E>(sm, c),
             (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7 != 0 => self.encode_f2::<E>(sm, c),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x400 != 0 => self.encode_f3::<E>(sm, c),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x400 != 0 => {
+                self.encode_f4::<E>(sm, c)
+            }
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x400 != 0 => self.encode_f5::<E>(sm, c),
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b])),
         }
     }
@@ -298,19 +471,39 @@ impl Forms for OpIadd {
             0 => Self::parts_f0(w, sm),
             1 => Self::parts_f1(w, sm),
             2 => Self::parts_f2(w, sm),
+            3 => Self::parts_f3(w, sm),
+            4 => Self::parts_f4(w, sm),
+            5 => Self::parts_f5(w, sm),
             _ => None,
         }
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/iadd.toml:33.
+    /// Spec: isa-spec/spec/ops/iadd.toml:41.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_a = false;
-        let reuse_b = false;
+        let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
+        let reuse_a = (matches!(form, Some(3 | 4 | 5)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(3)) && c.ctrl >> 18 & 1 != 0);
         write_guard(out, &c.guard);
         match sm {
+            120 => {
+                out.push_str("IADD");
+                if self.x {
+                    out.push_str(".X");
+                }
+                out.push_str(" ");
+                write_reg(out, self.d);
+                if self.co0 != Reg::PT {
+                    out.push_str(", ");
+                    write_reg(out, self.co0);
+                }
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+            }
             _ => {
                 out.push_str("IADD");
                 if self.x {
@@ -351,6 +544,9 @@ impl Legalize for OpIadd {
         v
     }
     fn to_wide(&self) -> Option<Op> {
+        if self.co0 != Reg::PT {
+            return None;
+        }
         Some(
             Op::Iadd32i(OpIadd32i {
                 d: self.d,

@@ -16,6 +16,7 @@ pub struct OpIadd64 {
     /// Source (i64). (isa-spec/spec/ops/iadd64.toml:25)
     pub b: Src,
 }
+op_fields!(OpIadd64, [a, b], [d, co0]);
 /// Spec: isa-spec/spec/ops/iadd64.toml:2.
 impl OpIadd64 {
     pub const NAME: &'static str = "iadd64";
@@ -31,18 +32,6 @@ impl OpIadd64 {
         OperandInfo::new("d", ValueType::U64).with_align(2),
         OperandInfo::new("co0", ValueType::Pred).with_default(Src::reg(Reg::PT)),
     ];
-    pub fn srcs(&self) -> [&Src; 2usize] {
-        [&self.a, &self.b]
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 2usize] {
-        [&mut self.a, &mut self.b]
-    }
-    pub fn dsts(&self) -> [&Reg; 2usize] {
-        [&self.d, &self.co0]
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 2usize] {
-        [&mut self.d, &mut self.co0]
-    }
     /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/iadd64.toml).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize, 1usize]
@@ -103,16 +92,14 @@ impl OpIadd64 {
                 ),
             );
         }
-        let mut w: u128 = 0x2000000000000000235;
-        w |= c.raw & 0x78000000000000000000000;
+        let mut w: u128 = 0x2000000000000000235 | (c.raw & 0x78000000000000000000000);
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.neg) << 63;
         w |= u128::from(self.a.neg) << 72;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= dst_field::<E>(Self::NAME, "co0", self.co0, RegFile::Pred, 3u32, sm)? << 81;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rir` on SM [120] (isa-spec/spec/ops/iadd64.toml:47; form at isa-spec/spec/ops/iadd64.toml:51).
     #[inline(always)]
@@ -153,15 +140,13 @@ impl OpIadd64 {
                 ),
             );
         }
-        let mut w: u128 = 0x2000000000000000835;
-        w |= c.raw & 0x78000000000000000000000;
+        let mut w: u128 = 0x2000000000000000835 | (c.raw & 0x78000000000000000000000);
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= u128::from(self.a.neg) << 72;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= dst_field::<E>(Self::NAME, "co0", self.co0, RegFile::Pred, 3u32, sm)? << 81;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, true)? << 32;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rur` on SM [120] (isa-spec/spec/ops/iadd64.toml:47; form at isa-spec/spec/ops/iadd64.toml:51).
     #[inline(always)]
@@ -202,33 +187,35 @@ impl OpIadd64 {
                 ),
             );
         }
-        let mut w: u128 = 0x80002000000000000000c35;
-        w |= c.raw & 0x78000000000000000000000;
+        let mut w: u128 = 0x80002000000000000000c35
+            | (c.raw & 0x78000000000000000000000);
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.neg) << 63;
         w |= u128::from(self.a.neg) << 72;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= dst_field::<E>(Self::NAME, "co0", self.co0, RegFile::Pred, 3u32, sm)? << 81;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/iadd64.toml:47; form at isa-spec/spec/ops/iadd64.toml:51).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let co0 = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?).with_neg(bit(w, 72));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?).with_neg(bit(w, 63));
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let co0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
+            .with_neg(bit(w, 72));
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+            .with_neg(bit(w, 63));
         let o = Self { d, co0, a, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/iadd64.toml:47; form at isa-spec/spec/ops/iadd64.toml:51).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let co0 = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?).with_neg(bit(w, 72));
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let co0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
+            .with_neg(bit(w, 72));
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, true));
         let o = Self { d, co0, a, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
@@ -236,39 +223,14 @@ impl OpIadd64 {
     /// Form `rur`'s fields (isa-spec/spec/ops/iadd64.toml:47; form at isa-spec/spec/ops/iadd64.toml:51).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let co0 = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?).with_neg(bit(w, 72));
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let co0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
+            .with_neg(bit(w, 72));
+        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?)
+            .with_neg(bit(w, 63));
         let o = Self { d, co0, a, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/iadd64.toml:29.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = (matches!(form, Some(0 | 1 | 2)) && c.ctrl >> 17 & 1 != 0);
-        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
-        write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("IADD.64");
-                out.push_str(" ");
-                write_reg(out, self.d);
-                if self.co0 != Reg::PT {
-                    out.push_str(", ");
-                    write_reg(out, self.co0);
-                }
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-            }
-        }
-        out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -369,26 +331,36 @@ impl Forms for OpIadd64 {
             _ => None,
         }
     }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/iadd64.toml:29.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
+        write_guard(out, &c.guard);
+        match sm {
+            _ => {
+                out.push_str("IADD.64");
+                out.push_str(" ");
+                write_reg(out, self.d);
+                if self.co0 != Reg::PT {
+                    out.push_str(", ");
+                    write_reg(out, self.co0);
+                }
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+            }
+        }
+        out.trim_end_spaces();
     }
 }
 /// Spec: isa-spec/spec/ops/iadd64.toml:2.
 impl Legalize for OpIadd64 {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
-    }
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();
         {

@@ -18,6 +18,7 @@ pub struct OpIadd64x {
     /// Source (pred). (isa-spec/spec/ops/iadd64x.toml:29)
     pub ci: Src,
 }
+op_fields!(OpIadd64x, [a, b, ci], [d, co0]);
 /// Spec: isa-spec/spec/ops/iadd64x.toml:2.
 impl OpIadd64x {
     pub const NAME: &'static str = "iadd64x";
@@ -34,18 +35,6 @@ impl OpIadd64x {
         OperandInfo::new("d", ValueType::U64).with_align(2),
         OperandInfo::new("co0", ValueType::Pred).with_default(Src::reg(Reg::PT)),
     ];
-    pub fn srcs(&self) -> [&Src; 3usize] {
-        [&self.a, &self.b, &self.ci]
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 3usize] {
-        [&mut self.a, &mut self.b, &mut self.ci]
-    }
-    pub fn dsts(&self) -> [&Reg; 2usize] {
-        [&self.d, &self.co0]
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 2usize] {
-        [&mut self.d, &mut self.co0]
-    }
     /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/iadd64x.toml).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize, 1usize]
@@ -116,8 +105,7 @@ impl OpIadd64x {
         w |= src_field::<E>(Self::NAME, "ci", &self.ci, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.ci.not) << 90;
         w |= u128::from(self.b.not) << 63;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rir` on SM [120] (isa-spec/spec/ops/iadd64x.toml:49; form at isa-spec/spec/ops/iadd64x.toml:53).
     #[inline(always)]
@@ -167,8 +155,7 @@ impl OpIadd64x {
         w |= src_field::<E>(Self::NAME, "ci", &self.ci, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.ci.not) << 90;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, true)? << 32;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rur` on SM [120] (isa-spec/spec/ops/iadd64x.toml:49; form at isa-spec/spec/ops/iadd64x.toml:53).
     #[inline(always)]
@@ -219,71 +206,48 @@ impl OpIadd64x {
         w |= src_field::<E>(Self::NAME, "ci", &self.ci, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.ci.not) << 90;
         w |= u128::from(self.b.not) << 63;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/iadd64x.toml:49; form at isa-spec/spec/ops/iadd64x.toml:53).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let co0 = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?).with_not(bit(w, 72));
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?).with_not(bit(w, 63));
-        let ci = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let co0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
+            .with_not(bit(w, 72));
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+            .with_not(bit(w, 63));
+        let ci = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let o = Self { d, co0, a, b, ci };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/iadd64x.toml:49; form at isa-spec/spec/ops/iadd64x.toml:53).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let co0 = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?).with_not(bit(w, 72));
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let co0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
+            .with_not(bit(w, 72));
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, true));
-        let ci = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let ci = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let o = Self { d, co0, a, b, ci };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/iadd64x.toml:49; form at isa-spec/spec/ops/iadd64x.toml:53).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let co0 = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?).with_not(bit(w, 72));
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
-        let ci = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let co0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
+            .with_not(bit(w, 72));
+        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?)
+            .with_not(bit(w, 63));
+        let ci = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let o = Self { d, co0, a, b, ci };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/iadd64x.toml:33.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = (matches!(form, Some(0 | 1 | 2)) && c.ctrl >> 17 & 1 != 0);
-        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
-        let reuse_ci = false;
-        write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("IADD.64.X");
-                out.push_str(" ");
-                write_reg(out, self.d);
-                if self.co0 != Reg::PT {
-                    out.push_str(", ");
-                    write_reg(out, self.co0);
-                }
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.ci, reuse_ci, ImmStyle::Hex.for_sm(sm));
-            }
-        }
-        out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -389,26 +353,39 @@ impl Forms for OpIadd64x {
             _ => None,
         }
     }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/iadd64x.toml:33.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
+        let reuse_ci = false;
+        write_guard(out, &c.guard);
+        match sm {
+            _ => {
+                out.push_str("IADD.64.X");
+                out.push_str(" ");
+                write_reg(out, self.d);
+                if self.co0 != Reg::PT {
+                    out.push_str(", ");
+                    write_reg(out, self.co0);
+                }
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.ci, reuse_ci, ImmStyle::Hex.for_sm(sm));
+            }
+        }
+        out.trim_end_spaces();
     }
 }
 /// Spec: isa-spec/spec/ops/iadd64x.toml:2.
 impl Legalize for OpIadd64x {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
-    }
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();
         {

@@ -2,40 +2,51 @@
 // The build writes it to OUT_DIR; refresh this copy in generated/ with
 // `NAK_UPDATE_GENERATED=1 cargo test -p isa-tests --test generated`.
 
-/// `IMNMX`: 32-bit integer minimum/maximum, selected by a predicate (true: min). Maxwell/Pascal, and SM75..SM100; ptxas emits VIMNMX from SM90 on, and SM120's IMNMX (two predicate results, a second predicate source, a 64-bit flag at 74) is not modelled.
+/// `IMNMX`: 32-bit integer minimum/maximum, selected by a predicate (true: min). Maxwell/Pascal, SM75..SM100 and SM120 (ptxas emits VIMNMX on SM90/100); SM120's 64-bit form is imnmx64.
 ///
-/// Spec: isa-spec/spec/ops/imnmx.toml:2 (op `imnmx`). SMs: 50, 52, 60, 75, 80, 86, 89, 90, 100.
+/// Spec: isa-spec/spec/ops/imnmx.toml:2 (op `imnmx`). SMs: 50, 52, 60, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpImnmx {
     /// Destination (u32). (isa-spec/spec/ops/imnmx.toml:7)
     pub d: Reg,
-    /// Source (u32). (isa-spec/spec/ops/imnmx.toml:11)
+    /// Destination (pred). (isa-spec/spec/ops/imnmx.toml:14)
+    pub pd0: Reg,
+    /// Destination (pred). (isa-spec/spec/ops/imnmx.toml:20)
+    pub pd1: Reg,
+    /// Source (u32). (isa-spec/spec/ops/imnmx.toml:26)
     pub a: Src,
-    /// Source (u32). (isa-spec/spec/ops/imnmx.toml:15)
+    /// Source (u32). (isa-spec/spec/ops/imnmx.toml:30)
     pub b: Src,
-    /// Source (pred). (isa-spec/spec/ops/imnmx.toml:19)
+    /// Source (pred). (isa-spec/spec/ops/imnmx.toml:34)
     pub p: Src,
-    /// Modifier.  (isa-spec/spec/ops/imnmx.toml:24)
+    /// Source (pred). SM120: a second predicate source of unknown meaning (ptxas writes !PT). (isa-spec/spec/ops/imnmx.toml:39)
+    pub q: Src,
+    /// Modifier.  (isa-spec/spec/ops/imnmx.toml:46)
     pub ty: IntType,
-    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/imnmx.toml:28)
+    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/imnmx.toml:50)
     pub cc: bool,
-    /// Modifier. Maxwell/Pascal: step of a 64-bit min/max chained through the CC register. (isa-spec/spec/ops/imnmx.toml:35)
+    /// Modifier. Maxwell/Pascal: step of a 64-bit min/max chained through the CC register. (isa-spec/spec/ops/imnmx.toml:57)
     pub xmode: ImnmxX,
 }
-op_fields!(OpImnmx, [a, b, p], [d]);
+op_fields!(OpImnmx, [a, b, p, q], [d, pd0, pd1]);
 /// Spec: isa-spec/spec/ops/imnmx.toml:2.
 impl OpImnmx {
     pub const NAME: &'static str = "imnmx";
     pub const MNEMONIC: &'static str = "IMNMX";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 75, 80, 86, 89, 90, 100];
+    pub const SMS: &'static [u32] = &[50, 52, 60, 75, 80, 86, 89, 90, 100, 120];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
         OperandInfo::new("p", ValueType::Pred).with_not(),
+        OperandInfo::new("q", ValueType::Pred).with_not().with_default(Src::FALSE),
     ];
-    pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
+    pub const DSTS: &'static [OperandInfo] = &[
+        OperandInfo::new("d", ValueType::U32),
+        OperandInfo::new("pd0", ValueType::Pred).with_default(Src::reg(Reg::PT)),
+        OperandInfo::new("pd1", ValueType::Pred).with_default(Src::reg(Reg::PT)),
+    ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -50,23 +61,68 @@ impl OpImnmx {
     /// the kinds, not a test per form).
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind, self.p.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3f0 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3f0 != 0 => Some(1),
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x1f0 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3f0 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7 != 0 => Some(4),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x7 != 0 => Some(5),
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x7 != 0 => Some(6),
+        match (self.a.kind, self.b.kind, self.p.kind, self.q.kind) {
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(Pred),
+                _,
+            ) if smb & 0x3f0 != 0 && self.q == Src::FALSE => Some(0),
+            (
+                reg!(Gpr),
+                SrcKind::Imm(_),
+                reg!(Pred),
+                _,
+            ) if smb & 0x3f0 != 0 && self.q == Src::FALSE => Some(1),
+            (
+                reg!(Gpr),
+                SrcKind::CBuf(_),
+                reg!(Pred),
+                _,
+            ) if smb & 0x1f0 != 0 && self.q == Src::FALSE => Some(2),
+            (
+                reg!(Gpr),
+                reg!(UGpr),
+                reg!(Pred),
+                _,
+            ) if smb & 0x3f0 != 0 && self.q == Src::FALSE => Some(3),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred), reg!(Pred)) if smb & 0x400 != 0 => Some(4),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred), reg!(Pred)) if smb & 0x400 != 0 => {
+                Some(5)
+            }
+            (reg!(Gpr), reg!(UGpr), reg!(Pred), reg!(Pred)) if smb & 0x400 != 0 => {
+                Some(6)
+            }
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(Pred),
+                _,
+            ) if smb & 0x7 != 0 && self.q == Src::FALSE => Some(7),
+            (
+                reg!(Gpr),
+                SrcKind::Imm(_),
+                reg!(Pred),
+                _,
+            ) if smb & 0x7 != 0 && self.q == Src::FALSE => Some(8),
+            (
+                reg!(Gpr),
+                SrcKind::CBuf(_),
+                reg!(Pred),
+                _,
+            ) if smb & 0x7 != 0 && self.q == Src::FALSE => Some(9),
             _ => None,
         }
     }
-    /// Form `rrr` on SM [75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/imnmx.toml:58; form at isa-spec/spec/ops/imnmx.toml:62).
+    /// Form `rrr` on SM [75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        only_default::<E>(Self::NAME, "q", self.q == Src::FALSE, sm)?;
+        only_default::<E>(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
+        only_default::<E>(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
         only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
         only_default::<E>(Self::NAME, "modifier xmode", self.xmode == ImnmxX::None, sm)?;
         let mut w: u128 = 0x217;
@@ -78,12 +134,15 @@ impl OpImnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rir` on SM [75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/imnmx.toml:58; form at isa-spec/spec/ops/imnmx.toml:62).
+    /// Form `rir` on SM [75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        only_default::<E>(Self::NAME, "q", self.q == Src::FALSE, sm)?;
+        only_default::<E>(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
+        only_default::<E>(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
         only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
         only_default::<E>(Self::NAME, "modifier xmode", self.xmode == ImnmxX::None, sm)?;
         let mut w: u128 = 0x817;
@@ -95,12 +154,15 @@ impl OpImnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rcr` on SM [75, 80, 86, 89, 90] (isa-spec/spec/ops/imnmx.toml:58; form at isa-spec/spec/ops/imnmx.toml:62).
+    /// Form `rcr` on SM [75, 80, 86, 89, 90] (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        only_default::<E>(Self::NAME, "q", self.q == Src::FALSE, sm)?;
+        only_default::<E>(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
+        only_default::<E>(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
         only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
         only_default::<E>(Self::NAME, "modifier xmode", self.xmode == ImnmxX::None, sm)?;
         let mut w: u128 = 0xa17;
@@ -113,12 +175,15 @@ impl OpImnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/imnmx.toml:58; form at isa-spec/spec/ops/imnmx.toml:62).
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        only_default::<E>(Self::NAME, "q", self.q == Src::FALSE, sm)?;
+        only_default::<E>(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
+        only_default::<E>(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
         only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
         only_default::<E>(Self::NAME, "modifier xmode", self.xmode == ImnmxX::None, sm)?;
         let mut w: u128 = 0x80000000000000000000c17;
@@ -130,12 +195,81 @@ impl OpImnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/imnmx.toml:76; form at isa-spec/spec/ops/imnmx.toml:79).
+    /// Form `rrr` on SM [120] (isa-spec/spec/ops/imnmx.toml:105; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods::<E>(Self::NAME, "q", &self.q, MOD_NEG | MOD_ABS, sm)?;
+        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier xmode", self.xmode == ImnmxX::None, sm)?;
+        let mut w: u128 = 0x217;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
+        w |= src_field::<E>(Self::NAME, "q", &self.q, RegFile::Pred, 3u32, sm)? << 77;
+        w |= u128::from(self.q.not) << 80;
+        w |= dst_field::<E>(Self::NAME, "pd0", self.pd0, RegFile::Pred, 3u32, sm)? << 81;
+        w |= dst_field::<E>(Self::NAME, "pd1", self.pd1, RegFile::Pred, 3u32, sm)? << 84;
+        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
+        w |= u128::from(self.p.not) << 90;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rir` on SM [120] (isa-spec/spec/ops/imnmx.toml:105; form at isa-spec/spec/ops/imnmx.toml:91).
+    #[inline(always)]
+    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods::<E>(Self::NAME, "q", &self.q, MOD_NEG | MOD_ABS, sm)?;
+        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier xmode", self.xmode == ImnmxX::None, sm)?;
+        let mut w: u128 = 0x817;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
+        w |= src_field::<E>(Self::NAME, "q", &self.q, RegFile::Pred, 3u32, sm)? << 77;
+        w |= u128::from(self.q.not) << 80;
+        w |= dst_field::<E>(Self::NAME, "pd0", self.pd0, RegFile::Pred, 3u32, sm)? << 81;
+        w |= dst_field::<E>(Self::NAME, "pd1", self.pd1, RegFile::Pred, 3u32, sm)? << 84;
+        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
+        w |= u128::from(self.p.not) << 90;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rur` on SM [120] (isa-spec/spec/ops/imnmx.toml:105; form at isa-spec/spec/ops/imnmx.toml:91).
+    #[inline(always)]
+    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        forbid_mods::<E>(Self::NAME, "q", &self.q, MOD_NEG | MOD_ABS, sm)?;
+        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier xmode", self.xmode == ImnmxX::None, sm)?;
+        let mut w: u128 = 0x80000000000000000000c17;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= code_of(&[1, 0], self.ty.index()) << 73;
+        w |= src_field::<E>(Self::NAME, "q", &self.q, RegFile::Pred, 3u32, sm)? << 77;
+        w |= u128::from(self.q.not) << 80;
+        w |= dst_field::<E>(Self::NAME, "pd0", self.pd0, RegFile::Pred, 3u32, sm)? << 81;
+        w |= dst_field::<E>(Self::NAME, "pd1", self.pd1, RegFile::Pred, 3u32, sm)? << 84;
+        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
+        w |= u128::from(self.p.not) << 90;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/imnmx.toml:119; form at isa-spec/spec/ops/imnmx.toml:122).
+    #[inline(always)]
+    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        only_default::<E>(Self::NAME, "q", self.q == Src::FALSE, sm)?;
+        only_default::<E>(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
+        only_default::<E>(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
         let mut w: u128 = 0x5c20000000000000;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
@@ -147,12 +281,15 @@ impl OpImnmx {
         w |= code_of(&[1, 0], self.ty.index()) << 48;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/imnmx.toml:76; form at isa-spec/spec/ops/imnmx.toml:79).
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/imnmx.toml:119; form at isa-spec/spec/ops/imnmx.toml:122).
     #[inline(always)]
-    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        only_default::<E>(Self::NAME, "q", self.q == Src::FALSE, sm)?;
+        only_default::<E>(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
+        only_default::<E>(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
         let mut w: u128 = 0x3820000000000000;
         {
             let v: u128 = imm_src_field::<
@@ -170,12 +307,15 @@ impl OpImnmx {
         w |= code_of(&[1, 0], self.ty.index()) << 48;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/imnmx.toml:76; form at isa-spec/spec/ops/imnmx.toml:79).
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/imnmx.toml:119; form at isa-spec/spec/ops/imnmx.toml:122).
     #[inline(always)]
-    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        only_default::<E>(Self::NAME, "q", self.q == Src::FALSE, sm)?;
+        only_default::<E>(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
+        only_default::<E>(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
         let mut w: u128 = 0x4c20000000000000;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
@@ -188,13 +328,17 @@ impl OpImnmx {
         w |= code_of(&[1, 0], self.ty.index()) << 48;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/imnmx.toml:58; form at isa-spec/spec/ops/imnmx.toml:62).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd0: Reg = Reg::PT;
+        let pd1: Reg = Reg::PT;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let q: Src = Src::FALSE;
         let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
@@ -202,16 +346,31 @@ impl OpImnmx {
         };
         let cc: bool = false;
         let xmode: ImnmxX = ImnmxX::None;
-        let o = Self { d, a, b, p, ty, cc, xmode };
+        let o = Self {
+            d,
+            pd0,
+            pd1,
+            a,
+            b,
+            p,
+            q,
+            ty,
+            cc,
+            xmode,
+        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/imnmx.toml:58; form at isa-spec/spec/ops/imnmx.toml:62).
+    /// Form `rir`'s fields (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd0: Reg = Reg::PT;
+        let pd1: Reg = Reg::PT;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let q: Src = Src::FALSE;
         let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
@@ -219,16 +378,31 @@ impl OpImnmx {
         };
         let cc: bool = false;
         let xmode: ImnmxX = ImnmxX::None;
-        let o = Self { d, a, b, p, ty, cc, xmode };
+        let o = Self {
+            d,
+            pd0,
+            pd1,
+            a,
+            b,
+            p,
+            q,
+            ty,
+            cc,
+            xmode,
+        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/imnmx.toml:58; form at isa-spec/spec/ops/imnmx.toml:62).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd0: Reg = Reg::PT;
+        let pd1: Reg = Reg::PT;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let q: Src = Src::FALSE;
         let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
@@ -236,16 +410,31 @@ impl OpImnmx {
         };
         let cc: bool = false;
         let xmode: ImnmxX = ImnmxX::None;
-        let o = Self { d, a, b, p, ty, cc, xmode };
+        let o = Self {
+            d,
+            pd0,
+            pd1,
+            a,
+            b,
+            p,
+            q,
+            ty,
+            cc,
+            xmode,
+        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/imnmx.toml:58; form at isa-spec/spec/ops/imnmx.toml:62).
+    /// Form `rur`'s fields (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd0: Reg = Reg::PT;
+        let pd1: Reg = Reg::PT;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let q: Src = Src::FALSE;
         let ty: IntType = match bits(w, 73, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
@@ -253,16 +442,130 @@ impl OpImnmx {
         };
         let cc: bool = false;
         let xmode: ImnmxX = ImnmxX::None;
-        let o = Self { d, a, b, p, ty, cc, xmode };
+        let o = Self {
+            d,
+            pd0,
+            pd1,
+            a,
+            b,
+            p,
+            q,
+            ty,
+            cc,
+            xmode,
+        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/imnmx.toml:76; form at isa-spec/spec/ops/imnmx.toml:79).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/imnmx.toml:105; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?);
-        let p = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let pd1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let q = Src::reg(reg_below(RegFile::Pred, bits(w, 77, 3), 7)?)
+            .with_not(bit(w, 80));
+        let ty: IntType = match bits(w, 73, 1) {
+            1 => IntType::S32,
+            0 => IntType::U32,
+            _ => return None,
+        };
+        let cc: bool = false;
+        let xmode: ImnmxX = ImnmxX::None;
+        let o = Self {
+            d,
+            pd0,
+            pd1,
+            a,
+            b,
+            p,
+            q,
+            ty,
+            cc,
+            xmode,
+        };
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+    }
+    /// Form `rir`'s fields (isa-spec/spec/ops/imnmx.toml:105; form at isa-spec/spec/ops/imnmx.toml:91).
+    #[inline(always)]
+    fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let pd1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let q = Src::reg(reg_below(RegFile::Pred, bits(w, 77, 3), 7)?)
+            .with_not(bit(w, 80));
+        let ty: IntType = match bits(w, 73, 1) {
+            1 => IntType::S32,
+            0 => IntType::U32,
+            _ => return None,
+        };
+        let cc: bool = false;
+        let xmode: ImnmxX = ImnmxX::None;
+        let o = Self {
+            d,
+            pd0,
+            pd1,
+            a,
+            b,
+            p,
+            q,
+            ty,
+            cc,
+            xmode,
+        };
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+    }
+    /// Form `rur`'s fields (isa-spec/spec/ops/imnmx.toml:105; form at isa-spec/spec/ops/imnmx.toml:91).
+    #[inline(always)]
+    fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let pd1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let q = Src::reg(reg_below(RegFile::Pred, bits(w, 77, 3), 7)?)
+            .with_not(bit(w, 80));
+        let ty: IntType = match bits(w, 73, 1) {
+            1 => IntType::S32,
+            0 => IntType::U32,
+            _ => return None,
+        };
+        let cc: bool = false;
+        let xmode: ImnmxX = ImnmxX::None;
+        let o = Self {
+            d,
+            pd0,
+            pd1,
+            a,
+            b,
+            p,
+            q,
+            ty,
+            cc,
+            xmode,
+        };
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+    }
+    /// Form `r`'s fields (isa-spec/spec/ops/imnmx.toml:119; form at isa-spec/spec/ops/imnmx.toml:122).
+    #[inline(always)]
+    fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let pd0: Reg = Reg::PT;
+        let pd1: Reg = Reg::PT;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
+            .with_not(bit(w, 42));
+        let q: Src = Src::FALSE;
         let ty: IntType = match bits(w, 48, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
@@ -270,18 +573,33 @@ impl OpImnmx {
         };
         let cc: bool = bit(w, 47);
         let xmode: ImnmxX = ImnmxX::from_index(bits(w, 43, 2) as usize)?;
-        let o = Self { d, a, b, p, ty, cc, xmode };
+        let o = Self {
+            d,
+            pd0,
+            pd1,
+            a,
+            b,
+            p,
+            q,
+            ty,
+            cc,
+            xmode,
+        };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/imnmx.toml:76; form at isa-spec/spec/ops/imnmx.toml:79).
+    /// Form `i`'s fields (isa-spec/spec/ops/imnmx.toml:119; form at isa-spec/spec/ops/imnmx.toml:122).
     #[inline(always)]
-    fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+    fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let pd0: Reg = Reg::PT;
+        let pd1: Reg = Reg::PT;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        let p = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
+            .with_not(bit(w, 42));
+        let q: Src = Src::FALSE;
         let ty: IntType = match bits(w, 48, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
@@ -289,16 +607,31 @@ impl OpImnmx {
         };
         let cc: bool = bit(w, 47);
         let xmode: ImnmxX = ImnmxX::from_index(bits(w, 43, 2) as usize)?;
-        let o = Self { d, a, b, p, ty, cc, xmode };
+        let o = Self {
+            d,
+            pd0,
+            pd1,
+            a,
+            b,
+            p,
+            q,
+            ty,
+            cc,
+            xmode,
+        };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/imnmx.toml:76; form at isa-spec/spec/ops/imnmx.toml:79).
+    /// Form `c`'s fields (isa-spec/spec/ops/imnmx.toml:119; form at isa-spec/spec/ops/imnmx.toml:122).
     #[inline(always)]
-    fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+    fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let pd0: Reg = Reg::PT;
+        let pd1: Reg = Reg::PT;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        let p = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
+            .with_not(bit(w, 42));
+        let q: Src = Src::FALSE;
         let ty: IntType = match bits(w, 48, 1) {
             1 => IntType::S32,
             0 => IntType::U32,
@@ -306,16 +639,28 @@ impl OpImnmx {
         };
         let cc: bool = bit(w, 47);
         let xmode: ImnmxX = ImnmxX::from_index(bits(w, 43, 2) as usize)?;
-        let o = Self { d, a, b, p, ty, cc, xmode };
+        let o = Self {
+            d,
+            pd0,
+            pd1,
+            a,
+            b,
+            p,
+            q,
+            ty,
+            cc,
+            xmode,
+        };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
+            120 => Self::parse_syntax1(line, sm, addr),
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `IMNMX` (isa-spec/spec/ops/imnmx.toml:40).
+    /// Parse syntax `IMNMX` (isa-spec/spec/ops/imnmx.toml:62).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMNMX"]])?;
         let mut cur = 0usize;
@@ -357,12 +702,73 @@ impl OpImnmx {
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         let p = asm_try!(src_operand(at.take(), "p", ImmStyle::Hex));
         let reuse_marks = at.reuse_marks(&["d", "a", "b", "p"]);
-        let op = Self { d, a, b, p, ty, cc, xmode };
+        let op = Self {
+            d,
+            pd0: Reg::PT,
+            pd1: Reg::PT,
+            a,
+            b,
+            p,
+            q: Src::FALSE,
+            ty,
+            cc,
+            xmode,
+        };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
             &reuse_marks,
             form,
-            &[("a", &[17, 17, 17, 17, 0, 0, 0]), ("b", &[18, 0, 0, 0, 0, 0, 0])],
+            &[
+                ("a", &[17, 17, 17, 17, 17, 17, 17, 0, 0, 0]),
+                ("b", &[18, 0, 0, 0, 18, 0, 0, 0, 0, 0]),
+            ],
+        );
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
+    }
+    /// Parse syntax `IMNMX` (isa-spec/spec/ops/imnmx.toml:67).
+    fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
+        let rest = strip_any_mnemonic(&line.parts, &[&["IMNMX"]])?;
+        let mut cur = 0usize;
+        let ty: IntType = take_enum_suffix(
+            rest,
+            &mut cur,
+            &IntType::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        if cur != rest.len() {
+            return None;
+        }
+        let mut at = asm_try!(Operands:: < 7 > ::start(line, 7, 0usize));
+        let pd0 = asm_try!(dst_operand(at.take(), "pd0", true));
+        let pd1 = asm_try!(dst_operand(at.take(), "pd1", true));
+        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
+        let p = asm_try!(src_operand(at.take(), "p", ImmStyle::Hex));
+        let q = asm_try!(src_operand(at.take(), "q", ImmStyle::Hex));
+        let reuse_marks = at.reuse_marks(&["pd0", "pd1", "d", "a", "b", "p", "q"]);
+        let op = Self {
+            d,
+            pd0,
+            pd1,
+            a,
+            b,
+            p,
+            q,
+            ty,
+            cc: false,
+            xmode: ImnmxX::None,
+        };
+        let form = op.form_id(sm);
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[
+                ("a", &[17, 17, 17, 17, 17, 17, 17, 0, 0, 0]),
+                ("b", &[18, 0, 0, 0, 18, 0, 0, 0, 0, 0]),
+            ],
         );
         let raw = form.map_or(0, |_| 0);
         let guard = line.guard;
@@ -382,7 +788,7 @@ impl OpImnmx {
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/imnmx.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
-        check_sources("imnmx", 3usize, srcs)?;
+        check_sources("imnmx", 4usize, srcs)?;
         let a_raw: u32 = srcs[0usize].u32()?;
         let (a_neg, a_abs, a_not) = self.a.flags();
         let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
@@ -392,17 +798,36 @@ impl OpImnmx {
         let p_raw: bool = srcs[2usize].pred()?;
         let (p_neg, p_abs, p_not) = self.p.flags();
         let p: bool = p_raw.with_mods(p_neg, p_abs, p_not);
+        let q_raw: bool = srcs[3usize].pred()?;
+        let (q_neg, q_abs, q_not) = self.q.flags();
+        let q: bool = q_raw.with_mods(q_neg, q_abs, q_not);
         let ty = self.ty;
         let cc = self.cc;
         let xmode = self.xmode;
         match family_of(sm) {
             _ => {
-                if cc || xmode != ImnmxX::None {
+                if self.pd0 != Reg::PT {
+                    return Err(
+                        FoldError::new(
+                            "imnmx has no fold for its result `pd0` unless it is PT"
+                                .to_string(),
+                        ),
+                    );
+                }
+                if self.pd1 != Reg::PT {
+                    return Err(
+                        FoldError::new(
+                            "imnmx has no fold for its result `pd1` unless it is PT"
+                                .to_string(),
+                        ),
+                    );
+                }
+                if cc || xmode != ImnmxX::None || q {
                     return Err(
                         FoldError::new(
                             format!(
                                 "{} has no fold on SM{} when {}", "imnmx", sm,
-                                "cc || xmode != ImnmxX::None"
+                                "cc || xmode != ImnmxX::None || q"
                             ),
                         ),
                     );
@@ -414,7 +839,12 @@ impl OpImnmx {
                     a < b
                 };
                 let out_d: u32 = if lt == p { a } else { b };
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
+                Ok((
+                    FoldOut::new(
+                        &[out_d.into_value(), true.into_value(), true.into_value()],
+                    ),
+                    None,
+                ))
             }
         }
     }
@@ -427,29 +857,63 @@ impl Encode for OpImnmx {
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind, self.p.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3f0 != 0 => {
-                self.encode_f0::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3f0 != 0 => {
-                self.encode_f1::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x1f0 != 0 => {
-                self.encode_f2::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3f0 != 0 => {
-                self.encode_f3::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7 != 0 => {
+        match (self.a.kind, self.b.kind, self.p.kind, self.q.kind) {
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(Pred),
+                _,
+            ) if smb & 0x3f0 != 0 && self.q == Src::FALSE => self.encode_f0::<E>(sm, c),
+            (
+                reg!(Gpr),
+                SrcKind::Imm(_),
+                reg!(Pred),
+                _,
+            ) if smb & 0x3f0 != 0 && self.q == Src::FALSE => self.encode_f1::<E>(sm, c),
+            (
+                reg!(Gpr),
+                SrcKind::CBuf(_),
+                reg!(Pred),
+                _,
+            ) if smb & 0x1f0 != 0 && self.q == Src::FALSE => self.encode_f2::<E>(sm, c),
+            (
+                reg!(Gpr),
+                reg!(UGpr),
+                reg!(Pred),
+                _,
+            ) if smb & 0x3f0 != 0 && self.q == Src::FALSE => self.encode_f3::<E>(sm, c),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred), reg!(Pred)) if smb & 0x400 != 0 => {
                 self.encode_f4::<E>(sm, c)
             }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x7 != 0 => {
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred), reg!(Pred)) if smb & 0x400 != 0 => {
                 self.encode_f5::<E>(sm, c)
             }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x7 != 0 => {
+            (reg!(Gpr), reg!(UGpr), reg!(Pred), reg!(Pred)) if smb & 0x400 != 0 => {
                 self.encode_f6::<E>(sm, c)
             }
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.p])),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(Pred),
+                _,
+            ) if smb & 0x7 != 0 && self.q == Src::FALSE => self.encode_f7::<E>(sm, c),
+            (
+                reg!(Gpr),
+                SrcKind::Imm(_),
+                reg!(Pred),
+                _,
+            ) if smb & 0x7 != 0 && self.q == Src::FALSE => self.encode_f8::<E>(sm, c),
+            (
+                reg!(Gpr),
+                SrcKind::CBuf(_),
+                reg!(Pred),
+                _,
+            ) if smb & 0x7 != 0 && self.q == Src::FALSE => self.encode_f9::<E>(sm, c),
+            _ => {
+                Err(
+                    no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.p, self.q]),
+                )
+            }
         }
     }
 }
@@ -465,21 +929,44 @@ impl Forms for OpImnmx {
             4 => Self::parts_f4(w, sm),
             5 => Self::parts_f5(w, sm),
             6 => Self::parts_f6(w, sm),
+            7 => Self::parts_f7(w, sm),
+            8 => Self::parts_f8(w, sm),
+            9 => Self::parts_f9(w, sm),
             _ => None,
         }
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/imnmx.toml:40.
+    /// Spec: isa-spec/spec/ops/imnmx.toml:62.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 17 & 1 != 0);
-        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3 | 4 | 5 | 6))
+            && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0 | 4)) && c.ctrl >> 18 & 1 != 0);
         let reuse_p = false;
+        let reuse_q = false;
         write_guard(out, &c.guard);
         match sm {
+            120 => {
+                out.push_str("IMNMX");
+                out.push_text_chunk(self.ty.chunk_sm(sm));
+                out.push_str(" ");
+                write_reg(out, self.pd0);
+                out.push_str(", ");
+                write_reg(out, self.pd1);
+                out.push_str(", ");
+                write_reg(out, self.d);
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.p, reuse_p, ImmStyle::Hex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.q, reuse_q, ImmStyle::Hex.for_sm(sm));
+            }
             _ => {
                 out.push_str("IMNMX");
                 out.push_text_chunk(self.ty.chunk_sm(sm));

@@ -24,6 +24,7 @@ pub struct OpImnmx64 {
     /// Modifier.  (isa-spec/spec/ops/imnmx64.toml:47)
     pub ty: IsetpType64,
 }
+op_fields!(OpImnmx64, [a, b, p, q], [d, pd0, pd1]);
 /// Spec: isa-spec/spec/ops/imnmx64.toml:2.
 impl OpImnmx64 {
     pub const NAME: &'static str = "imnmx64";
@@ -42,18 +43,6 @@ impl OpImnmx64 {
         OperandInfo::new("pd0", ValueType::Pred).with_default(Src::reg(Reg::PT)),
         OperandInfo::new("pd1", ValueType::Pred).with_default(Src::reg(Reg::PT)),
     ];
-    pub fn srcs(&self) -> [&Src; 4usize] {
-        [&self.a, &self.b, &self.p, &self.q]
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 4usize] {
-        [&mut self.a, &mut self.b, &mut self.p, &mut self.q]
-    }
-    pub fn dsts(&self) -> [&Reg; 3usize] {
-        [&self.d, &self.pd0, &self.pd1]
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 3usize] {
-        [&mut self.d, &mut self.pd0, &mut self.pd1]
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -131,8 +120,7 @@ impl OpImnmx64 {
         w |= dst_field::<E>(Self::NAME, "pd1", self.pd1, RegFile::Pred, 3u32, sm)? << 84;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rir` on SM [120] (isa-spec/spec/ops/imnmx64.toml:67; form at isa-spec/spec/ops/imnmx64.toml:71).
     #[inline(always)]
@@ -186,8 +174,7 @@ impl OpImnmx64 {
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, true)? << 32;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rur` on SM [120] (isa-spec/spec/ops/imnmx64.toml:67; form at isa-spec/spec/ops/imnmx64.toml:71).
     #[inline(always)]
@@ -241,19 +228,20 @@ impl OpImnmx64 {
         w |= dst_field::<E>(Self::NAME, "pd1", self.pd1, RegFile::Pred, 3u32, sm)? << 84;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/imnmx64.toml:67; form at isa-spec/spec/ops/imnmx64.toml:71).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let pd0 = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let pd1 = reg_at(w, RegFile::Pred, 84, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let q = Src::reg(reg_at(w, RegFile::Pred, 77, 3, sm)?).with_not(bit(w, 80));
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let pd1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let q = Src::reg(reg_below(RegFile::Pred, bits(w, 77, 3), 7)?)
+            .with_not(bit(w, 80));
         let ty: IsetpType64 = IsetpType64::from_index(bits(w, 73, 1) as usize)?;
         let o = Self {
             d,
@@ -270,13 +258,15 @@ impl OpImnmx64 {
     /// Form `rir`'s fields (isa-spec/spec/ops/imnmx64.toml:67; form at isa-spec/spec/ops/imnmx64.toml:71).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let pd0 = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let pd1 = reg_at(w, RegFile::Pred, 84, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let pd1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, true));
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let q = Src::reg(reg_at(w, RegFile::Pred, 77, 3, sm)?).with_not(bit(w, 80));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let q = Src::reg(reg_below(RegFile::Pred, bits(w, 77, 3), 7)?)
+            .with_not(bit(w, 80));
         let ty: IsetpType64 = IsetpType64::from_index(bits(w, 73, 1) as usize)?;
         let o = Self {
             d,
@@ -293,13 +283,15 @@ impl OpImnmx64 {
     /// Form `rur`'s fields (isa-spec/spec/ops/imnmx64.toml:67; form at isa-spec/spec/ops/imnmx64.toml:71).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let pd0 = reg_at(w, RegFile::Pred, 81, 3, sm)?;
-        let pd1 = reg_at(w, RegFile::Pred, 84, 3, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let q = Src::reg(reg_at(w, RegFile::Pred, 77, 3, sm)?).with_not(bit(w, 80));
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let pd1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let q = Src::reg(reg_below(RegFile::Pred, bits(w, 77, 3), 7)?)
+            .with_not(bit(w, 80));
         let ty: IsetpType64 = IsetpType64::from_index(bits(w, 73, 1) as usize)?;
         let o = Self {
             d,
@@ -312,40 +304,6 @@ impl OpImnmx64 {
             ty,
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/imnmx64.toml:50.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = (matches!(form, Some(0 | 1 | 2)) && c.ctrl >> 17 & 1 != 0);
-        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
-        let reuse_p = false;
-        let reuse_q = false;
-        write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("IMNMX");
-                out.push_text_chunk(self.ty.chunk_sm(sm));
-                out.push_str(" ");
-                write_reg(out, self.pd0);
-                out.push_str(", ");
-                write_reg(out, self.pd1);
-                out.push_str(", ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.p, reuse_p, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.q, reuse_q, ImmStyle::Hex.for_sm(sm));
-            }
-        }
-        out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -502,26 +460,43 @@ impl Forms for OpImnmx64 {
             _ => None,
         }
     }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/imnmx64.toml:50.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
+        let reuse_p = false;
+        let reuse_q = false;
+        write_guard(out, &c.guard);
+        match sm {
+            _ => {
+                out.push_str("IMNMX");
+                out.push_text_chunk(self.ty.chunk_sm(sm));
+                out.push_str(" ");
+                write_reg(out, self.pd0);
+                out.push_str(", ");
+                write_reg(out, self.pd1);
+                out.push_str(", ");
+                write_reg(out, self.d);
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.p, reuse_p, ImmStyle::Hex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.q, reuse_q, ImmStyle::Hex.for_sm(sm));
+            }
+        }
+        out.trim_end_spaces();
     }
 }
 /// Spec: isa-spec/spec/ops/imnmx64.toml:2.
 impl Legalize for OpImnmx64 {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
-    }
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();
         {

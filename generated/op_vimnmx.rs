@@ -4,36 +4,44 @@
 
 /// `VIMNMX`: Integer minimum/maximum over 32-bit values or packed 16x2 (SM90+) / 8x4 (SM120) lanes, selected by a predicate (true: min); .RELU clamps each lane at 0. The successor of IMNMX from SM90 on.
 ///
-/// Spec: isa-spec/spec/ops/vimnmx.toml:2 (op `vimnmx`). SMs: 90, 120.
+/// Spec: isa-spec/spec/ops/vimnmx.toml:2 (op `vimnmx`). SMs: 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpVimnmx {
     /// Destination (u32). (isa-spec/spec/ops/vimnmx.toml:7)
     pub d: Reg,
-    /// Source (u32). (isa-spec/spec/ops/vimnmx.toml:11)
+    /// Destination (pred). (isa-spec/spec/ops/vimnmx.toml:16)
+    pub pd0: Reg,
+    /// Destination (pred). (isa-spec/spec/ops/vimnmx.toml:22)
+    pub pd1: Reg,
+    /// Source (u32). (isa-spec/spec/ops/vimnmx.toml:28)
     pub a: Src,
-    /// Source (u32). (isa-spec/spec/ops/vimnmx.toml:15)
+    /// Source (u32). (isa-spec/spec/ops/vimnmx.toml:32)
     pub b: Src,
-    /// Source (pred). (isa-spec/spec/ops/vimnmx.toml:19)
+    /// Source (pred). (isa-spec/spec/ops/vimnmx.toml:36)
     pub p: Src,
-    /// Modifier.  (isa-spec/spec/ops/vimnmx.toml:24)
+    /// Modifier.  (isa-spec/spec/ops/vimnmx.toml:41)
     pub ty: VimnmxType,
-    /// Modifier.  (isa-spec/spec/ops/vimnmx.toml:28)
+    /// Modifier.  (isa-spec/spec/ops/vimnmx.toml:45)
     pub relu: bool,
 }
-op_fields!(OpVimnmx, [a, b, p], [d]);
+op_fields!(OpVimnmx, [a, b, p], [d, pd0, pd1]);
 /// Spec: isa-spec/spec/ops/vimnmx.toml:2.
 impl OpVimnmx {
     pub const NAME: &'static str = "vimnmx";
     pub const MNEMONIC: &'static str = "VIMNMX";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[90, 120];
+    pub const SMS: &'static [u32] = &[90, 100, 120];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
         OperandInfo::new("b", ValueType::U32),
         OperandInfo::new("p", ValueType::Pred).with_not(),
     ];
-    pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
+    pub const DSTS: &'static [OperandInfo] = &[
+        OperandInfo::new("d", ValueType::U32),
+        OperandInfo::new("pd0", ValueType::Pred).with_default(Src::reg(Reg::PT)),
+        OperandInfo::new("pd1", ValueType::Pred).with_default(Src::reg(Reg::PT)),
+    ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -49,22 +57,150 @@ impl OpVimnmx {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.p.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x100 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x100 != 0 => Some(1),
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x100 != 0 => Some(2),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x100 != 0 => Some(3),
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x400 != 0 => Some(4),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x400 != 0 => Some(5),
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x400 != 0 => Some(6),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x200 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x200 != 0 => Some(1),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x200 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x100 != 0 => Some(3),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x100 != 0 => Some(4),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x100 != 0 => Some(5),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x100 != 0 => Some(6),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x400 != 0 => Some(7),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x400 != 0 => Some(8),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x400 != 0 => Some(9),
             _ => None,
         }
     }
-    /// Form `rrr` on SM [90] (isa-spec/spec/ops/vimnmx.toml:70; form at isa-spec/spec/ops/vimnmx.toml:85).
+    /// Form `rrr` on SM [100] (isa-spec/spec/ops/vimnmx.toml:88; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        let mut w: u128 = 0x248;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(1),
+                    Some(0),
+                    Some(2),
+                    Some(3),
+                    None,
+                    None,
+                ];
+                match CODES[self.ty.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "ty", self.ty.name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 72;
+        w |= u128::from(self.relu) << 76;
+        w |= dst_field::<E>(Self::NAME, "pd0", self.pd0, RegFile::Pred, 3u32, sm)? << 81;
+        w |= dst_field::<E>(Self::NAME, "pd1", self.pd1, RegFile::Pred, 3u32, sm)? << 84;
+        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
+        w |= u128::from(self.p.not) << 90;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rir` on SM [100] (isa-spec/spec/ops/vimnmx.toml:88; form at isa-spec/spec/ops/vimnmx.toml:112).
+    #[inline(always)]
+    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        let mut w: u128 = 0x848;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(1),
+                    Some(0),
+                    Some(2),
+                    Some(3),
+                    None,
+                    None,
+                ];
+                match CODES[self.ty.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "ty", self.ty.name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 72;
+        w |= u128::from(self.relu) << 76;
+        w |= dst_field::<E>(Self::NAME, "pd0", self.pd0, RegFile::Pred, 3u32, sm)? << 81;
+        w |= dst_field::<E>(Self::NAME, "pd1", self.pd1, RegFile::Pred, 3u32, sm)? << 84;
+        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
+        w |= u128::from(self.p.not) << 90;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rur` on SM [100] (isa-spec/spec/ops/vimnmx.toml:88; form at isa-spec/spec/ops/vimnmx.toml:112).
+    #[inline(always)]
+    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        let mut w: u128 = 0x80000000000000000000c48;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(1),
+                    Some(0),
+                    Some(2),
+                    Some(3),
+                    None,
+                    None,
+                ];
+                match CODES[self.ty.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "ty", self.ty.name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 72;
+        w |= u128::from(self.relu) << 76;
+        w |= dst_field::<E>(Self::NAME, "pd0", self.pd0, RegFile::Pred, 3u32, sm)? << 81;
+        w |= dst_field::<E>(Self::NAME, "pd1", self.pd1, RegFile::Pred, 3u32, sm)? << 84;
+        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
+        w |= u128::from(self.p.not) << 90;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rrr` on SM [90] (isa-spec/spec/ops/vimnmx.toml:96; form at isa-spec/spec/ops/vimnmx.toml:112).
+    #[inline(always)]
+    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        only_default::<E>(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
+        only_default::<E>(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
         let mut w: u128 = 0x7e00000000000000000248;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -98,12 +234,14 @@ impl OpVimnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rir` on SM [90] (isa-spec/spec/ops/vimnmx.toml:70; form at isa-spec/spec/ops/vimnmx.toml:85).
+    /// Form `rir` on SM [90] (isa-spec/spec/ops/vimnmx.toml:96; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        only_default::<E>(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
+        only_default::<E>(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
         let mut w: u128 = 0x7e00000000000000000848;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
@@ -137,12 +275,14 @@ impl OpVimnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/vimnmx.toml:70; form at isa-spec/spec/ops/vimnmx.toml:85).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/vimnmx.toml:96; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        only_default::<E>(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
+        only_default::<E>(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
         let mut w: u128 = 0x7e00000000000000000a48;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
@@ -177,12 +317,14 @@ impl OpVimnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rur` on SM [90] (isa-spec/spec/ops/vimnmx.toml:70; form at isa-spec/spec/ops/vimnmx.toml:85).
+    /// Form `rur` on SM [90] (isa-spec/spec/ops/vimnmx.toml:96; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        only_default::<E>(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
+        only_default::<E>(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
         let mut w: u128 = 0x87e00000000000000000c48;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
@@ -216,12 +358,14 @@ impl OpVimnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120] (isa-spec/spec/ops/vimnmx.toml:80; form at isa-spec/spec/ops/vimnmx.toml:85).
+    /// Form `rrr` on SM [120] (isa-spec/spec/ops/vimnmx.toml:107; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
-    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        only_default::<E>(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
+        only_default::<E>(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
         let mut w: u128 = 0x7e00000000000000000248;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
@@ -232,12 +376,14 @@ impl OpVimnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rir` on SM [120] (isa-spec/spec/ops/vimnmx.toml:80; form at isa-spec/spec/ops/vimnmx.toml:85).
+    /// Form `rir` on SM [120] (isa-spec/spec/ops/vimnmx.toml:107; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
-    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        only_default::<E>(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
+        only_default::<E>(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
         let mut w: u128 = 0x7e00000000000000000848;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
@@ -248,12 +394,14 @@ impl OpVimnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rur` on SM [120] (isa-spec/spec/ops/vimnmx.toml:80; form at isa-spec/spec/ops/vimnmx.toml:85).
+    /// Form `rur` on SM [120] (isa-spec/spec/ops/vimnmx.toml:107; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
-    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        only_default::<E>(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
+        only_default::<E>(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
         let mut w: u128 = 0x87e00000000000000000c48;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
@@ -264,13 +412,16 @@ impl OpVimnmx {
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/vimnmx.toml:70; form at isa-spec/spec/ops/vimnmx.toml:85).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/vimnmx.toml:88; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let pd1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ty: VimnmxType = match bits(w, 72, 2) {
             1 => VimnmxType::S32,
             0 => VimnmxType::U32,
@@ -279,16 +430,28 @@ impl OpVimnmx {
             _ => return None,
         };
         let relu: bool = bit(w, 76);
-        let o = Self { d, a, b, p, ty, relu };
+        let o = Self {
+            d,
+            pd0,
+            pd1,
+            a,
+            b,
+            p,
+            ty,
+            relu,
+        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/vimnmx.toml:70; form at isa-spec/spec/ops/vimnmx.toml:85).
+    /// Form `rir`'s fields (isa-spec/spec/ops/vimnmx.toml:88; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let pd1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ty: VimnmxType = match bits(w, 72, 2) {
             1 => VimnmxType::S32,
             0 => VimnmxType::U32,
@@ -297,16 +460,28 @@ impl OpVimnmx {
             _ => return None,
         };
         let relu: bool = bit(w, 76);
-        let o = Self { d, a, b, p, ty, relu };
+        let o = Self {
+            d,
+            pd0,
+            pd1,
+            a,
+            b,
+            p,
+            ty,
+            relu,
+        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/vimnmx.toml:70; form at isa-spec/spec/ops/vimnmx.toml:85).
+    /// Form `rur`'s fields (isa-spec/spec/ops/vimnmx.toml:88; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
+        let pd1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ty: VimnmxType = match bits(w, 72, 2) {
             1 => VimnmxType::S32,
             0 => VimnmxType::U32,
@@ -315,16 +490,28 @@ impl OpVimnmx {
             _ => return None,
         };
         let relu: bool = bit(w, 76);
-        let o = Self { d, a, b, p, ty, relu };
+        let o = Self {
+            d,
+            pd0,
+            pd1,
+            a,
+            b,
+            p,
+            ty,
+            relu,
+        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/vimnmx.toml:70; form at isa-spec/spec/ops/vimnmx.toml:85).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/vimnmx.toml:96; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd0: Reg = Reg::PT;
+        let pd1: Reg = Reg::PT;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ty: VimnmxType = match bits(w, 72, 2) {
             1 => VimnmxType::S32,
             0 => VimnmxType::U32,
@@ -333,56 +520,118 @@ impl OpVimnmx {
             _ => return None,
         };
         let relu: bool = bit(w, 76);
-        let o = Self { d, a, b, p, ty, relu };
+        let o = Self {
+            d,
+            pd0,
+            pd1,
+            a,
+            b,
+            p,
+            ty,
+            relu,
+        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/vimnmx.toml:80; form at isa-spec/spec/ops/vimnmx.toml:85).
+    /// Form `rir`'s fields (isa-spec/spec/ops/vimnmx.toml:96; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let ty: VimnmxType = match bits(w, 72, 3) {
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd0: Reg = Reg::PT;
+        let pd1: Reg = Reg::PT;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let ty: VimnmxType = match bits(w, 72, 2) {
             1 => VimnmxType::S32,
             0 => VimnmxType::U32,
             2 => VimnmxType::U16x2,
             3 => VimnmxType::S16x2,
-            4 => VimnmxType::U8x4,
-            5 => VimnmxType::S8x4,
             _ => return None,
         };
         let relu: bool = bit(w, 76);
-        let o = Self { d, a, b, p, ty, relu };
+        let o = Self {
+            d,
+            pd0,
+            pd1,
+            a,
+            b,
+            p,
+            ty,
+            relu,
+        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/vimnmx.toml:80; form at isa-spec/spec/ops/vimnmx.toml:85).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/vimnmx.toml:96; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let ty: VimnmxType = match bits(w, 72, 3) {
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd0: Reg = Reg::PT;
+        let pd1: Reg = Reg::PT;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let ty: VimnmxType = match bits(w, 72, 2) {
             1 => VimnmxType::S32,
             0 => VimnmxType::U32,
             2 => VimnmxType::U16x2,
             3 => VimnmxType::S16x2,
-            4 => VimnmxType::U8x4,
-            5 => VimnmxType::S8x4,
             _ => return None,
         };
         let relu: bool = bit(w, 76);
-        let o = Self { d, a, b, p, ty, relu };
+        let o = Self {
+            d,
+            pd0,
+            pd1,
+            a,
+            b,
+            p,
+            ty,
+            relu,
+        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/vimnmx.toml:80; form at isa-spec/spec/ops/vimnmx.toml:85).
+    /// Form `rur`'s fields (isa-spec/spec/ops/vimnmx.toml:96; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let p = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd0: Reg = Reg::PT;
+        let pd1: Reg = Reg::PT;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let ty: VimnmxType = match bits(w, 72, 2) {
+            1 => VimnmxType::S32,
+            0 => VimnmxType::U32,
+            2 => VimnmxType::U16x2,
+            3 => VimnmxType::S16x2,
+            _ => return None,
+        };
+        let relu: bool = bit(w, 76);
+        let o = Self {
+            d,
+            pd0,
+            pd1,
+            a,
+            b,
+            p,
+            ty,
+            relu,
+        };
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/vimnmx.toml:107; form at isa-spec/spec/ops/vimnmx.toml:112).
+    #[inline(always)]
+    fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd0: Reg = Reg::PT;
+        let pd1: Reg = Reg::PT;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let ty: VimnmxType = match bits(w, 72, 3) {
             1 => VimnmxType::S32,
             0 => VimnmxType::U32,
@@ -393,16 +642,90 @@ impl OpVimnmx {
             _ => return None,
         };
         let relu: bool = bit(w, 76);
-        let o = Self { d, a, b, p, ty, relu };
+        let o = Self {
+            d,
+            pd0,
+            pd1,
+            a,
+            b,
+            p,
+            ty,
+            relu,
+        };
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+    }
+    /// Form `rir`'s fields (isa-spec/spec/ops/vimnmx.toml:107; form at isa-spec/spec/ops/vimnmx.toml:112).
+    #[inline(always)]
+    fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd0: Reg = Reg::PT;
+        let pd1: Reg = Reg::PT;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let ty: VimnmxType = match bits(w, 72, 3) {
+            1 => VimnmxType::S32,
+            0 => VimnmxType::U32,
+            2 => VimnmxType::U16x2,
+            3 => VimnmxType::S16x2,
+            4 => VimnmxType::U8x4,
+            5 => VimnmxType::S8x4,
+            _ => return None,
+        };
+        let relu: bool = bit(w, 76);
+        let o = Self {
+            d,
+            pd0,
+            pd1,
+            a,
+            b,
+            p,
+            ty,
+            relu,
+        };
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+    }
+    /// Form `rur`'s fields (isa-spec/spec/ops/vimnmx.toml:107; form at isa-spec/spec/ops/vimnmx.toml:112).
+    #[inline(always)]
+    fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let pd0: Reg = Reg::PT;
+        let pd1: Reg = Reg::PT;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
+        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let ty: VimnmxType = match bits(w, 72, 3) {
+            1 => VimnmxType::S32,
+            0 => VimnmxType::U32,
+            2 => VimnmxType::U16x2,
+            3 => VimnmxType::S16x2,
+            4 => VimnmxType::U8x4,
+            5 => VimnmxType::S8x4,
+            _ => return None,
+        };
+        let relu: bool = bit(w, 76);
+        let o = Self {
+            d,
+            pd0,
+            pd1,
+            a,
+            b,
+            p,
+            ty,
+            relu,
+        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
+            100 => Self::parse_syntax1(line, sm, addr),
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `VIMNMX` (isa-spec/spec/ops/vimnmx.toml:32).
+    /// Parse syntax `VIMNMX` (isa-spec/spec/ops/vimnmx.toml:49).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["VIMNMX"]])?;
         let mut cur = 0usize;
@@ -422,12 +745,69 @@ impl OpVimnmx {
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         let p = asm_try!(src_operand(at.take(), "p", ImmStyle::Hex));
         let reuse_marks = at.reuse_marks(&["d", "a", "b", "p"]);
-        let op = Self { d, a, b, p, ty, relu };
+        let op = Self {
+            d,
+            pd0: Reg::PT,
+            pd1: Reg::PT,
+            a,
+            b,
+            p,
+            ty,
+            relu,
+        };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
             &reuse_marks,
             form,
-            &[("a", &[17, 17, 17, 17, 17, 17, 17]), ("b", &[18, 0, 0, 0, 18, 0, 0])],
+            &[
+                ("a", &[17, 17, 17, 17, 17, 17, 17, 17, 17, 17]),
+                ("b", &[18, 0, 0, 18, 0, 0, 0, 18, 0, 0]),
+            ],
+        );
+        let raw = form.map_or(0, |_| 0);
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
+    }
+    /// Parse syntax `VIMNMX` (isa-spec/spec/ops/vimnmx.toml:54).
+    fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
+        let rest = strip_any_mnemonic(&line.parts, &[&["VIMNMX"]])?;
+        let mut cur = 0usize;
+        let ty: VimnmxType = take_enum_suffix(
+            rest,
+            &mut cur,
+            &VimnmxType::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        let relu: bool = take_suffix(rest, &mut cur, ".RELU");
+        if cur != rest.len() {
+            return None;
+        }
+        let mut at = asm_try!(Operands:: < 6 > ::start(line, 6, 0usize));
+        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let pd0 = asm_try!(dst_operand(at.take(), "pd0", true));
+        let pd1 = asm_try!(dst_operand(at.take(), "pd1", true));
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
+        let p = asm_try!(src_operand(at.take(), "p", ImmStyle::Hex));
+        let reuse_marks = at.reuse_marks(&["d", "pd0", "pd1", "a", "b", "p"]);
+        let op = Self {
+            d,
+            pd0,
+            pd1,
+            a,
+            b,
+            p,
+            ty,
+            relu,
+        };
+        let form = op.form_id(sm);
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[
+                ("a", &[17, 17, 17, 17, 17, 17, 17, 17, 17, 17]),
+                ("b", &[18, 0, 0, 18, 0, 0, 0, 18, 0, 0]),
+            ],
         );
         let raw = form.map_or(0, |_| 0);
         let guard = line.guard;
@@ -461,6 +841,22 @@ impl OpVimnmx {
         let relu = self.relu;
         match family_of(sm) {
             _ => {
+                if self.pd0 != Reg::PT {
+                    return Err(
+                        FoldError::new(
+                            "vimnmx has no fold for its result `pd0` unless it is PT"
+                                .to_string(),
+                        ),
+                    );
+                }
+                if self.pd1 != Reg::PT {
+                    return Err(
+                        FoldError::new(
+                            "vimnmx has no fold for its result `pd1` unless it is PT"
+                                .to_string(),
+                        ),
+                    );
+                }
                 let cc_in: bool = false;
                 let (bits, signed): (u32, bool) = match ty {
                     VimnmxType::S32 => (32, true),
@@ -487,7 +883,12 @@ impl OpVimnmx {
                 };
                 let out_d: u32 = pick(0) | if bits < 32 { pick(1) } else { 0 }
                     | if bits < 16 { pick(2) | pick(3) } else { 0 };
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
+                Ok((
+                    FoldOut::new(
+                        &[out_d.into_value(), true.into_value(), true.into_value()],
+                    ),
+                    None,
+                ))
             }
         }
     }
@@ -501,26 +902,35 @@ impl Encode for OpVimnmx {
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.p.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x100 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x200 != 0 => {
                 self.encode_f0::<E>(sm, c)
             }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x100 != 0 => {
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x200 != 0 => {
                 self.encode_f1::<E>(sm, c)
             }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x100 != 0 => {
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x200 != 0 => {
                 self.encode_f2::<E>(sm, c)
             }
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x100 != 0 => {
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x100 != 0 => {
                 self.encode_f3::<E>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x400 != 0 => {
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x100 != 0 => {
                 self.encode_f4::<E>(sm, c)
             }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x400 != 0 => {
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x100 != 0 => {
                 self.encode_f5::<E>(sm, c)
             }
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x400 != 0 => {
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x100 != 0 => {
                 self.encode_f6::<E>(sm, c)
+            }
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x400 != 0 => {
+                self.encode_f7::<E>(sm, c)
+            }
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x400 != 0 => {
+                self.encode_f8::<E>(sm, c)
+            }
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x400 != 0 => {
+                self.encode_f9::<E>(sm, c)
             }
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.p])),
         }
@@ -538,22 +948,44 @@ impl Forms for OpVimnmx {
             4 => Self::parts_f4(w, sm),
             5 => Self::parts_f5(w, sm),
             6 => Self::parts_f6(w, sm),
+            7 => Self::parts_f7(w, sm),
+            8 => Self::parts_f8(w, sm),
+            9 => Self::parts_f9(w, sm),
             _ => None,
         }
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/vimnmx.toml:32.
+    /// Spec: isa-spec/spec/ops/vimnmx.toml:49.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
-        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3 | 4 | 5 | 6))
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9))
             && c.ctrl >> 17 & 1 != 0);
-        let reuse_b = (matches!(form, Some(0 | 4)) && c.ctrl >> 18 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0 | 3 | 7)) && c.ctrl >> 18 & 1 != 0);
         let reuse_p = false;
         write_guard(out, &c.guard);
         match sm {
+            100 => {
+                out.push_str("VIMNMX");
+                out.push_text_chunk(self.ty.chunk_sm(sm));
+                if self.relu {
+                    out.push_str(".RELU");
+                }
+                out.push_str(" ");
+                write_reg(out, self.d);
+                out.push_str(", ");
+                write_reg(out, self.pd0);
+                out.push_str(", ");
+                write_reg(out, self.pd1);
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.p, reuse_p, ImmStyle::Hex.for_sm(sm));
+            }
             _ => {
                 out.push_str("VIMNMX");
                 out.push_text_chunk(self.ty.chunk_sm(sm));
