@@ -863,6 +863,74 @@ impl FloType {
     }
 }
 const _: FloType = FloType::U32;
+/// I2I integer type (both ends). Maxwell/Pascal code: log2(bytes) in the low
+/// two bits, signed in bit 2 (dst at 8..10,12; src at 10..12,13); nvdisasm
+/// prints size 3 (64-bit) as `.INVALID3`/`.???7`: not an instruction. Unlike
+/// the other conversions, S32 is printed.
+///
+/// Spec: isa-spec/spec/enums/i2i_type.toml:1 (enum `i2i_type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum I2iType {
+    #[default]
+    S32,
+    U32,
+    S16,
+    U16,
+    S8,
+    U8,
+}
+impl I2iType {
+    pub const ALL: [I2iType; 6usize] = [
+        I2iType::S32,
+        I2iType::U32,
+        I2iType::S16,
+        I2iType::U16,
+        I2iType::S8,
+        I2iType::U8,
+    ];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 6usize] = [
+        ".S32",
+        ".U32",
+        ".S16",
+        ".U16",
+        ".S8",
+        ".U8",
+    ];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 6usize] = ["s32", "u32", "s16", "u16", "s8", "u8"];
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        Self::TEXTS[self as usize]
+    }
+    pub const fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        static CHUNKS: [([u8; 8], usize); 6usize] = text_chunks(&I2iType::TEXTS);
+        match (self, sm) {
+            _ => {
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
+            }
+        }
+    }
+}
+const _: I2iType = I2iType::S32;
 /// Integer comparison.
 ///
 /// Spec: isa-spec/spec/enums/icmp.toml:1 (enum `icmp`).
@@ -1010,6 +1078,76 @@ impl ImnmxX {
     }
 }
 const _: ImnmxX = ImnmxX::None;
+/// Maxwell IMUL/IMUL32I signedness of a and b (IMUL bits 40 a, 41 b;
+/// IMUL32I 54, 55): nvdisasm prints nothing when both are signed, else both
+/// types, a's first.
+///
+/// Spec: isa-spec/spec/enums/imul_sign.toml:1 (enum `imul_sign`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum ImulSign {
+    #[default]
+    S32S32,
+    U32U32,
+    S32U32,
+    U32S32,
+}
+impl ImulSign {
+    pub const ALL: [ImulSign; 4usize] = [
+        ImulSign::S32S32,
+        ImulSign::U32U32,
+        ImulSign::S32U32,
+        ImulSign::U32S32,
+    ];
+    /// Suffix text of each value as the disassembler prints it.
+    pub const TEXTS: [&'static str; 4usize] = ["", ".U32.U32", ".S32.U32", ".U32.S32"];
+    /// Spec name of each value.
+    pub const NAMES: [&'static str; 4usize] = [
+        "s32_s32",
+        "u32_u32",
+        "s32_u32",
+        "u32_s32",
+    ];
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+    pub fn from_index(i: usize) -> Option<Self> {
+        Self::ALL.get(i).copied()
+    }
+    /// Suffix text as the disassembler prints it.
+    pub const fn text(self) -> &'static str {
+        Self::TEXTS[self as usize]
+    }
+    pub const fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+    /// Suffix text as the disassembler for `sm` prints it.
+    pub fn text_sm(self, sm: u32) -> &'static str {
+        match (self, sm) {
+            _ => self.text(),
+        }
+    }
+    /// [`Self::text_sm`] padded with zeros, and its length: a
+    /// printer writes it as one fixed-size store.
+    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
+        static CHUNKS: [([u8; 8], usize); 4usize] = text_chunks(&ImulSign::TEXTS);
+        match (self, sm) {
+            _ => {
+                let (chunk, len) = &CHUNKS[self as usize];
+                (chunk, *len)
+            }
+        }
+    }
+    /// The comparison that holds with the sources swapped.
+    pub const fn flip(self) -> Self {
+        match self {
+            ImulSign::S32S32 => ImulSign::S32S32,
+            ImulSign::U32U32 => ImulSign::U32U32,
+            ImulSign::S32U32 => ImulSign::U32S32,
+            ImulSign::U32S32 => ImulSign::S32U32,
+        }
+    }
+}
+const _: ImulSign = ImulSign::S32S32;
 /// 32-bit integer signedness (SM70+ bit 73): signed prints nothing, unsigned .U32.
 ///
 /// Spec: isa-spec/spec/enums/int_type.toml:1 (enum `int_type`).
@@ -4370,14 +4508,19 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("FSEL", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("FSETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("I2F", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("I2I", &[50, 52, 60]),
     ("IABS", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("IADD", &[50, 52, 60]),
     ("IADD3", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("IADD32I", &[50, 52, 60]),
+    ("ICMP", &[50, 52, 60]),
     ("IMAD", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("IMNMX", &[50, 52, 60, 75, 80, 86, 89, 90, 100]),
+    ("IMUL", &[50, 52, 60]),
+    ("IMUL32I", &[50, 52, 60]),
     ("ISCADD", &[50, 52, 60]),
     ("ISCADD32I", &[50, 52, 60]),
+    ("ISET", &[50, 52, 60]),
     ("ISETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("LDG", &[50, 52, 60, 70, 75]),
     ("LEA", &[70, 75, 80, 86, 89, 90, 100, 120]),
@@ -4477,9 +4620,10 @@ define_ops! {
     F2f64(OpF2f64), F2i(OpF2i), F2i64(OpF2i64), Fadd(OpFadd), Fadd32i(OpFadd32i),
     Ffma(OpFfma), Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx), Fmul(OpFmul),
     Fmul32i(OpFmul32i), Fsel(OpFsel), Fsetp(OpFsetp), I2f(OpI2f), I2f64(OpI2f64),
-    Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x),
-    Imad(OpImad), ImadHi(OpImadHi), ImadWide(OpImadWide), ImadWideX(OpImadWideX),
-    Imadx(OpImadx), Imnmx(OpImnmx), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i),
+    I2i(OpI2i), Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i),
+    Iadd3x(OpIadd3x), Icmp(OpIcmp), Imad(OpImad), ImadHi(OpImadHi), ImadWide(OpImadWide),
+    ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx), Imul(OpImul),
+    Imul32i(OpImul32i), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i), Iset(OpIset),
     Isetp(OpIsetp), Isetp64(OpIsetp64), Ldg(OpLdg), Lea(OpLea), LeaHi(OpLeaHi),
     LeaHiX(OpLeaHiX), LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i),
     Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu), Nop(OpNop),
@@ -4539,38 +4683,39 @@ static DECODE_SM50: [DecodeArm; 256] = dense_arms(
         (0x1c, decode_sm50_arm7),
         (0x1d, decode_sm50_arm7),
         (0x1e, decode_sm50_arm8),
-        (0x30, decode_sm50_arm9),
-        (0x32, decode_sm50_arm10),
-        (0x33, decode_sm50_arm11),
-        (0x34, decode_sm50_arm9),
-        (0x36, decode_sm50_arm12),
-        (0x37, decode_sm50_arm13),
-        (0x38, decode_sm50_arm14),
-        (0x39, decode_sm50_arm15),
-        (0x3a, decode_sm50_arm9),
-        (0x3c, decode_sm50_arm16),
-        (0x3d, decode_sm50_arm17),
-        (0x3e, decode_sm50_arm9),
-        (0x49, decode_sm50_arm18),
-        (0x4b, decode_sm50_arm19),
-        (0x4c, decode_sm50_arm20),
-        (0x4e, decode_sm50_arm21),
-        (0x4f, decode_sm50_arm21),
-        (0x50, decode_sm50_arm22),
-        (0x51, decode_sm50_arm23),
-        (0x53, decode_sm50_arm24),
-        (0x58, decode_sm50_arm25),
-        (0x59, decode_sm50_arm26),
-        (0x5a, decode_sm50_arm25),
-        (0x5b, decode_sm50_arm27),
-        (0x5c, decode_sm50_arm28),
-        (0x5d, decode_sm50_arm25),
-        (0x5e, decode_sm50_arm25),
-        (0x5f, decode_sm50_arm25),
-        (0xe2, decode_sm50_arm29),
-        (0xe3, decode_sm50_arm30),
-        (0xee, decode_sm50_arm31),
-        (0xf0, decode_sm50_arm32),
+        (0x1f, decode_sm50_arm9),
+        (0x30, decode_sm50_arm10),
+        (0x32, decode_sm50_arm11),
+        (0x33, decode_sm50_arm12),
+        (0x34, decode_sm50_arm10),
+        (0x36, decode_sm50_arm13),
+        (0x37, decode_sm50_arm14),
+        (0x38, decode_sm50_arm15),
+        (0x39, decode_sm50_arm16),
+        (0x3a, decode_sm50_arm10),
+        (0x3c, decode_sm50_arm17),
+        (0x3d, decode_sm50_arm18),
+        (0x3e, decode_sm50_arm10),
+        (0x49, decode_sm50_arm19),
+        (0x4b, decode_sm50_arm20),
+        (0x4c, decode_sm50_arm21),
+        (0x4e, decode_sm50_arm22),
+        (0x4f, decode_sm50_arm22),
+        (0x50, decode_sm50_arm23),
+        (0x51, decode_sm50_arm24),
+        (0x53, decode_sm50_arm25),
+        (0x58, decode_sm50_arm26),
+        (0x59, decode_sm50_arm27),
+        (0x5a, decode_sm50_arm26),
+        (0x5b, decode_sm50_arm28),
+        (0x5c, decode_sm50_arm29),
+        (0x5d, decode_sm50_arm26),
+        (0x5e, decode_sm50_arm26),
+        (0x5f, decode_sm50_arm26),
+        (0xe2, decode_sm50_arm30),
+        (0xe3, decode_sm50_arm31),
+        (0xee, decode_sm50_arm32),
+        (0xf0, decode_sm50_arm33),
     ],
     decode_none,
 );
@@ -4623,12 +4768,18 @@ fn decode_sm50_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 fn decode_sm50_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xff00000000000000 == 0x1f00000000000000 && matches!(sm, 50 | 52 | 60) {
+        return decode_form::<OpImul32i, 0>(w, sm);
+    }
+    None
+}
+fn decode_sm50_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpShf, 8>(w, sm);
     }
     None
 }
-fn decode_sm50_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpShf, 8>(w, sm) {
             return Some(x);
@@ -4639,13 +4790,13 @@ fn decode_sm50_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm50_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpFfma, 8>(w, sm);
     }
     None
 }
-fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpShf, 8>(w, sm) {
             return Some(x);
@@ -4658,6 +4809,11 @@ fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     if w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpPrmt, 8>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfef0800000000000 == 0x3640000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpIcmp, 1>(w, sm) {
             return Some(x);
         }
     }
@@ -4666,12 +4822,17 @@ fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
             return Some(x);
         }
     }
+    if w & 0xfef0000000000000 == 0x3650000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpIset, 1>(w, sm) {
+            return Some(x);
+        }
+    }
     if w & 0xffc0000000000000 == 0x3600000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpXmad, 1>(w, sm);
     }
     None
 }
-fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpIsetp, 5>(w, sm) {
             return Some(x);
@@ -4682,74 +4843,18 @@ fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
             return Some(x);
         }
     }
+    if w & 0xfef0800000000000 == 0x3640000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpIcmp, 1>(w, sm) {
+            return Some(x);
+        }
+    }
     if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpFsetp, 5>(w, sm);
-    }
-    None
-}
-fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpPopc, 5>(w, sm) {
+        if let Some(x) = decode_form::<OpFsetp, 5>(w, sm) {
             return Some(x);
         }
     }
-    if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpFlo, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpShf, 8>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpShl, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpShr, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpIadd, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpSel, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpFmul, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpIscadd, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpFadd, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpImnmx, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpFmnmx, 13>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpLop, 1>(w, sm);
+    if w & 0xfef0000000000000 == 0x3650000000000000 && matches!(sm, 50 | 52 | 60) {
+        return decode_form::<OpIset, 1>(w, sm);
     }
     None
 }
@@ -4764,6 +4869,16 @@ fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
             return Some(x);
         }
     }
+    if w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpI2i, 1>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpShf, 8>(w, sm) {
+            return Some(x);
+        }
+    }
     if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpShl, 1>(w, sm) {
             return Some(x);
@@ -4776,6 +4891,11 @@ fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpIadd, 1>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpImul, 1>(w, sm) {
             return Some(x);
         }
     }
@@ -4815,6 +4935,77 @@ fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpPopc, 5>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpFlo, 5>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpI2i, 1>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpShl, 1>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpShr, 1>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpIadd, 1>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpImul, 1>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpSel, 5>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpFmul, 5>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpIscadd, 1>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpFadd, 5>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpImnmx, 5>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpFmnmx, 13>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) {
+        return decode_form::<OpLop, 1>(w, sm);
+    }
+    None
+}
+fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpShf, 8>(w, sm) {
             return Some(x);
@@ -4825,19 +5016,19 @@ fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpLop3, 5>(w, sm);
     }
     None
 }
-fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpFfma, 9>(w, sm);
     }
     None
 }
-fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff09000000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpIsetp, 6>(w, sm) {
             return Some(x);
@@ -4848,12 +5039,22 @@ fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
             return Some(x);
         }
     }
+    if w & 0xfff0800000000000 == 0x4b40000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpIcmp, 2>(w, sm) {
+            return Some(x);
+        }
+    }
     if w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpFsetp, 6>(w, sm);
+        if let Some(x) = decode_form::<OpFsetp, 6>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfff0000000000000 == 0x4b50000000000000 && matches!(sm, 50 | 52 | 60) {
+        return decode_form::<OpIset, 2>(w, sm);
     }
     None
 }
-fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffe800000ff00 == 0x4c08000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpPopc, 6>(w, sm) {
             return Some(x);
@@ -4879,8 +5080,18 @@ fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
             return Some(x);
         }
     }
+    if w & 0xfff959800000c000 == 0x4ce0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpI2i, 2>(w, sm) {
+            return Some(x);
+        }
+    }
     if w & 0xfffc778000000000 == 0x4c10000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpIadd, 2>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xffff7c0000000000 == 0x4c38000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpImul, 2>(w, sm) {
             return Some(x);
         }
     }
@@ -4919,19 +5130,19 @@ fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfe00000000000000 == 0x4e00000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpXmad, 2>(w, sm);
     }
     None
 }
-fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpNop, 1>(w, sm);
     }
     None
 }
-fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpFfma, 10>(w, sm) {
             return Some(x);
@@ -4942,19 +5153,24 @@ fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpPrmt, 10>(w, sm);
+        if let Some(x) = decode_form::<OpPrmt, 10>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfff0800000000000 == 0x5340000000000000 && matches!(sm, 50 | 52 | 60) {
+        return decode_form::<OpIcmp, 3>(w, sm);
     }
     None
 }
-fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpShf, 7>(w, sm);
     }
     None
 }
-fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpFfma, 7>(w, sm) {
             return Some(x);
@@ -4965,7 +5181,7 @@ fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpIsetp, 4>(w, sm) {
             return Some(x);
@@ -4976,8 +5192,18 @@ fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
             return Some(x);
         }
     }
+    if w & 0xfff0807ff0000000 == 0x5b40000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpIcmp, 0>(w, sm) {
+            return Some(x);
+        }
+    }
     if w & 0xfff0007ff0000000 == 0x5bb0000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpFsetp, 4>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfff0007ff0000000 == 0x5b50000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpIset, 0>(w, sm) {
             return Some(x);
         }
     }
@@ -4996,7 +5222,7 @@ fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpPopc, 4>(w, sm) {
             return Some(x);
@@ -5022,8 +5248,18 @@ fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
             return Some(x);
         }
     }
+    if w & 0xfff959fff000c000 == 0x5ce0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpI2i, 0>(w, sm) {
+            return Some(x);
+        }
+    }
     if w & 0xfffc77fff0000000 == 0x5c10000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpIadd, 0>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xffff7c7ff0000000 == 0x5c38000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpImul, 0>(w, sm) {
             return Some(x);
         }
     }
@@ -5067,19 +5303,19 @@ fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpBra, 2>(w, sm);
     }
     None
 }
-fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpExit, 1>(w, sm);
     }
     None
 }
-fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpLdg, 2>(w, sm) {
             return Some(x);
@@ -5090,7 +5326,7 @@ fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpS2r, 1>(w, sm);
     }
@@ -5121,38 +5357,39 @@ static PRINT_SM50: [PrintArm; 256] = dense_arms(
         (0x1c, print_sm50_arm7),
         (0x1d, print_sm50_arm7),
         (0x1e, print_sm50_arm8),
-        (0x30, print_sm50_arm9),
-        (0x32, print_sm50_arm10),
-        (0x33, print_sm50_arm11),
-        (0x34, print_sm50_arm9),
-        (0x36, print_sm50_arm12),
-        (0x37, print_sm50_arm13),
-        (0x38, print_sm50_arm14),
-        (0x39, print_sm50_arm15),
-        (0x3a, print_sm50_arm9),
-        (0x3c, print_sm50_arm16),
-        (0x3d, print_sm50_arm17),
-        (0x3e, print_sm50_arm9),
-        (0x49, print_sm50_arm18),
-        (0x4b, print_sm50_arm19),
-        (0x4c, print_sm50_arm20),
-        (0x4e, print_sm50_arm21),
-        (0x4f, print_sm50_arm21),
-        (0x50, print_sm50_arm22),
-        (0x51, print_sm50_arm23),
-        (0x53, print_sm50_arm24),
-        (0x58, print_sm50_arm25),
-        (0x59, print_sm50_arm26),
-        (0x5a, print_sm50_arm25),
-        (0x5b, print_sm50_arm27),
-        (0x5c, print_sm50_arm28),
-        (0x5d, print_sm50_arm25),
-        (0x5e, print_sm50_arm25),
-        (0x5f, print_sm50_arm25),
-        (0xe2, print_sm50_arm29),
-        (0xe3, print_sm50_arm30),
-        (0xee, print_sm50_arm31),
-        (0xf0, print_sm50_arm32),
+        (0x1f, print_sm50_arm9),
+        (0x30, print_sm50_arm10),
+        (0x32, print_sm50_arm11),
+        (0x33, print_sm50_arm12),
+        (0x34, print_sm50_arm10),
+        (0x36, print_sm50_arm13),
+        (0x37, print_sm50_arm14),
+        (0x38, print_sm50_arm15),
+        (0x39, print_sm50_arm16),
+        (0x3a, print_sm50_arm10),
+        (0x3c, print_sm50_arm17),
+        (0x3d, print_sm50_arm18),
+        (0x3e, print_sm50_arm10),
+        (0x49, print_sm50_arm19),
+        (0x4b, print_sm50_arm20),
+        (0x4c, print_sm50_arm21),
+        (0x4e, print_sm50_arm22),
+        (0x4f, print_sm50_arm22),
+        (0x50, print_sm50_arm23),
+        (0x51, print_sm50_arm24),
+        (0x53, print_sm50_arm25),
+        (0x58, print_sm50_arm26),
+        (0x59, print_sm50_arm27),
+        (0x5a, print_sm50_arm26),
+        (0x5b, print_sm50_arm28),
+        (0x5c, print_sm50_arm29),
+        (0x5d, print_sm50_arm26),
+        (0x5e, print_sm50_arm26),
+        (0x5f, print_sm50_arm26),
+        (0xe2, print_sm50_arm30),
+        (0xe3, print_sm50_arm31),
+        (0xee, print_sm50_arm32),
+        (0xf0, print_sm50_arm33),
     ],
     print_none,
 );
@@ -5259,8 +5496,8 @@ fn print_sm50_arm9(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
-    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out);
+    if w & 0xff00000000000000 == 0x1f00000000000000 && matches!(sm, 50 | 52 | 60) {
+        return print_form_bundled::<OpImul32i, 0>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -5272,12 +5509,7 @@ fn print_sm50_arm10(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpFfma, 8>(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -5288,6 +5520,11 @@ fn print_sm50_arm11(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
+    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
     if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) {
         return print_form_bundled::<OpFfma, 8>(w, sm, addr, ctrl, out);
     }
@@ -5300,28 +5537,8 @@ fn print_sm50_arm12(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
-    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpIsetp, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpPrmt, 8>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpFsetp, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xffc0000000000000 == 0x3600000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpXmad, 1>(w, sm, addr, ctrl, out);
+    if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) {
+        return print_form_bundled::<OpFfma, 8>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -5332,6 +5549,11 @@ fn print_sm50_arm13(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
+    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
     if w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = print_form_bundled::<OpIsetp, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
@@ -5342,8 +5564,23 @@ fn print_sm50_arm13(
             return Some(x);
         }
     }
+    if w & 0xfef0800000000000 == 0x3640000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpIcmp, 1>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
     if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpFsetp, 5>(w, sm, addr, ctrl, out);
+        if let Some(x) = print_form_bundled::<OpFsetp, 5>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfef0000000000000 == 0x3650000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpIset, 1>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xffc0000000000000 == 0x3600000000000000 && matches!(sm, 50 | 52 | 60) {
+        return print_form_bundled::<OpXmad, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -5354,68 +5591,28 @@ fn print_sm50_arm14(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
-    if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpPopc, 5>(w, sm, addr, ctrl, out) {
+    if w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpIsetp, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
-    if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpFlo, 5>(w, sm, addr, ctrl, out) {
+    if w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpPrmt, 8>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
-    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out) {
+    if w & 0xfef0800000000000 == 0x3640000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpIcmp, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
-    if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpShl, 1>(w, sm, addr, ctrl, out) {
+    if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpFsetp, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
-    if w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpShr, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpIadd, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpSel, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpFmul, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpIscadd, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpFadd, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpImnmx, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpFmnmx, 13>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpLop, 1>(w, sm, addr, ctrl, out);
+    if w & 0xfef0000000000000 == 0x3650000000000000 && matches!(sm, 50 | 52 | 60) {
+        return print_form_bundled::<OpIset, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -5436,6 +5633,16 @@ fn print_sm50_arm15(
             return Some(x);
         }
     }
+    if w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpI2i, 1>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
     if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = print_form_bundled::<OpShl, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
@@ -5448,6 +5655,11 @@ fn print_sm50_arm15(
     }
     if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = print_form_bundled::<OpIadd, 1>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpImul, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
@@ -5493,13 +5705,73 @@ fn print_sm50_arm16(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
-    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out) {
+    if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpPopc, 5>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
-    if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpLop3, 5>(w, sm, addr, ctrl, out);
+    if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpFlo, 5>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpI2i, 1>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpShl, 1>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpShr, 1>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpIadd, 1>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpImul, 1>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpSel, 5>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpFmul, 5>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpIscadd, 1>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpFadd, 5>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpImnmx, 5>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpFmnmx, 13>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) {
+        return print_form_bundled::<OpLop, 1>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -5510,6 +5782,11 @@ fn print_sm50_arm17(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
+    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
     if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) {
         return print_form_bundled::<OpLop3, 5>(w, sm, addr, ctrl, out);
     }
@@ -5522,12 +5799,24 @@ fn print_sm50_arm18(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
+    if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) {
+        return print_form_bundled::<OpLop3, 5>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm50_arm19(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
     if w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) {
         return print_form_bundled::<OpFfma, 9>(w, sm, addr, ctrl, out);
     }
     None
 }
-fn print_sm50_arm19(
+fn print_sm50_arm20(
     w: u128,
     sm: u32,
     addr: u64,
@@ -5544,12 +5833,22 @@ fn print_sm50_arm19(
             return Some(x);
         }
     }
+    if w & 0xfff0800000000000 == 0x4b40000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpIcmp, 2>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
     if w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpFsetp, 6>(w, sm, addr, ctrl, out);
+        if let Some(x) = print_form_bundled::<OpFsetp, 6>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfff0000000000000 == 0x4b50000000000000 && matches!(sm, 50 | 52 | 60) {
+        return print_form_bundled::<OpIset, 2>(w, sm, addr, ctrl, out);
     }
     None
 }
-fn print_sm50_arm20(
+fn print_sm50_arm21(
     w: u128,
     sm: u32,
     addr: u64,
@@ -5581,8 +5880,18 @@ fn print_sm50_arm20(
             return Some(x);
         }
     }
+    if w & 0xfff959800000c000 == 0x4ce0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpI2i, 2>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
     if w & 0xfffc778000000000 == 0x4c10000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = print_form_bundled::<OpIadd, 2>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xffff7c0000000000 == 0x4c38000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpImul, 2>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
@@ -5621,7 +5930,7 @@ fn print_sm50_arm20(
     }
     None
 }
-fn print_sm50_arm21(
+fn print_sm50_arm22(
     w: u128,
     sm: u32,
     addr: u64,
@@ -5633,7 +5942,7 @@ fn print_sm50_arm21(
     }
     None
 }
-fn print_sm50_arm22(
+fn print_sm50_arm23(
     w: u128,
     sm: u32,
     addr: u64,
@@ -5645,7 +5954,7 @@ fn print_sm50_arm22(
     }
     None
 }
-fn print_sm50_arm23(
+fn print_sm50_arm24(
     w: u128,
     sm: u32,
     addr: u64,
@@ -5662,7 +5971,7 @@ fn print_sm50_arm23(
     }
     None
 }
-fn print_sm50_arm24(
+fn print_sm50_arm25(
     w: u128,
     sm: u32,
     addr: u64,
@@ -5670,11 +5979,16 @@ fn print_sm50_arm24(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpPrmt, 10>(w, sm, addr, ctrl, out);
+        if let Some(x) = print_form_bundled::<OpPrmt, 10>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfff0800000000000 == 0x5340000000000000 && matches!(sm, 50 | 52 | 60) {
+        return print_form_bundled::<OpIcmp, 3>(w, sm, addr, ctrl, out);
     }
     None
 }
-fn print_sm50_arm25(
+fn print_sm50_arm26(
     w: u128,
     sm: u32,
     addr: u64,
@@ -5686,7 +6000,7 @@ fn print_sm50_arm25(
     }
     None
 }
-fn print_sm50_arm26(
+fn print_sm50_arm27(
     w: u128,
     sm: u32,
     addr: u64,
@@ -5703,7 +6017,7 @@ fn print_sm50_arm26(
     }
     None
 }
-fn print_sm50_arm27(
+fn print_sm50_arm28(
     w: u128,
     sm: u32,
     addr: u64,
@@ -5720,8 +6034,18 @@ fn print_sm50_arm27(
             return Some(x);
         }
     }
+    if w & 0xfff0807ff0000000 == 0x5b40000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpIcmp, 0>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
     if w & 0xfff0007ff0000000 == 0x5bb0000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = print_form_bundled::<OpFsetp, 4>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfff0007ff0000000 == 0x5b50000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpIset, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
@@ -5740,7 +6064,7 @@ fn print_sm50_arm27(
     }
     None
 }
-fn print_sm50_arm28(
+fn print_sm50_arm29(
     w: u128,
     sm: u32,
     addr: u64,
@@ -5772,8 +6096,18 @@ fn print_sm50_arm28(
             return Some(x);
         }
     }
+    if w & 0xfff959fff000c000 == 0x5ce0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpI2i, 0>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
     if w & 0xfffc77fff0000000 == 0x5c10000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = print_form_bundled::<OpIadd, 0>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xffff7c7ff0000000 == 0x5c38000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpImul, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
@@ -5817,7 +6151,7 @@ fn print_sm50_arm28(
     }
     None
 }
-fn print_sm50_arm29(
+fn print_sm50_arm30(
     w: u128,
     sm: u32,
     addr: u64,
@@ -5829,7 +6163,7 @@ fn print_sm50_arm29(
     }
     None
 }
-fn print_sm50_arm30(
+fn print_sm50_arm31(
     w: u128,
     sm: u32,
     addr: u64,
@@ -5841,7 +6175,7 @@ fn print_sm50_arm30(
     }
     None
 }
-fn print_sm50_arm31(
+fn print_sm50_arm32(
     w: u128,
     sm: u32,
     addr: u64,
@@ -5858,7 +6192,7 @@ fn print_sm50_arm31(
     }
     None
 }
-fn print_sm50_arm32(
+fn print_sm50_arm33(
     w: u128,
     sm: u32,
     addr: u64,
@@ -12097,6 +12431,15 @@ pub const FORMS: &[FormInfo] = &[
             ],
         )
         .with_srcs(&[slot::UGPR]),
+    FormInfo::new("i2i", "r", 0, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff959fff000c000, 0x5ce0000000000000)
+        .with_srcs(&[slot::GPR]),
+    FormInfo::new("i2i", "i", 1, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfefb7f800000c000, 0x38e0000000000000)
+        .with_srcs(&[slot::IMM]),
+    FormInfo::new("i2i", "c", 2, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff959800000c000, 0x4ce0000000000000)
+        .with_srcs(&[slot::CBUF]),
     FormInfo::new("iabs", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
         .fixed(0x1ffffffffffffffff00ff000fff, 0x213)
         .with_srcs(&[slot::GPR]),
@@ -12573,6 +12916,18 @@ pub const FORMS: &[FormInfo] = &[
             ],
         )
         .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR, slot::PRED, slot::PRED]),
+    FormInfo::new("icmp", "r", 0, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff0807ff0000000, 0x5b40000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
+    FormInfo::new("icmp", "i", 1, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfef0800000000000, 0x3640000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
+    FormInfo::new("icmp", "c", 2, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff0800000000000, 0x4b40000000000000)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
+    FormInfo::new("icmp", "c2", 3, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff0800000000000, 0x5340000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF]),
     FormInfo::new("imad", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
         .fixed(0x1fffffff500ffffff0000000fff, 0x78e00000000000000000224)
         .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
@@ -12714,6 +13069,18 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo::new("imnmx", "c", 6, Family::Sm50, &[50, 52, 60])
         .fixed(0xfffe600000000000, 0x4c20000000000000)
         .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
+    FormInfo::new("imul", "r", 0, Family::Sm50, &[50, 52, 60])
+        .fixed(0xffff7c7ff0000000, 0x5c38000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR]),
+    FormInfo::new("imul", "i", 1, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfeff7c0000000000, 0x3838000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("imul", "c", 2, Family::Sm50, &[50, 52, 60])
+        .fixed(0xffff7c0000000000, 0x4c38000000000000)
+        .with_srcs(&[slot::GPR, slot::CBUF]),
+    FormInfo::new("imul32i", "fixed", 0, Family::Sm50, &[50, 52, 60])
+        .fixed(0xff00000000000000, 0x1f00000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM]),
     FormInfo::new("iscadd", "r", 0, Family::Sm50, &[50, 52, 60])
         .fixed(0xfffc707ff0000000, 0x5c18000000000000)
         .with_srcs(&[slot::GPR, slot::GPR]),
@@ -12726,6 +13093,15 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo::new("iscadd32i", "fixed", 0, Family::Sm50, &[50, 52, 60])
         .fixed(0xfc00000000000000, 0x1400000000000000)
         .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("iset", "r", 0, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff0007ff0000000, 0x5b50000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("iset", "i", 1, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfef0000000000000, 0x3650000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("iset", "c", 2, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff0000000000000, 0x4b50000000000000)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
     FormInfo::new("isetp", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
         .fixed(0x1fff801800fffffff0000ff0fff, 0x20c)
         .hidden(
@@ -13803,19 +14179,24 @@ include!(concat!(env!("OUT_DIR"), "/", "op_fsel.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fsetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2f.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2f64.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_i2i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iabs.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd3.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd3x.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_icmp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_hi.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_wide.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_wide_x.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imadx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imnmx.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_imul.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_imul32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iscadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iscadd32i.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_iset.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_isetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_isetp64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ldg.rs"));

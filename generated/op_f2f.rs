@@ -376,7 +376,7 @@ impl OpF2f {
                 {
                     let view = self.b_view();
                     let style = view.map_or(ImmStyle::F32, View::imm_style).for_sm(sm);
-                    write_src_part(out, &self.b, reuse_b, style, view, self.sel)
+                    write_src_part(out, &self.b, reuse_b, style, view, self.sel, false)
                 };
             }
         }

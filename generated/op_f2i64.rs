@@ -429,7 +429,7 @@ impl OpF2i64 {
                 {
                     let view = self.b_view();
                     let style = view.map_or(ImmStyle::F32, View::imm_style).for_sm(sm);
-                    write_src_part(out, &self.b, reuse_b, style, view, self.sel)
+                    write_src_part(out, &self.b, reuse_b, style, view, self.sel, false)
                 };
             }
         }

@@ -729,7 +729,7 @@ impl OpMufu {
                 {
                     let view = self.a_view();
                     let style = view.map_or(ImmStyle::F32, View::imm_style).for_sm(sm);
-                    write_src_part(out, &self.a, reuse_a, style, view, self.sel)
+                    write_src_part(out, &self.a, reuse_a, style, view, self.sel, false)
                 };
             }
         }

@@ -512,7 +512,7 @@ impl OpXmad {
                     let style = view
                         .map_or(ImmStyle::SignedHex, View::imm_style)
                         .for_sm(sm);
-                    write_src_part(out, &self.a, reuse_a, style, view, self.asel)
+                    write_src_part(out, &self.a, reuse_a, style, view, self.asel, false)
                 };
                 out.push_str(", ");
                 {
@@ -520,7 +520,7 @@ impl OpXmad {
                     let style = view
                         .map_or(ImmStyle::SignedHex, View::imm_style)
                         .for_sm(sm);
-                    write_src_part(out, &self.b, reuse_b, style, view, self.bsel)
+                    write_src_part(out, &self.b, reuse_b, style, view, self.bsel, false)
                 };
                 out.push_str(", ");
                 write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));

@@ -241,6 +241,10 @@ pub struct Operand {
     pub type_by: Vec<usize>,
     /// Integer modifier selecting the part of a narrow type (`part`).
     pub part: Option<usize>,
+    /// The part selector holds a byte offset (`part_bytes`).
+    pub part_bytes: bool,
+    /// An immediate prints as the declared type, not the view (`imm_declared`).
+    pub imm_declared: bool,
     pub doc: String,
     pub loc: Loc,
 }

@@ -653,6 +653,8 @@ fn resolve_operands(
                 align: r.align.as_ref().map_or(ty.regs(), |a| *a.get_ref()),
                 type_by: Vec::new(),
                 part: None,
+                part_bytes: false,
+                imm_declared: false,
                 doc: r.doc.clone().unwrap_or_default(),
                 loc: cx.loc(&r.name),
             }
@@ -1500,6 +1502,12 @@ fn resolve_src_views(
                 }
             }
         }
+        s.part_bytes = r.part_bytes && s.part.is_some();
+        if r.part_bytes && r.part.is_none() {
+            cx.err(Code::S0103, &r.name, "`part_bytes` without a `part` selector");
+            ok = false;
+        }
+        s.imm_declared = r.imm_declared;
     }
     ok
 }
