@@ -1504,7 +1504,11 @@ fn resolve_src_views(
         }
         s.part_bytes = r.part_bytes && s.part.is_some();
         if r.part_bytes && r.part.is_none() {
-            cx.err(Code::S0103, &r.name, "`part_bytes` without a `part` selector");
+            cx.err(
+                Code::S0103,
+                &r.name,
+                "`part_bytes` without a `part` selector",
+            );
             ok = false;
         }
         s.imm_declared = r.imm_declared;

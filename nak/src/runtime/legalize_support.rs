@@ -84,7 +84,9 @@ pub fn fold_imm_mods(s: &mut Src, ty: ValueType) {
                 v = !v;
                 s.not = false;
             }
-            if s.neg && v != 0 {
+            // -|x| negates after the absolute value, which stays on the
+            // source: the negation cannot go first.
+            if s.neg && v != 0 && !s.abs {
                 v = v.wrapping_neg();
                 s.neg = false;
             }
