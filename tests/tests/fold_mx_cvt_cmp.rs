@@ -1,5 +1,5 @@
-//! Fold tests for the Maxwell/Pascal integer ops added for issue 20 (I2I),
-//! each against a reference written with Rust's own integer
+//! Fold tests for the Maxwell/Pascal integer ops I2I, ISET, IMUL, IMUL32I
+//! and ICMP, each against a reference written with Rust's own integer
 //! operations (`as` casts, `try_from`, `saturating_*`, `wrapping_*`,
 //! `Ord`, i128 products) rather than the spec's formulation.
 
@@ -175,5 +175,198 @@ fn i2i_refuses_what_it_does_not_model() {
     ];
     for o in refused {
         assert!(o.fold(50, &[u(0x8000)]).is_err(), "{o:?}");
+    }
+}
+
+const CMPS: [Icmp; 8] = [
+    Icmp::F,
+    Icmp::Lt,
+    Icmp::Eq,
+    Icmp::Le,
+    Icmp::Gt,
+    Icmp::Ne,
+    Icmp::Ge,
+    Icmp::T,
+];
+
+/// Pairs of edge values, then random pairs.
+fn pairs(n: usize) -> Vec<(u32, u32)> {
+    let mut r = Rng(0x2545_f491_4f6c_dd1d);
+    let mut v: Vec<(u32, u32)> = EDGE
+        .iter()
+        .flat_map(|&a| EDGE.iter().map(move |&b| (a, b)))
+        .collect();
+    v.extend((0..n).map(|_| (r.next(), r.next())));
+    v
+}
+
+/// `a CMP b` by Rust's `Ord` on i32 or u32.
+fn cmp_ref(cmp: Icmp, signed: bool, a: u32, b: u32) -> bool {
+    let o = if signed {
+        (a as i32).cmp(&(b as i32))
+    } else {
+        a.cmp(&b)
+    };
+    use std::cmp::Ordering::*;
+    match cmp {
+        Icmp::F => false,
+        Icmp::Lt => o == Less,
+        Icmp::Eq => o == Equal,
+        Icmp::Le => o != Greater,
+        Icmp::Gt => o == Greater,
+        Icmp::Ne => o != Equal,
+        Icmp::Ge => o != Less,
+        Icmp::T => true,
+    }
+}
+
+#[test]
+fn iset_every_compare_combine_and_result_kind() {
+    for sm in SMS {
+        for cmp in CMPS {
+            for ty in [IsetpType::S32, IsetpType::U32] {
+                for setop in [Setop::And, Setop::Or, Setop::Xor] {
+                    for bf in [false, true] {
+                        let o = OpIset {
+                            d: Reg::gpr(0),
+                            a: Src::reg(Reg::gpr(1)),
+                            b: Src::reg(Reg::gpr(2)),
+                            acc: Src::PT,
+                            bf,
+                            cmp,
+                            ty,
+                            x: false,
+                            setop,
+                            cc: false,
+                        };
+                        for (a, b) in pairs(300) {
+                            for acc in [false, true] {
+                                let r = cmp_ref(cmp, ty == IsetpType::S32, a, b);
+                                let p = match setop {
+                                    Setop::And => r & acc,
+                                    Setop::Or => r | acc,
+                                    Setop::Xor => r != acc,
+                                };
+                                let one = if bf { 1.0f32.to_bits() } else { u32::MAX };
+                                let want = if p { one } else { 0 };
+                                let got = o.fold(sm, &[u(a), u(b), Value::Pred(acc)]).unwrap();
+                                assert_eq!(got.as_slice(), &[u(want)], "{o:?} {a:#x} {b:#x} {acc}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn iset_refuses_the_cc_register() {
+    for (x, cc) in [(true, false), (false, true)] {
+        let o = OpIset {
+            d: Reg::gpr(0),
+            a: Src::reg(Reg::gpr(1)),
+            b: Src::reg(Reg::gpr(2)),
+            acc: Src::PT,
+            bf: false,
+            cmp: Icmp::Eq,
+            ty: IsetpType::S32,
+            x,
+            setop: Setop::And,
+            cc,
+        };
+        assert!(o.fold(50, &[u(1), u(1), Value::Pred(true)]).is_err());
+    }
+}
+
+/// The 64-bit product by Rust's widening casts: (low word, high word).
+fn mul_ref(sign: ImulSign, a: u32, b: u32) -> (u32, u32) {
+    let wide = |v: u32, signed: bool| {
+        if signed {
+            i128::from(v as i32)
+        } else {
+            i128::from(v)
+        }
+    };
+    let (sa, sb) = match sign {
+        ImulSign::S32S32 => (true, true),
+        ImulSign::S32U32 => (true, false),
+        ImulSign::U32S32 => (false, true),
+        ImulSign::U32U32 => (false, false),
+    };
+    let p = wide(a, sa) * wide(b, sb);
+    (p as u64 as u32, (p >> 32) as u64 as u32)
+}
+
+const SIGNS: [ImulSign; 4] = [
+    ImulSign::S32S32,
+    ImulSign::U32U32,
+    ImulSign::S32U32,
+    ImulSign::U32S32,
+];
+
+#[test]
+fn imul_and_imul32i_low_and_high_words_of_every_signedness() {
+    for sm in SMS {
+        for sign in SIGNS {
+            for hi in [false, true] {
+                let o = OpImul {
+                    d: Reg::gpr(0),
+                    a: Src::reg(Reg::gpr(1)),
+                    b: Src::reg(Reg::gpr(2)),
+                    sign,
+                    hi,
+                    cc: false,
+                };
+                for (a, b) in pairs(1000) {
+                    let (lo, high) = mul_ref(sign, a, b);
+                    let want = if hi { high } else { lo };
+                    let got = o.fold(sm, &[u(a), u(b)]).unwrap();
+                    assert_eq!(got.as_slice(), &[u(want)], "{o:?} {a:#x} {b:#x}");
+                    let w = OpImul32i {
+                        d: Reg::gpr(0),
+                        a: Src::reg(Reg::gpr(1)),
+                        b: Src::imm(b),
+                        sign,
+                        hi,
+                        cc: false,
+                    };
+                    let got = w.fold(sm, &[u(a), u(b)]).unwrap();
+                    assert_eq!(got.as_slice(), &[u(want)], "{w:?} {a:#x} {b:#x}");
+                }
+            }
+        }
+    }
+    // mul.lo is the same word whatever the signedness.
+    for (a, b) in pairs(100) {
+        assert_eq!(mul_ref(ImulSign::U32U32, a, b).0, a.wrapping_mul(b));
+    }
+}
+
+#[test]
+fn icmp_selects_a_when_c_compares_true_against_zero() {
+    for sm in SMS {
+        for cmp in CMPS {
+            for ty in [IsetpType::S32, IsetpType::U32] {
+                let o = OpIcmp {
+                    d: Reg::gpr(0),
+                    a: Src::reg(Reg::gpr(1)),
+                    b: Src::reg(Reg::gpr(2)),
+                    c: Src::reg(Reg::gpr(3)),
+                    cmp,
+                    ty,
+                };
+                for (c, a) in pairs(300) {
+                    let b = !a;
+                    let want = if cmp_ref(cmp, ty == IsetpType::S32, c, 0) {
+                        a
+                    } else {
+                        b
+                    };
+                    let got = o.fold(sm, &[u(a), u(b), u(c)]).unwrap();
+                    assert_eq!(got.as_slice(), &[u(want)], "{o:?} {a:#x} {c:#x}");
+                }
+            }
+        }
     }
 }
