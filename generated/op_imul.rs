@@ -44,9 +44,9 @@ impl OpImul {
     pub fn dsts_mut(&mut self) -> [&mut Reg; 1usize] {
         [&mut self.d]
     }
-    /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/imul.toml).
+    /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
-        &[0usize, 1usize]
+        &[]
     }
     /// Whether every `part` selector names a part of its source's type.
     #[inline(always)]
