@@ -163,8 +163,13 @@ pub fn op_fold(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
                 };
                 let view = ident(&format!("{}_view", s.name));
                 let sel = field(&op.modifiers[p].name);
+                let sel = if s.part_bytes {
+                    quote!(v.part_of_byte(self.#sel).unwrap_or(0))
+                } else {
+                    quote!(self.#sel)
+                };
                 quote!(match self.#view() {
-                    Some(v) if v.part_bits() != 0 => #from_bits(v.part_value(#to_bits, self.#sel, #neg, #abs)),
+                    Some(v) if v.part_bits() != 0 => #from_bits(v.part_value(#to_bits, #sel, #neg, #abs)),
                     _ => #apply,
                 })
             }

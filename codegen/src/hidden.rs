@@ -91,8 +91,10 @@ fn rules(spec: &Spec, op: &Op, form: &Form) -> Vec<Rule> {
                 mask,
                 value,
             };
+            // A byte-offset selector is printed for a word too (`R2.B1`).
             if let Some(sel) = src.part.and_then(|p| mod_field(form, p))
                 && wide
+                && !src.part_bytes
             {
                 out.push(hide(sel.bits.mask(), 0));
             }

@@ -87,7 +87,11 @@ fn src_views(spec: &Spec, op: &Op) -> TokenStream {
         });
         if let Some(pi) = s.part {
             let p = field(&op.modifiers[pi].name);
-            checks.push(quote!(self.#view().is_none_or(|v| v.part_ok(self.#p))));
+            checks.push(if s.part_bytes {
+                quote!(self.#view().is_none_or(|v| v.byte_part_ok(self.#p)))
+            } else {
+                quote!(self.#view().is_none_or(|v| v.part_ok(self.#p)))
+            });
         }
     }
     if checks.is_empty() {

@@ -238,7 +238,11 @@ fn src_conv(op: &Op, i: usize, fits: TokenStream) -> Conv {
         .map(|&mi| field(&op.modifiers[mi].name))
         .collect();
     let view = quote!(Self::#of(#(#args),*));
-    let style = quote!(#view.map_or(#style, View::imm_style));
+    let style = if s.imm_declared {
+        style
+    } else {
+        quote!(#view.map_or(#style, View::imm_style))
+    };
     if s.part.is_none() {
         return Conv {
             conv: Box::new(move |t| quote!(asm_try!(src_operand(#t, #n, #style)))),
@@ -246,13 +250,18 @@ fn src_conv(op: &Op, i: usize, fits: TokenStream) -> Conv {
             fits,
         };
     }
+    let parse_part = if s.part_bytes {
+        quote!(parse_byte_part)
+    } else {
+        quote!(parse_part)
+    };
     let conv = move |t: TokenStream| {
         quote!({
             let tok = #t;
             let view = #view;
             let sel: u32 = match (tok.suffixes.as_slice(), view) {
                 ([], _) => 0,
-                ([p], Some(v)) => match v.parse_part(p) {
+                ([p], Some(v)) => match v.#parse_part(p) {
                     Some(sel) => sel,
                     None => return Some(Err(AsmError { col: tok.col, message: format!("`.{}` is not a part of {}'s type", p, #n) })),
                 },

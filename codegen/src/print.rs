@@ -280,10 +280,16 @@ fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
                         }
                         None => quote!(0),
                     };
+                    let style = if s.imm_declared {
+                        quote!(#style.for_sm(sm))
+                    } else {
+                        quote!(view.map_or(#style, View::imm_style).for_sm(sm))
+                    };
+                    let byte_sel = s.part_bytes;
                     quote!({
                         let view = self.#view();
-                        let style = view.map_or(#style, View::imm_style).for_sm(sm);
-                        write_src_part(out, &self.#f, #r, style, view, #sel)
+                        let style = #style;
+                        write_src_part(out, &self.#f, #r, style, view, #sel, #byte_sel)
                     })
                 }
             }

@@ -244,6 +244,10 @@ pub struct Operand {
     /// A predicate destination of unknown meaning (`unknown = true`): the
     /// fold refuses unless it is PT.
     pub unknown: bool,
+    /// The part selector holds a byte offset (`part_bytes`).
+    pub part_bytes: bool,
+    /// An immediate prints as the declared type, not the view (`imm_declared`).
+    pub imm_declared: bool,
     pub doc: String,
     pub loc: Loc,
 }

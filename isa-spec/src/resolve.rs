@@ -665,6 +665,8 @@ fn resolve_operands(
                 type_by: Vec::new(),
                 part: None,
                 unknown,
+                part_bytes: false,
+                imm_declared: false,
                 doc: r.doc.clone().unwrap_or_default(),
                 loc: cx.loc(&r.name),
             }
@@ -1512,6 +1514,16 @@ fn resolve_src_views(
                 }
             }
         }
+        s.part_bytes = r.part_bytes && s.part.is_some();
+        if r.part_bytes && r.part.is_none() {
+            cx.err(
+                Code::S0103,
+                &r.name,
+                "`part_bytes` without a `part` selector",
+            );
+            ok = false;
+        }
+        s.imm_declared = r.imm_declared;
     }
     ok
 }

@@ -239,6 +239,15 @@ pub struct OperandDef {
     /// expression, and the op folds only while it is PT.
     #[serde(default)]
     pub unknown: Option<S<bool>>,
+    /// The `part` selector holds the part's byte offset rather than its
+    /// index (Maxwell's I2I: `.H1` is 2; 1 and 3 name no half).
+    #[serde(default)]
+    pub part_bytes: bool,
+    /// An immediate prints and parses as the declared `type`, not as the
+    /// type `type_by` chooses (Maxwell's I2I prints its sign-extended
+    /// 20-bit immediate as a signed word whatever the source type).
+    #[serde(default)]
+    pub imm_declared: bool,
     pub doc: Option<String>,
 }
 

@@ -5,6 +5,7 @@ use crate::isa::Op;
 use crate::runtime::encode::Encode;
 use crate::runtime::instr::{Common, OperandInfo, ValueType};
 use crate::runtime::operand::{Reg, RegFile, Src, SrcKind};
+use crate::runtime::view::View;
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,7 +84,9 @@ pub fn fold_imm_mods(s: &mut Src, ty: ValueType) {
                 v = !v;
                 s.not = false;
             }
-            if s.neg && v != 0 {
+            // -|x| negates after the absolute value, which stays on the
+            // source: the negation cannot go first.
+            if s.neg && v != 0 && !s.abs {
                 v = v.wrapping_neg();
                 s.neg = false;
             }
@@ -96,7 +99,7 @@ pub fn fold_imm_mods(s: &mut Src, ty: ValueType) {
 /// (`type_by`) through part selector `sel`: an immediate of a narrow type
 /// read through part 0 becomes that part (the immediate form holds no
 /// more), an F16 or BF16 part's neg/abs folded into the part's own sign
-/// bit. One read through another part is left whole, for the copy to a
+/// bit (an integer part with neg/abs is left as it is). One read through another part is left whole, for the copy to a
 /// register (which keeps `sel`): an op may read more of the source than
 /// the part (XMAD's `.MRG` and `.CBCC` add b's low half shifted up), so
 /// only part 0 narrows exactly.
@@ -112,7 +115,10 @@ pub fn fold_imm_mods_as(
     if view.part_bits() == 0 {
         return fold_imm_mods(s, ty);
     }
-    if *sel != 0 {
+    // An integer part's negation or absolute value is the op's to apply
+    // (in its own width, which the immediate cannot say): left as it is.
+    let float = matches!(view, View::F16 | View::Bf16);
+    if *sel != 0 || (!float && (s.neg || s.abs)) {
         return;
     }
     s.kind = SrcKind::Imm(view.part_value(v, *sel, s.neg, s.abs));

@@ -228,7 +228,11 @@ pub fn write_src(out: &mut LineBuf, s: &Src, reuse: bool, style: ImmStyle) {
 /// `part` in the spec): the part text goes right after the register,
 /// inside `|...|` (`-|R2.H1|`); a constant of a narrow type prints as
 /// nvdisasm writes it, with a blank between its brackets
-/// (`c[0x0] [0x10].B2`). Immediates print in the type's style.
+/// (`c[0x0] [0x10].B2`), and so does any constant of a source whose
+/// selector is a byte offset (`byte_sel`: Maxwell's I2I prints
+/// `|c[0x0] [0x150]|` for a word too, and its selector as `.B1`..`.B3`
+/// or `.H1`, see [`View::byte_part_text`]). Immediates print in the type's
+/// style.
 #[inline(never)]
 pub fn write_src_part(
     out: &mut LineBuf,
@@ -237,9 +241,14 @@ pub fn write_src_part(
     style: ImmStyle,
     view: Option<View>,
     sel: u32,
+    byte_sel: bool,
 ) {
-    let part = view.map_or("", |v| v.part_text(sel));
-    let narrow = view.is_some_and(|v| v.part_bits() != 0);
+    let part = match view {
+        Some(v) if byte_sel => v.byte_part_text(sel),
+        Some(v) => v.part_text(sel),
+        None => "",
+    };
+    let narrow = byte_sel || view.is_some_and(|v| v.part_bits() != 0);
     let mods = s.mods();
     let kind = s.kind;
     match kind {

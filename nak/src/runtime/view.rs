@@ -70,6 +70,44 @@ impl View {
         }
     }
 
+    /// The part index a byte-offset selector names (`part_bytes` in the
+    /// spec: Maxwell's I2I encodes `.H1` as byte 2); `None` when the offset
+    /// is not the start of a half. A whole-word type gives the offset back.
+    pub const fn part_of_byte(self, byte: u32) -> Option<u32> {
+        match self.part_bits() {
+            16 if byte % 2 != 0 => None,
+            16 => Some(byte / 2),
+            _ => Some(byte),
+        }
+    }
+
+    /// Whether byte offset `byte` is a selector nvdisasm prints for this
+    /// type: any byte of a byte or a word (Maxwell's I2I prints
+    /// `R2.B1` for a word too), an even one of a half (1 and 3 print
+    /// `.INVALIDSIZE1`, `.INVALIDSIZE3`).
+    pub const fn byte_part_ok(self, byte: u32) -> bool {
+        byte < 4 && (self.part_bits() != 16 || byte % 2 == 0)
+    }
+
+    /// nvdisasm's text for byte-offset selector `byte`: `.H1` for a half's
+    /// byte 2, `.B1`..`.B3` for a byte or a word, nothing for 0.
+    pub const fn byte_part_text(self, byte: u32) -> &'static str {
+        match (self.part_bits(), byte) {
+            (16, 2) => ".H1",
+            (16, _) => "",
+            (_, 1) => ".B1",
+            (_, 2) => ".B2",
+            (_, 3) => ".B3",
+            _ => "",
+        }
+    }
+
+    /// The byte-offset selector a register suffix (`B2`, `H1`, without the
+    /// dot) names for this type; `None` when the type has no such part.
+    pub fn parse_byte_part(self, suffix: &str) -> Option<u32> {
+        (1..4).find(|&b| self.byte_part_ok(b) && self.byte_part_text(b).get(1..) == Some(suffix))
+    }
+
     /// nvdisasm's text for part `sel`: nothing for part 0 or a whole-word
     /// type, `.B1`..`.B3` for bytes, `.H1` for the high half.
     pub const fn part_text(self, sel: u32) -> &'static str {
