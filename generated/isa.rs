@@ -4352,6 +4352,7 @@ pub const fn family_of(sm: u32) -> Option<Family> {
 pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("BRA", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("BREV", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("CALL", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("CS2R", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("DADD", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("DFMA", &[70, 75, 80, 86, 89, 90, 100, 120]),
@@ -4391,6 +4392,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("PLOP3", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("POPC", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("PRMT", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("RET", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("S2R", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("SEL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("SHF", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -4472,19 +4474,21 @@ pub const fn sm_bit(sm: u32) -> u64 {
     if (sm as usize) < BITS.len() { BITS[sm as usize] } else { 0 }
 }
 define_ops! {
-    Bra(OpBra), BraUp(OpBraUp), BraUr(OpBraUr), Brev(OpBrev), Cs2r(OpCs2r),
-    Cs2r32(OpCs2r32), Dadd(OpDadd), Dfma(OpDfma), Dmul(OpDmul), Exit(OpExit), F2f(OpF2f),
-    F2f64(OpF2f64), F2i(OpF2i), F2i64(OpF2i64), Fadd(OpFadd), Fadd32i(OpFadd32i),
-    Ffma(OpFfma), Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx), Fmul(OpFmul),
-    Fmul32i(OpFmul32i), Fsel(OpFsel), Fsetp(OpFsetp), I2f(OpI2f), I2f64(OpI2f64),
-    Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x),
-    Imad(OpImad), ImadHi(OpImadHi), ImadWide(OpImadWide), ImadWideX(OpImadWideX),
-    Imadx(OpImadx), Imnmx(OpImnmx), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i),
-    Isetp(OpIsetp), Isetp64(OpIsetp64), Ldg(OpLdg), Lea(OpLea), LeaHi(OpLeaHi),
-    LeaHiX(OpLeaHiX), LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i),
-    Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu), Nop(OpNop),
-    Plop3(OpPlop3), Popc(OpPopc), Prmt(OpPrmt), S2r(OpS2r), Sel(OpSel), Sel64(OpSel64),
-    Shf(OpShf), Shl(OpShl), Shr(OpShr), Stg(OpStg), Vimnmx(OpVimnmx), Xmad(OpXmad)
+    Bra(OpBra), BraUp(OpBraUp), BraUr(OpBraUr), Brev(OpBrev), Call(OpCall),
+    CallAbs(OpCallAbs), CallAbsC(OpCallAbsC), CallAbsR(OpCallAbsR), CallR(OpCallR),
+    Cs2r(OpCs2r), Cs2r32(OpCs2r32), Dadd(OpDadd), Dfma(OpDfma), Dmul(OpDmul),
+    Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64), F2i(OpF2i), F2i64(OpF2i64), Fadd(OpFadd),
+    Fadd32i(OpFadd32i), Ffma(OpFfma), Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx),
+    Fmul(OpFmul), Fmul32i(OpFmul32i), Fsel(OpFsel), Fsetp(OpFsetp), I2f(OpI2f),
+    I2f64(OpI2f64), Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i),
+    Iadd3x(OpIadd3x), Imad(OpImad), ImadHi(OpImadHi), ImadWide(OpImadWide),
+    ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx), Iscadd(OpIscadd),
+    Iscadd32i(OpIscadd32i), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldg(OpLdg), Lea(OpLea),
+    LeaHi(OpLeaHi), LeaHiX(OpLeaHiX), LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3),
+    Lop32i(OpLop32i), Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu),
+    Nop(OpNop), Plop3(OpPlop3), Popc(OpPopc), Prmt(OpPrmt), Ret(OpRet), RetAbs(OpRetAbs),
+    S2r(OpS2r), Sel(OpSel), Sel64(OpSel64), Shf(OpShf), Shl(OpShl), Shr(OpShr),
+    Stg(OpStg), Vimnmx(OpVimnmx), Xmad(OpXmad)
 }
 /// Decode one instruction word; `None` for a word no op of the spec matches.
 #[inline]
@@ -5917,137 +5921,143 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x310, decode_sm70_arm31),
         (0x311, decode_sm70_arm32),
         (0x312, decode_sm70_arm33),
-        (0x381, decode_sm70_arm34),
-        (0x386, decode_sm70_arm35),
-        (0x402, decode_sm70_arm36),
-        (0x411, decode_sm70_arm37),
-        (0x416, decode_sm70_arm38),
-        (0x419, decode_sm70_arm39),
-        (0x421, decode_sm70_arm40),
-        (0x423, decode_sm70_arm41),
-        (0x424, decode_sm70_arm42),
-        (0x429, decode_sm70_arm43),
-        (0x42b, decode_sm70_arm44),
-        (0x547, decode_sm70_arm45),
-        (0x607, decode_sm70_arm46),
-        (0x616, decode_sm70_arm47),
-        (0x619, decode_sm70_arm48),
-        (0x621, decode_sm70_arm49),
-        (0x623, decode_sm70_arm50),
-        (0x624, decode_sm70_arm51),
-        (0x625, decode_sm70_arm52),
-        (0x627, decode_sm70_arm53),
-        (0x629, decode_sm70_arm54),
-        (0x62b, decode_sm70_arm55),
-        (0x802, decode_sm70_arm56),
-        (0x805, decode_sm70_arm57),
-        (0x807, decode_sm70_arm58),
-        (0x808, decode_sm70_arm59),
-        (0x809, decode_sm70_arm60),
-        (0x80b, decode_sm70_arm61),
-        (0x80c, decode_sm70_arm62),
-        (0x810, decode_sm70_arm63),
-        (0x811, decode_sm70_arm64),
-        (0x812, decode_sm70_arm65),
-        (0x813, decode_sm70_arm66),
-        (0x816, decode_sm70_arm67),
-        (0x817, decode_sm70_arm68),
-        (0x819, decode_sm70_arm69),
-        (0x81c, decode_sm70_arm70),
-        (0x820, decode_sm70_arm71),
-        (0x823, decode_sm70_arm72),
-        (0x824, decode_sm70_arm73),
-        (0x825, decode_sm70_arm74),
-        (0x827, decode_sm70_arm75),
-        (0x828, decode_sm70_arm76),
-        (0x82b, decode_sm70_arm77),
-        (0x848, decode_sm70_arm78),
-        (0x900, decode_sm70_arm79),
-        (0x901, decode_sm70_arm80),
-        (0x904, decode_sm70_arm81),
-        (0x905, decode_sm70_arm82),
-        (0x906, decode_sm70_arm83),
-        (0x908, decode_sm70_arm84),
-        (0x909, decode_sm70_arm85),
-        (0x910, decode_sm70_arm86),
-        (0x911, decode_sm70_arm87),
-        (0x912, decode_sm70_arm88),
-        (0x918, decode_sm70_arm89),
-        (0x919, decode_sm70_arm90),
-        (0x947, decode_sm70_arm91),
-        (0x94d, decode_sm70_arm92),
-        (0xa02, decode_sm70_arm93),
-        (0xa07, decode_sm70_arm94),
-        (0xa08, decode_sm70_arm95),
-        (0xa09, decode_sm70_arm96),
-        (0xa0b, decode_sm70_arm97),
-        (0xa0c, decode_sm70_arm98),
-        (0xa10, decode_sm70_arm99),
-        (0xa11, decode_sm70_arm100),
-        (0xa12, decode_sm70_arm101),
-        (0xa13, decode_sm70_arm102),
-        (0xa16, decode_sm70_arm103),
-        (0xa17, decode_sm70_arm104),
-        (0xa19, decode_sm70_arm105),
-        (0xa20, decode_sm70_arm106),
-        (0xa23, decode_sm70_arm107),
-        (0xa24, decode_sm70_arm108),
-        (0xa25, decode_sm70_arm109),
-        (0xa27, decode_sm70_arm110),
-        (0xa28, decode_sm70_arm111),
-        (0xa2b, decode_sm70_arm112),
-        (0xa48, decode_sm70_arm113),
-        (0xb00, decode_sm70_arm114),
-        (0xb01, decode_sm70_arm115),
-        (0xb04, decode_sm70_arm116),
-        (0xb05, decode_sm70_arm117),
-        (0xb06, decode_sm70_arm118),
-        (0xb08, decode_sm70_arm119),
-        (0xb09, decode_sm70_arm120),
-        (0xb10, decode_sm70_arm121),
-        (0xb11, decode_sm70_arm122),
-        (0xb12, decode_sm70_arm123),
-        (0xc02, decode_sm70_arm124),
-        (0xc07, decode_sm70_arm125),
-        (0xc08, decode_sm70_arm126),
-        (0xc09, decode_sm70_arm127),
-        (0xc0b, decode_sm70_arm128),
-        (0xc0c, decode_sm70_arm129),
-        (0xc10, decode_sm70_arm130),
-        (0xc11, decode_sm70_arm131),
-        (0xc12, decode_sm70_arm132),
-        (0xc13, decode_sm70_arm133),
-        (0xc16, decode_sm70_arm134),
-        (0xc17, decode_sm70_arm135),
-        (0xc19, decode_sm70_arm136),
-        (0xc20, decode_sm70_arm137),
-        (0xc23, decode_sm70_arm138),
-        (0xc24, decode_sm70_arm139),
-        (0xc25, decode_sm70_arm140),
-        (0xc27, decode_sm70_arm141),
-        (0xc28, decode_sm70_arm142),
-        (0xc2b, decode_sm70_arm143),
-        (0xc48, decode_sm70_arm144),
-        (0xd00, decode_sm70_arm145),
-        (0xd01, decode_sm70_arm146),
-        (0xd04, decode_sm70_arm147),
-        (0xd05, decode_sm70_arm148),
-        (0xd06, decode_sm70_arm149),
-        (0xd08, decode_sm70_arm150),
-        (0xd09, decode_sm70_arm151),
-        (0xd10, decode_sm70_arm152),
-        (0xd11, decode_sm70_arm153),
-        (0xd12, decode_sm70_arm154),
-        (0xe07, decode_sm70_arm155),
-        (0xe16, decode_sm70_arm156),
-        (0xe19, decode_sm70_arm157),
-        (0xe21, decode_sm70_arm158),
-        (0xe23, decode_sm70_arm159),
-        (0xe24, decode_sm70_arm160),
-        (0xe25, decode_sm70_arm161),
-        (0xe27, decode_sm70_arm162),
-        (0xe29, decode_sm70_arm163),
-        (0xe2b, decode_sm70_arm164),
+        (0x343, decode_sm70_arm34),
+        (0x344, decode_sm70_arm35),
+        (0x381, decode_sm70_arm36),
+        (0x386, decode_sm70_arm37),
+        (0x402, decode_sm70_arm38),
+        (0x411, decode_sm70_arm39),
+        (0x416, decode_sm70_arm40),
+        (0x419, decode_sm70_arm41),
+        (0x421, decode_sm70_arm42),
+        (0x423, decode_sm70_arm43),
+        (0x424, decode_sm70_arm44),
+        (0x429, decode_sm70_arm45),
+        (0x42b, decode_sm70_arm46),
+        (0x547, decode_sm70_arm47),
+        (0x607, decode_sm70_arm48),
+        (0x616, decode_sm70_arm49),
+        (0x619, decode_sm70_arm50),
+        (0x621, decode_sm70_arm51),
+        (0x623, decode_sm70_arm52),
+        (0x624, decode_sm70_arm53),
+        (0x625, decode_sm70_arm54),
+        (0x627, decode_sm70_arm55),
+        (0x629, decode_sm70_arm56),
+        (0x62b, decode_sm70_arm57),
+        (0x802, decode_sm70_arm58),
+        (0x805, decode_sm70_arm59),
+        (0x807, decode_sm70_arm60),
+        (0x808, decode_sm70_arm61),
+        (0x809, decode_sm70_arm62),
+        (0x80b, decode_sm70_arm63),
+        (0x80c, decode_sm70_arm64),
+        (0x810, decode_sm70_arm65),
+        (0x811, decode_sm70_arm66),
+        (0x812, decode_sm70_arm67),
+        (0x813, decode_sm70_arm68),
+        (0x816, decode_sm70_arm69),
+        (0x817, decode_sm70_arm70),
+        (0x819, decode_sm70_arm71),
+        (0x81c, decode_sm70_arm72),
+        (0x820, decode_sm70_arm73),
+        (0x823, decode_sm70_arm74),
+        (0x824, decode_sm70_arm75),
+        (0x825, decode_sm70_arm76),
+        (0x827, decode_sm70_arm77),
+        (0x828, decode_sm70_arm78),
+        (0x82b, decode_sm70_arm79),
+        (0x848, decode_sm70_arm80),
+        (0x900, decode_sm70_arm81),
+        (0x901, decode_sm70_arm82),
+        (0x904, decode_sm70_arm83),
+        (0x905, decode_sm70_arm84),
+        (0x906, decode_sm70_arm85),
+        (0x908, decode_sm70_arm86),
+        (0x909, decode_sm70_arm87),
+        (0x910, decode_sm70_arm88),
+        (0x911, decode_sm70_arm89),
+        (0x912, decode_sm70_arm90),
+        (0x918, decode_sm70_arm91),
+        (0x919, decode_sm70_arm92),
+        (0x943, decode_sm70_arm93),
+        (0x944, decode_sm70_arm94),
+        (0x947, decode_sm70_arm95),
+        (0x94d, decode_sm70_arm96),
+        (0x950, decode_sm70_arm97),
+        (0xa02, decode_sm70_arm98),
+        (0xa07, decode_sm70_arm99),
+        (0xa08, decode_sm70_arm100),
+        (0xa09, decode_sm70_arm101),
+        (0xa0b, decode_sm70_arm102),
+        (0xa0c, decode_sm70_arm103),
+        (0xa10, decode_sm70_arm104),
+        (0xa11, decode_sm70_arm105),
+        (0xa12, decode_sm70_arm106),
+        (0xa13, decode_sm70_arm107),
+        (0xa16, decode_sm70_arm108),
+        (0xa17, decode_sm70_arm109),
+        (0xa19, decode_sm70_arm110),
+        (0xa20, decode_sm70_arm111),
+        (0xa23, decode_sm70_arm112),
+        (0xa24, decode_sm70_arm113),
+        (0xa25, decode_sm70_arm114),
+        (0xa27, decode_sm70_arm115),
+        (0xa28, decode_sm70_arm116),
+        (0xa2b, decode_sm70_arm117),
+        (0xa48, decode_sm70_arm118),
+        (0xb00, decode_sm70_arm119),
+        (0xb01, decode_sm70_arm120),
+        (0xb04, decode_sm70_arm121),
+        (0xb05, decode_sm70_arm122),
+        (0xb06, decode_sm70_arm123),
+        (0xb08, decode_sm70_arm124),
+        (0xb09, decode_sm70_arm125),
+        (0xb10, decode_sm70_arm126),
+        (0xb11, decode_sm70_arm127),
+        (0xb12, decode_sm70_arm128),
+        (0xb43, decode_sm70_arm129),
+        (0xc02, decode_sm70_arm130),
+        (0xc07, decode_sm70_arm131),
+        (0xc08, decode_sm70_arm132),
+        (0xc09, decode_sm70_arm133),
+        (0xc0b, decode_sm70_arm134),
+        (0xc0c, decode_sm70_arm135),
+        (0xc10, decode_sm70_arm136),
+        (0xc11, decode_sm70_arm137),
+        (0xc12, decode_sm70_arm138),
+        (0xc13, decode_sm70_arm139),
+        (0xc16, decode_sm70_arm140),
+        (0xc17, decode_sm70_arm141),
+        (0xc19, decode_sm70_arm142),
+        (0xc20, decode_sm70_arm143),
+        (0xc23, decode_sm70_arm144),
+        (0xc24, decode_sm70_arm145),
+        (0xc25, decode_sm70_arm146),
+        (0xc27, decode_sm70_arm147),
+        (0xc28, decode_sm70_arm148),
+        (0xc2b, decode_sm70_arm149),
+        (0xc48, decode_sm70_arm150),
+        (0xd00, decode_sm70_arm151),
+        (0xd01, decode_sm70_arm152),
+        (0xd04, decode_sm70_arm153),
+        (0xd05, decode_sm70_arm154),
+        (0xd06, decode_sm70_arm155),
+        (0xd08, decode_sm70_arm156),
+        (0xd09, decode_sm70_arm157),
+        (0xd10, decode_sm70_arm158),
+        (0xd11, decode_sm70_arm159),
+        (0xd12, decode_sm70_arm160),
+        (0xe07, decode_sm70_arm161),
+        (0xe16, decode_sm70_arm162),
+        (0xe19, decode_sm70_arm163),
+        (0xe21, decode_sm70_arm164),
+        (0xe23, decode_sm70_arm165),
+        (0xe24, decode_sm70_arm166),
+        (0xe25, decode_sm70_arm167),
+        (0xe27, decode_sm70_arm168),
+        (0xe29, decode_sm70_arm169),
+        (0xe2b, decode_sm70_arm170),
     ],
     decode_none,
 );
@@ -6408,6 +6418,30 @@ fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = decode_form::<OpCallAbsR, 0>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300000fff == 0x343 && matches!(sm, 90 | 100 | 120) {
+        return decode_form::<OpCallAbsR, 1>(w, sm);
+    }
+    None
+}
+fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = decode_form::<OpCallR, 0>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300000fff == 0x344 && matches!(sm, 90 | 100 | 120) {
+        return decode_form::<OpCallR, 1>(w, sm);
+    }
+    None
+}
+fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e01ff000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 70) {
         if let Some(x) = decode_form::<OpLdg, 1>(w, sm) {
             return Some(x);
@@ -6418,7 +6452,7 @@ fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e01ff0000000000ff0fff == 0x1000000000000000386
         && matches!(sm, 70 | 75)
     {
@@ -6426,13 +6460,13 @@ fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) {
         return decode_form::<OpMov64, 1>(w, sm);
     }
     None
 }
-fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107000000000000000fff == 0x100000000000000000411
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6447,7 +6481,7 @@ fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff8000000000000000fff == 0x416
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6455,7 +6489,7 @@ fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee1000000000000000fff == 0x419
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6463,7 +6497,7 @@ fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff0000000000000fff == 0x421
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6471,7 +6505,7 @@ fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10000000000000000fff == 0x423
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6479,7 +6513,7 @@ fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6494,7 +6528,7 @@ fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff3cff0000000000000fff == 0x429
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -6507,7 +6541,7 @@ fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff30000000000000000fff == 0x42b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -6520,7 +6554,7 @@ fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547
         && matches!(sm, 80 | 86 | 89)
     {
@@ -6535,13 +6569,13 @@ fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) {
         return decode_form::<OpSel64, 0>(w, sm);
     }
     None
 }
-fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800f80000ff00000fff == 0x616
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6549,7 +6583,7 @@ fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100f80000ff00000fff == 0x619
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6557,7 +6591,7 @@ fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff380000ff00000fff == 0x621
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6565,7 +6599,7 @@ fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1000380000ff00000fff == 0x623
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6573,7 +6607,7 @@ fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6588,7 +6622,7 @@ fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6603,7 +6637,7 @@ fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627
         && matches!(sm, 75 | 80 | 86 | 89 | 90)
     {
@@ -6611,7 +6645,7 @@ fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff3cff380000ff00000fff == 0x629
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6619,7 +6653,7 @@ fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff3000380000ff00000fff == 0x62b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6627,7 +6661,7 @@ fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff0ff00000000ff000fff == 0x802
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6635,7 +6669,7 @@ fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6650,7 +6684,7 @@ fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffff0000000000000fff == 0x807
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6658,7 +6692,7 @@ fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffff0000000000000fff == 0x808
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6666,7 +6700,7 @@ fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) {
         if let Some(x) = decode_form::<OpFmnmx, 1>(w, sm) {
             return Some(x);
@@ -6684,7 +6718,7 @@ fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80000ff0000000000ff0fff == 0x80b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6692,7 +6726,7 @@ fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff801800f0000000000ff0fff == 0x80c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6706,7 +6740,7 @@ fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80016000000000000000fff == 0x810
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6721,7 +6755,7 @@ fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6750,7 +6784,7 @@ fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87000000000000000000fff == 0x812
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6758,7 +6792,7 @@ fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff00000000ff000fff == 0x813
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6766,7 +6800,7 @@ fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff8000000000000000fff == 0x816
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6774,7 +6808,7 @@ fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdff0000000000000fff == 0x817
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -6782,7 +6816,7 @@ fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee1000000000000000fff == 0x819
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6790,7 +6824,7 @@ fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8000008ffffffffff000fff == 0x81c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6805,7 +6839,7 @@ fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6813,7 +6847,7 @@ fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10000000000000000fff == 0x823
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6821,7 +6855,7 @@ fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6836,7 +6870,7 @@ fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6851,7 +6885,7 @@ fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6859,7 +6893,7 @@ fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff3cff0000000000000fff == 0x828
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -6872,7 +6906,7 @@ fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff30000000000000000fff == 0x82b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -6885,7 +6919,7 @@ fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
     {
         if let Some(x) = decode_form::<OpVimnmx, 1>(w, sm) {
@@ -6898,7 +6932,7 @@ fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff00000000ff000fff == 0x900
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6906,7 +6940,7 @@ fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff00000000ff000fff == 0x901
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6914,7 +6948,7 @@ fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff00000000ff000fff == 0x904
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6922,7 +6956,7 @@ fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff00000000ff000fff == 0x905
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6930,7 +6964,7 @@ fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ff00000000ff000fff == 0x906
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6938,7 +6972,7 @@ fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) {
         if let Some(x) = decode_form::<OpMufu, 1>(w, sm) {
             return Some(x);
@@ -6954,7 +6988,7 @@ fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff00000000ff000fff == 0x909
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6962,7 +6996,7 @@ fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff00000000ff000fff == 0x910
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6970,7 +7004,7 @@ fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff00000000ff000fff == 0x911
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6978,7 +7012,7 @@ fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ff00000000ff000fff == 0x912
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6986,7 +7020,7 @@ fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffffffffff0fff == 0x918
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6994,7 +7028,7 @@ fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ffffffffffff000fff == 0x919
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7002,7 +7036,31 @@ fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = decode_form::<OpCallAbs, 0>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83e000000000003ff000fff == 0x943 && matches!(sm, 90 | 100 | 120) {
+        return decode_form::<OpCallAbs, 1>(w, sm);
+    }
+    None
+}
+fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = decode_form::<OpCall, 0>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c000000000003ff000fff == 0x944 && matches!(sm, 90 | 100 | 120) {
+        return decode_form::<OpCall, 1>(w, sm);
+    }
+    None
+}
+fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 | 89)
     {
         if let Some(x) = decode_form::<OpBra, 0>(w, sm) {
@@ -7034,7 +7092,7 @@ fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff86fffffffffffffffff0fff == 0x94d
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7042,7 +7100,73 @@ fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950
+        && matches!(sm, 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = decode_form::<OpRet, 2>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c000000000003c0ff0fff == 0x82000000000000000000950
+        && matches!(sm, 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = decode_form::<OpRetAbs, 2>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300ff0fff == 0x950 && matches!(sm, 70 | 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = decode_form::<OpRet, 0>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300ff0fff == 0x2000000000000000000950
+        && matches!(sm, 70 | 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = decode_form::<OpRetAbs, 0>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c000000000003c0000fff == 0x80000000000000000000950 && matches!(sm, 90)
+    {
+        if let Some(x) = decode_form::<OpRet, 3>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c000000000003c0000fff == 0x82000000000000000000950 && matches!(sm, 90)
+    {
+        if let Some(x) = decode_form::<OpRetAbs, 3>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300000fff == 0x950 && matches!(sm, 90 | 100 | 120) {
+        if let Some(x) = decode_form::<OpRet, 1>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300000fff == 0x80000000000000000000950
+        && matches!(sm, 100 | 120)
+    {
+        if let Some(x) = decode_form::<OpRet, 4>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300000fff == 0x2000000000000000000950
+        && matches!(sm, 90 | 100 | 120)
+    {
+        if let Some(x) = decode_form::<OpRetAbs, 1>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300000fff == 0x82000000000000000000950
+        && matches!(sm, 100 | 120)
+    {
+        return decode_form::<OpRetAbs, 4>(w, sm);
+    }
+    None
+}
+fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff0fff80000ffff000fff == 0xa02
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7050,7 +7174,7 @@ fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffffff80000ff00000fff == 0xa07
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7058,7 +7182,7 @@ fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffffff80000ff00000fff == 0xa08
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7066,7 +7190,7 @@ fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) {
         if let Some(x) = decode_form::<OpFmnmx, 2>(w, sm) {
             return Some(x);
@@ -7082,7 +7206,7 @@ fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80000ff380000ff00ff0fff == 0xa0b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7090,7 +7214,7 @@ fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff801800ff80000ff00ff0fff == 0xa0c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7098,7 +7222,7 @@ fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8001600780000ff00000fff == 0xa10
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7113,7 +7237,7 @@ fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7142,7 +7266,7 @@ fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8700000f80000ff00000fff == 0xa12
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7150,7 +7274,7 @@ fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffffff80000ffff000fff == 0xa13
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7158,7 +7282,7 @@ fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800f80000ff00000fff == 0xa16
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7166,14 +7290,14 @@ fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 | 90)
     {
         return decode_form::<OpImnmx, 2>(w, sm);
     }
     None
 }
-fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100f80000ff00000fff == 0xa19
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7181,7 +7305,7 @@ fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7189,7 +7313,7 @@ fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1000380000ff00000fff == 0xa23
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7197,7 +7321,7 @@ fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7212,7 +7336,7 @@ fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7227,7 +7351,7 @@ fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27
         && matches!(sm, 75 | 80 | 86 | 89 | 90)
     {
@@ -7235,7 +7359,7 @@ fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff3cff380000ff00000fff == 0xa28
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7243,7 +7367,7 @@ fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff3000380000ff00000fff == 0xa2b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7251,14 +7375,14 @@ fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
     {
         return decode_form::<OpVimnmx, 2>(w, sm);
     }
     None
 }
-fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff780000ffff000fff == 0xb00
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7266,7 +7390,7 @@ fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffffff80000ffff000fff == 0xb01
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7274,7 +7398,7 @@ fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff080000ffff000fff == 0xb04
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7282,7 +7406,7 @@ fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff080000ffff000fff == 0xb05
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7290,7 +7414,7 @@ fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffc80000ffff000fff == 0xb06
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7298,7 +7422,7 @@ fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) {
         if let Some(x) = decode_form::<OpMufu, 2>(w, sm) {
             return Some(x);
@@ -7314,7 +7438,7 @@ fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff780000ffff000fff == 0xb09
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7322,7 +7446,7 @@ fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff080000ffff000fff == 0xb10
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7330,7 +7454,7 @@ fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff080000ffff000fff == 0xb11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7338,7 +7462,7 @@ fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffc80000ffff000fff == 0xb12
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7346,7 +7470,19 @@ fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff83ffffff80000ffffff0fff == 0xb43 && matches!(sm, 75 | 80 | 86 | 89 | 90)
+    {
+        if let Some(x) = decode_form::<OpCallAbsC, 0>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83ffffff800003fffff0fff == 0xb43 && matches!(sm, 70) {
+        return decode_form::<OpCallAbsC, 1>(w, sm);
+    }
+    None
+}
+fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02
         && matches!(sm, 120)
     {
@@ -7361,7 +7497,7 @@ fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7369,7 +7505,7 @@ fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7377,7 +7513,7 @@ fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm, 75)
     {
         if let Some(x) = decode_form::<OpFmnmx, 3>(w, sm) {
@@ -7397,7 +7533,7 @@ fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7405,7 +7541,7 @@ fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7420,7 +7556,7 @@ fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7435,7 +7571,7 @@ fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7464,7 +7600,7 @@ fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7472,7 +7608,7 @@ fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7480,7 +7616,7 @@ fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7488,7 +7624,7 @@ fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -7496,7 +7632,7 @@ fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7504,7 +7640,7 @@ fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7512,7 +7648,7 @@ fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7520,7 +7656,7 @@ fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7535,7 +7671,7 @@ fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7550,7 +7686,7 @@ fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7558,7 +7694,7 @@ fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -7573,7 +7709,7 @@ fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -7588,7 +7724,7 @@ fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm, 90)
     {
         if let Some(x) = decode_form::<OpVimnmx, 3>(w, sm) {
@@ -7602,7 +7738,7 @@ fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7610,7 +7746,7 @@ fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7618,7 +7754,7 @@ fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7626,7 +7762,7 @@ fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7634,7 +7770,7 @@ fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7642,7 +7778,7 @@ fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08
         && matches!(sm, 75 | 80 | 86 | 89)
     {
@@ -7657,7 +7793,7 @@ fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7665,7 +7801,7 @@ fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7673,7 +7809,7 @@ fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7681,7 +7817,7 @@ fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7689,7 +7825,7 @@ fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07
         && matches!(sm, 120)
     {
@@ -7697,7 +7833,7 @@ fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7705,7 +7841,7 @@ fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7713,7 +7849,7 @@ fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7721,7 +7857,7 @@ fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7729,7 +7865,7 @@ fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7744,7 +7880,7 @@ fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7759,7 +7895,7 @@ fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7767,7 +7903,7 @@ fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -7782,7 +7918,7 @@ fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -7838,137 +7974,143 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x310, print_sm70_arm31),
         (0x311, print_sm70_arm32),
         (0x312, print_sm70_arm33),
-        (0x381, print_sm70_arm34),
-        (0x386, print_sm70_arm35),
-        (0x402, print_sm70_arm36),
-        (0x411, print_sm70_arm37),
-        (0x416, print_sm70_arm38),
-        (0x419, print_sm70_arm39),
-        (0x421, print_sm70_arm40),
-        (0x423, print_sm70_arm41),
-        (0x424, print_sm70_arm42),
-        (0x429, print_sm70_arm43),
-        (0x42b, print_sm70_arm44),
-        (0x547, print_sm70_arm45),
-        (0x607, print_sm70_arm46),
-        (0x616, print_sm70_arm47),
-        (0x619, print_sm70_arm48),
-        (0x621, print_sm70_arm49),
-        (0x623, print_sm70_arm50),
-        (0x624, print_sm70_arm51),
-        (0x625, print_sm70_arm52),
-        (0x627, print_sm70_arm53),
-        (0x629, print_sm70_arm54),
-        (0x62b, print_sm70_arm55),
-        (0x802, print_sm70_arm56),
-        (0x805, print_sm70_arm57),
-        (0x807, print_sm70_arm58),
-        (0x808, print_sm70_arm59),
-        (0x809, print_sm70_arm60),
-        (0x80b, print_sm70_arm61),
-        (0x80c, print_sm70_arm62),
-        (0x810, print_sm70_arm63),
-        (0x811, print_sm70_arm64),
-        (0x812, print_sm70_arm65),
-        (0x813, print_sm70_arm66),
-        (0x816, print_sm70_arm67),
-        (0x817, print_sm70_arm68),
-        (0x819, print_sm70_arm69),
-        (0x81c, print_sm70_arm70),
-        (0x820, print_sm70_arm71),
-        (0x823, print_sm70_arm72),
-        (0x824, print_sm70_arm73),
-        (0x825, print_sm70_arm74),
-        (0x827, print_sm70_arm75),
-        (0x828, print_sm70_arm76),
-        (0x82b, print_sm70_arm77),
-        (0x848, print_sm70_arm78),
-        (0x900, print_sm70_arm79),
-        (0x901, print_sm70_arm80),
-        (0x904, print_sm70_arm81),
-        (0x905, print_sm70_arm82),
-        (0x906, print_sm70_arm83),
-        (0x908, print_sm70_arm84),
-        (0x909, print_sm70_arm85),
-        (0x910, print_sm70_arm86),
-        (0x911, print_sm70_arm87),
-        (0x912, print_sm70_arm88),
-        (0x918, print_sm70_arm89),
-        (0x919, print_sm70_arm90),
-        (0x947, print_sm70_arm91),
-        (0x94d, print_sm70_arm92),
-        (0xa02, print_sm70_arm93),
-        (0xa07, print_sm70_arm94),
-        (0xa08, print_sm70_arm95),
-        (0xa09, print_sm70_arm96),
-        (0xa0b, print_sm70_arm97),
-        (0xa0c, print_sm70_arm98),
-        (0xa10, print_sm70_arm99),
-        (0xa11, print_sm70_arm100),
-        (0xa12, print_sm70_arm101),
-        (0xa13, print_sm70_arm102),
-        (0xa16, print_sm70_arm103),
-        (0xa17, print_sm70_arm104),
-        (0xa19, print_sm70_arm105),
-        (0xa20, print_sm70_arm106),
-        (0xa23, print_sm70_arm107),
-        (0xa24, print_sm70_arm108),
-        (0xa25, print_sm70_arm109),
-        (0xa27, print_sm70_arm110),
-        (0xa28, print_sm70_arm111),
-        (0xa2b, print_sm70_arm112),
-        (0xa48, print_sm70_arm113),
-        (0xb00, print_sm70_arm114),
-        (0xb01, print_sm70_arm115),
-        (0xb04, print_sm70_arm116),
-        (0xb05, print_sm70_arm117),
-        (0xb06, print_sm70_arm118),
-        (0xb08, print_sm70_arm119),
-        (0xb09, print_sm70_arm120),
-        (0xb10, print_sm70_arm121),
-        (0xb11, print_sm70_arm122),
-        (0xb12, print_sm70_arm123),
-        (0xc02, print_sm70_arm124),
-        (0xc07, print_sm70_arm125),
-        (0xc08, print_sm70_arm126),
-        (0xc09, print_sm70_arm127),
-        (0xc0b, print_sm70_arm128),
-        (0xc0c, print_sm70_arm129),
-        (0xc10, print_sm70_arm130),
-        (0xc11, print_sm70_arm131),
-        (0xc12, print_sm70_arm132),
-        (0xc13, print_sm70_arm133),
-        (0xc16, print_sm70_arm134),
-        (0xc17, print_sm70_arm135),
-        (0xc19, print_sm70_arm136),
-        (0xc20, print_sm70_arm137),
-        (0xc23, print_sm70_arm138),
-        (0xc24, print_sm70_arm139),
-        (0xc25, print_sm70_arm140),
-        (0xc27, print_sm70_arm141),
-        (0xc28, print_sm70_arm142),
-        (0xc2b, print_sm70_arm143),
-        (0xc48, print_sm70_arm144),
-        (0xd00, print_sm70_arm145),
-        (0xd01, print_sm70_arm146),
-        (0xd04, print_sm70_arm147),
-        (0xd05, print_sm70_arm148),
-        (0xd06, print_sm70_arm149),
-        (0xd08, print_sm70_arm150),
-        (0xd09, print_sm70_arm151),
-        (0xd10, print_sm70_arm152),
-        (0xd11, print_sm70_arm153),
-        (0xd12, print_sm70_arm154),
-        (0xe07, print_sm70_arm155),
-        (0xe16, print_sm70_arm156),
-        (0xe19, print_sm70_arm157),
-        (0xe21, print_sm70_arm158),
-        (0xe23, print_sm70_arm159),
-        (0xe24, print_sm70_arm160),
-        (0xe25, print_sm70_arm161),
-        (0xe27, print_sm70_arm162),
-        (0xe29, print_sm70_arm163),
-        (0xe2b, print_sm70_arm164),
+        (0x343, print_sm70_arm34),
+        (0x344, print_sm70_arm35),
+        (0x381, print_sm70_arm36),
+        (0x386, print_sm70_arm37),
+        (0x402, print_sm70_arm38),
+        (0x411, print_sm70_arm39),
+        (0x416, print_sm70_arm40),
+        (0x419, print_sm70_arm41),
+        (0x421, print_sm70_arm42),
+        (0x423, print_sm70_arm43),
+        (0x424, print_sm70_arm44),
+        (0x429, print_sm70_arm45),
+        (0x42b, print_sm70_arm46),
+        (0x547, print_sm70_arm47),
+        (0x607, print_sm70_arm48),
+        (0x616, print_sm70_arm49),
+        (0x619, print_sm70_arm50),
+        (0x621, print_sm70_arm51),
+        (0x623, print_sm70_arm52),
+        (0x624, print_sm70_arm53),
+        (0x625, print_sm70_arm54),
+        (0x627, print_sm70_arm55),
+        (0x629, print_sm70_arm56),
+        (0x62b, print_sm70_arm57),
+        (0x802, print_sm70_arm58),
+        (0x805, print_sm70_arm59),
+        (0x807, print_sm70_arm60),
+        (0x808, print_sm70_arm61),
+        (0x809, print_sm70_arm62),
+        (0x80b, print_sm70_arm63),
+        (0x80c, print_sm70_arm64),
+        (0x810, print_sm70_arm65),
+        (0x811, print_sm70_arm66),
+        (0x812, print_sm70_arm67),
+        (0x813, print_sm70_arm68),
+        (0x816, print_sm70_arm69),
+        (0x817, print_sm70_arm70),
+        (0x819, print_sm70_arm71),
+        (0x81c, print_sm70_arm72),
+        (0x820, print_sm70_arm73),
+        (0x823, print_sm70_arm74),
+        (0x824, print_sm70_arm75),
+        (0x825, print_sm70_arm76),
+        (0x827, print_sm70_arm77),
+        (0x828, print_sm70_arm78),
+        (0x82b, print_sm70_arm79),
+        (0x848, print_sm70_arm80),
+        (0x900, print_sm70_arm81),
+        (0x901, print_sm70_arm82),
+        (0x904, print_sm70_arm83),
+        (0x905, print_sm70_arm84),
+        (0x906, print_sm70_arm85),
+        (0x908, print_sm70_arm86),
+        (0x909, print_sm70_arm87),
+        (0x910, print_sm70_arm88),
+        (0x911, print_sm70_arm89),
+        (0x912, print_sm70_arm90),
+        (0x918, print_sm70_arm91),
+        (0x919, print_sm70_arm92),
+        (0x943, print_sm70_arm93),
+        (0x944, print_sm70_arm94),
+        (0x947, print_sm70_arm95),
+        (0x94d, print_sm70_arm96),
+        (0x950, print_sm70_arm97),
+        (0xa02, print_sm70_arm98),
+        (0xa07, print_sm70_arm99),
+        (0xa08, print_sm70_arm100),
+        (0xa09, print_sm70_arm101),
+        (0xa0b, print_sm70_arm102),
+        (0xa0c, print_sm70_arm103),
+        (0xa10, print_sm70_arm104),
+        (0xa11, print_sm70_arm105),
+        (0xa12, print_sm70_arm106),
+        (0xa13, print_sm70_arm107),
+        (0xa16, print_sm70_arm108),
+        (0xa17, print_sm70_arm109),
+        (0xa19, print_sm70_arm110),
+        (0xa20, print_sm70_arm111),
+        (0xa23, print_sm70_arm112),
+        (0xa24, print_sm70_arm113),
+        (0xa25, print_sm70_arm114),
+        (0xa27, print_sm70_arm115),
+        (0xa28, print_sm70_arm116),
+        (0xa2b, print_sm70_arm117),
+        (0xa48, print_sm70_arm118),
+        (0xb00, print_sm70_arm119),
+        (0xb01, print_sm70_arm120),
+        (0xb04, print_sm70_arm121),
+        (0xb05, print_sm70_arm122),
+        (0xb06, print_sm70_arm123),
+        (0xb08, print_sm70_arm124),
+        (0xb09, print_sm70_arm125),
+        (0xb10, print_sm70_arm126),
+        (0xb11, print_sm70_arm127),
+        (0xb12, print_sm70_arm128),
+        (0xb43, print_sm70_arm129),
+        (0xc02, print_sm70_arm130),
+        (0xc07, print_sm70_arm131),
+        (0xc08, print_sm70_arm132),
+        (0xc09, print_sm70_arm133),
+        (0xc0b, print_sm70_arm134),
+        (0xc0c, print_sm70_arm135),
+        (0xc10, print_sm70_arm136),
+        (0xc11, print_sm70_arm137),
+        (0xc12, print_sm70_arm138),
+        (0xc13, print_sm70_arm139),
+        (0xc16, print_sm70_arm140),
+        (0xc17, print_sm70_arm141),
+        (0xc19, print_sm70_arm142),
+        (0xc20, print_sm70_arm143),
+        (0xc23, print_sm70_arm144),
+        (0xc24, print_sm70_arm145),
+        (0xc25, print_sm70_arm146),
+        (0xc27, print_sm70_arm147),
+        (0xc28, print_sm70_arm148),
+        (0xc2b, print_sm70_arm149),
+        (0xc48, print_sm70_arm150),
+        (0xd00, print_sm70_arm151),
+        (0xd01, print_sm70_arm152),
+        (0xd04, print_sm70_arm153),
+        (0xd05, print_sm70_arm154),
+        (0xd06, print_sm70_arm155),
+        (0xd08, print_sm70_arm156),
+        (0xd09, print_sm70_arm157),
+        (0xd10, print_sm70_arm158),
+        (0xd11, print_sm70_arm159),
+        (0xd12, print_sm70_arm160),
+        (0xe07, print_sm70_arm161),
+        (0xe16, print_sm70_arm162),
+        (0xe19, print_sm70_arm163),
+        (0xe21, print_sm70_arm164),
+        (0xe23, print_sm70_arm165),
+        (0xe24, print_sm70_arm166),
+        (0xe25, print_sm70_arm167),
+        (0xe27, print_sm70_arm168),
+        (0xe29, print_sm70_arm169),
+        (0xe2b, print_sm70_arm170),
     ],
     print_none,
 );
@@ -8533,6 +8675,42 @@ fn print_sm70_arm34(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
+    if w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = print_form::<OpCallAbsR, 0>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300000fff == 0x343 && matches!(sm, 90 | 100 | 120) {
+        return print_form::<OpCallAbsR, 1>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm70_arm35(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = print_form::<OpCallR, 0>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300000fff == 0x344 && matches!(sm, 90 | 100 | 120) {
+        return print_form::<OpCallR, 1>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm70_arm36(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
     if w & 0x1ffff8e01ff000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 70) {
         if let Some(x) = print_form::<OpLdg, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
@@ -8543,7 +8721,7 @@ fn print_sm70_arm34(
     }
     None
 }
-fn print_sm70_arm35(
+fn print_sm70_arm37(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8557,7 +8735,7 @@ fn print_sm70_arm35(
     }
     None
 }
-fn print_sm70_arm36(
+fn print_sm70_arm38(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8569,7 +8747,7 @@ fn print_sm70_arm36(
     }
     None
 }
-fn print_sm70_arm37(
+fn print_sm70_arm39(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8590,7 +8768,7 @@ fn print_sm70_arm37(
     }
     None
 }
-fn print_sm70_arm38(
+fn print_sm70_arm40(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8604,7 +8782,7 @@ fn print_sm70_arm38(
     }
     None
 }
-fn print_sm70_arm39(
+fn print_sm70_arm41(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8618,7 +8796,7 @@ fn print_sm70_arm39(
     }
     None
 }
-fn print_sm70_arm40(
+fn print_sm70_arm42(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8632,7 +8810,7 @@ fn print_sm70_arm40(
     }
     None
 }
-fn print_sm70_arm41(
+fn print_sm70_arm43(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8646,7 +8824,7 @@ fn print_sm70_arm41(
     }
     None
 }
-fn print_sm70_arm42(
+fn print_sm70_arm44(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8667,7 +8845,7 @@ fn print_sm70_arm42(
     }
     None
 }
-fn print_sm70_arm43(
+fn print_sm70_arm45(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8686,7 +8864,7 @@ fn print_sm70_arm43(
     }
     None
 }
-fn print_sm70_arm44(
+fn print_sm70_arm46(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8705,7 +8883,7 @@ fn print_sm70_arm44(
     }
     None
 }
-fn print_sm70_arm45(
+fn print_sm70_arm47(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8726,7 +8904,7 @@ fn print_sm70_arm45(
     }
     None
 }
-fn print_sm70_arm46(
+fn print_sm70_arm48(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8738,7 +8916,7 @@ fn print_sm70_arm46(
     }
     None
 }
-fn print_sm70_arm47(
+fn print_sm70_arm49(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8752,7 +8930,7 @@ fn print_sm70_arm47(
     }
     None
 }
-fn print_sm70_arm48(
+fn print_sm70_arm50(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8766,7 +8944,7 @@ fn print_sm70_arm48(
     }
     None
 }
-fn print_sm70_arm49(
+fn print_sm70_arm51(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8780,7 +8958,7 @@ fn print_sm70_arm49(
     }
     None
 }
-fn print_sm70_arm50(
+fn print_sm70_arm52(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8794,7 +8972,7 @@ fn print_sm70_arm50(
     }
     None
 }
-fn print_sm70_arm51(
+fn print_sm70_arm53(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8815,7 +8993,7 @@ fn print_sm70_arm51(
     }
     None
 }
-fn print_sm70_arm52(
+fn print_sm70_arm54(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8836,7 +9014,7 @@ fn print_sm70_arm52(
     }
     None
 }
-fn print_sm70_arm53(
+fn print_sm70_arm55(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8850,7 +9028,7 @@ fn print_sm70_arm53(
     }
     None
 }
-fn print_sm70_arm54(
+fn print_sm70_arm56(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8864,7 +9042,7 @@ fn print_sm70_arm54(
     }
     None
 }
-fn print_sm70_arm55(
+fn print_sm70_arm57(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8878,7 +9056,7 @@ fn print_sm70_arm55(
     }
     None
 }
-fn print_sm70_arm56(
+fn print_sm70_arm58(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8892,7 +9070,7 @@ fn print_sm70_arm56(
     }
     None
 }
-fn print_sm70_arm57(
+fn print_sm70_arm59(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8913,7 +9091,7 @@ fn print_sm70_arm57(
     }
     None
 }
-fn print_sm70_arm58(
+fn print_sm70_arm60(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8927,7 +9105,7 @@ fn print_sm70_arm58(
     }
     None
 }
-fn print_sm70_arm59(
+fn print_sm70_arm61(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8941,7 +9119,7 @@ fn print_sm70_arm59(
     }
     None
 }
-fn print_sm70_arm60(
+fn print_sm70_arm62(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8965,7 +9143,7 @@ fn print_sm70_arm60(
     }
     None
 }
-fn print_sm70_arm61(
+fn print_sm70_arm63(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8979,7 +9157,7 @@ fn print_sm70_arm61(
     }
     None
 }
-fn print_sm70_arm62(
+fn print_sm70_arm64(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8999,7 +9177,7 @@ fn print_sm70_arm62(
     }
     None
 }
-fn print_sm70_arm63(
+fn print_sm70_arm65(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9020,7 +9198,7 @@ fn print_sm70_arm63(
     }
     None
 }
-fn print_sm70_arm64(
+fn print_sm70_arm66(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9055,7 +9233,7 @@ fn print_sm70_arm64(
     }
     None
 }
-fn print_sm70_arm65(
+fn print_sm70_arm67(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9069,7 +9247,7 @@ fn print_sm70_arm65(
     }
     None
 }
-fn print_sm70_arm66(
+fn print_sm70_arm68(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9083,7 +9261,7 @@ fn print_sm70_arm66(
     }
     None
 }
-fn print_sm70_arm67(
+fn print_sm70_arm69(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9097,7 +9275,7 @@ fn print_sm70_arm67(
     }
     None
 }
-fn print_sm70_arm68(
+fn print_sm70_arm70(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9111,7 +9289,7 @@ fn print_sm70_arm68(
     }
     None
 }
-fn print_sm70_arm69(
+fn print_sm70_arm71(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9125,7 +9303,7 @@ fn print_sm70_arm69(
     }
     None
 }
-fn print_sm70_arm70(
+fn print_sm70_arm72(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9146,7 +9324,7 @@ fn print_sm70_arm70(
     }
     None
 }
-fn print_sm70_arm71(
+fn print_sm70_arm73(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9160,7 +9338,7 @@ fn print_sm70_arm71(
     }
     None
 }
-fn print_sm70_arm72(
+fn print_sm70_arm74(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9174,7 +9352,7 @@ fn print_sm70_arm72(
     }
     None
 }
-fn print_sm70_arm73(
+fn print_sm70_arm75(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9195,7 +9373,7 @@ fn print_sm70_arm73(
     }
     None
 }
-fn print_sm70_arm74(
+fn print_sm70_arm76(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9216,7 +9394,7 @@ fn print_sm70_arm74(
     }
     None
 }
-fn print_sm70_arm75(
+fn print_sm70_arm77(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9230,7 +9408,7 @@ fn print_sm70_arm75(
     }
     None
 }
-fn print_sm70_arm76(
+fn print_sm70_arm78(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9249,7 +9427,7 @@ fn print_sm70_arm76(
     }
     None
 }
-fn print_sm70_arm77(
+fn print_sm70_arm79(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9268,7 +9446,7 @@ fn print_sm70_arm77(
     }
     None
 }
-fn print_sm70_arm78(
+fn print_sm70_arm80(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9287,7 +9465,7 @@ fn print_sm70_arm78(
     }
     None
 }
-fn print_sm70_arm79(
+fn print_sm70_arm81(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9301,7 +9479,7 @@ fn print_sm70_arm79(
     }
     None
 }
-fn print_sm70_arm80(
+fn print_sm70_arm82(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9315,7 +9493,7 @@ fn print_sm70_arm80(
     }
     None
 }
-fn print_sm70_arm81(
+fn print_sm70_arm83(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9329,7 +9507,7 @@ fn print_sm70_arm81(
     }
     None
 }
-fn print_sm70_arm82(
+fn print_sm70_arm84(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9343,7 +9521,7 @@ fn print_sm70_arm82(
     }
     None
 }
-fn print_sm70_arm83(
+fn print_sm70_arm85(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9357,7 +9535,7 @@ fn print_sm70_arm83(
     }
     None
 }
-fn print_sm70_arm84(
+fn print_sm70_arm86(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9379,7 +9557,7 @@ fn print_sm70_arm84(
     }
     None
 }
-fn print_sm70_arm85(
+fn print_sm70_arm87(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9393,7 +9571,7 @@ fn print_sm70_arm85(
     }
     None
 }
-fn print_sm70_arm86(
+fn print_sm70_arm88(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9407,7 +9585,7 @@ fn print_sm70_arm86(
     }
     None
 }
-fn print_sm70_arm87(
+fn print_sm70_arm89(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9421,7 +9599,7 @@ fn print_sm70_arm87(
     }
     None
 }
-fn print_sm70_arm88(
+fn print_sm70_arm90(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9435,7 +9613,7 @@ fn print_sm70_arm88(
     }
     None
 }
-fn print_sm70_arm89(
+fn print_sm70_arm91(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9449,7 +9627,7 @@ fn print_sm70_arm89(
     }
     None
 }
-fn print_sm70_arm90(
+fn print_sm70_arm92(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9463,7 +9641,43 @@ fn print_sm70_arm90(
     }
     None
 }
-fn print_sm70_arm91(
+fn print_sm70_arm93(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = print_form::<OpCallAbs, 0>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83e000000000003ff000fff == 0x943 && matches!(sm, 90 | 100 | 120) {
+        return print_form::<OpCallAbs, 1>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm70_arm94(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = print_form::<OpCall, 0>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c000000000003ff000fff == 0x944 && matches!(sm, 90 | 100 | 120) {
+        return print_form::<OpCall, 1>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm70_arm95(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9501,7 +9715,7 @@ fn print_sm70_arm91(
     }
     None
 }
-fn print_sm70_arm92(
+fn print_sm70_arm96(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9515,7 +9729,79 @@ fn print_sm70_arm92(
     }
     None
 }
-fn print_sm70_arm93(
+fn print_sm70_arm97(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950
+        && matches!(sm, 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = print_form::<OpRet, 2>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c000000000003c0ff0fff == 0x82000000000000000000950
+        && matches!(sm, 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = print_form::<OpRetAbs, 2>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300ff0fff == 0x950 && matches!(sm, 70 | 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = print_form::<OpRet, 0>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300ff0fff == 0x2000000000000000000950
+        && matches!(sm, 70 | 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = print_form::<OpRetAbs, 0>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c000000000003c0000fff == 0x80000000000000000000950 && matches!(sm, 90)
+    {
+        if let Some(x) = print_form::<OpRet, 3>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c000000000003c0000fff == 0x82000000000000000000950 && matches!(sm, 90)
+    {
+        if let Some(x) = print_form::<OpRetAbs, 3>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300000fff == 0x950 && matches!(sm, 90 | 100 | 120) {
+        if let Some(x) = print_form::<OpRet, 1>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300000fff == 0x80000000000000000000950
+        && matches!(sm, 100 | 120)
+    {
+        if let Some(x) = print_form::<OpRet, 4>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300000fff == 0x2000000000000000000950
+        && matches!(sm, 90 | 100 | 120)
+    {
+        if let Some(x) = print_form::<OpRetAbs, 1>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300000fff == 0x82000000000000000000950
+        && matches!(sm, 100 | 120)
+    {
+        return print_form::<OpRetAbs, 4>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm70_arm98(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9529,7 +9815,7 @@ fn print_sm70_arm93(
     }
     None
 }
-fn print_sm70_arm94(
+fn print_sm70_arm99(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9543,7 +9829,7 @@ fn print_sm70_arm94(
     }
     None
 }
-fn print_sm70_arm95(
+fn print_sm70_arm100(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9557,7 +9843,7 @@ fn print_sm70_arm95(
     }
     None
 }
-fn print_sm70_arm96(
+fn print_sm70_arm101(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9579,7 +9865,7 @@ fn print_sm70_arm96(
     }
     None
 }
-fn print_sm70_arm97(
+fn print_sm70_arm102(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9593,7 +9879,7 @@ fn print_sm70_arm97(
     }
     None
 }
-fn print_sm70_arm98(
+fn print_sm70_arm103(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9607,7 +9893,7 @@ fn print_sm70_arm98(
     }
     None
 }
-fn print_sm70_arm99(
+fn print_sm70_arm104(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9628,7 +9914,7 @@ fn print_sm70_arm99(
     }
     None
 }
-fn print_sm70_arm100(
+fn print_sm70_arm105(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9663,7 +9949,7 @@ fn print_sm70_arm100(
     }
     None
 }
-fn print_sm70_arm101(
+fn print_sm70_arm106(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9677,7 +9963,7 @@ fn print_sm70_arm101(
     }
     None
 }
-fn print_sm70_arm102(
+fn print_sm70_arm107(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9691,7 +9977,7 @@ fn print_sm70_arm102(
     }
     None
 }
-fn print_sm70_arm103(
+fn print_sm70_arm108(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9705,7 +9991,7 @@ fn print_sm70_arm103(
     }
     None
 }
-fn print_sm70_arm104(
+fn print_sm70_arm109(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9718,7 +10004,7 @@ fn print_sm70_arm104(
     }
     None
 }
-fn print_sm70_arm105(
+fn print_sm70_arm110(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9732,7 +10018,7 @@ fn print_sm70_arm105(
     }
     None
 }
-fn print_sm70_arm106(
+fn print_sm70_arm111(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9746,7 +10032,7 @@ fn print_sm70_arm106(
     }
     None
 }
-fn print_sm70_arm107(
+fn print_sm70_arm112(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9760,7 +10046,7 @@ fn print_sm70_arm107(
     }
     None
 }
-fn print_sm70_arm108(
+fn print_sm70_arm113(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9781,7 +10067,7 @@ fn print_sm70_arm108(
     }
     None
 }
-fn print_sm70_arm109(
+fn print_sm70_arm114(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9802,7 +10088,7 @@ fn print_sm70_arm109(
     }
     None
 }
-fn print_sm70_arm110(
+fn print_sm70_arm115(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9816,7 +10102,7 @@ fn print_sm70_arm110(
     }
     None
 }
-fn print_sm70_arm111(
+fn print_sm70_arm116(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9830,7 +10116,7 @@ fn print_sm70_arm111(
     }
     None
 }
-fn print_sm70_arm112(
+fn print_sm70_arm117(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9844,7 +10130,7 @@ fn print_sm70_arm112(
     }
     None
 }
-fn print_sm70_arm113(
+fn print_sm70_arm118(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9857,7 +10143,7 @@ fn print_sm70_arm113(
     }
     None
 }
-fn print_sm70_arm114(
+fn print_sm70_arm119(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9871,7 +10157,7 @@ fn print_sm70_arm114(
     }
     None
 }
-fn print_sm70_arm115(
+fn print_sm70_arm120(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9885,7 +10171,7 @@ fn print_sm70_arm115(
     }
     None
 }
-fn print_sm70_arm116(
+fn print_sm70_arm121(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9899,7 +10185,7 @@ fn print_sm70_arm116(
     }
     None
 }
-fn print_sm70_arm117(
+fn print_sm70_arm122(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9913,7 +10199,7 @@ fn print_sm70_arm117(
     }
     None
 }
-fn print_sm70_arm118(
+fn print_sm70_arm123(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9927,7 +10213,7 @@ fn print_sm70_arm118(
     }
     None
 }
-fn print_sm70_arm119(
+fn print_sm70_arm124(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9949,7 +10235,7 @@ fn print_sm70_arm119(
     }
     None
 }
-fn print_sm70_arm120(
+fn print_sm70_arm125(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9963,7 +10249,7 @@ fn print_sm70_arm120(
     }
     None
 }
-fn print_sm70_arm121(
+fn print_sm70_arm126(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9977,7 +10263,7 @@ fn print_sm70_arm121(
     }
     None
 }
-fn print_sm70_arm122(
+fn print_sm70_arm127(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9991,7 +10277,7 @@ fn print_sm70_arm122(
     }
     None
 }
-fn print_sm70_arm123(
+fn print_sm70_arm128(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10005,7 +10291,25 @@ fn print_sm70_arm123(
     }
     None
 }
-fn print_sm70_arm124(
+fn print_sm70_arm129(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff83ffffff80000ffffff0fff == 0xb43 && matches!(sm, 75 | 80 | 86 | 89 | 90)
+    {
+        if let Some(x) = print_form::<OpCallAbsC, 0>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83ffffff800003fffff0fff == 0xb43 && matches!(sm, 70) {
+        return print_form::<OpCallAbsC, 1>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm70_arm130(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10026,7 +10330,7 @@ fn print_sm70_arm124(
     }
     None
 }
-fn print_sm70_arm125(
+fn print_sm70_arm131(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10040,7 +10344,7 @@ fn print_sm70_arm125(
     }
     None
 }
-fn print_sm70_arm126(
+fn print_sm70_arm132(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10054,7 +10358,7 @@ fn print_sm70_arm126(
     }
     None
 }
-fn print_sm70_arm127(
+fn print_sm70_arm133(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10080,7 +10384,7 @@ fn print_sm70_arm127(
     }
     None
 }
-fn print_sm70_arm128(
+fn print_sm70_arm134(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10094,7 +10398,7 @@ fn print_sm70_arm128(
     }
     None
 }
-fn print_sm70_arm129(
+fn print_sm70_arm135(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10115,7 +10419,7 @@ fn print_sm70_arm129(
     }
     None
 }
-fn print_sm70_arm130(
+fn print_sm70_arm136(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10136,7 +10440,7 @@ fn print_sm70_arm130(
     }
     None
 }
-fn print_sm70_arm131(
+fn print_sm70_arm137(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10171,7 +10475,7 @@ fn print_sm70_arm131(
     }
     None
 }
-fn print_sm70_arm132(
+fn print_sm70_arm138(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10185,7 +10489,7 @@ fn print_sm70_arm132(
     }
     None
 }
-fn print_sm70_arm133(
+fn print_sm70_arm139(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10199,7 +10503,7 @@ fn print_sm70_arm133(
     }
     None
 }
-fn print_sm70_arm134(
+fn print_sm70_arm140(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10213,7 +10517,7 @@ fn print_sm70_arm134(
     }
     None
 }
-fn print_sm70_arm135(
+fn print_sm70_arm141(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10227,7 +10531,7 @@ fn print_sm70_arm135(
     }
     None
 }
-fn print_sm70_arm136(
+fn print_sm70_arm142(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10241,7 +10545,7 @@ fn print_sm70_arm136(
     }
     None
 }
-fn print_sm70_arm137(
+fn print_sm70_arm143(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10255,7 +10559,7 @@ fn print_sm70_arm137(
     }
     None
 }
-fn print_sm70_arm138(
+fn print_sm70_arm144(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10269,7 +10573,7 @@ fn print_sm70_arm138(
     }
     None
 }
-fn print_sm70_arm139(
+fn print_sm70_arm145(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10290,7 +10594,7 @@ fn print_sm70_arm139(
     }
     None
 }
-fn print_sm70_arm140(
+fn print_sm70_arm146(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10311,7 +10615,7 @@ fn print_sm70_arm140(
     }
     None
 }
-fn print_sm70_arm141(
+fn print_sm70_arm147(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10325,7 +10629,7 @@ fn print_sm70_arm141(
     }
     None
 }
-fn print_sm70_arm142(
+fn print_sm70_arm148(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10346,7 +10650,7 @@ fn print_sm70_arm142(
     }
     None
 }
-fn print_sm70_arm143(
+fn print_sm70_arm149(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10367,7 +10671,7 @@ fn print_sm70_arm143(
     }
     None
 }
-fn print_sm70_arm144(
+fn print_sm70_arm150(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10387,7 +10691,7 @@ fn print_sm70_arm144(
     }
     None
 }
-fn print_sm70_arm145(
+fn print_sm70_arm151(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10401,7 +10705,7 @@ fn print_sm70_arm145(
     }
     None
 }
-fn print_sm70_arm146(
+fn print_sm70_arm152(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10415,7 +10719,7 @@ fn print_sm70_arm146(
     }
     None
 }
-fn print_sm70_arm147(
+fn print_sm70_arm153(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10429,7 +10733,7 @@ fn print_sm70_arm147(
     }
     None
 }
-fn print_sm70_arm148(
+fn print_sm70_arm154(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10443,7 +10747,7 @@ fn print_sm70_arm148(
     }
     None
 }
-fn print_sm70_arm149(
+fn print_sm70_arm155(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10457,7 +10761,7 @@ fn print_sm70_arm149(
     }
     None
 }
-fn print_sm70_arm150(
+fn print_sm70_arm156(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10478,7 +10782,7 @@ fn print_sm70_arm150(
     }
     None
 }
-fn print_sm70_arm151(
+fn print_sm70_arm157(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10492,7 +10796,7 @@ fn print_sm70_arm151(
     }
     None
 }
-fn print_sm70_arm152(
+fn print_sm70_arm158(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10506,7 +10810,7 @@ fn print_sm70_arm152(
     }
     None
 }
-fn print_sm70_arm153(
+fn print_sm70_arm159(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10520,7 +10824,7 @@ fn print_sm70_arm153(
     }
     None
 }
-fn print_sm70_arm154(
+fn print_sm70_arm160(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10534,7 +10838,7 @@ fn print_sm70_arm154(
     }
     None
 }
-fn print_sm70_arm155(
+fn print_sm70_arm161(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10548,7 +10852,7 @@ fn print_sm70_arm155(
     }
     None
 }
-fn print_sm70_arm156(
+fn print_sm70_arm162(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10562,7 +10866,7 @@ fn print_sm70_arm156(
     }
     None
 }
-fn print_sm70_arm157(
+fn print_sm70_arm163(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10576,7 +10880,7 @@ fn print_sm70_arm157(
     }
     None
 }
-fn print_sm70_arm158(
+fn print_sm70_arm164(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10590,7 +10894,7 @@ fn print_sm70_arm158(
     }
     None
 }
-fn print_sm70_arm159(
+fn print_sm70_arm165(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10604,7 +10908,7 @@ fn print_sm70_arm159(
     }
     None
 }
-fn print_sm70_arm160(
+fn print_sm70_arm166(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10625,7 +10929,7 @@ fn print_sm70_arm160(
     }
     None
 }
-fn print_sm70_arm161(
+fn print_sm70_arm167(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10646,7 +10950,7 @@ fn print_sm70_arm161(
     }
     None
 }
-fn print_sm70_arm162(
+fn print_sm70_arm168(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10660,7 +10964,7 @@ fn print_sm70_arm162(
     }
     None
 }
-fn print_sm70_arm163(
+fn print_sm70_arm169(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10681,7 +10985,7 @@ fn print_sm70_arm163(
     }
     None
 }
-fn print_sm70_arm164(
+fn print_sm70_arm170(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10751,6 +11055,36 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo::new("brev", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
         .fixed(0x1ffffffffffffffff00ff000fff, 0x80000000000000000000d01)
         .with_srcs(&[slot::UGPR]),
+    FormInfo::new("call", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89])
+        .fixed(0x1fff83c000000000003ffff0fff, 0x944)
+        .with_srcs(&[slot::PRED]),
+    FormInfo::new("call", "fixed", 1, Family::Sm70, &[90, 100, 120])
+        .fixed(0x1fff83c000000000003ff000fff, 0x944)
+        .with_srcs(&[slot::PRED]),
+    FormInfo::new("call_abs", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89])
+        .fixed(0x1fff83e000000000003ffff0fff, 0x943)
+        .with_srcs(&[slot::PRED]),
+    FormInfo::new("call_abs", "fixed", 1, Family::Sm70, &[90, 100, 120])
+        .fixed(0x1fff83e000000000003ff000fff, 0x943)
+        .with_srcs(&[slot::PRED]),
+    FormInfo::new("call_abs_c", "fixed", 0, Family::Sm70, &[75, 80, 86, 89, 90])
+        .fixed(0x1fff83ffffff80000ffffff0fff, 0xb43)
+        .with_srcs(&[slot::PRED, slot::CBUF]),
+    FormInfo::new("call_abs_c", "fixed", 1, Family::Sm70, &[70])
+        .fixed(0x1fff83ffffff800003fffff0fff, 0xb43)
+        .with_srcs(&[slot::PRED, slot::CBUF]),
+    FormInfo::new("call_abs_r", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89])
+        .fixed(0x1fff83c00000000000300ff0fff, 0x343)
+        .with_srcs(&[slot::PRED, slot::GPR]),
+    FormInfo::new("call_abs_r", "fixed", 1, Family::Sm70, &[90, 100, 120])
+        .fixed(0x1fff83c00000000000300000fff, 0x343)
+        .with_srcs(&[slot::PRED, slot::GPR]),
+    FormInfo::new("call_r", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89])
+        .fixed(0x1fff83c00000000000300ff0fff, 0x344)
+        .with_srcs(&[slot::PRED, slot::GPR]),
+    FormInfo::new("call_r", "fixed", 1, Family::Sm70, &[90, 100, 120])
+        .fixed(0x1fff83c00000000000300000fff, 0x344)
+        .with_srcs(&[slot::PRED, slot::GPR]),
     FormInfo::new("cs2r", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
         .fixed(0x1ffffff00ffffffffffff000fff, 0x100000000000000000805)
         .with_srcs(&[]),
@@ -13659,6 +13993,36 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo::new("prmt", "c2", 10, Family::Sm50, &[50, 52, 60])
         .fixed(0xfff8800000000000, 0x53c0000000000000)
         .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF]),
+    FormInfo::new("ret", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89])
+        .fixed(0x1fff83c00000000000300ff0fff, 0x950)
+        .with_srcs(&[slot::PRED, slot::GPR]),
+    FormInfo::new("ret", "fixed", 1, Family::Sm70, &[90, 100, 120])
+        .fixed(0x1fff83c00000000000300000fff, 0x950)
+        .with_srcs(&[slot::PRED, slot::GPR]),
+    FormInfo::new("ret", "fixed", 2, Family::Sm70, &[75, 80, 86, 89])
+        .fixed(0x1fff83c000000000003c0ff0fff, 0x80000000000000000000950)
+        .with_srcs(&[slot::PRED, slot::UGPR]),
+    FormInfo::new("ret", "fixed", 3, Family::Sm70, &[90])
+        .fixed(0x1fff83c000000000003c0000fff, 0x80000000000000000000950)
+        .with_srcs(&[slot::PRED, slot::UGPR]),
+    FormInfo::new("ret", "fixed", 4, Family::Sm70, &[100, 120])
+        .fixed(0x1fff83c00000000000300000fff, 0x80000000000000000000950)
+        .with_srcs(&[slot::PRED, slot::UGPR]),
+    FormInfo::new("ret_abs", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89])
+        .fixed(0x1fff83c00000000000300ff0fff, 0x2000000000000000000950)
+        .with_srcs(&[slot::PRED, slot::GPR]),
+    FormInfo::new("ret_abs", "fixed", 1, Family::Sm70, &[90, 100, 120])
+        .fixed(0x1fff83c00000000000300000fff, 0x2000000000000000000950)
+        .with_srcs(&[slot::PRED, slot::GPR]),
+    FormInfo::new("ret_abs", "fixed", 2, Family::Sm70, &[75, 80, 86, 89])
+        .fixed(0x1fff83c000000000003c0ff0fff, 0x82000000000000000000950)
+        .with_srcs(&[slot::PRED, slot::UGPR]),
+    FormInfo::new("ret_abs", "fixed", 3, Family::Sm70, &[90])
+        .fixed(0x1fff83c000000000003c0000fff, 0x82000000000000000000950)
+        .with_srcs(&[slot::PRED, slot::UGPR]),
+    FormInfo::new("ret_abs", "fixed", 4, Family::Sm70, &[100, 120])
+        .fixed(0x1fff83c00000000000300000fff, 0x82000000000000000000950)
+        .with_srcs(&[slot::PRED, slot::UGPR]),
     FormInfo::new("s2r", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
         .fixed(0x1ffffff00ffffffffffff000fff, 0x919)
         .with_srcs(&[]),
@@ -13781,6 +14145,11 @@ include!(concat!(env!("OUT_DIR"), "/", "op_bra.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bra_up.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bra_ur.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_brev.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_call.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_call_abs.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_call_abs_c.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_call_abs_r.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_call_r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cs2r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cs2r32.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_dadd.rs"));
@@ -13834,6 +14203,8 @@ include!(concat!(env!("OUT_DIR"), "/", "op_nop.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_plop3.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_popc.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_prmt.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_ret.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_ret_abs.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_s2r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_sel.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_sel64.rs"));
