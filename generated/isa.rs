@@ -863,74 +863,6 @@ impl FloType {
     }
 }
 const _: FloType = FloType::U32;
-/// I2I integer type (both ends). Maxwell/Pascal code: log2(bytes) in the low
-/// two bits, signed in bit 2 (dst at 8..10,12; src at 10..12,13); nvdisasm
-/// prints size 3 (64-bit) as `.INVALID3`/`.???7`: not an instruction. Unlike
-/// the other conversions, S32 is printed.
-///
-/// Spec: isa-spec/spec/enums/i2i_type.toml:1 (enum `i2i_type`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub enum I2iType {
-    #[default]
-    S32,
-    U32,
-    S16,
-    U16,
-    S8,
-    U8,
-}
-impl I2iType {
-    pub const ALL: [I2iType; 6usize] = [
-        I2iType::S32,
-        I2iType::U32,
-        I2iType::S16,
-        I2iType::U16,
-        I2iType::S8,
-        I2iType::U8,
-    ];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 6usize] = [
-        ".S32",
-        ".U32",
-        ".S16",
-        ".U16",
-        ".S8",
-        ".U8",
-    ];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 6usize] = ["s32", "u32", "s16", "u16", "s8", "u8"];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 6usize] = text_chunks(&I2iType::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: I2iType = I2iType::S32;
 /// Integer comparison.
 ///
 /// Spec: isa-spec/spec/enums/icmp.toml:1 (enum `icmp`).
@@ -1078,76 +1010,6 @@ impl ImnmxX {
     }
 }
 const _: ImnmxX = ImnmxX::None;
-/// Maxwell IMUL/IMUL32I signedness of a and b (IMUL bits 40 a, 41 b;
-/// IMUL32I 54, 55): nvdisasm prints nothing when both are signed, else both
-/// types, a's first.
-///
-/// Spec: isa-spec/spec/enums/imul_sign.toml:1 (enum `imul_sign`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub enum ImulSign {
-    #[default]
-    S32S32,
-    U32U32,
-    S32U32,
-    U32S32,
-}
-impl ImulSign {
-    pub const ALL: [ImulSign; 4usize] = [
-        ImulSign::S32S32,
-        ImulSign::U32U32,
-        ImulSign::S32U32,
-        ImulSign::U32S32,
-    ];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 4usize] = ["", ".U32.U32", ".S32.U32", ".U32.S32"];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 4usize] = [
-        "s32_s32",
-        "u32_u32",
-        "s32_u32",
-        "u32_s32",
-    ];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 4usize] = text_chunks(&ImulSign::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-    /// The comparison that holds with the sources swapped.
-    pub const fn flip(self) -> Self {
-        match self {
-            ImulSign::S32S32 => ImulSign::S32S32,
-            ImulSign::U32U32 => ImulSign::U32U32,
-            ImulSign::S32U32 => ImulSign::U32S32,
-            ImulSign::U32S32 => ImulSign::S32U32,
-        }
-    }
-}
-const _: ImulSign = ImulSign::S32S32;
 /// 32-bit integer signedness (SM70+ bit 73): signed prints nothing, unsigned .U32.
 ///
 /// Spec: isa-spec/spec/enums/int_type.toml:1 (enum `int_type`).
@@ -4490,6 +4352,7 @@ pub const fn family_of(sm: u32) -> Option<Family> {
 pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("BRA", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("BREV", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("CALL", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("CS2R", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("DADD", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("DFMA", &[70, 75, 80, 86, 89, 90, 100, 120]),
@@ -4508,19 +4371,14 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("FSEL", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("FSETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("I2F", &[70, 75, 80, 86, 89, 90, 100, 120]),
-    ("I2I", &[50, 52, 60]),
     ("IABS", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("IADD", &[50, 52, 60]),
     ("IADD3", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("IADD32I", &[50, 52, 60]),
-    ("ICMP", &[50, 52, 60]),
     ("IMAD", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("IMNMX", &[50, 52, 60, 75, 80, 86, 89, 90, 100]),
-    ("IMUL", &[50, 52, 60]),
-    ("IMUL32I", &[50, 52, 60]),
     ("ISCADD", &[50, 52, 60]),
     ("ISCADD32I", &[50, 52, 60]),
-    ("ISET", &[50, 52, 60]),
     ("ISETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("LDG", &[50, 52, 60, 70, 75]),
     ("LEA", &[70, 75, 80, 86, 89, 90, 100, 120]),
@@ -4534,6 +4392,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("PLOP3", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("POPC", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("PRMT", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("RET", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("S2R", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("SEL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("SHF", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -4615,20 +4474,21 @@ pub const fn sm_bit(sm: u32) -> u64 {
     if (sm as usize) < BITS.len() { BITS[sm as usize] } else { 0 }
 }
 define_ops! {
-    Bra(OpBra), BraUp(OpBraUp), BraUr(OpBraUr), Brev(OpBrev), Cs2r(OpCs2r),
-    Cs2r32(OpCs2r32), Dadd(OpDadd), Dfma(OpDfma), Dmul(OpDmul), Exit(OpExit), F2f(OpF2f),
-    F2f64(OpF2f64), F2i(OpF2i), F2i64(OpF2i64), Fadd(OpFadd), Fadd32i(OpFadd32i),
-    Ffma(OpFfma), Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx), Fmul(OpFmul),
-    Fmul32i(OpFmul32i), Fsel(OpFsel), Fsetp(OpFsetp), I2f(OpI2f), I2f64(OpI2f64),
-    I2i(OpI2i), Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i),
-    Iadd3x(OpIadd3x), Icmp(OpIcmp), Imad(OpImad), ImadHi(OpImadHi), ImadWide(OpImadWide),
-    ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx), Imul(OpImul),
-    Imul32i(OpImul32i), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i), Iset(OpIset),
-    Isetp(OpIsetp), Isetp64(OpIsetp64), Ldg(OpLdg), Lea(OpLea), LeaHi(OpLeaHi),
-    LeaHiX(OpLeaHiX), LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i),
-    Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu), Nop(OpNop),
-    Plop3(OpPlop3), Popc(OpPopc), Prmt(OpPrmt), S2r(OpS2r), Sel(OpSel), Sel64(OpSel64),
-    Shf(OpShf), Shl(OpShl), Shr(OpShr), Stg(OpStg), Vimnmx(OpVimnmx), Xmad(OpXmad)
+    Bra(OpBra), BraUp(OpBraUp), BraUr(OpBraUr), Brev(OpBrev), Call(OpCall),
+    CallAbs(OpCallAbs), CallAbsC(OpCallAbsC), CallAbsR(OpCallAbsR), CallR(OpCallR),
+    Cs2r(OpCs2r), Cs2r32(OpCs2r32), Dadd(OpDadd), Dfma(OpDfma), Dmul(OpDmul),
+    Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64), F2i(OpF2i), F2i64(OpF2i64), Fadd(OpFadd),
+    Fadd32i(OpFadd32i), Ffma(OpFfma), Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx),
+    Fmul(OpFmul), Fmul32i(OpFmul32i), Fsel(OpFsel), Fsetp(OpFsetp), I2f(OpI2f),
+    I2f64(OpI2f64), Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i),
+    Iadd3x(OpIadd3x), Imad(OpImad), ImadHi(OpImadHi), ImadWide(OpImadWide),
+    ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx), Iscadd(OpIscadd),
+    Iscadd32i(OpIscadd32i), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldg(OpLdg), Lea(OpLea),
+    LeaHi(OpLeaHi), LeaHiX(OpLeaHiX), LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3),
+    Lop32i(OpLop32i), Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu),
+    Nop(OpNop), Plop3(OpPlop3), Popc(OpPopc), Prmt(OpPrmt), Ret(OpRet), RetAbs(OpRetAbs),
+    S2r(OpS2r), Sel(OpSel), Sel64(OpSel64), Shf(OpShf), Shl(OpShl), Shr(OpShr),
+    Stg(OpStg), Vimnmx(OpVimnmx), Xmad(OpXmad)
 }
 /// Decode one instruction word; `None` for a word no op of the spec matches.
 #[inline]
@@ -4683,39 +4543,38 @@ static DECODE_SM50: [DecodeArm; 256] = dense_arms(
         (0x1c, decode_sm50_arm7),
         (0x1d, decode_sm50_arm7),
         (0x1e, decode_sm50_arm8),
-        (0x1f, decode_sm50_arm9),
-        (0x30, decode_sm50_arm10),
-        (0x32, decode_sm50_arm11),
-        (0x33, decode_sm50_arm12),
-        (0x34, decode_sm50_arm10),
-        (0x36, decode_sm50_arm13),
-        (0x37, decode_sm50_arm14),
-        (0x38, decode_sm50_arm15),
-        (0x39, decode_sm50_arm16),
-        (0x3a, decode_sm50_arm10),
-        (0x3c, decode_sm50_arm17),
-        (0x3d, decode_sm50_arm18),
-        (0x3e, decode_sm50_arm10),
-        (0x49, decode_sm50_arm19),
-        (0x4b, decode_sm50_arm20),
-        (0x4c, decode_sm50_arm21),
-        (0x4e, decode_sm50_arm22),
-        (0x4f, decode_sm50_arm22),
-        (0x50, decode_sm50_arm23),
-        (0x51, decode_sm50_arm24),
-        (0x53, decode_sm50_arm25),
-        (0x58, decode_sm50_arm26),
-        (0x59, decode_sm50_arm27),
-        (0x5a, decode_sm50_arm26),
-        (0x5b, decode_sm50_arm28),
-        (0x5c, decode_sm50_arm29),
-        (0x5d, decode_sm50_arm26),
-        (0x5e, decode_sm50_arm26),
-        (0x5f, decode_sm50_arm26),
-        (0xe2, decode_sm50_arm30),
-        (0xe3, decode_sm50_arm31),
-        (0xee, decode_sm50_arm32),
-        (0xf0, decode_sm50_arm33),
+        (0x30, decode_sm50_arm9),
+        (0x32, decode_sm50_arm10),
+        (0x33, decode_sm50_arm11),
+        (0x34, decode_sm50_arm9),
+        (0x36, decode_sm50_arm12),
+        (0x37, decode_sm50_arm13),
+        (0x38, decode_sm50_arm14),
+        (0x39, decode_sm50_arm15),
+        (0x3a, decode_sm50_arm9),
+        (0x3c, decode_sm50_arm16),
+        (0x3d, decode_sm50_arm17),
+        (0x3e, decode_sm50_arm9),
+        (0x49, decode_sm50_arm18),
+        (0x4b, decode_sm50_arm19),
+        (0x4c, decode_sm50_arm20),
+        (0x4e, decode_sm50_arm21),
+        (0x4f, decode_sm50_arm21),
+        (0x50, decode_sm50_arm22),
+        (0x51, decode_sm50_arm23),
+        (0x53, decode_sm50_arm24),
+        (0x58, decode_sm50_arm25),
+        (0x59, decode_sm50_arm26),
+        (0x5a, decode_sm50_arm25),
+        (0x5b, decode_sm50_arm27),
+        (0x5c, decode_sm50_arm28),
+        (0x5d, decode_sm50_arm25),
+        (0x5e, decode_sm50_arm25),
+        (0x5f, decode_sm50_arm25),
+        (0xe2, decode_sm50_arm29),
+        (0xe3, decode_sm50_arm30),
+        (0xee, decode_sm50_arm31),
+        (0xf0, decode_sm50_arm32),
     ],
     decode_none,
 );
@@ -4768,18 +4627,12 @@ fn decode_sm50_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 fn decode_sm50_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xff00000000000000 == 0x1f00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpImul32i, 0>(w, sm);
-    }
-    None
-}
-fn decode_sm50_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpShf, 8>(w, sm);
     }
     None
 }
-fn decode_sm50_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpShf, 8>(w, sm) {
             return Some(x);
@@ -4790,13 +4643,13 @@ fn decode_sm50_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpFfma, 8>(w, sm);
     }
     None
 }
-fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpShf, 8>(w, sm) {
             return Some(x);
@@ -4812,18 +4665,8 @@ fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
             return Some(x);
         }
     }
-    if w & 0xfef0800000000000 == 0x3640000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpIcmp, 1>(w, sm) {
-            return Some(x);
-        }
-    }
     if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpFsetp, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef0000000000000 == 0x3650000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpIset, 1>(w, sm) {
             return Some(x);
         }
     }
@@ -4832,7 +4675,7 @@ fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpIsetp, 5>(w, sm) {
             return Some(x);
@@ -4843,22 +4686,12 @@ fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
             return Some(x);
         }
     }
-    if w & 0xfef0800000000000 == 0x3640000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpIcmp, 1>(w, sm) {
-            return Some(x);
-        }
-    }
     if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpFsetp, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef0000000000000 == 0x3650000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpIset, 1>(w, sm);
+        return decode_form::<OpFsetp, 5>(w, sm);
     }
     None
 }
-fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpPopc, 5>(w, sm) {
             return Some(x);
@@ -4866,11 +4699,6 @@ fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpFlo, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpI2i, 1>(w, sm) {
             return Some(x);
         }
     }
@@ -4894,8 +4722,64 @@ fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
             return Some(x);
         }
     }
-    if w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpImul, 1>(w, sm) {
+    if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpSel, 5>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpFmul, 5>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpIscadd, 1>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpFadd, 5>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpImnmx, 5>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpFmnmx, 13>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) {
+        return decode_form::<OpLop, 1>(w, sm);
+    }
+    None
+}
+fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpPopc, 5>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpFlo, 5>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpShl, 1>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpShr, 1>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = decode_form::<OpIadd, 1>(w, sm) {
             return Some(x);
         }
     }
@@ -4935,77 +4819,6 @@ fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpPopc, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpFlo, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpI2i, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpShl, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpShr, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpIadd, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpImul, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpSel, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpFmul, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpIscadd, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpFadd, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpImnmx, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpFmnmx, 13>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpLop, 1>(w, sm);
-    }
-    None
-}
-fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpShf, 8>(w, sm) {
             return Some(x);
@@ -5016,19 +4829,19 @@ fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpLop3, 5>(w, sm);
     }
     None
 }
-fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpFfma, 9>(w, sm);
     }
     None
 }
-fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff09000000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpIsetp, 6>(w, sm) {
             return Some(x);
@@ -5039,22 +4852,12 @@ fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
             return Some(x);
         }
     }
-    if w & 0xfff0800000000000 == 0x4b40000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpIcmp, 2>(w, sm) {
-            return Some(x);
-        }
-    }
     if w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpFsetp, 6>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfff0000000000000 == 0x4b50000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpIset, 2>(w, sm);
+        return decode_form::<OpFsetp, 6>(w, sm);
     }
     None
 }
-fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffe800000ff00 == 0x4c08000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpPopc, 6>(w, sm) {
             return Some(x);
@@ -5080,18 +4883,8 @@ fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
             return Some(x);
         }
     }
-    if w & 0xfff959800000c000 == 0x4ce0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpI2i, 2>(w, sm) {
-            return Some(x);
-        }
-    }
     if w & 0xfffc778000000000 == 0x4c10000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpIadd, 2>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xffff7c0000000000 == 0x4c38000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpImul, 2>(w, sm) {
             return Some(x);
         }
     }
@@ -5130,19 +4923,19 @@ fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfe00000000000000 == 0x4e00000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpXmad, 2>(w, sm);
     }
     None
 }
-fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpNop, 1>(w, sm);
     }
     None
 }
-fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpFfma, 10>(w, sm) {
             return Some(x);
@@ -5153,24 +4946,19 @@ fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpPrmt, 10>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfff0800000000000 == 0x5340000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpIcmp, 3>(w, sm);
+        return decode_form::<OpPrmt, 10>(w, sm);
     }
     None
 }
-fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpShf, 7>(w, sm);
     }
     None
 }
-fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpFfma, 7>(w, sm) {
             return Some(x);
@@ -5181,7 +4969,7 @@ fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpIsetp, 4>(w, sm) {
             return Some(x);
@@ -5192,18 +4980,8 @@ fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
             return Some(x);
         }
     }
-    if w & 0xfff0807ff0000000 == 0x5b40000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpIcmp, 0>(w, sm) {
-            return Some(x);
-        }
-    }
     if w & 0xfff0007ff0000000 == 0x5bb0000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpFsetp, 4>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfff0007ff0000000 == 0x5b50000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpIset, 0>(w, sm) {
             return Some(x);
         }
     }
@@ -5222,7 +5000,7 @@ fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpPopc, 4>(w, sm) {
             return Some(x);
@@ -5248,18 +5026,8 @@ fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
             return Some(x);
         }
     }
-    if w & 0xfff959fff000c000 == 0x5ce0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpI2i, 0>(w, sm) {
-            return Some(x);
-        }
-    }
     if w & 0xfffc77fff0000000 == 0x5c10000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpIadd, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xffff7c7ff0000000 == 0x5c38000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpImul, 0>(w, sm) {
             return Some(x);
         }
     }
@@ -5303,19 +5071,19 @@ fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpBra, 2>(w, sm);
     }
     None
 }
-fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpExit, 1>(w, sm);
     }
     None
 }
-fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = decode_form::<OpLdg, 2>(w, sm) {
             return Some(x);
@@ -5326,7 +5094,7 @@ fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm50_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60) {
         return decode_form::<OpS2r, 1>(w, sm);
     }
@@ -5357,39 +5125,38 @@ static PRINT_SM50: [PrintArm; 256] = dense_arms(
         (0x1c, print_sm50_arm7),
         (0x1d, print_sm50_arm7),
         (0x1e, print_sm50_arm8),
-        (0x1f, print_sm50_arm9),
-        (0x30, print_sm50_arm10),
-        (0x32, print_sm50_arm11),
-        (0x33, print_sm50_arm12),
-        (0x34, print_sm50_arm10),
-        (0x36, print_sm50_arm13),
-        (0x37, print_sm50_arm14),
-        (0x38, print_sm50_arm15),
-        (0x39, print_sm50_arm16),
-        (0x3a, print_sm50_arm10),
-        (0x3c, print_sm50_arm17),
-        (0x3d, print_sm50_arm18),
-        (0x3e, print_sm50_arm10),
-        (0x49, print_sm50_arm19),
-        (0x4b, print_sm50_arm20),
-        (0x4c, print_sm50_arm21),
-        (0x4e, print_sm50_arm22),
-        (0x4f, print_sm50_arm22),
-        (0x50, print_sm50_arm23),
-        (0x51, print_sm50_arm24),
-        (0x53, print_sm50_arm25),
-        (0x58, print_sm50_arm26),
-        (0x59, print_sm50_arm27),
-        (0x5a, print_sm50_arm26),
-        (0x5b, print_sm50_arm28),
-        (0x5c, print_sm50_arm29),
-        (0x5d, print_sm50_arm26),
-        (0x5e, print_sm50_arm26),
-        (0x5f, print_sm50_arm26),
-        (0xe2, print_sm50_arm30),
-        (0xe3, print_sm50_arm31),
-        (0xee, print_sm50_arm32),
-        (0xf0, print_sm50_arm33),
+        (0x30, print_sm50_arm9),
+        (0x32, print_sm50_arm10),
+        (0x33, print_sm50_arm11),
+        (0x34, print_sm50_arm9),
+        (0x36, print_sm50_arm12),
+        (0x37, print_sm50_arm13),
+        (0x38, print_sm50_arm14),
+        (0x39, print_sm50_arm15),
+        (0x3a, print_sm50_arm9),
+        (0x3c, print_sm50_arm16),
+        (0x3d, print_sm50_arm17),
+        (0x3e, print_sm50_arm9),
+        (0x49, print_sm50_arm18),
+        (0x4b, print_sm50_arm19),
+        (0x4c, print_sm50_arm20),
+        (0x4e, print_sm50_arm21),
+        (0x4f, print_sm50_arm21),
+        (0x50, print_sm50_arm22),
+        (0x51, print_sm50_arm23),
+        (0x53, print_sm50_arm24),
+        (0x58, print_sm50_arm25),
+        (0x59, print_sm50_arm26),
+        (0x5a, print_sm50_arm25),
+        (0x5b, print_sm50_arm27),
+        (0x5c, print_sm50_arm28),
+        (0x5d, print_sm50_arm25),
+        (0x5e, print_sm50_arm25),
+        (0x5f, print_sm50_arm25),
+        (0xe2, print_sm50_arm29),
+        (0xe3, print_sm50_arm30),
+        (0xee, print_sm50_arm31),
+        (0xf0, print_sm50_arm32),
     ],
     print_none,
 );
@@ -5496,8 +5263,8 @@ fn print_sm50_arm9(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
-    if w & 0xff00000000000000 == 0x1f00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpImul32i, 0>(w, sm, addr, ctrl, out);
+    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
+        return print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -5509,7 +5276,12 @@ fn print_sm50_arm10(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out);
+        if let Some(x) = print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) {
+        return print_form_bundled::<OpFfma, 8>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -5520,11 +5292,6 @@ fn print_sm50_arm11(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
-    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
     if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) {
         return print_form_bundled::<OpFfma, 8>(w, sm, addr, ctrl, out);
     }
@@ -5537,18 +5304,6 @@ fn print_sm50_arm12(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
-    if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpFfma, 8>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm50_arm13(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
     if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out) {
             return Some(x);
@@ -5564,18 +5319,8 @@ fn print_sm50_arm13(
             return Some(x);
         }
     }
-    if w & 0xfef0800000000000 == 0x3640000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpIcmp, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
     if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = print_form_bundled::<OpFsetp, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef0000000000000 == 0x3650000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpIset, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
@@ -5584,7 +5329,7 @@ fn print_sm50_arm13(
     }
     None
 }
-fn print_sm50_arm14(
+fn print_sm50_arm13(
     w: u128,
     sm: u32,
     addr: u64,
@@ -5601,22 +5346,12 @@ fn print_sm50_arm14(
             return Some(x);
         }
     }
-    if w & 0xfef0800000000000 == 0x3640000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpIcmp, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
     if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpFsetp, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef0000000000000 == 0x3650000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpIset, 1>(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpFsetp, 5>(w, sm, addr, ctrl, out);
     }
     None
 }
-fn print_sm50_arm15(
+fn print_sm50_arm14(
     w: u128,
     sm: u32,
     addr: u64,
@@ -5630,11 +5365,6 @@ fn print_sm50_arm15(
     }
     if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = print_form_bundled::<OpFlo, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpI2i, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
@@ -5658,8 +5388,70 @@ fn print_sm50_arm15(
             return Some(x);
         }
     }
-    if w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpImul, 1>(w, sm, addr, ctrl, out) {
+    if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpSel, 5>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpFmul, 5>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpIscadd, 1>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpFadd, 5>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpImnmx, 5>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpFmnmx, 13>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) {
+        return print_form_bundled::<OpLop, 1>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm50_arm15(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpPopc, 5>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpFlo, 5>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpShl, 1>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpShr, 1>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpIadd, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
@@ -5705,73 +5497,13 @@ fn print_sm50_arm16(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
-    if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpPopc, 5>(w, sm, addr, ctrl, out) {
+    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
+        if let Some(x) = print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
-    if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpFlo, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpI2i, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpShl, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpShr, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpIadd, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpImul, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpSel, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpFmul, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpIscadd, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpFadd, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpImnmx, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpFmnmx, 13>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpLop, 1>(w, sm, addr, ctrl, out);
+    if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) {
+        return print_form_bundled::<OpLop3, 5>(w, sm, addr, ctrl, out);
     }
     None
 }
@@ -5782,11 +5514,6 @@ fn print_sm50_arm17(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
-    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
     if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) {
         return print_form_bundled::<OpLop3, 5>(w, sm, addr, ctrl, out);
     }
@@ -5799,24 +5526,12 @@ fn print_sm50_arm18(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
-    if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpLop3, 5>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm50_arm19(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
     if w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) {
         return print_form_bundled::<OpFfma, 9>(w, sm, addr, ctrl, out);
     }
     None
 }
-fn print_sm50_arm20(
+fn print_sm50_arm19(
     w: u128,
     sm: u32,
     addr: u64,
@@ -5833,22 +5548,12 @@ fn print_sm50_arm20(
             return Some(x);
         }
     }
-    if w & 0xfff0800000000000 == 0x4b40000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpIcmp, 2>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
     if w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpFsetp, 6>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfff0000000000000 == 0x4b50000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpIset, 2>(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpFsetp, 6>(w, sm, addr, ctrl, out);
     }
     None
 }
-fn print_sm50_arm21(
+fn print_sm50_arm20(
     w: u128,
     sm: u32,
     addr: u64,
@@ -5880,18 +5585,8 @@ fn print_sm50_arm21(
             return Some(x);
         }
     }
-    if w & 0xfff959800000c000 == 0x4ce0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpI2i, 2>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
     if w & 0xfffc778000000000 == 0x4c10000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = print_form_bundled::<OpIadd, 2>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xffff7c0000000000 == 0x4c38000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpImul, 2>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
@@ -5930,7 +5625,7 @@ fn print_sm50_arm21(
     }
     None
 }
-fn print_sm50_arm22(
+fn print_sm50_arm21(
     w: u128,
     sm: u32,
     addr: u64,
@@ -5942,7 +5637,7 @@ fn print_sm50_arm22(
     }
     None
 }
-fn print_sm50_arm23(
+fn print_sm50_arm22(
     w: u128,
     sm: u32,
     addr: u64,
@@ -5954,7 +5649,7 @@ fn print_sm50_arm23(
     }
     None
 }
-fn print_sm50_arm24(
+fn print_sm50_arm23(
     w: u128,
     sm: u32,
     addr: u64,
@@ -5971,7 +5666,7 @@ fn print_sm50_arm24(
     }
     None
 }
-fn print_sm50_arm25(
+fn print_sm50_arm24(
     w: u128,
     sm: u32,
     addr: u64,
@@ -5979,16 +5674,11 @@ fn print_sm50_arm25(
     out: &mut LineBuf,
 ) -> Option<()> {
     if w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpPrmt, 10>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfff0800000000000 == 0x5340000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpIcmp, 3>(w, sm, addr, ctrl, out);
+        return print_form_bundled::<OpPrmt, 10>(w, sm, addr, ctrl, out);
     }
     None
 }
-fn print_sm50_arm26(
+fn print_sm50_arm25(
     w: u128,
     sm: u32,
     addr: u64,
@@ -6000,7 +5690,7 @@ fn print_sm50_arm26(
     }
     None
 }
-fn print_sm50_arm27(
+fn print_sm50_arm26(
     w: u128,
     sm: u32,
     addr: u64,
@@ -6017,7 +5707,7 @@ fn print_sm50_arm27(
     }
     None
 }
-fn print_sm50_arm28(
+fn print_sm50_arm27(
     w: u128,
     sm: u32,
     addr: u64,
@@ -6034,18 +5724,8 @@ fn print_sm50_arm28(
             return Some(x);
         }
     }
-    if w & 0xfff0807ff0000000 == 0x5b40000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpIcmp, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
     if w & 0xfff0007ff0000000 == 0x5bb0000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = print_form_bundled::<OpFsetp, 4>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfff0007ff0000000 == 0x5b50000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpIset, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
@@ -6064,7 +5744,7 @@ fn print_sm50_arm28(
     }
     None
 }
-fn print_sm50_arm29(
+fn print_sm50_arm28(
     w: u128,
     sm: u32,
     addr: u64,
@@ -6096,18 +5776,8 @@ fn print_sm50_arm29(
             return Some(x);
         }
     }
-    if w & 0xfff959fff000c000 == 0x5ce0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpI2i, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
     if w & 0xfffc77fff0000000 == 0x5c10000000000000 && matches!(sm, 50 | 52 | 60) {
         if let Some(x) = print_form_bundled::<OpIadd, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xffff7c7ff0000000 == 0x5c38000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpImul, 0>(w, sm, addr, ctrl, out) {
             return Some(x);
         }
     }
@@ -6151,7 +5821,7 @@ fn print_sm50_arm29(
     }
     None
 }
-fn print_sm50_arm30(
+fn print_sm50_arm29(
     w: u128,
     sm: u32,
     addr: u64,
@@ -6163,7 +5833,7 @@ fn print_sm50_arm30(
     }
     None
 }
-fn print_sm50_arm31(
+fn print_sm50_arm30(
     w: u128,
     sm: u32,
     addr: u64,
@@ -6175,7 +5845,7 @@ fn print_sm50_arm31(
     }
     None
 }
-fn print_sm50_arm32(
+fn print_sm50_arm31(
     w: u128,
     sm: u32,
     addr: u64,
@@ -6192,7 +5862,7 @@ fn print_sm50_arm32(
     }
     None
 }
-fn print_sm50_arm33(
+fn print_sm50_arm32(
     w: u128,
     sm: u32,
     addr: u64,
@@ -6251,137 +5921,143 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x310, decode_sm70_arm31),
         (0x311, decode_sm70_arm32),
         (0x312, decode_sm70_arm33),
-        (0x381, decode_sm70_arm34),
-        (0x386, decode_sm70_arm35),
-        (0x402, decode_sm70_arm36),
-        (0x411, decode_sm70_arm37),
-        (0x416, decode_sm70_arm38),
-        (0x419, decode_sm70_arm39),
-        (0x421, decode_sm70_arm40),
-        (0x423, decode_sm70_arm41),
-        (0x424, decode_sm70_arm42),
-        (0x429, decode_sm70_arm43),
-        (0x42b, decode_sm70_arm44),
-        (0x547, decode_sm70_arm45),
-        (0x607, decode_sm70_arm46),
-        (0x616, decode_sm70_arm47),
-        (0x619, decode_sm70_arm48),
-        (0x621, decode_sm70_arm49),
-        (0x623, decode_sm70_arm50),
-        (0x624, decode_sm70_arm51),
-        (0x625, decode_sm70_arm52),
-        (0x627, decode_sm70_arm53),
-        (0x629, decode_sm70_arm54),
-        (0x62b, decode_sm70_arm55),
-        (0x802, decode_sm70_arm56),
-        (0x805, decode_sm70_arm57),
-        (0x807, decode_sm70_arm58),
-        (0x808, decode_sm70_arm59),
-        (0x809, decode_sm70_arm60),
-        (0x80b, decode_sm70_arm61),
-        (0x80c, decode_sm70_arm62),
-        (0x810, decode_sm70_arm63),
-        (0x811, decode_sm70_arm64),
-        (0x812, decode_sm70_arm65),
-        (0x813, decode_sm70_arm66),
-        (0x816, decode_sm70_arm67),
-        (0x817, decode_sm70_arm68),
-        (0x819, decode_sm70_arm69),
-        (0x81c, decode_sm70_arm70),
-        (0x820, decode_sm70_arm71),
-        (0x823, decode_sm70_arm72),
-        (0x824, decode_sm70_arm73),
-        (0x825, decode_sm70_arm74),
-        (0x827, decode_sm70_arm75),
-        (0x828, decode_sm70_arm76),
-        (0x82b, decode_sm70_arm77),
-        (0x848, decode_sm70_arm78),
-        (0x900, decode_sm70_arm79),
-        (0x901, decode_sm70_arm80),
-        (0x904, decode_sm70_arm81),
-        (0x905, decode_sm70_arm82),
-        (0x906, decode_sm70_arm83),
-        (0x908, decode_sm70_arm84),
-        (0x909, decode_sm70_arm85),
-        (0x910, decode_sm70_arm86),
-        (0x911, decode_sm70_arm87),
-        (0x912, decode_sm70_arm88),
-        (0x918, decode_sm70_arm89),
-        (0x919, decode_sm70_arm90),
-        (0x947, decode_sm70_arm91),
-        (0x94d, decode_sm70_arm92),
-        (0xa02, decode_sm70_arm93),
-        (0xa07, decode_sm70_arm94),
-        (0xa08, decode_sm70_arm95),
-        (0xa09, decode_sm70_arm96),
-        (0xa0b, decode_sm70_arm97),
-        (0xa0c, decode_sm70_arm98),
-        (0xa10, decode_sm70_arm99),
-        (0xa11, decode_sm70_arm100),
-        (0xa12, decode_sm70_arm101),
-        (0xa13, decode_sm70_arm102),
-        (0xa16, decode_sm70_arm103),
-        (0xa17, decode_sm70_arm104),
-        (0xa19, decode_sm70_arm105),
-        (0xa20, decode_sm70_arm106),
-        (0xa23, decode_sm70_arm107),
-        (0xa24, decode_sm70_arm108),
-        (0xa25, decode_sm70_arm109),
-        (0xa27, decode_sm70_arm110),
-        (0xa28, decode_sm70_arm111),
-        (0xa2b, decode_sm70_arm112),
-        (0xa48, decode_sm70_arm113),
-        (0xb00, decode_sm70_arm114),
-        (0xb01, decode_sm70_arm115),
-        (0xb04, decode_sm70_arm116),
-        (0xb05, decode_sm70_arm117),
-        (0xb06, decode_sm70_arm118),
-        (0xb08, decode_sm70_arm119),
-        (0xb09, decode_sm70_arm120),
-        (0xb10, decode_sm70_arm121),
-        (0xb11, decode_sm70_arm122),
-        (0xb12, decode_sm70_arm123),
-        (0xc02, decode_sm70_arm124),
-        (0xc07, decode_sm70_arm125),
-        (0xc08, decode_sm70_arm126),
-        (0xc09, decode_sm70_arm127),
-        (0xc0b, decode_sm70_arm128),
-        (0xc0c, decode_sm70_arm129),
-        (0xc10, decode_sm70_arm130),
-        (0xc11, decode_sm70_arm131),
-        (0xc12, decode_sm70_arm132),
-        (0xc13, decode_sm70_arm133),
-        (0xc16, decode_sm70_arm134),
-        (0xc17, decode_sm70_arm135),
-        (0xc19, decode_sm70_arm136),
-        (0xc20, decode_sm70_arm137),
-        (0xc23, decode_sm70_arm138),
-        (0xc24, decode_sm70_arm139),
-        (0xc25, decode_sm70_arm140),
-        (0xc27, decode_sm70_arm141),
-        (0xc28, decode_sm70_arm142),
-        (0xc2b, decode_sm70_arm143),
-        (0xc48, decode_sm70_arm144),
-        (0xd00, decode_sm70_arm145),
-        (0xd01, decode_sm70_arm146),
-        (0xd04, decode_sm70_arm147),
-        (0xd05, decode_sm70_arm148),
-        (0xd06, decode_sm70_arm149),
-        (0xd08, decode_sm70_arm150),
-        (0xd09, decode_sm70_arm151),
-        (0xd10, decode_sm70_arm152),
-        (0xd11, decode_sm70_arm153),
-        (0xd12, decode_sm70_arm154),
-        (0xe07, decode_sm70_arm155),
-        (0xe16, decode_sm70_arm156),
-        (0xe19, decode_sm70_arm157),
-        (0xe21, decode_sm70_arm158),
-        (0xe23, decode_sm70_arm159),
-        (0xe24, decode_sm70_arm160),
-        (0xe25, decode_sm70_arm161),
-        (0xe27, decode_sm70_arm162),
-        (0xe29, decode_sm70_arm163),
-        (0xe2b, decode_sm70_arm164),
+        (0x343, decode_sm70_arm34),
+        (0x344, decode_sm70_arm35),
+        (0x381, decode_sm70_arm36),
+        (0x386, decode_sm70_arm37),
+        (0x402, decode_sm70_arm38),
+        (0x411, decode_sm70_arm39),
+        (0x416, decode_sm70_arm40),
+        (0x419, decode_sm70_arm41),
+        (0x421, decode_sm70_arm42),
+        (0x423, decode_sm70_arm43),
+        (0x424, decode_sm70_arm44),
+        (0x429, decode_sm70_arm45),
+        (0x42b, decode_sm70_arm46),
+        (0x547, decode_sm70_arm47),
+        (0x607, decode_sm70_arm48),
+        (0x616, decode_sm70_arm49),
+        (0x619, decode_sm70_arm50),
+        (0x621, decode_sm70_arm51),
+        (0x623, decode_sm70_arm52),
+        (0x624, decode_sm70_arm53),
+        (0x625, decode_sm70_arm54),
+        (0x627, decode_sm70_arm55),
+        (0x629, decode_sm70_arm56),
+        (0x62b, decode_sm70_arm57),
+        (0x802, decode_sm70_arm58),
+        (0x805, decode_sm70_arm59),
+        (0x807, decode_sm70_arm60),
+        (0x808, decode_sm70_arm61),
+        (0x809, decode_sm70_arm62),
+        (0x80b, decode_sm70_arm63),
+        (0x80c, decode_sm70_arm64),
+        (0x810, decode_sm70_arm65),
+        (0x811, decode_sm70_arm66),
+        (0x812, decode_sm70_arm67),
+        (0x813, decode_sm70_arm68),
+        (0x816, decode_sm70_arm69),
+        (0x817, decode_sm70_arm70),
+        (0x819, decode_sm70_arm71),
+        (0x81c, decode_sm70_arm72),
+        (0x820, decode_sm70_arm73),
+        (0x823, decode_sm70_arm74),
+        (0x824, decode_sm70_arm75),
+        (0x825, decode_sm70_arm76),
+        (0x827, decode_sm70_arm77),
+        (0x828, decode_sm70_arm78),
+        (0x82b, decode_sm70_arm79),
+        (0x848, decode_sm70_arm80),
+        (0x900, decode_sm70_arm81),
+        (0x901, decode_sm70_arm82),
+        (0x904, decode_sm70_arm83),
+        (0x905, decode_sm70_arm84),
+        (0x906, decode_sm70_arm85),
+        (0x908, decode_sm70_arm86),
+        (0x909, decode_sm70_arm87),
+        (0x910, decode_sm70_arm88),
+        (0x911, decode_sm70_arm89),
+        (0x912, decode_sm70_arm90),
+        (0x918, decode_sm70_arm91),
+        (0x919, decode_sm70_arm92),
+        (0x943, decode_sm70_arm93),
+        (0x944, decode_sm70_arm94),
+        (0x947, decode_sm70_arm95),
+        (0x94d, decode_sm70_arm96),
+        (0x950, decode_sm70_arm97),
+        (0xa02, decode_sm70_arm98),
+        (0xa07, decode_sm70_arm99),
+        (0xa08, decode_sm70_arm100),
+        (0xa09, decode_sm70_arm101),
+        (0xa0b, decode_sm70_arm102),
+        (0xa0c, decode_sm70_arm103),
+        (0xa10, decode_sm70_arm104),
+        (0xa11, decode_sm70_arm105),
+        (0xa12, decode_sm70_arm106),
+        (0xa13, decode_sm70_arm107),
+        (0xa16, decode_sm70_arm108),
+        (0xa17, decode_sm70_arm109),
+        (0xa19, decode_sm70_arm110),
+        (0xa20, decode_sm70_arm111),
+        (0xa23, decode_sm70_arm112),
+        (0xa24, decode_sm70_arm113),
+        (0xa25, decode_sm70_arm114),
+        (0xa27, decode_sm70_arm115),
+        (0xa28, decode_sm70_arm116),
+        (0xa2b, decode_sm70_arm117),
+        (0xa48, decode_sm70_arm118),
+        (0xb00, decode_sm70_arm119),
+        (0xb01, decode_sm70_arm120),
+        (0xb04, decode_sm70_arm121),
+        (0xb05, decode_sm70_arm122),
+        (0xb06, decode_sm70_arm123),
+        (0xb08, decode_sm70_arm124),
+        (0xb09, decode_sm70_arm125),
+        (0xb10, decode_sm70_arm126),
+        (0xb11, decode_sm70_arm127),
+        (0xb12, decode_sm70_arm128),
+        (0xb43, decode_sm70_arm129),
+        (0xc02, decode_sm70_arm130),
+        (0xc07, decode_sm70_arm131),
+        (0xc08, decode_sm70_arm132),
+        (0xc09, decode_sm70_arm133),
+        (0xc0b, decode_sm70_arm134),
+        (0xc0c, decode_sm70_arm135),
+        (0xc10, decode_sm70_arm136),
+        (0xc11, decode_sm70_arm137),
+        (0xc12, decode_sm70_arm138),
+        (0xc13, decode_sm70_arm139),
+        (0xc16, decode_sm70_arm140),
+        (0xc17, decode_sm70_arm141),
+        (0xc19, decode_sm70_arm142),
+        (0xc20, decode_sm70_arm143),
+        (0xc23, decode_sm70_arm144),
+        (0xc24, decode_sm70_arm145),
+        (0xc25, decode_sm70_arm146),
+        (0xc27, decode_sm70_arm147),
+        (0xc28, decode_sm70_arm148),
+        (0xc2b, decode_sm70_arm149),
+        (0xc48, decode_sm70_arm150),
+        (0xd00, decode_sm70_arm151),
+        (0xd01, decode_sm70_arm152),
+        (0xd04, decode_sm70_arm153),
+        (0xd05, decode_sm70_arm154),
+        (0xd06, decode_sm70_arm155),
+        (0xd08, decode_sm70_arm156),
+        (0xd09, decode_sm70_arm157),
+        (0xd10, decode_sm70_arm158),
+        (0xd11, decode_sm70_arm159),
+        (0xd12, decode_sm70_arm160),
+        (0xe07, decode_sm70_arm161),
+        (0xe16, decode_sm70_arm162),
+        (0xe19, decode_sm70_arm163),
+        (0xe21, decode_sm70_arm164),
+        (0xe23, decode_sm70_arm165),
+        (0xe24, decode_sm70_arm166),
+        (0xe25, decode_sm70_arm167),
+        (0xe27, decode_sm70_arm168),
+        (0xe29, decode_sm70_arm169),
+        (0xe2b, decode_sm70_arm170),
     ],
     decode_none,
 );
@@ -6742,6 +6418,30 @@ fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = decode_form::<OpCallAbsR, 0>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300000fff == 0x343 && matches!(sm, 90 | 100 | 120) {
+        return decode_form::<OpCallAbsR, 1>(w, sm);
+    }
+    None
+}
+fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = decode_form::<OpCallR, 0>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300000fff == 0x344 && matches!(sm, 90 | 100 | 120) {
+        return decode_form::<OpCallR, 1>(w, sm);
+    }
+    None
+}
+fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e01ff000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 70) {
         if let Some(x) = decode_form::<OpLdg, 1>(w, sm) {
             return Some(x);
@@ -6752,7 +6452,7 @@ fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e01ff0000000000ff0fff == 0x1000000000000000386
         && matches!(sm, 70 | 75)
     {
@@ -6760,13 +6460,13 @@ fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) {
         return decode_form::<OpMov64, 1>(w, sm);
     }
     None
 }
-fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107000000000000000fff == 0x100000000000000000411
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6781,7 +6481,7 @@ fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff8000000000000000fff == 0x416
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6789,7 +6489,7 @@ fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee1000000000000000fff == 0x419
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6797,7 +6497,7 @@ fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff0000000000000fff == 0x421
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6805,7 +6505,7 @@ fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10000000000000000fff == 0x423
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6813,7 +6513,7 @@ fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6828,7 +6528,7 @@ fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff3cff0000000000000fff == 0x429
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -6841,7 +6541,7 @@ fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff30000000000000000fff == 0x42b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -6854,7 +6554,7 @@ fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547
         && matches!(sm, 80 | 86 | 89)
     {
@@ -6869,13 +6569,13 @@ fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) {
         return decode_form::<OpSel64, 0>(w, sm);
     }
     None
 }
-fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800f80000ff00000fff == 0x616
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6883,7 +6583,7 @@ fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100f80000ff00000fff == 0x619
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6891,7 +6591,7 @@ fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff380000ff00000fff == 0x621
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6899,7 +6599,7 @@ fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1000380000ff00000fff == 0x623
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6907,7 +6607,7 @@ fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6922,7 +6622,7 @@ fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6937,7 +6637,7 @@ fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627
         && matches!(sm, 75 | 80 | 86 | 89 | 90)
     {
@@ -6945,7 +6645,7 @@ fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff3cff380000ff00000fff == 0x629
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6953,7 +6653,7 @@ fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff3000380000ff00000fff == 0x62b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -6961,7 +6661,7 @@ fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff0ff00000000ff000fff == 0x802
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6969,7 +6669,7 @@ fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6984,7 +6684,7 @@ fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffff0000000000000fff == 0x807
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -6992,7 +6692,7 @@ fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffff0000000000000fff == 0x808
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7000,7 +6700,7 @@ fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) {
         if let Some(x) = decode_form::<OpFmnmx, 1>(w, sm) {
             return Some(x);
@@ -7018,7 +6718,7 @@ fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80000ff0000000000ff0fff == 0x80b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7026,7 +6726,7 @@ fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff801800f0000000000ff0fff == 0x80c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7040,7 +6740,7 @@ fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80016000000000000000fff == 0x810
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7055,7 +6755,7 @@ fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7084,7 +6784,7 @@ fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87000000000000000000fff == 0x812
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7092,7 +6792,7 @@ fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff00000000ff000fff == 0x813
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7100,7 +6800,7 @@ fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff8000000000000000fff == 0x816
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7108,7 +6808,7 @@ fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdff0000000000000fff == 0x817
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -7116,7 +6816,7 @@ fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee1000000000000000fff == 0x819
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7124,7 +6824,7 @@ fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8000008ffffffffff000fff == 0x81c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7139,7 +6839,7 @@ fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7147,7 +6847,7 @@ fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10000000000000000fff == 0x823
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7155,7 +6855,7 @@ fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7170,7 +6870,7 @@ fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7185,7 +6885,7 @@ fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7193,7 +6893,7 @@ fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff3cff0000000000000fff == 0x828
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -7206,7 +6906,7 @@ fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff30000000000000000fff == 0x82b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -7219,7 +6919,7 @@ fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
     {
         if let Some(x) = decode_form::<OpVimnmx, 1>(w, sm) {
@@ -7232,7 +6932,7 @@ fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff00000000ff000fff == 0x900
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7240,7 +6940,7 @@ fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff00000000ff000fff == 0x901
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7248,7 +6948,7 @@ fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff00000000ff000fff == 0x904
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7256,7 +6956,7 @@ fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff00000000ff000fff == 0x905
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7264,7 +6964,7 @@ fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ff00000000ff000fff == 0x906
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7272,7 +6972,7 @@ fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) {
         if let Some(x) = decode_form::<OpMufu, 1>(w, sm) {
             return Some(x);
@@ -7288,7 +6988,7 @@ fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff00000000ff000fff == 0x909
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7296,7 +6996,7 @@ fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff00000000ff000fff == 0x910
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7304,7 +7004,7 @@ fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff00000000ff000fff == 0x911
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7312,7 +7012,7 @@ fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ff00000000ff000fff == 0x912
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7320,7 +7020,7 @@ fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffffffffff0fff == 0x918
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7328,7 +7028,7 @@ fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ffffffffffff000fff == 0x919
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7336,7 +7036,31 @@ fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = decode_form::<OpCallAbs, 0>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83e000000000003ff000fff == 0x943 && matches!(sm, 90 | 100 | 120) {
+        return decode_form::<OpCallAbs, 1>(w, sm);
+    }
+    None
+}
+fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = decode_form::<OpCall, 0>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c000000000003ff000fff == 0x944 && matches!(sm, 90 | 100 | 120) {
+        return decode_form::<OpCall, 1>(w, sm);
+    }
+    None
+}
+fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 | 89)
     {
         if let Some(x) = decode_form::<OpBra, 0>(w, sm) {
@@ -7368,7 +7092,7 @@ fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff86fffffffffffffffff0fff == 0x94d
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7376,7 +7100,73 @@ fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950
+        && matches!(sm, 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = decode_form::<OpRet, 2>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c000000000003c0ff0fff == 0x82000000000000000000950
+        && matches!(sm, 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = decode_form::<OpRetAbs, 2>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300ff0fff == 0x950 && matches!(sm, 70 | 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = decode_form::<OpRet, 0>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300ff0fff == 0x2000000000000000000950
+        && matches!(sm, 70 | 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = decode_form::<OpRetAbs, 0>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c000000000003c0000fff == 0x80000000000000000000950 && matches!(sm, 90)
+    {
+        if let Some(x) = decode_form::<OpRet, 3>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c000000000003c0000fff == 0x82000000000000000000950 && matches!(sm, 90)
+    {
+        if let Some(x) = decode_form::<OpRetAbs, 3>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300000fff == 0x950 && matches!(sm, 90 | 100 | 120) {
+        if let Some(x) = decode_form::<OpRet, 1>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300000fff == 0x80000000000000000000950
+        && matches!(sm, 100 | 120)
+    {
+        if let Some(x) = decode_form::<OpRet, 4>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300000fff == 0x2000000000000000000950
+        && matches!(sm, 90 | 100 | 120)
+    {
+        if let Some(x) = decode_form::<OpRetAbs, 1>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300000fff == 0x82000000000000000000950
+        && matches!(sm, 100 | 120)
+    {
+        return decode_form::<OpRetAbs, 4>(w, sm);
+    }
+    None
+}
+fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff0fff80000ffff000fff == 0xa02
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7384,7 +7174,7 @@ fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffffff80000ff00000fff == 0xa07
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7392,7 +7182,7 @@ fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffffff80000ff00000fff == 0xa08
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7400,7 +7190,7 @@ fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) {
         if let Some(x) = decode_form::<OpFmnmx, 2>(w, sm) {
             return Some(x);
@@ -7416,7 +7206,7 @@ fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80000ff380000ff00ff0fff == 0xa0b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7424,7 +7214,7 @@ fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff801800ff80000ff00ff0fff == 0xa0c
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7432,7 +7222,7 @@ fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8001600780000ff00000fff == 0xa10
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7447,7 +7237,7 @@ fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7476,7 +7266,7 @@ fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8700000f80000ff00000fff == 0xa12
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7484,7 +7274,7 @@ fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffffff80000ffff000fff == 0xa13
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7492,7 +7282,7 @@ fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800f80000ff00000fff == 0xa16
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7500,14 +7290,14 @@ fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 | 90)
     {
         return decode_form::<OpImnmx, 2>(w, sm);
     }
     None
 }
-fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100f80000ff00000fff == 0xa19
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7515,7 +7305,7 @@ fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7523,7 +7313,7 @@ fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1000380000ff00000fff == 0xa23
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7531,7 +7321,7 @@ fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7546,7 +7336,7 @@ fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7561,7 +7351,7 @@ fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27
         && matches!(sm, 75 | 80 | 86 | 89 | 90)
     {
@@ -7569,7 +7359,7 @@ fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff3cff380000ff00000fff == 0xa28
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7577,7 +7367,7 @@ fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff3000380000ff00000fff == 0xa2b
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7585,14 +7375,14 @@ fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
     {
         return decode_form::<OpVimnmx, 2>(w, sm);
     }
     None
 }
-fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff780000ffff000fff == 0xb00
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7600,7 +7390,7 @@ fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffffff80000ffff000fff == 0xb01
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7608,7 +7398,7 @@ fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff080000ffff000fff == 0xb04
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7616,7 +7406,7 @@ fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff080000ffff000fff == 0xb05
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7624,7 +7414,7 @@ fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffc80000ffff000fff == 0xb06
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7632,7 +7422,7 @@ fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) {
         if let Some(x) = decode_form::<OpMufu, 2>(w, sm) {
             return Some(x);
@@ -7648,7 +7438,7 @@ fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff780000ffff000fff == 0xb09
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7656,7 +7446,7 @@ fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff080000ffff000fff == 0xb10
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7664,7 +7454,7 @@ fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff080000ffff000fff == 0xb11
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7672,7 +7462,7 @@ fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffc80000ffff000fff == 0xb12
         && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
     {
@@ -7680,7 +7470,19 @@ fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
+    if w & 0x1fff83ffffff80000ffffff0fff == 0xb43 && matches!(sm, 75 | 80 | 86 | 89 | 90)
+    {
+        if let Some(x) = decode_form::<OpCallAbsC, 0>(w, sm) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83ffffff800003fffff0fff == 0xb43 && matches!(sm, 70) {
+        return decode_form::<OpCallAbsC, 1>(w, sm);
+    }
+    None
+}
+fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02
         && matches!(sm, 120)
     {
@@ -7695,7 +7497,7 @@ fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7703,7 +7505,7 @@ fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7711,7 +7513,7 @@ fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm, 75)
     {
         if let Some(x) = decode_form::<OpFmnmx, 3>(w, sm) {
@@ -7731,7 +7533,7 @@ fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7739,7 +7541,7 @@ fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7754,7 +7556,7 @@ fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7769,7 +7571,7 @@ fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7798,7 +7600,7 @@ fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7806,7 +7608,7 @@ fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7814,7 +7616,7 @@ fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7822,7 +7624,7 @@ fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -7830,7 +7632,7 @@ fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7838,7 +7640,7 @@ fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7846,7 +7648,7 @@ fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7854,7 +7656,7 @@ fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7869,7 +7671,7 @@ fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7884,7 +7686,7 @@ fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7892,7 +7694,7 @@ fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -7907,7 +7709,7 @@ fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -7922,7 +7724,7 @@ fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm, 90)
     {
         if let Some(x) = decode_form::<OpVimnmx, 3>(w, sm) {
@@ -7936,7 +7738,7 @@ fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7944,7 +7746,7 @@ fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7952,7 +7754,7 @@ fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7960,7 +7762,7 @@ fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7968,7 +7770,7 @@ fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7976,7 +7778,7 @@ fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08
         && matches!(sm, 75 | 80 | 86 | 89)
     {
@@ -7991,7 +7793,7 @@ fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -7999,7 +7801,7 @@ fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -8007,7 +7809,7 @@ fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -8015,7 +7817,7 @@ fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -8023,7 +7825,7 @@ fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07
         && matches!(sm, 120)
     {
@@ -8031,7 +7833,7 @@ fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -8039,7 +7841,7 @@ fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -8047,7 +7849,7 @@ fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -8055,7 +7857,7 @@ fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -8063,7 +7865,7 @@ fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -8078,7 +7880,7 @@ fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -8093,7 +7895,7 @@ fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
     {
@@ -8101,7 +7903,7 @@ fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -8116,7 +7918,7 @@ fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
     }
     None
 }
-fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
     if w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b
         && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
     {
@@ -8172,137 +7974,143 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x310, print_sm70_arm31),
         (0x311, print_sm70_arm32),
         (0x312, print_sm70_arm33),
-        (0x381, print_sm70_arm34),
-        (0x386, print_sm70_arm35),
-        (0x402, print_sm70_arm36),
-        (0x411, print_sm70_arm37),
-        (0x416, print_sm70_arm38),
-        (0x419, print_sm70_arm39),
-        (0x421, print_sm70_arm40),
-        (0x423, print_sm70_arm41),
-        (0x424, print_sm70_arm42),
-        (0x429, print_sm70_arm43),
-        (0x42b, print_sm70_arm44),
-        (0x547, print_sm70_arm45),
-        (0x607, print_sm70_arm46),
-        (0x616, print_sm70_arm47),
-        (0x619, print_sm70_arm48),
-        (0x621, print_sm70_arm49),
-        (0x623, print_sm70_arm50),
-        (0x624, print_sm70_arm51),
-        (0x625, print_sm70_arm52),
-        (0x627, print_sm70_arm53),
-        (0x629, print_sm70_arm54),
-        (0x62b, print_sm70_arm55),
-        (0x802, print_sm70_arm56),
-        (0x805, print_sm70_arm57),
-        (0x807, print_sm70_arm58),
-        (0x808, print_sm70_arm59),
-        (0x809, print_sm70_arm60),
-        (0x80b, print_sm70_arm61),
-        (0x80c, print_sm70_arm62),
-        (0x810, print_sm70_arm63),
-        (0x811, print_sm70_arm64),
-        (0x812, print_sm70_arm65),
-        (0x813, print_sm70_arm66),
-        (0x816, print_sm70_arm67),
-        (0x817, print_sm70_arm68),
-        (0x819, print_sm70_arm69),
-        (0x81c, print_sm70_arm70),
-        (0x820, print_sm70_arm71),
-        (0x823, print_sm70_arm72),
-        (0x824, print_sm70_arm73),
-        (0x825, print_sm70_arm74),
-        (0x827, print_sm70_arm75),
-        (0x828, print_sm70_arm76),
-        (0x82b, print_sm70_arm77),
-        (0x848, print_sm70_arm78),
-        (0x900, print_sm70_arm79),
-        (0x901, print_sm70_arm80),
-        (0x904, print_sm70_arm81),
-        (0x905, print_sm70_arm82),
-        (0x906, print_sm70_arm83),
-        (0x908, print_sm70_arm84),
-        (0x909, print_sm70_arm85),
-        (0x910, print_sm70_arm86),
-        (0x911, print_sm70_arm87),
-        (0x912, print_sm70_arm88),
-        (0x918, print_sm70_arm89),
-        (0x919, print_sm70_arm90),
-        (0x947, print_sm70_arm91),
-        (0x94d, print_sm70_arm92),
-        (0xa02, print_sm70_arm93),
-        (0xa07, print_sm70_arm94),
-        (0xa08, print_sm70_arm95),
-        (0xa09, print_sm70_arm96),
-        (0xa0b, print_sm70_arm97),
-        (0xa0c, print_sm70_arm98),
-        (0xa10, print_sm70_arm99),
-        (0xa11, print_sm70_arm100),
-        (0xa12, print_sm70_arm101),
-        (0xa13, print_sm70_arm102),
-        (0xa16, print_sm70_arm103),
-        (0xa17, print_sm70_arm104),
-        (0xa19, print_sm70_arm105),
-        (0xa20, print_sm70_arm106),
-        (0xa23, print_sm70_arm107),
-        (0xa24, print_sm70_arm108),
-        (0xa25, print_sm70_arm109),
-        (0xa27, print_sm70_arm110),
-        (0xa28, print_sm70_arm111),
-        (0xa2b, print_sm70_arm112),
-        (0xa48, print_sm70_arm113),
-        (0xb00, print_sm70_arm114),
-        (0xb01, print_sm70_arm115),
-        (0xb04, print_sm70_arm116),
-        (0xb05, print_sm70_arm117),
-        (0xb06, print_sm70_arm118),
-        (0xb08, print_sm70_arm119),
-        (0xb09, print_sm70_arm120),
-        (0xb10, print_sm70_arm121),
-        (0xb11, print_sm70_arm122),
-        (0xb12, print_sm70_arm123),
-        (0xc02, print_sm70_arm124),
-        (0xc07, print_sm70_arm125),
-        (0xc08, print_sm70_arm126),
-        (0xc09, print_sm70_arm127),
-        (0xc0b, print_sm70_arm128),
-        (0xc0c, print_sm70_arm129),
-        (0xc10, print_sm70_arm130),
-        (0xc11, print_sm70_arm131),
-        (0xc12, print_sm70_arm132),
-        (0xc13, print_sm70_arm133),
-        (0xc16, print_sm70_arm134),
-        (0xc17, print_sm70_arm135),
-        (0xc19, print_sm70_arm136),
-        (0xc20, print_sm70_arm137),
-        (0xc23, print_sm70_arm138),
-        (0xc24, print_sm70_arm139),
-        (0xc25, print_sm70_arm140),
-        (0xc27, print_sm70_arm141),
-        (0xc28, print_sm70_arm142),
-        (0xc2b, print_sm70_arm143),
-        (0xc48, print_sm70_arm144),
-        (0xd00, print_sm70_arm145),
-        (0xd01, print_sm70_arm146),
-        (0xd04, print_sm70_arm147),
-        (0xd05, print_sm70_arm148),
-        (0xd06, print_sm70_arm149),
-        (0xd08, print_sm70_arm150),
-        (0xd09, print_sm70_arm151),
-        (0xd10, print_sm70_arm152),
-        (0xd11, print_sm70_arm153),
-        (0xd12, print_sm70_arm154),
-        (0xe07, print_sm70_arm155),
-        (0xe16, print_sm70_arm156),
-        (0xe19, print_sm70_arm157),
-        (0xe21, print_sm70_arm158),
-        (0xe23, print_sm70_arm159),
-        (0xe24, print_sm70_arm160),
-        (0xe25, print_sm70_arm161),
-        (0xe27, print_sm70_arm162),
-        (0xe29, print_sm70_arm163),
-        (0xe2b, print_sm70_arm164),
+        (0x343, print_sm70_arm34),
+        (0x344, print_sm70_arm35),
+        (0x381, print_sm70_arm36),
+        (0x386, print_sm70_arm37),
+        (0x402, print_sm70_arm38),
+        (0x411, print_sm70_arm39),
+        (0x416, print_sm70_arm40),
+        (0x419, print_sm70_arm41),
+        (0x421, print_sm70_arm42),
+        (0x423, print_sm70_arm43),
+        (0x424, print_sm70_arm44),
+        (0x429, print_sm70_arm45),
+        (0x42b, print_sm70_arm46),
+        (0x547, print_sm70_arm47),
+        (0x607, print_sm70_arm48),
+        (0x616, print_sm70_arm49),
+        (0x619, print_sm70_arm50),
+        (0x621, print_sm70_arm51),
+        (0x623, print_sm70_arm52),
+        (0x624, print_sm70_arm53),
+        (0x625, print_sm70_arm54),
+        (0x627, print_sm70_arm55),
+        (0x629, print_sm70_arm56),
+        (0x62b, print_sm70_arm57),
+        (0x802, print_sm70_arm58),
+        (0x805, print_sm70_arm59),
+        (0x807, print_sm70_arm60),
+        (0x808, print_sm70_arm61),
+        (0x809, print_sm70_arm62),
+        (0x80b, print_sm70_arm63),
+        (0x80c, print_sm70_arm64),
+        (0x810, print_sm70_arm65),
+        (0x811, print_sm70_arm66),
+        (0x812, print_sm70_arm67),
+        (0x813, print_sm70_arm68),
+        (0x816, print_sm70_arm69),
+        (0x817, print_sm70_arm70),
+        (0x819, print_sm70_arm71),
+        (0x81c, print_sm70_arm72),
+        (0x820, print_sm70_arm73),
+        (0x823, print_sm70_arm74),
+        (0x824, print_sm70_arm75),
+        (0x825, print_sm70_arm76),
+        (0x827, print_sm70_arm77),
+        (0x828, print_sm70_arm78),
+        (0x82b, print_sm70_arm79),
+        (0x848, print_sm70_arm80),
+        (0x900, print_sm70_arm81),
+        (0x901, print_sm70_arm82),
+        (0x904, print_sm70_arm83),
+        (0x905, print_sm70_arm84),
+        (0x906, print_sm70_arm85),
+        (0x908, print_sm70_arm86),
+        (0x909, print_sm70_arm87),
+        (0x910, print_sm70_arm88),
+        (0x911, print_sm70_arm89),
+        (0x912, print_sm70_arm90),
+        (0x918, print_sm70_arm91),
+        (0x919, print_sm70_arm92),
+        (0x943, print_sm70_arm93),
+        (0x944, print_sm70_arm94),
+        (0x947, print_sm70_arm95),
+        (0x94d, print_sm70_arm96),
+        (0x950, print_sm70_arm97),
+        (0xa02, print_sm70_arm98),
+        (0xa07, print_sm70_arm99),
+        (0xa08, print_sm70_arm100),
+        (0xa09, print_sm70_arm101),
+        (0xa0b, print_sm70_arm102),
+        (0xa0c, print_sm70_arm103),
+        (0xa10, print_sm70_arm104),
+        (0xa11, print_sm70_arm105),
+        (0xa12, print_sm70_arm106),
+        (0xa13, print_sm70_arm107),
+        (0xa16, print_sm70_arm108),
+        (0xa17, print_sm70_arm109),
+        (0xa19, print_sm70_arm110),
+        (0xa20, print_sm70_arm111),
+        (0xa23, print_sm70_arm112),
+        (0xa24, print_sm70_arm113),
+        (0xa25, print_sm70_arm114),
+        (0xa27, print_sm70_arm115),
+        (0xa28, print_sm70_arm116),
+        (0xa2b, print_sm70_arm117),
+        (0xa48, print_sm70_arm118),
+        (0xb00, print_sm70_arm119),
+        (0xb01, print_sm70_arm120),
+        (0xb04, print_sm70_arm121),
+        (0xb05, print_sm70_arm122),
+        (0xb06, print_sm70_arm123),
+        (0xb08, print_sm70_arm124),
+        (0xb09, print_sm70_arm125),
+        (0xb10, print_sm70_arm126),
+        (0xb11, print_sm70_arm127),
+        (0xb12, print_sm70_arm128),
+        (0xb43, print_sm70_arm129),
+        (0xc02, print_sm70_arm130),
+        (0xc07, print_sm70_arm131),
+        (0xc08, print_sm70_arm132),
+        (0xc09, print_sm70_arm133),
+        (0xc0b, print_sm70_arm134),
+        (0xc0c, print_sm70_arm135),
+        (0xc10, print_sm70_arm136),
+        (0xc11, print_sm70_arm137),
+        (0xc12, print_sm70_arm138),
+        (0xc13, print_sm70_arm139),
+        (0xc16, print_sm70_arm140),
+        (0xc17, print_sm70_arm141),
+        (0xc19, print_sm70_arm142),
+        (0xc20, print_sm70_arm143),
+        (0xc23, print_sm70_arm144),
+        (0xc24, print_sm70_arm145),
+        (0xc25, print_sm70_arm146),
+        (0xc27, print_sm70_arm147),
+        (0xc28, print_sm70_arm148),
+        (0xc2b, print_sm70_arm149),
+        (0xc48, print_sm70_arm150),
+        (0xd00, print_sm70_arm151),
+        (0xd01, print_sm70_arm152),
+        (0xd04, print_sm70_arm153),
+        (0xd05, print_sm70_arm154),
+        (0xd06, print_sm70_arm155),
+        (0xd08, print_sm70_arm156),
+        (0xd09, print_sm70_arm157),
+        (0xd10, print_sm70_arm158),
+        (0xd11, print_sm70_arm159),
+        (0xd12, print_sm70_arm160),
+        (0xe07, print_sm70_arm161),
+        (0xe16, print_sm70_arm162),
+        (0xe19, print_sm70_arm163),
+        (0xe21, print_sm70_arm164),
+        (0xe23, print_sm70_arm165),
+        (0xe24, print_sm70_arm166),
+        (0xe25, print_sm70_arm167),
+        (0xe27, print_sm70_arm168),
+        (0xe29, print_sm70_arm169),
+        (0xe2b, print_sm70_arm170),
     ],
     print_none,
 );
@@ -8867,6 +8675,42 @@ fn print_sm70_arm34(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
+    if w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = print_form::<OpCallAbsR, 0>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300000fff == 0x343 && matches!(sm, 90 | 100 | 120) {
+        return print_form::<OpCallAbsR, 1>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm70_arm35(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = print_form::<OpCallR, 0>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300000fff == 0x344 && matches!(sm, 90 | 100 | 120) {
+        return print_form::<OpCallR, 1>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm70_arm36(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
     if w & 0x1ffff8e01ff000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 70) {
         if let Some(x) = print_form::<OpLdg, 1>(w, sm, addr, ctrl, out) {
             return Some(x);
@@ -8877,7 +8721,7 @@ fn print_sm70_arm34(
     }
     None
 }
-fn print_sm70_arm35(
+fn print_sm70_arm37(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8891,7 +8735,7 @@ fn print_sm70_arm35(
     }
     None
 }
-fn print_sm70_arm36(
+fn print_sm70_arm38(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8903,7 +8747,7 @@ fn print_sm70_arm36(
     }
     None
 }
-fn print_sm70_arm37(
+fn print_sm70_arm39(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8924,7 +8768,7 @@ fn print_sm70_arm37(
     }
     None
 }
-fn print_sm70_arm38(
+fn print_sm70_arm40(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8938,7 +8782,7 @@ fn print_sm70_arm38(
     }
     None
 }
-fn print_sm70_arm39(
+fn print_sm70_arm41(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8952,7 +8796,7 @@ fn print_sm70_arm39(
     }
     None
 }
-fn print_sm70_arm40(
+fn print_sm70_arm42(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8966,7 +8810,7 @@ fn print_sm70_arm40(
     }
     None
 }
-fn print_sm70_arm41(
+fn print_sm70_arm43(
     w: u128,
     sm: u32,
     addr: u64,
@@ -8980,7 +8824,7 @@ fn print_sm70_arm41(
     }
     None
 }
-fn print_sm70_arm42(
+fn print_sm70_arm44(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9001,7 +8845,7 @@ fn print_sm70_arm42(
     }
     None
 }
-fn print_sm70_arm43(
+fn print_sm70_arm45(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9020,7 +8864,7 @@ fn print_sm70_arm43(
     }
     None
 }
-fn print_sm70_arm44(
+fn print_sm70_arm46(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9039,7 +8883,7 @@ fn print_sm70_arm44(
     }
     None
 }
-fn print_sm70_arm45(
+fn print_sm70_arm47(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9060,7 +8904,7 @@ fn print_sm70_arm45(
     }
     None
 }
-fn print_sm70_arm46(
+fn print_sm70_arm48(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9072,7 +8916,7 @@ fn print_sm70_arm46(
     }
     None
 }
-fn print_sm70_arm47(
+fn print_sm70_arm49(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9086,7 +8930,7 @@ fn print_sm70_arm47(
     }
     None
 }
-fn print_sm70_arm48(
+fn print_sm70_arm50(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9100,7 +8944,7 @@ fn print_sm70_arm48(
     }
     None
 }
-fn print_sm70_arm49(
+fn print_sm70_arm51(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9114,7 +8958,7 @@ fn print_sm70_arm49(
     }
     None
 }
-fn print_sm70_arm50(
+fn print_sm70_arm52(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9128,7 +8972,7 @@ fn print_sm70_arm50(
     }
     None
 }
-fn print_sm70_arm51(
+fn print_sm70_arm53(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9149,7 +8993,7 @@ fn print_sm70_arm51(
     }
     None
 }
-fn print_sm70_arm52(
+fn print_sm70_arm54(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9170,7 +9014,7 @@ fn print_sm70_arm52(
     }
     None
 }
-fn print_sm70_arm53(
+fn print_sm70_arm55(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9184,7 +9028,7 @@ fn print_sm70_arm53(
     }
     None
 }
-fn print_sm70_arm54(
+fn print_sm70_arm56(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9198,7 +9042,7 @@ fn print_sm70_arm54(
     }
     None
 }
-fn print_sm70_arm55(
+fn print_sm70_arm57(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9212,7 +9056,7 @@ fn print_sm70_arm55(
     }
     None
 }
-fn print_sm70_arm56(
+fn print_sm70_arm58(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9226,7 +9070,7 @@ fn print_sm70_arm56(
     }
     None
 }
-fn print_sm70_arm57(
+fn print_sm70_arm59(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9247,7 +9091,7 @@ fn print_sm70_arm57(
     }
     None
 }
-fn print_sm70_arm58(
+fn print_sm70_arm60(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9261,7 +9105,7 @@ fn print_sm70_arm58(
     }
     None
 }
-fn print_sm70_arm59(
+fn print_sm70_arm61(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9275,7 +9119,7 @@ fn print_sm70_arm59(
     }
     None
 }
-fn print_sm70_arm60(
+fn print_sm70_arm62(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9299,7 +9143,7 @@ fn print_sm70_arm60(
     }
     None
 }
-fn print_sm70_arm61(
+fn print_sm70_arm63(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9313,7 +9157,7 @@ fn print_sm70_arm61(
     }
     None
 }
-fn print_sm70_arm62(
+fn print_sm70_arm64(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9333,7 +9177,7 @@ fn print_sm70_arm62(
     }
     None
 }
-fn print_sm70_arm63(
+fn print_sm70_arm65(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9354,7 +9198,7 @@ fn print_sm70_arm63(
     }
     None
 }
-fn print_sm70_arm64(
+fn print_sm70_arm66(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9389,7 +9233,7 @@ fn print_sm70_arm64(
     }
     None
 }
-fn print_sm70_arm65(
+fn print_sm70_arm67(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9403,7 +9247,7 @@ fn print_sm70_arm65(
     }
     None
 }
-fn print_sm70_arm66(
+fn print_sm70_arm68(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9417,7 +9261,7 @@ fn print_sm70_arm66(
     }
     None
 }
-fn print_sm70_arm67(
+fn print_sm70_arm69(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9431,7 +9275,7 @@ fn print_sm70_arm67(
     }
     None
 }
-fn print_sm70_arm68(
+fn print_sm70_arm70(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9445,7 +9289,7 @@ fn print_sm70_arm68(
     }
     None
 }
-fn print_sm70_arm69(
+fn print_sm70_arm71(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9459,7 +9303,7 @@ fn print_sm70_arm69(
     }
     None
 }
-fn print_sm70_arm70(
+fn print_sm70_arm72(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9480,7 +9324,7 @@ fn print_sm70_arm70(
     }
     None
 }
-fn print_sm70_arm71(
+fn print_sm70_arm73(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9494,7 +9338,7 @@ fn print_sm70_arm71(
     }
     None
 }
-fn print_sm70_arm72(
+fn print_sm70_arm74(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9508,7 +9352,7 @@ fn print_sm70_arm72(
     }
     None
 }
-fn print_sm70_arm73(
+fn print_sm70_arm75(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9529,7 +9373,7 @@ fn print_sm70_arm73(
     }
     None
 }
-fn print_sm70_arm74(
+fn print_sm70_arm76(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9550,7 +9394,7 @@ fn print_sm70_arm74(
     }
     None
 }
-fn print_sm70_arm75(
+fn print_sm70_arm77(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9564,7 +9408,7 @@ fn print_sm70_arm75(
     }
     None
 }
-fn print_sm70_arm76(
+fn print_sm70_arm78(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9583,7 +9427,7 @@ fn print_sm70_arm76(
     }
     None
 }
-fn print_sm70_arm77(
+fn print_sm70_arm79(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9602,7 +9446,7 @@ fn print_sm70_arm77(
     }
     None
 }
-fn print_sm70_arm78(
+fn print_sm70_arm80(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9621,7 +9465,7 @@ fn print_sm70_arm78(
     }
     None
 }
-fn print_sm70_arm79(
+fn print_sm70_arm81(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9635,7 +9479,7 @@ fn print_sm70_arm79(
     }
     None
 }
-fn print_sm70_arm80(
+fn print_sm70_arm82(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9649,7 +9493,7 @@ fn print_sm70_arm80(
     }
     None
 }
-fn print_sm70_arm81(
+fn print_sm70_arm83(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9663,7 +9507,7 @@ fn print_sm70_arm81(
     }
     None
 }
-fn print_sm70_arm82(
+fn print_sm70_arm84(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9677,7 +9521,7 @@ fn print_sm70_arm82(
     }
     None
 }
-fn print_sm70_arm83(
+fn print_sm70_arm85(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9691,7 +9535,7 @@ fn print_sm70_arm83(
     }
     None
 }
-fn print_sm70_arm84(
+fn print_sm70_arm86(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9713,7 +9557,7 @@ fn print_sm70_arm84(
     }
     None
 }
-fn print_sm70_arm85(
+fn print_sm70_arm87(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9727,7 +9571,7 @@ fn print_sm70_arm85(
     }
     None
 }
-fn print_sm70_arm86(
+fn print_sm70_arm88(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9741,7 +9585,7 @@ fn print_sm70_arm86(
     }
     None
 }
-fn print_sm70_arm87(
+fn print_sm70_arm89(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9755,7 +9599,7 @@ fn print_sm70_arm87(
     }
     None
 }
-fn print_sm70_arm88(
+fn print_sm70_arm90(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9769,7 +9613,7 @@ fn print_sm70_arm88(
     }
     None
 }
-fn print_sm70_arm89(
+fn print_sm70_arm91(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9783,7 +9627,7 @@ fn print_sm70_arm89(
     }
     None
 }
-fn print_sm70_arm90(
+fn print_sm70_arm92(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9797,7 +9641,43 @@ fn print_sm70_arm90(
     }
     None
 }
-fn print_sm70_arm91(
+fn print_sm70_arm93(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = print_form::<OpCallAbs, 0>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83e000000000003ff000fff == 0x943 && matches!(sm, 90 | 100 | 120) {
+        return print_form::<OpCallAbs, 1>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm70_arm94(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = print_form::<OpCall, 0>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c000000000003ff000fff == 0x944 && matches!(sm, 90 | 100 | 120) {
+        return print_form::<OpCall, 1>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm70_arm95(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9835,7 +9715,7 @@ fn print_sm70_arm91(
     }
     None
 }
-fn print_sm70_arm92(
+fn print_sm70_arm96(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9849,7 +9729,79 @@ fn print_sm70_arm92(
     }
     None
 }
-fn print_sm70_arm93(
+fn print_sm70_arm97(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950
+        && matches!(sm, 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = print_form::<OpRet, 2>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c000000000003c0ff0fff == 0x82000000000000000000950
+        && matches!(sm, 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = print_form::<OpRetAbs, 2>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300ff0fff == 0x950 && matches!(sm, 70 | 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = print_form::<OpRet, 0>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300ff0fff == 0x2000000000000000000950
+        && matches!(sm, 70 | 75 | 80 | 86 | 89)
+    {
+        if let Some(x) = print_form::<OpRetAbs, 0>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c000000000003c0000fff == 0x80000000000000000000950 && matches!(sm, 90)
+    {
+        if let Some(x) = print_form::<OpRet, 3>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c000000000003c0000fff == 0x82000000000000000000950 && matches!(sm, 90)
+    {
+        if let Some(x) = print_form::<OpRetAbs, 3>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300000fff == 0x950 && matches!(sm, 90 | 100 | 120) {
+        if let Some(x) = print_form::<OpRet, 1>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300000fff == 0x80000000000000000000950
+        && matches!(sm, 100 | 120)
+    {
+        if let Some(x) = print_form::<OpRet, 4>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300000fff == 0x2000000000000000000950
+        && matches!(sm, 90 | 100 | 120)
+    {
+        if let Some(x) = print_form::<OpRetAbs, 1>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83c00000000000300000fff == 0x82000000000000000000950
+        && matches!(sm, 100 | 120)
+    {
+        return print_form::<OpRetAbs, 4>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm70_arm98(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9863,7 +9815,7 @@ fn print_sm70_arm93(
     }
     None
 }
-fn print_sm70_arm94(
+fn print_sm70_arm99(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9877,7 +9829,7 @@ fn print_sm70_arm94(
     }
     None
 }
-fn print_sm70_arm95(
+fn print_sm70_arm100(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9891,7 +9843,7 @@ fn print_sm70_arm95(
     }
     None
 }
-fn print_sm70_arm96(
+fn print_sm70_arm101(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9913,7 +9865,7 @@ fn print_sm70_arm96(
     }
     None
 }
-fn print_sm70_arm97(
+fn print_sm70_arm102(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9927,7 +9879,7 @@ fn print_sm70_arm97(
     }
     None
 }
-fn print_sm70_arm98(
+fn print_sm70_arm103(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9941,7 +9893,7 @@ fn print_sm70_arm98(
     }
     None
 }
-fn print_sm70_arm99(
+fn print_sm70_arm104(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9962,7 +9914,7 @@ fn print_sm70_arm99(
     }
     None
 }
-fn print_sm70_arm100(
+fn print_sm70_arm105(
     w: u128,
     sm: u32,
     addr: u64,
@@ -9997,7 +9949,7 @@ fn print_sm70_arm100(
     }
     None
 }
-fn print_sm70_arm101(
+fn print_sm70_arm106(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10011,7 +9963,7 @@ fn print_sm70_arm101(
     }
     None
 }
-fn print_sm70_arm102(
+fn print_sm70_arm107(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10025,7 +9977,7 @@ fn print_sm70_arm102(
     }
     None
 }
-fn print_sm70_arm103(
+fn print_sm70_arm108(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10039,7 +9991,7 @@ fn print_sm70_arm103(
     }
     None
 }
-fn print_sm70_arm104(
+fn print_sm70_arm109(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10052,7 +10004,7 @@ fn print_sm70_arm104(
     }
     None
 }
-fn print_sm70_arm105(
+fn print_sm70_arm110(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10066,7 +10018,7 @@ fn print_sm70_arm105(
     }
     None
 }
-fn print_sm70_arm106(
+fn print_sm70_arm111(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10080,7 +10032,7 @@ fn print_sm70_arm106(
     }
     None
 }
-fn print_sm70_arm107(
+fn print_sm70_arm112(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10094,7 +10046,7 @@ fn print_sm70_arm107(
     }
     None
 }
-fn print_sm70_arm108(
+fn print_sm70_arm113(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10115,7 +10067,7 @@ fn print_sm70_arm108(
     }
     None
 }
-fn print_sm70_arm109(
+fn print_sm70_arm114(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10136,7 +10088,7 @@ fn print_sm70_arm109(
     }
     None
 }
-fn print_sm70_arm110(
+fn print_sm70_arm115(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10150,7 +10102,7 @@ fn print_sm70_arm110(
     }
     None
 }
-fn print_sm70_arm111(
+fn print_sm70_arm116(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10164,7 +10116,7 @@ fn print_sm70_arm111(
     }
     None
 }
-fn print_sm70_arm112(
+fn print_sm70_arm117(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10178,7 +10130,7 @@ fn print_sm70_arm112(
     }
     None
 }
-fn print_sm70_arm113(
+fn print_sm70_arm118(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10191,7 +10143,7 @@ fn print_sm70_arm113(
     }
     None
 }
-fn print_sm70_arm114(
+fn print_sm70_arm119(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10205,7 +10157,7 @@ fn print_sm70_arm114(
     }
     None
 }
-fn print_sm70_arm115(
+fn print_sm70_arm120(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10219,7 +10171,7 @@ fn print_sm70_arm115(
     }
     None
 }
-fn print_sm70_arm116(
+fn print_sm70_arm121(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10233,7 +10185,7 @@ fn print_sm70_arm116(
     }
     None
 }
-fn print_sm70_arm117(
+fn print_sm70_arm122(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10247,7 +10199,7 @@ fn print_sm70_arm117(
     }
     None
 }
-fn print_sm70_arm118(
+fn print_sm70_arm123(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10261,7 +10213,7 @@ fn print_sm70_arm118(
     }
     None
 }
-fn print_sm70_arm119(
+fn print_sm70_arm124(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10283,7 +10235,7 @@ fn print_sm70_arm119(
     }
     None
 }
-fn print_sm70_arm120(
+fn print_sm70_arm125(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10297,7 +10249,7 @@ fn print_sm70_arm120(
     }
     None
 }
-fn print_sm70_arm121(
+fn print_sm70_arm126(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10311,7 +10263,7 @@ fn print_sm70_arm121(
     }
     None
 }
-fn print_sm70_arm122(
+fn print_sm70_arm127(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10325,7 +10277,7 @@ fn print_sm70_arm122(
     }
     None
 }
-fn print_sm70_arm123(
+fn print_sm70_arm128(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10339,7 +10291,25 @@ fn print_sm70_arm123(
     }
     None
 }
-fn print_sm70_arm124(
+fn print_sm70_arm129(
+    w: u128,
+    sm: u32,
+    addr: u64,
+    ctrl: u32,
+    out: &mut LineBuf,
+) -> Option<()> {
+    if w & 0x1fff83ffffff80000ffffff0fff == 0xb43 && matches!(sm, 75 | 80 | 86 | 89 | 90)
+    {
+        if let Some(x) = print_form::<OpCallAbsC, 0>(w, sm, addr, ctrl, out) {
+            return Some(x);
+        }
+    }
+    if w & 0x1fff83ffffff800003fffff0fff == 0xb43 && matches!(sm, 70) {
+        return print_form::<OpCallAbsC, 1>(w, sm, addr, ctrl, out);
+    }
+    None
+}
+fn print_sm70_arm130(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10360,7 +10330,7 @@ fn print_sm70_arm124(
     }
     None
 }
-fn print_sm70_arm125(
+fn print_sm70_arm131(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10374,7 +10344,7 @@ fn print_sm70_arm125(
     }
     None
 }
-fn print_sm70_arm126(
+fn print_sm70_arm132(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10388,7 +10358,7 @@ fn print_sm70_arm126(
     }
     None
 }
-fn print_sm70_arm127(
+fn print_sm70_arm133(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10414,7 +10384,7 @@ fn print_sm70_arm127(
     }
     None
 }
-fn print_sm70_arm128(
+fn print_sm70_arm134(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10428,7 +10398,7 @@ fn print_sm70_arm128(
     }
     None
 }
-fn print_sm70_arm129(
+fn print_sm70_arm135(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10449,7 +10419,7 @@ fn print_sm70_arm129(
     }
     None
 }
-fn print_sm70_arm130(
+fn print_sm70_arm136(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10470,7 +10440,7 @@ fn print_sm70_arm130(
     }
     None
 }
-fn print_sm70_arm131(
+fn print_sm70_arm137(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10505,7 +10475,7 @@ fn print_sm70_arm131(
     }
     None
 }
-fn print_sm70_arm132(
+fn print_sm70_arm138(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10519,7 +10489,7 @@ fn print_sm70_arm132(
     }
     None
 }
-fn print_sm70_arm133(
+fn print_sm70_arm139(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10533,7 +10503,7 @@ fn print_sm70_arm133(
     }
     None
 }
-fn print_sm70_arm134(
+fn print_sm70_arm140(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10547,7 +10517,7 @@ fn print_sm70_arm134(
     }
     None
 }
-fn print_sm70_arm135(
+fn print_sm70_arm141(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10561,7 +10531,7 @@ fn print_sm70_arm135(
     }
     None
 }
-fn print_sm70_arm136(
+fn print_sm70_arm142(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10575,7 +10545,7 @@ fn print_sm70_arm136(
     }
     None
 }
-fn print_sm70_arm137(
+fn print_sm70_arm143(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10589,7 +10559,7 @@ fn print_sm70_arm137(
     }
     None
 }
-fn print_sm70_arm138(
+fn print_sm70_arm144(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10603,7 +10573,7 @@ fn print_sm70_arm138(
     }
     None
 }
-fn print_sm70_arm139(
+fn print_sm70_arm145(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10624,7 +10594,7 @@ fn print_sm70_arm139(
     }
     None
 }
-fn print_sm70_arm140(
+fn print_sm70_arm146(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10645,7 +10615,7 @@ fn print_sm70_arm140(
     }
     None
 }
-fn print_sm70_arm141(
+fn print_sm70_arm147(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10659,7 +10629,7 @@ fn print_sm70_arm141(
     }
     None
 }
-fn print_sm70_arm142(
+fn print_sm70_arm148(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10680,7 +10650,7 @@ fn print_sm70_arm142(
     }
     None
 }
-fn print_sm70_arm143(
+fn print_sm70_arm149(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10701,7 +10671,7 @@ fn print_sm70_arm143(
     }
     None
 }
-fn print_sm70_arm144(
+fn print_sm70_arm150(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10721,7 +10691,7 @@ fn print_sm70_arm144(
     }
     None
 }
-fn print_sm70_arm145(
+fn print_sm70_arm151(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10735,7 +10705,7 @@ fn print_sm70_arm145(
     }
     None
 }
-fn print_sm70_arm146(
+fn print_sm70_arm152(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10749,7 +10719,7 @@ fn print_sm70_arm146(
     }
     None
 }
-fn print_sm70_arm147(
+fn print_sm70_arm153(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10763,7 +10733,7 @@ fn print_sm70_arm147(
     }
     None
 }
-fn print_sm70_arm148(
+fn print_sm70_arm154(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10777,7 +10747,7 @@ fn print_sm70_arm148(
     }
     None
 }
-fn print_sm70_arm149(
+fn print_sm70_arm155(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10791,7 +10761,7 @@ fn print_sm70_arm149(
     }
     None
 }
-fn print_sm70_arm150(
+fn print_sm70_arm156(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10812,7 +10782,7 @@ fn print_sm70_arm150(
     }
     None
 }
-fn print_sm70_arm151(
+fn print_sm70_arm157(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10826,7 +10796,7 @@ fn print_sm70_arm151(
     }
     None
 }
-fn print_sm70_arm152(
+fn print_sm70_arm158(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10840,7 +10810,7 @@ fn print_sm70_arm152(
     }
     None
 }
-fn print_sm70_arm153(
+fn print_sm70_arm159(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10854,7 +10824,7 @@ fn print_sm70_arm153(
     }
     None
 }
-fn print_sm70_arm154(
+fn print_sm70_arm160(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10868,7 +10838,7 @@ fn print_sm70_arm154(
     }
     None
 }
-fn print_sm70_arm155(
+fn print_sm70_arm161(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10882,7 +10852,7 @@ fn print_sm70_arm155(
     }
     None
 }
-fn print_sm70_arm156(
+fn print_sm70_arm162(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10896,7 +10866,7 @@ fn print_sm70_arm156(
     }
     None
 }
-fn print_sm70_arm157(
+fn print_sm70_arm163(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10910,7 +10880,7 @@ fn print_sm70_arm157(
     }
     None
 }
-fn print_sm70_arm158(
+fn print_sm70_arm164(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10924,7 +10894,7 @@ fn print_sm70_arm158(
     }
     None
 }
-fn print_sm70_arm159(
+fn print_sm70_arm165(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10938,7 +10908,7 @@ fn print_sm70_arm159(
     }
     None
 }
-fn print_sm70_arm160(
+fn print_sm70_arm166(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10959,7 +10929,7 @@ fn print_sm70_arm160(
     }
     None
 }
-fn print_sm70_arm161(
+fn print_sm70_arm167(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10980,7 +10950,7 @@ fn print_sm70_arm161(
     }
     None
 }
-fn print_sm70_arm162(
+fn print_sm70_arm168(
     w: u128,
     sm: u32,
     addr: u64,
@@ -10994,7 +10964,7 @@ fn print_sm70_arm162(
     }
     None
 }
-fn print_sm70_arm163(
+fn print_sm70_arm169(
     w: u128,
     sm: u32,
     addr: u64,
@@ -11015,7 +10985,7 @@ fn print_sm70_arm163(
     }
     None
 }
-fn print_sm70_arm164(
+fn print_sm70_arm170(
     w: u128,
     sm: u32,
     addr: u64,
@@ -11085,6 +11055,36 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo::new("brev", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
         .fixed(0x1ffffffffffffffff00ff000fff, 0x80000000000000000000d01)
         .with_srcs(&[slot::UGPR]),
+    FormInfo::new("call", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89])
+        .fixed(0x1fff83c000000000003ffff0fff, 0x944)
+        .with_srcs(&[slot::PRED]),
+    FormInfo::new("call", "fixed", 1, Family::Sm70, &[90, 100, 120])
+        .fixed(0x1fff83c000000000003ff000fff, 0x944)
+        .with_srcs(&[slot::PRED]),
+    FormInfo::new("call_abs", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89])
+        .fixed(0x1fff83e000000000003ffff0fff, 0x943)
+        .with_srcs(&[slot::PRED]),
+    FormInfo::new("call_abs", "fixed", 1, Family::Sm70, &[90, 100, 120])
+        .fixed(0x1fff83e000000000003ff000fff, 0x943)
+        .with_srcs(&[slot::PRED]),
+    FormInfo::new("call_abs_c", "fixed", 0, Family::Sm70, &[75, 80, 86, 89, 90])
+        .fixed(0x1fff83ffffff80000ffffff0fff, 0xb43)
+        .with_srcs(&[slot::PRED, slot::CBUF]),
+    FormInfo::new("call_abs_c", "fixed", 1, Family::Sm70, &[70])
+        .fixed(0x1fff83ffffff800003fffff0fff, 0xb43)
+        .with_srcs(&[slot::PRED, slot::CBUF]),
+    FormInfo::new("call_abs_r", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89])
+        .fixed(0x1fff83c00000000000300ff0fff, 0x343)
+        .with_srcs(&[slot::PRED, slot::GPR]),
+    FormInfo::new("call_abs_r", "fixed", 1, Family::Sm70, &[90, 100, 120])
+        .fixed(0x1fff83c00000000000300000fff, 0x343)
+        .with_srcs(&[slot::PRED, slot::GPR]),
+    FormInfo::new("call_r", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89])
+        .fixed(0x1fff83c00000000000300ff0fff, 0x344)
+        .with_srcs(&[slot::PRED, slot::GPR]),
+    FormInfo::new("call_r", "fixed", 1, Family::Sm70, &[90, 100, 120])
+        .fixed(0x1fff83c00000000000300000fff, 0x344)
+        .with_srcs(&[slot::PRED, slot::GPR]),
     FormInfo::new("cs2r", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
         .fixed(0x1ffffff00ffffffffffff000fff, 0x100000000000000000805)
         .with_srcs(&[]),
@@ -12431,15 +12431,6 @@ pub const FORMS: &[FormInfo] = &[
             ],
         )
         .with_srcs(&[slot::UGPR]),
-    FormInfo::new("i2i", "r", 0, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfff959fff000c000, 0x5ce0000000000000)
-        .with_srcs(&[slot::GPR]),
-    FormInfo::new("i2i", "i", 1, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfefb7f800000c000, 0x38e0000000000000)
-        .with_srcs(&[slot::IMM]),
-    FormInfo::new("i2i", "c", 2, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfff959800000c000, 0x4ce0000000000000)
-        .with_srcs(&[slot::CBUF]),
     FormInfo::new("iabs", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
         .fixed(0x1ffffffffffffffff00ff000fff, 0x213)
         .with_srcs(&[slot::GPR]),
@@ -12916,18 +12907,6 @@ pub const FORMS: &[FormInfo] = &[
             ],
         )
         .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR, slot::PRED, slot::PRED]),
-    FormInfo::new("icmp", "r", 0, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfff0807ff0000000, 0x5b40000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
-    FormInfo::new("icmp", "i", 1, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfef0800000000000, 0x3640000000000000)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
-    FormInfo::new("icmp", "c", 2, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfff0800000000000, 0x4b40000000000000)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
-    FormInfo::new("icmp", "c2", 3, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfff0800000000000, 0x5340000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF]),
     FormInfo::new("imad", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
         .fixed(0x1fffffff500ffffff0000000fff, 0x78e00000000000000000224)
         .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
@@ -13069,18 +13048,6 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo::new("imnmx", "c", 6, Family::Sm50, &[50, 52, 60])
         .fixed(0xfffe600000000000, 0x4c20000000000000)
         .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
-    FormInfo::new("imul", "r", 0, Family::Sm50, &[50, 52, 60])
-        .fixed(0xffff7c7ff0000000, 0x5c38000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR]),
-    FormInfo::new("imul", "i", 1, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfeff7c0000000000, 0x3838000000000000)
-        .with_srcs(&[slot::GPR, slot::IMM]),
-    FormInfo::new("imul", "c", 2, Family::Sm50, &[50, 52, 60])
-        .fixed(0xffff7c0000000000, 0x4c38000000000000)
-        .with_srcs(&[slot::GPR, slot::CBUF]),
-    FormInfo::new("imul32i", "fixed", 0, Family::Sm50, &[50, 52, 60])
-        .fixed(0xff00000000000000, 0x1f00000000000000)
-        .with_srcs(&[slot::GPR, slot::IMM]),
     FormInfo::new("iscadd", "r", 0, Family::Sm50, &[50, 52, 60])
         .fixed(0xfffc707ff0000000, 0x5c18000000000000)
         .with_srcs(&[slot::GPR, slot::GPR]),
@@ -13093,15 +13060,6 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo::new("iscadd32i", "fixed", 0, Family::Sm50, &[50, 52, 60])
         .fixed(0xfc00000000000000, 0x1400000000000000)
         .with_srcs(&[slot::GPR, slot::IMM]),
-    FormInfo::new("iset", "r", 0, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfff0007ff0000000, 0x5b50000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("iset", "i", 1, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfef0000000000000, 0x3650000000000000)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
-    FormInfo::new("iset", "c", 2, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfff0000000000000, 0x4b50000000000000)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
     FormInfo::new("isetp", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
         .fixed(0x1fff801800fffffff0000ff0fff, 0x20c)
         .hidden(
@@ -14035,6 +13993,36 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo::new("prmt", "c2", 10, Family::Sm50, &[50, 52, 60])
         .fixed(0xfff8800000000000, 0x53c0000000000000)
         .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF]),
+    FormInfo::new("ret", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89])
+        .fixed(0x1fff83c00000000000300ff0fff, 0x950)
+        .with_srcs(&[slot::PRED, slot::GPR]),
+    FormInfo::new("ret", "fixed", 1, Family::Sm70, &[90, 100, 120])
+        .fixed(0x1fff83c00000000000300000fff, 0x950)
+        .with_srcs(&[slot::PRED, slot::GPR]),
+    FormInfo::new("ret", "fixed", 2, Family::Sm70, &[75, 80, 86, 89])
+        .fixed(0x1fff83c000000000003c0ff0fff, 0x80000000000000000000950)
+        .with_srcs(&[slot::PRED, slot::UGPR]),
+    FormInfo::new("ret", "fixed", 3, Family::Sm70, &[90])
+        .fixed(0x1fff83c000000000003c0000fff, 0x80000000000000000000950)
+        .with_srcs(&[slot::PRED, slot::UGPR]),
+    FormInfo::new("ret", "fixed", 4, Family::Sm70, &[100, 120])
+        .fixed(0x1fff83c00000000000300000fff, 0x80000000000000000000950)
+        .with_srcs(&[slot::PRED, slot::UGPR]),
+    FormInfo::new("ret_abs", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89])
+        .fixed(0x1fff83c00000000000300ff0fff, 0x2000000000000000000950)
+        .with_srcs(&[slot::PRED, slot::GPR]),
+    FormInfo::new("ret_abs", "fixed", 1, Family::Sm70, &[90, 100, 120])
+        .fixed(0x1fff83c00000000000300000fff, 0x2000000000000000000950)
+        .with_srcs(&[slot::PRED, slot::GPR]),
+    FormInfo::new("ret_abs", "fixed", 2, Family::Sm70, &[75, 80, 86, 89])
+        .fixed(0x1fff83c000000000003c0ff0fff, 0x82000000000000000000950)
+        .with_srcs(&[slot::PRED, slot::UGPR]),
+    FormInfo::new("ret_abs", "fixed", 3, Family::Sm70, &[90])
+        .fixed(0x1fff83c000000000003c0000fff, 0x82000000000000000000950)
+        .with_srcs(&[slot::PRED, slot::UGPR]),
+    FormInfo::new("ret_abs", "fixed", 4, Family::Sm70, &[100, 120])
+        .fixed(0x1fff83c00000000000300000fff, 0x82000000000000000000950)
+        .with_srcs(&[slot::PRED, slot::UGPR]),
     FormInfo::new("s2r", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
         .fixed(0x1ffffff00ffffffffffff000fff, 0x919)
         .with_srcs(&[]),
@@ -14157,6 +14145,11 @@ include!(concat!(env!("OUT_DIR"), "/", "op_bra.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bra_up.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bra_ur.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_brev.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_call.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_call_abs.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_call_abs_c.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_call_abs_r.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_call_r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cs2r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cs2r32.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_dadd.rs"));
@@ -14179,24 +14172,19 @@ include!(concat!(env!("OUT_DIR"), "/", "op_fsel.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fsetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2f.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2f64.rs"));
-include!(concat!(env!("OUT_DIR"), "/", "op_i2i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iabs.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd3.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd3x.rs"));
-include!(concat!(env!("OUT_DIR"), "/", "op_icmp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_hi.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_wide.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_wide_x.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imadx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imnmx.rs"));
-include!(concat!(env!("OUT_DIR"), "/", "op_imul.rs"));
-include!(concat!(env!("OUT_DIR"), "/", "op_imul32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iscadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iscadd32i.rs"));
-include!(concat!(env!("OUT_DIR"), "/", "op_iset.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_isetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_isetp64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ldg.rs"));
@@ -14215,6 +14203,8 @@ include!(concat!(env!("OUT_DIR"), "/", "op_nop.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_plop3.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_popc.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_prmt.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_ret.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_ret_abs.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_s2r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_sel.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_sel64.rs"));

@@ -247,11 +247,16 @@ fn decode_mod_field(spec: &Spec, m: &Modifier, f: &Field) -> TokenStream {
         (ModType::Bool, _) => flag_of(&f.bits),
         (ModType::Int { signed: false, .. }, _) => quote!(#g as u32),
         (ModType::Int { signed: true, .. }, _) => quote!(sext_field(#g, #wdt) as i32),
-        (ModType::Rel, FieldTarget::Modifier { scale, .. }) => {
+        (ModType::Rel | ModType::Abs { signed: true }, FieldTarget::Modifier { scale, .. }) => {
             let sc = *scale as i64;
             quote!(sext_field(#g, #wdt).wrapping_mul(#sc))
         }
-        (ModType::Rel, _) => quote!(sext_field(#g, #wdt)),
+        (ModType::Rel | ModType::Abs { signed: true }, _) => quote!(sext_field(#g, #wdt)),
+        (ModType::Abs { signed: false }, FieldTarget::Modifier { scale, .. }) => {
+            let sc = *scale as u64;
+            quote!((#g as u64).wrapping_mul(#sc))
+        }
+        (ModType::Abs { signed: false }, _) => quote!(#g as u64),
         (ModType::Enum(e), FieldTarget::Modifier { codes, .. }) => {
             let en = &spec.enums[*e];
             let t = enum_type(&en.name);

@@ -295,13 +295,22 @@ fn modifier_value(
         (ModType::Int { signed: true, .. }, _) => {
             quote!(fit_signed::<E>(Self::NAME, #mname, self.#fld as i64, #wdt)?)
         }
-        (ModType::Rel, _) => {
+        (ModType::Rel | ModType::Abs { signed: true }, _) => {
             let sc = scale as i64;
             quote!({
                 if self.#fld % #sc != 0 {
                     return Err(E::fail(Self::NAME, format_args!("{} must be a multiple of {}", #mname, #sc)));
                 }
                 fit_signed::<E>(Self::NAME, #mname, self.#fld / #sc, #wdt)?
+            })
+        }
+        (ModType::Abs { signed: false }, _) => {
+            let sc = scale as u64;
+            quote!({
+                if self.#fld % #sc != 0 {
+                    return Err(E::fail(Self::NAME, format_args!("{} must be a multiple of {}", #mname, #sc)));
+                }
+                fit::<E>(Self::NAME, #mname, (self.#fld / #sc) as u128, #wdt)?
             })
         }
         (ModType::Enum(_), None) => quote!((self.#fld.index() as u128)),

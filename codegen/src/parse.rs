@@ -292,6 +292,8 @@ fn modifier_conv(spec: &Spec, m: &Modifier) -> Conv {
             Box::new(move |t| quote!(asm_try!(int_operand(#t, #n))))
         }
         ModType::Rel => Box::new(move |t| quote!(asm_try!(rel_operand(#t, #n, addr, next)))),
+        ModType::Abs { signed: false } => Box::new(move |t| quote!(asm_try!(abs_operand(#t, #n)))),
+        ModType::Abs { signed: true } => Box::new(move |t| quote!(asm_try!(disp_operand(#t, #n)))),
         ModType::Bool => Box::new(move |t| quote!(asm_try!(bool_operand(#t, #n)))),
         ModType::Enum(e) => {
             let t = enum_type(&spec.enums[*e].name);

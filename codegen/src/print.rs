@@ -300,6 +300,8 @@ fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
                     ModType::Int { signed: false, .. } => quote!(write_hex(out, self.#f as u64)),
                     ModType::Int { signed: true, .. } => quote!(write_signed_hex(out, self.#f as i64)),
                     ModType::Rel => quote!(write_signed_hex(out, (addr as i64).wrapping_add(next).wrapping_add(self.#f))),
+                    ModType::Abs { signed: false } => quote!(write_hex(out, self.#f)),
+                    ModType::Abs { signed: true } => quote!(write_signed_hex(out, self.#f)),
                     ModType::Enum(e) => enum_text(spec, e, quote!(self.#f)),
                     ModType::Bool => quote!(out.push_str(if self.#f { "1" } else { "0" })),
                 }
@@ -337,6 +339,7 @@ fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
             quote!({ #item; #(#sfx)* })
         };
         let sep = match before {
+            _ if o.blank => quote!(out.push_str(" ");),
             Before::Nothing => quote!(out.push_str(" ");),
             Before::Something => quote!(out.push_str(", ");),
             Before::Unknown => quote!(out.push_str(if first { " " } else { ", " });),

@@ -46,6 +46,8 @@ pub(crate) fn mod_type(spec: &Spec, m: &Modifier) -> TokenStream {
         ModType::Int { signed: false, .. } => quote!(u32),
         ModType::Int { signed: true, .. } => quote!(i32),
         ModType::Rel => quote!(i64),
+        ModType::Abs { signed: false } => quote!(u64),
+        ModType::Abs { signed: true } => quote!(i64),
         ModType::Enum(e) => {
             let t = enum_type(&spec.enums[*e].name);
             quote!(#t)
@@ -69,6 +71,14 @@ pub(crate) fn mod_default(spec: &Spec, m: &Modifier) -> TokenStream {
             quote!(#v)
         }
         ModType::Rel => {
+            let v = Literal::i64_suffixed(m.default);
+            quote!(#v)
+        }
+        ModType::Abs { signed: false } => {
+            let v = Literal::u64_suffixed(m.default as u64);
+            quote!(#v)
+        }
+        ModType::Abs { signed: true } => {
             let v = Literal::i64_suffixed(m.default);
             quote!(#v)
         }

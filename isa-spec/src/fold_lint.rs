@@ -980,6 +980,8 @@ fn base_scope(op: &Op) -> HashMap<String, Binding> {
             ModType::Int { signed: false, .. } => Ty::Int("u32"),
             ModType::Int { signed: true, .. } => Ty::Int("i32"),
             ModType::Rel => Ty::Int("i64"),
+            ModType::Abs { signed: false } => Ty::Int("u64"),
+            ModType::Abs { signed: true } => Ty::Int("i64"),
             ModType::Enum(_) => Ty::Unknown,
         };
         s.insert(m.name.clone(), Binding::Value(t));

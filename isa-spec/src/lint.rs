@@ -1211,7 +1211,7 @@ fn token_class(op: &Op, o: &AsmOperand) -> u8 {
             }
         }
         AsmItem::Modifier(m) => match op.modifiers[m].ty {
-            ModType::Rel | ModType::Int { .. } => tok::NUM,
+            ModType::Rel | ModType::Abs { .. } | ModType::Int { .. } => tok::NUM,
             ModType::Bool | ModType::Enum(_) => tok::WORD,
         },
         AsmItem::Mem(..) => tok::MEM,

@@ -262,6 +262,14 @@ pub enum ModType {
     },
     /// Branch offset in bytes, relative to the instruction address.
     Rel,
+    /// A code address that does not depend on the instruction's own:
+    /// `abs`, an absolute address (`CALL.ABS 0x1000`, unsigned), or
+    /// `disp`, a signed byte displacement added to a register
+    /// (`RET.ABS.NODEC R2 -0x10`). Up to 64 bits, printed as hex; like
+    /// `rel` it may be stored scaled (`:x4`).
+    Abs {
+        signed: bool,
+    },
     /// Index into `Spec::enums`.
     Enum(usize),
 }
@@ -308,6 +316,9 @@ pub struct AsmOperand {
     /// Bool or enum modifiers printed right after the operand, in order
     /// (`d+cc`: `R2.CC`).
     pub suffixes: Vec<usize>,
+    /// Separated from the previous operand by a blank, not a comma
+    /// (`~target`: `RET.REL.NODEC R20 0x0`).
+    pub blank: bool,
     pub loc: Loc,
 }
 

@@ -779,6 +779,10 @@ fn modifier_type(cx: &mut Ctx, ty: &S<String>, enums: &[Enum]) -> Option<ModType
         Some(ModType::Bool)
     } else if tys == "rel" {
         Some(ModType::Rel)
+    } else if tys == "abs" || tys == "disp" {
+        Some(ModType::Abs {
+            signed: tys == "disp",
+        })
     } else if let Some(e) = tys.strip_prefix("enum:") {
         let found = enums.iter().position(|x| x.name == e).map(ModType::Enum);
         if found.is_none() {
@@ -799,7 +803,7 @@ fn modifier_type(cx: &mut Ctx, ty: &S<String>, enums: &[Enum]) -> Option<ModType
         cx.err(
             Code::S0103,
             ty,
-            format!("unknown modifier type `{tys}` (bool, uN, iN, rel, enum:NAME)"),
+            format!("unknown modifier type `{tys}` (bool, uN, iN, rel, abs, disp, enum:NAME)"),
         );
         None
     }
@@ -1298,11 +1302,17 @@ fn resolve_asm(
         }
     }
     for s in operands {
-        match parse_asm_operand(op, s.get_ref()) {
+        let text = s.get_ref().as_str();
+        let (blank, text) = match text.strip_prefix('~') {
+            Some(t) => (true, t),
+            None => (false, text),
+        };
+        match parse_asm_operand(op, text) {
             Ok((item, cond, sfx)) => asm.operands.push(AsmOperand {
                 item,
                 cond,
                 suffixes: sfx,
+                blank,
                 loc: cx.loc(s),
             }),
             Err(e) => {
@@ -1755,12 +1765,13 @@ fn src_slot_target(o: &Operand, i: usize, k: &str) -> Result<FieldTarget, String
         }),
         "cbuf.offset" => Ok(cbuf_offset(1, false)),
         "cbuf.offset4" => Ok(cbuf_offset(4, false)),
+        "cbuf.soffset" => Ok(cbuf_offset(1, true)),
         "cbuf.soffset4" => Ok(cbuf_offset(4, true)),
         k => SlotKindClass::parse(k)
             .filter(|k| !matches!(k, SlotKindClass::Imm | SlotKindClass::Cbuf))
             .map(|k| FieldTarget::SrcReg { idx: i, kind: k })
             .ok_or_else(|| {
-                format!("unknown kind `{k}` (gpr, ugpr, pred, upred, imm, imms, imm20, cbuf.index, cbuf.offset, cbuf.offset4, cbuf.soffset4)")
+                format!("unknown kind `{k}` (gpr, ugpr, pred, upred, imm, imms, imm20, cbuf.index, cbuf.offset, cbuf.offset4, cbuf.soffset, cbuf.soffset4)")
             }),
     }
 }
@@ -1778,7 +1789,7 @@ fn modifier_target(
     let name = t.name;
     let scale = match (t.kind, &op.modifiers[i].ty) {
         (None, _) => 1,
-        (Some(k), ModType::Rel) => k
+        (Some(k), ModType::Rel | ModType::Abs { .. }) => k
             .strip_prefix('x')
             .and_then(|n| n.parse::<u32>().ok())
             .filter(|n| n.is_power_of_two())

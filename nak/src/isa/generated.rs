@@ -18,10 +18,10 @@
 )]
 
 use crate::runtime::asm::{
-    AsmError, Base, Line, Operands, Parsed, asm_try, bool_operand, check_operand_count,
-    dst_operand, enum_operand, int_operand, is_pred_token, mem_operand, parse_i64, parse_u64,
-    rel_operand, reuse_ctrl, src_operand, strip_any_mnemonic, take_enum_suffix, take_suffix,
-    to_dst, to_src, uint_operand,
+    AsmError, Base, Line, Operands, Parsed, abs_operand, asm_try, bool_operand,
+    check_operand_count, disp_operand, dst_operand, enum_operand, int_operand, is_pred_token,
+    mem_operand, parse_i64, parse_u64, rel_operand, reuse_ctrl, src_operand, strip_any_mnemonic,
+    take_enum_suffix, take_suffix, to_dst, to_src, uint_operand,
 };
 use crate::runtime::decode::{
     At, Forms, bit, bits, cbuf_at, common_at, decode_form, guard_of, print_form,

@@ -275,7 +275,11 @@ pub fn tokenize(line: &str) -> Result<Line, AsmError> {
     })
 }
 
-/// Split at commas that are not inside brackets.
+/// Split at commas that are not inside brackets, and at a blank between
+/// two operands that nvdisasm writes without a comma (`RET.REL.NODEC R20
+/// 0x0`); a blank before `[` or `.` stays inside the operand (`c[0x0]
+/// [0x10]`, Maxwell's `-QNAN .NEG`), one before a comma or the end is
+/// padding (`-SNAN , P4`).
 fn split_operands(s: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut depth = 0i32;
@@ -287,6 +291,13 @@ fn split_operands(s: &str) -> Vec<&str> {
             ',' if depth == 0 => {
                 out.push(&s[start..i]);
                 start = i + 1;
+            }
+            c if c.is_whitespace() && depth == 0 && !s[start..i].trim().is_empty() => {
+                let next = s[i..].trim_start().chars().next();
+                if next.is_some_and(|n| !matches!(n, ',' | '[' | '.')) {
+                    out.push(&s[start..i]);
+                    start = i + 1;
+                }
             }
             _ => {}
         }
@@ -528,6 +539,19 @@ pub fn uint_operand(tok: &Operand, name: &str) -> Result<u32, AsmError> {
     parse_u64(t)
         .and_then(|v| u32::try_from(v).ok())
         .ok_or_else(|| err(tok.col, format!("bad number for {name}")))
+}
+
+/// An absolute code address `name` (`CALL.ABS 0x1000`): unsigned, 64 bits.
+pub fn abs_operand(tok: &Operand, name: &str) -> Result<u64, AsmError> {
+    let t = number(tok, name, "an address")?;
+    parse_u64(t).ok_or_else(|| err(tok.col, format!("bad address for {name}")))
+}
+
+/// A signed displacement `name` added to a register (`RET.ABS.NODEC R2
+/// -0x10`), 64 bits.
+pub fn disp_operand(tok: &Operand, name: &str) -> Result<i64, AsmError> {
+    let t = number(tok, name, "a displacement")?;
+    parse_i64(t).ok_or_else(|| err(tok.col, format!("bad displacement for {name}")))
 }
 
 /// A signed modifier operand `name`.
