@@ -13,49 +13,10 @@ pub enum BraMode {
     Div,
     Conv,
 }
-impl BraMode {
-    pub const ALL: [BraMode; 4usize] = [
-        BraMode::None,
-        BraMode::U,
-        BraMode::Div,
-        BraMode::Conv,
-    ];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 4usize] = ["", ".U", ".DIV", ".CONV"];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 4usize] = ["none", "u", "div", "conv"];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 4usize] = text_chunks(&BraMode::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: BraMode = BraMode::None;
+enum_tables!(
+    BraMode, 8, [None, U, Div, Conv], ["none", "u", "div", "conv"], ["", ".U", ".DIV",
+    ".CONV"], {}
+);
 /// BRA with a uniform-register operand (bits 32..34): only .DIV and .CONV exist.
 ///
 /// Spec: isa-spec/spec/enums/bra_ur_mode.toml:1 (enum `bra_ur_mode`).
@@ -65,44 +26,7 @@ pub enum BraUrMode {
     Div,
     Conv,
 }
-impl BraUrMode {
-    pub const ALL: [BraUrMode; 2usize] = [BraUrMode::Div, BraUrMode::Conv];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 2usize] = [".DIV", ".CONV"];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 2usize] = ["div", "conv"];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 2usize] = text_chunks(&BraUrMode::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: BraUrMode = BraUrMode::Div;
+enum_tables!(BraUrMode, 8, [Div, Conv], ["div", "conv"], [".DIV", ".CONV"], {});
 /// Maxwell/Pascal condition-code test (5 bits); T (always) prints nothing.
 ///
 /// Spec: isa-spec/spec/enums/cc.toml:1 (enum `cc`).
@@ -142,143 +66,17 @@ pub enum Cc {
     Rle,
     Rgt,
 }
-impl Cc {
-    pub const ALL: [Cc; 32usize] = [
-        Cc::T,
-        Cc::F,
-        Cc::Lt,
-        Cc::Eq,
-        Cc::Le,
-        Cc::Gt,
-        Cc::Ne,
-        Cc::Ge,
-        Cc::Num,
-        Cc::Nan,
-        Cc::Ltu,
-        Cc::Equ,
-        Cc::Leu,
-        Cc::Gtu,
-        Cc::Neu,
-        Cc::Geu,
-        Cc::Off,
-        Cc::Lo,
-        Cc::Sff,
-        Cc::Ls,
-        Cc::Hi,
-        Cc::Sft,
-        Cc::Hs,
-        Cc::Oft,
-        Cc::CsmTa,
-        Cc::CsmTr,
-        Cc::CsmMx,
-        Cc::FcsmTa,
-        Cc::FcsmTr,
-        Cc::FcsmMx,
-        Cc::Rle,
-        Cc::Rgt,
-    ];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 32usize] = [
-        "",
-        "CC.F",
-        "CC.LT",
-        "CC.EQ",
-        "CC.LE",
-        "CC.GT",
-        "CC.NE",
-        "CC.GE",
-        "CC.NUM",
-        "CC.NAN",
-        "CC.LTU",
-        "CC.EQU",
-        "CC.LEU",
-        "CC.GTU",
-        "CC.NEU",
-        "CC.GEU",
-        "CC.OFF",
-        "CC.LO",
-        "CC.SFF",
-        "CC.LS",
-        "CC.HI",
-        "CC.SFT",
-        "CC.HS",
-        "CC.OFT",
-        "CC.CSM_TA",
-        "CC.CSM_TR",
-        "CC.CSM_MX",
-        "CC.FCSM_TA",
-        "CC.FCSM_TR",
-        "CC.FCSM_MX",
-        "CC.RLE",
-        "CC.RGT",
-    ];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 32usize] = [
-        "t",
-        "f",
-        "lt",
-        "eq",
-        "le",
-        "gt",
-        "ne",
-        "ge",
-        "num",
-        "nan",
-        "ltu",
-        "equ",
-        "leu",
-        "gtu",
-        "neu",
-        "geu",
-        "off",
-        "lo",
-        "sff",
-        "ls",
-        "hi",
-        "sft",
-        "hs",
-        "oft",
-        "csm_ta",
-        "csm_tr",
-        "csm_mx",
-        "fcsm_ta",
-        "fcsm_tr",
-        "fcsm_mx",
-        "rle",
-        "rgt",
-    ];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 16], usize) {
-        static CHUNKS: [([u8; 16], usize); 32usize] = text_chunks(&Cc::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: Cc = Cc::T;
+enum_tables!(
+    Cc, 16, [T, F, Lt, Eq, Le, Gt, Ne, Ge, Num, Nan, Ltu, Equ, Leu, Gtu, Neu, Geu, Off,
+    Lo, Sff, Ls, Hi, Sft, Hs, Oft, CsmTa, CsmTr, CsmMx, FcsmTa, FcsmTr, FcsmMx, Rle,
+    Rgt], ["t", "f", "lt", "eq", "le", "gt", "ne", "ge", "num", "nan", "ltu", "equ",
+    "leu", "gtu", "neu", "geu", "off", "lo", "sff", "ls", "hi", "sft", "hs", "oft",
+    "csm_ta", "csm_tr", "csm_mx", "fcsm_ta", "fcsm_tr", "fcsm_mx", "rle", "rgt"], ["",
+    "CC.F", "CC.LT", "CC.EQ", "CC.LE", "CC.GT", "CC.NE", "CC.GE", "CC.NUM", "CC.NAN",
+    "CC.LTU", "CC.EQU", "CC.LEU", "CC.GTU", "CC.NEU", "CC.GEU", "CC.OFF", "CC.LO",
+    "CC.SFF", "CC.LS", "CC.HI", "CC.SFT", "CC.HS", "CC.OFT", "CC.CSM_TA", "CC.CSM_TR",
+    "CC.CSM_MX", "CC.FCSM_TA", "CC.FCSM_TR", "CC.FCSM_MX", "CC.RLE", "CC.RGT"], {}
+);
 /// Conversion float type (F2F/I2F dst at 75..78, F2I/F2F src at 84..86); F32 prints nothing.
 ///
 /// Spec: isa-spec/spec/enums/cvt_ftype.toml:1 (enum `cvt_ftype`).
@@ -290,49 +88,10 @@ pub enum CvtFtype {
     Bf16,
     F64,
 }
-impl CvtFtype {
-    pub const ALL: [CvtFtype; 4usize] = [
-        CvtFtype::F32,
-        CvtFtype::F16,
-        CvtFtype::Bf16,
-        CvtFtype::F64,
-    ];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 4usize] = ["", ".F16", ".BF16", ".F64"];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 4usize] = ["f32", "f16", "bf16", "f64"];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 4usize] = text_chunks(&CvtFtype::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: CvtFtype = CvtFtype::F32;
+enum_tables!(
+    CvtFtype, 8, [F32, F16, Bf16, F64], ["f32", "f16", "bf16", "f64"], ["", ".F16",
+    ".BF16", ".F64"], {}
+);
 /// cvt_ftype without F64 (the 32-bit conversion opcodes).
 ///
 /// Spec: isa-spec/spec/enums/cvt_ftype32.toml:1 (enum `cvt_ftype32`).
@@ -343,48 +102,9 @@ pub enum CvtFtype32 {
     F16,
     Bf16,
 }
-impl CvtFtype32 {
-    pub const ALL: [CvtFtype32; 3usize] = [
-        CvtFtype32::F32,
-        CvtFtype32::F16,
-        CvtFtype32::Bf16,
-    ];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 3usize] = ["", ".F16", ".BF16"];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 3usize] = ["f32", "f16", "bf16"];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 3usize] = text_chunks(&CvtFtype32::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: CvtFtype32 = CvtFtype32::F32;
+enum_tables!(
+    CvtFtype32, 8, [F32, F16, Bf16], ["f32", "f16", "bf16"], ["", ".F16", ".BF16"], {}
+);
 /// F2F float type: nvdisasm always prints it.
 ///
 /// Spec: isa-spec/spec/enums/cvt_ftype_shown.toml:1 (enum `cvt_ftype_shown`).
@@ -396,49 +116,10 @@ pub enum CvtFtypeShown {
     Bf16,
     F64,
 }
-impl CvtFtypeShown {
-    pub const ALL: [CvtFtypeShown; 4usize] = [
-        CvtFtypeShown::F32,
-        CvtFtypeShown::F16,
-        CvtFtypeShown::Bf16,
-        CvtFtypeShown::F64,
-    ];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 4usize] = [".F32", ".F16", ".BF16", ".F64"];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 4usize] = ["f32", "f16", "bf16", "f64"];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 4usize] = text_chunks(&CvtFtypeShown::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: CvtFtypeShown = CvtFtypeShown::F32;
+enum_tables!(
+    CvtFtypeShown, 8, [F32, F16, Bf16, F64], ["f32", "f16", "bf16", "f64"], [".F32",
+    ".F16", ".BF16", ".F64"], {}
+);
 /// cvt_ftype_shown without F64 (F2F's 32-bit opcode).
 ///
 /// Spec: isa-spec/spec/enums/cvt_ftype_shown32.toml:1 (enum `cvt_ftype_shown32`).
@@ -449,48 +130,10 @@ pub enum CvtFtypeShown32 {
     F16,
     Bf16,
 }
-impl CvtFtypeShown32 {
-    pub const ALL: [CvtFtypeShown32; 3usize] = [
-        CvtFtypeShown32::F32,
-        CvtFtypeShown32::F16,
-        CvtFtypeShown32::Bf16,
-    ];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 3usize] = [".F32", ".F16", ".BF16"];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 3usize] = ["f32", "f16", "bf16"];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 3usize] = text_chunks(&CvtFtypeShown32::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: CvtFtypeShown32 = CvtFtypeShown32::F32;
+enum_tables!(
+    CvtFtypeShown32, 8, [F32, F16, Bf16], ["f32", "f16", "bf16"], [".F32", ".F16",
+    ".BF16"], {}
+);
 /// Conversion integer type: code is signed | log2(bytes) << 1; S32 prints nothing.
 ///
 /// Spec: isa-spec/spec/enums/cvt_itype.toml:1 (enum `cvt_itype`).
@@ -506,71 +149,11 @@ pub enum CvtItype {
     S64,
     U64,
 }
-impl CvtItype {
-    pub const ALL: [CvtItype; 8usize] = [
-        CvtItype::S32,
-        CvtItype::U32,
-        CvtItype::S16,
-        CvtItype::U16,
-        CvtItype::S8,
-        CvtItype::U8,
-        CvtItype::S64,
-        CvtItype::U64,
-    ];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 8usize] = [
-        "",
-        ".U32",
-        ".S16",
-        ".U16",
-        ".S8",
-        ".U8",
-        ".S64",
-        ".U64",
-    ];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 8usize] = [
-        "s32",
-        "u32",
-        "s16",
-        "u16",
-        "s8",
-        "u8",
-        "s64",
-        "u64",
-    ];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 8usize] = text_chunks(&CvtItype::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: CvtItype = CvtItype::S32;
+enum_tables!(
+    CvtItype, 8, [S32, U32, S16, U16, S8, U8, S64, U64], ["s32", "u32", "s16", "u16",
+    "s8", "u8", "s64", "u64"], ["", ".U32", ".S16", ".U16", ".S8", ".U8", ".S64",
+    ".U64"], {}
+);
 /// cvt_itype without the 64-bit types (the 32-bit conversion opcodes).
 ///
 /// Spec: isa-spec/spec/enums/cvt_itype32.toml:1 (enum `cvt_itype32`).
@@ -584,51 +167,198 @@ pub enum CvtItype32 {
     S8,
     U8,
 }
-impl CvtItype32 {
-    pub const ALL: [CvtItype32; 6usize] = [
-        CvtItype32::S32,
-        CvtItype32::U32,
-        CvtItype32::S16,
-        CvtItype32::U16,
-        CvtItype32::S8,
-        CvtItype32::U8,
-    ];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 6usize] = ["", ".U32", ".S16", ".U16", ".S8", ".U8"];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 6usize] = ["s32", "u32", "s16", "u16", "s8", "u8"];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 6usize] = text_chunks(&CvtItype32::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
+enum_tables!(
+    CvtItype32, 8, [S32, U32, S16, U16, S8, U8], ["s32", "u32", "s16", "u16", "s8",
+    "u8"], ["", ".U32", ".S16", ".U16", ".S8", ".U8"], {}
+);
+/// Double-precision comparison (DSETP): the codes of `fcmp`, but from Volta
+/// nvdisasm prints codes 0 and 15 as .MIN and .MAX (nvdisasm 11.8 on SM70 and
+/// 13 on SM75..SM120; SM50..SM62 print .F and .T). What MIN and MAX write is
+/// not documented: the fold refuses them there.
+///
+/// Spec: isa-spec/spec/enums/dcmp.toml:1 (enum `dcmp`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Dcmp {
+    #[default]
+    F,
+    Lt,
+    Eq,
+    Le,
+    Gt,
+    Ne,
+    Ge,
+    Num,
+    Nan,
+    Ltu,
+    Equ,
+    Leu,
+    Gtu,
+    Neu,
+    Geu,
+    T,
+}
+enum_tables!(
+    Dcmp, 8, [F, Lt, Eq, Le, Gt, Ne, Ge, Num, Nan, Ltu, Equ, Leu, Gtu, Neu, Geu, T],
+    ["f", "lt", "eq", "le", "gt", "ne", "ge", "num", "nan", "ltu", "equ", "leu", "gtu",
+    "neu", "geu", "t"], [".F", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".NUM", ".NAN",
+    ".LTU", ".EQU", ".LEU", ".GTU", ".NEU", ".GEU", ".T"], { (F, 70 | 71 | 72 | 73 | 74 |
+    75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89 | 90 | 91 |
+    92 | 93 | 94 | 95 | 96 | 97 | 98 | 99 | 100 | 101 | 102 | 103 | 104 | 105 | 106 | 107
+    | 108 | 109 | 110 | 111 | 112 | 113 | 114 | 115 | 116 | 117 | 118 | 119 | 120 | 121 |
+    122 | 123 | 124 | 125 | 126 | 127 | 128 | 129 | 130 | 131 | 132 | 133 | 134 | 135 |
+    136 | 137 | 138 | 139 | 140 | 141 | 142 | 143 | 144 | 145 | 146 | 147 | 148 | 149 |
+    150 | 151 | 152 | 153 | 154 | 155 | 156 | 157 | 158 | 159 | 160 | 161 | 162 | 163 |
+    164 | 165 | 166 | 167 | 168 | 169 | 170 | 171 | 172 | 173 | 174 | 175 | 176 | 177 |
+    178 | 179 | 180 | 181 | 182 | 183 | 184 | 185 | 186 | 187 | 188 | 189 | 190 | 191 |
+    192 | 193 | 194 | 195 | 196 | 197 | 198 | 199 | 200 | 201 | 202 | 203 | 204 | 205 |
+    206 | 207 | 208 | 209 | 210 | 211 | 212 | 213 | 214 | 215 | 216 | 217 | 218 | 219 |
+    220 | 221 | 222 | 223 | 224 | 225 | 226 | 227 | 228 | 229 | 230 | 231 | 232 | 233 |
+    234 | 235 | 236 | 237 | 238 | 239 | 240 | 241 | 242 | 243 | 244 | 245 | 246 | 247 |
+    248 | 249 | 250 | 251 | 252 | 253 | 254 | 255 | 256 | 257 | 258 | 259 | 260 | 261 |
+    262 | 263 | 264 | 265 | 266 | 267 | 268 | 269 | 270 | 271 | 272 | 273 | 274 | 275 |
+    276 | 277 | 278 | 279 | 280 | 281 | 282 | 283 | 284 | 285 | 286 | 287 | 288 | 289 |
+    290 | 291 | 292 | 293 | 294 | 295 | 296 | 297 | 298 | 299 | 300 | 301 | 302 | 303 |
+    304 | 305 | 306 | 307 | 308 | 309 | 310 | 311 | 312 | 313 | 314 | 315 | 316 | 317 |
+    318 | 319 | 320 | 321 | 322 | 323 | 324 | 325 | 326 | 327 | 328 | 329 | 330 | 331 |
+    332 | 333 | 334 | 335 | 336 | 337 | 338 | 339 | 340 | 341 | 342 | 343 | 344 | 345 |
+    346 | 347 | 348 | 349 | 350 | 351 | 352 | 353 | 354 | 355 | 356 | 357 | 358 | 359 |
+    360 | 361 | 362 | 363 | 364 | 365 | 366 | 367 | 368 | 369 | 370 | 371 | 372 | 373 |
+    374 | 375 | 376 | 377 | 378 | 379 | 380 | 381 | 382 | 383 | 384 | 385 | 386 | 387 |
+    388 | 389 | 390 | 391 | 392 | 393 | 394 | 395 | 396 | 397 | 398 | 399 | 400 | 401 |
+    402 | 403 | 404 | 405 | 406 | 407 | 408 | 409 | 410 | 411 | 412 | 413 | 414 | 415 |
+    416 | 417 | 418 | 419 | 420 | 421 | 422 | 423 | 424 | 425 | 426 | 427 | 428 | 429 |
+    430 | 431 | 432 | 433 | 434 | 435 | 436 | 437 | 438 | 439 | 440 | 441 | 442 | 443 |
+    444 | 445 | 446 | 447 | 448 | 449 | 450 | 451 | 452 | 453 | 454 | 455 | 456 | 457 |
+    458 | 459 | 460 | 461 | 462 | 463 | 464 | 465 | 466 | 467 | 468 | 469 | 470 | 471 |
+    472 | 473 | 474 | 475 | 476 | 477 | 478 | 479 | 480 | 481 | 482 | 483 | 484 | 485 |
+    486 | 487 | 488 | 489 | 490 | 491 | 492 | 493 | 494 | 495 | 496 | 497 | 498 | 499 |
+    500 | 501 | 502 | 503 | 504 | 505 | 506 | 507 | 508 | 509 | 510 | 511 | 512 | 513 |
+    514 | 515 | 516 | 517 | 518 | 519 | 520 | 521 | 522 | 523 | 524 | 525 | 526 | 527 |
+    528 | 529 | 530 | 531 | 532 | 533 | 534 | 535 | 536 | 537 | 538 | 539 | 540 | 541 |
+    542 | 543 | 544 | 545 | 546 | 547 | 548 | 549 | 550 | 551 | 552 | 553 | 554 | 555 |
+    556 | 557 | 558 | 559 | 560 | 561 | 562 | 563 | 564 | 565 | 566 | 567 | 568 | 569 |
+    570 | 571 | 572 | 573 | 574 | 575 | 576 | 577 | 578 | 579 | 580 | 581 | 582 | 583 |
+    584 | 585 | 586 | 587 | 588 | 589 | 590 | 591 | 592 | 593 | 594 | 595 | 596 | 597 |
+    598 | 599 | 600 | 601 | 602 | 603 | 604 | 605 | 606 | 607 | 608 | 609 | 610 | 611 |
+    612 | 613 | 614 | 615 | 616 | 617 | 618 | 619 | 620 | 621 | 622 | 623 | 624 | 625 |
+    626 | 627 | 628 | 629 | 630 | 631 | 632 | 633 | 634 | 635 | 636 | 637 | 638 | 639 |
+    640 | 641 | 642 | 643 | 644 | 645 | 646 | 647 | 648 | 649 | 650 | 651 | 652 | 653 |
+    654 | 655 | 656 | 657 | 658 | 659 | 660 | 661 | 662 | 663 | 664 | 665 | 666 | 667 |
+    668 | 669 | 670 | 671 | 672 | 673 | 674 | 675 | 676 | 677 | 678 | 679 | 680 | 681 |
+    682 | 683 | 684 | 685 | 686 | 687 | 688 | 689 | 690 | 691 | 692 | 693 | 694 | 695 |
+    696 | 697 | 698 | 699 | 700 | 701 | 702 | 703 | 704 | 705 | 706 | 707 | 708 | 709 |
+    710 | 711 | 712 | 713 | 714 | 715 | 716 | 717 | 718 | 719 | 720 | 721 | 722 | 723 |
+    724 | 725 | 726 | 727 | 728 | 729 | 730 | 731 | 732 | 733 | 734 | 735 | 736 | 737 |
+    738 | 739 | 740 | 741 | 742 | 743 | 744 | 745 | 746 | 747 | 748 | 749 | 750 | 751 |
+    752 | 753 | 754 | 755 | 756 | 757 | 758 | 759 | 760 | 761 | 762 | 763 | 764 | 765 |
+    766 | 767 | 768 | 769 | 770 | 771 | 772 | 773 | 774 | 775 | 776 | 777 | 778 | 779 |
+    780 | 781 | 782 | 783 | 784 | 785 | 786 | 787 | 788 | 789 | 790 | 791 | 792 | 793 |
+    794 | 795 | 796 | 797 | 798 | 799 | 800 | 801 | 802 | 803 | 804 | 805 | 806 | 807 |
+    808 | 809 | 810 | 811 | 812 | 813 | 814 | 815 | 816 | 817 | 818 | 819 | 820 | 821 |
+    822 | 823 | 824 | 825 | 826 | 827 | 828 | 829 | 830 | 831 | 832 | 833 | 834 | 835 |
+    836 | 837 | 838 | 839 | 840 | 841 | 842 | 843 | 844 | 845 | 846 | 847 | 848 | 849 |
+    850 | 851 | 852 | 853 | 854 | 855 | 856 | 857 | 858 | 859 | 860 | 861 | 862 | 863 |
+    864 | 865 | 866 | 867 | 868 | 869 | 870 | 871 | 872 | 873 | 874 | 875 | 876 | 877 |
+    878 | 879 | 880 | 881 | 882 | 883 | 884 | 885 | 886 | 887 | 888 | 889 | 890 | 891 |
+    892 | 893 | 894 | 895 | 896 | 897 | 898 | 899 | 900 | 901 | 902 | 903 | 904 | 905 |
+    906 | 907 | 908 | 909 | 910 | 911 | 912 | 913 | 914 | 915 | 916 | 917 | 918 | 919 |
+    920 | 921 | 922 | 923 | 924 | 925 | 926 | 927 | 928 | 929 | 930 | 931 | 932 | 933 |
+    934 | 935 | 936 | 937 | 938 | 939 | 940 | 941 | 942 | 943 | 944 | 945 | 946 | 947 |
+    948 | 949 | 950 | 951 | 952 | 953 | 954 | 955 | 956 | 957 | 958 | 959 | 960 | 961 |
+    962 | 963 | 964 | 965 | 966 | 967 | 968 | 969 | 970 | 971 | 972 | 973 | 974 | 975 |
+    976 | 977 | 978 | 979 | 980 | 981 | 982 | 983 | 984 | 985 | 986 | 987 | 988 | 989 |
+    990 | 991 | 992 | 993 | 994 | 995 | 996 | 997 | 998 | 999) => ".MIN", (T, 70 | 71 |
+    72 | 73 | 74 | 75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 |
+    89 | 90 | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99 | 100 | 101 | 102 | 103 | 104 |
+    105 | 106 | 107 | 108 | 109 | 110 | 111 | 112 | 113 | 114 | 115 | 116 | 117 | 118 |
+    119 | 120 | 121 | 122 | 123 | 124 | 125 | 126 | 127 | 128 | 129 | 130 | 131 | 132 |
+    133 | 134 | 135 | 136 | 137 | 138 | 139 | 140 | 141 | 142 | 143 | 144 | 145 | 146 |
+    147 | 148 | 149 | 150 | 151 | 152 | 153 | 154 | 155 | 156 | 157 | 158 | 159 | 160 |
+    161 | 162 | 163 | 164 | 165 | 166 | 167 | 168 | 169 | 170 | 171 | 172 | 173 | 174 |
+    175 | 176 | 177 | 178 | 179 | 180 | 181 | 182 | 183 | 184 | 185 | 186 | 187 | 188 |
+    189 | 190 | 191 | 192 | 193 | 194 | 195 | 196 | 197 | 198 | 199 | 200 | 201 | 202 |
+    203 | 204 | 205 | 206 | 207 | 208 | 209 | 210 | 211 | 212 | 213 | 214 | 215 | 216 |
+    217 | 218 | 219 | 220 | 221 | 222 | 223 | 224 | 225 | 226 | 227 | 228 | 229 | 230 |
+    231 | 232 | 233 | 234 | 235 | 236 | 237 | 238 | 239 | 240 | 241 | 242 | 243 | 244 |
+    245 | 246 | 247 | 248 | 249 | 250 | 251 | 252 | 253 | 254 | 255 | 256 | 257 | 258 |
+    259 | 260 | 261 | 262 | 263 | 264 | 265 | 266 | 267 | 268 | 269 | 270 | 271 | 272 |
+    273 | 274 | 275 | 276 | 277 | 278 | 279 | 280 | 281 | 282 | 283 | 284 | 285 | 286 |
+    287 | 288 | 289 | 290 | 291 | 292 | 293 | 294 | 295 | 296 | 297 | 298 | 299 | 300 |
+    301 | 302 | 303 | 304 | 305 | 306 | 307 | 308 | 309 | 310 | 311 | 312 | 313 | 314 |
+    315 | 316 | 317 | 318 | 319 | 320 | 321 | 322 | 323 | 324 | 325 | 326 | 327 | 328 |
+    329 | 330 | 331 | 332 | 333 | 334 | 335 | 336 | 337 | 338 | 339 | 340 | 341 | 342 |
+    343 | 344 | 345 | 346 | 347 | 348 | 349 | 350 | 351 | 352 | 353 | 354 | 355 | 356 |
+    357 | 358 | 359 | 360 | 361 | 362 | 363 | 364 | 365 | 366 | 367 | 368 | 369 | 370 |
+    371 | 372 | 373 | 374 | 375 | 376 | 377 | 378 | 379 | 380 | 381 | 382 | 383 | 384 |
+    385 | 386 | 387 | 388 | 389 | 390 | 391 | 392 | 393 | 394 | 395 | 396 | 397 | 398 |
+    399 | 400 | 401 | 402 | 403 | 404 | 405 | 406 | 407 | 408 | 409 | 410 | 411 | 412 |
+    413 | 414 | 415 | 416 | 417 | 418 | 419 | 420 | 421 | 422 | 423 | 424 | 425 | 426 |
+    427 | 428 | 429 | 430 | 431 | 432 | 433 | 434 | 435 | 436 | 437 | 438 | 439 | 440 |
+    441 | 442 | 443 | 444 | 445 | 446 | 447 | 448 | 449 | 450 | 451 | 452 | 453 | 454 |
+    455 | 456 | 457 | 458 | 459 | 460 | 461 | 462 | 463 | 464 | 465 | 466 | 467 | 468 |
+    469 | 470 | 471 | 472 | 473 | 474 | 475 | 476 | 477 | 478 | 479 | 480 | 481 | 482 |
+    483 | 484 | 485 | 486 | 487 | 488 | 489 | 490 | 491 | 492 | 493 | 494 | 495 | 496 |
+    497 | 498 | 499 | 500 | 501 | 502 | 503 | 504 | 505 | 506 | 507 | 508 | 509 | 510 |
+    511 | 512 | 513 | 514 | 515 | 516 | 517 | 518 | 519 | 520 | 521 | 522 | 523 | 524 |
+    525 | 526 | 527 | 528 | 529 | 530 | 531 | 532 | 533 | 534 | 535 | 536 | 537 | 538 |
+    539 | 540 | 541 | 542 | 543 | 544 | 545 | 546 | 547 | 548 | 549 | 550 | 551 | 552 |
+    553 | 554 | 555 | 556 | 557 | 558 | 559 | 560 | 561 | 562 | 563 | 564 | 565 | 566 |
+    567 | 568 | 569 | 570 | 571 | 572 | 573 | 574 | 575 | 576 | 577 | 578 | 579 | 580 |
+    581 | 582 | 583 | 584 | 585 | 586 | 587 | 588 | 589 | 590 | 591 | 592 | 593 | 594 |
+    595 | 596 | 597 | 598 | 599 | 600 | 601 | 602 | 603 | 604 | 605 | 606 | 607 | 608 |
+    609 | 610 | 611 | 612 | 613 | 614 | 615 | 616 | 617 | 618 | 619 | 620 | 621 | 622 |
+    623 | 624 | 625 | 626 | 627 | 628 | 629 | 630 | 631 | 632 | 633 | 634 | 635 | 636 |
+    637 | 638 | 639 | 640 | 641 | 642 | 643 | 644 | 645 | 646 | 647 | 648 | 649 | 650 |
+    651 | 652 | 653 | 654 | 655 | 656 | 657 | 658 | 659 | 660 | 661 | 662 | 663 | 664 |
+    665 | 666 | 667 | 668 | 669 | 670 | 671 | 672 | 673 | 674 | 675 | 676 | 677 | 678 |
+    679 | 680 | 681 | 682 | 683 | 684 | 685 | 686 | 687 | 688 | 689 | 690 | 691 | 692 |
+    693 | 694 | 695 | 696 | 697 | 698 | 699 | 700 | 701 | 702 | 703 | 704 | 705 | 706 |
+    707 | 708 | 709 | 710 | 711 | 712 | 713 | 714 | 715 | 716 | 717 | 718 | 719 | 720 |
+    721 | 722 | 723 | 724 | 725 | 726 | 727 | 728 | 729 | 730 | 731 | 732 | 733 | 734 |
+    735 | 736 | 737 | 738 | 739 | 740 | 741 | 742 | 743 | 744 | 745 | 746 | 747 | 748 |
+    749 | 750 | 751 | 752 | 753 | 754 | 755 | 756 | 757 | 758 | 759 | 760 | 761 | 762 |
+    763 | 764 | 765 | 766 | 767 | 768 | 769 | 770 | 771 | 772 | 773 | 774 | 775 | 776 |
+    777 | 778 | 779 | 780 | 781 | 782 | 783 | 784 | 785 | 786 | 787 | 788 | 789 | 790 |
+    791 | 792 | 793 | 794 | 795 | 796 | 797 | 798 | 799 | 800 | 801 | 802 | 803 | 804 |
+    805 | 806 | 807 | 808 | 809 | 810 | 811 | 812 | 813 | 814 | 815 | 816 | 817 | 818 |
+    819 | 820 | 821 | 822 | 823 | 824 | 825 | 826 | 827 | 828 | 829 | 830 | 831 | 832 |
+    833 | 834 | 835 | 836 | 837 | 838 | 839 | 840 | 841 | 842 | 843 | 844 | 845 | 846 |
+    847 | 848 | 849 | 850 | 851 | 852 | 853 | 854 | 855 | 856 | 857 | 858 | 859 | 860 |
+    861 | 862 | 863 | 864 | 865 | 866 | 867 | 868 | 869 | 870 | 871 | 872 | 873 | 874 |
+    875 | 876 | 877 | 878 | 879 | 880 | 881 | 882 | 883 | 884 | 885 | 886 | 887 | 888 |
+    889 | 890 | 891 | 892 | 893 | 894 | 895 | 896 | 897 | 898 | 899 | 900 | 901 | 902 |
+    903 | 904 | 905 | 906 | 907 | 908 | 909 | 910 | 911 | 912 | 913 | 914 | 915 | 916 |
+    917 | 918 | 919 | 920 | 921 | 922 | 923 | 924 | 925 | 926 | 927 | 928 | 929 | 930 |
+    931 | 932 | 933 | 934 | 935 | 936 | 937 | 938 | 939 | 940 | 941 | 942 | 943 | 944 |
+    945 | 946 | 947 | 948 | 949 | 950 | 951 | 952 | 953 | 954 | 955 | 956 | 957 | 958 |
+    959 | 960 | 961 | 962 | 963 | 964 | 965 | 966 | 967 | 968 | 969 | 970 | 971 | 972 |
+    973 | 974 | 975 | 976 | 977 | 978 | 979 | 980 | 981 | 982 | 983 | 984 | 985 | 986 |
+    987 | 988 | 989 | 990 | 991 | 992 | 993 | 994 | 995 | 996 | 997 | 998 | 999) =>
+    ".MAX" }
+);
+impl Dcmp {
+    /// The comparison that holds with the sources swapped.
+    pub const fn flip(self) -> Self {
+        match self {
+            Dcmp::F => Dcmp::F,
+            Dcmp::Lt => Dcmp::Gt,
+            Dcmp::Eq => Dcmp::Eq,
+            Dcmp::Le => Dcmp::Ge,
+            Dcmp::Gt => Dcmp::Lt,
+            Dcmp::Ne => Dcmp::Ne,
+            Dcmp::Ge => Dcmp::Le,
+            Dcmp::Num => Dcmp::Num,
+            Dcmp::Nan => Dcmp::Nan,
+            Dcmp::Ltu => Dcmp::Gtu,
+            Dcmp::Equ => Dcmp::Equ,
+            Dcmp::Leu => Dcmp::Geu,
+            Dcmp::Gtu => Dcmp::Ltu,
+            Dcmp::Neu => Dcmp::Neu,
+            Dcmp::Geu => Dcmp::Leu,
+            Dcmp::T => Dcmp::T,
         }
     }
 }
-const _: CvtItype32 = CvtItype32::S32;
 /// F2I rounding: to nearest even (prints nothing), floor, ceil, truncate.
 ///
 /// Spec: isa-spec/spec/enums/f2i_rnd.toml:1 (enum `f2i_rnd`).
@@ -640,49 +370,10 @@ pub enum F2iRnd {
     Ceil,
     Trunc,
 }
-impl F2iRnd {
-    pub const ALL: [F2iRnd; 4usize] = [
-        F2iRnd::Rn,
-        F2iRnd::Floor,
-        F2iRnd::Ceil,
-        F2iRnd::Trunc,
-    ];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 4usize] = ["", ".FLOOR", ".CEIL", ".TRUNC"];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 4usize] = ["rn", "floor", "ceil", "trunc"];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 4usize] = text_chunks(&F2iRnd::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: F2iRnd = F2iRnd::Rn;
+enum_tables!(
+    F2iRnd, 8, [Rn, Floor, Ceil, Trunc], ["rn", "floor", "ceil", "trunc"], ["", ".FLOOR",
+    ".CEIL", ".TRUNC"], {}
+);
 /// Floating-point comparison; ...U variants are true on unordered inputs.
 ///
 /// Spec: isa-spec/spec/enums/fcmp.toml:1 (enum `fcmp`).
@@ -706,93 +397,13 @@ pub enum Fcmp {
     Geu,
     T,
 }
+enum_tables!(
+    Fcmp, 8, [F, Lt, Eq, Le, Gt, Ne, Ge, Num, Nan, Ltu, Equ, Leu, Gtu, Neu, Geu, T],
+    ["f", "lt", "eq", "le", "gt", "ne", "ge", "num", "nan", "ltu", "equ", "leu", "gtu",
+    "neu", "geu", "t"], [".F", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".NUM", ".NAN",
+    ".LTU", ".EQU", ".LEU", ".GTU", ".NEU", ".GEU", ".T"], {}
+);
 impl Fcmp {
-    pub const ALL: [Fcmp; 16usize] = [
-        Fcmp::F,
-        Fcmp::Lt,
-        Fcmp::Eq,
-        Fcmp::Le,
-        Fcmp::Gt,
-        Fcmp::Ne,
-        Fcmp::Ge,
-        Fcmp::Num,
-        Fcmp::Nan,
-        Fcmp::Ltu,
-        Fcmp::Equ,
-        Fcmp::Leu,
-        Fcmp::Gtu,
-        Fcmp::Neu,
-        Fcmp::Geu,
-        Fcmp::T,
-    ];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 16usize] = [
-        ".F",
-        ".LT",
-        ".EQ",
-        ".LE",
-        ".GT",
-        ".NE",
-        ".GE",
-        ".NUM",
-        ".NAN",
-        ".LTU",
-        ".EQU",
-        ".LEU",
-        ".GTU",
-        ".NEU",
-        ".GEU",
-        ".T",
-    ];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 16usize] = [
-        "f",
-        "lt",
-        "eq",
-        "le",
-        "gt",
-        "ne",
-        "ge",
-        "num",
-        "nan",
-        "ltu",
-        "equ",
-        "leu",
-        "gtu",
-        "neu",
-        "geu",
-        "t",
-    ];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 16usize] = text_chunks(&Fcmp::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
     /// The comparison that holds with the sources swapped.
     pub const fn flip(self) -> Self {
         match self {
@@ -815,7 +426,6 @@ impl Fcmp {
         }
     }
 }
-const _: Fcmp = Fcmp::F;
 /// FLO source type: signed searches for the leading non-sign bit.
 ///
 /// Spec: isa-spec/spec/enums/flo_type.toml:1 (enum `flo_type`).
@@ -825,44 +435,27 @@ pub enum FloType {
     U32,
     S32,
 }
-impl FloType {
-    pub const ALL: [FloType; 2usize] = [FloType::U32, FloType::S32];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 2usize] = [".U32", ""];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 2usize] = ["u32", "s32"];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 2usize] = text_chunks(&FloType::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
+enum_tables!(FloType, 8, [U32, S32], ["u32", "s32"], [".U32", ""], {});
+/// I2I integer type (both ends). Maxwell/Pascal code: log2(bytes) in the low
+/// two bits, signed in bit 2 (dst at 8..10,12; src at 10..12,13); nvdisasm
+/// prints size 3 (64-bit) as `.INVALID3`/`.???7`: not an instruction. Unlike
+/// the other conversions, S32 is printed.
+///
+/// Spec: isa-spec/spec/enums/i2i_type.toml:1 (enum `i2i_type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum I2iType {
+    #[default]
+    S32,
+    U32,
+    S16,
+    U16,
+    S8,
+    U8,
 }
-const _: FloType = FloType::U32;
+enum_tables!(
+    I2iType, 8, [S32, U32, S16, U16, S8, U8], ["s32", "u32", "s16", "u16", "s8", "u8"],
+    [".S32", ".U32", ".S16", ".U16", ".S8", ".U8"], {}
+);
 /// Integer comparison.
 ///
 /// Spec: isa-spec/spec/enums/icmp.toml:1 (enum `icmp`).
@@ -878,69 +471,11 @@ pub enum Icmp {
     Ge,
     T,
 }
+enum_tables!(
+    Icmp, 8, [F, Lt, Eq, Le, Gt, Ne, Ge, T], ["f", "lt", "eq", "le", "gt", "ne", "ge",
+    "t"], [".F", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".T"], {}
+);
 impl Icmp {
-    pub const ALL: [Icmp; 8usize] = [
-        Icmp::F,
-        Icmp::Lt,
-        Icmp::Eq,
-        Icmp::Le,
-        Icmp::Gt,
-        Icmp::Ne,
-        Icmp::Ge,
-        Icmp::T,
-    ];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 8usize] = [
-        ".F",
-        ".LT",
-        ".EQ",
-        ".LE",
-        ".GT",
-        ".NE",
-        ".GE",
-        ".T",
-    ];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 8usize] = [
-        "f",
-        "lt",
-        "eq",
-        "le",
-        "gt",
-        "ne",
-        "ge",
-        "t",
-    ];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 8usize] = text_chunks(&Icmp::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
     /// The comparison that holds with the sources swapped.
     pub const fn flip(self) -> Self {
         match self {
@@ -955,7 +490,6 @@ impl Icmp {
         }
     }
 }
-const _: Icmp = Icmp::F;
 /// Maxwell/Pascal IMNMX 64-bit chain mode: which part of a wide min/max this step is (reads/writes the CC register).
 ///
 /// Spec: isa-spec/spec/enums/imnmx_x.toml:1 (enum `imnmx_x`).
@@ -967,49 +501,38 @@ pub enum ImnmxX {
     Xmed,
     Xhi,
 }
-impl ImnmxX {
-    pub const ALL: [ImnmxX; 4usize] = [
-        ImnmxX::None,
-        ImnmxX::Xlo,
-        ImnmxX::Xmed,
-        ImnmxX::Xhi,
-    ];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 4usize] = ["", ".XLO", ".XMED", ".XHI"];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 4usize] = ["none", "xlo", "xmed", "xhi"];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 4usize] = text_chunks(&ImnmxX::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
+enum_tables!(
+    ImnmxX, 8, [None, Xlo, Xmed, Xhi], ["none", "xlo", "xmed", "xhi"], ["", ".XLO",
+    ".XMED", ".XHI"], {}
+);
+/// Maxwell IMUL/IMUL32I signedness of a and b (IMUL bits 40 a, 41 b;
+/// IMUL32I 54, 55): nvdisasm prints nothing when both are signed, else both
+/// types, a's first.
+///
+/// Spec: isa-spec/spec/enums/imul_sign.toml:1 (enum `imul_sign`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum ImulSign {
+    #[default]
+    S32S32,
+    U32U32,
+    S32U32,
+    U32S32,
+}
+enum_tables!(
+    ImulSign, 8, [S32S32, U32U32, S32U32, U32S32], ["s32_s32", "u32_u32", "s32_u32",
+    "u32_s32"], ["", ".U32.U32", ".S32.U32", ".U32.S32"], {}
+);
+impl ImulSign {
+    /// The comparison that holds with the sources swapped.
+    pub const fn flip(self) -> Self {
+        match self {
+            ImulSign::S32S32 => ImulSign::S32S32,
+            ImulSign::U32U32 => ImulSign::U32U32,
+            ImulSign::S32U32 => ImulSign::U32S32,
+            ImulSign::U32S32 => ImulSign::S32U32,
         }
     }
 }
-const _: ImnmxX = ImnmxX::None;
 /// 32-bit integer signedness (SM70+ bit 73): signed prints nothing, unsigned .U32.
 ///
 /// Spec: isa-spec/spec/enums/int_type.toml:1 (enum `int_type`).
@@ -1019,44 +542,7 @@ pub enum IntType {
     S32,
     U32,
 }
-impl IntType {
-    pub const ALL: [IntType; 2usize] = [IntType::S32, IntType::U32];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 2usize] = ["", ".U32"];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 2usize] = ["s32", "u32"];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 2usize] = text_chunks(&IntType::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: IntType = IntType::S32;
+enum_tables!(IntType, 8, [S32, U32], ["s32", "u32"], ["", ".U32"], {});
 /// Integer compare type: bit 73 signed (64-bit compares: isetp_type64).
 ///
 /// Spec: isa-spec/spec/enums/isetp_type.toml:1 (enum `isetp_type`).
@@ -1066,44 +552,7 @@ pub enum IsetpType {
     S32,
     U32,
 }
-impl IsetpType {
-    pub const ALL: [IsetpType; 2usize] = [IsetpType::S32, IsetpType::U32];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 2usize] = ["", ".U32"];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 2usize] = ["s32", "u32"];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 2usize] = text_chunks(&IsetpType::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: IsetpType = IsetpType::S32;
+enum_tables!(IsetpType, 8, [S32, U32], ["s32", "u32"], ["", ".U32"], {});
 /// 64-bit integer compare type (SM120): bit 73 signed.
 ///
 /// Spec: isa-spec/spec/enums/isetp_type64.toml:1 (enum `isetp_type64`).
@@ -1113,44 +562,7 @@ pub enum IsetpType64 {
     U64,
     S64,
 }
-impl IsetpType64 {
-    pub const ALL: [IsetpType64; 2usize] = [IsetpType64::U64, IsetpType64::S64];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 2usize] = [".U64", ".S64"];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 2usize] = ["u64", "s64"];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 2usize] = text_chunks(&IsetpType64::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: IsetpType64 = IsetpType64::U64;
+enum_tables!(IsetpType64, 8, [U64, S64], ["u64", "s64"], [".U64", ".S64"], {});
 /// Maxwell two-input logic op (LOP, LOP32I).
 ///
 /// Spec: isa-spec/spec/enums/lop_op.toml:1 (enum `lop_op`).
@@ -1162,44 +574,10 @@ pub enum LopOp {
     Xor,
     PassB,
 }
-impl LopOp {
-    pub const ALL: [LopOp; 4usize] = [LopOp::And, LopOp::Or, LopOp::Xor, LopOp::PassB];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 4usize] = [".AND", ".OR", ".XOR", ".PASS_B"];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 4usize] = ["and", "or", "xor", "pass_b"];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 4usize] = text_chunks(&LopOp::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: LopOp = LopOp::And;
+enum_tables!(
+    LopOp, 8, [And, Or, Xor, PassB], ["and", "or", "xor", "pass_b"], [".AND", ".OR",
+    ".XOR", ".PASS_B"], {}
+);
 /// Cache hint of a global access; the default prints nothing. SM70..SM75
 /// (bits 84..87): .EF/.EL/.LU/.EU/.NA. Maxwell/Pascal (bits 46..48): loads
 /// .CG/.CI/.CV, stores .CG/.CS/.WT (codes set per encoding).
@@ -1220,80 +598,11 @@ pub enum MemCache {
     Cs,
     Wt,
 }
-impl MemCache {
-    pub const ALL: [MemCache; 11usize] = [
-        MemCache::None,
-        MemCache::Ef,
-        MemCache::El,
-        MemCache::Lu,
-        MemCache::Eu,
-        MemCache::Na,
-        MemCache::Cg,
-        MemCache::Ci,
-        MemCache::Cv,
-        MemCache::Cs,
-        MemCache::Wt,
-    ];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 11usize] = [
-        "",
-        ".EF",
-        ".EL",
-        ".LU",
-        ".EU",
-        ".NA",
-        ".CG",
-        ".CI",
-        ".CV",
-        ".CS",
-        ".WT",
-    ];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 11usize] = [
-        "none",
-        "ef",
-        "el",
-        "lu",
-        "eu",
-        "na",
-        "cg",
-        "ci",
-        "cv",
-        "cs",
-        "wt",
-    ];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 11usize] = text_chunks(&MemCache::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: MemCache = MemCache::None;
+enum_tables!(
+    MemCache, 8, [None, Ef, El, Lu, Eu, Na, Cg, Ci, Cv, Cs, Wt], ["none", "ef", "el",
+    "lu", "eu", "na", "cg", "ci", "cv", "cs", "wt"], ["", ".EF", ".EL", ".LU", ".EU",
+    ".NA", ".CG", ".CI", ".CV", ".CS", ".WT"], {}
+);
 /// L2 prefetch size hint of a global load on SM70..SM75 (bits 68..70).
 ///
 /// Spec: isa-spec/spec/enums/mem_ltc.toml:1 (enum `mem_ltc`).
@@ -1304,44 +613,10 @@ pub enum MemLtc {
     Ltc64b,
     Ltc128b,
 }
-impl MemLtc {
-    pub const ALL: [MemLtc; 3usize] = [MemLtc::None, MemLtc::Ltc64b, MemLtc::Ltc128b];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 3usize] = ["", ".LTC64B", ".LTC128B"];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 3usize] = ["none", "ltc64b", "ltc128b"];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 3usize] = text_chunks(&MemLtc::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: MemLtc = MemLtc::None;
+enum_tables!(
+    MemLtc, 8, [None, Ltc64b, Ltc128b], ["none", "ltc64b", "ltc128b"], ["", ".LTC64B",
+    ".LTC128B"], {}
+);
 /// Ordering and scope of a global access on SM70..SM75 (bits 76..81): weak
 /// (nothing printed), .CONSTANT (read-only data), .STRONG or .MMIO, then the
 /// scope .CTA/.SM/.GPU/.SYS; odd codes add .PRIVATE.
@@ -1383,147 +658,29 @@ pub enum MemSem {
     MmioSys,
     MmioSysPrivate,
 }
-impl MemSem {
-    pub const ALL: [MemSem; 32usize] = [
-        MemSem::WeakSys,
-        MemSem::ConstantCta,
-        MemSem::ConstantCtaPrivate,
-        MemSem::ConstantSm,
-        MemSem::ConstantSmPrivate,
-        MemSem::ConstantGpu,
-        MemSem::ConstantGpuPrivate,
-        MemSem::ConstantSys,
-        MemSem::ConstantSysPrivate,
-        MemSem::WeakCta,
-        MemSem::WeakCtaPrivate,
-        MemSem::WeakSm,
-        MemSem::WeakSmPrivate,
-        MemSem::WeakGpu,
-        MemSem::WeakGpuPrivate,
-        MemSem::WeakSysPrivate,
-        MemSem::StrongCta,
-        MemSem::StrongCtaPrivate,
-        MemSem::StrongSm,
-        MemSem::StrongSmPrivate,
-        MemSem::StrongGpu,
-        MemSem::StrongGpuPrivate,
-        MemSem::StrongSys,
-        MemSem::StrongSysPrivate,
-        MemSem::MmioCta,
-        MemSem::MmioCtaPrivate,
-        MemSem::MmioSm,
-        MemSem::MmioSmPrivate,
-        MemSem::MmioGpu,
-        MemSem::MmioGpuPrivate,
-        MemSem::MmioSys,
-        MemSem::MmioSysPrivate,
-    ];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 32usize] = [
-        ".SYS",
-        ".CONSTANT.CTA",
-        ".CONSTANT.CTA.PRIVATE",
-        ".CONSTANT.SM",
-        ".CONSTANT.SM.PRIVATE",
-        ".CONSTANT.GPU",
-        ".CONSTANT.GPU.PRIVATE",
-        ".CONSTANT.SYS",
-        ".CONSTANT.SYS.PRIVATE",
-        ".CTA",
-        ".CTA.PRIVATE",
-        ".SM",
-        ".SM.PRIVATE",
-        ".GPU",
-        ".GPU.PRIVATE",
-        ".SYS.PRIVATE",
-        ".STRONG.CTA",
-        ".STRONG.CTA.PRIVATE",
-        ".STRONG.SM",
-        ".STRONG.SM.PRIVATE",
-        ".STRONG.GPU",
-        ".STRONG.GPU.PRIVATE",
-        ".STRONG.SYS",
-        ".STRONG.SYS.PRIVATE",
-        ".MMIO.CTA",
-        ".MMIO.CTA.PRIVATE",
-        ".MMIO.SM",
-        ".MMIO.SM.PRIVATE",
-        ".MMIO.GPU",
-        ".MMIO.GPU.PRIVATE",
-        ".MMIO.SYS",
-        ".MMIO.SYS.PRIVATE",
-    ];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 32usize] = [
-        "weak_sys",
-        "constant_cta",
-        "constant_cta_private",
-        "constant_sm",
-        "constant_sm_private",
-        "constant_gpu",
-        "constant_gpu_private",
-        "constant_sys",
-        "constant_sys_private",
-        "weak_cta",
-        "weak_cta_private",
-        "weak_sm",
-        "weak_sm_private",
-        "weak_gpu",
-        "weak_gpu_private",
-        "weak_sys_private",
-        "strong_cta",
-        "strong_cta_private",
-        "strong_sm",
-        "strong_sm_private",
-        "strong_gpu",
-        "strong_gpu_private",
-        "strong_sys",
-        "strong_sys_private",
-        "mmio_cta",
-        "mmio_cta_private",
-        "mmio_sm",
-        "mmio_sm_private",
-        "mmio_gpu",
-        "mmio_gpu_private",
-        "mmio_sys",
-        "mmio_sys_private",
-    ];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            (MemSem::WeakSys, 50 | 51 | 52 | 53 | 54 | 55 | 56 | 57 | 58 | 59 | 60) => "",
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 32], usize) {
-        static CHUNKS: [([u8; 32], usize); 32usize] = text_chunks(&MemSem::TEXTS);
-        match (self, sm) {
-            (MemSem::WeakSys, 50 | 51 | 52 | 53 | 54 | 55 | 56 | 57 | 58 | 59 | 60) => {
-                (b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 0)
-            }
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: MemSem = MemSem::WeakSys;
+enum_tables!(
+    MemSem, 32, [WeakSys, ConstantCta, ConstantCtaPrivate, ConstantSm, ConstantSmPrivate,
+    ConstantGpu, ConstantGpuPrivate, ConstantSys, ConstantSysPrivate, WeakCta,
+    WeakCtaPrivate, WeakSm, WeakSmPrivate, WeakGpu, WeakGpuPrivate, WeakSysPrivate,
+    StrongCta, StrongCtaPrivate, StrongSm, StrongSmPrivate, StrongGpu, StrongGpuPrivate,
+    StrongSys, StrongSysPrivate, MmioCta, MmioCtaPrivate, MmioSm, MmioSmPrivate, MmioGpu,
+    MmioGpuPrivate, MmioSys, MmioSysPrivate], ["weak_sys", "constant_cta",
+    "constant_cta_private", "constant_sm", "constant_sm_private", "constant_gpu",
+    "constant_gpu_private", "constant_sys", "constant_sys_private", "weak_cta",
+    "weak_cta_private", "weak_sm", "weak_sm_private", "weak_gpu", "weak_gpu_private",
+    "weak_sys_private", "strong_cta", "strong_cta_private", "strong_sm",
+    "strong_sm_private", "strong_gpu", "strong_gpu_private", "strong_sys",
+    "strong_sys_private", "mmio_cta", "mmio_cta_private", "mmio_sm", "mmio_sm_private",
+    "mmio_gpu", "mmio_gpu_private", "mmio_sys", "mmio_sys_private"], [".SYS",
+    ".CONSTANT.CTA", ".CONSTANT.CTA.PRIVATE", ".CONSTANT.SM", ".CONSTANT.SM.PRIVATE",
+    ".CONSTANT.GPU", ".CONSTANT.GPU.PRIVATE", ".CONSTANT.SYS", ".CONSTANT.SYS.PRIVATE",
+    ".CTA", ".CTA.PRIVATE", ".SM", ".SM.PRIVATE", ".GPU", ".GPU.PRIVATE", ".SYS.PRIVATE",
+    ".STRONG.CTA", ".STRONG.CTA.PRIVATE", ".STRONG.SM", ".STRONG.SM.PRIVATE",
+    ".STRONG.GPU", ".STRONG.GPU.PRIVATE", ".STRONG.SYS", ".STRONG.SYS.PRIVATE",
+    ".MMIO.CTA", ".MMIO.CTA.PRIVATE", ".MMIO.SM", ".MMIO.SM.PRIVATE", ".MMIO.GPU",
+    ".MMIO.GPU.PRIVATE", ".MMIO.SYS", ".MMIO.SYS.PRIVATE"], { (WeakSys, 50 | 51 | 52 | 53
+    | 54 | 55 | 56 | 57 | 58 | 59 | 60) => "" }
+);
 /// Access size of a global load/store (LDG/STG bits 73..76 on SM70+); 32-bit prints no suffix.
 ///
 /// Spec: isa-spec/spec/enums/mem_size.toml:1 (enum `mem_size`).
@@ -1539,71 +696,11 @@ pub enum MemSize {
     B128,
     U128,
 }
-impl MemSize {
-    pub const ALL: [MemSize; 8usize] = [
-        MemSize::B32,
-        MemSize::U8,
-        MemSize::S8,
-        MemSize::U16,
-        MemSize::S16,
-        MemSize::B64,
-        MemSize::B128,
-        MemSize::U128,
-    ];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 8usize] = [
-        "",
-        ".U8",
-        ".S8",
-        ".U16",
-        ".S16",
-        ".64",
-        ".128",
-        ".U.128",
-    ];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 8usize] = [
-        "b32",
-        "u8",
-        "s8",
-        "u16",
-        "s16",
-        "b64",
-        "b128",
-        "u128",
-    ];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 8usize] = text_chunks(&MemSize::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: MemSize = MemSize::B32;
+enum_tables!(
+    MemSize, 8, [B32, U8, S8, U16, S16, B64, B128, U128], ["b32", "u8", "s8", "u16",
+    "s16", "b64", "b128", "u128"], ["", ".U8", ".S8", ".U16", ".S16", ".64", ".128",
+    ".U.128"], {}
+);
 /// MUFU operand format: F32 (the source type is then the function's: F64 high word for RCP64H/RSQ64H), or a 16-bit float.
 ///
 /// Spec: isa-spec/spec/enums/mufu_fmt.toml:1 (enum `mufu_fmt`).
@@ -1614,44 +711,9 @@ pub enum MufuFmt {
     F16,
     Bf16,
 }
-impl MufuFmt {
-    pub const ALL: [MufuFmt; 3usize] = [MufuFmt::F32, MufuFmt::F16, MufuFmt::Bf16];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 3usize] = ["", ".F16", ".BF16"];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 3usize] = ["f32", "f16", "bf16"];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 3usize] = text_chunks(&MufuFmt::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: MufuFmt = MufuFmt::F32;
+enum_tables!(
+    MufuFmt, 8, [F32, F16, Bf16], ["f32", "f16", "bf16"], ["", ".F16", ".BF16"], {}
+);
 /// MUFU function.
 ///
 /// Spec: isa-spec/spec/enums/mufu_op.toml:1 (enum `mufu_op`).
@@ -1669,77 +731,11 @@ pub enum MufuOp {
     Sqrt,
     Tanh,
 }
-impl MufuOp {
-    pub const ALL: [MufuOp; 10usize] = [
-        MufuOp::Cos,
-        MufuOp::Sin,
-        MufuOp::Ex2,
-        MufuOp::Lg2,
-        MufuOp::Rcp,
-        MufuOp::Rsq,
-        MufuOp::Rcp64h,
-        MufuOp::Rsq64h,
-        MufuOp::Sqrt,
-        MufuOp::Tanh,
-    ];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 10usize] = [
-        ".COS",
-        ".SIN",
-        ".EX2",
-        ".LG2",
-        ".RCP",
-        ".RSQ",
-        ".RCP64H",
-        ".RSQ64H",
-        ".SQRT",
-        ".TANH",
-    ];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 10usize] = [
-        "cos",
-        "sin",
-        "ex2",
-        "lg2",
-        "rcp",
-        "rsq",
-        "rcp64h",
-        "rsq64h",
-        "sqrt",
-        "tanh",
-    ];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 10usize] = text_chunks(&MufuOp::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: MufuOp = MufuOp::Cos;
+enum_tables!(
+    MufuOp, 8, [Cos, Sin, Ex2, Lg2, Rcp, Rsq, Rcp64h, Rsq64h, Sqrt, Tanh], ["cos", "sin",
+    "ex2", "lg2", "rcp", "rsq", "rcp64h", "rsq64h", "sqrt", "tanh"], [".COS", ".SIN",
+    ".EX2", ".LG2", ".RCP", ".RSQ", ".RCP64H", ".RSQ64H", ".SQRT", ".TANH"], {}
+);
 /// Maxwell result-to-predicate op (LOP): false, true, result zero, result not zero.
 ///
 /// Spec: isa-spec/spec/enums/pred_op.toml:1 (enum `pred_op`).
@@ -1751,44 +747,9 @@ pub enum PredOp {
     Z,
     Nz,
 }
-impl PredOp {
-    pub const ALL: [PredOp; 4usize] = [PredOp::F, PredOp::T, PredOp::Z, PredOp::Nz];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 4usize] = ["", ".T", ".Z", ".NZ"];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 4usize] = ["f", "t", "z", "nz"];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 4usize] = text_chunks(&PredOp::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: PredOp = PredOp::F;
+enum_tables!(
+    PredOp, 8, [F, T, Z, Nz], ["f", "t", "z", "nz"], ["", ".T", ".Z", ".NZ"], {}
+);
 /// Byte-permute mode: index selects bytes by nibbles; the others use the low 2 selector bits.
 ///
 /// Spec: isa-spec/spec/enums/prmt_mode.toml:1 (enum `prmt_mode`).
@@ -1803,68 +764,10 @@ pub enum PrmtMode {
     Ecr,
     Rc16,
 }
-impl PrmtMode {
-    pub const ALL: [PrmtMode; 7usize] = [
-        PrmtMode::Idx,
-        PrmtMode::F4e,
-        PrmtMode::B4e,
-        PrmtMode::Rc8,
-        PrmtMode::Ecl,
-        PrmtMode::Ecr,
-        PrmtMode::Rc16,
-    ];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 7usize] = [
-        "",
-        ".F4E",
-        ".B4E",
-        ".RC8",
-        ".ECL",
-        ".ECR",
-        ".RC16",
-    ];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 7usize] = [
-        "idx",
-        "f4e",
-        "b4e",
-        "rc8",
-        "ecl",
-        "ecr",
-        "rc16",
-    ];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 7usize] = text_chunks(&PrmtMode::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: PrmtMode = PrmtMode::Idx;
+enum_tables!(
+    PrmtMode, 8, [Idx, F4e, B4e, Rc8, Ecl, Ecr, Rc16], ["idx", "f4e", "b4e", "rc8",
+    "ecl", "ecr", "rc16"], ["", ".F4E", ".B4E", ".RC8", ".ECL", ".ECR", ".RC16"], {}
+);
 /// Floating-point rounding mode.
 ///
 /// Spec: isa-spec/spec/enums/rnd.toml:1 (enum `rnd`).
@@ -1876,44 +779,9 @@ pub enum Rnd {
     Rp,
     Rz,
 }
-impl Rnd {
-    pub const ALL: [Rnd; 4usize] = [Rnd::Rn, Rnd::Rm, Rnd::Rp, Rnd::Rz];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 4usize] = ["", ".RM", ".RP", ".RZ"];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 4usize] = ["rn", "rm", "rp", "rz"];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 4usize] = text_chunks(&Rnd::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: Rnd = Rnd::Rn;
+enum_tables!(
+    Rnd, 8, [Rn, Rm, Rp, Rz], ["rn", "rm", "rp", "rz"], ["", ".RM", ".RP", ".RZ"], {}
+);
 /// How a comparison result combines with the accumulator predicate.
 ///
 /// Spec: isa-spec/spec/enums/setop.toml:1 (enum `setop`).
@@ -1924,44 +792,9 @@ pub enum Setop {
     Or,
     Xor,
 }
-impl Setop {
-    pub const ALL: [Setop; 3usize] = [Setop::And, Setop::Or, Setop::Xor];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 3usize] = [".AND", ".OR", ".XOR"];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 3usize] = ["and", "or", "xor"];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 3usize] = text_chunks(&Setop::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: Setop = Setop::And;
+enum_tables!(
+    Setop, 8, [And, Or, Xor], ["and", "or", "xor"], [".AND", ".OR", ".XOR"], {}
+);
 /// Funnel-shift direction.
 ///
 /// Spec: isa-spec/spec/enums/shf_dir.toml:1 (enum `shf_dir`).
@@ -1971,44 +804,7 @@ pub enum ShfDir {
     L,
     R,
 }
-impl ShfDir {
-    pub const ALL: [ShfDir; 2usize] = [ShfDir::L, ShfDir::R];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 2usize] = [".L", ".R"];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 2usize] = ["l", "r"];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 2usize] = text_chunks(&ShfDir::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: ShfDir = ShfDir::L;
+enum_tables!(ShfDir, 8, [L, R], ["l", "r"], [".L", ".R"], {});
 /// Funnel-shift data type: signedness (sign fill of right shifts) and size (shift clamp or wrap).
 ///
 /// Spec: isa-spec/spec/enums/shf_type.toml:1 (enum `shf_type`).
@@ -2020,53 +816,11 @@ pub enum ShfType {
     S32,
     U32,
 }
-impl ShfType {
-    pub const ALL: [ShfType; 4usize] = [
-        ShfType::S64,
-        ShfType::U64,
-        ShfType::S32,
-        ShfType::U32,
-    ];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 4usize] = [".S64", ".U64", ".S32", ".U32"];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 4usize] = ["s64", "u64", "s32", "u32"];
-    pub const fn index(self) -> usize {
-        self as usize
+enum_tables!(
+    ShfType, 8, [S64, U64, S32, U32], ["s64", "u64", "s32", "u32"], [".S64", ".U64",
+    ".S32", ".U32"], { (U32, 50 | 51 | 52 | 53 | 54 | 55 | 56 | 57 | 58 | 59 | 60) => ""
     }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            (ShfType::U32, 50 | 51 | 52 | 53 | 54 | 55 | 56 | 57 | 58 | 59 | 60) => "",
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 4usize] = text_chunks(&ShfType::TEXTS);
-        match (self, sm) {
-            (ShfType::U32, 50 | 51 | 52 | 53 | 54 | 55 | 56 | 57 | 58 | 59 | 60) => {
-                (b"\0\0\0\0\0\0\0\0", 0)
-            }
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: ShfType = ShfType::S64;
+);
 /// Maxwell SHR: signed (arithmetic) or unsigned (logical) right shift.
 ///
 /// Spec: isa-spec/spec/enums/shr_type.toml:1 (enum `shr_type`).
@@ -2076,44 +830,7 @@ pub enum ShrType {
     S32,
     U32,
 }
-impl ShrType {
-    pub const ALL: [ShrType; 2usize] = [ShrType::S32, ShrType::U32];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 2usize] = ["", ".U32"];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 2usize] = ["s32", "u32"];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 2usize] = text_chunks(&ShrType::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: ShrType = ShrType::S32;
+enum_tables!(ShrType, 8, [S32, U32], ["s32", "u32"], ["", ".U32"], {});
 /// Special register read by S2R/CS2R (8-bit code); texts from nvdisasm, per SM where they differ.
 ///
 /// Spec: isa-spec/spec/enums/sr.toml:1 (enum `sr`).
@@ -2377,1609 +1094,315 @@ pub enum Sr {
     Sr254,
     Srz,
 }
-impl Sr {
-    pub const ALL: [Sr; 256usize] = [
-        Sr::SrLaneid,
-        Sr::SrClock,
-        Sr::SrVirtcfg,
-        Sr::SrVirtid,
-        Sr::Sr4,
-        Sr::Sr5,
-        Sr::Sr6,
-        Sr::Sr7,
-        Sr::Sr8,
-        Sr::Sr9,
-        Sr::Sr10,
-        Sr::Sr11,
-        Sr::Sr12,
-        Sr::Sr13,
-        Sr::Sr14,
-        Sr::SrOrderingTicket,
-        Sr::SrPrimType,
-        Sr::SrInvocationId,
-        Sr::SrYDirection,
-        Sr::SrThreadKill,
-        Sr::SmShaderType,
-        Sr::SrDirectcbewriteaddresslow,
-        Sr::SrDirectcbewriteaddresshigh,
-        Sr::SrDirectcbewriteenabled,
-        Sr::SrSwScratch,
-        Sr::SrMachineId1,
-        Sr::SrMachineId2,
-        Sr::SrMachineId3,
-        Sr::SrAffinity,
-        Sr::SrInvocationInfo,
-        Sr::SrWscalefactorXy,
-        Sr::SrWscalefactorZ,
-        Sr::SrTid,
-        Sr::SrTidX,
-        Sr::SrTidY,
-        Sr::SrTidZ,
-        Sr::Sr36,
-        Sr::SrCtaidX,
-        Sr::SrCtaidY,
-        Sr::SrCtaidZ,
-        Sr::SrNtid,
-        Sr::SrCirqueueincrminusone,
-        Sr::SrNlatc,
-        Sr::Sr43,
-        Sr::SrSmSpaVersion,
-        Sr::SrMultipassshaderinfo,
-        Sr::SrLwinhi,
-        Sr::SrSwinhi,
-        Sr::SrSwinlo,
-        Sr::SrSwinsz,
-        Sr::SrSmemsz,
-        Sr::SrSmembanks,
-        Sr::SrLwinlo,
-        Sr::SrLwinsz,
-        Sr::SrLmemlosz,
-        Sr::SrLmemhioff,
-        Sr::SrEqmask,
-        Sr::SrLtmask,
-        Sr::SrLemask,
-        Sr::SrGtmask,
-        Sr::SrGemask,
-        Sr::SrRegalloc,
-        Sr::SrBarrieralloc,
-        Sr::Sr63,
-        Sr::SrGlobalerrorstatus,
-        Sr::SrCgaerrorstatus,
-        Sr::SrWarperrorstatus,
-        Sr::SrVirtualsmid,
-        Sr::SrVirtualengineid,
-        Sr::Sr69,
-        Sr::Sr70,
-        Sr::Sr71,
-        Sr::Sr72,
-        Sr::Sr73,
-        Sr::Sr74,
-        Sr::Sr75,
-        Sr::Sr76,
-        Sr::Sr77,
-        Sr::Sr78,
-        Sr::Sr79,
-        Sr::SrClocklo,
-        Sr::SrClockhi,
-        Sr::SrGlobaltimerlo,
-        Sr::SrGlobaltimerhi,
-        Sr::SrEsrPc,
-        Sr::SrEsrPcHi,
-        Sr::Sr86,
-        Sr::Sr87,
-        Sr::Sr88,
-        Sr::Sr89,
-        Sr::Sr90,
-        Sr::Sr91,
-        Sr::Sr92,
-        Sr::Sr93,
-        Sr::Sr94,
-        Sr::Sr95,
-        Sr::SrHwtaskid,
-        Sr::SrCircularqueueentryindex,
-        Sr::SrCircularqueueentryaddresslow,
-        Sr::SrCircularqueueentryaddresshigh,
-        Sr::SrPm0,
-        Sr::SrPmHi0,
-        Sr::SrPm1,
-        Sr::SrPmHi1,
-        Sr::SrPm2,
-        Sr::SrPmHi2,
-        Sr::SrPm3,
-        Sr::SrPmHi3,
-        Sr::SrPm4,
-        Sr::SrPmHi4,
-        Sr::SrPm5,
-        Sr::SrPmHi5,
-        Sr::SrPm6,
-        Sr::SrPmHi6,
-        Sr::SrPm7,
-        Sr::SrPmHi7,
-        Sr::SrSnapPm0,
-        Sr::SrSnapPmHi0,
-        Sr::SrSnapPm1,
-        Sr::SrSnapPmHi1,
-        Sr::SrSnapPm2,
-        Sr::SrSnapPmHi2,
-        Sr::SrSnapPm3,
-        Sr::SrSnapPmHi3,
-        Sr::SrSnapPm4,
-        Sr::SrSnapPmHi4,
-        Sr::SrSnapPm5,
-        Sr::SrSnapPmHi5,
-        Sr::SrSnapPm6,
-        Sr::SrSnapPmHi6,
-        Sr::SrSnapPm7,
-        Sr::SrSnapPmHi7,
-        Sr::SrVariableRate,
-        Sr::Hir0x000,
-        Sr::Sr134,
-        Sr::Sr135,
-        Sr::SrCgactaid,
-        Sr::SrGpclocalcgaid,
-        Sr::SrCgasize,
-        Sr::SrCtaregpoolsz,
-        Sr::Sr140,
-        Sr::SrTmemsz,
-        Sr::Sr142,
-        Sr::Sr143,
-        Sr::Sr144,
-        Sr::Sr145,
-        Sr::Sr146,
-        Sr::Sr147,
-        Sr::Sr148,
-        Sr::Sr149,
-        Sr::Sr150,
-        Sr::Sr151,
-        Sr::Sr152,
-        Sr::Sr153,
-        Sr::Sr154,
-        Sr::Sr155,
-        Sr::Sr156,
-        Sr::Sr157,
-        Sr::Sr158,
-        Sr::Sr159,
-        Sr::Sr160,
-        Sr::Sr161,
-        Sr::Sr162,
-        Sr::Sr163,
-        Sr::Sr164,
-        Sr::Sr165,
-        Sr::Sr166,
-        Sr::Sr167,
-        Sr::Sr168,
-        Sr::Sr169,
-        Sr::Sr170,
-        Sr::Sr171,
-        Sr::Sr172,
-        Sr::Sr173,
-        Sr::Sr174,
-        Sr::Sr175,
-        Sr::Sr176,
-        Sr::Sr177,
-        Sr::Sr178,
-        Sr::Sr179,
-        Sr::Sr180,
-        Sr::Sr181,
-        Sr::Sr182,
-        Sr::Sr183,
-        Sr::Sr184,
-        Sr::Sr185,
-        Sr::Sr186,
-        Sr::Sr187,
-        Sr::Sr188,
-        Sr::Sr189,
-        Sr::Sr190,
-        Sr::Sr191,
-        Sr::Sr192,
-        Sr::Sr193,
-        Sr::Sr194,
-        Sr::Sr195,
-        Sr::Sr196,
-        Sr::Sr197,
-        Sr::Sr198,
-        Sr::Sr199,
-        Sr::Sr200,
-        Sr::Sr201,
-        Sr::Sr202,
-        Sr::Sr203,
-        Sr::Sr204,
-        Sr::Sr205,
-        Sr::Sr206,
-        Sr::Sr207,
-        Sr::Sr208,
-        Sr::Sr209,
-        Sr::Sr210,
-        Sr::Sr211,
-        Sr::Sr212,
-        Sr::Sr213,
-        Sr::Sr214,
-        Sr::Sr215,
-        Sr::Sr216,
-        Sr::Sr217,
-        Sr::Sr218,
-        Sr::Sr219,
-        Sr::Sr220,
-        Sr::Sr221,
-        Sr::Sr222,
-        Sr::Sr223,
-        Sr::Sr224,
-        Sr::Sr225,
-        Sr::Sr226,
-        Sr::Sr227,
-        Sr::Sr228,
-        Sr::Sr229,
-        Sr::Sr230,
-        Sr::Sr231,
-        Sr::Sr232,
-        Sr::Sr233,
-        Sr::Sr234,
-        Sr::Sr235,
-        Sr::Sr236,
-        Sr::Sr237,
-        Sr::Sr238,
-        Sr::Sr239,
-        Sr::Sr240,
-        Sr::Sr241,
-        Sr::Sr242,
-        Sr::Sr243,
-        Sr::Sr244,
-        Sr::Sr245,
-        Sr::Sr246,
-        Sr::Sr247,
-        Sr::Sr248,
-        Sr::Sr249,
-        Sr::Sr250,
-        Sr::Sr251,
-        Sr::Sr252,
-        Sr::Sr253,
-        Sr::Sr254,
-        Sr::Srz,
-    ];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 256usize] = [
-        "SR_LANEID",
-        "SR_CLOCK",
-        "SR_VIRTCFG",
-        "SR_VIRTID",
-        "SR4",
-        "SR5",
-        "SR6",
-        "SR7",
-        "SR8",
-        "SR9",
-        "SR10",
-        "SR11",
-        "SR12",
-        "SR13",
-        "SR14",
-        "SR_ORDERING_TICKET",
-        "SR_PRIM_TYPE",
-        "SR_INVOCATION_ID",
-        "SR_Y_DIRECTION",
-        "SR_THREAD_KILL",
-        "SM_SHADER_TYPE",
-        "SR_DIRECTCBEWRITEADDRESSLOW",
-        "SR_DIRECTCBEWRITEADDRESSHIGH",
-        "SR_DIRECTCBEWRITEENABLED",
-        "SR_SW_SCRATCH",
-        "SR_MACHINE_ID_1",
-        "SR_MACHINE_ID_2",
-        "SR_MACHINE_ID_3",
-        "SR_AFFINITY",
-        "SR_INVOCATION_INFO",
-        "SR_WSCALEFACTOR_XY",
-        "SR_WSCALEFACTOR_Z",
-        "SR_TID",
-        "SR_TID.X",
-        "SR_TID.Y",
-        "SR_TID.Z",
-        "SR36",
-        "SR_CTAID.X",
-        "SR_CTAID.Y",
-        "SR_CTAID.Z",
-        "SR_NTID",
-        "SR_CirQueueIncrMinusOne",
-        "SR_NLATC",
-        "SR43",
-        "SR_SM_SPA_VERSION",
-        "SR_MULTIPASSSHADERINFO",
-        "SR_LWINHI",
-        "SR_SWINHI",
-        "SR_SWINLO",
-        "SR_SWINSZ",
-        "SR_SMEMSZ",
-        "SR_SMEMBANKS",
-        "SR_LWINLO",
-        "SR_LWINSZ",
-        "SR_LMEMLOSZ",
-        "SR_LMEMHIOFF",
-        "SR_EQMASK",
-        "SR_LTMASK",
-        "SR_LEMASK",
-        "SR_GTMASK",
-        "SR_GEMASK",
-        "SR_REGALLOC",
-        "SR_BARRIERALLOC",
-        "SR63",
-        "SR_GLOBALERRORSTATUS",
-        "SR_CGAERRORSTATUS",
-        "SR_WARPERRORSTATUS",
-        "SR_VIRTUALSMID",
-        "SR_VIRTUALENGINEID",
-        "SR69",
-        "SR70",
-        "SR71",
-        "SR72",
-        "SR73",
-        "SR74",
-        "SR75",
-        "SR76",
-        "SR77",
-        "SR78",
-        "SR79",
-        "SR_CLOCKLO",
-        "SR_CLOCKHI",
-        "SR_GLOBALTIMERLO",
-        "SR_GLOBALTIMERHI",
-        "SR_ESR_PC",
-        "SR_ESR_PC_HI",
-        "SR86",
-        "SR87",
-        "SR88",
-        "SR89",
-        "SR90",
-        "SR91",
-        "SR92",
-        "SR93",
-        "SR94",
-        "SR95",
-        "SR_HWTASKID",
-        "SR_CIRCULARQUEUEENTRYINDEX",
-        "SR_CIRCULARQUEUEENTRYADDRESSLOW",
-        "SR_CIRCULARQUEUEENTRYADDRESSHIGH",
-        "SR_PM0",
-        "SR_PM_HI0",
-        "SR_PM1",
-        "SR_PM_HI1",
-        "SR_PM2",
-        "SR_PM_HI2",
-        "SR_PM3",
-        "SR_PM_HI3",
-        "SR_PM4",
-        "SR_PM_HI4",
-        "SR_PM5",
-        "SR_PM_HI5",
-        "SR_PM6",
-        "SR_PM_HI6",
-        "SR_PM7",
-        "SR_PM_HI7",
-        "SR_SNAP_PM0",
-        "SR_SNAP_PM_HI0",
-        "SR_SNAP_PM1",
-        "SR_SNAP_PM_HI1",
-        "SR_SNAP_PM2",
-        "SR_SNAP_PM_HI2",
-        "SR_SNAP_PM3",
-        "SR_SNAP_PM_HI3",
-        "SR_SNAP_PM4",
-        "SR_SNAP_PM_HI4",
-        "SR_SNAP_PM5",
-        "SR_SNAP_PM_HI5",
-        "SR_SNAP_PM6",
-        "SR_SNAP_PM_HI6",
-        "SR_SNAP_PM7",
-        "SR_SNAP_PM_HI7",
-        "SR_VARIABLE_RATE",
-        "__HIR0X000",
-        "SR134",
-        "SR135",
-        "SR_CgaCtaId",
-        "SR_GpcLocalCgaId",
-        "SR_CgaSize",
-        "SR_CTARegPoolSz",
-        "SR140",
-        "SR_TMemSz",
-        "SR142",
-        "SR143",
-        "SR144",
-        "SR145",
-        "SR146",
-        "SR147",
-        "SR148",
-        "SR149",
-        "SR150",
-        "SR151",
-        "SR152",
-        "SR153",
-        "SR154",
-        "SR155",
-        "SR156",
-        "SR157",
-        "SR158",
-        "SR159",
-        "SR160",
-        "SR161",
-        "SR162",
-        "SR163",
-        "SR164",
-        "SR165",
-        "SR166",
-        "SR167",
-        "SR168",
-        "SR169",
-        "SR170",
-        "SR171",
-        "SR172",
-        "SR173",
-        "SR174",
-        "SR175",
-        "SR176",
-        "SR177",
-        "SR178",
-        "SR179",
-        "SR180",
-        "SR181",
-        "SR182",
-        "SR183",
-        "SR184",
-        "SR185",
-        "SR186",
-        "SR187",
-        "SR188",
-        "SR189",
-        "SR190",
-        "SR191",
-        "SR192",
-        "SR193",
-        "SR194",
-        "SR195",
-        "SR196",
-        "SR197",
-        "SR198",
-        "SR199",
-        "SR200",
-        "SR201",
-        "SR202",
-        "SR203",
-        "SR204",
-        "SR205",
-        "SR206",
-        "SR207",
-        "SR208",
-        "SR209",
-        "SR210",
-        "SR211",
-        "SR212",
-        "SR213",
-        "SR214",
-        "SR215",
-        "SR216",
-        "SR217",
-        "SR218",
-        "SR219",
-        "SR220",
-        "SR221",
-        "SR222",
-        "SR223",
-        "SR224",
-        "SR225",
-        "SR226",
-        "SR227",
-        "SR228",
-        "SR229",
-        "SR230",
-        "SR231",
-        "SR232",
-        "SR233",
-        "SR234",
-        "SR235",
-        "SR236",
-        "SR237",
-        "SR238",
-        "SR239",
-        "SR240",
-        "SR241",
-        "SR242",
-        "SR243",
-        "SR244",
-        "SR245",
-        "SR246",
-        "SR247",
-        "SR248",
-        "SR249",
-        "SR250",
-        "SR251",
-        "SR252",
-        "SR253",
-        "SR254",
-        "SRZ",
-    ];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 256usize] = [
-        "sr_laneid",
-        "sr_clock",
-        "sr_virtcfg",
-        "sr_virtid",
-        "sr4",
-        "sr5",
-        "sr6",
-        "sr7",
-        "sr8",
-        "sr9",
-        "sr10",
-        "sr11",
-        "sr12",
-        "sr13",
-        "sr14",
-        "sr_ordering_ticket",
-        "sr_prim_type",
-        "sr_invocation_id",
-        "sr_y_direction",
-        "sr_thread_kill",
-        "sm_shader_type",
-        "sr_directcbewriteaddresslow",
-        "sr_directcbewriteaddresshigh",
-        "sr_directcbewriteenabled",
-        "sr_sw_scratch",
-        "sr_machine_id_1",
-        "sr_machine_id_2",
-        "sr_machine_id_3",
-        "sr_affinity",
-        "sr_invocation_info",
-        "sr_wscalefactor_xy",
-        "sr_wscalefactor_z",
-        "sr_tid",
-        "sr_tid_x",
-        "sr_tid_y",
-        "sr_tid_z",
-        "sr36",
-        "sr_ctaid_x",
-        "sr_ctaid_y",
-        "sr_ctaid_z",
-        "sr_ntid",
-        "sr_cirqueueincrminusone",
-        "sr_nlatc",
-        "sr43",
-        "sr_sm_spa_version",
-        "sr_multipassshaderinfo",
-        "sr_lwinhi",
-        "sr_swinhi",
-        "sr_swinlo",
-        "sr_swinsz",
-        "sr_smemsz",
-        "sr_smembanks",
-        "sr_lwinlo",
-        "sr_lwinsz",
-        "sr_lmemlosz",
-        "sr_lmemhioff",
-        "sr_eqmask",
-        "sr_ltmask",
-        "sr_lemask",
-        "sr_gtmask",
-        "sr_gemask",
-        "sr_regalloc",
-        "sr_barrieralloc",
-        "sr63",
-        "sr_globalerrorstatus",
-        "sr_cgaerrorstatus",
-        "sr_warperrorstatus",
-        "sr_virtualsmid",
-        "sr_virtualengineid",
-        "sr69",
-        "sr70",
-        "sr71",
-        "sr72",
-        "sr73",
-        "sr74",
-        "sr75",
-        "sr76",
-        "sr77",
-        "sr78",
-        "sr79",
-        "sr_clocklo",
-        "sr_clockhi",
-        "sr_globaltimerlo",
-        "sr_globaltimerhi",
-        "sr_esr_pc",
-        "sr_esr_pc_hi",
-        "sr86",
-        "sr87",
-        "sr88",
-        "sr89",
-        "sr90",
-        "sr91",
-        "sr92",
-        "sr93",
-        "sr94",
-        "sr95",
-        "sr_hwtaskid",
-        "sr_circularqueueentryindex",
-        "sr_circularqueueentryaddresslow",
-        "sr_circularqueueentryaddresshigh",
-        "sr_pm0",
-        "sr_pm_hi0",
-        "sr_pm1",
-        "sr_pm_hi1",
-        "sr_pm2",
-        "sr_pm_hi2",
-        "sr_pm3",
-        "sr_pm_hi3",
-        "sr_pm4",
-        "sr_pm_hi4",
-        "sr_pm5",
-        "sr_pm_hi5",
-        "sr_pm6",
-        "sr_pm_hi6",
-        "sr_pm7",
-        "sr_pm_hi7",
-        "sr_snap_pm0",
-        "sr_snap_pm_hi0",
-        "sr_snap_pm1",
-        "sr_snap_pm_hi1",
-        "sr_snap_pm2",
-        "sr_snap_pm_hi2",
-        "sr_snap_pm3",
-        "sr_snap_pm_hi3",
-        "sr_snap_pm4",
-        "sr_snap_pm_hi4",
-        "sr_snap_pm5",
-        "sr_snap_pm_hi5",
-        "sr_snap_pm6",
-        "sr_snap_pm_hi6",
-        "sr_snap_pm7",
-        "sr_snap_pm_hi7",
-        "sr_variable_rate",
-        "hir0x000",
-        "sr134",
-        "sr135",
-        "sr_cgactaid",
-        "sr_gpclocalcgaid",
-        "sr_cgasize",
-        "sr_ctaregpoolsz",
-        "sr140",
-        "sr_tmemsz",
-        "sr142",
-        "sr143",
-        "sr144",
-        "sr145",
-        "sr146",
-        "sr147",
-        "sr148",
-        "sr149",
-        "sr150",
-        "sr151",
-        "sr152",
-        "sr153",
-        "sr154",
-        "sr155",
-        "sr156",
-        "sr157",
-        "sr158",
-        "sr159",
-        "sr160",
-        "sr161",
-        "sr162",
-        "sr163",
-        "sr164",
-        "sr165",
-        "sr166",
-        "sr167",
-        "sr168",
-        "sr169",
-        "sr170",
-        "sr171",
-        "sr172",
-        "sr173",
-        "sr174",
-        "sr175",
-        "sr176",
-        "sr177",
-        "sr178",
-        "sr179",
-        "sr180",
-        "sr181",
-        "sr182",
-        "sr183",
-        "sr184",
-        "sr185",
-        "sr186",
-        "sr187",
-        "sr188",
-        "sr189",
-        "sr190",
-        "sr191",
-        "sr192",
-        "sr193",
-        "sr194",
-        "sr195",
-        "sr196",
-        "sr197",
-        "sr198",
-        "sr199",
-        "sr200",
-        "sr201",
-        "sr202",
-        "sr203",
-        "sr204",
-        "sr205",
-        "sr206",
-        "sr207",
-        "sr208",
-        "sr209",
-        "sr210",
-        "sr211",
-        "sr212",
-        "sr213",
-        "sr214",
-        "sr215",
-        "sr216",
-        "sr217",
-        "sr218",
-        "sr219",
-        "sr220",
-        "sr221",
-        "sr222",
-        "sr223",
-        "sr224",
-        "sr225",
-        "sr226",
-        "sr227",
-        "sr228",
-        "sr229",
-        "sr230",
-        "sr231",
-        "sr232",
-        "sr233",
-        "sr234",
-        "sr235",
-        "sr236",
-        "sr237",
-        "sr238",
-        "sr239",
-        "sr240",
-        "sr241",
-        "sr242",
-        "sr243",
-        "sr244",
-        "sr245",
-        "sr246",
-        "sr247",
-        "sr248",
-        "sr249",
-        "sr250",
-        "sr251",
-        "sr252",
-        "sr253",
-        "sr254",
-        "srz",
-    ];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            (Sr::Sr4, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR_PM0"
-            }
-            (Sr::Sr5, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR_PM1"
-            }
-            (Sr::Sr6, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR_PM2"
-            }
-            (Sr::Sr7, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR_PM3"
-            }
-            (Sr::Sr8, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR_PM4"
-            }
-            (Sr::Sr9, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR_PM5"
-            }
-            (Sr::Sr10, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR_PM6"
-            }
-            (Sr::Sr11, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR_PM7"
-            }
-            (Sr::SrOrderingTicket, 50) => "SR15",
-            (
-                Sr::SrSwScratch,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 75,
-            ) => "SR_MACHINE_ID_0",
-            (Sr::Sr36, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR_CTA_PARAM"
-            }
-            (Sr::SrSmSpaVersion, 50 | 52) => "SR44",
-            (Sr::SrMultipassshaderinfo, 50 | 52) => "SR45",
-            (Sr::SrLwinhi, 50 | 52) => "SR46",
-            (Sr::SrSwinhi, 50 | 52) => "SR47",
-            (Sr::SrBarrieralloc, 50 | 52) => "SR_CTXADDR",
-            (
-                Sr::SrCgaerrorstatus,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 75 | 76
-                | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
-            ) => "SR65",
-            (
-                Sr::SrVirtualsmid,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => "SR_WARPERRORSTATUSCLEAR",
-            (
-                Sr::SrVirtualengineid,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => "SR68",
-            (Sr::Sr72, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR_PM_HI0"
-            }
-            (Sr::Sr73, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR_PM_HI1"
-            }
-            (Sr::Sr74, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR_PM_HI2"
-            }
-            (Sr::Sr75, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR_PM_HI3"
-            }
-            (Sr::Sr76, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR_PM_HI4"
-            }
-            (Sr::Sr77, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR_PM_HI5"
-            }
-            (Sr::Sr78, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR_PM_HI6"
-            }
-            (Sr::Sr79, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR_PM_HI7"
-            }
-            (Sr::SrEsrPc, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR84"
-            }
-            (
-                Sr::SrEsrPcHi,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => "SR85",
-            (Sr::SrPm0, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR100"
-            }
-            (Sr::SrPmHi0, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR101"
-            }
-            (Sr::SrPm1, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR102"
-            }
-            (Sr::SrPmHi1, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR103"
-            }
-            (Sr::SrPm2, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR104"
-            }
-            (Sr::SrPmHi2, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR105"
-            }
-            (Sr::SrPm3, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR106"
-            }
-            (Sr::SrPmHi3, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR107"
-            }
-            (Sr::SrPm4, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR108"
-            }
-            (Sr::SrPmHi4, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR109"
-            }
-            (Sr::SrPm5, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR110"
-            }
-            (Sr::SrPmHi5, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR111"
-            }
-            (Sr::SrPm6, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR112"
-            }
-            (Sr::SrPmHi6, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR113"
-            }
-            (Sr::SrPm7, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR114"
-            }
-            (Sr::SrPmHi7, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR115"
-            }
-            (
-                Sr::SrSnapPm0,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => "SR116",
-            (
-                Sr::SrSnapPmHi0,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => "SR117",
-            (
-                Sr::SrSnapPm1,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => "SR118",
-            (
-                Sr::SrSnapPmHi1,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => "SR119",
-            (
-                Sr::SrSnapPm2,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => "SR120",
-            (
-                Sr::SrSnapPmHi2,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => "SR121",
-            (
-                Sr::SrSnapPm3,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => "SR122",
-            (
-                Sr::SrSnapPmHi3,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => "SR123",
-            (
-                Sr::SrSnapPm4,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => "SR124",
-            (
-                Sr::SrSnapPmHi4,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => "SR125",
-            (
-                Sr::SrSnapPm5,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => "SR126",
-            (
-                Sr::SrSnapPmHi5,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => "SR127",
-            (
-                Sr::SrSnapPm6,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => "SR128",
-            (
-                Sr::SrSnapPmHi6,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => "SR129",
-            (
-                Sr::SrSnapPm7,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => "SR130",
-            (
-                Sr::SrSnapPmHi7,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => "SR131",
-            (
-                Sr::SrVariableRate,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70,
-            ) => "SR132",
-            (
-                Sr::Hir0x000,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70,
-            ) => "SR133",
-            (Sr::Sr134, 90 | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99) => {
-                "SR_WARPGROUP_INFO"
-            }
-            (Sr::Sr135, 90 | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99) => {
-                "SR_WARPGROUPID"
-            }
-            (
-                Sr::SrCgactaid,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 75 | 76
-                | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
-            ) => "SR136",
-            (
-                Sr::SrGpclocalcgaid,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 75 | 76
-                | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
-            ) => "SR137",
-            (
-                Sr::SrCgasize,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 75 | 76
-                | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89 | 90
-                | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99,
-            ) => "SR138",
-            (
-                Sr::SrCtaregpoolsz,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 75 | 76
-                | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
-            ) => "SR139",
-            (
-                Sr::SrTmemsz,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 75 | 76
-                | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89 | 90
-                | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99,
-            ) => "SR141",
-            (
-                Sr::Sr142,
-                120 | 121 | 122 | 123 | 124 | 125 | 126 | 127 | 128 | 129 | 130 | 131
-                | 132 | 133 | 134 | 135 | 136 | 137 | 138 | 139 | 140 | 141 | 142 | 143
-                | 144 | 145 | 146 | 147 | 148 | 149 | 150 | 151 | 152 | 153 | 154 | 155
-                | 156 | 157 | 158 | 159 | 160 | 161 | 162 | 163 | 164 | 165 | 166 | 167
-                | 168 | 169 | 170 | 171 | 172 | 173 | 174 | 175 | 176 | 177 | 178 | 179
-                | 180 | 181 | 182 | 183 | 184 | 185 | 186 | 187 | 188 | 189 | 190 | 191
-                | 192 | 193 | 194 | 195 | 196 | 197 | 198 | 199 | 200 | 201 | 202 | 203
-                | 204 | 205 | 206 | 207 | 208 | 209 | 210 | 211 | 212 | 213 | 214 | 215
-                | 216 | 217 | 218 | 219 | 220 | 221 | 222 | 223 | 224 | 225 | 226 | 227
-                | 228 | 229 | 230 | 231 | 232 | 233 | 234 | 235 | 236 | 237 | 238 | 239
-                | 240 | 241 | 242 | 243 | 244 | 245 | 246 | 247 | 248 | 249 | 250 | 251
-                | 252 | 253 | 254 | 255 | 256 | 257 | 258 | 259 | 260 | 261 | 262 | 263
-                | 264 | 265 | 266 | 267 | 268 | 269 | 270 | 271 | 272 | 273 | 274 | 275
-                | 276 | 277 | 278 | 279 | 280 | 281 | 282 | 283 | 284 | 285 | 286 | 287
-                | 288 | 289 | 290 | 291 | 292 | 293 | 294 | 295 | 296 | 297 | 298 | 299
-                | 300 | 301 | 302 | 303 | 304 | 305 | 306 | 307 | 308 | 309 | 310 | 311
-                | 312 | 313 | 314 | 315 | 316 | 317 | 318 | 319 | 320 | 321 | 322 | 323
-                | 324 | 325 | 326 | 327 | 328 | 329 | 330 | 331 | 332 | 333 | 334 | 335
-                | 336 | 337 | 338 | 339 | 340 | 341 | 342 | 343 | 344 | 345 | 346 | 347
-                | 348 | 349 | 350 | 351 | 352 | 353 | 354 | 355 | 356 | 357 | 358 | 359
-                | 360 | 361 | 362 | 363 | 364 | 365 | 366 | 367 | 368 | 369 | 370 | 371
-                | 372 | 373 | 374 | 375 | 376 | 377 | 378 | 379 | 380 | 381 | 382 | 383
-                | 384 | 385 | 386 | 387 | 388 | 389 | 390 | 391 | 392 | 393 | 394 | 395
-                | 396 | 397 | 398 | 399 | 400 | 401 | 402 | 403 | 404 | 405 | 406 | 407
-                | 408 | 409 | 410 | 411 | 412 | 413 | 414 | 415 | 416 | 417 | 418 | 419
-                | 420 | 421 | 422 | 423 | 424 | 425 | 426 | 427 | 428 | 429 | 430 | 431
-                | 432 | 433 | 434 | 435 | 436 | 437 | 438 | 439 | 440 | 441 | 442 | 443
-                | 444 | 445 | 446 | 447 | 448 | 449 | 450 | 451 | 452 | 453 | 454 | 455
-                | 456 | 457 | 458 | 459 | 460 | 461 | 462 | 463 | 464 | 465 | 466 | 467
-                | 468 | 469 | 470 | 471 | 472 | 473 | 474 | 475 | 476 | 477 | 478 | 479
-                | 480 | 481 | 482 | 483 | 484 | 485 | 486 | 487 | 488 | 489 | 490 | 491
-                | 492 | 493 | 494 | 495 | 496 | 497 | 498 | 499 | 500 | 501 | 502 | 503
-                | 504 | 505 | 506 | 507 | 508 | 509 | 510 | 511 | 512 | 513 | 514 | 515
-                | 516 | 517 | 518 | 519 | 520 | 521 | 522 | 523 | 524 | 525 | 526 | 527
-                | 528 | 529 | 530 | 531 | 532 | 533 | 534 | 535 | 536 | 537 | 538 | 539
-                | 540 | 541 | 542 | 543 | 544 | 545 | 546 | 547 | 548 | 549 | 550 | 551
-                | 552 | 553 | 554 | 555 | 556 | 557 | 558 | 559 | 560 | 561 | 562 | 563
-                | 564 | 565 | 566 | 567 | 568 | 569 | 570 | 571 | 572 | 573 | 574 | 575
-                | 576 | 577 | 578 | 579 | 580 | 581 | 582 | 583 | 584 | 585 | 586 | 587
-                | 588 | 589 | 590 | 591 | 592 | 593 | 594 | 595 | 596 | 597 | 598 | 599
-                | 600 | 601 | 602 | 603 | 604 | 605 | 606 | 607 | 608 | 609 | 610 | 611
-                | 612 | 613 | 614 | 615 | 616 | 617 | 618 | 619 | 620 | 621 | 622 | 623
-                | 624 | 625 | 626 | 627 | 628 | 629 | 630 | 631 | 632 | 633 | 634 | 635
-                | 636 | 637 | 638 | 639 | 640 | 641 | 642 | 643 | 644 | 645 | 646 | 647
-                | 648 | 649 | 650 | 651 | 652 | 653 | 654 | 655 | 656 | 657 | 658 | 659
-                | 660 | 661 | 662 | 663 | 664 | 665 | 666 | 667 | 668 | 669 | 670 | 671
-                | 672 | 673 | 674 | 675 | 676 | 677 | 678 | 679 | 680 | 681 | 682 | 683
-                | 684 | 685 | 686 | 687 | 688 | 689 | 690 | 691 | 692 | 693 | 694 | 695
-                | 696 | 697 | 698 | 699 | 700 | 701 | 702 | 703 | 704 | 705 | 706 | 707
-                | 708 | 709 | 710 | 711 | 712 | 713 | 714 | 715 | 716 | 717 | 718 | 719
-                | 720 | 721 | 722 | 723 | 724 | 725 | 726 | 727 | 728 | 729 | 730 | 731
-                | 732 | 733 | 734 | 735 | 736 | 737 | 738 | 739 | 740 | 741 | 742 | 743
-                | 744 | 745 | 746 | 747 | 748 | 749 | 750 | 751 | 752 | 753 | 754 | 755
-                | 756 | 757 | 758 | 759 | 760 | 761 | 762 | 763 | 764 | 765 | 766 | 767
-                | 768 | 769 | 770 | 771 | 772 | 773 | 774 | 775 | 776 | 777 | 778 | 779
-                | 780 | 781 | 782 | 783 | 784 | 785 | 786 | 787 | 788 | 789 | 790 | 791
-                | 792 | 793 | 794 | 795 | 796 | 797 | 798 | 799 | 800 | 801 | 802 | 803
-                | 804 | 805 | 806 | 807 | 808 | 809 | 810 | 811 | 812 | 813 | 814 | 815
-                | 816 | 817 | 818 | 819 | 820 | 821 | 822 | 823 | 824 | 825 | 826 | 827
-                | 828 | 829 | 830 | 831 | 832 | 833 | 834 | 835 | 836 | 837 | 838 | 839
-                | 840 | 841 | 842 | 843 | 844 | 845 | 846 | 847 | 848 | 849 | 850 | 851
-                | 852 | 853 | 854 | 855 | 856 | 857 | 858 | 859 | 860 | 861 | 862 | 863
-                | 864 | 865 | 866 | 867 | 868 | 869 | 870 | 871 | 872 | 873 | 874 | 875
-                | 876 | 877 | 878 | 879 | 880 | 881 | 882 | 883 | 884 | 885 | 886 | 887
-                | 888 | 889 | 890 | 891 | 892 | 893 | 894 | 895 | 896 | 897 | 898 | 899
-                | 900 | 901 | 902 | 903 | 904 | 905 | 906 | 907 | 908 | 909 | 910 | 911
-                | 912 | 913 | 914 | 915 | 916 | 917 | 918 | 919 | 920 | 921 | 922 | 923
-                | 924 | 925 | 926 | 927 | 928 | 929 | 930 | 931 | 932 | 933 | 934 | 935
-                | 936 | 937 | 938 | 939 | 940 | 941 | 942 | 943 | 944 | 945 | 946 | 947
-                | 948 | 949 | 950 | 951 | 952 | 953 | 954 | 955 | 956 | 957 | 958 | 959
-                | 960 | 961 | 962 | 963 | 964 | 965 | 966 | 967 | 968 | 969 | 970 | 971
-                | 972 | 973 | 974 | 975 | 976 | 977 | 978 | 979 | 980 | 981 | 982 | 983
-                | 984 | 985 | 986 | 987 | 988 | 989 | 990 | 991 | 992 | 993 | 994 | 995
-                | 996 | 997 | 998 | 999,
-            ) => "SR_CONTEXT_SAVE_ADDR_LO",
-            (
-                Sr::Sr143,
-                120 | 121 | 122 | 123 | 124 | 125 | 126 | 127 | 128 | 129 | 130 | 131
-                | 132 | 133 | 134 | 135 | 136 | 137 | 138 | 139 | 140 | 141 | 142 | 143
-                | 144 | 145 | 146 | 147 | 148 | 149 | 150 | 151 | 152 | 153 | 154 | 155
-                | 156 | 157 | 158 | 159 | 160 | 161 | 162 | 163 | 164 | 165 | 166 | 167
-                | 168 | 169 | 170 | 171 | 172 | 173 | 174 | 175 | 176 | 177 | 178 | 179
-                | 180 | 181 | 182 | 183 | 184 | 185 | 186 | 187 | 188 | 189 | 190 | 191
-                | 192 | 193 | 194 | 195 | 196 | 197 | 198 | 199 | 200 | 201 | 202 | 203
-                | 204 | 205 | 206 | 207 | 208 | 209 | 210 | 211 | 212 | 213 | 214 | 215
-                | 216 | 217 | 218 | 219 | 220 | 221 | 222 | 223 | 224 | 225 | 226 | 227
-                | 228 | 229 | 230 | 231 | 232 | 233 | 234 | 235 | 236 | 237 | 238 | 239
-                | 240 | 241 | 242 | 243 | 244 | 245 | 246 | 247 | 248 | 249 | 250 | 251
-                | 252 | 253 | 254 | 255 | 256 | 257 | 258 | 259 | 260 | 261 | 262 | 263
-                | 264 | 265 | 266 | 267 | 268 | 269 | 270 | 271 | 272 | 273 | 274 | 275
-                | 276 | 277 | 278 | 279 | 280 | 281 | 282 | 283 | 284 | 285 | 286 | 287
-                | 288 | 289 | 290 | 291 | 292 | 293 | 294 | 295 | 296 | 297 | 298 | 299
-                | 300 | 301 | 302 | 303 | 304 | 305 | 306 | 307 | 308 | 309 | 310 | 311
-                | 312 | 313 | 314 | 315 | 316 | 317 | 318 | 319 | 320 | 321 | 322 | 323
-                | 324 | 325 | 326 | 327 | 328 | 329 | 330 | 331 | 332 | 333 | 334 | 335
-                | 336 | 337 | 338 | 339 | 340 | 341 | 342 | 343 | 344 | 345 | 346 | 347
-                | 348 | 349 | 350 | 351 | 352 | 353 | 354 | 355 | 356 | 357 | 358 | 359
-                | 360 | 361 | 362 | 363 | 364 | 365 | 366 | 367 | 368 | 369 | 370 | 371
-                | 372 | 373 | 374 | 375 | 376 | 377 | 378 | 379 | 380 | 381 | 382 | 383
-                | 384 | 385 | 386 | 387 | 388 | 389 | 390 | 391 | 392 | 393 | 394 | 395
-                | 396 | 397 | 398 | 399 | 400 | 401 | 402 | 403 | 404 | 405 | 406 | 407
-                | 408 | 409 | 410 | 411 | 412 | 413 | 414 | 415 | 416 | 417 | 418 | 419
-                | 420 | 421 | 422 | 423 | 424 | 425 | 426 | 427 | 428 | 429 | 430 | 431
-                | 432 | 433 | 434 | 435 | 436 | 437 | 438 | 439 | 440 | 441 | 442 | 443
-                | 444 | 445 | 446 | 447 | 448 | 449 | 450 | 451 | 452 | 453 | 454 | 455
-                | 456 | 457 | 458 | 459 | 460 | 461 | 462 | 463 | 464 | 465 | 466 | 467
-                | 468 | 469 | 470 | 471 | 472 | 473 | 474 | 475 | 476 | 477 | 478 | 479
-                | 480 | 481 | 482 | 483 | 484 | 485 | 486 | 487 | 488 | 489 | 490 | 491
-                | 492 | 493 | 494 | 495 | 496 | 497 | 498 | 499 | 500 | 501 | 502 | 503
-                | 504 | 505 | 506 | 507 | 508 | 509 | 510 | 511 | 512 | 513 | 514 | 515
-                | 516 | 517 | 518 | 519 | 520 | 521 | 522 | 523 | 524 | 525 | 526 | 527
-                | 528 | 529 | 530 | 531 | 532 | 533 | 534 | 535 | 536 | 537 | 538 | 539
-                | 540 | 541 | 542 | 543 | 544 | 545 | 546 | 547 | 548 | 549 | 550 | 551
-                | 552 | 553 | 554 | 555 | 556 | 557 | 558 | 559 | 560 | 561 | 562 | 563
-                | 564 | 565 | 566 | 567 | 568 | 569 | 570 | 571 | 572 | 573 | 574 | 575
-                | 576 | 577 | 578 | 579 | 580 | 581 | 582 | 583 | 584 | 585 | 586 | 587
-                | 588 | 589 | 590 | 591 | 592 | 593 | 594 | 595 | 596 | 597 | 598 | 599
-                | 600 | 601 | 602 | 603 | 604 | 605 | 606 | 607 | 608 | 609 | 610 | 611
-                | 612 | 613 | 614 | 615 | 616 | 617 | 618 | 619 | 620 | 621 | 622 | 623
-                | 624 | 625 | 626 | 627 | 628 | 629 | 630 | 631 | 632 | 633 | 634 | 635
-                | 636 | 637 | 638 | 639 | 640 | 641 | 642 | 643 | 644 | 645 | 646 | 647
-                | 648 | 649 | 650 | 651 | 652 | 653 | 654 | 655 | 656 | 657 | 658 | 659
-                | 660 | 661 | 662 | 663 | 664 | 665 | 666 | 667 | 668 | 669 | 670 | 671
-                | 672 | 673 | 674 | 675 | 676 | 677 | 678 | 679 | 680 | 681 | 682 | 683
-                | 684 | 685 | 686 | 687 | 688 | 689 | 690 | 691 | 692 | 693 | 694 | 695
-                | 696 | 697 | 698 | 699 | 700 | 701 | 702 | 703 | 704 | 705 | 706 | 707
-                | 708 | 709 | 710 | 711 | 712 | 713 | 714 | 715 | 716 | 717 | 718 | 719
-                | 720 | 721 | 722 | 723 | 724 | 725 | 726 | 727 | 728 | 729 | 730 | 731
-                | 732 | 733 | 734 | 735 | 736 | 737 | 738 | 739 | 740 | 741 | 742 | 743
-                | 744 | 745 | 746 | 747 | 748 | 749 | 750 | 751 | 752 | 753 | 754 | 755
-                | 756 | 757 | 758 | 759 | 760 | 761 | 762 | 763 | 764 | 765 | 766 | 767
-                | 768 | 769 | 770 | 771 | 772 | 773 | 774 | 775 | 776 | 777 | 778 | 779
-                | 780 | 781 | 782 | 783 | 784 | 785 | 786 | 787 | 788 | 789 | 790 | 791
-                | 792 | 793 | 794 | 795 | 796 | 797 | 798 | 799 | 800 | 801 | 802 | 803
-                | 804 | 805 | 806 | 807 | 808 | 809 | 810 | 811 | 812 | 813 | 814 | 815
-                | 816 | 817 | 818 | 819 | 820 | 821 | 822 | 823 | 824 | 825 | 826 | 827
-                | 828 | 829 | 830 | 831 | 832 | 833 | 834 | 835 | 836 | 837 | 838 | 839
-                | 840 | 841 | 842 | 843 | 844 | 845 | 846 | 847 | 848 | 849 | 850 | 851
-                | 852 | 853 | 854 | 855 | 856 | 857 | 858 | 859 | 860 | 861 | 862 | 863
-                | 864 | 865 | 866 | 867 | 868 | 869 | 870 | 871 | 872 | 873 | 874 | 875
-                | 876 | 877 | 878 | 879 | 880 | 881 | 882 | 883 | 884 | 885 | 886 | 887
-                | 888 | 889 | 890 | 891 | 892 | 893 | 894 | 895 | 896 | 897 | 898 | 899
-                | 900 | 901 | 902 | 903 | 904 | 905 | 906 | 907 | 908 | 909 | 910 | 911
-                | 912 | 913 | 914 | 915 | 916 | 917 | 918 | 919 | 920 | 921 | 922 | 923
-                | 924 | 925 | 926 | 927 | 928 | 929 | 930 | 931 | 932 | 933 | 934 | 935
-                | 936 | 937 | 938 | 939 | 940 | 941 | 942 | 943 | 944 | 945 | 946 | 947
-                | 948 | 949 | 950 | 951 | 952 | 953 | 954 | 955 | 956 | 957 | 958 | 959
-                | 960 | 961 | 962 | 963 | 964 | 965 | 966 | 967 | 968 | 969 | 970 | 971
-                | 972 | 973 | 974 | 975 | 976 | 977 | 978 | 979 | 980 | 981 | 982 | 983
-                | 984 | 985 | 986 | 987 | 988 | 989 | 990 | 991 | 992 | 993 | 994 | 995
-                | 996 | 997 | 998 | 999,
-            ) => "SR_CONTEXT_SAVE_ADDR_HI",
-            (Sr::Srz, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                "SR255"
-            }
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 32], usize) {
-        static CHUNKS: [([u8; 32], usize); 256usize] = text_chunks(&Sr::TEXTS);
-        match (self, sm) {
-            (Sr::Sr4, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_PM0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
-            }
-            (Sr::Sr5, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_PM1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
-            }
-            (Sr::Sr6, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_PM2\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
-            }
-            (Sr::Sr7, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_PM3\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
-            }
-            (Sr::Sr8, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_PM4\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
-            }
-            (Sr::Sr9, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_PM5\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
-            }
-            (Sr::Sr10, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_PM6\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
-            }
-            (Sr::Sr11, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_PM7\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 6)
-            }
-            (Sr::SrOrderingTicket, 50) => {
-                (b"SR15\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
-            }
-            (
-                Sr::SrSwScratch,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 75,
-            ) => (b"SR_MACHINE_ID_0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 15),
-            (Sr::Sr36, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_CTA_PARAM\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 12)
-            }
-            (Sr::SrSmSpaVersion, 50 | 52) => {
-                (b"SR44\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
-            }
-            (Sr::SrMultipassshaderinfo, 50 | 52) => {
-                (b"SR45\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
-            }
-            (Sr::SrLwinhi, 50 | 52) => {
-                (b"SR46\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
-            }
-            (Sr::SrSwinhi, 50 | 52) => {
-                (b"SR47\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
-            }
-            (Sr::SrBarrieralloc, 50 | 52) => {
-                (b"SR_CTXADDR\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 10)
-            }
-            (
-                Sr::SrCgaerrorstatus,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 75 | 76
-                | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
-            ) => (b"SR65\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4),
-            (
-                Sr::SrVirtualsmid,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => (b"SR_WARPERRORSTATUSCLEAR\0\0\0\0\0\0\0\0\0", 23),
-            (
-                Sr::SrVirtualengineid,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => (b"SR68\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4),
-            (Sr::Sr72, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_PM_HI0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-            }
-            (Sr::Sr73, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_PM_HI1\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-            }
-            (Sr::Sr74, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_PM_HI2\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-            }
-            (Sr::Sr75, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_PM_HI3\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-            }
-            (Sr::Sr76, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_PM_HI4\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-            }
-            (Sr::Sr77, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_PM_HI5\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-            }
-            (Sr::Sr78, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_PM_HI6\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-            }
-            (Sr::Sr79, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR_PM_HI7\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 9)
-            }
-            (Sr::SrEsrPc, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR84\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4)
-            }
-            (
-                Sr::SrEsrPcHi,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => (b"SR85\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 4),
-            (Sr::SrPm0, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR100\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPmHi0, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR101\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPm1, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR102\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPmHi1, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR103\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPm2, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR104\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPmHi2, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR105\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPm3, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR106\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPmHi3, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR107\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPm4, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR108\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPmHi4, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR109\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPm5, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR110\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPmHi5, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR111\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPm6, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR112\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPmHi6, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR113\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPm7, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR114\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (Sr::SrPmHi7, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR115\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            (
-                Sr::SrSnapPm0,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => (b"SR116\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
-            (
-                Sr::SrSnapPmHi0,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => (b"SR117\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
-            (
-                Sr::SrSnapPm1,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => (b"SR118\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
-            (
-                Sr::SrSnapPmHi1,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => (b"SR119\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
-            (
-                Sr::SrSnapPm2,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => (b"SR120\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
-            (
-                Sr::SrSnapPmHi2,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => (b"SR121\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
-            (
-                Sr::SrSnapPm3,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => (b"SR122\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
-            (
-                Sr::SrSnapPmHi3,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => (b"SR123\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
-            (
-                Sr::SrSnapPm4,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => (b"SR124\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
-            (
-                Sr::SrSnapPmHi4,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => (b"SR125\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
-            (
-                Sr::SrSnapPm5,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => (b"SR126\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
-            (
-                Sr::SrSnapPmHi5,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => (b"SR127\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
-            (
-                Sr::SrSnapPm6,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => (b"SR128\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
-            (
-                Sr::SrSnapPmHi6,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => (b"SR129\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
-            (
-                Sr::SrSnapPm7,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => (b"SR130\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
-            (
-                Sr::SrSnapPmHi7,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69,
-            ) => (b"SR131\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
-            (
-                Sr::SrVariableRate,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70,
-            ) => (b"SR132\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
-            (
-                Sr::Hir0x000,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70,
-            ) => (b"SR133\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
-            (Sr::Sr134, 90 | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99) => {
-                (b"SR_WARPGROUP_INFO\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 17)
-            }
-            (Sr::Sr135, 90 | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99) => {
-                (b"SR_WARPGROUPID\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 14)
-            }
-            (
-                Sr::SrCgactaid,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 75 | 76
-                | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
-            ) => (b"SR136\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
-            (
-                Sr::SrGpclocalcgaid,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 75 | 76
-                | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
-            ) => (b"SR137\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
-            (
-                Sr::SrCgasize,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 75 | 76
-                | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89 | 90
-                | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99,
-            ) => (b"SR138\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
-            (
-                Sr::SrCtaregpoolsz,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 75 | 76
-                | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89,
-            ) => (b"SR139\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
-            (
-                Sr::SrTmemsz,
-                50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 75 | 76
-                | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89 | 90
-                | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99,
-            ) => (b"SR141\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5),
-            (
-                Sr::Sr142,
-                120 | 121 | 122 | 123 | 124 | 125 | 126 | 127 | 128 | 129 | 130 | 131
-                | 132 | 133 | 134 | 135 | 136 | 137 | 138 | 139 | 140 | 141 | 142 | 143
-                | 144 | 145 | 146 | 147 | 148 | 149 | 150 | 151 | 152 | 153 | 154 | 155
-                | 156 | 157 | 158 | 159 | 160 | 161 | 162 | 163 | 164 | 165 | 166 | 167
-                | 168 | 169 | 170 | 171 | 172 | 173 | 174 | 175 | 176 | 177 | 178 | 179
-                | 180 | 181 | 182 | 183 | 184 | 185 | 186 | 187 | 188 | 189 | 190 | 191
-                | 192 | 193 | 194 | 195 | 196 | 197 | 198 | 199 | 200 | 201 | 202 | 203
-                | 204 | 205 | 206 | 207 | 208 | 209 | 210 | 211 | 212 | 213 | 214 | 215
-                | 216 | 217 | 218 | 219 | 220 | 221 | 222 | 223 | 224 | 225 | 226 | 227
-                | 228 | 229 | 230 | 231 | 232 | 233 | 234 | 235 | 236 | 237 | 238 | 239
-                | 240 | 241 | 242 | 243 | 244 | 245 | 246 | 247 | 248 | 249 | 250 | 251
-                | 252 | 253 | 254 | 255 | 256 | 257 | 258 | 259 | 260 | 261 | 262 | 263
-                | 264 | 265 | 266 | 267 | 268 | 269 | 270 | 271 | 272 | 273 | 274 | 275
-                | 276 | 277 | 278 | 279 | 280 | 281 | 282 | 283 | 284 | 285 | 286 | 287
-                | 288 | 289 | 290 | 291 | 292 | 293 | 294 | 295 | 296 | 297 | 298 | 299
-                | 300 | 301 | 302 | 303 | 304 | 305 | 306 | 307 | 308 | 309 | 310 | 311
-                | 312 | 313 | 314 | 315 | 316 | 317 | 318 | 319 | 320 | 321 | 322 | 323
-                | 324 | 325 | 326 | 327 | 328 | 329 | 330 | 331 | 332 | 333 | 334 | 335
-                | 336 | 337 | 338 | 339 | 340 | 341 | 342 | 343 | 344 | 345 | 346 | 347
-                | 348 | 349 | 350 | 351 | 352 | 353 | 354 | 355 | 356 | 357 | 358 | 359
-                | 360 | 361 | 362 | 363 | 364 | 365 | 366 | 367 | 368 | 369 | 370 | 371
-                | 372 | 373 | 374 | 375 | 376 | 377 | 378 | 379 | 380 | 381 | 382 | 383
-                | 384 | 385 | 386 | 387 | 388 | 389 | 390 | 391 | 392 | 393 | 394 | 395
-                | 396 | 397 | 398 | 399 | 400 | 401 | 402 | 403 | 404 | 405 | 406 | 407
-                | 408 | 409 | 410 | 411 | 412 | 413 | 414 | 415 | 416 | 417 | 418 | 419
-                | 420 | 421 | 422 | 423 | 424 | 425 | 426 | 427 | 428 | 429 | 430 | 431
-                | 432 | 433 | 434 | 435 | 436 | 437 | 438 | 439 | 440 | 441 | 442 | 443
-                | 444 | 445 | 446 | 447 | 448 | 449 | 450 | 451 | 452 | 453 | 454 | 455
-                | 456 | 457 | 458 | 459 | 460 | 461 | 462 | 463 | 464 | 465 | 466 | 467
-                | 468 | 469 | 470 | 471 | 472 | 473 | 474 | 475 | 476 | 477 | 478 | 479
-                | 480 | 481 | 482 | 483 | 484 | 485 | 486 | 487 | 488 | 489 | 490 | 491
-                | 492 | 493 | 494 | 495 | 496 | 497 | 498 | 499 | 500 | 501 | 502 | 503
-                | 504 | 505 | 506 | 507 | 508 | 509 | 510 | 511 | 512 | 513 | 514 | 515
-                | 516 | 517 | 518 | 519 | 520 | 521 | 522 | 523 | 524 | 525 | 526 | 527
-                | 528 | 529 | 530 | 531 | 532 | 533 | 534 | 535 | 536 | 537 | 538 | 539
-                | 540 | 541 | 542 | 543 | 544 | 545 | 546 | 547 | 548 | 549 | 550 | 551
-                | 552 | 553 | 554 | 555 | 556 | 557 | 558 | 559 | 560 | 561 | 562 | 563
-                | 564 | 565 | 566 | 567 | 568 | 569 | 570 | 571 | 572 | 573 | 574 | 575
-                | 576 | 577 | 578 | 579 | 580 | 581 | 582 | 583 | 584 | 585 | 586 | 587
-                | 588 | 589 | 590 | 591 | 592 | 593 | 594 | 595 | 596 | 597 | 598 | 599
-                | 600 | 601 | 602 | 603 | 604 | 605 | 606 | 607 | 608 | 609 | 610 | 611
-                | 612 | 613 | 614 | 615 | 616 | 617 | 618 | 619 | 620 | 621 | 622 | 623
-                | 624 | 625 | 626 | 627 | 628 | 629 | 630 | 631 | 632 | 633 | 634 | 635
-                | 636 | 637 | 638 | 639 | 640 | 641 | 642 | 643 | 644 | 645 | 646 | 647
-                | 648 | 649 | 650 | 651 | 652 | 653 | 654 | 655 | 656 | 657 | 658 | 659
-                | 660 | 661 | 662 | 663 | 664 | 665 | 666 | 667 | 668 | 669 | 670 | 671
-                | 672 | 673 | 674 | 675 | 676 | 677 | 678 | 679 | 680 | 681 | 682 | 683
-                | 684 | 685 | 686 | 687 | 688 | 689 | 690 | 691 | 692 | 693 | 694 | 695
-                | 696 | 697 | 698 | 699 | 700 | 701 | 702 | 703 | 704 | 705 | 706 | 707
-                | 708 | 709 | 710 | 711 | 712 | 713 | 714 | 715 | 716 | 717 | 718 | 719
-                | 720 | 721 | 722 | 723 | 724 | 725 | 726 | 727 | 728 | 729 | 730 | 731
-                | 732 | 733 | 734 | 735 | 736 | 737 | 738 | 739 | 740 | 741 | 742 | 743
-                | 744 | 745 | 746 | 747 | 748 | 749 | 750 | 751 | 752 | 753 | 754 | 755
-                | 756 | 757 | 758 | 759 | 760 | 761 | 762 | 763 | 764 | 765 | 766 | 767
-                | 768 | 769 | 770 | 771 | 772 | 773 | 774 | 775 | 776 | 777 | 778 | 779
-                | 780 | 781 | 782 | 783 | 784 | 785 | 786 | 787 | 788 | 789 | 790 | 791
-                | 792 | 793 | 794 | 795 | 796 | 797 | 798 | 799 | 800 | 801 | 802 | 803
-                | 804 | 805 | 806 | 807 | 808 | 809 | 810 | 811 | 812 | 813 | 814 | 815
-                | 816 | 817 | 818 | 819 | 820 | 821 | 822 | 823 | 824 | 825 | 826 | 827
-                | 828 | 829 | 830 | 831 | 832 | 833 | 834 | 835 | 836 | 837 | 838 | 839
-                | 840 | 841 | 842 | 843 | 844 | 845 | 846 | 847 | 848 | 849 | 850 | 851
-                | 852 | 853 | 854 | 855 | 856 | 857 | 858 | 859 | 860 | 861 | 862 | 863
-                | 864 | 865 | 866 | 867 | 868 | 869 | 870 | 871 | 872 | 873 | 874 | 875
-                | 876 | 877 | 878 | 879 | 880 | 881 | 882 | 883 | 884 | 885 | 886 | 887
-                | 888 | 889 | 890 | 891 | 892 | 893 | 894 | 895 | 896 | 897 | 898 | 899
-                | 900 | 901 | 902 | 903 | 904 | 905 | 906 | 907 | 908 | 909 | 910 | 911
-                | 912 | 913 | 914 | 915 | 916 | 917 | 918 | 919 | 920 | 921 | 922 | 923
-                | 924 | 925 | 926 | 927 | 928 | 929 | 930 | 931 | 932 | 933 | 934 | 935
-                | 936 | 937 | 938 | 939 | 940 | 941 | 942 | 943 | 944 | 945 | 946 | 947
-                | 948 | 949 | 950 | 951 | 952 | 953 | 954 | 955 | 956 | 957 | 958 | 959
-                | 960 | 961 | 962 | 963 | 964 | 965 | 966 | 967 | 968 | 969 | 970 | 971
-                | 972 | 973 | 974 | 975 | 976 | 977 | 978 | 979 | 980 | 981 | 982 | 983
-                | 984 | 985 | 986 | 987 | 988 | 989 | 990 | 991 | 992 | 993 | 994 | 995
-                | 996 | 997 | 998 | 999,
-            ) => (b"SR_CONTEXT_SAVE_ADDR_LO\0\0\0\0\0\0\0\0\0", 23),
-            (
-                Sr::Sr143,
-                120 | 121 | 122 | 123 | 124 | 125 | 126 | 127 | 128 | 129 | 130 | 131
-                | 132 | 133 | 134 | 135 | 136 | 137 | 138 | 139 | 140 | 141 | 142 | 143
-                | 144 | 145 | 146 | 147 | 148 | 149 | 150 | 151 | 152 | 153 | 154 | 155
-                | 156 | 157 | 158 | 159 | 160 | 161 | 162 | 163 | 164 | 165 | 166 | 167
-                | 168 | 169 | 170 | 171 | 172 | 173 | 174 | 175 | 176 | 177 | 178 | 179
-                | 180 | 181 | 182 | 183 | 184 | 185 | 186 | 187 | 188 | 189 | 190 | 191
-                | 192 | 193 | 194 | 195 | 196 | 197 | 198 | 199 | 200 | 201 | 202 | 203
-                | 204 | 205 | 206 | 207 | 208 | 209 | 210 | 211 | 212 | 213 | 214 | 215
-                | 216 | 217 | 218 | 219 | 220 | 221 | 222 | 223 | 224 | 225 | 226 | 227
-                | 228 | 229 | 230 | 231 | 232 | 233 | 234 | 235 | 236 | 237 | 238 | 239
-                | 240 | 241 | 242 | 243 | 244 | 245 | 246 | 247 | 248 | 249 | 250 | 251
-                | 252 | 253 | 254 | 255 | 256 | 257 | 258 | 259 | 260 | 261 | 262 | 263
-                | 264 | 265 | 266 | 267 | 268 | 269 | 270 | 271 | 272 | 273 | 274 | 275
-                | 276 | 277 | 278 | 279 | 280 | 281 | 282 | 283 | 284 | 285 | 286 | 287
-                | 288 | 289 | 290 | 291 | 292 | 293 | 294 | 295 | 296 | 297 | 298 | 299
-                | 300 | 301 | 302 | 303 | 304 | 305 | 306 | 307 | 308 | 309 | 310 | 311
-                | 312 | 313 | 314 | 315 | 316 | 317 | 318 | 319 | 320 | 321 | 322 | 323
-                | 324 | 325 | 326 | 327 | 328 | 329 | 330 | 331 | 332 | 333 | 334 | 335
-                | 336 | 337 | 338 | 339 | 340 | 341 | 342 | 343 | 344 | 345 | 346 | 347
-                | 348 | 349 | 350 | 351 | 352 | 353 | 354 | 355 | 356 | 357 | 358 | 359
-                | 360 | 361 | 362 | 363 | 364 | 365 | 366 | 367 | 368 | 369 | 370 | 371
-                | 372 | 373 | 374 | 375 | 376 | 377 | 378 | 379 | 380 | 381 | 382 | 383
-                | 384 | 385 | 386 | 387 | 388 | 389 | 390 | 391 | 392 | 393 | 394 | 395
-                | 396 | 397 | 398 | 399 | 400 | 401 | 402 | 403 | 404 | 405 | 406 | 407
-                | 408 | 409 | 410 | 411 | 412 | 413 | 414 | 415 | 416 | 417 | 418 | 419
-                | 420 | 421 | 422 | 423 | 424 | 425 | 426 | 427 | 428 | 429 | 430 | 431
-                | 432 | 433 | 434 | 435 | 436 | 437 | 438 | 439 | 440 | 441 | 442 | 443
-                | 444 | 445 | 446 | 447 | 448 | 449 | 450 | 451 | 452 | 453 | 454 | 455
-                | 456 | 457 | 458 | 459 | 460 | 461 | 462 | 463 | 464 | 465 | 466 | 467
-                | 468 | 469 | 470 | 471 | 472 | 473 | 474 | 475 | 476 | 477 | 478 | 479
-                | 480 | 481 | 482 | 483 | 484 | 485 | 486 | 487 | 488 | 489 | 490 | 491
-                | 492 | 493 | 494 | 495 | 496 | 497 | 498 | 499 | 500 | 501 | 502 | 503
-                | 504 | 505 | 506 | 507 | 508 | 509 | 510 | 511 | 512 | 513 | 514 | 515
-                | 516 | 517 | 518 | 519 | 520 | 521 | 522 | 523 | 524 | 525 | 526 | 527
-                | 528 | 529 | 530 | 531 | 532 | 533 | 534 | 535 | 536 | 537 | 538 | 539
-                | 540 | 541 | 542 | 543 | 544 | 545 | 546 | 547 | 548 | 549 | 550 | 551
-                | 552 | 553 | 554 | 555 | 556 | 557 | 558 | 559 | 560 | 561 | 562 | 563
-                | 564 | 565 | 566 | 567 | 568 | 569 | 570 | 571 | 572 | 573 | 574 | 575
-                | 576 | 577 | 578 | 579 | 580 | 581 | 582 | 583 | 584 | 585 | 586 | 587
-                | 588 | 589 | 590 | 591 | 592 | 593 | 594 | 595 | 596 | 597 | 598 | 599
-                | 600 | 601 | 602 | 603 | 604 | 605 | 606 | 607 | 608 | 609 | 610 | 611
-                | 612 | 613 | 614 | 615 | 616 | 617 | 618 | 619 | 620 | 621 | 622 | 623
-                | 624 | 625 | 626 | 627 | 628 | 629 | 630 | 631 | 632 | 633 | 634 | 635
-                | 636 | 637 | 638 | 639 | 640 | 641 | 642 | 643 | 644 | 645 | 646 | 647
-                | 648 | 649 | 650 | 651 | 652 | 653 | 654 | 655 | 656 | 657 | 658 | 659
-                | 660 | 661 | 662 | 663 | 664 | 665 | 666 | 667 | 668 | 669 | 670 | 671
-                | 672 | 673 | 674 | 675 | 676 | 677 | 678 | 679 | 680 | 681 | 682 | 683
-                | 684 | 685 | 686 | 687 | 688 | 689 | 690 | 691 | 692 | 693 | 694 | 695
-                | 696 | 697 | 698 | 699 | 700 | 701 | 702 | 703 | 704 | 705 | 706 | 707
-                | 708 | 709 | 710 | 711 | 712 | 713 | 714 | 715 | 716 | 717 | 718 | 719
-                | 720 | 721 | 722 | 723 | 724 | 725 | 726 | 727 | 728 | 729 | 730 | 731
-                | 732 | 733 | 734 | 735 | 736 | 737 | 738 | 739 | 740 | 741 | 742 | 743
-                | 744 | 745 | 746 | 747 | 748 | 749 | 750 | 751 | 752 | 753 | 754 | 755
-                | 756 | 757 | 758 | 759 | 760 | 761 | 762 | 763 | 764 | 765 | 766 | 767
-                | 768 | 769 | 770 | 771 | 772 | 773 | 774 | 775 | 776 | 777 | 778 | 779
-                | 780 | 781 | 782 | 783 | 784 | 785 | 786 | 787 | 788 | 789 | 790 | 791
-                | 792 | 793 | 794 | 795 | 796 | 797 | 798 | 799 | 800 | 801 | 802 | 803
-                | 804 | 805 | 806 | 807 | 808 | 809 | 810 | 811 | 812 | 813 | 814 | 815
-                | 816 | 817 | 818 | 819 | 820 | 821 | 822 | 823 | 824 | 825 | 826 | 827
-                | 828 | 829 | 830 | 831 | 832 | 833 | 834 | 835 | 836 | 837 | 838 | 839
-                | 840 | 841 | 842 | 843 | 844 | 845 | 846 | 847 | 848 | 849 | 850 | 851
-                | 852 | 853 | 854 | 855 | 856 | 857 | 858 | 859 | 860 | 861 | 862 | 863
-                | 864 | 865 | 866 | 867 | 868 | 869 | 870 | 871 | 872 | 873 | 874 | 875
-                | 876 | 877 | 878 | 879 | 880 | 881 | 882 | 883 | 884 | 885 | 886 | 887
-                | 888 | 889 | 890 | 891 | 892 | 893 | 894 | 895 | 896 | 897 | 898 | 899
-                | 900 | 901 | 902 | 903 | 904 | 905 | 906 | 907 | 908 | 909 | 910 | 911
-                | 912 | 913 | 914 | 915 | 916 | 917 | 918 | 919 | 920 | 921 | 922 | 923
-                | 924 | 925 | 926 | 927 | 928 | 929 | 930 | 931 | 932 | 933 | 934 | 935
-                | 936 | 937 | 938 | 939 | 940 | 941 | 942 | 943 | 944 | 945 | 946 | 947
-                | 948 | 949 | 950 | 951 | 952 | 953 | 954 | 955 | 956 | 957 | 958 | 959
-                | 960 | 961 | 962 | 963 | 964 | 965 | 966 | 967 | 968 | 969 | 970 | 971
-                | 972 | 973 | 974 | 975 | 976 | 977 | 978 | 979 | 980 | 981 | 982 | 983
-                | 984 | 985 | 986 | 987 | 988 | 989 | 990 | 991 | 992 | 993 | 994 | 995
-                | 996 | 997 | 998 | 999,
-            ) => (b"SR_CONTEXT_SAVE_ADDR_HI\0\0\0\0\0\0\0\0\0", 23),
-            (Sr::Srz, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => {
-                (b"SR255\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 5)
-            }
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: Sr = Sr::SrLaneid;
+enum_tables!(
+    Sr, 32, [SrLaneid, SrClock, SrVirtcfg, SrVirtid, Sr4, Sr5, Sr6, Sr7, Sr8, Sr9, Sr10,
+    Sr11, Sr12, Sr13, Sr14, SrOrderingTicket, SrPrimType, SrInvocationId, SrYDirection,
+    SrThreadKill, SmShaderType, SrDirectcbewriteaddresslow, SrDirectcbewriteaddresshigh,
+    SrDirectcbewriteenabled, SrSwScratch, SrMachineId1, SrMachineId2, SrMachineId3,
+    SrAffinity, SrInvocationInfo, SrWscalefactorXy, SrWscalefactorZ, SrTid, SrTidX,
+    SrTidY, SrTidZ, Sr36, SrCtaidX, SrCtaidY, SrCtaidZ, SrNtid, SrCirqueueincrminusone,
+    SrNlatc, Sr43, SrSmSpaVersion, SrMultipassshaderinfo, SrLwinhi, SrSwinhi, SrSwinlo,
+    SrSwinsz, SrSmemsz, SrSmembanks, SrLwinlo, SrLwinsz, SrLmemlosz, SrLmemhioff,
+    SrEqmask, SrLtmask, SrLemask, SrGtmask, SrGemask, SrRegalloc, SrBarrieralloc, Sr63,
+    SrGlobalerrorstatus, SrCgaerrorstatus, SrWarperrorstatus, SrVirtualsmid,
+    SrVirtualengineid, Sr69, Sr70, Sr71, Sr72, Sr73, Sr74, Sr75, Sr76, Sr77, Sr78, Sr79,
+    SrClocklo, SrClockhi, SrGlobaltimerlo, SrGlobaltimerhi, SrEsrPc, SrEsrPcHi, Sr86,
+    Sr87, Sr88, Sr89, Sr90, Sr91, Sr92, Sr93, Sr94, Sr95, SrHwtaskid,
+    SrCircularqueueentryindex, SrCircularqueueentryaddresslow,
+    SrCircularqueueentryaddresshigh, SrPm0, SrPmHi0, SrPm1, SrPmHi1, SrPm2, SrPmHi2,
+    SrPm3, SrPmHi3, SrPm4, SrPmHi4, SrPm5, SrPmHi5, SrPm6, SrPmHi6, SrPm7, SrPmHi7,
+    SrSnapPm0, SrSnapPmHi0, SrSnapPm1, SrSnapPmHi1, SrSnapPm2, SrSnapPmHi2, SrSnapPm3,
+    SrSnapPmHi3, SrSnapPm4, SrSnapPmHi4, SrSnapPm5, SrSnapPmHi5, SrSnapPm6, SrSnapPmHi6,
+    SrSnapPm7, SrSnapPmHi7, SrVariableRate, Hir0x000, Sr134, Sr135, SrCgactaid,
+    SrGpclocalcgaid, SrCgasize, SrCtaregpoolsz, Sr140, SrTmemsz, Sr142, Sr143, Sr144,
+    Sr145, Sr146, Sr147, Sr148, Sr149, Sr150, Sr151, Sr152, Sr153, Sr154, Sr155, Sr156,
+    Sr157, Sr158, Sr159, Sr160, Sr161, Sr162, Sr163, Sr164, Sr165, Sr166, Sr167, Sr168,
+    Sr169, Sr170, Sr171, Sr172, Sr173, Sr174, Sr175, Sr176, Sr177, Sr178, Sr179, Sr180,
+    Sr181, Sr182, Sr183, Sr184, Sr185, Sr186, Sr187, Sr188, Sr189, Sr190, Sr191, Sr192,
+    Sr193, Sr194, Sr195, Sr196, Sr197, Sr198, Sr199, Sr200, Sr201, Sr202, Sr203, Sr204,
+    Sr205, Sr206, Sr207, Sr208, Sr209, Sr210, Sr211, Sr212, Sr213, Sr214, Sr215, Sr216,
+    Sr217, Sr218, Sr219, Sr220, Sr221, Sr222, Sr223, Sr224, Sr225, Sr226, Sr227, Sr228,
+    Sr229, Sr230, Sr231, Sr232, Sr233, Sr234, Sr235, Sr236, Sr237, Sr238, Sr239, Sr240,
+    Sr241, Sr242, Sr243, Sr244, Sr245, Sr246, Sr247, Sr248, Sr249, Sr250, Sr251, Sr252,
+    Sr253, Sr254, Srz], ["sr_laneid", "sr_clock", "sr_virtcfg", "sr_virtid", "sr4",
+    "sr5", "sr6", "sr7", "sr8", "sr9", "sr10", "sr11", "sr12", "sr13", "sr14",
+    "sr_ordering_ticket", "sr_prim_type", "sr_invocation_id", "sr_y_direction",
+    "sr_thread_kill", "sm_shader_type", "sr_directcbewriteaddresslow",
+    "sr_directcbewriteaddresshigh", "sr_directcbewriteenabled", "sr_sw_scratch",
+    "sr_machine_id_1", "sr_machine_id_2", "sr_machine_id_3", "sr_affinity",
+    "sr_invocation_info", "sr_wscalefactor_xy", "sr_wscalefactor_z", "sr_tid",
+    "sr_tid_x", "sr_tid_y", "sr_tid_z", "sr36", "sr_ctaid_x", "sr_ctaid_y", "sr_ctaid_z",
+    "sr_ntid", "sr_cirqueueincrminusone", "sr_nlatc", "sr43", "sr_sm_spa_version",
+    "sr_multipassshaderinfo", "sr_lwinhi", "sr_swinhi", "sr_swinlo", "sr_swinsz",
+    "sr_smemsz", "sr_smembanks", "sr_lwinlo", "sr_lwinsz", "sr_lmemlosz", "sr_lmemhioff",
+    "sr_eqmask", "sr_ltmask", "sr_lemask", "sr_gtmask", "sr_gemask", "sr_regalloc",
+    "sr_barrieralloc", "sr63", "sr_globalerrorstatus", "sr_cgaerrorstatus",
+    "sr_warperrorstatus", "sr_virtualsmid", "sr_virtualengineid", "sr69", "sr70", "sr71",
+    "sr72", "sr73", "sr74", "sr75", "sr76", "sr77", "sr78", "sr79", "sr_clocklo",
+    "sr_clockhi", "sr_globaltimerlo", "sr_globaltimerhi", "sr_esr_pc", "sr_esr_pc_hi",
+    "sr86", "sr87", "sr88", "sr89", "sr90", "sr91", "sr92", "sr93", "sr94", "sr95",
+    "sr_hwtaskid", "sr_circularqueueentryindex", "sr_circularqueueentryaddresslow",
+    "sr_circularqueueentryaddresshigh", "sr_pm0", "sr_pm_hi0", "sr_pm1", "sr_pm_hi1",
+    "sr_pm2", "sr_pm_hi2", "sr_pm3", "sr_pm_hi3", "sr_pm4", "sr_pm_hi4", "sr_pm5",
+    "sr_pm_hi5", "sr_pm6", "sr_pm_hi6", "sr_pm7", "sr_pm_hi7", "sr_snap_pm0",
+    "sr_snap_pm_hi0", "sr_snap_pm1", "sr_snap_pm_hi1", "sr_snap_pm2", "sr_snap_pm_hi2",
+    "sr_snap_pm3", "sr_snap_pm_hi3", "sr_snap_pm4", "sr_snap_pm_hi4", "sr_snap_pm5",
+    "sr_snap_pm_hi5", "sr_snap_pm6", "sr_snap_pm_hi6", "sr_snap_pm7", "sr_snap_pm_hi7",
+    "sr_variable_rate", "hir0x000", "sr134", "sr135", "sr_cgactaid", "sr_gpclocalcgaid",
+    "sr_cgasize", "sr_ctaregpoolsz", "sr140", "sr_tmemsz", "sr142", "sr143", "sr144",
+    "sr145", "sr146", "sr147", "sr148", "sr149", "sr150", "sr151", "sr152", "sr153",
+    "sr154", "sr155", "sr156", "sr157", "sr158", "sr159", "sr160", "sr161", "sr162",
+    "sr163", "sr164", "sr165", "sr166", "sr167", "sr168", "sr169", "sr170", "sr171",
+    "sr172", "sr173", "sr174", "sr175", "sr176", "sr177", "sr178", "sr179", "sr180",
+    "sr181", "sr182", "sr183", "sr184", "sr185", "sr186", "sr187", "sr188", "sr189",
+    "sr190", "sr191", "sr192", "sr193", "sr194", "sr195", "sr196", "sr197", "sr198",
+    "sr199", "sr200", "sr201", "sr202", "sr203", "sr204", "sr205", "sr206", "sr207",
+    "sr208", "sr209", "sr210", "sr211", "sr212", "sr213", "sr214", "sr215", "sr216",
+    "sr217", "sr218", "sr219", "sr220", "sr221", "sr222", "sr223", "sr224", "sr225",
+    "sr226", "sr227", "sr228", "sr229", "sr230", "sr231", "sr232", "sr233", "sr234",
+    "sr235", "sr236", "sr237", "sr238", "sr239", "sr240", "sr241", "sr242", "sr243",
+    "sr244", "sr245", "sr246", "sr247", "sr248", "sr249", "sr250", "sr251", "sr252",
+    "sr253", "sr254", "srz"], ["SR_LANEID", "SR_CLOCK", "SR_VIRTCFG", "SR_VIRTID", "SR4",
+    "SR5", "SR6", "SR7", "SR8", "SR9", "SR10", "SR11", "SR12", "SR13", "SR14",
+    "SR_ORDERING_TICKET", "SR_PRIM_TYPE", "SR_INVOCATION_ID", "SR_Y_DIRECTION",
+    "SR_THREAD_KILL", "SM_SHADER_TYPE", "SR_DIRECTCBEWRITEADDRESSLOW",
+    "SR_DIRECTCBEWRITEADDRESSHIGH", "SR_DIRECTCBEWRITEENABLED", "SR_SW_SCRATCH",
+    "SR_MACHINE_ID_1", "SR_MACHINE_ID_2", "SR_MACHINE_ID_3", "SR_AFFINITY",
+    "SR_INVOCATION_INFO", "SR_WSCALEFACTOR_XY", "SR_WSCALEFACTOR_Z", "SR_TID",
+    "SR_TID.X", "SR_TID.Y", "SR_TID.Z", "SR36", "SR_CTAID.X", "SR_CTAID.Y", "SR_CTAID.Z",
+    "SR_NTID", "SR_CirQueueIncrMinusOne", "SR_NLATC", "SR43", "SR_SM_SPA_VERSION",
+    "SR_MULTIPASSSHADERINFO", "SR_LWINHI", "SR_SWINHI", "SR_SWINLO", "SR_SWINSZ",
+    "SR_SMEMSZ", "SR_SMEMBANKS", "SR_LWINLO", "SR_LWINSZ", "SR_LMEMLOSZ", "SR_LMEMHIOFF",
+    "SR_EQMASK", "SR_LTMASK", "SR_LEMASK", "SR_GTMASK", "SR_GEMASK", "SR_REGALLOC",
+    "SR_BARRIERALLOC", "SR63", "SR_GLOBALERRORSTATUS", "SR_CGAERRORSTATUS",
+    "SR_WARPERRORSTATUS", "SR_VIRTUALSMID", "SR_VIRTUALENGINEID", "SR69", "SR70", "SR71",
+    "SR72", "SR73", "SR74", "SR75", "SR76", "SR77", "SR78", "SR79", "SR_CLOCKLO",
+    "SR_CLOCKHI", "SR_GLOBALTIMERLO", "SR_GLOBALTIMERHI", "SR_ESR_PC", "SR_ESR_PC_HI",
+    "SR86", "SR87", "SR88", "SR89", "SR90", "SR91", "SR92", "SR93", "SR94", "SR95",
+    "SR_HWTASKID", "SR_CIRCULARQUEUEENTRYINDEX", "SR_CIRCULARQUEUEENTRYADDRESSLOW",
+    "SR_CIRCULARQUEUEENTRYADDRESSHIGH", "SR_PM0", "SR_PM_HI0", "SR_PM1", "SR_PM_HI1",
+    "SR_PM2", "SR_PM_HI2", "SR_PM3", "SR_PM_HI3", "SR_PM4", "SR_PM_HI4", "SR_PM5",
+    "SR_PM_HI5", "SR_PM6", "SR_PM_HI6", "SR_PM7", "SR_PM_HI7", "SR_SNAP_PM0",
+    "SR_SNAP_PM_HI0", "SR_SNAP_PM1", "SR_SNAP_PM_HI1", "SR_SNAP_PM2", "SR_SNAP_PM_HI2",
+    "SR_SNAP_PM3", "SR_SNAP_PM_HI3", "SR_SNAP_PM4", "SR_SNAP_PM_HI4", "SR_SNAP_PM5",
+    "SR_SNAP_PM_HI5", "SR_SNAP_PM6", "SR_SNAP_PM_HI6", "SR_SNAP_PM7", "SR_SNAP_PM_HI7",
+    "SR_VARIABLE_RATE", "__HIR0X000", "SR134", "SR135", "SR_CgaCtaId",
+    "SR_GpcLocalCgaId", "SR_CgaSize", "SR_CTARegPoolSz", "SR140", "SR_TMemSz", "SR142",
+    "SR143", "SR144", "SR145", "SR146", "SR147", "SR148", "SR149", "SR150", "SR151",
+    "SR152", "SR153", "SR154", "SR155", "SR156", "SR157", "SR158", "SR159", "SR160",
+    "SR161", "SR162", "SR163", "SR164", "SR165", "SR166", "SR167", "SR168", "SR169",
+    "SR170", "SR171", "SR172", "SR173", "SR174", "SR175", "SR176", "SR177", "SR178",
+    "SR179", "SR180", "SR181", "SR182", "SR183", "SR184", "SR185", "SR186", "SR187",
+    "SR188", "SR189", "SR190", "SR191", "SR192", "SR193", "SR194", "SR195", "SR196",
+    "SR197", "SR198", "SR199", "SR200", "SR201", "SR202", "SR203", "SR204", "SR205",
+    "SR206", "SR207", "SR208", "SR209", "SR210", "SR211", "SR212", "SR213", "SR214",
+    "SR215", "SR216", "SR217", "SR218", "SR219", "SR220", "SR221", "SR222", "SR223",
+    "SR224", "SR225", "SR226", "SR227", "SR228", "SR229", "SR230", "SR231", "SR232",
+    "SR233", "SR234", "SR235", "SR236", "SR237", "SR238", "SR239", "SR240", "SR241",
+    "SR242", "SR243", "SR244", "SR245", "SR246", "SR247", "SR248", "SR249", "SR250",
+    "SR251", "SR252", "SR253", "SR254", "SRZ"], { (Sr4, 50 | 52 | 60 | 61 | 62 | 63 | 64
+    | 65 | 66 | 67 | 68 | 69) => "SR_PM0", (Sr5, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 |
+    66 | 67 | 68 | 69) => "SR_PM1", (Sr6, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67
+    | 68 | 69) => "SR_PM2", (Sr7, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 |
+    69) => "SR_PM3", (Sr8, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR_PM4", (Sr9, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR_PM5", (Sr10, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR_PM6", (Sr11, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR_PM7", (SrOrderingTicket, 50) => "SR15", (SrSwScratch, 50 | 52 | 60 | 61 | 62 | 63
+    | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 75) => "SR_MACHINE_ID_0", (Sr36, 50 | 52 | 60 |
+    61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR_CTA_PARAM", (SrSmSpaVersion, 50 |
+    52) => "SR44", (SrMultipassshaderinfo, 50 | 52) => "SR45", (SrLwinhi, 50 | 52) =>
+    "SR46", (SrSwinhi, 50 | 52) => "SR47", (SrBarrieralloc, 50 | 52) => "SR_CTXADDR",
+    (SrCgaerrorstatus, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 |
+    75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89) => "SR65",
+    (SrVirtualsmid, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR_WARPERRORSTATUSCLEAR", (SrVirtualengineid, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65
+    | 66 | 67 | 68 | 69) => "SR68", (Sr72, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 |
+    67 | 68 | 69) => "SR_PM_HI0", (Sr73, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67
+    | 68 | 69) => "SR_PM_HI1", (Sr74, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 |
+    68 | 69) => "SR_PM_HI2", (Sr75, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68
+    | 69) => "SR_PM_HI3", (Sr76, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 |
+    69) => "SR_PM_HI4", (Sr77, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69)
+    => "SR_PM_HI5", (Sr78, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR_PM_HI6", (Sr79, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR_PM_HI7", (SrEsrPc, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR84", (SrEsrPcHi, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR85", (SrPm0, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR100", (SrPmHi0, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR101", (SrPm1, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR102", (SrPmHi1, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR103", (SrPm2, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR104", (SrPmHi2, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR105", (SrPm3, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR106", (SrPmHi3, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR107", (SrPm4, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR108", (SrPmHi4, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR109", (SrPm5, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR110", (SrPmHi5, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR111", (SrPm6, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR112", (SrPmHi6, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR113", (SrPm7, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR114", (SrPmHi7, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR115", (SrSnapPm0, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR116", (SrSnapPmHi0, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR117", (SrSnapPm1, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR118", (SrSnapPmHi1, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR119", (SrSnapPm2, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR120", (SrSnapPmHi2, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR121", (SrSnapPm3, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR122", (SrSnapPmHi3, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR123", (SrSnapPm4, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR124", (SrSnapPmHi4, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR125", (SrSnapPm5, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR126", (SrSnapPmHi5, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR127", (SrSnapPm6, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR128", (SrSnapPmHi6, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR129", (SrSnapPm7, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR130", (SrSnapPmHi7, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) =>
+    "SR131", (SrVariableRate, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 |
+    70) => "SR132", (Hir0x000, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69
+    | 70) => "SR133", (Sr134, 90 | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99) =>
+    "SR_WARPGROUP_INFO", (Sr135, 90 | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99) =>
+    "SR_WARPGROUPID", (SrCgactaid, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 |
+    69 | 70 | 75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89)
+    => "SR136", (SrGpclocalcgaid, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 |
+    69 | 70 | 75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89)
+    => "SR137", (SrCgasize, 50 | 52 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 |
+    70 | 75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89 | 90 |
+    91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99) => "SR138", (SrCtaregpoolsz, 50 | 52 | 60
+    | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 75 | 76 | 77 | 78 | 79 | 80 | 81
+    | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89) => "SR139", (SrTmemsz, 50 | 52 | 60 | 61 |
+    62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 |
+    83 | 84 | 85 | 86 | 87 | 88 | 89 | 90 | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99)
+    => "SR141", (Sr142, 120 | 121 | 122 | 123 | 124 | 125 | 126 | 127 | 128 | 129 | 130 |
+    131 | 132 | 133 | 134 | 135 | 136 | 137 | 138 | 139 | 140 | 141 | 142 | 143 | 144 |
+    145 | 146 | 147 | 148 | 149 | 150 | 151 | 152 | 153 | 154 | 155 | 156 | 157 | 158 |
+    159 | 160 | 161 | 162 | 163 | 164 | 165 | 166 | 167 | 168 | 169 | 170 | 171 | 172 |
+    173 | 174 | 175 | 176 | 177 | 178 | 179 | 180 | 181 | 182 | 183 | 184 | 185 | 186 |
+    187 | 188 | 189 | 190 | 191 | 192 | 193 | 194 | 195 | 196 | 197 | 198 | 199 | 200 |
+    201 | 202 | 203 | 204 | 205 | 206 | 207 | 208 | 209 | 210 | 211 | 212 | 213 | 214 |
+    215 | 216 | 217 | 218 | 219 | 220 | 221 | 222 | 223 | 224 | 225 | 226 | 227 | 228 |
+    229 | 230 | 231 | 232 | 233 | 234 | 235 | 236 | 237 | 238 | 239 | 240 | 241 | 242 |
+    243 | 244 | 245 | 246 | 247 | 248 | 249 | 250 | 251 | 252 | 253 | 254 | 255 | 256 |
+    257 | 258 | 259 | 260 | 261 | 262 | 263 | 264 | 265 | 266 | 267 | 268 | 269 | 270 |
+    271 | 272 | 273 | 274 | 275 | 276 | 277 | 278 | 279 | 280 | 281 | 282 | 283 | 284 |
+    285 | 286 | 287 | 288 | 289 | 290 | 291 | 292 | 293 | 294 | 295 | 296 | 297 | 298 |
+    299 | 300 | 301 | 302 | 303 | 304 | 305 | 306 | 307 | 308 | 309 | 310 | 311 | 312 |
+    313 | 314 | 315 | 316 | 317 | 318 | 319 | 320 | 321 | 322 | 323 | 324 | 325 | 326 |
+    327 | 328 | 329 | 330 | 331 | 332 | 333 | 334 | 335 | 336 | 337 | 338 | 339 | 340 |
+    341 | 342 | 343 | 344 | 345 | 346 | 347 | 348 | 349 | 350 | 351 | 352 | 353 | 354 |
+    355 | 356 | 357 | 358 | 359 | 360 | 361 | 362 | 363 | 364 | 365 | 366 | 367 | 368 |
+    369 | 370 | 371 | 372 | 373 | 374 | 375 | 376 | 377 | 378 | 379 | 380 | 381 | 382 |
+    383 | 384 | 385 | 386 | 387 | 388 | 389 | 390 | 391 | 392 | 393 | 394 | 395 | 396 |
+    397 | 398 | 399 | 400 | 401 | 402 | 403 | 404 | 405 | 406 | 407 | 408 | 409 | 410 |
+    411 | 412 | 413 | 414 | 415 | 416 | 417 | 418 | 419 | 420 | 421 | 422 | 423 | 424 |
+    425 | 426 | 427 | 428 | 429 | 430 | 431 | 432 | 433 | 434 | 435 | 436 | 437 | 438 |
+    439 | 440 | 441 | 442 | 443 | 444 | 445 | 446 | 447 | 448 | 449 | 450 | 451 | 452 |
+    453 | 454 | 455 | 456 | 457 | 458 | 459 | 460 | 461 | 462 | 463 | 464 | 465 | 466 |
+    467 | 468 | 469 | 470 | 471 | 472 | 473 | 474 | 475 | 476 | 477 | 478 | 479 | 480 |
+    481 | 482 | 483 | 484 | 485 | 486 | 487 | 488 | 489 | 490 | 491 | 492 | 493 | 494 |
+    495 | 496 | 497 | 498 | 499 | 500 | 501 | 502 | 503 | 504 | 505 | 506 | 507 | 508 |
+    509 | 510 | 511 | 512 | 513 | 514 | 515 | 516 | 517 | 518 | 519 | 520 | 521 | 522 |
+    523 | 524 | 525 | 526 | 527 | 528 | 529 | 530 | 531 | 532 | 533 | 534 | 535 | 536 |
+    537 | 538 | 539 | 540 | 541 | 542 | 543 | 544 | 545 | 546 | 547 | 548 | 549 | 550 |
+    551 | 552 | 553 | 554 | 555 | 556 | 557 | 558 | 559 | 560 | 561 | 562 | 563 | 564 |
+    565 | 566 | 567 | 568 | 569 | 570 | 571 | 572 | 573 | 574 | 575 | 576 | 577 | 578 |
+    579 | 580 | 581 | 582 | 583 | 584 | 585 | 586 | 587 | 588 | 589 | 590 | 591 | 592 |
+    593 | 594 | 595 | 596 | 597 | 598 | 599 | 600 | 601 | 602 | 603 | 604 | 605 | 606 |
+    607 | 608 | 609 | 610 | 611 | 612 | 613 | 614 | 615 | 616 | 617 | 618 | 619 | 620 |
+    621 | 622 | 623 | 624 | 625 | 626 | 627 | 628 | 629 | 630 | 631 | 632 | 633 | 634 |
+    635 | 636 | 637 | 638 | 639 | 640 | 641 | 642 | 643 | 644 | 645 | 646 | 647 | 648 |
+    649 | 650 | 651 | 652 | 653 | 654 | 655 | 656 | 657 | 658 | 659 | 660 | 661 | 662 |
+    663 | 664 | 665 | 666 | 667 | 668 | 669 | 670 | 671 | 672 | 673 | 674 | 675 | 676 |
+    677 | 678 | 679 | 680 | 681 | 682 | 683 | 684 | 685 | 686 | 687 | 688 | 689 | 690 |
+    691 | 692 | 693 | 694 | 695 | 696 | 697 | 698 | 699 | 700 | 701 | 702 | 703 | 704 |
+    705 | 706 | 707 | 708 | 709 | 710 | 711 | 712 | 713 | 714 | 715 | 716 | 717 | 718 |
+    719 | 720 | 721 | 722 | 723 | 724 | 725 | 726 | 727 | 728 | 729 | 730 | 731 | 732 |
+    733 | 734 | 735 | 736 | 737 | 738 | 739 | 740 | 741 | 742 | 743 | 744 | 745 | 746 |
+    747 | 748 | 749 | 750 | 751 | 752 | 753 | 754 | 755 | 756 | 757 | 758 | 759 | 760 |
+    761 | 762 | 763 | 764 | 765 | 766 | 767 | 768 | 769 | 770 | 771 | 772 | 773 | 774 |
+    775 | 776 | 777 | 778 | 779 | 780 | 781 | 782 | 783 | 784 | 785 | 786 | 787 | 788 |
+    789 | 790 | 791 | 792 | 793 | 794 | 795 | 796 | 797 | 798 | 799 | 800 | 801 | 802 |
+    803 | 804 | 805 | 806 | 807 | 808 | 809 | 810 | 811 | 812 | 813 | 814 | 815 | 816 |
+    817 | 818 | 819 | 820 | 821 | 822 | 823 | 824 | 825 | 826 | 827 | 828 | 829 | 830 |
+    831 | 832 | 833 | 834 | 835 | 836 | 837 | 838 | 839 | 840 | 841 | 842 | 843 | 844 |
+    845 | 846 | 847 | 848 | 849 | 850 | 851 | 852 | 853 | 854 | 855 | 856 | 857 | 858 |
+    859 | 860 | 861 | 862 | 863 | 864 | 865 | 866 | 867 | 868 | 869 | 870 | 871 | 872 |
+    873 | 874 | 875 | 876 | 877 | 878 | 879 | 880 | 881 | 882 | 883 | 884 | 885 | 886 |
+    887 | 888 | 889 | 890 | 891 | 892 | 893 | 894 | 895 | 896 | 897 | 898 | 899 | 900 |
+    901 | 902 | 903 | 904 | 905 | 906 | 907 | 908 | 909 | 910 | 911 | 912 | 913 | 914 |
+    915 | 916 | 917 | 918 | 919 | 920 | 921 | 922 | 923 | 924 | 925 | 926 | 927 | 928 |
+    929 | 930 | 931 | 932 | 933 | 934 | 935 | 936 | 937 | 938 | 939 | 940 | 941 | 942 |
+    943 | 944 | 945 | 946 | 947 | 948 | 949 | 950 | 951 | 952 | 953 | 954 | 955 | 956 |
+    957 | 958 | 959 | 960 | 961 | 962 | 963 | 964 | 965 | 966 | 967 | 968 | 969 | 970 |
+    971 | 972 | 973 | 974 | 975 | 976 | 977 | 978 | 979 | 980 | 981 | 982 | 983 | 984 |
+    985 | 986 | 987 | 988 | 989 | 990 | 991 | 992 | 993 | 994 | 995 | 996 | 997 | 998 |
+    999) => "SR_CONTEXT_SAVE_ADDR_LO", (Sr143, 120 | 121 | 122 | 123 | 124 | 125 | 126 |
+    127 | 128 | 129 | 130 | 131 | 132 | 133 | 134 | 135 | 136 | 137 | 138 | 139 | 140 |
+    141 | 142 | 143 | 144 | 145 | 146 | 147 | 148 | 149 | 150 | 151 | 152 | 153 | 154 |
+    155 | 156 | 157 | 158 | 159 | 160 | 161 | 162 | 163 | 164 | 165 | 166 | 167 | 168 |
+    169 | 170 | 171 | 172 | 173 | 174 | 175 | 176 | 177 | 178 | 179 | 180 | 181 | 182 |
+    183 | 184 | 185 | 186 | 187 | 188 | 189 | 190 | 191 | 192 | 193 | 194 | 195 | 196 |
+    197 | 198 | 199 | 200 | 201 | 202 | 203 | 204 | 205 | 206 | 207 | 208 | 209 | 210 |
+    211 | 212 | 213 | 214 | 215 | 216 | 217 | 218 | 219 | 220 | 221 | 222 | 223 | 224 |
+    225 | 226 | 227 | 228 | 229 | 230 | 231 | 232 | 233 | 234 | 235 | 236 | 237 | 238 |
+    239 | 240 | 241 | 242 | 243 | 244 | 245 | 246 | 247 | 248 | 249 | 250 | 251 | 252 |
+    253 | 254 | 255 | 256 | 257 | 258 | 259 | 260 | 261 | 262 | 263 | 264 | 265 | 266 |
+    267 | 268 | 269 | 270 | 271 | 272 | 273 | 274 | 275 | 276 | 277 | 278 | 279 | 280 |
+    281 | 282 | 283 | 284 | 285 | 286 | 287 | 288 | 289 | 290 | 291 | 292 | 293 | 294 |
+    295 | 296 | 297 | 298 | 299 | 300 | 301 | 302 | 303 | 304 | 305 | 306 | 307 | 308 |
+    309 | 310 | 311 | 312 | 313 | 314 | 315 | 316 | 317 | 318 | 319 | 320 | 321 | 322 |
+    323 | 324 | 325 | 326 | 327 | 328 | 329 | 330 | 331 | 332 | 333 | 334 | 335 | 336 |
+    337 | 338 | 339 | 340 | 341 | 342 | 343 | 344 | 345 | 346 | 347 | 348 | 349 | 350 |
+    351 | 352 | 353 | 354 | 355 | 356 | 357 | 358 | 359 | 360 | 361 | 362 | 363 | 364 |
+    365 | 366 | 367 | 368 | 369 | 370 | 371 | 372 | 373 | 374 | 375 | 376 | 377 | 378 |
+    379 | 380 | 381 | 382 | 383 | 384 | 385 | 386 | 387 | 388 | 389 | 390 | 391 | 392 |
+    393 | 394 | 395 | 396 | 397 | 398 | 399 | 400 | 401 | 402 | 403 | 404 | 405 | 406 |
+    407 | 408 | 409 | 410 | 411 | 412 | 413 | 414 | 415 | 416 | 417 | 418 | 419 | 420 |
+    421 | 422 | 423 | 424 | 425 | 426 | 427 | 428 | 429 | 430 | 431 | 432 | 433 | 434 |
+    435 | 436 | 437 | 438 | 439 | 440 | 441 | 442 | 443 | 444 | 445 | 446 | 447 | 448 |
+    449 | 450 | 451 | 452 | 453 | 454 | 455 | 456 | 457 | 458 | 459 | 460 | 461 | 462 |
+    463 | 464 | 465 | 466 | 467 | 468 | 469 | 470 | 471 | 472 | 473 | 474 | 475 | 476 |
+    477 | 478 | 479 | 480 | 481 | 482 | 483 | 484 | 485 | 486 | 487 | 488 | 489 | 490 |
+    491 | 492 | 493 | 494 | 495 | 496 | 497 | 498 | 499 | 500 | 501 | 502 | 503 | 504 |
+    505 | 506 | 507 | 508 | 509 | 510 | 511 | 512 | 513 | 514 | 515 | 516 | 517 | 518 |
+    519 | 520 | 521 | 522 | 523 | 524 | 525 | 526 | 527 | 528 | 529 | 530 | 531 | 532 |
+    533 | 534 | 535 | 536 | 537 | 538 | 539 | 540 | 541 | 542 | 543 | 544 | 545 | 546 |
+    547 | 548 | 549 | 550 | 551 | 552 | 553 | 554 | 555 | 556 | 557 | 558 | 559 | 560 |
+    561 | 562 | 563 | 564 | 565 | 566 | 567 | 568 | 569 | 570 | 571 | 572 | 573 | 574 |
+    575 | 576 | 577 | 578 | 579 | 580 | 581 | 582 | 583 | 584 | 585 | 586 | 587 | 588 |
+    589 | 590 | 591 | 592 | 593 | 594 | 595 | 596 | 597 | 598 | 599 | 600 | 601 | 602 |
+    603 | 604 | 605 | 606 | 607 | 608 | 609 | 610 | 611 | 612 | 613 | 614 | 615 | 616 |
+    617 | 618 | 619 | 620 | 621 | 622 | 623 | 624 | 625 | 626 | 627 | 628 | 629 | 630 |
+    631 | 632 | 633 | 634 | 635 | 636 | 637 | 638 | 639 | 640 | 641 | 642 | 643 | 644 |
+    645 | 646 | 647 | 648 | 649 | 650 | 651 | 652 | 653 | 654 | 655 | 656 | 657 | 658 |
+    659 | 660 | 661 | 662 | 663 | 664 | 665 | 666 | 667 | 668 | 669 | 670 | 671 | 672 |
+    673 | 674 | 675 | 676 | 677 | 678 | 679 | 680 | 681 | 682 | 683 | 684 | 685 | 686 |
+    687 | 688 | 689 | 690 | 691 | 692 | 693 | 694 | 695 | 696 | 697 | 698 | 699 | 700 |
+    701 | 702 | 703 | 704 | 705 | 706 | 707 | 708 | 709 | 710 | 711 | 712 | 713 | 714 |
+    715 | 716 | 717 | 718 | 719 | 720 | 721 | 722 | 723 | 724 | 725 | 726 | 727 | 728 |
+    729 | 730 | 731 | 732 | 733 | 734 | 735 | 736 | 737 | 738 | 739 | 740 | 741 | 742 |
+    743 | 744 | 745 | 746 | 747 | 748 | 749 | 750 | 751 | 752 | 753 | 754 | 755 | 756 |
+    757 | 758 | 759 | 760 | 761 | 762 | 763 | 764 | 765 | 766 | 767 | 768 | 769 | 770 |
+    771 | 772 | 773 | 774 | 775 | 776 | 777 | 778 | 779 | 780 | 781 | 782 | 783 | 784 |
+    785 | 786 | 787 | 788 | 789 | 790 | 791 | 792 | 793 | 794 | 795 | 796 | 797 | 798 |
+    799 | 800 | 801 | 802 | 803 | 804 | 805 | 806 | 807 | 808 | 809 | 810 | 811 | 812 |
+    813 | 814 | 815 | 816 | 817 | 818 | 819 | 820 | 821 | 822 | 823 | 824 | 825 | 826 |
+    827 | 828 | 829 | 830 | 831 | 832 | 833 | 834 | 835 | 836 | 837 | 838 | 839 | 840 |
+    841 | 842 | 843 | 844 | 845 | 846 | 847 | 848 | 849 | 850 | 851 | 852 | 853 | 854 |
+    855 | 856 | 857 | 858 | 859 | 860 | 861 | 862 | 863 | 864 | 865 | 866 | 867 | 868 |
+    869 | 870 | 871 | 872 | 873 | 874 | 875 | 876 | 877 | 878 | 879 | 880 | 881 | 882 |
+    883 | 884 | 885 | 886 | 887 | 888 | 889 | 890 | 891 | 892 | 893 | 894 | 895 | 896 |
+    897 | 898 | 899 | 900 | 901 | 902 | 903 | 904 | 905 | 906 | 907 | 908 | 909 | 910 |
+    911 | 912 | 913 | 914 | 915 | 916 | 917 | 918 | 919 | 920 | 921 | 922 | 923 | 924 |
+    925 | 926 | 927 | 928 | 929 | 930 | 931 | 932 | 933 | 934 | 935 | 936 | 937 | 938 |
+    939 | 940 | 941 | 942 | 943 | 944 | 945 | 946 | 947 | 948 | 949 | 950 | 951 | 952 |
+    953 | 954 | 955 | 956 | 957 | 958 | 959 | 960 | 961 | 962 | 963 | 964 | 965 | 966 |
+    967 | 968 | 969 | 970 | 971 | 972 | 973 | 974 | 975 | 976 | 977 | 978 | 979 | 980 |
+    981 | 982 | 983 | 984 | 985 | 986 | 987 | 988 | 989 | 990 | 991 | 992 | 993 | 994 |
+    995 | 996 | 997 | 998 | 999) => "SR_CONTEXT_SAVE_ADDR_HI", (Srz, 50 | 52 | 60 | 61 |
+    62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR255" }
+);
 /// VIMNMX lane type (SM90+ bits 72..75): 32-bit or packed 16x2 / 8x4 lanes. SM90/100 print signed 32-bit as nothing, SM120 as .S32.
 ///
 /// Spec: isa-spec/spec/enums/vimnmx_type.toml:1 (enum `vimnmx_type`).
@@ -3993,67 +1416,11 @@ pub enum VimnmxType {
     U8x4,
     S8x4,
 }
-impl VimnmxType {
-    pub const ALL: [VimnmxType; 6usize] = [
-        VimnmxType::S32,
-        VimnmxType::U32,
-        VimnmxType::U16x2,
-        VimnmxType::S16x2,
-        VimnmxType::U8x4,
-        VimnmxType::S8x4,
-    ];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 6usize] = [
-        "",
-        ".U32",
-        ".U16x2",
-        ".S16x2",
-        ".U8x4",
-        ".S8x4",
-    ];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 6usize] = [
-        "s32",
-        "u32",
-        "u16x2",
-        "s16x2",
-        "u8x4",
-        "s8x4",
-    ];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            (VimnmxType::S32, 120) => ".S32",
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 6usize] = text_chunks(&VimnmxType::TEXTS);
-        match (self, sm) {
-            (VimnmxType::S32, 120) => (b".S32\0\0\0\0", 4),
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: VimnmxType = VimnmxType::S32;
+enum_tables!(
+    VimnmxType, 8, [S32, U32, U16x2, S16x2, U8x4, S8x4], ["s32", "u32", "u16x2", "s16x2",
+    "u8x4", "s8x4"], ["", ".U32", ".U16x2", ".S16x2", ".U8x4", ".S8x4"], { (S32, 120) =>
+    ".S32" }
+);
 /// A fixed .X suffix for ops whose extended form is its own op (one value, code 1).
 ///
 /// Spec: isa-spec/spec/enums/x_flag.toml:1 (enum `x_flag`).
@@ -4062,44 +1429,7 @@ pub enum XFlag {
     #[default]
     X,
 }
-impl XFlag {
-    pub const ALL: [XFlag; 1usize] = [XFlag::X];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 1usize] = [".X"];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 1usize] = ["x"];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 1usize] = text_chunks(&XFlag::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: XFlag = XFlag::X;
+enum_tables!(XFlag, 8, [X], ["x"], [".X"], {});
 /// XMAD's addend mode: c whole, its low or high half, CSFU (sign fix-up) or
 /// CBCC (c plus b shifted up 16). Codes 5..7 print `.???5`..`.???7` (nvdisasm
 /// 11.8, SM50..SM60): no instruction.
@@ -4114,50 +1444,10 @@ pub enum XmadCmode {
     Csfu,
     Cbcc,
 }
-impl XmadCmode {
-    pub const ALL: [XmadCmode; 5usize] = [
-        XmadCmode::C,
-        XmadCmode::Clo,
-        XmadCmode::Chi,
-        XmadCmode::Csfu,
-        XmadCmode::Cbcc,
-    ];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 5usize] = ["", ".CLO", ".CHI", ".CSFU", ".CBCC"];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 5usize] = ["c", "clo", "chi", "csfu", "cbcc"];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 5usize] = text_chunks(&XmadCmode::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: XmadCmode = XmadCmode::C;
+enum_tables!(
+    XmadCmode, 8, [C, Clo, Chi, Csfu, Cbcc], ["c", "clo", "chi", "csfu", "cbcc"], ["",
+    ".CLO", ".CHI", ".CSFU", ".CBCC"], {}
+);
 /// XMAD's signedness of its 16-bit sources a and b (bits 48 and 49 of every
 /// form): nvdisasm prints both types once either is signed, a's first. The
 /// type each value names is b's (what b's immediate prints as); a is always a
@@ -4172,54 +1462,10 @@ pub enum XmadSign {
     U16S16,
     S16S16,
 }
-impl XmadSign {
-    pub const ALL: [XmadSign; 4usize] = [
-        XmadSign::U16U16,
-        XmadSign::S16U16,
-        XmadSign::U16S16,
-        XmadSign::S16S16,
-    ];
-    /// Suffix text of each value as the disassembler prints it.
-    pub const TEXTS: [&'static str; 4usize] = ["", ".S16.U16", ".U16.S16", ".S16.S16"];
-    /// Spec name of each value.
-    pub const NAMES: [&'static str; 4usize] = [
-        "u16_u16",
-        "s16_u16",
-        "u16_s16",
-        "s16_s16",
-    ];
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-    pub fn from_index(i: usize) -> Option<Self> {
-        Self::ALL.get(i).copied()
-    }
-    /// Suffix text as the disassembler prints it.
-    pub const fn text(self) -> &'static str {
-        Self::TEXTS[self as usize]
-    }
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-    /// Suffix text as the disassembler for `sm` prints it.
-    pub fn text_sm(self, sm: u32) -> &'static str {
-        match (self, sm) {
-            _ => self.text(),
-        }
-    }
-    /// [`Self::text_sm`] padded with zeros, and its length: a
-    /// printer writes it as one fixed-size store.
-    pub fn chunk_sm(self, sm: u32) -> (&'static [u8; 8], usize) {
-        static CHUNKS: [([u8; 8], usize); 4usize] = text_chunks(&XmadSign::TEXTS);
-        match (self, sm) {
-            _ => {
-                let (chunk, len) = &CHUNKS[self as usize];
-                (chunk, *len)
-            }
-        }
-    }
-}
-const _: XmadSign = XmadSign::U16U16;
+enum_tables!(
+    XmadSign, 8, [U16U16, S16U16, U16S16, S16S16], ["u16_u16", "s16_u16", "u16_s16",
+    "s16_s16"], ["", ".S16.U16", ".U16.S16", ".S16.S16"], {}
+);
 /// Hardware families, each with its own instruction format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Family {
@@ -4354,9 +1600,10 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("BREV", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("CALL", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("CS2R", &[70, 75, 80, 86, 89, 90, 100, 120]),
-    ("DADD", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("DADD", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("DFMA", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("DMUL", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("DSETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("EXIT", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("F2F", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("F2I", &[70, 75, 80, 86, 89, 90, 100, 120]),
@@ -4371,14 +1618,19 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("FSEL", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("FSETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("I2F", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("I2I", &[50, 52, 60]),
     ("IABS", &[70, 75, 80, 86, 89, 90, 100, 120]),
-    ("IADD", &[50, 52, 60]),
+    ("IADD", &[50, 52, 60, 120]),
     ("IADD3", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("IADD32I", &[50, 52, 60]),
+    ("ICMP", &[50, 52, 60]),
     ("IMAD", &[70, 75, 80, 86, 89, 90, 100, 120]),
-    ("IMNMX", &[50, 52, 60, 75, 80, 86, 89, 90, 100]),
+    ("IMNMX", &[50, 52, 60, 75, 80, 86, 89, 90, 100, 120]),
+    ("IMUL", &[50, 52, 60]),
+    ("IMUL32I", &[50, 52, 60]),
     ("ISCADD", &[50, 52, 60]),
     ("ISCADD32I", &[50, 52, 60]),
+    ("ISET", &[50, 52, 60]),
     ("ISETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("LDG", &[50, 52, 60, 70, 75]),
     ("LEA", &[70, 75, 80, 86, 89, 90, 100, 120]),
@@ -4399,7 +1651,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("SHL", &[50, 52, 60]),
     ("SHR", &[50, 52, 60]),
     ("STG", &[50, 52, 60, 70, 75]),
-    ("VIMNMX", &[90, 120]),
+    ("VIMNMX", &[90, 100, 120]),
     ("XMAD", &[50, 52, 60]),
 ];
 /// The hardware index of `file`'s zero register (RZ, URZ) or true
@@ -4475,15 +1727,17 @@ pub const fn sm_bit(sm: u32) -> u64 {
 }
 define_ops! {
     Bra(OpBra), BraUp(OpBraUp), BraUr(OpBraUr), Brev(OpBrev), Call(OpCall),
-    CallAbs(OpCallAbs), CallAbsC(OpCallAbsC), CallAbsR(OpCallAbsR), CallR(OpCallR),
-    Cs2r(OpCs2r), Cs2r32(OpCs2r32), Dadd(OpDadd), Dfma(OpDfma), Dmul(OpDmul),
+    CallAbs(OpCallAbs), CallAbsR(OpCallAbsR), CallR(OpCallR), Cs2r(OpCs2r),
+    Cs2r32(OpCs2r32), Dadd(OpDadd), Dfma(OpDfma), Dmul(OpDmul), Dsetp(OpDsetp),
     Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64), F2i(OpF2i), F2i64(OpF2i64), Fadd(OpFadd),
     Fadd32i(OpFadd32i), Ffma(OpFfma), Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx),
     Fmul(OpFmul), Fmul32i(OpFmul32i), Fsel(OpFsel), Fsetp(OpFsetp), I2f(OpI2f),
-    I2f64(OpI2f64), Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i),
-    Iadd3x(OpIadd3x), Imad(OpImad), ImadHi(OpImadHi), ImadWide(OpImadWide),
-    ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx), Iscadd(OpIscadd),
-    Iscadd32i(OpIscadd32i), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldg(OpLdg), Lea(OpLea),
+    I2f64(OpI2f64), I2i(OpI2i), Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3),
+    Iadd32i(OpIadd32i), Iadd3x(OpIadd3x), Iadd64(OpIadd64), Iadd64x(OpIadd64x),
+    Iaddx(OpIaddx), Icmp(OpIcmp), Imad(OpImad), ImadHi(OpImadHi), ImadWide(OpImadWide),
+    ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx), Imnmx64(OpImnmx64),
+    Imul(OpImul), Imul32i(OpImul32i), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i),
+    Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldg(OpLdg), Lea(OpLea),
     LeaHi(OpLeaHi), LeaHiX(OpLeaHiX), LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3),
     Lop32i(OpLop32i), Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu),
     Nop(OpNop), Plop3(OpPlop3), Popc(OpPopc), Prmt(OpPrmt), Ret(OpRet), RetAbs(OpRetAbs),
@@ -4518,9 +1772,9 @@ fn decode_none(_: u128, _: u32) -> Option<(Op, Common)> {
     None
 }
 /// [`DecodeArm`] of the printers.
-type PrintArm = fn(u128, u32, u64, u32, &mut LineBuf) -> Option<()>;
+type PrintArm = fn(u128, u32, At, &mut LineBuf) -> Option<()>;
 /// [`decode_none`] of the printers.
-fn print_none(_: u128, _: u32, _: u64, _: u32, _: &mut LineBuf) -> Option<()> {
+fn print_none(_: u128, _: u32, _: At, _: &mut LineBuf) -> Option<()> {
     None
 }
 ///The arm of [`decode_sm50`] (its candidates) for each value of bits 56..64.
@@ -4543,561 +1797,635 @@ static DECODE_SM50: [DecodeArm; 256] = dense_arms(
         (0x1c, decode_sm50_arm7),
         (0x1d, decode_sm50_arm7),
         (0x1e, decode_sm50_arm8),
-        (0x30, decode_sm50_arm9),
-        (0x32, decode_sm50_arm10),
-        (0x33, decode_sm50_arm11),
-        (0x34, decode_sm50_arm9),
-        (0x36, decode_sm50_arm12),
-        (0x37, decode_sm50_arm13),
-        (0x38, decode_sm50_arm14),
-        (0x39, decode_sm50_arm15),
-        (0x3a, decode_sm50_arm9),
-        (0x3c, decode_sm50_arm16),
-        (0x3d, decode_sm50_arm17),
-        (0x3e, decode_sm50_arm9),
-        (0x49, decode_sm50_arm18),
-        (0x4b, decode_sm50_arm19),
-        (0x4c, decode_sm50_arm20),
-        (0x4e, decode_sm50_arm21),
-        (0x4f, decode_sm50_arm21),
-        (0x50, decode_sm50_arm22),
-        (0x51, decode_sm50_arm23),
-        (0x53, decode_sm50_arm24),
-        (0x58, decode_sm50_arm25),
-        (0x59, decode_sm50_arm26),
-        (0x5a, decode_sm50_arm25),
-        (0x5b, decode_sm50_arm27),
-        (0x5c, decode_sm50_arm28),
-        (0x5d, decode_sm50_arm25),
-        (0x5e, decode_sm50_arm25),
-        (0x5f, decode_sm50_arm25),
-        (0xe2, decode_sm50_arm29),
-        (0xe3, decode_sm50_arm30),
-        (0xee, decode_sm50_arm31),
-        (0xf0, decode_sm50_arm32),
+        (0x1f, decode_sm50_arm9),
+        (0x30, decode_sm50_arm10),
+        (0x32, decode_sm50_arm11),
+        (0x33, decode_sm50_arm12),
+        (0x34, decode_sm50_arm10),
+        (0x36, decode_sm50_arm13),
+        (0x37, decode_sm50_arm14),
+        (0x38, decode_sm50_arm15),
+        (0x39, decode_sm50_arm16),
+        (0x3a, decode_sm50_arm10),
+        (0x3c, decode_sm50_arm17),
+        (0x3d, decode_sm50_arm18),
+        (0x3e, decode_sm50_arm10),
+        (0x49, decode_sm50_arm19),
+        (0x4b, decode_sm50_arm20),
+        (0x4c, decode_sm50_arm21),
+        (0x4e, decode_sm50_arm22),
+        (0x4f, decode_sm50_arm22),
+        (0x50, decode_sm50_arm23),
+        (0x51, decode_sm50_arm24),
+        (0x53, decode_sm50_arm25),
+        (0x58, decode_sm50_arm26),
+        (0x59, decode_sm50_arm27),
+        (0x5a, decode_sm50_arm26),
+        (0x5b, decode_sm50_arm28),
+        (0x5c, decode_sm50_arm29),
+        (0x5d, decode_sm50_arm26),
+        (0x5e, decode_sm50_arm26),
+        (0x5f, decode_sm50_arm26),
+        (0xe2, decode_sm50_arm30),
+        (0xe3, decode_sm50_arm31),
+        (0xee, decode_sm50_arm32),
+        (0xf0, decode_sm50_arm33),
     ],
     decode_none,
 );
 fn decode_sm50_arm1(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xfff0000000000f00 == 0x100000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpMov32i, 0>(w, sm);
-    }
+    try_form!(
+        w & 0xfff0000000000f00 == 0x100000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpMov32i, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm50_arm2(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xff00000000000000 == 0x200000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpLop3, 6>(w, sm);
-    }
+    try_form!(
+        w & 0xff00000000000000 == 0x200000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpLop3, 6 > (w, sm)
+    );
     None
 }
 fn decode_sm50_arm3(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xfd00000000000000 == 0x400000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpLop32i, 0>(w, sm);
-    }
+    try_form!(
+        w & 0xfd00000000000000 == 0x400000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpLop32i, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm50_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xfe30000000000000 == 0x800000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpFadd32i, 0>(w, sm);
-    }
+    try_form!(
+        w & 0xfe30000000000000 == 0x800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpFadd32i, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm50_arm5(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xfc50000000000000 == 0xc00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpFfma32i, 0>(w, sm);
-    }
+    try_form!(
+        w & 0xfc50000000000000 == 0xc00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpFfma32i, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm50_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xfc00000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpIscadd32i, 0>(w, sm);
-    }
+    try_form!(
+        w & 0xfc00000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpIscadd32i, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm50_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xfec0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpIadd32i, 0>(w, sm);
-    }
+    try_form!(
+        w & 0xfec0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpIadd32i, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm50_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xff50000000000000 == 0x1e00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpFmul32i, 0>(w, sm);
-    }
+    try_form!(
+        w & 0xff50000000000000 == 0x1e00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpFmul32i, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm50_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpShf, 8>(w, sm);
-    }
+    try_form!(
+        w & 0xff00000000000000 == 0x1f00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpImul32i, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm50_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpShf, 8>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpFfma, 8>(w, sm);
-    }
+    try_form!(
+        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpShf, 8 > (w, sm)
+    );
     None
 }
 fn decode_sm50_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpFfma, 8>(w, sm);
-    }
+    try_form!(
+        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShf, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpFfma, 8 > (w, sm)
+    );
     None
 }
 fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpShf, 8>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpIsetp, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpPrmt, 8>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpFsetp, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xffc0000000000000 == 0x3600000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpXmad, 1>(w, sm);
-    }
+    try_form!(
+        w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpFfma, 8 > (w, sm)
+    );
     None
 }
 fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpIsetp, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpPrmt, 8>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpFsetp, 5>(w, sm);
-    }
+    try_form!(
+        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShf, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIsetp, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpPrmt, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef0800000000000 == 0x3680000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDsetp, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef0800000000000 == 0x3640000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIcmp, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFsetp, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef0000000000000 == 0x3650000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIset, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xffc0000000000000 == 0x3600000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpXmad, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpPopc, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpFlo, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpShf, 8>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpShl, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpShr, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpIadd, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpSel, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpFmul, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpIscadd, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpFadd, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpImnmx, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpFmnmx, 13>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpLop, 1>(w, sm);
-    }
+    try_form!(
+        w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIsetp, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpPrmt, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef0800000000000 == 0x3680000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDsetp, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef0800000000000 == 0x3640000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIcmp, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFsetp, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef0000000000000 == 0x3650000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpIset, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpPopc, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpFlo, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpShl, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpShr, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpIadd, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpSel, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpFmul, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpIscadd, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpFadd, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpImnmx, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpFmnmx, 13>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpLop, 1>(w, sm);
-    }
+    try_form!(
+        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpPopc, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFlo, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpI2i, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShf, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShl, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShr, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIadd, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImul, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpSel, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFmul, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDadd, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIscadd, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFadd, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImnmx, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFmnmx, 13 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpLop, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpShf, 8>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpLop3, 5>(w, sm);
-    }
+    try_form!(
+        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpPopc, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFlo, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpI2i, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShl, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShr, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIadd, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImul, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpSel, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFmul, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDadd, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIscadd, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFadd, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImnmx, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFmnmx, 13 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpLop, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpLop3, 5>(w, sm);
-    }
+    try_form!(
+        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShf, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpLop3, 5 > (w, sm)
+    );
     None
 }
 fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpFfma, 9>(w, sm);
-    }
+    try_form!(
+        w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpLop3, 5 > (w, sm)
+    );
     None
 }
 fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xfff09000000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpIsetp, 6>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfff8800000000000 == 0x4bc0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpPrmt, 9>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpFsetp, 6>(w, sm);
-    }
+    try_form!(
+        w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpFfma, 9 > (w, sm)
+    );
     None
 }
 fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xfffffe800000ff00 == 0x4c08000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpPopc, 6>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffefc800000ff00 == 0x4c30000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpFlo, 6>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffff8000000ff00 == 0x4c98000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpMov, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xffffff0000000000 == 0x4c48000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpShl, 2>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffeff0000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpShr, 2>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffc778000000000 == 0x4c10000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpIadd, 2>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffff80000000000 == 0x4ca0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpSel, 6>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffaee0000000000 == 0x4c68000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpFmul, 6>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfff88e0000000000 == 0x4c58000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpFadd, 6>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffe600000000000 == 0x4c20000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpImnmx, 6>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffc700000000000 == 0x4c18000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpIscadd, 2>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffc880000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpFmnmx, 14>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfff8400000000000 == 0x4c40000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpLop, 2>(w, sm);
-    }
+    try_form!(
+        w & 0xfff09000000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIsetp, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8800000000000 == 0x4bc0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpPrmt, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff0800000000000 == 0x4b80000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDsetp, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff0800000000000 == 0x4b40000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIcmp, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFsetp, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff0000000000000 == 0x4b50000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpIset, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xfe00000000000000 == 0x4e00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpXmad, 2>(w, sm);
-    }
+    try_form!(
+        w & 0xfffffe800000ff00 == 0x4c08000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpPopc, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffefc800000ff00 == 0x4c30000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFlo, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffff8000000ff00 == 0x4c98000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpMov, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xffffff0000000000 == 0x4c48000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShl, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffeff0000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShr, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff959800000c000 == 0x4ce0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpI2i, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffc778000000000 == 0x4c10000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIadd, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xffff7c0000000000 == 0x4c38000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImul, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffff80000000000 == 0x4ca0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpSel, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffaee0000000000 == 0x4c68000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFmul, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffc1e0000000000 == 0x4c70000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDadd, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff88e0000000000 == 0x4c58000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFadd, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffe600000000000 == 0x4c20000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImnmx, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffc700000000000 == 0x4c18000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIscadd, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffc880000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFmnmx, 14 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8400000000000 == 0x4c40000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpLop, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpNop, 1>(w, sm);
-    }
+    try_form!(
+        w & 0xfe00000000000000 == 0x4e00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpXmad, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpFfma, 10>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xff80000000000000 == 0x5100000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpXmad, 3>(w, sm);
-    }
+    try_form!(
+        w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpNop, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpPrmt, 10>(w, sm);
-    }
+    try_form!(
+        w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFfma, 10 > (w, sm)
+    );
+    try_form!(
+        w & 0xff80000000000000 == 0x5100000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpXmad, 3 > (w, sm)
+    );
     None
 }
 fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpShf, 7>(w, sm);
-    }
+    try_form!(
+        w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpPrmt, 10 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff0800000000000 == 0x5340000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpIcmp, 3 > (w, sm)
+    );
     None
 }
 fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpFfma, 7>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpShf, 7>(w, sm);
-    }
+    try_form!(
+        w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpShf, 7 > (w, sm)
+    );
     None
 }
 fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpIsetp, 4>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfff8807ff0000000 == 0x5bc0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpPrmt, 7>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfff0007ff0000000 == 0x5bb0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpFsetp, 4>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpShf, 7>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xffc00007f0000000 == 0x5b00000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpXmad, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfff8000000000000 == 0x5be0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpLop3, 4>(w, sm);
-    }
+    try_form!(
+        w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFfma, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpShf, 7 > (w, sm)
+    );
     None
 }
 fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpPopc, 4>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffefcfff000ff00 == 0x5c30000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpFlo, 4>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffff87ff000ff00 == 0x5c98000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpMov, 4>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xffffff7ff0000000 == 0x5c48000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpShl, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffeff7ff0000000 == 0x5c28000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpShr, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffc77fff0000000 == 0x5c10000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpIadd, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffff87ff0000000 == 0x5ca0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpSel, 4>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffaee7ff0000000 == 0x5c68000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpFmul, 4>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfff88e7ff0000000 == 0x5c58000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpFadd, 4>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffe607ff0000000 == 0x5c20000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpImnmx, 4>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffc707ff0000000 == 0x5c18000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpIscadd, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffc887ff0000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpFmnmx, 12>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfff8407ff0000000 == 0x5c40000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpLop, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpShf, 7>(w, sm);
-    }
+    try_form!(
+        w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIsetp, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8807ff0000000 == 0x5bc0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpPrmt, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff0807ff0000000 == 0x5b80000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDsetp, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff0807ff0000000 == 0x5b40000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIcmp, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff0007ff0000000 == 0x5bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFsetp, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff0007ff0000000 == 0x5b50000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIset, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShf, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xffc00007f0000000 == 0x5b00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpXmad, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5be0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpLop3, 4 > (w, sm)
+    );
     None
 }
 fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpBra, 2>(w, sm);
-    }
+    try_form!(
+        w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpPopc, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffefcfff000ff00 == 0x5c30000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFlo, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffff87ff000ff00 == 0x5c98000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpMov, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xffffff7ff0000000 == 0x5c48000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShl, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffeff7ff0000000 == 0x5c28000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShr, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff959fff000c000 == 0x5ce0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpI2i, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffc77fff0000000 == 0x5c10000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIadd, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xffff7c7ff0000000 == 0x5c38000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImul, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffff87ff0000000 == 0x5ca0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpSel, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffaee7ff0000000 == 0x5c68000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFmul, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffc1e7ff0000000 == 0x5c70000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDadd, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff88e7ff0000000 == 0x5c58000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFadd, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffe607ff0000000 == 0x5c20000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImnmx, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffc707ff0000000 == 0x5c18000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIscadd, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffc887ff0000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFmnmx, 12 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8407ff0000000 == 0x5c40000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpLop, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpShf, 7 > (w, sm)
+    );
     None
 }
 fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpExit, 1>(w, sm);
-    }
+    try_form!(
+        w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpBra, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = decode_form::<OpLdg, 2>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0xfff8300000000000 == 0xeed8200000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpStg, 1>(w, sm);
-    }
+    try_form!(
+        w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpExit, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return decode_form::<OpS2r, 1>(w, sm);
-    }
+    try_form!(
+        w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpLdg, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8300000000000 == 0xeed8200000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpStg, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpS2r, 1 > (w, sm)
+    );
     None
 }
 ///Decode a sm50 instruction word.
@@ -5125,753 +2453,635 @@ static PRINT_SM50: [PrintArm; 256] = dense_arms(
         (0x1c, print_sm50_arm7),
         (0x1d, print_sm50_arm7),
         (0x1e, print_sm50_arm8),
-        (0x30, print_sm50_arm9),
-        (0x32, print_sm50_arm10),
-        (0x33, print_sm50_arm11),
-        (0x34, print_sm50_arm9),
-        (0x36, print_sm50_arm12),
-        (0x37, print_sm50_arm13),
-        (0x38, print_sm50_arm14),
-        (0x39, print_sm50_arm15),
-        (0x3a, print_sm50_arm9),
-        (0x3c, print_sm50_arm16),
-        (0x3d, print_sm50_arm17),
-        (0x3e, print_sm50_arm9),
-        (0x49, print_sm50_arm18),
-        (0x4b, print_sm50_arm19),
-        (0x4c, print_sm50_arm20),
-        (0x4e, print_sm50_arm21),
-        (0x4f, print_sm50_arm21),
-        (0x50, print_sm50_arm22),
-        (0x51, print_sm50_arm23),
-        (0x53, print_sm50_arm24),
-        (0x58, print_sm50_arm25),
-        (0x59, print_sm50_arm26),
-        (0x5a, print_sm50_arm25),
-        (0x5b, print_sm50_arm27),
-        (0x5c, print_sm50_arm28),
-        (0x5d, print_sm50_arm25),
-        (0x5e, print_sm50_arm25),
-        (0x5f, print_sm50_arm25),
-        (0xe2, print_sm50_arm29),
-        (0xe3, print_sm50_arm30),
-        (0xee, print_sm50_arm31),
-        (0xf0, print_sm50_arm32),
+        (0x1f, print_sm50_arm9),
+        (0x30, print_sm50_arm10),
+        (0x32, print_sm50_arm11),
+        (0x33, print_sm50_arm12),
+        (0x34, print_sm50_arm10),
+        (0x36, print_sm50_arm13),
+        (0x37, print_sm50_arm14),
+        (0x38, print_sm50_arm15),
+        (0x39, print_sm50_arm16),
+        (0x3a, print_sm50_arm10),
+        (0x3c, print_sm50_arm17),
+        (0x3d, print_sm50_arm18),
+        (0x3e, print_sm50_arm10),
+        (0x49, print_sm50_arm19),
+        (0x4b, print_sm50_arm20),
+        (0x4c, print_sm50_arm21),
+        (0x4e, print_sm50_arm22),
+        (0x4f, print_sm50_arm22),
+        (0x50, print_sm50_arm23),
+        (0x51, print_sm50_arm24),
+        (0x53, print_sm50_arm25),
+        (0x58, print_sm50_arm26),
+        (0x59, print_sm50_arm27),
+        (0x5a, print_sm50_arm26),
+        (0x5b, print_sm50_arm28),
+        (0x5c, print_sm50_arm29),
+        (0x5d, print_sm50_arm26),
+        (0x5e, print_sm50_arm26),
+        (0x5f, print_sm50_arm26),
+        (0xe2, print_sm50_arm30),
+        (0xe3, print_sm50_arm31),
+        (0xee, print_sm50_arm32),
+        (0xf0, print_sm50_arm33),
     ],
     print_none,
 );
-fn print_sm50_arm1(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xfff0000000000f00 == 0x100000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpMov32i, 0>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm1(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfff0000000000f00 == 0x100000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpMov32i, 0 > (w, sm, at, out)
+    );
     None
 }
-fn print_sm50_arm2(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xff00000000000000 == 0x200000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpLop3, 6>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm2(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xff00000000000000 == 0x200000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpLop3, 6 > (w, sm, at, out)
+    );
     None
 }
-fn print_sm50_arm3(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xfd00000000000000 == 0x400000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpLop32i, 0>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm3(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfd00000000000000 == 0x400000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpLop32i, 0 > (w, sm, at, out)
+    );
     None
 }
-fn print_sm50_arm4(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xfe30000000000000 == 0x800000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpFadd32i, 0>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm4(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfe30000000000000 == 0x800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpFadd32i, 0 > (w, sm, at, out)
+    );
     None
 }
-fn print_sm50_arm5(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xfc50000000000000 == 0xc00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpFfma32i, 0>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm5(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfc50000000000000 == 0xc00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpFfma32i, 0 > (w, sm, at, out)
+    );
     None
 }
-fn print_sm50_arm6(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xfc00000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpIscadd32i, 0>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm6(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfc00000000000000 == 0x1400000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpIscadd32i, 0 > (w, sm, at, out)
+    );
     None
 }
-fn print_sm50_arm7(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xfec0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpIadd32i, 0>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm7(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfec0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpIadd32i, 0 > (w, sm, at, out)
+    );
     None
 }
-fn print_sm50_arm8(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xff50000000000000 == 0x1e00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpFmul32i, 0>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm8(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xff50000000000000 == 0x1e00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpFmul32i, 0 > (w, sm, at, out)
+    );
     None
 }
-fn print_sm50_arm9(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm9(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xff00000000000000 == 0x1f00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpImul32i, 0 > (w, sm, at, out)
+    );
     None
 }
-fn print_sm50_arm10(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpFfma, 8>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
+    );
     None
 }
-fn print_sm50_arm11(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpFfma, 8>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
+    );
     None
 }
-fn print_sm50_arm12(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpIsetp, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpPrmt, 8>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpFsetp, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xffc0000000000000 == 0x3600000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpXmad, 1>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
+    );
     None
 }
-fn print_sm50_arm13(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpIsetp, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpPrmt, 8>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpFsetp, 5>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIsetp, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpPrmt, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef0800000000000 == 0x3680000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDsetp, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef0800000000000 == 0x3640000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIcmp, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFsetp, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef0000000000000 == 0x3650000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIset, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffc0000000000000 == 0x3600000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpXmad, 1 > (w, sm, at, out)
+    );
     None
 }
-fn print_sm50_arm14(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpPopc, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpFlo, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpShl, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpShr, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpIadd, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpSel, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpFmul, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpIscadd, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpFadd, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpImnmx, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpFmnmx, 13>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpLop, 1>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIsetp, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpPrmt, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef0800000000000 == 0x3680000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDsetp, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef0800000000000 == 0x3640000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIcmp, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFsetp, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef0000000000000 == 0x3650000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpIset, 1 > (w, sm, at, out)
+    );
     None
 }
-fn print_sm50_arm15(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpPopc, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpFlo, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpShl, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpShr, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpIadd, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpSel, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpFmul, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpIscadd, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpFadd, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpImnmx, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpFmnmx, 13>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpLop, 1>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpPopc, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFlo, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpI2i, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShl, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShr, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIadd, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImul, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpSel, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFmul, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDadd, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIscadd, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFadd, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImnmx, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFmnmx, 13 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpLop, 1 > (w, sm, at, out)
+    );
     None
 }
-fn print_sm50_arm16(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpShf, 8>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpLop3, 5>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpPopc, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFlo, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpI2i, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShl, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShr, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIadd, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImul, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpSel, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFmul, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDadd, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIscadd, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFadd, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImnmx, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFmnmx, 13 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpLop, 1 > (w, sm, at, out)
+    );
     None
 }
-fn print_sm50_arm17(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpLop3, 5>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpLop3, 5 > (w, sm, at, out)
+    );
     None
 }
-fn print_sm50_arm18(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpFfma, 9>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpLop3, 5 > (w, sm, at, out)
+    );
     None
 }
-fn print_sm50_arm19(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xfff09000000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpIsetp, 6>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfff8800000000000 == 0x4bc0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpPrmt, 9>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpFsetp, 6>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpFfma, 9 > (w, sm, at, out)
+    );
     None
 }
-fn print_sm50_arm20(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xfffffe800000ff00 == 0x4c08000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpPopc, 6>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffefc800000ff00 == 0x4c30000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpFlo, 6>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffff8000000ff00 == 0x4c98000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpMov, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xffffff0000000000 == 0x4c48000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpShl, 2>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffeff0000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpShr, 2>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffc778000000000 == 0x4c10000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpIadd, 2>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffff80000000000 == 0x4ca0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpSel, 6>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffaee0000000000 == 0x4c68000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpFmul, 6>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfff88e0000000000 == 0x4c58000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpFadd, 6>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffe600000000000 == 0x4c20000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpImnmx, 6>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffc700000000000 == 0x4c18000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpIscadd, 2>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffc880000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpFmnmx, 14>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfff8400000000000 == 0x4c40000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpLop, 2>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfff09000000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIsetp, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8800000000000 == 0x4bc0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpPrmt, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff0800000000000 == 0x4b80000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDsetp, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff0800000000000 == 0x4b40000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIcmp, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFsetp, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff0000000000000 == 0x4b50000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpIset, 2 > (w, sm, at, out)
+    );
     None
 }
-fn print_sm50_arm21(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xfe00000000000000 == 0x4e00000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpXmad, 2>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfffffe800000ff00 == 0x4c08000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpPopc, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffefc800000ff00 == 0x4c30000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFlo, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffff8000000ff00 == 0x4c98000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpMov, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffffff0000000000 == 0x4c48000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShl, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffeff0000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShr, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff959800000c000 == 0x4ce0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpI2i, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffc778000000000 == 0x4c10000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIadd, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffff7c0000000000 == 0x4c38000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImul, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffff80000000000 == 0x4ca0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpSel, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffaee0000000000 == 0x4c68000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFmul, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffc1e0000000000 == 0x4c70000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDadd, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff88e0000000000 == 0x4c58000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFadd, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffe600000000000 == 0x4c20000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImnmx, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffc700000000000 == 0x4c18000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIscadd, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffc880000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFmnmx, 14 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8400000000000 == 0x4c40000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpLop, 2 > (w, sm, at, out)
+    );
     None
 }
-fn print_sm50_arm22(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpNop, 1>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfe00000000000000 == 0x4e00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpXmad, 2 > (w, sm, at, out)
+    );
     None
 }
-fn print_sm50_arm23(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpFfma, 10>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xff80000000000000 == 0x5100000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpXmad, 3>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpNop, 1 > (w, sm, at, out)
+    );
     None
 }
-fn print_sm50_arm24(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpPrmt, 10>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFfma, 10 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff80000000000000 == 0x5100000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpXmad, 3 > (w, sm, at, out)
+    );
     None
 }
-fn print_sm50_arm25(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpShf, 7>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpPrmt, 10 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff0800000000000 == 0x5340000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpIcmp, 3 > (w, sm, at, out)
+    );
     None
 }
-fn print_sm50_arm26(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpFfma, 7>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpShf, 7>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
+    );
     None
 }
-fn print_sm50_arm27(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpIsetp, 4>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfff8807ff0000000 == 0x5bc0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpPrmt, 7>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfff0007ff0000000 == 0x5bb0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpFsetp, 4>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpShf, 7>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xffc00007f0000000 == 0x5b00000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpXmad, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfff8000000000000 == 0x5be0000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpLop3, 4>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFfma, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
+    );
     None
 }
-fn print_sm50_arm28(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpPopc, 4>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffefcfff000ff00 == 0x5c30000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpFlo, 4>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffff87ff000ff00 == 0x5c98000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpMov, 4>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xffffff7ff0000000 == 0x5c48000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpShl, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffeff7ff0000000 == 0x5c28000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpShr, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffc77fff0000000 == 0x5c10000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpIadd, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffff87ff0000000 == 0x5ca0000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpSel, 4>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffaee7ff0000000 == 0x5c68000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpFmul, 4>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfff88e7ff0000000 == 0x5c58000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpFadd, 4>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffe607ff0000000 == 0x5c20000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpImnmx, 4>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffc707ff0000000 == 0x5c18000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpIscadd, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfffc887ff0000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpFmnmx, 12>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfff8407ff0000000 == 0x5c40000000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpLop, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpShf, 7>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIsetp, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8807ff0000000 == 0x5bc0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpPrmt, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff0807ff0000000 == 0x5b80000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDsetp, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff0807ff0000000 == 0x5b40000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIcmp, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff0007ff0000000 == 0x5bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFsetp, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff0007ff0000000 == 0x5b50000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIset, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffc00007f0000000 == 0x5b00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpXmad, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5be0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpLop3, 4 > (w, sm, at, out)
+    );
     None
 }
-fn print_sm50_arm29(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpBra, 2>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpPopc, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffefcfff000ff00 == 0x5c30000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFlo, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffff87ff000ff00 == 0x5c98000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpMov, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffffff7ff0000000 == 0x5c48000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShl, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffeff7ff0000000 == 0x5c28000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShr, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff959fff000c000 == 0x5ce0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpI2i, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffc77fff0000000 == 0x5c10000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIadd, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffff7c7ff0000000 == 0x5c38000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImul, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffff87ff0000000 == 0x5ca0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpSel, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffaee7ff0000000 == 0x5c68000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFmul, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffc1e7ff0000000 == 0x5c70000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDadd, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff88e7ff0000000 == 0x5c58000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFadd, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffe607ff0000000 == 0x5c20000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImnmx, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffc707ff0000000 == 0x5c18000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIscadd, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffc887ff0000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFmnmx, 12 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8407ff0000000 == 0x5c40000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpLop, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
+    );
     None
 }
-fn print_sm50_arm30(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpExit, 1>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpBra, 2 > (w, sm, at, out)
+    );
     None
 }
-fn print_sm50_arm31(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) {
-        if let Some(x) = print_form_bundled::<OpLdg, 2>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0xfff8300000000000 == 0xeed8200000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpStg, 1>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpExit, 1 > (w, sm, at, out)
+    );
     None
 }
-fn print_sm50_arm32(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60) {
-        return print_form_bundled::<OpS2r, 1>(w, sm, addr, ctrl, out);
-    }
+fn print_sm50_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpLdg, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8300000000000 == 0xeed8200000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpStg, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpS2r, 1 > (w, sm, at, out)
+    );
     None
 }
 ///Decode a sm50 instruction word at byte address `addr` and print its text into `out` (`ctrl`: the scheduling bits from its bundle, where the family has bundles); `None`, with nothing printed, for a word no op of the spec matches.
@@ -5883,7 +3093,8 @@ pub fn print_sm50(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
-    PRINT_SM50[((w >> 56) & 0xff) as usize](w, sm, addr, ctrl, out)
+    let at = At { addr, ctrl };
+    PRINT_SM50[((w >> 56) & 0xff) as usize](w, sm, at, out)
 }
 ///The arm of [`decode_sm70`] (its candidates) for each value of bits 0..12.
 static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
@@ -5909,2028 +3120,1832 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x227, decode_sm70_arm19),
         (0x228, decode_sm70_arm20),
         (0x229, decode_sm70_arm21),
-        (0x22b, decode_sm70_arm22),
-        (0x248, decode_sm70_arm23),
-        (0x300, decode_sm70_arm24),
-        (0x301, decode_sm70_arm25),
-        (0x304, decode_sm70_arm26),
-        (0x305, decode_sm70_arm27),
-        (0x306, decode_sm70_arm28),
-        (0x308, decode_sm70_arm29),
-        (0x309, decode_sm70_arm30),
-        (0x310, decode_sm70_arm31),
-        (0x311, decode_sm70_arm32),
-        (0x312, decode_sm70_arm33),
-        (0x343, decode_sm70_arm34),
-        (0x344, decode_sm70_arm35),
-        (0x381, decode_sm70_arm36),
-        (0x386, decode_sm70_arm37),
-        (0x402, decode_sm70_arm38),
-        (0x411, decode_sm70_arm39),
-        (0x416, decode_sm70_arm40),
-        (0x419, decode_sm70_arm41),
-        (0x421, decode_sm70_arm42),
-        (0x423, decode_sm70_arm43),
-        (0x424, decode_sm70_arm44),
-        (0x429, decode_sm70_arm45),
-        (0x42b, decode_sm70_arm46),
-        (0x547, decode_sm70_arm47),
-        (0x607, decode_sm70_arm48),
-        (0x616, decode_sm70_arm49),
-        (0x619, decode_sm70_arm50),
-        (0x621, decode_sm70_arm51),
-        (0x623, decode_sm70_arm52),
-        (0x624, decode_sm70_arm53),
-        (0x625, decode_sm70_arm54),
-        (0x627, decode_sm70_arm55),
-        (0x629, decode_sm70_arm56),
-        (0x62b, decode_sm70_arm57),
-        (0x802, decode_sm70_arm58),
-        (0x805, decode_sm70_arm59),
-        (0x807, decode_sm70_arm60),
-        (0x808, decode_sm70_arm61),
-        (0x809, decode_sm70_arm62),
-        (0x80b, decode_sm70_arm63),
-        (0x80c, decode_sm70_arm64),
-        (0x810, decode_sm70_arm65),
-        (0x811, decode_sm70_arm66),
-        (0x812, decode_sm70_arm67),
-        (0x813, decode_sm70_arm68),
-        (0x816, decode_sm70_arm69),
-        (0x817, decode_sm70_arm70),
-        (0x819, decode_sm70_arm71),
-        (0x81c, decode_sm70_arm72),
-        (0x820, decode_sm70_arm73),
-        (0x823, decode_sm70_arm74),
-        (0x824, decode_sm70_arm75),
-        (0x825, decode_sm70_arm76),
-        (0x827, decode_sm70_arm77),
-        (0x828, decode_sm70_arm78),
-        (0x82b, decode_sm70_arm79),
-        (0x848, decode_sm70_arm80),
-        (0x900, decode_sm70_arm81),
-        (0x901, decode_sm70_arm82),
-        (0x904, decode_sm70_arm83),
-        (0x905, decode_sm70_arm84),
-        (0x906, decode_sm70_arm85),
-        (0x908, decode_sm70_arm86),
-        (0x909, decode_sm70_arm87),
-        (0x910, decode_sm70_arm88),
-        (0x911, decode_sm70_arm89),
-        (0x912, decode_sm70_arm90),
-        (0x918, decode_sm70_arm91),
-        (0x919, decode_sm70_arm92),
-        (0x943, decode_sm70_arm93),
-        (0x944, decode_sm70_arm94),
-        (0x947, decode_sm70_arm95),
-        (0x94d, decode_sm70_arm96),
-        (0x950, decode_sm70_arm97),
-        (0xa02, decode_sm70_arm98),
-        (0xa07, decode_sm70_arm99),
-        (0xa08, decode_sm70_arm100),
-        (0xa09, decode_sm70_arm101),
-        (0xa0b, decode_sm70_arm102),
-        (0xa0c, decode_sm70_arm103),
-        (0xa10, decode_sm70_arm104),
-        (0xa11, decode_sm70_arm105),
-        (0xa12, decode_sm70_arm106),
-        (0xa13, decode_sm70_arm107),
-        (0xa16, decode_sm70_arm108),
-        (0xa17, decode_sm70_arm109),
-        (0xa19, decode_sm70_arm110),
-        (0xa20, decode_sm70_arm111),
-        (0xa23, decode_sm70_arm112),
-        (0xa24, decode_sm70_arm113),
-        (0xa25, decode_sm70_arm114),
-        (0xa27, decode_sm70_arm115),
-        (0xa28, decode_sm70_arm116),
-        (0xa2b, decode_sm70_arm117),
-        (0xa48, decode_sm70_arm118),
-        (0xb00, decode_sm70_arm119),
-        (0xb01, decode_sm70_arm120),
-        (0xb04, decode_sm70_arm121),
-        (0xb05, decode_sm70_arm122),
-        (0xb06, decode_sm70_arm123),
-        (0xb08, decode_sm70_arm124),
-        (0xb09, decode_sm70_arm125),
-        (0xb10, decode_sm70_arm126),
-        (0xb11, decode_sm70_arm127),
-        (0xb12, decode_sm70_arm128),
-        (0xb43, decode_sm70_arm129),
-        (0xc02, decode_sm70_arm130),
-        (0xc07, decode_sm70_arm131),
-        (0xc08, decode_sm70_arm132),
-        (0xc09, decode_sm70_arm133),
-        (0xc0b, decode_sm70_arm134),
-        (0xc0c, decode_sm70_arm135),
-        (0xc10, decode_sm70_arm136),
-        (0xc11, decode_sm70_arm137),
-        (0xc12, decode_sm70_arm138),
-        (0xc13, decode_sm70_arm139),
-        (0xc16, decode_sm70_arm140),
-        (0xc17, decode_sm70_arm141),
-        (0xc19, decode_sm70_arm142),
-        (0xc20, decode_sm70_arm143),
-        (0xc23, decode_sm70_arm144),
-        (0xc24, decode_sm70_arm145),
-        (0xc25, decode_sm70_arm146),
-        (0xc27, decode_sm70_arm147),
-        (0xc28, decode_sm70_arm148),
-        (0xc2b, decode_sm70_arm149),
-        (0xc48, decode_sm70_arm150),
-        (0xd00, decode_sm70_arm151),
-        (0xd01, decode_sm70_arm152),
-        (0xd04, decode_sm70_arm153),
-        (0xd05, decode_sm70_arm154),
-        (0xd06, decode_sm70_arm155),
-        (0xd08, decode_sm70_arm156),
-        (0xd09, decode_sm70_arm157),
-        (0xd10, decode_sm70_arm158),
-        (0xd11, decode_sm70_arm159),
-        (0xd12, decode_sm70_arm160),
-        (0xe07, decode_sm70_arm161),
-        (0xe16, decode_sm70_arm162),
-        (0xe19, decode_sm70_arm163),
-        (0xe21, decode_sm70_arm164),
-        (0xe23, decode_sm70_arm165),
-        (0xe24, decode_sm70_arm166),
-        (0xe25, decode_sm70_arm167),
-        (0xe27, decode_sm70_arm168),
-        (0xe29, decode_sm70_arm169),
-        (0xe2b, decode_sm70_arm170),
+        (0x22a, decode_sm70_arm22),
+        (0x22b, decode_sm70_arm23),
+        (0x235, decode_sm70_arm24),
+        (0x248, decode_sm70_arm25),
+        (0x300, decode_sm70_arm26),
+        (0x301, decode_sm70_arm27),
+        (0x304, decode_sm70_arm28),
+        (0x305, decode_sm70_arm29),
+        (0x306, decode_sm70_arm30),
+        (0x308, decode_sm70_arm31),
+        (0x309, decode_sm70_arm32),
+        (0x310, decode_sm70_arm33),
+        (0x311, decode_sm70_arm34),
+        (0x312, decode_sm70_arm35),
+        (0x343, decode_sm70_arm36),
+        (0x344, decode_sm70_arm37),
+        (0x381, decode_sm70_arm38),
+        (0x386, decode_sm70_arm39),
+        (0x402, decode_sm70_arm40),
+        (0x411, decode_sm70_arm41),
+        (0x416, decode_sm70_arm42),
+        (0x419, decode_sm70_arm43),
+        (0x421, decode_sm70_arm44),
+        (0x423, decode_sm70_arm45),
+        (0x424, decode_sm70_arm46),
+        (0x429, decode_sm70_arm47),
+        (0x42a, decode_sm70_arm48),
+        (0x42b, decode_sm70_arm49),
+        (0x547, decode_sm70_arm50),
+        (0x607, decode_sm70_arm51),
+        (0x616, decode_sm70_arm52),
+        (0x619, decode_sm70_arm53),
+        (0x621, decode_sm70_arm54),
+        (0x623, decode_sm70_arm55),
+        (0x624, decode_sm70_arm56),
+        (0x625, decode_sm70_arm57),
+        (0x627, decode_sm70_arm58),
+        (0x629, decode_sm70_arm59),
+        (0x62a, decode_sm70_arm60),
+        (0x62b, decode_sm70_arm61),
+        (0x802, decode_sm70_arm62),
+        (0x805, decode_sm70_arm63),
+        (0x807, decode_sm70_arm64),
+        (0x808, decode_sm70_arm65),
+        (0x809, decode_sm70_arm66),
+        (0x80b, decode_sm70_arm67),
+        (0x80c, decode_sm70_arm68),
+        (0x810, decode_sm70_arm69),
+        (0x811, decode_sm70_arm70),
+        (0x812, decode_sm70_arm71),
+        (0x813, decode_sm70_arm72),
+        (0x816, decode_sm70_arm73),
+        (0x817, decode_sm70_arm74),
+        (0x819, decode_sm70_arm75),
+        (0x81c, decode_sm70_arm76),
+        (0x820, decode_sm70_arm77),
+        (0x823, decode_sm70_arm78),
+        (0x824, decode_sm70_arm79),
+        (0x825, decode_sm70_arm80),
+        (0x827, decode_sm70_arm81),
+        (0x828, decode_sm70_arm82),
+        (0x82b, decode_sm70_arm83),
+        (0x835, decode_sm70_arm84),
+        (0x848, decode_sm70_arm85),
+        (0x900, decode_sm70_arm86),
+        (0x901, decode_sm70_arm87),
+        (0x904, decode_sm70_arm88),
+        (0x905, decode_sm70_arm89),
+        (0x906, decode_sm70_arm90),
+        (0x908, decode_sm70_arm91),
+        (0x909, decode_sm70_arm92),
+        (0x910, decode_sm70_arm93),
+        (0x911, decode_sm70_arm94),
+        (0x912, decode_sm70_arm95),
+        (0x918, decode_sm70_arm96),
+        (0x919, decode_sm70_arm97),
+        (0x943, decode_sm70_arm98),
+        (0x944, decode_sm70_arm99),
+        (0x947, decode_sm70_arm100),
+        (0x94d, decode_sm70_arm101),
+        (0x950, decode_sm70_arm102),
+        (0xa02, decode_sm70_arm103),
+        (0xa07, decode_sm70_arm104),
+        (0xa08, decode_sm70_arm105),
+        (0xa09, decode_sm70_arm106),
+        (0xa0b, decode_sm70_arm107),
+        (0xa0c, decode_sm70_arm108),
+        (0xa10, decode_sm70_arm109),
+        (0xa11, decode_sm70_arm110),
+        (0xa12, decode_sm70_arm111),
+        (0xa13, decode_sm70_arm112),
+        (0xa16, decode_sm70_arm113),
+        (0xa17, decode_sm70_arm114),
+        (0xa19, decode_sm70_arm115),
+        (0xa20, decode_sm70_arm116),
+        (0xa23, decode_sm70_arm117),
+        (0xa24, decode_sm70_arm118),
+        (0xa25, decode_sm70_arm119),
+        (0xa27, decode_sm70_arm120),
+        (0xa28, decode_sm70_arm121),
+        (0xa2b, decode_sm70_arm122),
+        (0xa48, decode_sm70_arm123),
+        (0xb00, decode_sm70_arm124),
+        (0xb01, decode_sm70_arm125),
+        (0xb04, decode_sm70_arm126),
+        (0xb05, decode_sm70_arm127),
+        (0xb06, decode_sm70_arm128),
+        (0xb08, decode_sm70_arm129),
+        (0xb09, decode_sm70_arm130),
+        (0xb10, decode_sm70_arm131),
+        (0xb11, decode_sm70_arm132),
+        (0xb12, decode_sm70_arm133),
+        (0xc02, decode_sm70_arm134),
+        (0xc07, decode_sm70_arm135),
+        (0xc08, decode_sm70_arm136),
+        (0xc09, decode_sm70_arm137),
+        (0xc0b, decode_sm70_arm138),
+        (0xc0c, decode_sm70_arm139),
+        (0xc10, decode_sm70_arm140),
+        (0xc11, decode_sm70_arm141),
+        (0xc12, decode_sm70_arm142),
+        (0xc13, decode_sm70_arm143),
+        (0xc16, decode_sm70_arm144),
+        (0xc17, decode_sm70_arm145),
+        (0xc19, decode_sm70_arm146),
+        (0xc20, decode_sm70_arm147),
+        (0xc23, decode_sm70_arm148),
+        (0xc24, decode_sm70_arm149),
+        (0xc25, decode_sm70_arm150),
+        (0xc27, decode_sm70_arm151),
+        (0xc28, decode_sm70_arm152),
+        (0xc2b, decode_sm70_arm153),
+        (0xc35, decode_sm70_arm154),
+        (0xc48, decode_sm70_arm155),
+        (0xd00, decode_sm70_arm156),
+        (0xd01, decode_sm70_arm157),
+        (0xd04, decode_sm70_arm158),
+        (0xd05, decode_sm70_arm159),
+        (0xd06, decode_sm70_arm160),
+        (0xd08, decode_sm70_arm161),
+        (0xd09, decode_sm70_arm162),
+        (0xd10, decode_sm70_arm163),
+        (0xd11, decode_sm70_arm164),
+        (0xd12, decode_sm70_arm165),
+        (0xe07, decode_sm70_arm166),
+        (0xe16, decode_sm70_arm167),
+        (0xe19, decode_sm70_arm168),
+        (0xe21, decode_sm70_arm169),
+        (0xe23, decode_sm70_arm170),
+        (0xe24, decode_sm70_arm171),
+        (0xe25, decode_sm70_arm172),
+        (0xe27, decode_sm70_arm173),
+        (0xe29, decode_sm70_arm174),
+        (0xe2a, decode_sm70_arm175),
+        (0xe2b, decode_sm70_arm176),
     ],
     decode_none,
 );
 fn decode_sm70_arm1(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202 && matches!(sm, 120)
-    {
-        if let Some(x) = decode_form::<OpMov64, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fffffff0ffffffff00ff000fff == 0x202
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpMov, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202 && matches!(sm, 120)
+        => decode_form:: < OpMov64, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffffff0ffffffff00ff000fff == 0x202 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpMov, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm2(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff87fffffffffff0000000fff == 0x207
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpSel, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff87fffffffffff0000000fff == 0x207 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpSel, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm3(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff87fffffffffff0000000fff == 0x208
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpFsel, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff87fffffffffff0000000fff == 0x208 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpFsel, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) {
-        if let Some(x) = decode_form::<OpFmnmx, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff878fcff3fffff0000000fff == 0x209 && matches!(sm, 80) {
-        if let Some(x) = decode_form::<OpFmnmx, 4>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff878fcff3fffff0000000fff == 0x209
-        && matches!(sm, 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpFmnmx, 8>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) =>
+        decode_form:: < OpFmnmx, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff878fcff3fffff0000000fff == 0x209 && matches!(sm, 80) => decode_form:: <
+        OpFmnmx, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff878fcff3fffff0000000fff == 0x209 && matches!(sm, 86 | 89 | 90 | 100 |
+        120) => return decode_form:: < OpFmnmx, 8 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm5(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff80000ff3fffff0000ff0fff == 0x20b
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpFsetp, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff80000ff3fffff0000ff0fff == 0x20b && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpFsetp, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff801800fffffff0000ff0fff == 0x20c
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = decode_form::<OpIsetp, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff801800fffffff0000ff0fff == 0x10000000000000000020c && matches!(sm, 120)
-    {
-        return decode_form::<OpIsetp64, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff801800fffffff0000ff0fff == 0x20c && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => decode_form:: < OpIsetp, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff801800fffffff0000ff0fff == 0x10000000000000000020c && matches!(sm, 120)
+        => return decode_form:: < OpIsetp64, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff80016007fffff0000000fff == 0x210
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = decode_form::<OpIadd3, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff80016007fffff0000000fff == 0x4000000000000000210
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpIadd3x, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff80016007fffff0000000fff == 0x210 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => decode_form:: < OpIadd3, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80016007fffff0000000fff == 0x4000000000000000210 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpIadd3x, 0 > (w,
+        sm)
+    );
     None
 }
 fn decode_sm70_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = decode_form::<OpLea, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87107ff7fffff0000000fff == 0x4ff0000000000000211
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = decode_form::<OpLeaX, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87105007fffff0000000fff == 0x100000000000000000211
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = decode_form::<OpLeaHi, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87105007fffff0000000fff == 0x104000000000000000211
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpLeaHiX, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211 && matches!(sm, 70 | 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87107ff7fffff0000000fff == 0x4ff0000000000000211 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLeaX, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87105007fffff0000000fff == 0x100000000000000000211 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLeaHi, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87105007fffff0000000fff == 0x104000000000000000211 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpLeaHiX, 0 > (w,
+        sm)
+    );
     None
 }
 fn decode_sm70_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff8700000ffffff0000000fff == 0x212
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpLop3, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff8700000ffffff0000000fff == 0x212 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpLop3, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffffffffffffff00ff000fff == 0x213
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpIabs, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffffffffffffff00ff000fff == 0x213 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpIabs, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffff800ffffff0000000fff == 0x216
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpPrmt, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffff800ffffff0000000fff == 0x216 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpPrmt, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff87ffdffffffff0000000fff == 0x217
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
-    {
-        return decode_form::<OpImnmx, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff87ffdffffffff0000000fff == 0x217 && matches!(sm, 75 | 80 | 86 | 89 | 90
+        | 100) => decode_form:: < OpImnmx, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8001dffffffff0000000fff == 0x217 && matches!(sm, 120) => decode_form::
+        < OpImnmx, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8001dffffffff0000000fff == 0x4000000000000000217 && matches!(sm, 120)
+        => return decode_form:: < OpImnmx64, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffee100ffffff0000000fff == 0x219
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpShf, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffee100ffffff0000000fff == 0x219 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpShf, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpFmul, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220 && matches!(sm, 70
+        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 0 > (w,
+        sm)
+    );
     None
 }
 fn decode_sm70_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffe1cff3fffff0000000fff == 0x221
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpFadd, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffe1cff3fffff0000000fff == 0x221 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpFadd, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffe10003fffff0000000fff == 0x223
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpFfma, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffe10003fffff0000000fff == 0x223 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpFfma, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = decode_form::<OpImad, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87ff500ffffff0000000fff == 0xe04000000000000000224
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpImadx, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224 && matches!(sm, 70
+        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87ff500ffffff0000000fff == 0xe04000000000000000224 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadx, 0 > (w,
+        sm)
+    );
     None
 }
 fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = decode_form::<OpImadWide, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff871f500ffffff0000000fff == 0x4000000000000000225
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpImadWideX, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225 && matches!(sm, 70
+        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff871f500ffffff0000000fff == 0x4000000000000000225 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadWideX, 0 >
+        (w, sm)
+    );
     None
 }
 fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpImadHi, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffff3cff3fffff0000000fff == 0x228
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
-    {
-        if let Some(x) = decode_form::<OpDmul, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 120) {
-        return decode_form::<OpDmul, 4>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100) => decode_form:: < OpDmul, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 120) => return
+        decode_form:: < OpDmul, 4 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffff3000ffffffff00000fff == 0x229
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
-    {
-        if let Some(x) = decode_form::<OpDadd, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 120) {
-        return decode_form::<OpDadd, 4>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100) => decode_form:: < OpDadd, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 120) => return
+        decode_form:: < OpDadd, 4 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffff30003fffff0000000fff == 0x22b
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
-    {
-        if let Some(x) = decode_form::<OpDfma, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 120) {
-        return decode_form::<OpDfma, 7>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff80100ff3fffff0000ff0fff == 0x22a && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100) => decode_form:: < OpDsetp, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80100ff3fffff0000ff0fff == 0x22a && matches!(sm, 120) => return
+        decode_form:: < OpDsetp, 6 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
-    {
-        if let Some(x) = decode_form::<OpVimnmx, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87fe8ffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 120)
-    {
-        return decode_form::<OpVimnmx, 4>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100) => decode_form:: < OpDfma, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 120) => return
+        decode_form:: < OpDfma, 7 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffff1f9ff7fffff00ff000fff == 0x300
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpFlo, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff871feff7fffff0000000fff == 0x235 && matches!(sm, 120) => decode_form::
+        < OpIadd, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff871feff7fffff0000000fff == 0x2000000000000000235 && matches!(sm, 120)
+        => decode_form:: < OpIadd64, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff871feff7fffff0000000fff == 0x6000000000000000235 && matches!(sm, 120)
+        => decode_form:: < OpIadd64x, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff871feff7fffff0000000fff == 0x4000000000000000235 && matches!(sm, 120)
+        => return decode_form:: < OpIaddx, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffffffffffffff00ff000fff == 0x301
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpBrev, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
+        => decode_form:: < OpVimnmx, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87fe8ffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm,
+        120) => decode_form:: < OpVimnmx, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff801ecffffffff0000000fff == 0x248 && matches!(sm, 100) => return
+        decode_form:: < OpVimnmx, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffff8e07ff0fffff00ff000fff == 0x304
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpF2f, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffff1f9ff7fffff00ff000fff == 0x300 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpFlo, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffff8e06ff0fffff00ff000fff == 0x305
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpF2i, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffffffffffffff00ff000fff == 0x301 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpBrev, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffcf03ffcfffff00ff000fff == 0x306
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpI2f, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffff8e07ff0fffff00ff000fff == 0x304 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpF2f, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) {
-        if let Some(x) = decode_form::<OpMufu, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 75 | 80 | 86 | 89) {
-        if let Some(x) = decode_form::<OpMufu, 3>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 90 | 100 | 120) {
-        return decode_form::<OpMufu, 7>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffff8e06ff0fffff00ff000fff == 0x305 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpF2i, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffffffff7fffff00ff000fff == 0x309
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpPopc, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffcf03ffcfffff00ff000fff == 0x306 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpI2f, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffff8e07ff0fffff00ff000fff == 0x310
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpF2f64, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) => decode_form:: <
+        OpMufu, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 75 | 80 | 86 | 89) =>
+        decode_form:: < OpMufu, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 90 | 100 | 120) =>
+        return decode_form:: < OpMufu, 7 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffff8e06ff0fffff00ff000fff == 0x311
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpF2i64, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffffffff7fffff00ff000fff == 0x309 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpPopc, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffcf03ffcfffff00ff000fff == 0x312
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpI2f64, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffff8e07ff0fffff00ff000fff == 0x310 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpF2f64, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 75 | 80 | 86 | 89)
-    {
-        if let Some(x) = decode_form::<OpCallAbsR, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff83c00000000000300000fff == 0x343 && matches!(sm, 90 | 100 | 120) {
-        return decode_form::<OpCallAbsR, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffff8e06ff0fffff00ff000fff == 0x311 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpF2i64, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 75 | 80 | 86 | 89)
-    {
-        if let Some(x) = decode_form::<OpCallR, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff83c00000000000300000fff == 0x344 && matches!(sm, 90 | 100 | 120) {
-        return decode_form::<OpCallR, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffcf03ffcfffff00ff000fff == 0x312 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpI2f64, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffff8e01ff000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 70) {
-        if let Some(x) = decode_form::<OpLdg, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffff8e01cf000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 75) {
-        return decode_form::<OpLdg, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => decode_form:: < OpCallAbsR, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff83c00000000000300000fff == 0x343 && matches!(sm, 90 | 100 | 120) =>
+        return decode_form:: < OpCallAbsR, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffff8e01ff0000000000ff0fff == 0x1000000000000000386
-        && matches!(sm, 70 | 75)
-    {
-        return decode_form::<OpStg, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => decode_form:: < OpCallR, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff83c00000000000300000fff == 0x344 && matches!(sm, 90 | 100 | 120) =>
+        return decode_form:: < OpCallR, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) {
-        return decode_form::<OpMov64, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffff8e01ff000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 70)
+        => decode_form:: < OpLdg, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffff8e01cf000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 75)
+        => return decode_form:: < OpLdg, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff87107000000000000000fff == 0x100000000000000000411
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = decode_form::<OpLeaHi, 4>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87107000000000000000fff == 0x104000000000000000411
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpLeaHiX, 4>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffff8e01ff0000000000ff0fff == 0x1000000000000000386 && matches!(sm, 70 |
+        75) => return decode_form:: < OpStg, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffff8000000000000000fff == 0x416
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpPrmt, 4>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) => return
+        decode_form:: < OpMov64, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffee1000000000000000fff == 0x419
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpShf, 4>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLeaHi, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87107000000000000000fff == 0x104000000000000000411 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpLeaHiX, 4 > (w,
+        sm)
+    );
     None
 }
 fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffe1cff0000000000000fff == 0x421
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpFadd, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpPrmt, 4 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffe10000000000000000fff == 0x423
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpFfma, 4>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpShf, 4 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = decode_form::<OpImad, 4>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87ffd000000000000000fff == 0xe04000000000000000424
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpImadx, 4>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpFadd, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffff3cff0000000000000fff == 0x429
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
-    {
-        if let Some(x) = decode_form::<OpDadd, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 120) {
-        return decode_form::<OpDadd, 5>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpFfma, 4 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffff30000000000000000fff == 0x42b
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
-    {
-        if let Some(x) = decode_form::<OpDfma, 4>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 120) {
-        return decode_form::<OpDfma, 10>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
+        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87ffd000000000000000fff == 0xe04000000000000000424 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadx, 4 > (w,
+        sm)
+    );
     None
 }
 fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547
-        && matches!(sm, 80 | 86 | 89)
-    {
-        if let Some(x) = decode_form::<OpBraUp, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff86c000000000003f0000fff == 0x80000000000000100000547
-        && matches!(sm, 90 | 100 | 120)
-    {
-        return decode_form::<OpBraUp, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100) => decode_form:: < OpDadd, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 120) => return
+        decode_form:: < OpDadd, 5 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) {
-        return decode_form::<OpSel64, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100) => decode_form:: < OpDsetp, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 120) => return
+        decode_form:: < OpDsetp, 4 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffff800f80000ff00000fff == 0x616
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpPrmt, 5>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100) => decode_form:: < OpDfma, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 120) => return
+        decode_form:: < OpDfma, 10 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffee100f80000ff00000fff == 0x619
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpShf, 5>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
+        | 86 | 89) => decode_form:: < OpBraUp, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff86c000000000003f0000fff == 0x80000000000000100000547 && matches!(sm, 90
+        | 100 | 120) => return decode_form:: < OpBraUp, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffe1cff380000ff00000fff == 0x621
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpFadd, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) => return
+        decode_form:: < OpSel64, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffe1000380000ff00000fff == 0x623
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpFfma, 5>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpPrmt, 5 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        if let Some(x) = decode_form::<OpImad, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87ffd00780000ff00000fff == 0xe04000000000000000624
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpImadx, 5>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpShf, 5 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        if let Some(x) = decode_form::<OpImadWide, 4>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff871fd00780000ff00000fff == 0x4000000000000000625
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpImadWideX, 4>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpFadd, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627
-        && matches!(sm, 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpImadHi, 4>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpFfma, 5 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffff3cff380000ff00000fff == 0x629
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpDadd, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
+        | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImad, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87ffd00780000ff00000fff == 0xe04000000000000000624 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90) => return decode_form:: < OpImadx, 5 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffff3000380000ff00000fff == 0x62b
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpDfma, 5>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
+        | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImadWide, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff871fd00780000ff00000fff == 0x4000000000000000625 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90) => return decode_form:: < OpImadWideX, 4 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffff0ff00000000ff000fff == 0x802
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpMov, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
+        | 80 | 86 | 89 | 90) => return decode_form:: < OpImadHi, 4 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = decode_form::<OpCs2r, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff00ffffffffffff000fff == 0x805
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpCs2r32, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpDadd, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff87fffff0000000000000fff == 0x807
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpSel, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpDsetp, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff87fffff0000000000000fff == 0x808
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpFsel, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpDfma, 5 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) {
-        if let Some(x) = decode_form::<OpFmnmx, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff878fcff0000000000000fff == 0x809 && matches!(sm, 80) {
-        if let Some(x) = decode_form::<OpFmnmx, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff878fcff0000000000000fff == 0x809
-        && matches!(sm, 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpFmnmx, 9>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpMov, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff80000ff0000000000ff0fff == 0x80b
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpFsetp, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpCs2r, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffffff00ffffffffffff000fff == 0x805 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpCs2r32, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff801800f0000000000ff0fff == 0x80c
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = decode_form::<OpIsetp, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff801800f0000000000ff0fff == 0x10000000000000000080c && matches!(sm, 120)
-    {
-        return decode_form::<OpIsetp64, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpSel, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff80016000000000000000fff == 0x810
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = decode_form::<OpIadd3, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff80016000000000000000fff == 0x4000000000000000810
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpIadd3x, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpFsel, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = decode_form::<OpLea, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87107ff0000000000000fff == 0x4ff0000000000000811
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = decode_form::<OpLeaX, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87105000000000000000fff == 0x100000000000000000811
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = decode_form::<OpLeaHi, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87105000000000000000fff == 0x104000000000000000811
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpLeaHiX, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) =>
+        decode_form:: < OpFmnmx, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff878fcff0000000000000fff == 0x809 && matches!(sm, 80) => decode_form:: <
+        OpFmnmx, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff878fcff0000000000000fff == 0x809 && matches!(sm, 86 | 89 | 90 | 100 |
+        120) => return decode_form:: < OpFmnmx, 9 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff87000000000000000000fff == 0x812
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpLop3, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpFsetp, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffffffff00000000ff000fff == 0x813
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpIabs, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => decode_form:: < OpIsetp, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff801800f0000000000ff0fff == 0x10000000000000000080c && matches!(sm, 120)
+        => return decode_form:: < OpIsetp64, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffff8000000000000000fff == 0x816
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpPrmt, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => decode_form:: < OpIadd3, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80016000000000000000fff == 0x4000000000000000810 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpIadd3x, 1 > (w,
+        sm)
+    );
     None
 }
 fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff87ffdff0000000000000fff == 0x817
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
-    {
-        return decode_form::<OpImnmx, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87107ff0000000000000fff == 0x4ff0000000000000811 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLeaX, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87105000000000000000fff == 0x100000000000000000811 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLeaHi, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87105000000000000000fff == 0x104000000000000000811 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpLeaHiX, 1 > (w,
+        sm)
+    );
     None
 }
 fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffee1000000000000000fff == 0x819
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpShf, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpLop3, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff8000008ffffffffff000fff == 0x81c
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = decode_form::<OpPlop3, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff8000008ffffffffff000fff == 0x8000000000000081c
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpPlop3, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpIabs, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpFmul, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpPrmt, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffe10000000000000000fff == 0x823
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpFfma, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 89 | 90
+        | 100) => decode_form:: < OpImnmx, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8001dff0000000000000fff == 0x817 && matches!(sm, 120) => decode_form::
+        < OpImnmx, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8001dff0000000000000fff == 0x4000000000000000817 && matches!(sm, 120)
+        => return decode_form:: < OpImnmx64, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = decode_form::<OpImad, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87ff5000000000000000fff == 0xe04000000000000000824
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpImadx, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpShf, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = decode_form::<OpImadWide, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff871f5000000000000000fff == 0x4000000000000000825
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpImadWideX, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => decode_form:: < OpPlop3, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8000008ffffffffff000fff == 0x8000000000000081c && matches!(sm, 75 | 80
+        | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPlop3, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpImadHi, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
+        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 1 > (w,
+        sm)
+    );
     None
 }
 fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffff3cff0000000000000fff == 0x828
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
-    {
-        if let Some(x) = decode_form::<OpDmul, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 120) {
-        return decode_form::<OpDmul, 5>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpFfma, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffff30000000000000000fff == 0x82b
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
-    {
-        if let Some(x) = decode_form::<OpDfma, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 120) {
-        return decode_form::<OpDfma, 8>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
+        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87ff5000000000000000fff == 0xe04000000000000000824 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadx, 1 > (w,
+        sm)
+    );
     None
 }
 fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
-    {
-        if let Some(x) = decode_form::<OpVimnmx, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87fe8ff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 120)
-    {
-        return decode_form::<OpVimnmx, 5>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
+        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff871f5000000000000000fff == 0x4000000000000000825 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadWideX, 1 >
+        (w, sm)
+    );
     None
 }
 fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffff1f9ff00000000ff000fff == 0x900
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpFlo, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffffffff00000000ff000fff == 0x901
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpBrev, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100) => decode_form:: < OpDmul, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 120) => return
+        decode_form:: < OpDmul, 5 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffff8e07ff00000000ff000fff == 0x904
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpF2f, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100) => decode_form:: < OpDfma, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 120) => return
+        decode_form:: < OpDfma, 8 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffff8e06ff00000000ff000fff == 0x905
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpF2i, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120) => decode_form::
+        < OpIadd, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff871feff0000000000000fff == 0x2000000000000000835 && matches!(sm, 120)
+        => decode_form:: < OpIadd64, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff871feff0000000000000fff == 0x6000000000000000835 && matches!(sm, 120)
+        => decode_form:: < OpIadd64x, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff871feff0000000000000fff == 0x4000000000000000835 && matches!(sm, 120)
+        => return decode_form:: < OpIaddx, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffcf03ff00000000ff000fff == 0x906
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpI2f, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
+        => decode_form:: < OpVimnmx, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87fe8ff0000000000000fff == 0x7e00000000000000000848 && matches!(sm,
+        120) => decode_form:: < OpVimnmx, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff801ecff0000000000000fff == 0x848 && matches!(sm, 100) => return
+        decode_form:: < OpVimnmx, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) {
-        if let Some(x) = decode_form::<OpMufu, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 75 | 80 | 86 | 89) {
-        if let Some(x) = decode_form::<OpMufu, 4>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 90 | 100 | 120) {
-        return decode_form::<OpMufu, 8>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpFlo, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffffffff00000000ff000fff == 0x909
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpPopc, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpBrev, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffff8e07ff00000000ff000fff == 0x910
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpF2f64, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpF2f, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffff8e06ff00000000ff000fff == 0x911
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpF2i64, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpF2i, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffcf03ff00000000ff000fff == 0x912
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpI2f64, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpI2f, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffffffffffffffffffff0fff == 0x918
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpNop, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) => decode_form:: <
+        OpMufu, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 75 | 80 | 86 | 89) =>
+        decode_form:: < OpMufu, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 90 | 100 | 120) =>
+        return decode_form:: < OpMufu, 8 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffff00ffffffffffff000fff == 0x919
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpS2r, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpPopc, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 75 | 80 | 86 | 89)
-    {
-        if let Some(x) = decode_form::<OpCallAbs, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff83e000000000003ff000fff == 0x943 && matches!(sm, 90 | 100 | 120) {
-        return decode_form::<OpCallAbs, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpF2f64, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 75 | 80 | 86 | 89)
-    {
-        if let Some(x) = decode_form::<OpCall, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff83c000000000003ff000fff == 0x944 && matches!(sm, 90 | 100 | 120) {
-        return decode_form::<OpCall, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpF2i64, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 | 89)
-    {
-        if let Some(x) = decode_form::<OpBra, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87c00000000000080ff0fff == 0x80000000000000000000947
-        && matches!(sm, 80 | 86 | 89)
-    {
-        if let Some(x) = decode_form::<OpBraUr, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff86c000000000000ff000fff == 0x947 && matches!(sm, 90 | 100 | 120) {
-        if let Some(x) = decode_form::<OpBra, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87c00000000000080000fff == 0x80000000000000000000947 && matches!(sm, 90)
-    {
-        if let Some(x) = decode_form::<OpBraUr, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87800000000000000000fff == 0x80000000000000000000947
-        && matches!(sm, 100 | 120)
-    {
-        return decode_form::<OpBraUr, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpI2f64, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff86fffffffffffffffff0fff == 0x94d
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpExit, 0>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpNop, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950
-        && matches!(sm, 75 | 80 | 86 | 89)
-    {
-        if let Some(x) = decode_form::<OpRet, 2>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff83c000000000003c0ff0fff == 0x82000000000000000000950
-        && matches!(sm, 75 | 80 | 86 | 89)
-    {
-        if let Some(x) = decode_form::<OpRetAbs, 2>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff83c00000000000300ff0fff == 0x950 && matches!(sm, 70 | 75 | 80 | 86 | 89)
-    {
-        if let Some(x) = decode_form::<OpRet, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff83c00000000000300ff0fff == 0x2000000000000000000950
-        && matches!(sm, 70 | 75 | 80 | 86 | 89)
-    {
-        if let Some(x) = decode_form::<OpRetAbs, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff83c000000000003c0000fff == 0x80000000000000000000950 && matches!(sm, 90)
-    {
-        if let Some(x) = decode_form::<OpRet, 3>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff83c000000000003c0000fff == 0x82000000000000000000950 && matches!(sm, 90)
-    {
-        if let Some(x) = decode_form::<OpRetAbs, 3>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff83c00000000000300000fff == 0x950 && matches!(sm, 90 | 100 | 120) {
-        if let Some(x) = decode_form::<OpRet, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff83c00000000000300000fff == 0x80000000000000000000950
-        && matches!(sm, 100 | 120)
-    {
-        if let Some(x) = decode_form::<OpRet, 4>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff83c00000000000300000fff == 0x2000000000000000000950
-        && matches!(sm, 90 | 100 | 120)
-    {
-        if let Some(x) = decode_form::<OpRetAbs, 1>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff83c00000000000300000fff == 0x82000000000000000000950
-        && matches!(sm, 100 | 120)
-    {
-        return decode_form::<OpRetAbs, 4>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpS2r, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffff0fff80000ffff000fff == 0xa02
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpMov, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => decode_form:: < OpCallAbs, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff83e000000000003ff000fff == 0x943 && matches!(sm, 90 | 100 | 120) =>
+        return decode_form:: < OpCallAbs, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff87ffffff80000ff00000fff == 0xa07
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpSel, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => decode_form:: < OpCall, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff83c000000000003ff000fff == 0x944 && matches!(sm, 90 | 100 | 120) =>
+        return decode_form:: < OpCall, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff87ffffff80000ff00000fff == 0xa08
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpFsel, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => decode_form:: < OpBra, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87c00000000000080ff0fff == 0x80000000000000000000947 && matches!(sm, 80
+        | 86 | 89) => decode_form:: < OpBraUr, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff86c000000000000ff000fff == 0x947 && matches!(sm, 90 | 100 | 120) =>
+        decode_form:: < OpBra, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87c00000000000080000fff == 0x80000000000000000000947 && matches!(sm,
+        90) => decode_form:: < OpBraUr, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87800000000000000000fff == 0x80000000000000000000947 && matches!(sm,
+        100 | 120) => return decode_form:: < OpBraUr, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) {
-        if let Some(x) = decode_form::<OpFmnmx, 2>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 80) {
-        if let Some(x) = decode_form::<OpFmnmx, 6>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 86 | 89 | 90) {
-        return decode_form::<OpFmnmx, 10>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpExit, 0 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff80000ff380000ff00ff0fff == 0xa0b
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpFsetp, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
+        | 80 | 86 | 89) => decode_form:: < OpRet, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff83c000000000003c0ff0fff == 0x82000000000000000000950 && matches!(sm, 75
+        | 80 | 86 | 89) => decode_form:: < OpRetAbs, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff83c00000000000300ff0fff == 0x950 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => decode_form:: < OpRet, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff83c00000000000300ff0fff == 0x2000000000000000000950 && matches!(sm, 70
+        | 75 | 80 | 86 | 89) => decode_form:: < OpRetAbs, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff83c000000000003c0000fff == 0x80000000000000000000950 && matches!(sm,
+        90) => decode_form:: < OpRet, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff83c000000000003c0000fff == 0x82000000000000000000950 && matches!(sm,
+        90) => decode_form:: < OpRetAbs, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff83c00000000000300000fff == 0x950 && matches!(sm, 90 | 100 | 120) =>
+        decode_form:: < OpRet, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff83c00000000000300000fff == 0x80000000000000000000950 && matches!(sm,
+        100 | 120) => decode_form:: < OpRet, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff83c00000000000300000fff == 0x2000000000000000000950 && matches!(sm, 90
+        | 100 | 120) => decode_form:: < OpRetAbs, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff83c00000000000300000fff == 0x82000000000000000000950 && matches!(sm,
+        100 | 120) => return decode_form:: < OpRetAbs, 4 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff801800ff80000ff00ff0fff == 0xa0c
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpIsetp, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpMov, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff8001600780000ff00000fff == 0xa10
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        if let Some(x) = decode_form::<OpIadd3, 2>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff8001600780000ff00000fff == 0x4000000000000000a10
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpIadd3x, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpSel, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        if let Some(x) = decode_form::<OpLea, 2>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87107ff780000ff00000fff == 0x4ff0000000000000a11
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        if let Some(x) = decode_form::<OpLeaX, 2>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff8710500780000ff00000fff == 0x100000000000000000a11
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        if let Some(x) = decode_form::<OpLeaHi, 2>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff8710500780000ff00000fff == 0x104000000000000000a11
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpLeaHiX, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpFsel, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff8700000f80000ff00000fff == 0xa12
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpLop3, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) =>
+        decode_form:: < OpFmnmx, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 80) => decode_form:: <
+        OpFmnmx, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 86 | 89 | 90) =>
+        return decode_form:: < OpFmnmx, 10 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffffffff80000ffff000fff == 0xa13
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpIabs, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpFsetp, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffff800f80000ff00000fff == 0xa16
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpPrmt, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpIsetp, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpImnmx, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => decode_form:: < OpIadd3, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8001600780000ff00000fff == 0x4000000000000000a10 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90) => return decode_form:: < OpIadd3x, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffee100f80000ff00000fff == 0xa19
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpShf, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 75
+        | 80 | 86 | 89 | 90) => decode_form:: < OpLea, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87107ff780000ff00000fff == 0x4ff0000000000000a11 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90) => decode_form:: < OpLeaX, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8710500780000ff00000fff == 0x100000000000000000a11 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90) => decode_form:: < OpLeaHi, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8710500780000ff00000fff == 0x104000000000000000a11 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90) => return decode_form:: < OpLeaHiX, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpFmul, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpLop3, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffe1000380000ff00000fff == 0xa23
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpFfma, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpIabs, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        if let Some(x) = decode_form::<OpImad, 2>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87ff500f80000ff00000fff == 0xe04000000000000000a24
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpImadx, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpPrmt, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        if let Some(x) = decode_form::<OpImadWide, 2>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff871f500f80000ff00000fff == 0x4000000000000000a25
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpImadWideX, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 |
+        90) => return decode_form:: < OpImnmx, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27
-        && matches!(sm, 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpImadHi, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpShf, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffff3cff380000ff00000fff == 0xa28
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpDmul, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
+        | 75 | 80 | 86 | 89 | 90) => return decode_form:: < OpFmul, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffff3000380000ff00000fff == 0xa2b
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpDfma, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpFfma, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
-    {
-        return decode_form::<OpVimnmx, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
+        | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImad, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87ff500f80000ff00000fff == 0xe04000000000000000a24 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90) => return decode_form:: < OpImadx, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffff1f9ff780000ffff000fff == 0xb00
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpFlo, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
+        | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImadWide, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff871f500f80000ff00000fff == 0x4000000000000000a25 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90) => return decode_form:: < OpImadWideX, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffffffff80000ffff000fff == 0xb01
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpBrev, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
+        | 80 | 86 | 89 | 90) => return decode_form:: < OpImadHi, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffff8e07ff080000ffff000fff == 0xb04
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpF2f, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpDmul, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffff8e06ff080000ffff000fff == 0xb05
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpF2i, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpDfma, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffcf03ffc80000ffff000fff == 0xb06
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpI2f, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
+        => return decode_form:: < OpVimnmx, 5 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) {
-        if let Some(x) = decode_form::<OpMufu, 2>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 75 | 80 | 86 | 89) {
-        if let Some(x) = decode_form::<OpMufu, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 90) {
-        return decode_form::<OpMufu, 9>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpFlo, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffffffff780000ffff000fff == 0xb09
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpPopc, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpBrev, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffff8e07ff080000ffff000fff == 0xb10
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpF2f64, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpF2f, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffff8e06ff080000ffff000fff == 0xb11
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpF2i64, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpF2i, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffcf03ffc80000ffff000fff == 0xb12
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return decode_form::<OpI2f64, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpI2f, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff83ffffff80000ffffff0fff == 0xb43 && matches!(sm, 75 | 80 | 86 | 89 | 90)
-    {
-        if let Some(x) = decode_form::<OpCallAbsC, 0>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff83ffffff800003fffff0fff == 0xb43 && matches!(sm, 70) {
-        return decode_form::<OpCallAbsC, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => decode_form:: <
+        OpMufu, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 75 | 80 | 86 | 89) =>
+        decode_form:: < OpMufu, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 90) => return
+        decode_form:: < OpMufu, 9 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02
-        && matches!(sm, 120)
-    {
-        if let Some(x) = decode_form::<OpMov64, 2>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fffffff0ffffffff00ff000fff == 0x80000000000000000000c02
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpMov, 3>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpPopc, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpSel, 3>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpF2f64, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpFsel, 3>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpF2i64, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm, 75)
-    {
-        if let Some(x) = decode_form::<OpFmnmx, 3>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff878fcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm, 80)
-    {
-        if let Some(x) = decode_form::<OpFmnmx, 7>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff878fcff3fffff0000000fff == 0x80000000000000000000c09
-        && matches!(sm, 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpFmnmx, 11>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpI2f64, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpFsetp, 3>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
+        120) => decode_form:: < OpMov64, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffffff0ffffffff00ff000fff == 0x80000000000000000000c02 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpMov, 3 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = decode_form::<OpIsetp, 3>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff801800fffffff0000ff0fff == 0x80100000000000000000c0c
-        && matches!(sm, 120)
-    {
-        return decode_form::<OpIsetp64, 2>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpSel, 3 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = decode_form::<OpIadd3, 3>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff80016007fffff0000000fff == 0x80004000000000000000c10
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpIadd3x, 3>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFsel, 3 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = decode_form::<OpLea, 3>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87107ff7fffff0000000fff == 0x80004ff0000000000000c11
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = decode_form::<OpLeaX, 3>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87105007fffff0000000fff == 0x80100000000000000000c11
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = decode_form::<OpLeaHi, 3>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87105007fffff0000000fff == 0x80104000000000000000c11
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpLeaHiX, 3>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
+        75) => decode_form:: < OpFmnmx, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff878fcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
+        80) => decode_form:: < OpFmnmx, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff878fcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm, 86
+        | 89 | 90 | 100 | 120) => return decode_form:: < OpFmnmx, 11 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpLop3, 3>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFsetp, 3 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpIabs, 3>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIsetp, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff801800fffffff0000ff0fff == 0x80100000000000000000c0c && matches!(sm,
+        120) => return decode_form:: < OpIsetp64, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpPrmt, 3>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIadd3, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80016007fffff0000000fff == 0x80004000000000000000c10 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpIadd3x, 3 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
-    {
-        return decode_form::<OpImnmx, 3>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87107ff7fffff0000000fff == 0x80004ff0000000000000c11 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLeaX, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87105007fffff0000000fff == 0x80100000000000000000c11 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLeaHi, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87105007fffff0000000fff == 0x80104000000000000000c11 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpLeaHiX, 3 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpShf, 3>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpLop3, 3 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpFmul, 3>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpIabs, 3 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpFfma, 3>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPrmt, 3 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = decode_form::<OpImad, 3>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87ff500ffffff0000000fff == 0x80e04000000000000000c24
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpImadx, 3>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpImnmx, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8001dffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm,
+        120) => decode_form:: < OpImnmx, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8001dffffffff0000000fff == 0x80004000000000000000c17 && matches!(sm,
+        120) => return decode_form:: < OpImnmx64, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = decode_form::<OpImadWide, 3>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff871f500ffffff0000000fff == 0x80004000000000000000c25
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpImadWideX, 3>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpShf, 3 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpImadHi, 3>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 3 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
-    {
-        if let Some(x) = decode_form::<OpDmul, 3>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28
-        && matches!(sm, 120)
-    {
-        return decode_form::<OpDmul, 6>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFfma, 3 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
-    {
-        if let Some(x) = decode_form::<OpDfma, 3>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b
-        && matches!(sm, 120)
-    {
-        return decode_form::<OpDfma, 9>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87ff500ffffff0000000fff == 0x80e04000000000000000c24 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadx, 3 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm, 90)
-    {
-        if let Some(x) = decode_form::<OpVimnmx, 3>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87fe8ffffffff0000000fff == 0x87e00000000000000000c48
-        && matches!(sm, 120)
-    {
-        return decode_form::<OpVimnmx, 6>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff871f500ffffff0000000fff == 0x80004000000000000000c25 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadWideX, 3 > (w,
+        sm)
+    );
     None
 }
 fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpFlo, 3>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 3 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpBrev, 3>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDmul, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm,
+        120) => return decode_form:: < OpDmul, 6 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpF2f, 3>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDfma, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm,
+        120) => return decode_form:: < OpDfma, 9 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpF2i, 3>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
+        120) => decode_form:: < OpIadd, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff871feff7fffff0000000fff == 0x80002000000000000000c35 && matches!(sm,
+        120) => decode_form:: < OpIadd64, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff871feff7fffff0000000fff == 0x80006000000000000000c35 && matches!(sm,
+        120) => decode_form:: < OpIadd64x, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff871feff7fffff0000000fff == 0x80004000000000000000c35 && matches!(sm,
+        120) => return decode_form:: < OpIaddx, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpI2f, 3>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
+        90) => decode_form:: < OpVimnmx, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87fe8ffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
+        120) => decode_form:: < OpVimnmx, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff801ecffffffff0000000fff == 0x80000000000000000000c48 && matches!(sm,
+        100) => return decode_form:: < OpVimnmx, 2 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08
-        && matches!(sm, 75 | 80 | 86 | 89)
-    {
-        if let Some(x) = decode_form::<OpMufu, 6>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08
-        && matches!(sm, 90 | 100 | 120)
-    {
-        return decode_form::<OpMufu, 10>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFlo, 3 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpPopc, 3>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpBrev, 3 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpF2f64, 3>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2f, 3 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpF2i64, 3>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2i, 3 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpI2f64, 3>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2f, 3 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07
-        && matches!(sm, 120)
-    {
-        return decode_form::<OpSel64, 1>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
+        | 80 | 86 | 89) => decode_form:: < OpMufu, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 90
+        | 100 | 120) => return decode_form:: < OpMufu, 10 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpPrmt, 6>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPopc, 3 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpShf, 6>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2f64, 3 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpFadd, 3>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2i64, 3 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpFfma, 6>(w, sm);
-    }
+    try_form!(
+        w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2f64, 3 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = decode_form::<OpImad, 6>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87ffd007fffff0000000fff == 0x80e04000000000000000e24
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpImadx, 6>(w, sm);
-    }
+    try_form!(
+        w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
+        120) => return decode_form:: < OpSel64, 1 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = decode_form::<OpImadWide, 5>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff871fd007fffff0000000fff == 0x80004000000000000000e25
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpImadWideX, 5>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPrmt, 6 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return decode_form::<OpImadHi, 5>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpShf, 6 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
-    {
-        if let Some(x) = decode_form::<OpDadd, 3>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29
-        && matches!(sm, 120)
-    {
-        return decode_form::<OpDadd, 6>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFadd, 3 > (w, sm)
+    );
     None
 }
 fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
-    if w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
-    {
-        if let Some(x) = decode_form::<OpDfma, 6>(w, sm) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b
-        && matches!(sm, 120)
-    {
-        return decode_form::<OpDfma, 11>(w, sm);
-    }
+    try_form!(
+        w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFfma, 6 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87ffd007fffff0000000fff == 0x80e04000000000000000e24 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadx, 6 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff871fd007fffff0000000fff == 0x80004000000000000000e25 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadWideX, 5 > (w,
+        sm)
+    );
+    None
+}
+fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 5 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDadd, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm,
+        120) => return decode_form:: < OpDadd, 6 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDsetp, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm,
+        120) => return decode_form:: < OpDsetp, 5 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDfma, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm,
+        120) => return decode_form:: < OpDfma, 11 > (w, sm)
+    );
     None
 }
 ///Decode a sm70 instruction word.
@@ -7962,3048 +4977,1879 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x227, print_sm70_arm19),
         (0x228, print_sm70_arm20),
         (0x229, print_sm70_arm21),
-        (0x22b, print_sm70_arm22),
-        (0x248, print_sm70_arm23),
-        (0x300, print_sm70_arm24),
-        (0x301, print_sm70_arm25),
-        (0x304, print_sm70_arm26),
-        (0x305, print_sm70_arm27),
-        (0x306, print_sm70_arm28),
-        (0x308, print_sm70_arm29),
-        (0x309, print_sm70_arm30),
-        (0x310, print_sm70_arm31),
-        (0x311, print_sm70_arm32),
-        (0x312, print_sm70_arm33),
-        (0x343, print_sm70_arm34),
-        (0x344, print_sm70_arm35),
-        (0x381, print_sm70_arm36),
-        (0x386, print_sm70_arm37),
-        (0x402, print_sm70_arm38),
-        (0x411, print_sm70_arm39),
-        (0x416, print_sm70_arm40),
-        (0x419, print_sm70_arm41),
-        (0x421, print_sm70_arm42),
-        (0x423, print_sm70_arm43),
-        (0x424, print_sm70_arm44),
-        (0x429, print_sm70_arm45),
-        (0x42b, print_sm70_arm46),
-        (0x547, print_sm70_arm47),
-        (0x607, print_sm70_arm48),
-        (0x616, print_sm70_arm49),
-        (0x619, print_sm70_arm50),
-        (0x621, print_sm70_arm51),
-        (0x623, print_sm70_arm52),
-        (0x624, print_sm70_arm53),
-        (0x625, print_sm70_arm54),
-        (0x627, print_sm70_arm55),
-        (0x629, print_sm70_arm56),
-        (0x62b, print_sm70_arm57),
-        (0x802, print_sm70_arm58),
-        (0x805, print_sm70_arm59),
-        (0x807, print_sm70_arm60),
-        (0x808, print_sm70_arm61),
-        (0x809, print_sm70_arm62),
-        (0x80b, print_sm70_arm63),
-        (0x80c, print_sm70_arm64),
-        (0x810, print_sm70_arm65),
-        (0x811, print_sm70_arm66),
-        (0x812, print_sm70_arm67),
-        (0x813, print_sm70_arm68),
-        (0x816, print_sm70_arm69),
-        (0x817, print_sm70_arm70),
-        (0x819, print_sm70_arm71),
-        (0x81c, print_sm70_arm72),
-        (0x820, print_sm70_arm73),
-        (0x823, print_sm70_arm74),
-        (0x824, print_sm70_arm75),
-        (0x825, print_sm70_arm76),
-        (0x827, print_sm70_arm77),
-        (0x828, print_sm70_arm78),
-        (0x82b, print_sm70_arm79),
-        (0x848, print_sm70_arm80),
-        (0x900, print_sm70_arm81),
-        (0x901, print_sm70_arm82),
-        (0x904, print_sm70_arm83),
-        (0x905, print_sm70_arm84),
-        (0x906, print_sm70_arm85),
-        (0x908, print_sm70_arm86),
-        (0x909, print_sm70_arm87),
-        (0x910, print_sm70_arm88),
-        (0x911, print_sm70_arm89),
-        (0x912, print_sm70_arm90),
-        (0x918, print_sm70_arm91),
-        (0x919, print_sm70_arm92),
-        (0x943, print_sm70_arm93),
-        (0x944, print_sm70_arm94),
-        (0x947, print_sm70_arm95),
-        (0x94d, print_sm70_arm96),
-        (0x950, print_sm70_arm97),
-        (0xa02, print_sm70_arm98),
-        (0xa07, print_sm70_arm99),
-        (0xa08, print_sm70_arm100),
-        (0xa09, print_sm70_arm101),
-        (0xa0b, print_sm70_arm102),
-        (0xa0c, print_sm70_arm103),
-        (0xa10, print_sm70_arm104),
-        (0xa11, print_sm70_arm105),
-        (0xa12, print_sm70_arm106),
-        (0xa13, print_sm70_arm107),
-        (0xa16, print_sm70_arm108),
-        (0xa17, print_sm70_arm109),
-        (0xa19, print_sm70_arm110),
-        (0xa20, print_sm70_arm111),
-        (0xa23, print_sm70_arm112),
-        (0xa24, print_sm70_arm113),
-        (0xa25, print_sm70_arm114),
-        (0xa27, print_sm70_arm115),
-        (0xa28, print_sm70_arm116),
-        (0xa2b, print_sm70_arm117),
-        (0xa48, print_sm70_arm118),
-        (0xb00, print_sm70_arm119),
-        (0xb01, print_sm70_arm120),
-        (0xb04, print_sm70_arm121),
-        (0xb05, print_sm70_arm122),
-        (0xb06, print_sm70_arm123),
-        (0xb08, print_sm70_arm124),
-        (0xb09, print_sm70_arm125),
-        (0xb10, print_sm70_arm126),
-        (0xb11, print_sm70_arm127),
-        (0xb12, print_sm70_arm128),
-        (0xb43, print_sm70_arm129),
-        (0xc02, print_sm70_arm130),
-        (0xc07, print_sm70_arm131),
-        (0xc08, print_sm70_arm132),
-        (0xc09, print_sm70_arm133),
-        (0xc0b, print_sm70_arm134),
-        (0xc0c, print_sm70_arm135),
-        (0xc10, print_sm70_arm136),
-        (0xc11, print_sm70_arm137),
-        (0xc12, print_sm70_arm138),
-        (0xc13, print_sm70_arm139),
-        (0xc16, print_sm70_arm140),
-        (0xc17, print_sm70_arm141),
-        (0xc19, print_sm70_arm142),
-        (0xc20, print_sm70_arm143),
-        (0xc23, print_sm70_arm144),
-        (0xc24, print_sm70_arm145),
-        (0xc25, print_sm70_arm146),
-        (0xc27, print_sm70_arm147),
-        (0xc28, print_sm70_arm148),
-        (0xc2b, print_sm70_arm149),
-        (0xc48, print_sm70_arm150),
-        (0xd00, print_sm70_arm151),
-        (0xd01, print_sm70_arm152),
-        (0xd04, print_sm70_arm153),
-        (0xd05, print_sm70_arm154),
-        (0xd06, print_sm70_arm155),
-        (0xd08, print_sm70_arm156),
-        (0xd09, print_sm70_arm157),
-        (0xd10, print_sm70_arm158),
-        (0xd11, print_sm70_arm159),
-        (0xd12, print_sm70_arm160),
-        (0xe07, print_sm70_arm161),
-        (0xe16, print_sm70_arm162),
-        (0xe19, print_sm70_arm163),
-        (0xe21, print_sm70_arm164),
-        (0xe23, print_sm70_arm165),
-        (0xe24, print_sm70_arm166),
-        (0xe25, print_sm70_arm167),
-        (0xe27, print_sm70_arm168),
-        (0xe29, print_sm70_arm169),
-        (0xe2b, print_sm70_arm170),
+        (0x22a, print_sm70_arm22),
+        (0x22b, print_sm70_arm23),
+        (0x235, print_sm70_arm24),
+        (0x248, print_sm70_arm25),
+        (0x300, print_sm70_arm26),
+        (0x301, print_sm70_arm27),
+        (0x304, print_sm70_arm28),
+        (0x305, print_sm70_arm29),
+        (0x306, print_sm70_arm30),
+        (0x308, print_sm70_arm31),
+        (0x309, print_sm70_arm32),
+        (0x310, print_sm70_arm33),
+        (0x311, print_sm70_arm34),
+        (0x312, print_sm70_arm35),
+        (0x343, print_sm70_arm36),
+        (0x344, print_sm70_arm37),
+        (0x381, print_sm70_arm38),
+        (0x386, print_sm70_arm39),
+        (0x402, print_sm70_arm40),
+        (0x411, print_sm70_arm41),
+        (0x416, print_sm70_arm42),
+        (0x419, print_sm70_arm43),
+        (0x421, print_sm70_arm44),
+        (0x423, print_sm70_arm45),
+        (0x424, print_sm70_arm46),
+        (0x429, print_sm70_arm47),
+        (0x42a, print_sm70_arm48),
+        (0x42b, print_sm70_arm49),
+        (0x547, print_sm70_arm50),
+        (0x607, print_sm70_arm51),
+        (0x616, print_sm70_arm52),
+        (0x619, print_sm70_arm53),
+        (0x621, print_sm70_arm54),
+        (0x623, print_sm70_arm55),
+        (0x624, print_sm70_arm56),
+        (0x625, print_sm70_arm57),
+        (0x627, print_sm70_arm58),
+        (0x629, print_sm70_arm59),
+        (0x62a, print_sm70_arm60),
+        (0x62b, print_sm70_arm61),
+        (0x802, print_sm70_arm62),
+        (0x805, print_sm70_arm63),
+        (0x807, print_sm70_arm64),
+        (0x808, print_sm70_arm65),
+        (0x809, print_sm70_arm66),
+        (0x80b, print_sm70_arm67),
+        (0x80c, print_sm70_arm68),
+        (0x810, print_sm70_arm69),
+        (0x811, print_sm70_arm70),
+        (0x812, print_sm70_arm71),
+        (0x813, print_sm70_arm72),
+        (0x816, print_sm70_arm73),
+        (0x817, print_sm70_arm74),
+        (0x819, print_sm70_arm75),
+        (0x81c, print_sm70_arm76),
+        (0x820, print_sm70_arm77),
+        (0x823, print_sm70_arm78),
+        (0x824, print_sm70_arm79),
+        (0x825, print_sm70_arm80),
+        (0x827, print_sm70_arm81),
+        (0x828, print_sm70_arm82),
+        (0x82b, print_sm70_arm83),
+        (0x835, print_sm70_arm84),
+        (0x848, print_sm70_arm85),
+        (0x900, print_sm70_arm86),
+        (0x901, print_sm70_arm87),
+        (0x904, print_sm70_arm88),
+        (0x905, print_sm70_arm89),
+        (0x906, print_sm70_arm90),
+        (0x908, print_sm70_arm91),
+        (0x909, print_sm70_arm92),
+        (0x910, print_sm70_arm93),
+        (0x911, print_sm70_arm94),
+        (0x912, print_sm70_arm95),
+        (0x918, print_sm70_arm96),
+        (0x919, print_sm70_arm97),
+        (0x943, print_sm70_arm98),
+        (0x944, print_sm70_arm99),
+        (0x947, print_sm70_arm100),
+        (0x94d, print_sm70_arm101),
+        (0x950, print_sm70_arm102),
+        (0xa02, print_sm70_arm103),
+        (0xa07, print_sm70_arm104),
+        (0xa08, print_sm70_arm105),
+        (0xa09, print_sm70_arm106),
+        (0xa0b, print_sm70_arm107),
+        (0xa0c, print_sm70_arm108),
+        (0xa10, print_sm70_arm109),
+        (0xa11, print_sm70_arm110),
+        (0xa12, print_sm70_arm111),
+        (0xa13, print_sm70_arm112),
+        (0xa16, print_sm70_arm113),
+        (0xa17, print_sm70_arm114),
+        (0xa19, print_sm70_arm115),
+        (0xa20, print_sm70_arm116),
+        (0xa23, print_sm70_arm117),
+        (0xa24, print_sm70_arm118),
+        (0xa25, print_sm70_arm119),
+        (0xa27, print_sm70_arm120),
+        (0xa28, print_sm70_arm121),
+        (0xa2b, print_sm70_arm122),
+        (0xa48, print_sm70_arm123),
+        (0xb00, print_sm70_arm124),
+        (0xb01, print_sm70_arm125),
+        (0xb04, print_sm70_arm126),
+        (0xb05, print_sm70_arm127),
+        (0xb06, print_sm70_arm128),
+        (0xb08, print_sm70_arm129),
+        (0xb09, print_sm70_arm130),
+        (0xb10, print_sm70_arm131),
+        (0xb11, print_sm70_arm132),
+        (0xb12, print_sm70_arm133),
+        (0xc02, print_sm70_arm134),
+        (0xc07, print_sm70_arm135),
+        (0xc08, print_sm70_arm136),
+        (0xc09, print_sm70_arm137),
+        (0xc0b, print_sm70_arm138),
+        (0xc0c, print_sm70_arm139),
+        (0xc10, print_sm70_arm140),
+        (0xc11, print_sm70_arm141),
+        (0xc12, print_sm70_arm142),
+        (0xc13, print_sm70_arm143),
+        (0xc16, print_sm70_arm144),
+        (0xc17, print_sm70_arm145),
+        (0xc19, print_sm70_arm146),
+        (0xc20, print_sm70_arm147),
+        (0xc23, print_sm70_arm148),
+        (0xc24, print_sm70_arm149),
+        (0xc25, print_sm70_arm150),
+        (0xc27, print_sm70_arm151),
+        (0xc28, print_sm70_arm152),
+        (0xc2b, print_sm70_arm153),
+        (0xc35, print_sm70_arm154),
+        (0xc48, print_sm70_arm155),
+        (0xd00, print_sm70_arm156),
+        (0xd01, print_sm70_arm157),
+        (0xd04, print_sm70_arm158),
+        (0xd05, print_sm70_arm159),
+        (0xd06, print_sm70_arm160),
+        (0xd08, print_sm70_arm161),
+        (0xd09, print_sm70_arm162),
+        (0xd10, print_sm70_arm163),
+        (0xd11, print_sm70_arm164),
+        (0xd12, print_sm70_arm165),
+        (0xe07, print_sm70_arm166),
+        (0xe16, print_sm70_arm167),
+        (0xe19, print_sm70_arm168),
+        (0xe21, print_sm70_arm169),
+        (0xe23, print_sm70_arm170),
+        (0xe24, print_sm70_arm171),
+        (0xe25, print_sm70_arm172),
+        (0xe27, print_sm70_arm173),
+        (0xe29, print_sm70_arm174),
+        (0xe2a, print_sm70_arm175),
+        (0xe2b, print_sm70_arm176),
     ],
     print_none,
 );
-fn print_sm70_arm1(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202 && matches!(sm, 120)
-    {
-        if let Some(x) = print_form::<OpMov64, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fffffff0ffffffff00ff000fff == 0x202
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpMov, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm2(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff87fffffffffff0000000fff == 0x207
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpSel, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm3(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff87fffffffffff0000000fff == 0x208
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpFsel, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm4(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) {
-        if let Some(x) = print_form::<OpFmnmx, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff878fcff3fffff0000000fff == 0x209 && matches!(sm, 80) {
-        if let Some(x) = print_form::<OpFmnmx, 4>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff878fcff3fffff0000000fff == 0x209
-        && matches!(sm, 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpFmnmx, 8>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm5(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff80000ff3fffff0000ff0fff == 0x20b
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpFsetp, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm6(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff801800fffffff0000ff0fff == 0x20c
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = print_form::<OpIsetp, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff801800fffffff0000ff0fff == 0x10000000000000000020c && matches!(sm, 120)
-    {
-        return print_form::<OpIsetp64, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm7(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff80016007fffff0000000fff == 0x210
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = print_form::<OpIadd3, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff80016007fffff0000000fff == 0x4000000000000000210
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpIadd3x, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm8(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = print_form::<OpLea, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87107ff7fffff0000000fff == 0x4ff0000000000000211
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = print_form::<OpLeaX, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87105007fffff0000000fff == 0x100000000000000000211
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = print_form::<OpLeaHi, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87105007fffff0000000fff == 0x104000000000000000211
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpLeaHiX, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm9(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff8700000ffffff0000000fff == 0x212
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpLop3, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm10(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffffffffffffff00ff000fff == 0x213
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpIabs, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm11(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffff800ffffff0000000fff == 0x216
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpPrmt, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm12(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff87ffdffffffff0000000fff == 0x217
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
-    {
-        return print_form::<OpImnmx, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm13(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffee100ffffff0000000fff == 0x219
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpShf, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm14(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpFmul, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm15(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffe1cff3fffff0000000fff == 0x221
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpFadd, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm16(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffe10003fffff0000000fff == 0x223
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpFfma, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm17(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = print_form::<OpImad, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87ff500ffffff0000000fff == 0xe04000000000000000224
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpImadx, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm18(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = print_form::<OpImadWide, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff871f500ffffff0000000fff == 0x4000000000000000225
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpImadWideX, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm19(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpImadHi, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm20(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffff3cff3fffff0000000fff == 0x228
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
-    {
-        if let Some(x) = print_form::<OpDmul, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 120) {
-        return print_form::<OpDmul, 4>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm21(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffff3000ffffffff00000fff == 0x229
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
-    {
-        if let Some(x) = print_form::<OpDadd, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 120) {
-        return print_form::<OpDadd, 4>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm22(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffff30003fffff0000000fff == 0x22b
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
-    {
-        if let Some(x) = print_form::<OpDfma, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 120) {
-        return print_form::<OpDfma, 7>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm23(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
-    {
-        if let Some(x) = print_form::<OpVimnmx, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87fe8ffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 120)
-    {
-        return print_form::<OpVimnmx, 4>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm24(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffff1f9ff7fffff00ff000fff == 0x300
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpFlo, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm25(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffffffffffffff00ff000fff == 0x301
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpBrev, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm26(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffff8e07ff0fffff00ff000fff == 0x304
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpF2f, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm27(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffff8e06ff0fffff00ff000fff == 0x305
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpF2i, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm28(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffcf03ffcfffff00ff000fff == 0x306
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpI2f, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm29(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) {
-        if let Some(x) = print_form::<OpMufu, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 75 | 80 | 86 | 89) {
-        if let Some(x) = print_form::<OpMufu, 3>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 90 | 100 | 120) {
-        return print_form::<OpMufu, 7>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm30(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffffffff7fffff00ff000fff == 0x309
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpPopc, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm31(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffff8e07ff0fffff00ff000fff == 0x310
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpF2f64, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm32(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffff8e06ff0fffff00ff000fff == 0x311
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpF2i64, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm33(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffcf03ffcfffff00ff000fff == 0x312
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpI2f64, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm34(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 75 | 80 | 86 | 89)
-    {
-        if let Some(x) = print_form::<OpCallAbsR, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff83c00000000000300000fff == 0x343 && matches!(sm, 90 | 100 | 120) {
-        return print_form::<OpCallAbsR, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm35(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 75 | 80 | 86 | 89)
-    {
-        if let Some(x) = print_form::<OpCallR, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff83c00000000000300000fff == 0x344 && matches!(sm, 90 | 100 | 120) {
-        return print_form::<OpCallR, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm36(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffff8e01ff000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 70) {
-        if let Some(x) = print_form::<OpLdg, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffff8e01cf000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 75) {
-        return print_form::<OpLdg, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm37(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffff8e01ff0000000000ff0fff == 0x1000000000000000386
-        && matches!(sm, 70 | 75)
-    {
-        return print_form::<OpStg, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm38(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) {
-        return print_form::<OpMov64, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm39(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff87107000000000000000fff == 0x100000000000000000411
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = print_form::<OpLeaHi, 4>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87107000000000000000fff == 0x104000000000000000411
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpLeaHiX, 4>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm40(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffff8000000000000000fff == 0x416
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpPrmt, 4>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm41(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffee1000000000000000fff == 0x419
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpShf, 4>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm42(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffe1cff0000000000000fff == 0x421
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpFadd, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm43(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffe10000000000000000fff == 0x423
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpFfma, 4>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm44(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = print_form::<OpImad, 4>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87ffd000000000000000fff == 0xe04000000000000000424
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpImadx, 4>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm45(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffff3cff0000000000000fff == 0x429
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
-    {
-        if let Some(x) = print_form::<OpDadd, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 120) {
-        return print_form::<OpDadd, 5>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm46(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffff30000000000000000fff == 0x42b
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
-    {
-        if let Some(x) = print_form::<OpDfma, 4>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 120) {
-        return print_form::<OpDfma, 10>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm47(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547
-        && matches!(sm, 80 | 86 | 89)
-    {
-        if let Some(x) = print_form::<OpBraUp, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff86c000000000003f0000fff == 0x80000000000000100000547
-        && matches!(sm, 90 | 100 | 120)
-    {
-        return print_form::<OpBraUp, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm48(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) {
-        return print_form::<OpSel64, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm49(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffff800f80000ff00000fff == 0x616
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpPrmt, 5>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm50(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffee100f80000ff00000fff == 0x619
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpShf, 5>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm51(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffe1cff380000ff00000fff == 0x621
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpFadd, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm52(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffe1000380000ff00000fff == 0x623
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpFfma, 5>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm53(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        if let Some(x) = print_form::<OpImad, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87ffd00780000ff00000fff == 0xe04000000000000000624
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpImadx, 5>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm54(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        if let Some(x) = print_form::<OpImadWide, 4>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff871fd00780000ff00000fff == 0x4000000000000000625
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpImadWideX, 4>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm55(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627
-        && matches!(sm, 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpImadHi, 4>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm56(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffff3cff380000ff00000fff == 0x629
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpDadd, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm57(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffff3000380000ff00000fff == 0x62b
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpDfma, 5>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm58(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffff0ff00000000ff000fff == 0x802
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpMov, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm59(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = print_form::<OpCs2r, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff00ffffffffffff000fff == 0x805
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpCs2r32, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm60(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff87fffff0000000000000fff == 0x807
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpSel, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm61(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff87fffff0000000000000fff == 0x808
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpFsel, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm62(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) {
-        if let Some(x) = print_form::<OpFmnmx, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff878fcff0000000000000fff == 0x809 && matches!(sm, 80) {
-        if let Some(x) = print_form::<OpFmnmx, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff878fcff0000000000000fff == 0x809
-        && matches!(sm, 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpFmnmx, 9>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm63(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff80000ff0000000000ff0fff == 0x80b
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpFsetp, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm64(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff801800f0000000000ff0fff == 0x80c
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = print_form::<OpIsetp, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff801800f0000000000ff0fff == 0x10000000000000000080c && matches!(sm, 120)
-    {
-        return print_form::<OpIsetp64, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm65(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff80016000000000000000fff == 0x810
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = print_form::<OpIadd3, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff80016000000000000000fff == 0x4000000000000000810
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpIadd3x, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm66(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = print_form::<OpLea, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87107ff0000000000000fff == 0x4ff0000000000000811
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = print_form::<OpLeaX, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87105000000000000000fff == 0x100000000000000000811
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = print_form::<OpLeaHi, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87105000000000000000fff == 0x104000000000000000811
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpLeaHiX, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm67(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff87000000000000000000fff == 0x812
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpLop3, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm68(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffffffff00000000ff000fff == 0x813
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpIabs, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm69(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffff8000000000000000fff == 0x816
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpPrmt, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm70(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff87ffdff0000000000000fff == 0x817
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
-    {
-        return print_form::<OpImnmx, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm71(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffee1000000000000000fff == 0x819
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpShf, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm72(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff8000008ffffffffff000fff == 0x81c
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = print_form::<OpPlop3, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff8000008ffffffffff000fff == 0x8000000000000081c
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpPlop3, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm73(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpFmul, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm74(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffe10000000000000000fff == 0x823
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpFfma, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm75(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = print_form::<OpImad, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87ff5000000000000000fff == 0xe04000000000000000824
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpImadx, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm76(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = print_form::<OpImadWide, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff871f5000000000000000fff == 0x4000000000000000825
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpImadWideX, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm77(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpImadHi, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm78(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffff3cff0000000000000fff == 0x828
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
-    {
-        if let Some(x) = print_form::<OpDmul, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 120) {
-        return print_form::<OpDmul, 5>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm79(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffff30000000000000000fff == 0x82b
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100)
-    {
-        if let Some(x) = print_form::<OpDfma, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 120) {
-        return print_form::<OpDfma, 8>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm80(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
-    {
-        if let Some(x) = print_form::<OpVimnmx, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87fe8ff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 120)
-    {
-        return print_form::<OpVimnmx, 5>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm81(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffff1f9ff00000000ff000fff == 0x900
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpFlo, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm82(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffffffff00000000ff000fff == 0x901
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpBrev, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm83(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffff8e07ff00000000ff000fff == 0x904
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpF2f, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm84(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffff8e06ff00000000ff000fff == 0x905
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpF2i, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm85(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffcf03ff00000000ff000fff == 0x906
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpI2f, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm86(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) {
-        if let Some(x) = print_form::<OpMufu, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 75 | 80 | 86 | 89) {
-        if let Some(x) = print_form::<OpMufu, 4>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 90 | 100 | 120) {
-        return print_form::<OpMufu, 8>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm87(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffffffff00000000ff000fff == 0x909
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpPopc, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm88(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffff8e07ff00000000ff000fff == 0x910
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpF2f64, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm89(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffff8e06ff00000000ff000fff == 0x911
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpF2i64, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm90(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffcf03ff00000000ff000fff == 0x912
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpI2f64, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm91(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffffffffffffffffffff0fff == 0x918
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpNop, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm92(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffff00ffffffffffff000fff == 0x919
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpS2r, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm93(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 75 | 80 | 86 | 89)
-    {
-        if let Some(x) = print_form::<OpCallAbs, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff83e000000000003ff000fff == 0x943 && matches!(sm, 90 | 100 | 120) {
-        return print_form::<OpCallAbs, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm94(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 75 | 80 | 86 | 89)
-    {
-        if let Some(x) = print_form::<OpCall, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff83c000000000003ff000fff == 0x944 && matches!(sm, 90 | 100 | 120) {
-        return print_form::<OpCall, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm95(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 | 89)
-    {
-        if let Some(x) = print_form::<OpBra, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87c00000000000080ff0fff == 0x80000000000000000000947
-        && matches!(sm, 80 | 86 | 89)
-    {
-        if let Some(x) = print_form::<OpBraUr, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff86c000000000000ff000fff == 0x947 && matches!(sm, 90 | 100 | 120) {
-        if let Some(x) = print_form::<OpBra, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87c00000000000080000fff == 0x80000000000000000000947 && matches!(sm, 90)
-    {
-        if let Some(x) = print_form::<OpBraUr, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87800000000000000000fff == 0x80000000000000000000947
-        && matches!(sm, 100 | 120)
-    {
-        return print_form::<OpBraUr, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm96(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff86fffffffffffffffff0fff == 0x94d
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpExit, 0>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm97(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950
-        && matches!(sm, 75 | 80 | 86 | 89)
-    {
-        if let Some(x) = print_form::<OpRet, 2>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff83c000000000003c0ff0fff == 0x82000000000000000000950
-        && matches!(sm, 75 | 80 | 86 | 89)
-    {
-        if let Some(x) = print_form::<OpRetAbs, 2>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff83c00000000000300ff0fff == 0x950 && matches!(sm, 70 | 75 | 80 | 86 | 89)
-    {
-        if let Some(x) = print_form::<OpRet, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff83c00000000000300ff0fff == 0x2000000000000000000950
-        && matches!(sm, 70 | 75 | 80 | 86 | 89)
-    {
-        if let Some(x) = print_form::<OpRetAbs, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff83c000000000003c0000fff == 0x80000000000000000000950 && matches!(sm, 90)
-    {
-        if let Some(x) = print_form::<OpRet, 3>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff83c000000000003c0000fff == 0x82000000000000000000950 && matches!(sm, 90)
-    {
-        if let Some(x) = print_form::<OpRetAbs, 3>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff83c00000000000300000fff == 0x950 && matches!(sm, 90 | 100 | 120) {
-        if let Some(x) = print_form::<OpRet, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff83c00000000000300000fff == 0x80000000000000000000950
-        && matches!(sm, 100 | 120)
-    {
-        if let Some(x) = print_form::<OpRet, 4>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff83c00000000000300000fff == 0x2000000000000000000950
-        && matches!(sm, 90 | 100 | 120)
-    {
-        if let Some(x) = print_form::<OpRetAbs, 1>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff83c00000000000300000fff == 0x82000000000000000000950
-        && matches!(sm, 100 | 120)
-    {
-        return print_form::<OpRetAbs, 4>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm98(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffff0fff80000ffff000fff == 0xa02
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpMov, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm99(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff87ffffff80000ff00000fff == 0xa07
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpSel, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm100(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff87ffffff80000ff00000fff == 0xa08
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpFsel, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm101(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) {
-        if let Some(x) = print_form::<OpFmnmx, 2>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 80) {
-        if let Some(x) = print_form::<OpFmnmx, 6>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 86 | 89 | 90) {
-        return print_form::<OpFmnmx, 10>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm102(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff80000ff380000ff00ff0fff == 0xa0b
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpFsetp, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm103(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff801800ff80000ff00ff0fff == 0xa0c
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpIsetp, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm104(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff8001600780000ff00000fff == 0xa10
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        if let Some(x) = print_form::<OpIadd3, 2>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff8001600780000ff00000fff == 0x4000000000000000a10
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpIadd3x, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm105(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        if let Some(x) = print_form::<OpLea, 2>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87107ff780000ff00000fff == 0x4ff0000000000000a11
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        if let Some(x) = print_form::<OpLeaX, 2>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff8710500780000ff00000fff == 0x100000000000000000a11
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        if let Some(x) = print_form::<OpLeaHi, 2>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff8710500780000ff00000fff == 0x104000000000000000a11
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpLeaHiX, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm106(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff8700000f80000ff00000fff == 0xa12
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpLop3, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm107(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffffffff80000ffff000fff == 0xa13
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpIabs, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm108(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffff800f80000ff00000fff == 0xa16
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpPrmt, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm109(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpImnmx, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm110(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffee100f80000ff00000fff == 0xa19
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpShf, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm111(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpFmul, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm112(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffe1000380000ff00000fff == 0xa23
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpFfma, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm113(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        if let Some(x) = print_form::<OpImad, 2>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87ff500f80000ff00000fff == 0xe04000000000000000a24
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpImadx, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm114(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        if let Some(x) = print_form::<OpImadWide, 2>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff871f500f80000ff00000fff == 0x4000000000000000a25
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpImadWideX, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm115(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27
-        && matches!(sm, 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpImadHi, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm116(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffff3cff380000ff00000fff == 0xa28
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpDmul, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm117(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffff3000380000ff00000fff == 0xa2b
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpDfma, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm118(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
-    {
-        return print_form::<OpVimnmx, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm119(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffff1f9ff780000ffff000fff == 0xb00
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpFlo, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm120(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffffffff80000ffff000fff == 0xb01
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpBrev, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm121(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffff8e07ff080000ffff000fff == 0xb04
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpF2f, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm122(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffff8e06ff080000ffff000fff == 0xb05
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpF2i, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm123(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffcf03ffc80000ffff000fff == 0xb06
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpI2f, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm124(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) {
-        if let Some(x) = print_form::<OpMufu, 2>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 75 | 80 | 86 | 89) {
-        if let Some(x) = print_form::<OpMufu, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 90) {
-        return print_form::<OpMufu, 9>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm125(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffffffff780000ffff000fff == 0xb09
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpPopc, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm126(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffff8e07ff080000ffff000fff == 0xb10
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpF2f64, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm127(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffff8e06ff080000ffff000fff == 0xb11
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpF2i64, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm128(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffcf03ffc80000ffff000fff == 0xb12
-        && matches!(sm, 70 | 75 | 80 | 86 | 89 | 90)
-    {
-        return print_form::<OpI2f64, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm129(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff83ffffff80000ffffff0fff == 0xb43 && matches!(sm, 75 | 80 | 86 | 89 | 90)
-    {
-        if let Some(x) = print_form::<OpCallAbsC, 0>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff83ffffff800003fffff0fff == 0xb43 && matches!(sm, 70) {
-        return print_form::<OpCallAbsC, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm130(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02
-        && matches!(sm, 120)
-    {
-        if let Some(x) = print_form::<OpMov64, 2>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fffffff0ffffffff00ff000fff == 0x80000000000000000000c02
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpMov, 3>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm131(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpSel, 3>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm132(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpFsel, 3>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm133(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm, 75)
-    {
-        if let Some(x) = print_form::<OpFmnmx, 3>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff878fcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm, 80)
-    {
-        if let Some(x) = print_form::<OpFmnmx, 7>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff878fcff3fffff0000000fff == 0x80000000000000000000c09
-        && matches!(sm, 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpFmnmx, 11>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm134(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpFsetp, 3>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm135(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = print_form::<OpIsetp, 3>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff801800fffffff0000ff0fff == 0x80100000000000000000c0c
-        && matches!(sm, 120)
-    {
-        return print_form::<OpIsetp64, 2>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm136(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = print_form::<OpIadd3, 3>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff80016007fffff0000000fff == 0x80004000000000000000c10
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpIadd3x, 3>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm137(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = print_form::<OpLea, 3>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87107ff7fffff0000000fff == 0x80004ff0000000000000c11
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = print_form::<OpLeaX, 3>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87105007fffff0000000fff == 0x80100000000000000000c11
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = print_form::<OpLeaHi, 3>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87105007fffff0000000fff == 0x80104000000000000000c11
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpLeaHiX, 3>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm138(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpLop3, 3>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm139(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpIabs, 3>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm140(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpPrmt, 3>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm141(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
-    {
-        return print_form::<OpImnmx, 3>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm142(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpShf, 3>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm143(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpFmul, 3>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm144(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpFfma, 3>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm145(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = print_form::<OpImad, 3>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87ff500ffffff0000000fff == 0x80e04000000000000000c24
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpImadx, 3>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm146(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = print_form::<OpImadWide, 3>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff871f500ffffff0000000fff == 0x80004000000000000000c25
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpImadWideX, 3>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm147(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpImadHi, 3>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm148(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
-    {
-        if let Some(x) = print_form::<OpDmul, 3>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28
-        && matches!(sm, 120)
-    {
-        return print_form::<OpDmul, 6>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm149(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
-    {
-        if let Some(x) = print_form::<OpDfma, 3>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b
-        && matches!(sm, 120)
-    {
-        return print_form::<OpDfma, 9>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm150(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm, 90)
-    {
-        if let Some(x) = print_form::<OpVimnmx, 3>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87fe8ffffffff0000000fff == 0x87e00000000000000000c48
-        && matches!(sm, 120)
-    {
-        return print_form::<OpVimnmx, 6>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm151(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpFlo, 3>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm152(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpBrev, 3>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm153(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpF2f, 3>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm154(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpF2i, 3>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm155(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpI2f, 3>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm156(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08
-        && matches!(sm, 75 | 80 | 86 | 89)
-    {
-        if let Some(x) = print_form::<OpMufu, 6>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08
-        && matches!(sm, 90 | 100 | 120)
-    {
-        return print_form::<OpMufu, 10>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm157(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpPopc, 3>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm158(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpF2f64, 3>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm159(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpF2i64, 3>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm160(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpI2f64, 3>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm161(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07
-        && matches!(sm, 120)
-    {
-        return print_form::<OpSel64, 1>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm162(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpPrmt, 6>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm163(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpShf, 6>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm164(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpFadd, 3>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm165(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpFfma, 6>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm166(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = print_form::<OpImad, 6>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff87ffd007fffff0000000fff == 0x80e04000000000000000e24
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpImadx, 6>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm167(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        if let Some(x) = print_form::<OpImadWide, 5>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1fff871fd007fffff0000000fff == 0x80004000000000000000e25
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpImadWideX, 5>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm168(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100 | 120)
-    {
-        return print_form::<OpImadHi, 5>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm169(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
-    {
-        if let Some(x) = print_form::<OpDadd, 3>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29
-        && matches!(sm, 120)
-    {
-        return print_form::<OpDadd, 6>(w, sm, addr, ctrl, out);
-    }
-    None
-}
-fn print_sm70_arm170(
-    w: u128,
-    sm: u32,
-    addr: u64,
-    ctrl: u32,
-    out: &mut LineBuf,
-) -> Option<()> {
-    if w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b
-        && matches!(sm, 75 | 80 | 86 | 89 | 90 | 100)
-    {
-        if let Some(x) = print_form::<OpDfma, 6>(w, sm, addr, ctrl, out) {
-            return Some(x);
-        }
-    }
-    if w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b
-        && matches!(sm, 120)
-    {
-        return print_form::<OpDfma, 11>(w, sm, addr, ctrl, out);
-    }
+fn print_sm70_arm1(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202 && matches!(sm, 120)
+        => print_form:: < OpMov64, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffffff0ffffffff00ff000fff == 0x202 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpMov, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm2(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87fffffffffff0000000fff == 0x207 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpSel, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm3(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87fffffffffff0000000fff == 0x208 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpFsel, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm4(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) =>
+        print_form:: < OpFmnmx, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff878fcff3fffff0000000fff == 0x209 && matches!(sm, 80) => print_form:: <
+        OpFmnmx, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff878fcff3fffff0000000fff == 0x209 && matches!(sm, 86 | 89 | 90 | 100 |
+        120) => return print_form:: < OpFmnmx, 8 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm5(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff80000ff3fffff0000ff0fff == 0x20b && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpFsetp, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm6(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff801800fffffff0000ff0fff == 0x20c && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => print_form:: < OpIsetp, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff801800fffffff0000ff0fff == 0x10000000000000000020c && matches!(sm, 120)
+        => return print_form:: < OpIsetp64, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm7(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff80016007fffff0000000fff == 0x210 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => print_form:: < OpIadd3, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80016007fffff0000000fff == 0x4000000000000000210 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpIadd3x, 0 > (w,
+        sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm8(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211 && matches!(sm, 70 | 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87107ff7fffff0000000fff == 0x4ff0000000000000211 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLeaX, 0 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0x1fff87105007fffff0000000fff == 0x100000000000000000211 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLeaHi, 0 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0x1fff87105007fffff0000000fff == 0x104000000000000000211 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpLeaHiX, 0 > (w,
+        sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm9(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff8700000ffffff0000000fff == 0x212 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpLop3, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffffffffffffff00ff000fff == 0x213 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpIabs, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffff800ffffff0000000fff == 0x216 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpPrmt, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87ffdffffffff0000000fff == 0x217 && matches!(sm, 75 | 80 | 86 | 89 | 90
+        | 100) => print_form:: < OpImnmx, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8001dffffffff0000000fff == 0x217 && matches!(sm, 120) => print_form:: <
+        OpImnmx, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8001dffffffff0000000fff == 0x4000000000000000217 && matches!(sm, 120)
+        => return print_form:: < OpImnmx64, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffee100ffffff0000000fff == 0x219 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpShf, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220 && matches!(sm, 70
+        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 0 > (w,
+        sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffe1cff3fffff0000000fff == 0x221 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpFadd, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffe10003fffff0000000fff == 0x223 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpFfma, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224 && matches!(sm, 70
+        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 0 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0x1fff87ff500ffffff0000000fff == 0xe04000000000000000224 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadx, 0 > (w, sm,
+        at, out)
+    );
+    None
+}
+fn print_sm70_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225 && matches!(sm, 70
+        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 0 > (w, sm,
+        at, out)
+    );
+    try_form!(
+        w & 0x1fff871f500ffffff0000000fff == 0x4000000000000000225 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadWideX, 0 > (w,
+        sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 0 > (w, sm,
+        at, out)
+    );
+    None
+}
+fn print_sm70_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100) => print_form:: < OpDmul, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 120) => return
+        print_form:: < OpDmul, 4 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100) => print_form:: < OpDadd, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 120) => return
+        print_form:: < OpDadd, 4 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff80100ff3fffff0000ff0fff == 0x22a && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100) => print_form:: < OpDsetp, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80100ff3fffff0000ff0fff == 0x22a && matches!(sm, 120) => return
+        print_form:: < OpDsetp, 6 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100) => print_form:: < OpDfma, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 120) => return
+        print_form:: < OpDfma, 7 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff871feff7fffff0000000fff == 0x235 && matches!(sm, 120) => print_form:: <
+        OpIadd, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff871feff7fffff0000000fff == 0x2000000000000000235 && matches!(sm, 120)
+        => print_form:: < OpIadd64, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff871feff7fffff0000000fff == 0x6000000000000000235 && matches!(sm, 120)
+        => print_form:: < OpIadd64x, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff871feff7fffff0000000fff == 0x4000000000000000235 && matches!(sm, 120)
+        => return print_form:: < OpIaddx, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
+        => print_form:: < OpVimnmx, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87fe8ffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm,
+        120) => print_form:: < OpVimnmx, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff801ecffffffff0000000fff == 0x248 && matches!(sm, 100) => return
+        print_form:: < OpVimnmx, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffff1f9ff7fffff00ff000fff == 0x300 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpFlo, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffffffffffffff00ff000fff == 0x301 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpBrev, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8e07ff0fffff00ff000fff == 0x304 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpF2f, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8e06ff0fffff00ff000fff == 0x305 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpF2i, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffcf03ffcfffff00ff000fff == 0x306 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpI2f, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) => print_form:: <
+        OpMufu, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 75 | 80 | 86 | 89) =>
+        print_form:: < OpMufu, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 90 | 100 | 120) =>
+        return print_form:: < OpMufu, 7 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffffffff7fffff00ff000fff == 0x309 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpPopc, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8e07ff0fffff00ff000fff == 0x310 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpF2f64, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8e06ff0fffff00ff000fff == 0x311 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpF2i64, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffcf03ffcfffff00ff000fff == 0x312 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpI2f64, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => print_form:: < OpCallAbsR, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff83c00000000000300000fff == 0x343 && matches!(sm, 90 | 100 | 120) =>
+        return print_form:: < OpCallAbsR, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => print_form:: < OpCallR, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff83c00000000000300000fff == 0x344 && matches!(sm, 90 | 100 | 120) =>
+        return print_form:: < OpCallR, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8e01ff000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 70)
+        => print_form:: < OpLdg, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffff8e01cf000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 75)
+        => return print_form:: < OpLdg, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8e01ff0000000000ff0fff == 0x1000000000000000386 && matches!(sm, 70 |
+        75) => return print_form:: < OpStg, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) => return
+        print_form:: < OpMov64, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLeaHi, 4 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0x1fff87107000000000000000fff == 0x104000000000000000411 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpLeaHiX, 4 > (w,
+        sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpPrmt, 4 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpShf, 4 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpFadd, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpFfma, 4 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
+        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 4 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0x1fff87ffd000000000000000fff == 0xe04000000000000000424 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadx, 4 > (w, sm,
+        at, out)
+    );
+    None
+}
+fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100) => print_form:: < OpDadd, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 120) => return
+        print_form:: < OpDadd, 5 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100) => print_form:: < OpDsetp, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 120) => return
+        print_form:: < OpDsetp, 4 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100) => print_form:: < OpDfma, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 120) => return
+        print_form:: < OpDfma, 10 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
+        | 86 | 89) => print_form:: < OpBraUp, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff86c000000000003f0000fff == 0x80000000000000100000547 && matches!(sm, 90
+        | 100 | 120) => return print_form:: < OpBraUp, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) => return
+        print_form:: < OpSel64, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpPrmt, 5 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpShf, 5 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpFadd, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpFfma, 5 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
+        | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImad, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87ffd00780000ff00000fff == 0xe04000000000000000624 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90) => return print_form:: < OpImadx, 5 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
+        | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImadWide, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff871fd00780000ff00000fff == 0x4000000000000000625 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90) => return print_form:: < OpImadWideX, 4 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
+        | 80 | 86 | 89 | 90) => return print_form:: < OpImadHi, 4 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpDadd, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpDsetp, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpDfma, 5 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpMov, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpCs2r, 0 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0x1ffffff00ffffffffffff000fff == 0x805 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpCs2r32, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpSel, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpFsel, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) =>
+        print_form:: < OpFmnmx, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff878fcff0000000000000fff == 0x809 && matches!(sm, 80) => print_form:: <
+        OpFmnmx, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff878fcff0000000000000fff == 0x809 && matches!(sm, 86 | 89 | 90 | 100 |
+        120) => return print_form:: < OpFmnmx, 9 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpFsetp, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => print_form:: < OpIsetp, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff801800f0000000000ff0fff == 0x10000000000000000080c && matches!(sm, 120)
+        => return print_form:: < OpIsetp64, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => print_form:: < OpIadd3, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80016000000000000000fff == 0x4000000000000000810 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpIadd3x, 1 > (w,
+        sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87107ff0000000000000fff == 0x4ff0000000000000811 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLeaX, 1 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0x1fff87105000000000000000fff == 0x100000000000000000811 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLeaHi, 1 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0x1fff87105000000000000000fff == 0x104000000000000000811 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpLeaHiX, 1 > (w,
+        sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpLop3, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpIabs, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpPrmt, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 89 | 90
+        | 100) => print_form:: < OpImnmx, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8001dff0000000000000fff == 0x817 && matches!(sm, 120) => print_form:: <
+        OpImnmx, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8001dff0000000000000fff == 0x4000000000000000817 && matches!(sm, 120)
+        => return print_form:: < OpImnmx64, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpShf, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => print_form:: < OpPlop3, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8000008ffffffffff000fff == 0x8000000000000081c && matches!(sm, 75 | 80
+        | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPlop3, 1 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
+        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 1 > (w,
+        sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpFfma, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
+        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 1 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0x1fff87ff5000000000000000fff == 0xe04000000000000000824 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadx, 1 > (w, sm,
+        at, out)
+    );
+    None
+}
+fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
+        | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 1 > (w, sm,
+        at, out)
+    );
+    try_form!(
+        w & 0x1fff871f5000000000000000fff == 0x4000000000000000825 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadWideX, 1 > (w,
+        sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 1 > (w, sm,
+        at, out)
+    );
+    None
+}
+fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100) => print_form:: < OpDmul, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 120) => return
+        print_form:: < OpDmul, 5 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100) => print_form:: < OpDfma, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 120) => return
+        print_form:: < OpDfma, 8 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120) => print_form:: <
+        OpIadd, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff871feff0000000000000fff == 0x2000000000000000835 && matches!(sm, 120)
+        => print_form:: < OpIadd64, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff871feff0000000000000fff == 0x6000000000000000835 && matches!(sm, 120)
+        => print_form:: < OpIadd64x, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff871feff0000000000000fff == 0x4000000000000000835 && matches!(sm, 120)
+        => return print_form:: < OpIaddx, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
+        => print_form:: < OpVimnmx, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87fe8ff0000000000000fff == 0x7e00000000000000000848 && matches!(sm,
+        120) => print_form:: < OpVimnmx, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff801ecff0000000000000fff == 0x848 && matches!(sm, 100) => return
+        print_form:: < OpVimnmx, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpFlo, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpBrev, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpF2f, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpF2i, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpI2f, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) => print_form:: <
+        OpMufu, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 75 | 80 | 86 | 89) =>
+        print_form:: < OpMufu, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 90 | 100 | 120) =>
+        return print_form:: < OpMufu, 8 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpPopc, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpF2f64, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpF2i64, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpI2f64, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpNop, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpS2r, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => print_form:: < OpCallAbs, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff83e000000000003ff000fff == 0x943 && matches!(sm, 90 | 100 | 120) =>
+        return print_form:: < OpCallAbs, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => print_form:: < OpCall, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff83c000000000003ff000fff == 0x944 && matches!(sm, 90 | 100 | 120) =>
+        return print_form:: < OpCall, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => print_form:: < OpBra, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87c00000000000080ff0fff == 0x80000000000000000000947 && matches!(sm, 80
+        | 86 | 89) => print_form:: < OpBraUr, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff86c000000000000ff000fff == 0x947 && matches!(sm, 90 | 100 | 120) =>
+        print_form:: < OpBra, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87c00000000000080000fff == 0x80000000000000000000947 && matches!(sm,
+        90) => print_form:: < OpBraUr, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87800000000000000000fff == 0x80000000000000000000947 && matches!(sm,
+        100 | 120) => return print_form:: < OpBraUr, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpExit, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
+        | 80 | 86 | 89) => print_form:: < OpRet, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff83c000000000003c0ff0fff == 0x82000000000000000000950 && matches!(sm, 75
+        | 80 | 86 | 89) => print_form:: < OpRetAbs, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff83c00000000000300ff0fff == 0x950 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => print_form:: < OpRet, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff83c00000000000300ff0fff == 0x2000000000000000000950 && matches!(sm, 70
+        | 75 | 80 | 86 | 89) => print_form:: < OpRetAbs, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff83c000000000003c0000fff == 0x80000000000000000000950 && matches!(sm,
+        90) => print_form:: < OpRet, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff83c000000000003c0000fff == 0x82000000000000000000950 && matches!(sm,
+        90) => print_form:: < OpRetAbs, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff83c00000000000300000fff == 0x950 && matches!(sm, 90 | 100 | 120) =>
+        print_form:: < OpRet, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff83c00000000000300000fff == 0x80000000000000000000950 && matches!(sm,
+        100 | 120) => print_form:: < OpRet, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff83c00000000000300000fff == 0x2000000000000000000950 && matches!(sm, 90
+        | 100 | 120) => print_form:: < OpRetAbs, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff83c00000000000300000fff == 0x82000000000000000000950 && matches!(sm,
+        100 | 120) => return print_form:: < OpRetAbs, 4 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpMov, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpSel, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpFsel, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) =>
+        print_form:: < OpFmnmx, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 80) => print_form:: <
+        OpFmnmx, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff878fcff380000ff00000fff == 0xa09 && matches!(sm, 86 | 89 | 90) =>
+        return print_form:: < OpFmnmx, 10 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpFsetp, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpIsetp, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => print_form:: < OpIadd3, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8001600780000ff00000fff == 0x4000000000000000a10 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90) => return print_form:: < OpIadd3x, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 75
+        | 80 | 86 | 89 | 90) => print_form:: < OpLea, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87107ff780000ff00000fff == 0x4ff0000000000000a11 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90) => print_form:: < OpLeaX, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8710500780000ff00000fff == 0x100000000000000000a11 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90) => print_form:: < OpLeaHi, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8710500780000ff00000fff == 0x104000000000000000a11 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90) => return print_form:: < OpLeaHiX, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpLop3, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpIabs, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpPrmt, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 |
+        90) => return print_form:: < OpImnmx, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpShf, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
+        | 75 | 80 | 86 | 89 | 90) => return print_form:: < OpFmul, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpFfma, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
+        | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImad, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87ff500f80000ff00000fff == 0xe04000000000000000a24 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90) => return print_form:: < OpImadx, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
+        | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImadWide, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff871f500f80000ff00000fff == 0x4000000000000000a25 && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90) => return print_form:: < OpImadWideX, 2 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
+        | 80 | 86 | 89 | 90) => return print_form:: < OpImadHi, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpDmul, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpDfma, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
+        => return print_form:: < OpVimnmx, 5 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpFlo, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpBrev, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpF2f, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpF2i, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpI2f, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => print_form:: <
+        OpMufu, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 75 | 80 | 86 | 89) =>
+        print_form:: < OpMufu, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 90) => return
+        print_form:: < OpMufu, 9 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpPopc, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpF2f64, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpF2i64, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpI2f64, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
+        120) => print_form:: < OpMov64, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffffff0ffffffff00ff000fff == 0x80000000000000000000c02 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpMov, 3 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpSel, 3 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFsel, 3 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
+        75) => print_form:: < OpFmnmx, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff878fcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
+        80) => print_form:: < OpFmnmx, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff878fcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm, 86
+        | 89 | 90 | 100 | 120) => return print_form:: < OpFmnmx, 11 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFsetp, 3 > (w, sm,
+        at, out)
+    );
+    None
+}
+fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIsetp, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff801800fffffff0000ff0fff == 0x80100000000000000000c0c && matches!(sm,
+        120) => return print_form:: < OpIsetp64, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIadd3, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80016007fffff0000000fff == 0x80004000000000000000c10 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpIadd3x, 3 > (w, sm,
+        at, out)
+    );
+    None
+}
+fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87107ff7fffff0000000fff == 0x80004ff0000000000000c11 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLeaX, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87105007fffff0000000fff == 0x80100000000000000000c11 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLeaHi, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87105007fffff0000000fff == 0x80104000000000000000c11 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpLeaHiX, 3 > (w, sm,
+        at, out)
+    );
+    None
+}
+fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpLop3, 3 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpIabs, 3 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPrmt, 3 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100) => print_form:: < OpImnmx, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8001dffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm,
+        120) => print_form:: < OpImnmx, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8001dffffffff0000000fff == 0x80004000000000000000c17 && matches!(sm,
+        120) => return print_form:: < OpImnmx64, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpShf, 3 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 3 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFfma, 3 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87ff500ffffff0000000fff == 0x80e04000000000000000c24 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadx, 3 > (w, sm,
+        at, out)
+    );
+    None
+}
+fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 3 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0x1fff871f500ffffff0000000fff == 0x80004000000000000000c25 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadWideX, 3 > (w,
+        sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 3 > (w, sm,
+        at, out)
+    );
+    None
+}
+fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDmul, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm,
+        120) => return print_form:: < OpDmul, 6 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDfma, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm,
+        120) => return print_form:: < OpDfma, 9 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
+        120) => print_form:: < OpIadd, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff871feff7fffff0000000fff == 0x80002000000000000000c35 && matches!(sm,
+        120) => print_form:: < OpIadd64, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff871feff7fffff0000000fff == 0x80006000000000000000c35 && matches!(sm,
+        120) => print_form:: < OpIadd64x, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff871feff7fffff0000000fff == 0x80004000000000000000c35 && matches!(sm,
+        120) => return print_form:: < OpIaddx, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
+        90) => print_form:: < OpVimnmx, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87fe8ffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
+        120) => print_form:: < OpVimnmx, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff801ecffffffff0000000fff == 0x80000000000000000000c48 && matches!(sm,
+        100) => return print_form:: < OpVimnmx, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFlo, 3 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpBrev, 3 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2f, 3 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2i, 3 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2f, 3 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
+        | 80 | 86 | 89) => print_form:: < OpMufu, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 90
+        | 100 | 120) => return print_form:: < OpMufu, 10 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPopc, 3 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2f64, 3 > (w, sm,
+        at, out)
+    );
+    None
+}
+fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2i64, 3 > (w, sm,
+        at, out)
+    );
+    None
+}
+fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2f64, 3 > (w, sm,
+        at, out)
+    );
+    None
+}
+fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
+        120) => return print_form:: < OpSel64, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPrmt, 6 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpShf, 6 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFadd, 3 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFfma, 6 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87ffd007fffff0000000fff == 0x80e04000000000000000e24 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadx, 6 > (w, sm,
+        at, out)
+    );
+    None
+}
+fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 5 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0x1fff871fd007fffff0000000fff == 0x80004000000000000000e25 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadWideX, 5 > (w,
+        sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 5 > (w, sm,
+        at, out)
+    );
+    None
+}
+fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDadd, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm,
+        120) => return print_form:: < OpDadd, 6 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDsetp, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm,
+        120) => return print_form:: < OpDsetp, 5 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDfma, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm,
+        120) => return print_form:: < OpDfma, 11 > (w, sm, at, out)
+    );
     None
 }
 ///Decode a sm70 instruction word at byte address `addr` and print its text into `out` (`ctrl`: the scheduling bits from its bundle, where the family has bundles); `None`, with nothing printed, for a word no op of the spec matches.
@@ -11015,7 +6861,8 @@ pub fn print_sm70(
     ctrl: u32,
     out: &mut LineBuf,
 ) -> Option<()> {
-    PRINT_SM70[((w >> 0) & 0xfff) as usize](w, sm, addr, ctrl, out)
+    let at = At { addr, ctrl };
+    PRINT_SM70[((w >> 0) & 0xfff) as usize](w, sm, at, out)
 }
 /// Every encoding form of every op.
 pub const FORMS: &[FormInfo] = &[
@@ -11067,12 +6914,6 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo::new("call_abs", "fixed", 1, Family::Sm70, &[90, 100, 120])
         .fixed(0x1fff83e000000000003ff000fff, 0x943)
         .with_srcs(&[slot::PRED]),
-    FormInfo::new("call_abs_c", "fixed", 0, Family::Sm70, &[75, 80, 86, 89, 90])
-        .fixed(0x1fff83ffffff80000ffffff0fff, 0xb43)
-        .with_srcs(&[slot::PRED, slot::CBUF]),
-    FormInfo::new("call_abs_c", "fixed", 1, Family::Sm70, &[70])
-        .fixed(0x1fff83ffffff800003fffff0fff, 0xb43)
-        .with_srcs(&[slot::PRED, slot::CBUF]),
     FormInfo::new("call_abs_r", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89])
         .fixed(0x1fff83c00000000000300ff0fff, 0x343)
         .with_srcs(&[slot::PRED, slot::GPR]),
@@ -11154,6 +6995,33 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo::new("dadd", "rru", 6, Family::Sm70, &[120])
         .fixed(0x1ffffff3cff3fffff0000000fff, 0x80000000000000000000e29)
         .with_srcs(&[slot::GPR, slot::UGPR]),
+    FormInfo::new("dadd", "r", 7, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfffc1e7ff0000000, 0x5c70000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR]),
+    FormInfo::new("dadd", "i", 8, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfefc1e0000000000, 0x3870000000000000)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 50..=60,
+                    when: &[(0x7ff8000000, 0x7ff8000000)],
+                    when_any: 0,
+                    mask: 0x7f00000,
+                    value: 0x7f00000,
+                },
+                Hidden {
+                    sms: 50..=60,
+                    when: &[(0x7ff8000000, 0x7ff0000000)],
+                    when_any: 0x7f00000,
+                    mask: 0x7f00000,
+                    value: 0x7f00000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("dadd", "c", 9, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfffc1e0000000000, 0x4c70000000000000)
+        .with_srcs(&[slot::GPR, slot::CBUF]),
     FormInfo::new("dfma", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100])
         .fixed(0x1ffffff30003fffff0000000fff, 0x22b)
         .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
@@ -11319,6 +7187,90 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo::new("dmul", "rur", 6, Family::Sm70, &[120])
         .fixed(0x1ffffff3cff3fffff0000000fff, 0x80000000000000000000c28)
         .with_srcs(&[slot::GPR, slot::UGPR]),
+    FormInfo::new("dsetp", "rri", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100])
+        .fixed(0x1fff80100ff0000000000ff0fff, 0x42a)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 70..=100,
+                    when: &[(0x7ff8000000000000, 0x7ff8000000000000)],
+                    when_any: 0,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+                Hidden {
+                    sms: 70..=100,
+                    when: &[(0x7ff8000000000000, 0x7ff0000000000000)],
+                    when_any: 0x7ffff00000000,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("dsetp", "rrc", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90])
+        .fixed(0x1fff80100ff380000ff00ff0fff, 0x62a)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
+    FormInfo::new("dsetp", "rru", 2, Family::Sm70, &[75, 80, 86, 89, 90, 100])
+        .fixed(0x1fff80100ff3fffff0000ff0fff, 0x80000000000000000000e2a)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
+    FormInfo::new("dsetp", "rrr", 3, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100])
+        .fixed(0x1fff80100ff3fffff0000ff0fff, 0x22a)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("dsetp", "rri", 4, Family::Sm70, &[120])
+        .fixed(0x1fff80100ff0000000000ff0fff, 0x42a)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 120..=120,
+                    when: &[(0x7ff8000000000000, 0x7ff8000000000000)],
+                    when_any: 0,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+                Hidden {
+                    sms: 120..=120,
+                    when: &[(0x7ff8000000000000, 0x7ff0000000000000)],
+                    when_any: 0x7ffff00000000,
+                    mask: 0x7ffff00000000,
+                    value: 0x7ffff00000000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("dsetp", "rru", 5, Family::Sm70, &[120])
+        .fixed(0x1fff80100ff3fffff0000ff0fff, 0x80000000000000000000e2a)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
+    FormInfo::new("dsetp", "rrr", 6, Family::Sm70, &[120])
+        .fixed(0x1fff80100ff3fffff0000ff0fff, 0x22a)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("dsetp", "r", 7, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff0807ff0000000, 0x5b80000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("dsetp", "i", 8, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfef0800000000000, 0x3680000000000000)
+        .hidden(
+            &[
+                Hidden {
+                    sms: 50..=60,
+                    when: &[(0x7ff8000000, 0x7ff8000000)],
+                    when_any: 0,
+                    mask: 0x7f00000,
+                    value: 0x7f00000,
+                },
+                Hidden {
+                    sms: 50..=60,
+                    when: &[(0x7ff8000000, 0x7ff0000000)],
+                    when_any: 0x7f00000,
+                    mask: 0x7f00000,
+                    value: 0x7f00000,
+                },
+            ],
+        )
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("dsetp", "c", 9, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff0800000000000, 0x4b80000000000000)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
     FormInfo::new("exit", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
         .fixed(0x1fff86fffffffffffffffff0fff, 0x94d)
         .with_srcs(&[slot::PRED]),
@@ -12431,6 +8383,15 @@ pub const FORMS: &[FormInfo] = &[
             ],
         )
         .with_srcs(&[slot::UGPR]),
+    FormInfo::new("i2i", "r", 0, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff959fff000c000, 0x5ce0000000000000)
+        .with_srcs(&[slot::GPR]),
+    FormInfo::new("i2i", "i", 1, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfefb7f800000c000, 0x38e0000000000000)
+        .with_srcs(&[slot::IMM]),
+    FormInfo::new("i2i", "c", 2, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff959800000c000, 0x4ce0000000000000)
+        .with_srcs(&[slot::CBUF]),
     FormInfo::new("iabs", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
         .fixed(0x1ffffffffffffffff00ff000fff, 0x213)
         .with_srcs(&[slot::GPR]),
@@ -12452,6 +8413,18 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo::new("iadd", "c", 2, Family::Sm50, &[50, 52, 60])
         .fixed(0xfffc778000000000, 0x4c10000000000000)
         .with_srcs(&[slot::GPR, slot::CBUF]),
+    FormInfo::new("iadd", "rrr", 3, Family::Sm70, &[120])
+        .fixed(0x1fff871feff7fffff0000000fff, 0x235)
+        .raw(0x78000000000000000000000, 0x78000000000000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR]),
+    FormInfo::new("iadd", "rir", 4, Family::Sm70, &[120])
+        .fixed(0x1fff871feff0000000000000fff, 0x835)
+        .raw(0x78000000000000000000000, 0x78000000000000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("iadd", "rur", 5, Family::Sm70, &[120])
+        .fixed(0x1fff871feff7fffff0000000fff, 0x80000000000000000000c35)
+        .raw(0x78000000000000000000000, 0x78000000000000000000000)
+        .with_srcs(&[slot::GPR, slot::UGPR]),
     FormInfo::new("iadd3", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
         .fixed(0x1fff80016007fffff0000000fff, 0x210)
         .raw(0x781e0000000000000000000, 0x781e0000000000000000000)
@@ -12907,6 +8880,48 @@ pub const FORMS: &[FormInfo] = &[
             ],
         )
         .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR, slot::PRED, slot::PRED]),
+    FormInfo::new("iadd64", "rrr", 0, Family::Sm70, &[120])
+        .fixed(0x1fff871feff7fffff0000000fff, 0x2000000000000000235)
+        .raw(0x78000000000000000000000, 0x78000000000000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR]),
+    FormInfo::new("iadd64", "rir", 1, Family::Sm70, &[120])
+        .fixed(0x1fff871feff0000000000000fff, 0x2000000000000000835)
+        .raw(0x78000000000000000000000, 0x78000000000000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("iadd64", "rur", 2, Family::Sm70, &[120])
+        .fixed(0x1fff871feff7fffff0000000fff, 0x80002000000000000000c35)
+        .raw(0x78000000000000000000000, 0x78000000000000000000000)
+        .with_srcs(&[slot::GPR, slot::UGPR]),
+    FormInfo::new("iadd64x", "rrr", 0, Family::Sm70, &[120])
+        .fixed(0x1fff871feff7fffff0000000fff, 0x6000000000000000235)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("iadd64x", "rir", 1, Family::Sm70, &[120])
+        .fixed(0x1fff871feff0000000000000fff, 0x6000000000000000835)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("iadd64x", "rur", 2, Family::Sm70, &[120])
+        .fixed(0x1fff871feff7fffff0000000fff, 0x80006000000000000000c35)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
+    FormInfo::new("iaddx", "rrr", 0, Family::Sm70, &[120])
+        .fixed(0x1fff871feff7fffff0000000fff, 0x4000000000000000235)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("iaddx", "rir", 1, Family::Sm70, &[120])
+        .fixed(0x1fff871feff0000000000000fff, 0x4000000000000000835)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("iaddx", "rur", 2, Family::Sm70, &[120])
+        .fixed(0x1fff871feff7fffff0000000fff, 0x80004000000000000000c35)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
+    FormInfo::new("icmp", "r", 0, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff0807ff0000000, 0x5b40000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
+    FormInfo::new("icmp", "i", 1, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfef0800000000000, 0x3640000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
+    FormInfo::new("icmp", "c", 2, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff0800000000000, 0x4b40000000000000)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
+    FormInfo::new("icmp", "c2", 3, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff0800000000000, 0x5340000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF]),
     FormInfo::new("imad", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
         .fixed(0x1fffffff500ffffff0000000fff, 0x78e00000000000000000224)
         .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
@@ -13029,25 +9044,55 @@ pub const FORMS: &[FormInfo] = &[
         .with_srcs(&[slot::GPR, slot::GPR, slot::UGPR, slot::PRED]),
     FormInfo::new("imnmx", "rrr", 0, Family::Sm70, &[75, 80, 86, 89, 90, 100])
         .fixed(0x1fff87ffdffffffff0000000fff, 0x217)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED, slot::NONE]),
     FormInfo::new("imnmx", "rir", 1, Family::Sm70, &[75, 80, 86, 89, 90, 100])
         .fixed(0x1fff87ffdff0000000000000fff, 0x817)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED, slot::NONE]),
     FormInfo::new("imnmx", "rcr", 2, Family::Sm70, &[75, 80, 86, 89, 90])
         .fixed(0x1fff87ffdfff80000ff00000fff, 0xa17)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED, slot::NONE]),
     FormInfo::new("imnmx", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100])
         .fixed(0x1fff87ffdffffffff0000000fff, 0x80000000000000000000c17)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
-    FormInfo::new("imnmx", "r", 4, Family::Sm50, &[50, 52, 60])
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED, slot::NONE]),
+    FormInfo::new("imnmx", "rrr", 4, Family::Sm70, &[120])
+        .fixed(0x1fff8001dffffffff0000000fff, 0x217)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED, slot::PRED]),
+    FormInfo::new("imnmx", "rir", 5, Family::Sm70, &[120])
+        .fixed(0x1fff8001dff0000000000000fff, 0x817)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED, slot::PRED]),
+    FormInfo::new("imnmx", "rur", 6, Family::Sm70, &[120])
+        .fixed(0x1fff8001dffffffff0000000fff, 0x80000000000000000000c17)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED, slot::PRED]),
+    FormInfo::new("imnmx", "r", 7, Family::Sm50, &[50, 52, 60])
         .fixed(0xfffe607ff0000000, 0x5c20000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("imnmx", "i", 5, Family::Sm50, &[50, 52, 60])
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED, slot::NONE]),
+    FormInfo::new("imnmx", "i", 8, Family::Sm50, &[50, 52, 60])
         .fixed(0xfefe600000000000, 0x3820000000000000)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
-    FormInfo::new("imnmx", "c", 6, Family::Sm50, &[50, 52, 60])
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED, slot::NONE]),
+    FormInfo::new("imnmx", "c", 9, Family::Sm50, &[50, 52, 60])
         .fixed(0xfffe600000000000, 0x4c20000000000000)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED, slot::NONE]),
+    FormInfo::new("imnmx64", "rrr", 0, Family::Sm70, &[120])
+        .fixed(0x1fff8001dffffffff0000000fff, 0x4000000000000000217)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED, slot::PRED]),
+    FormInfo::new("imnmx64", "rir", 1, Family::Sm70, &[120])
+        .fixed(0x1fff8001dff0000000000000fff, 0x4000000000000000817)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED, slot::PRED]),
+    FormInfo::new("imnmx64", "rur", 2, Family::Sm70, &[120])
+        .fixed(0x1fff8001dffffffff0000000fff, 0x80004000000000000000c17)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED, slot::PRED]),
+    FormInfo::new("imul", "r", 0, Family::Sm50, &[50, 52, 60])
+        .fixed(0xffff7c7ff0000000, 0x5c38000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR]),
+    FormInfo::new("imul", "i", 1, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfeff7c0000000000, 0x3838000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("imul", "c", 2, Family::Sm50, &[50, 52, 60])
+        .fixed(0xffff7c0000000000, 0x4c38000000000000)
+        .with_srcs(&[slot::GPR, slot::CBUF]),
+    FormInfo::new("imul32i", "fixed", 0, Family::Sm50, &[50, 52, 60])
+        .fixed(0xff00000000000000, 0x1f00000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM]),
     FormInfo::new("iscadd", "r", 0, Family::Sm50, &[50, 52, 60])
         .fixed(0xfffc707ff0000000, 0x5c18000000000000)
         .with_srcs(&[slot::GPR, slot::GPR]),
@@ -13060,6 +9105,15 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo::new("iscadd32i", "fixed", 0, Family::Sm50, &[50, 52, 60])
         .fixed(0xfc00000000000000, 0x1400000000000000)
         .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("iset", "r", 0, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff0007ff0000000, 0x5b50000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("iset", "i", 1, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfef0000000000000, 0x3650000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("iset", "c", 2, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff0000000000000, 0x4b50000000000000)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
     FormInfo::new("isetp", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
         .fixed(0x1fff801800fffffff0000ff0fff, 0x20c)
         .hidden(
@@ -14107,25 +10161,34 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo::new("stg", "fixed", 1, Family::Sm50, &[50, 52, 60])
         .fixed(0xfff8300000000000, 0xeed8200000000000)
         .with_srcs(&[slot::GPR, slot::GPR]),
-    FormInfo::new("vimnmx", "rrr", 0, Family::Sm70, &[90])
+    FormInfo::new("vimnmx", "rrr", 0, Family::Sm70, &[100])
+        .fixed(0x1fff801ecffffffff0000000fff, 0x248)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
+    FormInfo::new("vimnmx", "rir", 1, Family::Sm70, &[100])
+        .fixed(0x1fff801ecff0000000000000fff, 0x848)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("vimnmx", "rur", 2, Family::Sm70, &[100])
+        .fixed(0x1fff801ecffffffff0000000fff, 0x80000000000000000000c48)
+        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
+    FormInfo::new("vimnmx", "rrr", 3, Family::Sm70, &[90])
         .fixed(0x1fff87fecffffffff0000000fff, 0x7e00000000000000000248)
         .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("vimnmx", "rir", 1, Family::Sm70, &[90])
+    FormInfo::new("vimnmx", "rir", 4, Family::Sm70, &[90])
         .fixed(0x1fff87fecff0000000000000fff, 0x7e00000000000000000848)
         .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
-    FormInfo::new("vimnmx", "rcr", 2, Family::Sm70, &[90])
+    FormInfo::new("vimnmx", "rcr", 5, Family::Sm70, &[90])
         .fixed(0x1fff87fecfff80000ff00000fff, 0x7e00000000000000000a48)
         .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
-    FormInfo::new("vimnmx", "rur", 3, Family::Sm70, &[90])
+    FormInfo::new("vimnmx", "rur", 6, Family::Sm70, &[90])
         .fixed(0x1fff87fecffffffff0000000fff, 0x87e00000000000000000c48)
         .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
-    FormInfo::new("vimnmx", "rrr", 4, Family::Sm70, &[120])
+    FormInfo::new("vimnmx", "rrr", 7, Family::Sm70, &[120])
         .fixed(0x1fff87fe8ffffffff0000000fff, 0x7e00000000000000000248)
         .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("vimnmx", "rir", 5, Family::Sm70, &[120])
+    FormInfo::new("vimnmx", "rir", 8, Family::Sm70, &[120])
         .fixed(0x1fff87fe8ff0000000000000fff, 0x7e00000000000000000848)
         .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
-    FormInfo::new("vimnmx", "rur", 6, Family::Sm70, &[120])
+    FormInfo::new("vimnmx", "rur", 9, Family::Sm70, &[120])
         .fixed(0x1fff87fe8ffffffff0000000fff, 0x87e00000000000000000c48)
         .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
     FormInfo::new("xmad", "r", 0, Family::Sm50, &[50, 52, 60])
@@ -14147,7 +10210,6 @@ include!(concat!(env!("OUT_DIR"), "/", "op_bra_ur.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_brev.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_call.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_call_abs.rs"));
-include!(concat!(env!("OUT_DIR"), "/", "op_call_abs_c.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_call_abs_r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_call_r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cs2r.rs"));
@@ -14155,6 +10217,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_cs2r32.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_dadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_dfma.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_dmul.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_dsetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_exit.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2f.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2f64.rs"));
@@ -14172,19 +10235,28 @@ include!(concat!(env!("OUT_DIR"), "/", "op_fsel.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fsetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2f.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2f64.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_i2i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iabs.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd3.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd3x.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_iadd64.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_iadd64x.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_iaddx.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_icmp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_hi.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_wide.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_wide_x.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imadx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imnmx.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_imnmx64.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_imul.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_imul32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iscadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iscadd32i.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_iset.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_isetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_isetp64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ldg.rs"));

@@ -14,6 +14,7 @@ pub struct OpCall {
     /// Modifier.  (isa-spec/spec/ops/call.toml:23)
     pub target: i64,
 }
+op_fields!(OpCall, [cond], []);
 /// Spec: isa-spec/spec/ops/call.toml:6.
 impl OpCall {
     pub const NAME: &'static str = "call";
@@ -25,18 +26,6 @@ impl OpCall {
         OperandInfo::new("cond", ValueType::Pred).with_not().with_default(Src::PT),
     ];
     pub const DSTS: &'static [OperandInfo] = &[];
-    pub fn srcs(&self) -> [&Src; 1usize] {
-        [&self.cond]
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 1usize] {
-        [&mut self.cond]
-    }
-    pub fn dsts(&self) -> [&Reg; 0usize] {
-        []
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 0usize] {
-        []
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -79,8 +68,7 @@ impl OpCall {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/call.toml:47; form at isa-spec/spec/ops/call.toml:47).
     #[inline(always)]
@@ -107,13 +95,13 @@ impl OpCall {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/call.toml:32; form at isa-spec/spec/ops/call.toml:32).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let noinc: bool = bit(w, 86);
         let target: i64 = sext_field(bits(w, 34, 48), 48u32).wrapping_mul(4i64);
         let o = Self { cond, noinc, target };
@@ -122,43 +110,13 @@ impl OpCall {
     /// Form `fixed`'s fields (isa-spec/spec/ops/call.toml:47; form at isa-spec/spec/ops/call.toml:47).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let noinc: bool = bit(w, 86);
         let target: i64 = sext_field((bits(w, 16, 8) | bits(w, 34, 48) << 8), 56u32)
             .wrapping_mul(4i64);
         let o = Self { cond, noinc, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/call.toml:26.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
-        let reuse_cond = false;
-        write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("CALL.REL");
-                if self.noinc {
-                    out.push_str(".NOINC");
-                }
-                let mut first = true;
-                if self.cond != Src::PT {
-                    out.push_str(" ");
-                    first = false;
-                    write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
-                }
-                out.push_str(if first { " " } else { ", " });
-                first = false;
-                write_signed_hex(
-                    out,
-                    (addr as i64).wrapping_add(next).wrapping_add(self.target),
-                );
-            }
-        }
-        out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -241,24 +199,37 @@ impl Forms for OpCall {
             _ => None,
         }
     }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/call.toml:26.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        let next: i64 = family_of(sm).map_or(16, |f| (f.width() / 8) as i64);
+        let reuse_cond = false;
+        write_guard(out, &c.guard);
+        match sm {
+            _ => {
+                out.push_str("CALL.REL");
+                if self.noinc {
+                    out.push_str(".NOINC");
+                }
+                let mut first = true;
+                if self.cond != Src::PT {
+                    out.push_str(" ");
+                    first = false;
+                    write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
+                }
+                out.push_str(if first { " " } else { ", " });
+                first = false;
+                write_signed_hex(
+                    out,
+                    (addr as i64).wrapping_add(next).wrapping_add(self.target),
+                );
+            }
+        }
+        out.trim_end_spaces();
     }
 }
 /// Spec: isa-spec/spec/ops/call.toml:6.
-impl Legalize for OpCall {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
-    }
-}
+impl Legalize for OpCall {}

@@ -14,6 +14,7 @@ pub struct OpCallAbs {
     /// Modifier.  (isa-spec/spec/ops/call_abs.toml:22)
     pub target: u64,
 }
+op_fields!(OpCallAbs, [cond], []);
 /// Spec: isa-spec/spec/ops/call_abs.toml:5.
 impl OpCallAbs {
     pub const NAME: &'static str = "call_abs";
@@ -25,18 +26,6 @@ impl OpCallAbs {
         OperandInfo::new("cond", ValueType::Pred).with_not().with_default(Src::PT),
     ];
     pub const DSTS: &'static [OperandInfo] = &[];
-    pub fn srcs(&self) -> [&Src; 1usize] {
-        [&self.cond]
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 1usize] {
-        [&mut self.cond]
-    }
-    pub fn dsts(&self) -> [&Reg; 0usize] {
-        []
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 0usize] {
-        []
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -79,8 +68,7 @@ impl OpCallAbs {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/call_abs.toml:46; form at isa-spec/spec/ops/call_abs.toml:46).
     #[inline(always)]
@@ -107,13 +95,13 @@ impl OpCallAbs {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/call_abs.toml:31; form at isa-spec/spec/ops/call_abs.toml:31).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let noinc: bool = bit(w, 86);
         let target: u64 = (bits(w, 34, 47) as u64).wrapping_mul(4u64);
         let o = Self { cond, noinc, target };
@@ -122,39 +110,13 @@ impl OpCallAbs {
     /// Form `fixed`'s fields (isa-spec/spec/ops/call_abs.toml:46; form at isa-spec/spec/ops/call_abs.toml:46).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
+        let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
         let noinc: bool = bit(w, 86);
         let target: u64 = ((bits(w, 16, 8) | bits(w, 34, 47) << 8) as u64)
             .wrapping_mul(4u64);
         let o = Self { cond, noinc, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/call_abs.toml:25.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_cond = false;
-        write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("CALL.ABS");
-                if self.noinc {
-                    out.push_str(".NOINC");
-                }
-                let mut first = true;
-                if self.cond != Src::PT {
-                    out.push_str(" ");
-                    first = false;
-                    write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
-                }
-                out.push_str(if first { " " } else { ", " });
-                first = false;
-                write_hex(out, self.target);
-            }
-        }
-        out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -236,24 +198,33 @@ impl Forms for OpCallAbs {
             _ => None,
         }
     }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/call_abs.toml:25.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        let reuse_cond = false;
+        write_guard(out, &c.guard);
+        match sm {
+            _ => {
+                out.push_str("CALL.ABS");
+                if self.noinc {
+                    out.push_str(".NOINC");
+                }
+                let mut first = true;
+                if self.cond != Src::PT {
+                    out.push_str(" ");
+                    first = false;
+                    write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
+                }
+                out.push_str(if first { " " } else { ", " });
+                first = false;
+                write_hex(out, self.target);
+            }
+        }
+        out.trim_end_spaces();
     }
 }
 /// Spec: isa-spec/spec/ops/call_abs.toml:5.
-impl Legalize for OpCallAbs {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
-    }
-}
+impl Legalize for OpCallAbs {}

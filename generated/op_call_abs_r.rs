@@ -4,19 +4,20 @@
 
 /// `CALL.ABS`: Absolute call through a register plus an offset, taken where the guard and `cond` hold.
 ///
-/// Spec: isa-spec/spec/ops/call_abs_r.toml:6 (op `call_abs_r`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/call_abs_r.toml:8 (op `call_abs_r`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpCallAbsR {
-    /// Source (pred). (isa-spec/spec/ops/call_abs_r.toml:11)
+    /// Source (pred). (isa-spec/spec/ops/call_abs_r.toml:13)
     pub cond: Src,
-    /// Source (b32). (isa-spec/spec/ops/call_abs_r.toml:17)
+    /// Source (b32). (isa-spec/spec/ops/call_abs_r.toml:19)
     pub a: Src,
-    /// Modifier. Leave the call-depth counter alone (bit 86; clear prints `CALL.ABS`). (isa-spec/spec/ops/call_abs_r.toml:21)
+    /// Modifier. Leave the call-depth counter alone (bit 86; clear prints `CALL.ABS`). (isa-spec/spec/ops/call_abs_r.toml:23)
     pub noinc: bool,
-    /// Modifier. Byte offset added to the register. (isa-spec/spec/ops/call_abs_r.toml:27)
+    /// Modifier. Byte offset added to the register. (isa-spec/spec/ops/call_abs_r.toml:29)
     pub off: i64,
 }
-/// Spec: isa-spec/spec/ops/call_abs_r.toml:6.
+op_fields!(OpCallAbsR, [cond, a], []);
+/// Spec: isa-spec/spec/ops/call_abs_r.toml:8.
 impl OpCallAbsR {
     pub const NAME: &'static str = "call_abs_r";
     pub const MNEMONIC: &'static str = "CALL.ABS";
@@ -28,18 +29,6 @@ impl OpCallAbsR {
         OperandInfo::new("a", ValueType::B32),
     ];
     pub const DSTS: &'static [OperandInfo] = &[];
-    pub fn srcs(&self) -> [&Src; 2usize] {
-        [&self.cond, &self.a]
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 2usize] {
-        [&mut self.cond, &mut self.a]
-    }
-    pub fn dsts(&self) -> [&Reg; 0usize] {
-        []
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 0usize] {
-        []
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -60,7 +49,7 @@ impl OpCallAbsR {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 75, 80, 86, 89] (isa-spec/spec/ops/call_abs_r.toml:37; form at isa-spec/spec/ops/call_abs_r.toml:37).
+    /// Form `fixed` on SM [70, 75, 80, 86, 89] (isa-spec/spec/ops/call_abs_r.toml:39; form at isa-spec/spec/ops/call_abs_r.toml:39).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -84,10 +73,9 @@ impl OpCallAbsR {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/call_abs_r.toml:55; form at isa-spec/spec/ops/call_abs_r.toml:55).
+    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/call_abs_r.toml:57; form at isa-spec/spec/ops/call_abs_r.toml:57).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
@@ -114,61 +102,30 @@ impl OpCallAbsR {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/call_abs_r.toml:37; form at isa-spec/spec/ops/call_abs_r.toml:37).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/call_abs_r.toml:39; form at isa-spec/spec/ops/call_abs_r.toml:39).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let noinc: bool = bit(w, 86);
         let off: i64 = sext_field(bits(w, 34, 48), 48u32).wrapping_mul(4i64);
         let o = Self { cond, a, noinc, off };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/call_abs_r.toml:55; form at isa-spec/spec/ops/call_abs_r.toml:55).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/call_abs_r.toml:57; form at isa-spec/spec/ops/call_abs_r.toml:57).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let noinc: bool = bit(w, 86);
         let off: i64 = sext_field((bits(w, 16, 8) | bits(w, 34, 48) << 8), 56u32)
             .wrapping_mul(4i64);
         let o = Self { cond, a, noinc, off };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/call_abs_r.toml:31.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_cond = false;
-        let reuse_a = false;
-        write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("CALL.ABS");
-                if self.noinc {
-                    out.push_str(".NOINC");
-                }
-                let mut first = true;
-                if self.cond != Src::PT {
-                    out.push_str(" ");
-                    first = false;
-                    write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
-                }
-                out.push_str(if first { " " } else { ", " });
-                first = false;
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
-                if self.off != 0i64 {
-                    out.push_str(" ");
-                    write_signed_hex(out, self.off);
-                }
-            }
-        }
-        out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -176,7 +133,7 @@ impl OpCallAbsR {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `CALL.ABS` (isa-spec/spec/ops/call_abs_r.toml:31).
+    /// Parse syntax `CALL.ABS` (isa-spec/spec/ops/call_abs_r.toml:33).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["CALL", "ABS"]])?;
         let mut cur = 0usize;
@@ -218,7 +175,7 @@ impl OpCallAbsR {
     }
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/call_abs_r.toml:6.
+    /// Spec: isa-spec/spec/ops/call_abs_r.toml:8.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("call_abs_r", 2usize, srcs)?;
         let cond_raw: bool = srcs[0usize].pred()?;
@@ -235,7 +192,7 @@ impl OpCallAbsR {
     }
 }
 impl MemOp for OpCallAbsR {}
-/// Spec: isa-spec/spec/ops/call_abs_r.toml:6.
+/// Spec: isa-spec/spec/ops/call_abs_r.toml:8.
 impl Encode for OpCallAbsR {
     const NAME: &'static str = "call_abs_r";
     /// The form match of [`Self::form_id`], each arm packing its form.
@@ -249,7 +206,7 @@ impl Encode for OpCallAbsR {
         }
     }
 }
-/// Spec: isa-spec/spec/ops/call_abs_r.toml:6.
+/// Spec: isa-spec/spec/ops/call_abs_r.toml:8.
 impl Forms for OpCallAbsR {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -259,24 +216,38 @@ impl Forms for OpCallAbsR {
             _ => None,
         }
     }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/call_abs_r.toml:33.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        let reuse_cond = false;
+        let reuse_a = false;
+        write_guard(out, &c.guard);
+        match sm {
+            _ => {
+                out.push_str("CALL.ABS");
+                if self.noinc {
+                    out.push_str(".NOINC");
+                }
+                let mut first = true;
+                if self.cond != Src::PT {
+                    out.push_str(" ");
+                    first = false;
+                    write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
+                }
+                out.push_str(if first { " " } else { ", " });
+                first = false;
+                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
+                if self.off != 0i64 {
+                    out.push_str(" ");
+                    write_signed_hex(out, self.off);
+                }
+            }
+        }
+        out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/call_abs_r.toml:6.
-impl Legalize for OpCallAbsR {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
-    }
-}
+/// Spec: isa-spec/spec/ops/call_abs_r.toml:8.
+impl Legalize for OpCallAbsR {}

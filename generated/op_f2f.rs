@@ -22,6 +22,7 @@ pub struct OpF2f {
     /// Modifier. Part of the source register or constant read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62. (isa-spec/spec/ops/f2f.toml:47)
     pub sel: u32,
 }
+op_fields!(OpF2f, [b], [d]);
 /// Spec: isa-spec/spec/ops/f2f.toml:2.
 impl OpF2f {
     pub const NAME: &'static str = "f2f";
@@ -33,18 +34,6 @@ impl OpF2f {
         OperandInfo::new("b", ValueType::F32).with_neg().with_abs(),
     ];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::F32)];
-    pub fn srcs(&self) -> [&Src; 1usize] {
-        [&self.b]
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 1usize] {
-        [&mut self.b]
-    }
-    pub fn dsts(&self) -> [&Reg; 1usize] {
-        [&self.d]
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 1usize] {
-        [&mut self.d]
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -146,8 +135,7 @@ impl OpF2f {
         w |= u128::from(self.ftz) << 80;
         w |= code_of(&[2, 1, 4], self.stype.index()) << 84;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2f.toml:63; form at isa-spec/spec/ops/f2f.toml:66).
     #[inline(always)]
@@ -161,8 +149,7 @@ impl OpF2f {
         w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
         w |= code_of(&[2, 1, 4], self.stype.index()) << 84;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/f2f.toml:63; form at isa-spec/spec/ops/f2f.toml:66).
     #[inline(always)]
@@ -179,8 +166,7 @@ impl OpF2f {
         w |= u128::from(self.ftz) << 80;
         w |= code_of(&[2, 1, 4], self.stype.index()) << 84;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2f.toml:63; form at isa-spec/spec/ops/f2f.toml:66).
     #[inline(always)]
@@ -196,14 +182,13 @@ impl OpF2f {
         w |= u128::from(self.ftz) << 80;
         w |= code_of(&[2, 1, 4], self.stype.index()) << 84;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/f2f.toml:63; form at isa-spec/spec/ops/f2f.toml:66).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let ftz: bool = bit(w, 80);
@@ -241,7 +226,7 @@ impl OpF2f {
     /// Form `rir`'s fields (isa-spec/spec/ops/f2f.toml:63; form at isa-spec/spec/ops/f2f.toml:66).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let ftz: bool = bit(w, 80);
         let dtype: CvtFtypeShown32 = match bits(w, 75, 3) {
@@ -278,7 +263,7 @@ impl OpF2f {
     /// Form `rcr`'s fields (isa-spec/spec/ops/f2f.toml:63; form at isa-spec/spec/ops/f2f.toml:66).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
@@ -317,7 +302,7 @@ impl OpF2f {
     /// Form `rur`'s fields (isa-spec/spec/ops/f2f.toml:63; form at isa-spec/spec/ops/f2f.toml:66).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
@@ -352,35 +337,6 @@ impl OpF2f {
             return None;
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/f2f.toml:51.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_b = false;
-        write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("F2F");
-                if self.ftz {
-                    out.push_str(".FTZ");
-                }
-                out.push_text_chunk(self.dtype.chunk_sm(sm));
-                out.push_text_chunk(self.stype.chunk_sm(sm));
-                out.push_text_chunk(self.rnd.chunk_sm(sm));
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                {
-                    let view = self.b_view();
-                    let style = view.map_or(ImmStyle::F32, View::imm_style).for_sm(sm);
-                    write_src_part(out, &self.b, reuse_b, style, view, self.sel, false)
-                };
-            }
-        }
-        out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -555,30 +511,42 @@ impl Forms for OpF2f {
             _ => None,
         }
     }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/f2f.toml:51.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        let reuse_b = false;
+        write_guard(out, &c.guard);
+        match sm {
+            _ => {
+                out.push_str("F2F");
+                if self.ftz {
+                    out.push_str(".FTZ");
+                }
+                out.push_text_chunk(self.dtype.chunk_sm(sm));
+                out.push_text_chunk(self.stype.chunk_sm(sm));
+                out.push_text_chunk(self.rnd.chunk_sm(sm));
+                out.push_str(" ");
+                write_reg(out, self.d);
+                out.push_str(", ");
+                {
+                    let view = self.b_view();
+                    let style = view.map_or(ImmStyle::F32, View::imm_style).for_sm(sm);
+                    write_src_part(out, &self.b, reuse_b, style, view, self.sel, false)
+                };
+            }
+        }
+        out.trim_end_spaces();
     }
 }
 /// Spec: isa-spec/spec/ops/f2f.toml:2.
 impl Legalize for OpF2f {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
     fn fold_imms(&mut self) {
         {
             let view = self.b_view();
             fold_imm_mods_as(&mut self.b, view, ValueType::F32, &mut self.sel);
         }
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
     }
 }

@@ -20,6 +20,7 @@ pub struct OpI2f {
     /// Modifier. Part of the source register or constant read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62. (isa-spec/spec/ops/i2f.toml:41)
     pub sel: u32,
 }
+op_fields!(OpI2f, [b], [d]);
 /// Spec: isa-spec/spec/ops/i2f.toml:3.
 impl OpI2f {
     pub const NAME: &'static str = "i2f";
@@ -29,18 +30,6 @@ impl OpI2f {
     pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("b", ValueType::B32)];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::F32)];
-    pub fn srcs(&self) -> [&Src; 1usize] {
-        [&self.b]
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 1usize] {
-        [&mut self.b]
-    }
-    pub fn dsts(&self) -> [&Reg; 1usize] {
-        [&self.d]
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 1usize] {
-        [&mut self.d]
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -163,8 +152,7 @@ impl OpI2f {
         w |= code_of(&[2, 1, 4], self.dtype.index()) << 75;
         w |= (self.rnd.index() as u128) << 78;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
     #[inline(always)]
@@ -181,8 +169,7 @@ impl OpI2f {
         }
         w |= code_of(&[2, 1, 4], self.dtype.index()) << 75;
         w |= (self.rnd.index() as u128) << 78;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
     #[inline(always)]
@@ -200,8 +187,7 @@ impl OpI2f {
         w |= code_of(&[2, 1, 4], self.dtype.index()) << 75;
         w |= (self.rnd.index() as u128) << 78;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
     #[inline(always)]
@@ -218,14 +204,13 @@ impl OpI2f {
         w |= code_of(&[2, 1, 4], self.dtype.index()) << 75;
         w |= (self.rnd.index() as u128) << 78;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let dtype: CvtFtype32 = match bits(w, 75, 3) {
             2 => CvtFtype32::F32,
             1 => CvtFtype32::F16,
@@ -262,7 +247,7 @@ impl OpI2f {
     /// Form `rir`'s fields (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let dtype: CvtFtype32 = match bits(w, 75, 3) {
             2 => CvtFtype32::F32,
@@ -300,7 +285,7 @@ impl OpI2f {
     /// Form `rcr`'s fields (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         let dtype: CvtFtype32 = match bits(w, 75, 3) {
             2 => CvtFtype32::F32,
@@ -338,7 +323,7 @@ impl OpI2f {
     /// Form `rur`'s fields (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         let dtype: CvtFtype32 = match bits(w, 75, 3) {
             2 => CvtFtype32::F32,
@@ -372,32 +357,6 @@ impl OpI2f {
             return None;
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/i2f.toml:45.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_b = false;
-        write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("I2F");
-                out.push_text_chunk(self.dtype.chunk_sm(sm));
-                out.push_text_chunk(self.stype.chunk_sm(sm));
-                out.push_text_chunk(self.rnd.chunk_sm(sm));
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                {
-                    let view = self.b_view();
-                    let style = view.map_or(ImmStyle::Hex, View::imm_style).for_sm(sm);
-                    write_src_part(out, &self.b, reuse_b, style, view, self.sel, false)
-                };
-            }
-        }
-        out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -569,30 +528,39 @@ impl Forms for OpI2f {
             _ => None,
         }
     }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/i2f.toml:45.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        let reuse_b = false;
+        write_guard(out, &c.guard);
+        match sm {
+            _ => {
+                out.push_str("I2F");
+                out.push_text_chunk(self.dtype.chunk_sm(sm));
+                out.push_text_chunk(self.stype.chunk_sm(sm));
+                out.push_text_chunk(self.rnd.chunk_sm(sm));
+                out.push_str(" ");
+                write_reg(out, self.d);
+                out.push_str(", ");
+                {
+                    let view = self.b_view();
+                    let style = view.map_or(ImmStyle::Hex, View::imm_style).for_sm(sm);
+                    write_src_part(out, &self.b, reuse_b, style, view, self.sel, false)
+                };
+            }
+        }
+        out.trim_end_spaces();
     }
 }
 /// Spec: isa-spec/spec/ops/i2f.toml:3.
 impl Legalize for OpI2f {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
     fn fold_imms(&mut self) {
         {
             let view = self.b_view();
             fold_imm_mods_as(&mut self.b, view, ValueType::B32, &mut self.sel);
         }
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
     }
 }

@@ -22,6 +22,7 @@ pub struct OpI2i {
     /// Modifier. Byte offset of the part of b read when stype is 8 or 16 bits wide (.B1-.B3, .H1 = 2). (isa-spec/spec/ops/i2i.toml:47)
     pub sel: u32,
 }
+op_fields!(OpI2i, [b], [d]);
 /// Spec: isa-spec/spec/ops/i2i.toml:4.
 impl OpI2i {
     pub const NAME: &'static str = "i2i";
@@ -33,18 +34,6 @@ impl OpI2i {
         OperandInfo::new("b", ValueType::U32).with_neg().with_abs(),
     ];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
-    pub fn srcs(&self) -> [&Src; 1usize] {
-        [&self.b]
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 1usize] {
-        [&mut self.b]
-    }
-    pub fn dsts(&self) -> [&Reg; 1usize] {
-        [&self.d]
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 1usize] {
-        [&mut self.d]
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -106,8 +95,7 @@ impl OpI2i {
             w |= (v & 3) << 8;
             w |= ((v >> 2) & 1) << 12;
         }
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/i2i.toml:59; form at isa-spec/spec/ops/i2i.toml:62).
     #[inline(always)]
@@ -135,8 +123,7 @@ impl OpI2i {
             w |= (v & 3) << 8;
             w |= ((v >> 2) & 1) << 12;
         }
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/i2i.toml:59; form at isa-spec/spec/ops/i2i.toml:62).
     #[inline(always)]
@@ -161,14 +148,13 @@ impl OpI2i {
             w |= (v & 3) << 8;
             w |= ((v >> 2) & 1) << 12;
         }
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r`'s fields (isa-spec/spec/ops/i2i.toml:59; form at isa-spec/spec/ops/i2i.toml:62).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
             .with_neg(bit(w, 45))
             .with_abs(bit(w, 49));
         let dtype: I2iType = match (bits(w, 8, 2) | bits(w, 12, 1) << 2) {
@@ -209,7 +195,7 @@ impl OpI2i {
     /// Form `i`'s fields (isa-spec/spec/ops/i2i.toml:59; form at isa-spec/spec/ops/i2i.toml:62).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
@@ -251,7 +237,7 @@ impl OpI2i {
     /// Form `c`'s fields (isa-spec/spec/ops/i2i.toml:59; form at isa-spec/spec/ops/i2i.toml:62).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_neg(bit(w, 45))
             .with_abs(bit(w, 49));
@@ -289,39 +275,6 @@ impl OpI2i {
             return None;
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/i2i.toml:51.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_b = false;
-        write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("I2I");
-                out.push_text_chunk(self.dtype.chunk_sm(sm));
-                out.push_text_chunk(self.stype.chunk_sm(sm));
-                if self.sat {
-                    out.push_str(".SAT");
-                }
-                out.push_str(" ");
-                {
-                    write_reg(out, self.d);
-                    if self.cc {
-                        out.push_str(".CC");
-                    }
-                };
-                out.push_str(", ");
-                {
-                    let view = self.b_view();
-                    let style = ImmStyle::SignedHex.for_sm(sm);
-                    write_src_part(out, &self.b, reuse_b, style, view, self.sel, true)
-                };
-            }
-        }
-        out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -536,21 +489,42 @@ impl Forms for OpI2i {
             _ => None,
         }
     }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/i2i.toml:51.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        let reuse_b = false;
+        write_guard(out, &c.guard);
+        match sm {
+            _ => {
+                out.push_str("I2I");
+                out.push_text_chunk(self.dtype.chunk_sm(sm));
+                out.push_text_chunk(self.stype.chunk_sm(sm));
+                if self.sat {
+                    out.push_str(".SAT");
+                }
+                out.push_str(" ");
+                {
+                    write_reg(out, self.d);
+                    if self.cc {
+                        out.push_str(".CC");
+                    }
+                };
+                out.push_str(", ");
+                {
+                    let view = self.b_view();
+                    let style = ImmStyle::SignedHex.for_sm(sm);
+                    write_src_part(out, &self.b, reuse_b, style, view, self.sel, true)
+                };
+            }
+        }
+        out.trim_end_spaces();
     }
 }
 /// Spec: isa-spec/spec/ops/i2i.toml:4.
 impl Legalize for OpI2i {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let dtype = self.dtype;
         let stype = self.stype;
@@ -566,10 +540,5 @@ impl Legalize for OpI2i {
             let view = self.b_view();
             fold_imm_mods_as(&mut self.b, view, ValueType::U32, &mut self.sel);
         }
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
     }
 }

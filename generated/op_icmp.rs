@@ -20,6 +20,7 @@ pub struct OpIcmp {
     /// Modifier.  (isa-spec/spec/ops/icmp.toml:30)
     pub ty: IsetpType,
 }
+op_fields!(OpIcmp, [a, b, c], [d]);
 /// Spec: isa-spec/spec/ops/icmp.toml:5.
 impl OpIcmp {
     pub const NAME: &'static str = "icmp";
@@ -33,18 +34,6 @@ impl OpIcmp {
         OperandInfo::new("c", ValueType::U32),
     ];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
-    pub fn srcs(&self) -> [&Src; 3usize] {
-        [&self.a, &self.b, &self.c]
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 3usize] {
-        [&mut self.a, &mut self.b, &mut self.c]
-    }
-    pub fn dsts(&self) -> [&Reg; 1usize] {
-        [&self.d]
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 1usize] {
-        [&mut self.d]
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -80,8 +69,7 @@ impl OpIcmp {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= code_of(&[1, 0], self.ty.index()) << 48;
         w |= (self.cmp.index() as u128) << 49;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/icmp.toml:57; form at isa-spec/spec/ops/icmp.toml:60).
     #[inline(always)]
@@ -102,8 +90,7 @@ impl OpIcmp {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= code_of(&[1, 0], self.ty.index()) << 48;
         w |= (self.cmp.index() as u128) << 49;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/icmp.toml:57; form at isa-spec/spec/ops/icmp.toml:60).
     #[inline(always)]
@@ -119,8 +106,7 @@ impl OpIcmp {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= code_of(&[1, 0], self.ty.index()) << 48;
         w |= (self.cmp.index() as u128) << 49;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `c2` on SM [50, 52, 60] (isa-spec/spec/ops/icmp.toml:57; form at isa-spec/spec/ops/icmp.toml:60).
     #[inline(always)]
@@ -136,16 +122,15 @@ impl OpIcmp {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= code_of(&[1, 0], self.ty.index()) << 48;
         w |= (self.cmp.index() as u128) << 49;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r`'s fields (isa-spec/spec/ops/icmp.toml:57; form at isa-spec/spec/ops/icmp.toml:60).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?);
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         let cmp: Icmp = Icmp::from_index(bits(w, 49, 3) as usize)?;
         let ty: IsetpType = match bits(w, 48, 1) {
             1 => IsetpType::S32,
@@ -158,12 +143,12 @@ impl OpIcmp {
     /// Form `i`'s fields (isa-spec/spec/ops/icmp.toml:57; form at isa-spec/spec/ops/icmp.toml:60).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         let cmp: Icmp = Icmp::from_index(bits(w, 49, 3) as usize)?;
         let ty: IsetpType = match bits(w, 48, 1) {
             1 => IsetpType::S32,
@@ -176,10 +161,10 @@ impl OpIcmp {
     /// Form `c`'s fields (isa-spec/spec/ops/icmp.toml:57; form at isa-spec/spec/ops/icmp.toml:60).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         let cmp: Icmp = Icmp::from_index(bits(w, 49, 3) as usize)?;
         let ty: IsetpType = match bits(w, 48, 1) {
             1 => IsetpType::S32,
@@ -192,9 +177,9 @@ impl OpIcmp {
     /// Form `c2`'s fields (isa-spec/spec/ops/icmp.toml:57; form at isa-spec/spec/ops/icmp.toml:60).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         let c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         let cmp: Icmp = Icmp::from_index(bits(w, 49, 3) as usize)?;
         let ty: IsetpType = match bits(w, 48, 1) {
@@ -204,33 +189,6 @@ impl OpIcmp {
         };
         let o = Self { d, a, b, c, cmp, ty };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/icmp.toml:33.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_a = false;
-        let reuse_b = false;
-        let reuse_c = false;
-        write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("ICMP");
-                out.push_text_chunk(self.cmp.chunk_sm(sm));
-                out.push_text_chunk(self.ty.chunk_sm(sm));
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
-            }
-        }
-        out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -349,24 +307,33 @@ impl Forms for OpIcmp {
             _ => None,
         }
     }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/icmp.toml:33.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        let reuse_a = false;
+        let reuse_b = false;
+        let reuse_c = false;
+        write_guard(out, &c.guard);
+        match sm {
+            _ => {
+                out.push_str("ICMP");
+                out.push_text_chunk(self.cmp.chunk_sm(sm));
+                out.push_text_chunk(self.ty.chunk_sm(sm));
+                out.push_str(" ");
+                write_reg(out, self.d);
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
+            }
+        }
+        out.trim_end_spaces();
     }
 }
 /// Spec: isa-spec/spec/ops/icmp.toml:5.
-impl Legalize for OpIcmp {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
-    }
-}
+impl Legalize for OpIcmp {}

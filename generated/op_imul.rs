@@ -20,6 +20,7 @@ pub struct OpImul {
     /// Modifier. Also write the flags to the CC register; printed on d. (isa-spec/spec/ops/imul.toml:33)
     pub cc: bool,
 }
+op_fields!(OpImul, [a, b], [d]);
 /// Spec: isa-spec/spec/ops/imul.toml:5.
 impl OpImul {
     pub const NAME: &'static str = "imul";
@@ -32,18 +33,6 @@ impl OpImul {
         OperandInfo::new("b", ValueType::U32),
     ];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
-    pub fn srcs(&self) -> [&Src; 2usize] {
-        [&self.a, &self.b]
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 2usize] {
-        [&mut self.a, &mut self.b]
-    }
-    pub fn dsts(&self) -> [&Reg; 1usize] {
-        [&self.d]
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 1usize] {
-        [&mut self.d]
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -77,8 +66,7 @@ impl OpImul {
         w |= u128::from(self.hi) << 39;
         w |= code_of(&[3, 0, 1, 2], self.sign.index()) << 40;
         w |= u128::from(self.cc) << 47;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/imul.toml:63; form at isa-spec/spec/ops/imul.toml:66).
     #[inline(always)]
@@ -98,8 +86,7 @@ impl OpImul {
         w |= u128::from(self.hi) << 39;
         w |= code_of(&[3, 0, 1, 2], self.sign.index()) << 40;
         w |= u128::from(self.cc) << 47;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/imul.toml:63; form at isa-spec/spec/ops/imul.toml:66).
     #[inline(always)]
@@ -114,15 +101,14 @@ impl OpImul {
         w |= u128::from(self.hi) << 39;
         w |= code_of(&[3, 0, 1, 2], self.sign.index()) << 40;
         w |= u128::from(self.cc) << 47;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r`'s fields (isa-spec/spec/ops/imul.toml:63; form at isa-spec/spec/ops/imul.toml:66).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         let sign: ImulSign = match bits(w, 40, 2) {
             3 => ImulSign::S32S32,
             0 => ImulSign::U32U32,
@@ -138,8 +124,8 @@ impl OpImul {
     /// Form `i`'s fields (isa-spec/spec/ops/imul.toml:63; form at isa-spec/spec/ops/imul.toml:66).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
@@ -158,8 +144,8 @@ impl OpImul {
     /// Form `c`'s fields (isa-spec/spec/ops/imul.toml:63; form at isa-spec/spec/ops/imul.toml:66).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         let sign: ImulSign = match bits(w, 40, 2) {
             3 => ImulSign::S32S32,
@@ -172,37 +158,6 @@ impl OpImul {
         let cc: bool = bit(w, 47);
         let o = Self { d, a, b, sign, hi, cc };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/imul.toml:38.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_a = false;
-        let reuse_b = false;
-        write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("IMUL");
-                out.push_text_chunk(self.sign.chunk_sm(sm));
-                if self.hi {
-                    out.push_str(".HI");
-                }
-                out.push_str(" ");
-                {
-                    write_reg(out, self.d);
-                    if self.cc {
-                        out.push_str(".CC");
-                    }
-                };
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-            }
-        }
-        out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -331,21 +286,40 @@ impl Forms for OpImul {
             _ => None,
         }
     }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/imul.toml:38.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        let reuse_a = false;
+        let reuse_b = false;
+        write_guard(out, &c.guard);
+        match sm {
+            _ => {
+                out.push_str("IMUL");
+                out.push_text_chunk(self.sign.chunk_sm(sm));
+                if self.hi {
+                    out.push_str(".HI");
+                }
+                out.push_str(" ");
+                {
+                    write_reg(out, self.d);
+                    if self.cc {
+                        out.push_str(".CC");
+                    }
+                };
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+            }
+        }
+        out.trim_end_spaces();
     }
 }
 /// Spec: isa-spec/spec/ops/imul.toml:5.
 impl Legalize for OpImul {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let sign = self.sign;
         let hi = self.hi;
@@ -353,11 +327,6 @@ impl Legalize for OpImul {
         match family_of(sm) {
             _ => (false, cc),
         }
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
     }
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

@@ -28,6 +28,7 @@ pub struct OpIset {
     /// Modifier. Also write the flags to the CC register; printed on d. (isa-spec/spec/ops/iset.toml:52)
     pub cc: bool,
 }
+op_fields!(OpIset, [a, b, acc], [d]);
 /// Spec: isa-spec/spec/ops/iset.toml:6.
 impl OpIset {
     pub const NAME: &'static str = "iset";
@@ -41,18 +42,6 @@ impl OpIset {
         OperandInfo::new("acc", ValueType::Pred).with_not(),
     ];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
-    pub fn srcs(&self) -> [&Src; 3usize] {
-        [&self.a, &self.b, &self.acc]
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 3usize] {
-        [&mut self.a, &mut self.b, &mut self.acc]
-    }
-    pub fn dsts(&self) -> [&Reg; 1usize] {
-        [&self.d]
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 1usize] {
-        [&mut self.d]
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -94,8 +83,7 @@ impl OpIset {
         w |= u128::from(self.cc) << 47;
         w |= code_of(&[1, 0], self.ty.index()) << 48;
         w |= (self.cmp.index() as u128) << 49;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/iset.toml:89; form at isa-spec/spec/ops/iset.toml:92).
     #[inline(always)]
@@ -123,8 +111,7 @@ impl OpIset {
         w |= u128::from(self.cc) << 47;
         w |= code_of(&[1, 0], self.ty.index()) << 48;
         w |= (self.cmp.index() as u128) << 49;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/iset.toml:89; form at isa-spec/spec/ops/iset.toml:92).
     #[inline(always)]
@@ -147,16 +134,16 @@ impl OpIset {
         w |= u128::from(self.cc) << 47;
         w |= code_of(&[1, 0], self.ty.index()) << 48;
         w |= (self.cmp.index() as u128) << 49;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r`'s fields (isa-spec/spec/ops/iset.toml:89; form at isa-spec/spec/ops/iset.toml:92).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?);
-        let acc = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
+            .with_not(bit(w, 42));
         let bf: bool = bit(w, 44);
         let cmp: Icmp = Icmp::from_index(bits(w, 49, 3) as usize)?;
         let ty: IsetpType = match bits(w, 48, 1) {
@@ -184,12 +171,13 @@ impl OpIset {
     /// Form `i`'s fields (isa-spec/spec/ops/iset.toml:89; form at isa-spec/spec/ops/iset.toml:92).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        let acc = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
+            .with_not(bit(w, 42));
         let bf: bool = bit(w, 44);
         let cmp: Icmp = Icmp::from_index(bits(w, 49, 3) as usize)?;
         let ty: IsetpType = match bits(w, 48, 1) {
@@ -217,10 +205,11 @@ impl OpIset {
     /// Form `c`'s fields (isa-spec/spec/ops/iset.toml:89; form at isa-spec/spec/ops/iset.toml:92).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        let acc = Src::reg(reg_at(w, RegFile::Pred, 39, 3, sm)?).with_not(bit(w, 42));
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
+            .with_not(bit(w, 42));
         let bf: bool = bit(w, 44);
         let cmp: Icmp = Icmp::from_index(bits(w, 49, 3) as usize)?;
         let ty: IsetpType = match bits(w, 48, 1) {
@@ -244,45 +233,6 @@ impl OpIset {
             cc,
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/iset.toml:57.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_a = false;
-        let reuse_b = false;
-        let reuse_acc = false;
-        write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("ISET");
-                if self.bf {
-                    out.push_str(".BF");
-                }
-                out.push_text_chunk(self.cmp.chunk_sm(sm));
-                out.push_text_chunk(self.ty.chunk_sm(sm));
-                if self.x {
-                    out.push_str(".X");
-                }
-                out.push_text_chunk(self.setop.chunk_sm(sm));
-                out.push_str(" ");
-                {
-                    write_reg(out, self.d);
-                    if self.cc {
-                        out.push_str(".CC");
-                    }
-                };
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.acc, reuse_acc, ImmStyle::Hex.for_sm(sm));
-            }
-        }
-        out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -457,21 +407,48 @@ impl Forms for OpIset {
             _ => None,
         }
     }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/iset.toml:57.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        let reuse_a = false;
+        let reuse_b = false;
+        let reuse_acc = false;
+        write_guard(out, &c.guard);
+        match sm {
+            _ => {
+                out.push_str("ISET");
+                if self.bf {
+                    out.push_str(".BF");
+                }
+                out.push_text_chunk(self.cmp.chunk_sm(sm));
+                out.push_text_chunk(self.ty.chunk_sm(sm));
+                if self.x {
+                    out.push_str(".X");
+                }
+                out.push_text_chunk(self.setop.chunk_sm(sm));
+                out.push_str(" ");
+                {
+                    write_reg(out, self.d);
+                    if self.cc {
+                        out.push_str(".CC");
+                    }
+                };
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.acc, reuse_acc, ImmStyle::Hex.for_sm(sm));
+            }
+        }
+        out.trim_end_spaces();
     }
 }
 /// Spec: isa-spec/spec/ops/iset.toml:6.
 impl Legalize for OpIset {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let bf = self.bf;
         let cmp = self.cmp;
@@ -482,11 +459,6 @@ impl Legalize for OpIset {
         match family_of(sm) {
             _ => (false, cc),
         }
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
     }
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();

@@ -18,6 +18,7 @@ pub struct OpMufu {
     /// Modifier. Part of the source register or constant read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62. (isa-spec/spec/ops/mufu.toml:37)
     pub sel: u32,
 }
+op_fields!(OpMufu, [a], [d]);
 /// Spec: isa-spec/spec/ops/mufu.toml:2.
 impl OpMufu {
     pub const NAME: &'static str = "mufu";
@@ -29,18 +30,6 @@ impl OpMufu {
         OperandInfo::new("a", ValueType::F32).with_neg().with_abs(),
     ];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::F32)];
-    pub fn srcs(&self) -> [&Src; 1usize] {
-        [&self.a]
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 1usize] {
-        [&mut self.a]
-    }
-    pub fn dsts(&self) -> [&Reg; 1usize] {
-        [&self.d]
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 1usize] {
-        [&mut self.d]
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -149,8 +138,7 @@ impl OpMufu {
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         only_default::<E>(Self::NAME, "modifier fmt", self.fmt == MufuFmt::F32, sm)?;
-        let mut w: u128 = 0x308;
-        w |= c.raw & 0x3000000000000000000;
+        let mut w: u128 = 0x308 | (c.raw & 0x3000000000000000000);
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
@@ -184,8 +172,7 @@ impl OpMufu {
                 }
             } << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rir` on SM [70] (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
@@ -193,8 +180,7 @@ impl OpMufu {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default::<E>(Self::NAME, "modifier fmt", self.fmt == MufuFmt::F32, sm)?;
         only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
-        let mut w: u128 = 0x908;
-        w |= c.raw & 0x3000000000000000000;
+        let mut w: u128 = 0x908 | (c.raw & 0x3000000000000000000);
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
@@ -225,16 +211,14 @@ impl OpMufu {
                     }
                 }
             } << 74;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rcr` on SM [70] (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         only_default::<E>(Self::NAME, "modifier fmt", self.fmt == MufuFmt::F32, sm)?;
-        let mut w: u128 = 0xb08;
-        w |= c.raw & 0x3000000000000000000;
+        let mut w: u128 = 0xb08 | (c.raw & 0x3000000000000000000);
         w |= cbuf_offset_field::<E>(Self::NAME, "a", &self.a, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "a", &self.a, 5u32)? << 54;
         w |= u128::from(self.a.abs) << 62;
@@ -269,15 +253,13 @@ impl OpMufu {
                 }
             } << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        let mut w: u128 = 0x308;
-        w |= c.raw & 0x1000000000000000000;
+        let mut w: u128 = 0x308 | (c.raw & 0x1000000000000000000);
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
@@ -301,16 +283,14 @@ impl OpMufu {
             } << 73;
         w |= (self.op.index() as u128) << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rir` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
-        let mut w: u128 = 0x908;
-        w |= c.raw & 0x1000000000000000000;
+        let mut w: u128 = 0x908 | (c.raw & 0x1000000000000000000);
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
@@ -331,15 +311,13 @@ impl OpMufu {
                 }
             } << 73;
         w |= (self.op.index() as u128) << 74;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rcr` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        let mut w: u128 = 0xb08;
-        w |= c.raw & 0x1000000000000000000;
+        let mut w: u128 = 0xb08 | (c.raw & 0x1000000000000000000);
         w |= cbuf_offset_field::<E>(Self::NAME, "a", &self.a, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "a", &self.a, 5u32)? << 54;
         w |= u128::from(self.a.abs) << 62;
@@ -364,15 +342,13 @@ impl OpMufu {
             } << 73;
         w |= (self.op.index() as u128) << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rur` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000d08;
-        w |= c.raw & 0x1000000000000000000;
+        let mut w: u128 = 0x80000000000000000000d08 | (c.raw & 0x1000000000000000000);
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
@@ -396,8 +372,7 @@ impl OpMufu {
             } << 73;
         w |= (self.op.index() as u128) << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
@@ -411,8 +386,7 @@ impl OpMufu {
         w |= (self.fmt.index() as u128) << 72;
         w |= (self.op.index() as u128) << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rir` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
@@ -424,8 +398,7 @@ impl OpMufu {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.fmt.index() as u128) << 72;
         w |= (self.op.index() as u128) << 74;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rcr` on SM [90] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
@@ -440,8 +413,7 @@ impl OpMufu {
         w |= (self.fmt.index() as u128) << 72;
         w |= (self.op.index() as u128) << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rur` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
@@ -455,14 +427,13 @@ impl OpMufu {
         w |= (self.fmt.index() as u128) << 72;
         w |= (self.op.index() as u128) << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let op: MufuOp = match bits(w, 74, 6) {
@@ -491,7 +462,7 @@ impl OpMufu {
     /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let op: MufuOp = match bits(w, 74, 6) {
             0 => MufuOp::Cos,
@@ -519,7 +490,7 @@ impl OpMufu {
     /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
@@ -549,8 +520,8 @@ impl OpMufu {
     /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
@@ -572,7 +543,7 @@ impl OpMufu {
     /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
         let fmt: MufuFmt = match bits(w, 73, 1) {
@@ -593,7 +564,7 @@ impl OpMufu {
     /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
@@ -616,8 +587,8 @@ impl OpMufu {
     /// Form `rur`'s fields (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
@@ -639,8 +610,8 @@ impl OpMufu {
     /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 32, 8, sm)?)
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
@@ -658,7 +629,7 @@ impl OpMufu {
     /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
         let fmt: MufuFmt = MufuFmt::from_index(bits(w, 72, 2) as usize)?;
@@ -675,7 +646,7 @@ impl OpMufu {
     /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
@@ -694,7 +665,7 @@ impl OpMufu {
     /// Form `rur`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 16, 8, sm)?;
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
@@ -709,31 +680,6 @@ impl OpMufu {
             return None;
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/mufu.toml:41.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_a = false;
-        write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("MUFU");
-                out.push_text_chunk(self.op.chunk_sm(sm));
-                out.push_text_chunk(self.fmt.chunk_sm(sm));
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                {
-                    let view = self.a_view();
-                    let style = view.map_or(ImmStyle::F32, View::imm_style).for_sm(sm);
-                    write_src_part(out, &self.a, reuse_a, style, view, self.sel, false)
-                };
-            }
-        }
-        out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -937,30 +883,38 @@ impl Forms for OpMufu {
             _ => None,
         }
     }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/mufu.toml:41.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        let reuse_a = false;
+        write_guard(out, &c.guard);
+        match sm {
+            _ => {
+                out.push_str("MUFU");
+                out.push_text_chunk(self.op.chunk_sm(sm));
+                out.push_text_chunk(self.fmt.chunk_sm(sm));
+                out.push_str(" ");
+                write_reg(out, self.d);
+                out.push_str(", ");
+                {
+                    let view = self.a_view();
+                    let style = view.map_or(ImmStyle::F32, View::imm_style).for_sm(sm);
+                    write_src_part(out, &self.a, reuse_a, style, view, self.sel, false)
+                };
+            }
+        }
+        out.trim_end_spaces();
     }
 }
 /// Spec: isa-spec/spec/ops/mufu.toml:2.
 impl Legalize for OpMufu {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
     fn fold_imms(&mut self) {
         {
             let view = self.a_view();
             fold_imm_mods_as(&mut self.a, view, ValueType::F32, &mut self.sel);
         }
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
     }
 }

@@ -16,6 +16,7 @@ pub struct OpRetAbs {
     /// Modifier.  (isa-spec/spec/ops/ret_abs.toml:28)
     pub off: i64,
 }
+op_fields!(OpRetAbs, [cond, a], []);
 /// Spec: isa-spec/spec/ops/ret_abs.toml:6.
 impl OpRetAbs {
     pub const NAME: &'static str = "ret_abs";
@@ -28,18 +29,6 @@ impl OpRetAbs {
         OperandInfo::new("a", ValueType::B32),
     ];
     pub const DSTS: &'static [OperandInfo] = &[];
-    pub fn srcs(&self) -> [&Src; 2usize] {
-        [&self.cond, &self.a]
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 2usize] {
-        [&mut self.cond, &mut self.a]
-    }
-    pub fn dsts(&self) -> [&Reg; 0usize] {
-        []
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 0usize] {
-        []
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -87,8 +76,7 @@ impl OpRetAbs {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/ret_abs.toml:56; form at isa-spec/spec/ops/ret_abs.toml:56).
     #[inline(always)]
@@ -117,8 +105,7 @@ impl OpRetAbs {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [75, 80, 86, 89] (isa-spec/spec/ops/ret_abs.toml:63; form at isa-spec/spec/ops/ret_abs.toml:63).
     #[inline(always)]
@@ -144,8 +131,7 @@ impl OpRetAbs {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [90] (isa-spec/spec/ops/ret_abs.toml:73; form at isa-spec/spec/ops/ret_abs.toml:73).
     #[inline(always)]
@@ -174,8 +160,7 @@ impl OpRetAbs {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [100, 120] (isa-spec/spec/ops/ret_abs.toml:81; form at isa-spec/spec/ops/ret_abs.toml:81).
     #[inline(always)]
@@ -204,14 +189,14 @@ impl OpRetAbs {
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
-        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/ret_abs.toml:37; form at isa-spec/spec/ops/ret_abs.toml:37).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let nodec: bool = bit(w, 86);
         let off: i64 = sext_field(bits(w, 34, 48), 48u32).wrapping_mul(4i64);
         let o = Self { cond, a, nodec, off };
@@ -220,8 +205,9 @@ impl OpRetAbs {
     /// Form `fixed`'s fields (isa-spec/spec/ops/ret_abs.toml:56; form at isa-spec/spec/ops/ret_abs.toml:56).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 24, 8, sm)?);
+        let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let nodec: bool = bit(w, 86);
         let off: i64 = sext_field((bits(w, 16, 8) | bits(w, 34, 48) << 8), 56u32)
             .wrapping_mul(4i64);
@@ -231,8 +217,9 @@ impl OpRetAbs {
     /// Form `fixed`'s fields (isa-spec/spec/ops/ret_abs.toml:63; form at isa-spec/spec/ops/ret_abs.toml:63).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let a = Src::reg(reg_at(w, RegFile::UGpr, 24, 6, sm)?);
+        let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let a = Src::reg(reg_below(RegFile::UGpr, bits(w, 24, 6), 63)?);
         let nodec: bool = bit(w, 86);
         let off: i64 = sext_field(bits(w, 34, 48), 48u32).wrapping_mul(4i64);
         let o = Self { cond, a, nodec, off };
@@ -241,8 +228,9 @@ impl OpRetAbs {
     /// Form `fixed`'s fields (isa-spec/spec/ops/ret_abs.toml:73; form at isa-spec/spec/ops/ret_abs.toml:73).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let a = Src::reg(reg_at(w, RegFile::UGpr, 24, 6, sm)?);
+        let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let a = Src::reg(reg_below(RegFile::UGpr, bits(w, 24, 6), 63)?);
         let nodec: bool = bit(w, 86);
         let off: i64 = sext_field((bits(w, 16, 8) | bits(w, 34, 48) << 8), 56u32)
             .wrapping_mul(4i64);
@@ -252,43 +240,14 @@ impl OpRetAbs {
     /// Form `fixed`'s fields (isa-spec/spec/ops/ret_abs.toml:81; form at isa-spec/spec/ops/ret_abs.toml:81).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let cond = Src::reg(reg_at(w, RegFile::Pred, 87, 3, sm)?).with_not(bit(w, 90));
-        let a = Src::reg(reg_at(w, RegFile::UGpr, 24, 8, sm)?);
+        let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let a = Src::reg(reg_below(RegFile::UGpr, bits(w, 24, 8), 255)?);
         let nodec: bool = bit(w, 86);
         let off: i64 = sext_field((bits(w, 16, 8) | bits(w, 34, 48) << 8), 56u32)
             .wrapping_mul(4i64);
         let o = Self { cond, a, nodec, off };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/ret_abs.toml:31.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_cond = false;
-        let reuse_a = false;
-        write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("RET.ABS");
-                if self.nodec {
-                    out.push_str(".NODEC");
-                }
-                let mut first = true;
-                if self.cond != Src::PT {
-                    out.push_str(" ");
-                    first = false;
-                    write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
-                }
-                out.push_str(if first { " " } else { ", " });
-                first = false;
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
-                out.push_str(" ");
-                write_signed_hex(out, self.off);
-            }
-        }
-        out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -380,24 +339,36 @@ impl Forms for OpRetAbs {
             _ => None,
         }
     }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/ret_abs.toml:31.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        let reuse_cond = false;
+        let reuse_a = false;
+        write_guard(out, &c.guard);
+        match sm {
+            _ => {
+                out.push_str("RET.ABS");
+                if self.nodec {
+                    out.push_str(".NODEC");
+                }
+                let mut first = true;
+                if self.cond != Src::PT {
+                    out.push_str(" ");
+                    first = false;
+                    write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
+                }
+                out.push_str(if first { " " } else { ", " });
+                first = false;
+                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
+                out.push_str(" ");
+                write_signed_hex(out, self.off);
+            }
+        }
+        out.trim_end_spaces();
     }
 }
 /// Spec: isa-spec/spec/ops/ret_abs.toml:6.
-impl Legalize for OpRetAbs {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
-    }
-}
+impl Legalize for OpRetAbs {}

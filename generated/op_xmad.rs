@@ -32,6 +32,7 @@ pub struct OpXmad {
     /// Modifier. Half of b read: 1 is the high half (`.H1`); none in the immediate form. (isa-spec/spec/ops/xmad.toml:77)
     pub bsel: u32,
 }
+op_fields!(OpXmad, [a, b, c], [d]);
 /// Spec: isa-spec/spec/ops/xmad.toml:5.
 impl OpXmad {
     pub const NAME: &'static str = "xmad";
@@ -45,18 +46,6 @@ impl OpXmad {
         OperandInfo::new("c", ValueType::U32),
     ];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
-    pub fn srcs(&self) -> [&Src; 3usize] {
-        [&self.a, &self.b, &self.c]
-    }
-    pub fn srcs_mut(&mut self) -> [&mut Src; 3usize] {
-        [&mut self.a, &mut self.b, &mut self.c]
-    }
-    pub fn dsts(&self) -> [&Reg; 1usize] {
-        [&self.d]
-    }
-    pub fn dsts_mut(&mut self) -> [&mut Reg; 1usize] {
-        [&mut self.d]
-    }
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
@@ -198,8 +187,7 @@ impl OpXmad {
         w |= (self.cmode.index() as u128) << 50;
         w |= fit::<E>(Self::NAME, "asel", self.asel as u128, 1u32)? << 53;
         w |= fit::<E>(Self::NAME, "bsel", self.bsel as u128, 1u32)? << 35;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/xmad.toml:120; form at isa-spec/spec/ops/xmad.toml:123).
     #[inline(always)]
@@ -220,8 +208,7 @@ impl OpXmad {
         w |= (self.cmode.index() as u128) << 50;
         w |= fit::<E>(Self::NAME, "asel", self.asel as u128, 1u32)? << 53;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 16u32, 0u32, false)? << 20;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/xmad.toml:145; form at isa-spec/spec/ops/xmad.toml:148).
     #[inline(always)]
@@ -266,8 +253,7 @@ impl OpXmad {
         w |= u128::from(self.x) << 54;
         w |= u128::from(self.psl) << 55;
         w |= u128::from(self.mrg) << 56;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `c2` on SM [50, 52, 60] (isa-spec/spec/ops/xmad.toml:145; form at isa-spec/spec/ops/xmad.toml:148).
     #[inline(always)]
@@ -312,16 +298,15 @@ impl OpXmad {
         w |= fit::<E>(Self::NAME, "bsel", self.bsel as u128, 1u32)? << 52;
         w |= fit::<E>(Self::NAME, "asel", self.asel as u128, 1u32)? << 53;
         w |= u128::from(self.x) << 54;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        Ok(w)
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r`'s fields (isa-spec/spec/ops/xmad.toml:120; form at isa-spec/spec/ops/xmad.toml:123).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 20, 8, sm)?);
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         let sign: XmadSign = XmadSign::from_index(bits(w, 48, 2) as usize)?;
         let psl: bool = bit(w, 36);
         let cmode: XmadCmode = XmadCmode::from_index(bits(w, 50, 3) as usize)?;
@@ -355,10 +340,10 @@ impl OpXmad {
     /// Form `i`'s fields (isa-spec/spec/ops/xmad.toml:120; form at isa-spec/spec/ops/xmad.toml:123).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = Src::imm(imm_from_field(bits(w, 20, 16), 16u32, 0u32, false));
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         let sign: XmadSign = XmadSign::from_index(bits(w, 48, 2) as usize)?;
         let psl: bool = bit(w, 36);
         let cmode: XmadCmode = XmadCmode::from_index(bits(w, 50, 3) as usize)?;
@@ -392,10 +377,10 @@ impl OpXmad {
     /// Form `c`'s fields (isa-spec/spec/ops/xmad.toml:145; form at isa-spec/spec/ops/xmad.toml:148).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        let c = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         let sign: XmadSign = XmadSign::from_index(bits(w, 48, 2) as usize)?;
         let psl: bool = bit(w, 55);
         let cmode: XmadCmode = match bits(w, 50, 2) {
@@ -435,9 +420,9 @@ impl OpXmad {
     /// Form `c2`'s fields (isa-spec/spec/ops/xmad.toml:145; form at isa-spec/spec/ops/xmad.toml:148).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::Gpr, 8, 8, sm)?);
-        let b = Src::reg(reg_at(w, RegFile::Gpr, 39, 8, sm)?);
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         let c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         let sign: XmadSign = XmadSign::from_index(bits(w, 48, 2) as usize)?;
         let psl: bool = false;
@@ -474,59 +459,6 @@ impl OpXmad {
             return None;
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
-    }
-    /// Write nvdisasm's text (normalized as in the corpus) for this op
-    /// at byte address `addr` (inlined into each form's one-step
-    /// printer and into `print_line`, see `Forms`).
-    /// Spec: isa-spec/spec/ops/xmad.toml:81.
-    #[inline(always)]
-    fn print_body(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_a = false;
-        let reuse_b = false;
-        let reuse_c = false;
-        write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("XMAD");
-                out.push_text_chunk(self.sign.chunk_sm(sm));
-                if self.psl {
-                    out.push_str(".PSL");
-                }
-                out.push_text_chunk(self.cmode.chunk_sm(sm));
-                if self.mrg {
-                    out.push_str(".MRG");
-                }
-                if self.x {
-                    out.push_str(".X");
-                }
-                out.push_str(" ");
-                {
-                    write_reg(out, self.d);
-                    if self.cc {
-                        out.push_str(".CC");
-                    }
-                };
-                out.push_str(", ");
-                {
-                    let view = self.a_view();
-                    let style = view
-                        .map_or(ImmStyle::SignedHex, View::imm_style)
-                        .for_sm(sm);
-                    write_src_part(out, &self.a, reuse_a, style, view, self.asel, false)
-                };
-                out.push_str(", ");
-                {
-                    let view = self.b_view();
-                    let style = view
-                        .map_or(ImmStyle::SignedHex, View::imm_style)
-                        .for_sm(sm);
-                    write_src_part(out, &self.b, reuse_b, style, view, self.bsel, false)
-                };
-                out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
-            }
-        }
-        out.trim_end_spaces();
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -823,21 +755,62 @@ impl Forms for OpXmad {
             _ => None,
         }
     }
+    /// Write nvdisasm's text (normalized as in the corpus) for this op
+    /// at byte address `addr` (inlined into each form's one-step
+    /// printer and into `print_line`).
+    /// Spec: isa-spec/spec/ops/xmad.toml:81.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        self.print_body(c, sm, addr, out)
+        let reuse_a = false;
+        let reuse_b = false;
+        let reuse_c = false;
+        write_guard(out, &c.guard);
+        match sm {
+            _ => {
+                out.push_str("XMAD");
+                out.push_text_chunk(self.sign.chunk_sm(sm));
+                if self.psl {
+                    out.push_str(".PSL");
+                }
+                out.push_text_chunk(self.cmode.chunk_sm(sm));
+                if self.mrg {
+                    out.push_str(".MRG");
+                }
+                if self.x {
+                    out.push_str(".X");
+                }
+                out.push_str(" ");
+                {
+                    write_reg(out, self.d);
+                    if self.cc {
+                        out.push_str(".CC");
+                    }
+                };
+                out.push_str(", ");
+                {
+                    let view = self.a_view();
+                    let style = view
+                        .map_or(ImmStyle::SignedHex, View::imm_style)
+                        .for_sm(sm);
+                    write_src_part(out, &self.a, reuse_a, style, view, self.asel, false)
+                };
+                out.push_str(", ");
+                {
+                    let view = self.b_view();
+                    let style = view
+                        .map_or(ImmStyle::SignedHex, View::imm_style)
+                        .for_sm(sm);
+                    write_src_part(out, &self.b, reuse_b, style, view, self.bsel, false)
+                };
+                out.push_str(", ");
+                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
+            }
+        }
+        out.trim_end_spaces();
     }
 }
 /// Spec: isa-spec/spec/ops/xmad.toml:5.
 impl Legalize for OpXmad {
-    const SMS: &'static [u32] = Self::SMS;
-    const SRCS: &'static [OperandInfo] = Self::SRCS;
-    fn src(&self, i: usize) -> Src {
-        *self.srcs()[i]
-    }
-    fn set_src(&mut self, i: usize, s: Src) {
-        *self.srcs_mut()[i] = s;
-    }
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let sign = self.sign;
         let psl = self.psl;
@@ -861,10 +834,5 @@ impl Legalize for OpXmad {
             fold_imm_mods_as(&mut self.b, view, ValueType::U32, &mut self.bsel);
         }
         fold_imm_mods(&mut self.c, ValueType::U32);
-    }
-    fn writes_pred(&self) -> bool {
-        self.dsts()
-            .iter()
-            .any(|d| matches!(d.file, RegFile::Pred | RegFile::UPred) && **d != Reg::PT)
     }
 }
