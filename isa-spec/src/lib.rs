@@ -8,9 +8,9 @@
 pub mod codes;
 pub mod diag;
 mod extend;
-mod load;
 pub mod fold_lint;
 pub mod lint;
+mod load;
 pub mod model;
 mod resolve;
 pub mod schema;

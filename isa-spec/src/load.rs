@@ -98,10 +98,7 @@ impl<'a> Loader<'a> {
     }
 
     /// The families of `families.toml` and their presets.
-    pub(crate) fn families(
-        &mut self,
-        id: diag::FileId,
-    ) -> (Vec<model::Family>, Vec<Presets>) {
+    pub(crate) fn families(&mut self, id: diag::FileId) -> (Vec<model::Family>, Vec<Presets>) {
         let (mut families, mut presets) = (Vec::new(), Vec::new());
         let text = self.files.get(id).text.clone();
         let Some(ff) = parse_file::<schema::FamiliesFile>(&self.files, id, &mut self.report) else {
@@ -164,7 +161,10 @@ impl<'a> Loader<'a> {
         let mut ops = Vec::new();
         let mut legal = Vec::new();
         for (id, of) in &parsed {
-            let (text, path) = (self.files.get(*id).text.clone(), self.files.get(*id).path.clone());
+            let (text, path) = (
+                self.files.get(*id).text.clone(),
+                self.files.get(*id).path.clone(),
+            );
             let mut cx = Self::cx(&mut self.report, *id, &text);
             if let Some((op, _)) = resolve::resolve_op(&mut cx, &path, of, names) {
                 ops.push(op);

@@ -234,12 +234,15 @@ fn pack(sm: &str, file: &PathBuf, out: &PathBuf) -> ExitCode {
         match nak::dis::stream::parse_word_hex(hex, family) {
             Some(w) => words.push((w, family.neutral_control())),
             None => {
-                return fail(2, format!(
-                    "{}:{}: `{hex}` is not a {}-bit hex word",
-                    file.display(),
-                    n + 1,
-                    family.width()
-                ));
+                return fail(
+                    2,
+                    format!(
+                        "{}:{}: `{hex}` is not a {}-bit hex word",
+                        file.display(),
+                        n + 1,
+                        family.width()
+                    ),
+                );
             }
         }
     }

@@ -150,7 +150,9 @@ impl BlockState {
         for d in &n.defs() {
             self.known.remove(d);
         }
-        let VOp::Copy { dst, src } = &n.op else { return };
+        let VOp::Copy { dst, src } = &n.op else {
+            return;
+        };
         if !unguarded {
             return;
         }
@@ -177,7 +179,9 @@ impl BlockState {
 
     /// Remember the immediate results of a kept carry writer's copy.
     fn learn_kept(&mut self, c: &Instr) {
-        let VOp::Copy { dst, src } = &c.op else { return };
+        let VOp::Copy { dst, src } = &c.op else {
+            return;
+        };
         for k in 0..dst.comps {
             let d = comp_reg(dst.reg, k);
             if let SrcKind::Imm(x) = src.comp(k).kind
