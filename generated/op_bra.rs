@@ -323,7 +323,7 @@ impl OpBra {
             Src::PT
         };
         let target = asm_try!(rel_operand(at.take(), "target", addr, next));
-        let reuse_marks = at.reuse_marks(&["cond", "target"]);
+        let reuse_marks = asm_try!(at.finish(& ["cond", "target"]));
         let op = Self {
             cond,
             mode,
@@ -363,7 +363,7 @@ impl OpBra {
             Cc::T
         };
         let target = asm_try!(rel_operand(at.take(), "target", addr, next));
-        let reuse_marks = at.reuse_marks(&["cc", "target"]);
+        let reuse_marks = asm_try!(at.finish(& ["cc", "target"]));
         let op = Self {
             cond: Src::PT,
             mode,

@@ -161,7 +161,7 @@ impl OpBraUp {
         };
         let ucond = asm_try!(src_operand(at.take(), "ucond", ImmStyle::Hex));
         let target = asm_try!(rel_operand(at.take(), "target", addr, next));
-        let reuse_marks = at.reuse_marks(&["cond", "ucond", "target"]);
+        let reuse_marks = asm_try!(at.finish(& ["cond", "ucond", "target"]));
         let op = Self { cond, ucond, any, target };
         let form = op.form_id(sm);
         let ctrl = 0u32;

@@ -216,7 +216,7 @@ impl OpBraUr {
         };
         let ur = asm_try!(src_operand(at.take(), "ur", ImmStyle::Hex));
         let target = asm_try!(rel_operand(at.take(), "target", addr, next));
-        let reuse_marks = at.reuse_marks(&["cond", "ur", "target"]);
+        let reuse_marks = asm_try!(at.finish(& ["cond", "ur", "target"]));
         let op = Self { cond, ur, mode, target };
         let form = op.form_id(sm);
         let ctrl = 0u32;

@@ -141,7 +141,7 @@ impl OpCall {
             Src::PT
         };
         let target = asm_try!(rel_operand(at.take(), "target", addr, next));
-        let reuse_marks = at.reuse_marks(&["cond", "target"]);
+        let reuse_marks = asm_try!(at.finish(& ["cond", "target"]));
         let op = Self { cond, noinc, target };
         let form = op.form_id(sm);
         let ctrl = 0u32;

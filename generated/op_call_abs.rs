@@ -140,7 +140,7 @@ impl OpCallAbs {
             Src::PT
         };
         let target = asm_try!(abs_operand(at.take(), "target"));
-        let reuse_marks = at.reuse_marks(&["cond", "target"]);
+        let reuse_marks = asm_try!(at.finish(& ["cond", "target"]));
         let op = Self { cond, noinc, target };
         let form = op.form_id(sm);
         let ctrl = 0u32;

@@ -155,7 +155,7 @@ impl OpCallAbsR {
             at.skip();
             0i64
         };
-        let reuse_marks = at.reuse_marks(&["cond", "a", "off"]);
+        let reuse_marks = asm_try!(at.finish(& ["cond", "a", "off"]));
         let op = Self { cond, a, noinc, off };
         let form = op.form_id(sm);
         let ctrl = 0u32;

@@ -151,7 +151,7 @@ impl OpCallR {
         };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
         let target = asm_try!(rel_operand(at.take(), "target", addr, next));
-        let reuse_marks = at.reuse_marks(&["cond", "a", "target"]);
+        let reuse_marks = asm_try!(at.finish(& ["cond", "a", "target"]));
         let op = Self { cond, a, noinc, target };
         let form = op.form_id(sm);
         let ctrl = 0u32;

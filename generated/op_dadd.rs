@@ -763,7 +763,7 @@ impl OpDadd {
         };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::F64Hi));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::F64Hi));
-        let reuse_marks = at.reuse_marks(&["d", "a", "b"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b"]));
         let op = Self { d, a, b, rnd, cc };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(

@@ -1065,7 +1065,7 @@ impl OpDfma {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::F64Hi));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::F64Hi));
         let c = asm_try!(src_operand(at.take(), "c", ImmStyle::F64Hi));
-        let reuse_marks = at.reuse_marks(&["d", "a", "b", "c"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "c"]));
         let op = Self { d, a, b, c, rnd };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(

@@ -515,7 +515,7 @@ impl OpDmul {
         let d = asm_try!(dst_operand(at.take(), "d", false));
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::F64Hi));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::F64Hi));
-        let reuse_marks = at.reuse_marks(&["d", "a", "b"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b"]));
         let op = Self { d, a, b, rnd };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(

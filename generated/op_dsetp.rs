@@ -830,7 +830,7 @@ impl OpDsetp {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::F64Hi));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::F64Hi));
         let acc = asm_try!(src_operand(at.take(), "acc", ImmStyle::Hex));
-        let reuse_marks = at.reuse_marks(&["p", "q", "a", "b", "acc"]);
+        let reuse_marks = asm_try!(at.finish(& ["p", "q", "a", "b", "acc"]));
         let op = Self {
             p,
             q,

@@ -104,7 +104,7 @@ impl OpExit {
             at.skip();
             Src::PT
         };
-        let reuse_marks = at.reuse_marks(&["cond"]);
+        let reuse_marks = asm_try!(at.finish(& ["cond"]));
         let op = Self { cond, keeprefcount };
         let form = op.form_id(sm);
         let ctrl = 0u32;

@@ -415,7 +415,7 @@ impl OpF2f64 {
                 }
             }
         };
-        let reuse_marks = at.reuse_marks(&["d", "b"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "b"]));
         let op = Self {
             d,
             b: v_b.0,

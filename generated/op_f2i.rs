@@ -448,7 +448,7 @@ impl OpF2i {
                 }
             }
         };
-        let reuse_marks = at.reuse_marks(&["d", "b"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "b"]));
         let op = Self {
             d,
             b: v_b.0,

@@ -514,7 +514,7 @@ impl OpFfma {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::F32));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::F32));
         let c = asm_try!(src_operand(at.take(), "c", ImmStyle::F32));
-        let reuse_marks = at.reuse_marks(&["d", "a", "b", "c"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "c"]));
         let op = Self { d, a, b, c, ftz, rnd, sat };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(

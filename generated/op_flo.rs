@@ -267,7 +267,7 @@ impl OpFlo {
             Reg::PT
         };
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::Hex));
-        let reuse_marks = at.reuse_marks(&["d", "pd", "b"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "pd", "b"]));
         let op = Self { pd, d, b, ty, sh };
         let form = op.form_id(sm);
         let ctrl = 0u32;

@@ -800,7 +800,7 @@ impl OpFmnmx {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::F32));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::F32));
         let p = asm_try!(src_operand(at.take(), "p", ImmStyle::Hex));
-        let reuse_marks = at.reuse_marks(&["d", "a", "b", "p"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "p"]));
         let op = Self {
             d,
             a,

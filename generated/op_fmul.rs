@@ -309,7 +309,7 @@ impl OpFmul {
         let d = asm_try!(dst_operand(at.take(), "d", false));
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::F32));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::F32));
-        let reuse_marks = at.reuse_marks(&["d", "a", "b"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b"]));
         let op = Self { d, a, b, ftz, rnd, sat };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(

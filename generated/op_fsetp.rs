@@ -468,7 +468,7 @@ impl OpFsetp {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::F32));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::F32));
         let acc = asm_try!(src_operand(at.take(), "acc", ImmStyle::Hex));
-        let reuse_marks = at.reuse_marks(&["p", "q", "a", "b", "acc"]);
+        let reuse_marks = asm_try!(at.finish(& ["p", "q", "a", "b", "acc"]));
         let op = Self {
             p,
             q,

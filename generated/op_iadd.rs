@@ -324,7 +324,7 @@ impl OpIadd {
         };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
-        let reuse_marks = at.reuse_marks(&["d", "a", "b"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b"]));
         let op = Self {
             d,
             co0: Reg::PT,
@@ -370,7 +370,7 @@ impl OpIadd {
         };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
-        let reuse_marks = at.reuse_marks(&["d", "co0", "a", "b"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "co0", "a", "b"]));
         let op = Self { d, co0, a, b, cc: false, x };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(

@@ -222,7 +222,7 @@ impl OpIadd3 {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         let c = asm_try!(src_operand(at.take(), "c", ImmStyle::SignedHex));
-        let reuse_marks = at.reuse_marks(&["d", "co0", "co1", "a", "b", "c"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "co0", "co1", "a", "b", "c"]));
         let op = Self { d, co0, co1, a, b, c };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
@@ -248,7 +248,7 @@ impl OpIadd3 {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         let c = asm_try!(src_operand(at.take(), "c", ImmStyle::SignedHex));
-        let reuse_marks = at.reuse_marks(&["d", "co0", "co1", "a", "b", "c"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "co0", "co1", "a", "b", "c"]));
         let op = Self { d, co0, co1, a, b, c };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(

@@ -111,7 +111,7 @@ impl OpIadd32i {
         };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
-        let reuse_marks = at.reuse_marks(&["d", "a", "b"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b"]));
         let op = Self { d, a, b, cc, x };
         let form = op.form_id(sm);
         let ctrl = 0u32;

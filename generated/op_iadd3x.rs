@@ -345,8 +345,9 @@ impl OpIadd3x {
         let c = asm_try!(src_operand(at.take(), "c", ImmStyle::SignedHex));
         let ci0 = asm_try!(src_operand(at.take(), "ci0", ImmStyle::Hex));
         let ci1 = asm_try!(src_operand(at.take(), "ci1", ImmStyle::Hex));
-        let reuse_marks = at
-            .reuse_marks(&["d", "co0", "co1", "a", "b", "c", "ci0", "ci1"]);
+        let reuse_marks = asm_try!(
+            at.finish(& ["d", "co0", "co1", "a", "b", "c", "ci0", "ci1"])
+        );
         let op = Self {
             d,
             co0,
@@ -383,8 +384,9 @@ impl OpIadd3x {
         let c = asm_try!(src_operand(at.take(), "c", ImmStyle::SignedHex));
         let ci0 = asm_try!(src_operand(at.take(), "ci0", ImmStyle::Hex));
         let ci1 = asm_try!(src_operand(at.take(), "ci1", ImmStyle::Hex));
-        let reuse_marks = at
-            .reuse_marks(&["d", "co0", "co1", "a", "b", "c", "ci0", "ci1"]);
+        let reuse_marks = asm_try!(
+            at.finish(& ["d", "co0", "co1", "a", "b", "c", "ci0", "ci1"])
+        );
         let op = Self {
             d,
             co0,

@@ -255,7 +255,7 @@ impl OpIadd64 {
         };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
-        let reuse_marks = at.reuse_marks(&["d", "co0", "a", "b"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "co0", "a", "b"]));
         let op = Self { d, co0, a, b };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(

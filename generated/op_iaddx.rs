@@ -171,7 +171,7 @@ impl OpIaddx {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         let ci = asm_try!(src_operand(at.take(), "ci", ImmStyle::Hex));
-        let reuse_marks = at.reuse_marks(&["d", "co0", "a", "b", "ci"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "co0", "a", "b", "ci"]));
         let op = Self { d, co0, a, b, ci };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(

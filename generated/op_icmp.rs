@@ -215,7 +215,7 @@ impl OpIcmp {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         let c = asm_try!(src_operand(at.take(), "c", ImmStyle::SignedHex));
-        let reuse_marks = at.reuse_marks(&["d", "a", "b", "c"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "c"]));
         let op = Self { d, a, b, c, cmp, ty };
         let form = op.form_id(sm);
         let ctrl = 0u32;

@@ -300,7 +300,7 @@ impl OpImad {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         let c = asm_try!(src_operand(at.take(), "c", ImmStyle::SignedHex));
-        let reuse_marks = at.reuse_marks(&["d", "a", "b", "c"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "c"]));
         let op = Self { d, a, b, c, ty };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(

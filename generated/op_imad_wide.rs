@@ -422,7 +422,7 @@ impl OpImadWide {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         let c = asm_try!(src_operand(at.take(), "c", ImmStyle::Hex));
-        let reuse_marks = at.reuse_marks(&["d", "co", "a", "b", "c"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "co", "a", "b", "c"]));
         let op = Self { d, co, a, b, c, ty };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(

@@ -361,7 +361,7 @@ impl OpImadx {
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         let c = asm_try!(src_operand(at.take(), "c", ImmStyle::SignedHex));
         let ci = asm_try!(src_operand(at.take(), "ci", ImmStyle::Hex));
-        let reuse_marks = at.reuse_marks(&["d", "a", "b", "c", "ci"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "c", "ci"]));
         let op = Self { d, a, b, c, ci, ty, x };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(

@@ -701,7 +701,7 @@ impl OpImnmx {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         let p = asm_try!(src_operand(at.take(), "p", ImmStyle::Hex));
-        let reuse_marks = at.reuse_marks(&["d", "a", "b", "p"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "p"]));
         let op = Self {
             d,
             pd0: Reg::PT,
@@ -748,7 +748,7 @@ impl OpImnmx {
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         let p = asm_try!(src_operand(at.take(), "p", ImmStyle::Hex));
         let q = asm_try!(src_operand(at.take(), "q", ImmStyle::Hex));
-        let reuse_marks = at.reuse_marks(&["pd0", "pd1", "d", "a", "b", "p", "q"]);
+        let reuse_marks = asm_try!(at.finish(& ["pd0", "pd1", "d", "a", "b", "p", "q"]));
         let op = Self {
             d,
             pd0,

@@ -332,7 +332,7 @@ impl OpImnmx64 {
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         let p = asm_try!(src_operand(at.take(), "p", ImmStyle::Hex));
         let q = asm_try!(src_operand(at.take(), "q", ImmStyle::Hex));
-        let reuse_marks = at.reuse_marks(&["pd0", "pd1", "d", "a", "b", "p", "q"]);
+        let reuse_marks = asm_try!(at.finish(& ["pd0", "pd1", "d", "a", "b", "p", "q"]));
         let op = Self {
             d,
             pd0,

@@ -125,7 +125,7 @@ impl OpImul32i {
         };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
-        let reuse_marks = at.reuse_marks(&["d", "a", "b"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b"]));
         let op = Self { d, a, b, sign, hi, cc };
         let form = op.form_id(sm);
         let ctrl = 0u32;

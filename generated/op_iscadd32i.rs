@@ -109,7 +109,7 @@ impl OpIscadd32i {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         let shift = asm_try!(uint_operand(at.take(), "shift"));
-        let reuse_marks = at.reuse_marks(&["d", "a", "b", "shift"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "shift"]));
         let op = Self { d, a, b, shift, cc };
         let form = op.form_id(sm);
         let ctrl = 0u32;

@@ -284,7 +284,7 @@ impl OpIset {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         let acc = asm_try!(src_operand(at.take(), "acc", ImmStyle::Hex));
-        let reuse_marks = at.reuse_marks(&["d", "a", "b", "acc"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "acc"]));
         let op = Self {
             d,
             a,

@@ -556,7 +556,7 @@ impl OpIsetp {
             at.skip();
             Src::PT
         };
-        let reuse_marks = at.reuse_marks(&["d", "d2", "a", "b", "acc", "lc"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "d2", "a", "b", "acc", "lc"]));
         let op = Self {
             d,
             d2,
@@ -613,7 +613,7 @@ impl OpIsetp {
             at.skip();
             Src::PT
         };
-        let reuse_marks = at.reuse_marks(&["d", "d2", "a", "b", "acc", "lc"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "d2", "a", "b", "acc", "lc"]));
         let op = Self {
             d,
             d2,
@@ -672,7 +672,7 @@ impl OpIsetp {
             at.skip();
             Src::PT
         };
-        let reuse_marks = at.reuse_marks(&["d", "d2", "a", "b", "acc", "lc"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "d2", "a", "b", "acc", "lc"]));
         let op = Self {
             d,
             d2,

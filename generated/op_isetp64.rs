@@ -343,7 +343,7 @@ impl OpIsetp64 {
             at.skip();
             Src::PT
         };
-        let reuse_marks = at.reuse_marks(&["d", "d2", "a", "b", "acc", "lc"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "d2", "a", "b", "acc", "lc"]));
         let op = Self {
             d,
             d2,

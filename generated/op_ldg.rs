@@ -459,7 +459,7 @@ impl OpLdg {
         let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
         let d = asm_try!(dst_operand(at.take(), "d", false));
         let v_a = asm_try!(mem_operand(at.take(), "a", true, 24u32, sm));
-        let reuse_marks = at.reuse_marks(&["d", "a"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "a"]));
         let op = Self {
             d,
             a: v_a.0,

@@ -183,7 +183,7 @@ impl OpLea {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::Hex));
         let shift = asm_try!(uint_operand(at.take(), "shift"));
-        let reuse_marks = at.reuse_marks(&["d", "co", "a", "b", "shift"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "co", "a", "b", "shift"]));
         let op = Self { d, co, a, b, shift };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(

@@ -287,7 +287,7 @@ impl OpLeaHi {
             Src::RZ
         };
         let shift = asm_try!(uint_operand(at.take(), "shift"));
-        let reuse_marks = at.reuse_marks(&["d", "co", "a", "b", "c", "shift"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "co", "a", "b", "c", "shift"]));
         let op = Self {
             d,
             co,

@@ -326,7 +326,9 @@ impl OpLeaHiX {
         };
         let shift = asm_try!(uint_operand(at.take(), "shift"));
         let ci = asm_try!(src_operand(at.take(), "ci", ImmStyle::Hex));
-        let reuse_marks = at.reuse_marks(&["d", "co", "a", "b", "c", "shift", "ci"]);
+        let reuse_marks = asm_try!(
+            at.finish(& ["d", "co", "a", "b", "c", "shift", "ci"])
+        );
         let op = Self {
             d,
             co,

@@ -206,7 +206,7 @@ impl OpLeaX {
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::Hex));
         let shift = asm_try!(uint_operand(at.take(), "shift"));
         let ci = asm_try!(src_operand(at.take(), "ci", ImmStyle::Hex));
-        let reuse_marks = at.reuse_marks(&["d", "co", "a", "b", "shift", "ci"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "co", "a", "b", "shift", "ci"]));
         let op = Self { d, co, a, b, ci, shift };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(

@@ -250,7 +250,7 @@ impl OpLop {
         };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::Hex));
-        let reuse_marks = at.reuse_marks(&["pd", "d", "a", "b"]);
+        let reuse_marks = asm_try!(at.finish(& ["pd", "d", "a", "b"]));
         let op = Self {
             pd,
             d,

@@ -485,7 +485,7 @@ impl OpLop3 {
         let c = asm_try!(src_operand(at.take(), "c", ImmStyle::Hex));
         let lut = asm_try!(uint_operand(at.take(), "lut"));
         let pc = asm_try!(src_operand(at.take(), "pc", ImmStyle::Hex));
-        let reuse_marks = at.reuse_marks(&["pd", "d", "a", "b", "c", "lut", "pc"]);
+        let reuse_marks = asm_try!(at.finish(& ["pd", "d", "a", "b", "c", "lut", "pc"]));
         let op = Self {
             pd,
             d,
@@ -556,7 +556,7 @@ impl OpLop3 {
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::Hex));
         let c = asm_try!(src_operand(at.take(), "c", ImmStyle::Hex));
         let lut = asm_try!(uint_operand(at.take(), "lut"));
-        let reuse_marks = at.reuse_marks(&["pd", "d", "a", "b", "c", "lut"]);
+        let reuse_marks = asm_try!(at.finish(& ["pd", "d", "a", "b", "c", "lut"]));
         let op = Self {
             pd,
             d,

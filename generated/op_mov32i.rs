@@ -84,7 +84,7 @@ impl OpMov32i {
             at.skip();
             15u32
         };
-        let reuse_marks = at.reuse_marks(&["d", "b", "mask"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "b", "mask"]));
         let op = Self { d, b, mask };
         let form = op.form_id(sm);
         let ctrl = 0u32;

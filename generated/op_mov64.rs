@@ -180,7 +180,7 @@ impl OpMov64 {
         let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
         let d = asm_try!(dst_operand(at.take(), "d", false));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::Hex));
-        let reuse_marks = at.reuse_marks(&["d", "b"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "b"]));
         let op = Self { d, b };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(&reuse_marks, form, &[("b", &[18, 0, 0])]);

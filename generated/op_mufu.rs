@@ -750,7 +750,7 @@ impl OpMufu {
                 }
             }
         };
-        let reuse_marks = at.reuse_marks(&["d", "a"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "a"]));
         let op = Self {
             d,
             a: v_a.0,

@@ -95,7 +95,7 @@ impl OpNop {
             at.skip();
             0u32
         };
-        let reuse_marks = at.reuse_marks(&["code"]);
+        let reuse_marks = asm_try!(at.finish(& ["code"]));
         let op = Self { trig, code };
         let form = op.form_id(sm);
         let ctrl = 0u32;

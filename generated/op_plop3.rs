@@ -174,7 +174,9 @@ impl OpPlop3 {
         let c = asm_try!(src_operand(at.take(), "c", ImmStyle::Hex));
         let lut0 = asm_try!(uint_operand(at.take(), "lut0"));
         let lut1 = asm_try!(uint_operand(at.take(), "lut1"));
-        let reuse_marks = at.reuse_marks(&["pd", "pq", "a", "b", "c", "lut0", "lut1"]);
+        let reuse_marks = asm_try!(
+            at.finish(& ["pd", "pq", "a", "b", "c", "lut0", "lut1"])
+        );
         let op = Self {
             pd,
             pq,

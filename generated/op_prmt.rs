@@ -372,7 +372,7 @@ impl OpPrmt {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::Hex));
         let c = asm_try!(src_operand(at.take(), "c", ImmStyle::Hex));
-        let reuse_marks = at.reuse_marks(&["d", "a", "b", "c"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "c"]));
         let op = Self { d, a, b, c, mode };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(

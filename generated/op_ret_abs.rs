@@ -272,7 +272,7 @@ impl OpRetAbs {
         };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
         let off = asm_try!(disp_operand(at.take(), "off"));
-        let reuse_marks = at.reuse_marks(&["cond", "a", "off"]);
+        let reuse_marks = asm_try!(at.finish(& ["cond", "a", "off"]));
         let op = Self { cond, a, nodec, off };
         let form = op.form_id(sm);
         let ctrl = 0u32;

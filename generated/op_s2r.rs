@@ -92,7 +92,7 @@ impl OpS2r {
         let sr = asm_try!(
             enum_operand(at.take(), "sr", & Sr::ALL, | v | v.text_sm(sm), | v | v.text())
         );
-        let reuse_marks = at.reuse_marks(&["d", "sr"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "sr"]));
         let op = Self { d, sr };
         let form = op.form_id(sm);
         let ctrl = 0u32;

@@ -272,7 +272,7 @@ impl OpSel {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::Hex));
         let cond = asm_try!(src_operand(at.take(), "cond", ImmStyle::Hex));
-        let reuse_marks = at.reuse_marks(&["d", "a", "b", "cond"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "cond"]));
         let op = Self { d, a, b, cond };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(

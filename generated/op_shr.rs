@@ -169,7 +169,7 @@ impl OpShr {
         let d = asm_try!(dst_operand(at.take(), "d", false));
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
-        let reuse_marks = at.reuse_marks(&["d", "a", "b"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b"]));
         let op = Self { d, a, b, ty, wrap };
         let form = op.form_id(sm);
         let ctrl = 0u32;

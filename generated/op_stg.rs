@@ -369,7 +369,7 @@ impl OpStg {
         let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
         let v_a = asm_try!(mem_operand(at.take(), "a", true, 24u32, sm));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
-        let reuse_marks = at.reuse_marks(&["a", "b"]);
+        let reuse_marks = asm_try!(at.finish(& ["a", "b"]));
         let op = Self {
             a: v_a.0,
             b,

@@ -744,7 +744,7 @@ impl OpVimnmx {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         let p = asm_try!(src_operand(at.take(), "p", ImmStyle::Hex));
-        let reuse_marks = at.reuse_marks(&["d", "a", "b", "p"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "p"]));
         let op = Self {
             d,
             pd0: Reg::PT,
@@ -789,7 +789,7 @@ impl OpVimnmx {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         let p = asm_try!(src_operand(at.take(), "p", ImmStyle::Hex));
-        let reuse_marks = at.reuse_marks(&["d", "pd0", "pd1", "a", "b", "p"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "pd0", "pd1", "a", "b", "p"]));
         let op = Self {
             d,
             pd0,

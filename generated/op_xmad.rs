@@ -592,7 +592,7 @@ impl OpXmad {
             }
         };
         let c = asm_try!(src_operand(at.take(), "c", ImmStyle::SignedHex));
-        let reuse_marks = at.reuse_marks(&["d", "a", "b", "c"]);
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "c"]));
         let op = Self {
             d,
             a: v_a.0,

@@ -79,7 +79,7 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
             let mut at = asm_try!(Operands::<#n_items>::start(line, #required, #optional));
             #next
             #(#steps)*
-            let reuse_marks = at.reuse_marks(&[#(#item_names),*]);
+            let reuse_marks = asm_try!(at.finish(&[#(#item_names),*]));
             let op = Self { #(#inits),* };
             let form = op.form_id(sm);
             #reuse_ctrl

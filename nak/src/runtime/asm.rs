@@ -680,6 +680,16 @@ impl<'a, const N: usize> Operands<'a, N> {
         present
     }
 
+    /// The end of the walk: an error for a token no item took (an
+    /// optional item that did not fit it leaves it over), else the
+    /// `.reuse` marks ([`Self::reuse_marks`]).
+    pub fn finish(&self, names: &[&'static str; N]) -> Result<Vec<&'static str>, AsmError> {
+        match self.ops.get(self.it) {
+            Some(tok) => Err(err(tok.col, "unexpected operand")),
+            None => Ok(self.reuse_marks(names)),
+        }
+    }
+
     /// The names (`names[k]`: item k's) of the items whose token carried
     /// `.reuse`.
     pub fn reuse_marks(&self, names: &[&'static str; N]) -> Vec<&'static str> {
