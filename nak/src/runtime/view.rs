@@ -75,7 +75,7 @@ impl View {
     /// is not the start of a half. A whole-word type gives the offset back.
     pub const fn part_of_byte(self, byte: u32) -> Option<u32> {
         match self.part_bits() {
-            16 if byte % 2 != 0 => None,
+            16 if !byte.is_multiple_of(2) => None,
             16 => Some(byte / 2),
             _ => Some(byte),
         }
@@ -86,7 +86,7 @@ impl View {
     /// `R2.B1` for a word too), an even one of a half (1 and 3 print
     /// `.INVALIDSIZE1`, `.INVALIDSIZE3`).
     pub const fn byte_part_ok(self, byte: u32) -> bool {
-        byte < 4 && (self.part_bits() != 16 || byte % 2 == 0)
+        byte < 4 && (self.part_bits() != 16 || byte.is_multiple_of(2))
     }
 
     /// nvdisasm's text for byte-offset selector `byte`: `.H1` for a half's
