@@ -119,10 +119,14 @@ enum Cmd {
         /// How many mismatches to list.
         #[arg(long, default_value_t = 20)]
         show: usize,
+        /// Also list, per mnemonic and most lines first, the lines that do
+        /// not decode: the coverage work left.
+        #[arg(long)]
+        gaps: bool,
     },
 }
 
-fn corpus(sm: &str, file: &PathBuf, mnemonic: Option<&str>, show: usize) -> ExitCode {
+fn corpus(sm: &str, file: &PathBuf, mnemonic: Option<&str>, show: usize, gaps: bool) -> ExitCode {
     use nak::dis::corpus::{
         CorpusOutcome, CorpusStats, check_corpus_line, covered_mnemonics, text_mnemonic,
     };
@@ -140,6 +144,7 @@ fn corpus(sm: &str, file: &PathBuf, mnemonic: Option<&str>, show: usize) -> Exit
     let covered = covered_mnemonics(sm);
     let mut st = CorpusStats::default();
     let mut shown = 0;
+    let mut gap = Gaps::default();
     for (ln, line) in text.lines().enumerate() {
         let Some((hex, t)) = line.split_once('\t') else {
             continue;
@@ -153,6 +158,7 @@ fn corpus(sm: &str, file: &PathBuf, mnemonic: Option<&str>, show: usize) -> Exit
         };
         st.lines += 1;
         let out = check_corpus_line(sm, word, t, &covered);
+        gap.count(t, &out);
         if out != CorpusOutcome::NotCovered {
             st.covered += 1;
         }
@@ -193,7 +199,43 @@ fn corpus(sm: &str, file: &PathBuf, mnemonic: Option<&str>, show: usize) -> Exit
         st.bit_exact,
         st.text_identical
     );
+    if gaps {
+        gap.print();
+    }
     ExitCode::SUCCESS
+}
+
+/// Per mnemonic, the corpus lines that do not decode: (not in the spec,
+/// in the spec but no encoding matched).
+#[derive(Default)]
+struct Gaps(std::collections::BTreeMap<String, (usize, usize)>);
+
+impl Gaps {
+    fn count(&mut self, text: &str, out: &nak::dis::corpus::CorpusOutcome) {
+        use nak::dis::corpus::{CorpusOutcome, text_mnemonic};
+        let slot = match out {
+            CorpusOutcome::NotCovered => 0,
+            CorpusOutcome::NotDecoded => 1,
+            _ => return,
+        };
+        let e = self.0.entry(text_mnemonic(text).to_string()).or_default();
+        if slot == 0 { e.0 += 1 } else { e.1 += 1 }
+    }
+
+    /// `gap MNEMONIC LINES (WHY)`, most lines first.
+    fn print(&self) {
+        let mut rows: Vec<(&String, usize, usize)> =
+            self.0.iter().map(|(m, &(a, b))| (m, a, b)).collect();
+        rows.sort_by(|x, y| (y.1 + y.2).cmp(&(x.1 + x.2)).then(x.0.cmp(y.0)));
+        for (m, not_in_spec, no_match) in rows {
+            if not_in_spec > 0 {
+                outln!("gap {m} {not_in_spec} (not in the spec)");
+            }
+            if no_match > 0 {
+                outln!("gap {m} {no_match} (no encoding matched)");
+            }
+        }
+    }
 }
 
 /// `nak info`: the spec's facts about one SM.
@@ -285,7 +327,8 @@ fn main() -> ExitCode {
             file,
             mnemonic,
             show,
-        } => corpus(&sm, &file, mnemonic.as_deref(), show),
+            gaps,
+        } => corpus(&sm, &file, mnemonic.as_deref(), show, gaps),
         Cmd::Legalize { sm, file } => run_cmd::legalize_cmd(&file, sm.as_deref()),
         Cmd::Run {
             sm,
