@@ -5,3 +5,4 @@ pub mod combos;
 pub mod corpus;
 pub mod expected;
 pub mod oracle;
+pub mod rng;

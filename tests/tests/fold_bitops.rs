@@ -1,6 +1,7 @@
 //! Fold tests for the bit ops (LOP3, SHF, PRMT, SEL, POPC, FLO, BREV), each
 //! against a reference written independently here.
 
+use isa_tests::rng::Rng;
 use nak::isa::*;
 use nak::runtime::fold::Value;
 use nak::runtime::operand::{Reg, Src};
@@ -16,20 +17,10 @@ const EDGE: [u32; 8] = [
     0x0123_4567,
 ];
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 16) as u32
-    }
-}
-
 fn inputs(n: usize) -> Vec<u32> {
     let mut r = Rng(0x9e37_79b9_7f4a_7c15);
     let mut v: Vec<u32> = EDGE.to_vec();
-    v.extend((0..n).map(|_| r.next()));
+    v.extend((0..n).map(|_| r.next_u32()));
     v
 }
 

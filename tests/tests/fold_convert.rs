@@ -3,6 +3,7 @@
 //! and saturation, and exhaustive tables of F16/BF16 values for the small
 //! formats.
 
+use isa_tests::rng::Rng;
 use nak::isa::*;
 use nak::runtime::fold::Value;
 use nak::runtime::operand::{Reg, Src};
@@ -17,16 +18,6 @@ fn u(v: Value) -> u32 {
     match v {
         Value::U32(x) => x,
         other => panic!("not a u32: {other:?}"),
-    }
-}
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 16) as u32
     }
 }
 
@@ -228,8 +219,8 @@ fn i2f_matches_reference() {
     let mut rng = Rng(0x1234_5678_9abc_def1);
     let mut ins = edge_ints();
     for _ in 0..3000 {
-        let x = rng.next();
-        ins.push(x >> (rng.next() % 32));
+        let x = rng.next_u32();
+        ins.push(x >> (rng.next_u32() % 32));
     }
     for &sm in &SMS {
         for &b in &ins {
@@ -366,11 +357,11 @@ fn f2i_matches_reference() {
     let mut rng = Rng(0xdead_beef_1234_5678);
     let mut ins = float_edges();
     for _ in 0..3000 {
-        let x = rng.next();
+        let x = rng.next_u32();
         // Mostly moderate exponents, where rounding matters.
-        let e = 100 + rng.next() % 60;
+        let e = 100 + rng.next_u32() % 60;
         ins.push((x & 0x807f_ffff) | (e << 23));
-        ins.push(rng.next());
+        ins.push(rng.next_u32());
     }
     for &sm in &SMS {
         for &b in &ins {
@@ -498,10 +489,10 @@ fn f2f_matches_reference() {
         0x7f7f_7fff,
     ]);
     for _ in 0..3000 {
-        let x = rng.next();
-        let e = 90 + rng.next() % 60;
+        let x = rng.next_u32();
+        let e = 90 + rng.next_u32() % 60;
         ins.push((x & 0x807f_ffff) | (e << 23));
-        ins.push(rng.next());
+        ins.push(rng.next_u32());
     }
     for &sm in &SMS {
         for &b in &ins {
@@ -574,7 +565,7 @@ fn i2f_reads_the_selected_part() {
         (CvtItype32::S16, 16, |v| (v as u16 as i16) as f64),
     ];
     for _ in 0..2000 {
-        let w = rng.next();
+        let w = rng.next_u32();
         for &(st, bits, value) in &parts {
             for sel in 0..32 / bits {
                 let op = OpI2f {
@@ -601,7 +592,7 @@ fn f2i_reads_the_selected_half() {
     let h = Small::f16();
     let mut rng = Rng(0x4a1f);
     for _ in 0..4000 {
-        let w = rng.next();
+        let w = rng.next_u32();
         for sel in 0..2u32 {
             for (neg, abs) in [(false, false), (true, false), (false, true), (true, true)] {
                 let op = OpF2i {

@@ -4,6 +4,7 @@
 //! error (TwoSum for sums, `mul_add` for products), independent of nak's
 //! wide-integer rounding.
 
+use isa_tests::rng::Rng;
 use nak::isa::*;
 use nak::runtime::fold::Value;
 use nak::runtime::operand::{Reg, Src};
@@ -66,29 +67,28 @@ fn dfma(a: f64, b: f64, c: f64, rnd: Rnd, sm: u32) -> u64 {
     bits(dfma_op(rnd).fold(sm, &vals(&[a, b, c])))
 }
 
-/// xorshift (no dependency on the code under test).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
+/// This file's draws on top of the shared generator.
+trait Draw {
     /// Any finite f64 (denormals included).
+    fn finite(&mut self) -> f64;
+    /// An f64 with a biased exponent in `lo..hi` and `sig` significant bits.
+    fn ranged(&mut self, lo: u64, hi: u64, sig: u32) -> f64;
+}
+
+impl Draw for Rng {
     fn finite(&mut self) -> f64 {
         loop {
-            let x = f64::from_bits(self.next());
+            let x = f64::from_bits(self.next_u64());
             if x.is_finite() {
                 return x;
             }
         }
     }
-    /// An f64 with a biased exponent in `lo..hi` and `sig` significant bits.
+
     fn ranged(&mut self, lo: u64, hi: u64, sig: u32) -> f64 {
-        let m = self.next() & ((1 << 52) - 1) & !((1u64 << (52 - (sig - 1))) - 1);
-        let e = lo + self.next() % (hi - lo);
-        f64::from_bits((self.next() & 1 << 63) | e << 52 | m)
+        let m = self.next_u64() & ((1 << 52) - 1) & !((1u64 << (52 - (sig - 1))) - 1);
+        let e = lo + self.next_u64() % (hi - lo);
+        f64::from_bits((self.next_u64() & 1 << 63) | e << 52 | m)
     }
 }
 

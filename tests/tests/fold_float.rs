@@ -1,6 +1,7 @@
 //! Fold semantics of the float ops (FADD, FMUL, FFMA, FMNMX, FSETP, FSEL,
 //! MUFU, FADD32I, FMUL32I) against references written independently.
 
+use isa_tests::rng::Rng;
 use nak::isa::*;
 use nak::runtime::fold::Value;
 use nak::runtime::operand::{Reg, Src};
@@ -26,20 +27,17 @@ fn p(v: Value) -> bool {
     }
 }
 
-/// Simple xorshift generator (no dependency on the code under test).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 16) as u32
-    }
+/// This file's draws on top of the shared generator.
+trait Draw {
     /// A float with a moderate exponent, so f64 sums stay exact.
+    fn moderate(&mut self) -> f32;
+}
+
+impl Draw for Rng {
     fn moderate(&mut self) -> f32 {
-        let m = self.next() & 0x007f_ffff;
-        let e = 110 + self.next() % 30;
-        let s = self.next() & 0x8000_0000;
+        let m = self.next_u32() & 0x007f_ffff;
+        let e = 110 + self.next_u32() % 30;
+        let s = self.next_u32() & 0x8000_0000;
         f32::from_bits(s | e << 23 | m)
     }
 }

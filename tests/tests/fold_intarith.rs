@@ -1,22 +1,21 @@
 //! Fold tests for the integer-arithmetic ops (IADD3.X, ISETP).
 
+use isa_tests::rng::Rng;
 use nak::isa::{Icmp, IsetpType, OpIadd3x, OpIsetp, Setop};
 use nak::runtime::fold::Value;
 use nak::runtime::operand::{Reg, Src};
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
+/// This file's draws on top of the shared generator.
+trait Draw {
+    fn u32(&mut self) -> u32;
+}
+
+impl Draw for Rng {
     fn u32(&mut self) -> u32 {
         // Bias towards edge values.
-        match self.next() % 6 {
-            0 => [0, 1, u32::MAX, 0x8000_0000, 0x7fff_ffff][(self.next() % 5) as usize],
-            _ => self.next() as u32,
+        match self.next_u64() % 6 {
+            0 => [0, 1, u32::MAX, 0x8000_0000, 0x7fff_ffff][(self.next_u64() % 5) as usize],
+            _ => self.next_u64() as u32,
         }
     }
 }
@@ -85,7 +84,7 @@ fn iadd3x_edges_and_random() {
     }
     let mut rng = Rng(0x1234_5678_9abc_def1);
     for _ in 0..5000 {
-        let m = rng.next();
+        let m = rng.next_u64();
         let nots = [0, 1, 2, 3, 4].map(|i| m >> i & 1 == 1);
         check_iadd3x(
             nots,
@@ -205,7 +204,7 @@ fn isetp_every_mode_edges_and_random() {
                         }
                     }
                     for _ in 0..200 {
-                        let m = rng.next();
+                        let m = rng.next_u64();
                         check_isetp(
                             cmp,
                             signed,
@@ -232,7 +231,7 @@ fn isetp_ex_chain_matches_64bit_compare() {
             u64::from(rng.u32()) << 32 | u64::from(rng.u32()),
             u64::from(rng.u32()) << 32 | u64::from(rng.u32()),
         );
-        let y = if rng.next().is_multiple_of(4) {
+        let y = if rng.next_u64().is_multiple_of(4) {
             (y & 0xffff_ffff) | (x & !0xffff_ffff)
         } else {
             y

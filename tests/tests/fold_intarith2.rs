@@ -1,21 +1,20 @@
 //! Fold tests for IMAD, IMAD.X, IMAD.WIDE(.X) and IMAD.HI (SM70+).
 
+use isa_tests::rng::Rng;
 use nak::isa::{IntType, OpImad, OpImadHi, OpImadWide, OpImadWideX, OpImadx, XFlag};
 use nak::runtime::fold::Value;
 use nak::runtime::operand::{Reg, Src};
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
+/// This file's draws on top of the shared generator.
+trait Draw {
+    fn u32(&mut self) -> u32;
+}
+
+impl Draw for Rng {
     fn u32(&mut self) -> u32 {
-        match self.next() % 5 {
-            0 => EDGES[(self.next() % EDGES.len() as u64) as usize],
-            _ => self.next() as u32,
+        match self.next_u64() % 5 {
+            0 => EDGES[(self.next_u64() % EDGES.len() as u64) as usize],
+            _ => self.next_u64() as u32,
         }
     }
 }
@@ -47,7 +46,7 @@ fn inputs(mut f: impl FnMut(u32, u32, u32, bool)) {
     let mut rng = Rng(0x1234_5678_9abc_def1);
     for _ in 0..4000 {
         let (a, b, c) = (rng.u32(), rng.u32(), rng.u32());
-        f(a, b, c, rng.next() & 1 == 1);
+        f(a, b, c, rng.next_u64() & 1 == 1);
     }
 }
 

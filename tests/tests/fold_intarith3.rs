@@ -1,22 +1,21 @@
 //! Fold tests for IMNMX, VIMNMX, IABS and LEA (SM70+), against references
 //! written independently of the spec's fold expressions.
 
+use isa_tests::rng::Rng;
 use nak::isa::{ImnmxX, IntType, OpIabs, OpImnmx, OpLea, OpLeaHiX, OpVimnmx, VimnmxType};
 use nak::runtime::fold::Value;
 use nak::runtime::operand::{Reg, Src};
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
+/// This file's draws on top of the shared generator.
+trait Draw {
+    fn u32(&mut self) -> u32;
+}
+
+impl Draw for Rng {
     fn u32(&mut self) -> u32 {
-        match self.next() % 4 {
-            0 => EDGES[(self.next() % EDGES.len() as u64) as usize],
-            _ => self.next() as u32,
+        match self.next_u64() % 4 {
+            0 => EDGES[(self.next_u64() % EDGES.len() as u64) as usize],
+            _ => self.next_u64() as u32,
         }
     }
 }
@@ -255,7 +254,7 @@ fn lea_hi_x_adds_the_high_word() {
     let mut rng = Rng(0x5eed_1ea0_0000_0001);
     for _ in 0..3000 {
         let (lo, hi, blo, bhi) = (rng.u32(), rng.u32(), rng.u32(), rng.u32());
-        let shift = (rng.next() % 32) as u32;
+        let shift = (rng.next_u64() % 32) as u32;
         let lo_op = OpLea {
             d: Reg::gpr(0),
             co: Reg::pred(0),

@@ -2,6 +2,7 @@
 //! ISCADD32I, IMNMX, ISETP, LOP3), each against a reference written here
 //! with wider arithmetic (i64/u64/i128) rather than wrapping u32 operations.
 
+use isa_tests::rng::Rng;
 use nak::isa::*;
 use nak::runtime::fold::Value;
 use nak::runtime::instr::Common;
@@ -22,16 +23,6 @@ const EDGE: [u32; 10] = [
     0xfedc_ba98,
 ];
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 16) as u32
-    }
-}
-
 /// Edge values, then random ones; pairs are every edge pair plus random pairs.
 fn pairs(n: usize) -> Vec<(u32, u32)> {
     let mut r = Rng(0x9e37_79b9_7f4a_7c15);
@@ -39,7 +30,7 @@ fn pairs(n: usize) -> Vec<(u32, u32)> {
         .iter()
         .flat_map(|&a| EDGE.iter().map(move |&b| (a, b)))
         .collect();
-    v.extend((0..n).map(|_| (r.next(), r.next())));
+    v.extend((0..n).map(|_| (r.next_u32(), r.next_u32())));
     v
 }
 

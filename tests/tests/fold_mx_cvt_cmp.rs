@@ -3,6 +3,7 @@
 //! operations (`as` casts, `try_from`, `saturating_*`, `wrapping_*`,
 //! `Ord`, i128 products) rather than the spec's formulation.
 
+use isa_tests::rng::Rng;
 use nak::isa::*;
 use nak::runtime::fold::Value;
 use nak::runtime::operand::{Reg, Src};
@@ -26,21 +27,11 @@ const EDGE: [u32; 14] = [
     0xfedc_ba98,
 ];
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 16) as u32
-    }
-}
-
 /// Edge values, then random ones.
 fn values(n: usize) -> Vec<u32> {
     let mut r = Rng(0x9e37_79b9_7f4a_7c15);
     let mut v = EDGE.to_vec();
-    v.extend((0..n).map(|_| r.next()));
+    v.extend((0..n).map(|_| r.next_u32()));
     v
 }
 
@@ -196,7 +187,7 @@ fn pairs(n: usize) -> Vec<(u32, u32)> {
         .iter()
         .flat_map(|&a| EDGE.iter().map(move |&b| (a, b)))
         .collect();
-    v.extend((0..n).map(|_| (r.next(), r.next())));
+    v.extend((0..n).map(|_| (r.next_u32(), r.next_u32())));
     v
 }
 

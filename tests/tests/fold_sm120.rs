@@ -4,6 +4,7 @@
 //! against references written independently of the spec's fold
 //! expressions (i128 arithmetic, 32-bit halves).
 
+use isa_tests::rng::Rng;
 use nak::isa::{
     Icmp, IntType, IsetpType64, OpIadd, OpIadd64, OpIadd64x, OpIaddx, OpImnmx, OpImnmx64,
     OpIsetp64, OpMov64, OpSel64, OpVimnmx, Setop, VimnmxType,
@@ -24,16 +25,6 @@ const EDGES: [u64; 10] = [
     u64::MAX,
 ];
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 fn r(i: u8) -> Src {
     Src::reg(Reg::gpr(i))
 }
@@ -46,12 +37,12 @@ fn pairs(mut f: impl FnMut(u64, u64)) {
     }
     let mut rng = Rng(0x0120_0120_0120_0120);
     for _ in 0..2000 {
-        let a = rng.next();
+        let a = rng.next_u64();
         // Equal high words half of the time, to reach the .EX fallback.
-        let b = if rng.next() & 1 == 0 {
-            (a & 0xffff_ffff_0000_0000) | (rng.next() & 0xffff_ffff)
+        let b = if rng.next_u64() & 1 == 0 {
+            (a & 0xffff_ffff_0000_0000) | (rng.next_u64() & 0xffff_ffff)
         } else {
-            rng.next()
+            rng.next_u64()
         };
         f(a, b);
         f(a, a);
