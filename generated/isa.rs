@@ -1596,6 +1596,7 @@ pub const fn family_of(sm: u32) -> Option<Family> {
 /// Every mnemonic (without suffixes) the spec prints, with the SMs
 /// it is printed on.
 pub const MNEMONICS: &[(&str, &[u32])] = &[
+    ("BFE", &[50, 52, 60]),
     ("BRA", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("BREV", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("CALL", &[70, 75, 80, 86, 89, 90, 100, 120]),
@@ -1726,7 +1727,7 @@ pub const fn sm_bit(sm: u32) -> u64 {
     if (sm as usize) < BITS.len() { BITS[sm as usize] } else { 0 }
 }
 define_ops! {
-    Bra(OpBra), BraUp(OpBraUp), BraUr(OpBraUr), Brev(OpBrev), Call(OpCall),
+    Bfe(OpBfe), Bra(OpBra), BraUp(OpBraUp), BraUr(OpBraUr), Brev(OpBrev), Call(OpCall),
     CallAbs(OpCallAbs), CallAbsR(OpCallAbsR), CallR(OpCallR), Cs2r(OpCs2r),
     Cs2r32(OpCs2r32), Dadd(OpDadd), Dfma(OpDfma), Dmul(OpDmul), Dsetp(OpDsetp),
     Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64), F2i(OpF2i), F2i64(OpF2i64), Fadd(OpFadd),
@@ -2045,6 +2046,10 @@ fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpFmnmx, 13 > (w, sm)
     );
     try_form!(
+        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBfe, 1 > (w, sm)
+    );
+    try_form!(
         w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpLop, 1 > (w, sm)
     );
@@ -2106,6 +2111,10 @@ fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFmnmx, 13 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBfe, 1 > (w, sm)
     );
     try_form!(
         w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2225,6 +2234,10 @@ fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffc880000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFmnmx, 14 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffe000000000000 == 0x4c00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBfe, 2 > (w, sm)
     );
     try_form!(
         w & 0xfff8400000000000 == 0x4c40000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2385,6 +2398,10 @@ fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffc887ff0000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFmnmx, 12 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffe007ff0000000 == 0x5c00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBfe, 0 > (w, sm)
     );
     try_form!(
         w & 0xfff8407ff0000000 == 0x5c40000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2701,6 +2718,10 @@ fn print_sm50_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpFmnmx, 13 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBfe, 1 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpLop, 1 > (w, sm, at, out)
     );
@@ -2762,6 +2783,10 @@ fn print_sm50_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFmnmx, 13 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBfe, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2881,6 +2906,10 @@ fn print_sm50_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffc880000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFmnmx, 14 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffe000000000000 == 0x4c00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBfe, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8400000000000 == 0x4c40000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3041,6 +3070,10 @@ fn print_sm50_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffc887ff0000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFmnmx, 12 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffe007ff0000000 == 0x5c00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBfe, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8407ff0000000 == 0x5c40000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -6866,6 +6899,18 @@ pub fn print_sm70(
 }
 /// Every encoding form of every op.
 pub const FORMS: &[FormInfo] = &[
+    FormInfo::new("bfe", "r", 0, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfffe007ff0000000, 0x5c00000000000000)
+        .raw(0x7e8000000000, 0)
+        .with_srcs(&[slot::GPR, slot::GPR]),
+    FormInfo::new("bfe", "i", 1, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfefe000000000000, 0x3800000000000000)
+        .raw(0x7e8000000000, 0)
+        .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("bfe", "c", 2, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfffe000000000000, 0x4c00000000000000)
+        .raw(0x7e8000000000, 0)
+        .with_srcs(&[slot::GPR, slot::CBUF]),
     FormInfo::new("bra", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89])
         .fixed(0x1fff86c000000000000ffff0fff, 0x947)
         .with_srcs(&[slot::PRED]),
@@ -10204,6 +10249,7 @@ pub const FORMS: &[FormInfo] = &[
         .fixed(0xff80000000000000, 0x5100000000000000)
         .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF]),
 ];
+include!(concat!(env!("OUT_DIR"), "/", "op_bfe.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bra.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bra_up.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bra_ur.rs"));

@@ -1,5 +1,5 @@
 //! Fold tests for the Maxwell/Pascal bit ops (LOP, LOP32I, SHL, SHR, SHF's
-//! sm50 semantics) and PLOP3, each against a reference written here.
+//! sm50 semantics, BFE) and PLOP3, each against a reference written here.
 
 use isa_tests::rng::Rng;
 use nak::isa::*;
@@ -321,5 +321,49 @@ fn sm50_shared_folds() {
             (0..32).rev().find(|i| (a >> i) & 1 == 1).unwrap()
         };
         assert_eq!(op.fold(52, &[u(a)]).unwrap().as_slice()[1], u(want));
+    }
+}
+
+/// BFE against a field extracted bit by bit: every field that lies inside
+/// the word, zero- or sign-extended; the fold refuses an empty field, one
+/// past the word's end, .BREV and .CC.
+#[test]
+fn bfe_fields_inside_the_word() {
+    let vals = inputs(40);
+    let bfe = |ty, brev, cc| OpBfe {
+        d: Reg::gpr(0),
+        a: r(1),
+        b: r(2),
+        ty,
+        brev,
+        cc,
+    };
+    for ty in [ShrType::S32, ShrType::U32] {
+        let o = bfe(ty, false, false);
+        for pos in 0..32u32 {
+            for len in 1..=32 - pos {
+                for &a in &vals {
+                    let mut want = 0u32;
+                    for k in 0..len {
+                        want |= (a >> (pos + k) & 1) << k;
+                    }
+                    if ty == ShrType::S32 && len < 32 && want >> (len - 1) & 1 == 1 {
+                        want |= u32::MAX << len;
+                    }
+                    let b = pos | len << 8;
+                    assert_eq!(
+                        o.fold(50, &[u(a), u(b)]).unwrap().as_slice(),
+                        &[u(want)],
+                        "BFE {ty:?} {a:#x} pos {pos} len {len}"
+                    );
+                }
+            }
+        }
+        for b in [0u32, 5, 0x2101, 0x0120, 0xff00, 0x1011] {
+            assert!(o.fold(50, &[u(7), u(b)]).is_err(), "BFE {ty:?} b {b:#x}");
+        }
+        for (brev, cc) in [(true, false), (false, true)] {
+            assert!(bfe(ty, brev, cc).fold(50, &[u(7), u(0x800)]).is_err());
+        }
     }
 }
