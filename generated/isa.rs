@@ -6899,3355 +6899,2022 @@ pub fn print_sm70(
 }
 /// Every encoding form of every op.
 pub const FORMS: &[FormInfo] = &[
-    FormInfo::new("bfe", "r", 0, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfffe007ff0000000, 0x5c00000000000000)
-        .raw(0x7e8000000000, 0)
-        .with_srcs(&[slot::GPR, slot::GPR]),
-    FormInfo::new("bfe", "i", 1, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfefe000000000000, 0x3800000000000000)
-        .raw(0x7e8000000000, 0)
-        .with_srcs(&[slot::GPR, slot::IMM]),
-    FormInfo::new("bfe", "c", 2, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfffe000000000000, 0x4c00000000000000)
-        .raw(0x7e8000000000, 0)
-        .with_srcs(&[slot::GPR, slot::CBUF]),
-    FormInfo::new("bra", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89])
-        .fixed(0x1fff86c000000000000ffff0fff, 0x947)
-        .with_srcs(&[slot::PRED]),
-    FormInfo::new("bra", "fixed", 1, Family::Sm70, &[90, 100, 120])
-        .fixed(0x1fff86c000000000000ff000fff, 0x947)
-        .with_srcs(&[slot::PRED]),
-    FormInfo::new("bra", "fixed", 2, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfffff0000000ffe0, 0xe240000000000000)
-        .with_srcs(&[slot::NONE]),
-    FormInfo::new("bra_up", "fixed", 0, Family::Sm70, &[80, 86, 89])
-        .fixed(0x1fff87c000000000003f0ff0fff, 0x80000000000000100000547)
-        .with_srcs(&[slot::PRED, slot::UPRED]),
-    FormInfo::new("bra_up", "fixed", 1, Family::Sm70, &[90, 100, 120])
-        .fixed(0x1fff86c000000000003f0000fff, 0x80000000000000100000547)
-        .with_srcs(&[slot::PRED, slot::UPRED]),
-    FormInfo::new("bra_ur", "fixed", 0, Family::Sm70, &[80, 86, 89])
-        .fixed(0x1fff87c00000000000080ff0fff, 0x80000000000000000000947)
-        .with_srcs(&[slot::PRED, slot::UGPR]),
-    FormInfo::new("bra_ur", "fixed", 1, Family::Sm70, &[90])
-        .fixed(0x1fff87c00000000000080000fff, 0x80000000000000000000947)
-        .with_srcs(&[slot::PRED, slot::UGPR]),
-    FormInfo::new("bra_ur", "fixed", 2, Family::Sm70, &[100, 120])
-        .fixed(0x1fff87800000000000000000fff, 0x80000000000000000000947)
-        .with_srcs(&[slot::PRED, slot::UGPR]),
-    FormInfo::new("brev", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1ffffffffffffffff00ff000fff, 0x301)
-        .with_srcs(&[slot::GPR]),
-    FormInfo::new("brev", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1ffffffffff00000000ff000fff, 0x901)
-        .with_srcs(&[slot::IMM]),
-    FormInfo::new("brev", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fffffffffff80000ffff000fff, 0xb01)
-        .with_srcs(&[slot::CBUF]),
-    FormInfo::new("brev", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1ffffffffffffffff00ff000fff, 0x80000000000000000000d01)
-        .with_srcs(&[slot::UGPR]),
-    FormInfo::new("call", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89])
-        .fixed(0x1fff83c000000000003ffff0fff, 0x944)
-        .with_srcs(&[slot::PRED]),
-    FormInfo::new("call", "fixed", 1, Family::Sm70, &[90, 100, 120])
-        .fixed(0x1fff83c000000000003ff000fff, 0x944)
-        .with_srcs(&[slot::PRED]),
-    FormInfo::new("call_abs", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89])
-        .fixed(0x1fff83e000000000003ffff0fff, 0x943)
-        .with_srcs(&[slot::PRED]),
-    FormInfo::new("call_abs", "fixed", 1, Family::Sm70, &[90, 100, 120])
-        .fixed(0x1fff83e000000000003ff000fff, 0x943)
-        .with_srcs(&[slot::PRED]),
-    FormInfo::new("call_abs_r", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89])
-        .fixed(0x1fff83c00000000000300ff0fff, 0x343)
-        .with_srcs(&[slot::PRED, slot::GPR]),
-    FormInfo::new("call_abs_r", "fixed", 1, Family::Sm70, &[90, 100, 120])
-        .fixed(0x1fff83c00000000000300000fff, 0x343)
-        .with_srcs(&[slot::PRED, slot::GPR]),
-    FormInfo::new("call_r", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89])
-        .fixed(0x1fff83c00000000000300ff0fff, 0x344)
-        .with_srcs(&[slot::PRED, slot::GPR]),
-    FormInfo::new("call_r", "fixed", 1, Family::Sm70, &[90, 100, 120])
-        .fixed(0x1fff83c00000000000300000fff, 0x344)
-        .with_srcs(&[slot::PRED, slot::GPR]),
-    FormInfo::new("cs2r", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1ffffff00ffffffffffff000fff, 0x100000000000000000805)
-        .with_srcs(&[]),
-    FormInfo::new(
-            "cs2r32",
-            "fixed",
-            0,
-            Family::Sm70,
-            &[70, 75, 80, 86, 89, 90, 100, 120],
-        )
-        .fixed(0x1ffffff00ffffffffffff000fff, 0x805)
-        .with_srcs(&[]),
-    FormInfo::new("dadd", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100])
-        .fixed(0x1ffffff3000ffffffff00000fff, 0x229)
-        .with_srcs(&[slot::GPR, slot::GPR]),
-    FormInfo::new("dadd", "rri", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100])
-        .fixed(0x1ffffff3cff0000000000000fff, 0x429)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=100,
-                    when: &[(0x7ff8000000000000, 0x7ff8000000000000)],
-                    when_any: 0,
-                    mask: 0x7ffff00000000,
-                    value: 0x7ffff00000000,
-                },
-                Hidden {
-                    sms: 70..=100,
-                    when: &[(0x7ff8000000000000, 0x7ff0000000000000)],
-                    when_any: 0x7ffff00000000,
-                    mask: 0x7ffff00000000,
-                    value: 0x7ffff00000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM]),
-    FormInfo::new("dadd", "rrc", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1ffffff3cff380000ff00000fff, 0x629)
-        .with_srcs(&[slot::GPR, slot::CBUF]),
-    FormInfo::new("dadd", "rru", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100])
-        .fixed(0x1ffffff3cff3fffff0000000fff, 0x80000000000000000000e29)
-        .with_srcs(&[slot::GPR, slot::UGPR]),
-    FormInfo::new("dadd", "rrr", 4, Family::Sm70, &[120])
-        .fixed(0x1ffffff3000ffffffff00000fff, 0x229)
-        .with_srcs(&[slot::GPR, slot::GPR]),
-    FormInfo::new("dadd", "rri", 5, Family::Sm70, &[120])
-        .fixed(0x1ffffff3cff0000000000000fff, 0x429)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 120..=120,
-                    when: &[(0x7ff8000000000000, 0x7ff8000000000000)],
-                    when_any: 0,
-                    mask: 0x7ffff00000000,
-                    value: 0x7ffff00000000,
-                },
-                Hidden {
-                    sms: 120..=120,
-                    when: &[(0x7ff8000000000000, 0x7ff0000000000000)],
-                    when_any: 0x7ffff00000000,
-                    mask: 0x7ffff00000000,
-                    value: 0x7ffff00000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM]),
-    FormInfo::new("dadd", "rru", 6, Family::Sm70, &[120])
-        .fixed(0x1ffffff3cff3fffff0000000fff, 0x80000000000000000000e29)
-        .with_srcs(&[slot::GPR, slot::UGPR]),
-    FormInfo::new("dadd", "r", 7, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfffc1e7ff0000000, 0x5c70000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR]),
-    FormInfo::new("dadd", "i", 8, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfefc1e0000000000, 0x3870000000000000)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 50..=60,
-                    when: &[(0x7ff8000000, 0x7ff8000000)],
-                    when_any: 0,
-                    mask: 0x7f00000,
-                    value: 0x7f00000,
-                },
-                Hidden {
-                    sms: 50..=60,
-                    when: &[(0x7ff8000000, 0x7ff0000000)],
-                    when_any: 0x7f00000,
-                    mask: 0x7f00000,
-                    value: 0x7f00000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM]),
-    FormInfo::new("dadd", "c", 9, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfffc1e0000000000, 0x4c70000000000000)
-        .with_srcs(&[slot::GPR, slot::CBUF]),
-    FormInfo::new("dfma", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100])
-        .fixed(0x1ffffff30003fffff0000000fff, 0x22b)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
-    FormInfo::new("dfma", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100])
-        .fixed(0x1ffffff30000000000000000fff, 0x82b)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=100,
-                    when: &[(0x7ff8000000000000, 0x7ff8000000000000)],
-                    when_any: 0,
-                    mask: 0x7ffff00000000,
-                    value: 0x7ffff00000000,
-                },
-                Hidden {
-                    sms: 70..=100,
-                    when: &[(0x7ff8000000000000, 0x7ff0000000000000)],
-                    when_any: 0x7ffff00000000,
-                    mask: 0x7ffff00000000,
-                    value: 0x7ffff00000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
-    FormInfo::new("dfma", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1ffffff3000380000ff00000fff, 0xa2b)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
-    FormInfo::new("dfma", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100])
-        .fixed(0x1ffffff30003fffff0000000fff, 0x80000000000000000000c2b)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR]),
-    FormInfo::new("dfma", "rri", 4, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100])
-        .fixed(0x1ffffff30000000000000000fff, 0x42b)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=100,
-                    when: &[(0x7ff8000000000000, 0x7ff8000000000000)],
-                    when_any: 0,
-                    mask: 0x7ffff00000000,
-                    value: 0x7ffff00000000,
-                },
-                Hidden {
-                    sms: 70..=100,
-                    when: &[(0x7ff8000000000000, 0x7ff0000000000000)],
-                    when_any: 0x7ffff00000000,
-                    mask: 0x7ffff00000000,
-                    value: 0x7ffff00000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::GPR, slot::IMM]),
-    FormInfo::new("dfma", "rrc", 5, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1ffffff3000380000ff00000fff, 0x62b)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF]),
-    FormInfo::new("dfma", "rru", 6, Family::Sm70, &[75, 80, 86, 89, 90, 100])
-        .fixed(0x1ffffff30003fffff0000000fff, 0x80000000000000000000e2b)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::UGPR]),
-    FormInfo::new("dfma", "rrr", 7, Family::Sm70, &[120])
-        .fixed(0x1ffffff30003fffff0000000fff, 0x22b)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
-    FormInfo::new("dfma", "rir", 8, Family::Sm70, &[120])
-        .fixed(0x1ffffff30000000000000000fff, 0x82b)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 120..=120,
-                    when: &[(0x7ff8000000000000, 0x7ff8000000000000)],
-                    when_any: 0,
-                    mask: 0x7ffff00000000,
-                    value: 0x7ffff00000000,
-                },
-                Hidden {
-                    sms: 120..=120,
-                    when: &[(0x7ff8000000000000, 0x7ff0000000000000)],
-                    when_any: 0x7ffff00000000,
-                    mask: 0x7ffff00000000,
-                    value: 0x7ffff00000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
-    FormInfo::new("dfma", "rur", 9, Family::Sm70, &[120])
-        .fixed(0x1ffffff30003fffff0000000fff, 0x80000000000000000000c2b)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR]),
-    FormInfo::new("dfma", "rri", 10, Family::Sm70, &[120])
-        .fixed(0x1ffffff30000000000000000fff, 0x42b)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 120..=120,
-                    when: &[(0x7ff8000000000000, 0x7ff8000000000000)],
-                    when_any: 0,
-                    mask: 0x7ffff00000000,
-                    value: 0x7ffff00000000,
-                },
-                Hidden {
-                    sms: 120..=120,
-                    when: &[(0x7ff8000000000000, 0x7ff0000000000000)],
-                    when_any: 0x7ffff00000000,
-                    mask: 0x7ffff00000000,
-                    value: 0x7ffff00000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::GPR, slot::IMM]),
-    FormInfo::new("dfma", "rru", 11, Family::Sm70, &[120])
-        .fixed(0x1ffffff30003fffff0000000fff, 0x80000000000000000000e2b)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::UGPR]),
-    FormInfo::new("dmul", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100])
-        .fixed(0x1ffffff3cff3fffff0000000fff, 0x228)
-        .with_srcs(&[slot::GPR, slot::GPR]),
-    FormInfo::new("dmul", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100])
-        .fixed(0x1ffffff3cff0000000000000fff, 0x828)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=100,
-                    when: &[(0x7ff8000000000000, 0x7ff8000000000000)],
-                    when_any: 0,
-                    mask: 0x7ffff00000000,
-                    value: 0x7ffff00000000,
-                },
-                Hidden {
-                    sms: 70..=100,
-                    when: &[(0x7ff8000000000000, 0x7ff0000000000000)],
-                    when_any: 0x7ffff00000000,
-                    mask: 0x7ffff00000000,
-                    value: 0x7ffff00000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM]),
-    FormInfo::new("dmul", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1ffffff3cff380000ff00000fff, 0xa28)
-        .with_srcs(&[slot::GPR, slot::CBUF]),
-    FormInfo::new("dmul", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100])
-        .fixed(0x1ffffff3cff3fffff0000000fff, 0x80000000000000000000c28)
-        .with_srcs(&[slot::GPR, slot::UGPR]),
-    FormInfo::new("dmul", "rrr", 4, Family::Sm70, &[120])
-        .fixed(0x1ffffff3cff3fffff0000000fff, 0x228)
-        .with_srcs(&[slot::GPR, slot::GPR]),
-    FormInfo::new("dmul", "rir", 5, Family::Sm70, &[120])
-        .fixed(0x1ffffff3cff0000000000000fff, 0x828)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 120..=120,
-                    when: &[(0x7ff8000000000000, 0x7ff8000000000000)],
-                    when_any: 0,
-                    mask: 0x7ffff00000000,
-                    value: 0x7ffff00000000,
-                },
-                Hidden {
-                    sms: 120..=120,
-                    when: &[(0x7ff8000000000000, 0x7ff0000000000000)],
-                    when_any: 0x7ffff00000000,
-                    mask: 0x7ffff00000000,
-                    value: 0x7ffff00000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM]),
-    FormInfo::new("dmul", "rur", 6, Family::Sm70, &[120])
-        .fixed(0x1ffffff3cff3fffff0000000fff, 0x80000000000000000000c28)
-        .with_srcs(&[slot::GPR, slot::UGPR]),
-    FormInfo::new("dsetp", "rri", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100])
-        .fixed(0x1fff80100ff0000000000ff0fff, 0x42a)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=100,
-                    when: &[(0x7ff8000000000000, 0x7ff8000000000000)],
-                    when_any: 0,
-                    mask: 0x7ffff00000000,
-                    value: 0x7ffff00000000,
-                },
-                Hidden {
-                    sms: 70..=100,
-                    when: &[(0x7ff8000000000000, 0x7ff0000000000000)],
-                    when_any: 0x7ffff00000000,
-                    mask: 0x7ffff00000000,
-                    value: 0x7ffff00000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
-    FormInfo::new("dsetp", "rrc", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fff80100ff380000ff00ff0fff, 0x62a)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
-    FormInfo::new("dsetp", "rru", 2, Family::Sm70, &[75, 80, 86, 89, 90, 100])
-        .fixed(0x1fff80100ff3fffff0000ff0fff, 0x80000000000000000000e2a)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
-    FormInfo::new("dsetp", "rrr", 3, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100])
-        .fixed(0x1fff80100ff3fffff0000ff0fff, 0x22a)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("dsetp", "rri", 4, Family::Sm70, &[120])
-        .fixed(0x1fff80100ff0000000000ff0fff, 0x42a)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 120..=120,
-                    when: &[(0x7ff8000000000000, 0x7ff8000000000000)],
-                    when_any: 0,
-                    mask: 0x7ffff00000000,
-                    value: 0x7ffff00000000,
-                },
-                Hidden {
-                    sms: 120..=120,
-                    when: &[(0x7ff8000000000000, 0x7ff0000000000000)],
-                    when_any: 0x7ffff00000000,
-                    mask: 0x7ffff00000000,
-                    value: 0x7ffff00000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
-    FormInfo::new("dsetp", "rru", 5, Family::Sm70, &[120])
-        .fixed(0x1fff80100ff3fffff0000ff0fff, 0x80000000000000000000e2a)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
-    FormInfo::new("dsetp", "rrr", 6, Family::Sm70, &[120])
-        .fixed(0x1fff80100ff3fffff0000ff0fff, 0x22a)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("dsetp", "r", 7, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfff0807ff0000000, 0x5b80000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("dsetp", "i", 8, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfef0800000000000, 0x3680000000000000)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 50..=60,
-                    when: &[(0x7ff8000000, 0x7ff8000000)],
-                    when_any: 0,
-                    mask: 0x7f00000,
-                    value: 0x7f00000,
-                },
-                Hidden {
-                    sms: 50..=60,
-                    when: &[(0x7ff8000000, 0x7ff0000000)],
-                    when_any: 0x7f00000,
-                    mask: 0x7f00000,
-                    value: 0x7f00000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
-    FormInfo::new("dsetp", "c", 9, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfff0800000000000, 0x4b80000000000000)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
-    FormInfo::new("exit", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff86fffffffffffffffff0fff, 0x94d)
-        .with_srcs(&[slot::PRED]),
-    FormInfo::new("exit", "fixed", 1, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfffffffffff0ffff, 0xe30000000000000f)
-        .with_srcs(&[slot::NONE]),
-    FormInfo::new("f2f", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1ffff8e07ff0fffff00ff000fff, 0x304)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=120,
-                    when: &[(0x7000000000000000000000, 0x2000000000000000000000)],
-                    when_any: 0,
-                    mask: 0x3000000000000000,
-                    value: 0,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR]),
-    FormInfo::new("f2f", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1ffff8e07ff00000000ff000fff, 0x904)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=120,
-                    when: &[
-                        (0x7000000000000000000000, 0x1000000000000000000000),
-                        (0x7000000000000000000000, 0x4000000000000000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0xffff000000000000,
-                    value: 0,
-                },
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x7000007fc0000000000000, 0x2000007fc0000000000000)],
-                    when_any: 0,
-                    mask: 0x3fffff00000000,
-                    value: 0x3fffff00000000,
-                },
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x7000007fc0000000000000, 0x2000007f80000000000000)],
-                    when_any: 0x3fffff00000000,
-                    mask: 0x3fffff00000000,
-                    value: 0x3fffff00000000,
-                },
-                Hidden {
-                    sms: 70..=70,
-                    when: &[(0x7000007f80000000000000, 0x2000007f80000000000000)],
-                    when_any: 0x7fffff00000000,
-                    mask: 0x7fffff00000000,
-                    value: 0x7fffff00000000,
-                },
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x70000000007e0000000000, 0x10000000007e0000000000)],
-                    when_any: 0,
-                    mask: 0x1ff00000000,
-                    value: 0x1ff00000000,
-                },
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x70000000007e0000000000, 0x10000000007c0000000000)],
-                    when_any: 0x1ff00000000,
-                    mask: 0x1ff00000000,
-                    value: 0x1ff00000000,
-                },
-                Hidden {
-                    sms: 70..=70,
-                    when: &[(0x70000000007c0000000000, 0x10000000007c0000000000)],
-                    when_any: 0x3ff00000000,
-                    mask: 0x3ff00000000,
-                    value: 0x3ff00000000,
-                },
-                Hidden {
-                    sms: 70..=120,
-                    when: &[(0x70000000007fc000000000, 0x40000000007fc000000000)],
-                    when_any: 0,
-                    mask: 0x3f00000000,
-                    value: 0x3f00000000,
-                },
-                Hidden {
-                    sms: 70..=120,
-                    when: &[(0x70000000007fc000000000, 0x40000000007f8000000000)],
-                    when_any: 0x3f00000000,
-                    mask: 0x3f00000000,
-                    value: 0x3f00000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::IMM]),
-    FormInfo::new("f2f", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1ffff8e07ff080000ffff000fff, 0xb04)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7000000000000000000000, 0x2000000000000000000000)],
-                    when_any: 0,
-                    mask: 0x3000000000000000,
-                    value: 0,
-                },
-            ],
-        )
-        .with_srcs(&[slot::CBUF]),
-    FormInfo::new("f2f", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1ffff8e07ff0fffff00ff000fff, 0x80000000000000000000d04)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x7000000000000000000000, 0x2000000000000000000000)],
-                    when_any: 0,
-                    mask: 0x3000000000000000,
-                    value: 0,
-                },
-            ],
-        )
-        .with_srcs(&[slot::UGPR]),
-    FormInfo::new("f2f64", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1ffff8e07ff0fffff00ff000fff, 0x310)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=120,
-                    when: &[
-                        (0x7000000000000000000000, 0x2000000000000000000000),
-                        (0x7000000000000000000000, 0x3000000000000000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0x3000000000000000,
-                    value: 0,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR]),
-    FormInfo::new("f2f64", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1ffff8e07ff00000000ff000fff, 0x910)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=120,
-                    when: &[
-                        (0x7000000000000000000000, 0x1000000000000000000000),
-                        (0x7000000000000000000000, 0x4000000000000000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0xffff000000000000,
-                    value: 0,
-                },
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x7000007fc0000000000000, 0x2000007fc0000000000000)],
-                    when_any: 0,
-                    mask: 0x3fffff00000000,
-                    value: 0x3fffff00000000,
-                },
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x7000007fc0000000000000, 0x2000007f80000000000000)],
-                    when_any: 0x3fffff00000000,
-                    mask: 0x3fffff00000000,
-                    value: 0x3fffff00000000,
-                },
-                Hidden {
-                    sms: 70..=70,
-                    when: &[(0x7000007f80000000000000, 0x2000007f80000000000000)],
-                    when_any: 0x7fffff00000000,
-                    mask: 0x7fffff00000000,
-                    value: 0x7fffff00000000,
-                },
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x70000000007e0000000000, 0x10000000007e0000000000)],
-                    when_any: 0,
-                    mask: 0x1ff00000000,
-                    value: 0x1ff00000000,
-                },
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x70000000007e0000000000, 0x10000000007c0000000000)],
-                    when_any: 0x1ff00000000,
-                    mask: 0x1ff00000000,
-                    value: 0x1ff00000000,
-                },
-                Hidden {
-                    sms: 70..=70,
-                    when: &[(0x70000000007c0000000000, 0x10000000007c0000000000)],
-                    when_any: 0x3ff00000000,
-                    mask: 0x3ff00000000,
-                    value: 0x3ff00000000,
-                },
-                Hidden {
-                    sms: 70..=120,
-                    when: &[(0x70000000007fc000000000, 0x40000000007fc000000000)],
-                    when_any: 0,
-                    mask: 0x3f00000000,
-                    value: 0x3f00000000,
-                },
-                Hidden {
-                    sms: 70..=120,
-                    when: &[(0x70000000007fc000000000, 0x40000000007f8000000000)],
-                    when_any: 0x3f00000000,
-                    mask: 0x3f00000000,
-                    value: 0x3f00000000,
-                },
-                Hidden {
-                    sms: 70..=120,
-                    when: &[(0x7000007ff8000000000000, 0x3000007ff8000000000000)],
-                    when_any: 0,
-                    mask: 0x7ffff00000000,
-                    value: 0x7ffff00000000,
-                },
-                Hidden {
-                    sms: 70..=120,
-                    when: &[(0x7000007ff8000000000000, 0x3000007ff0000000000000)],
-                    when_any: 0x7ffff00000000,
-                    mask: 0x7ffff00000000,
-                    value: 0x7ffff00000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::IMM]),
-    FormInfo::new("f2f64", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1ffff8e07ff080000ffff000fff, 0xb10)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=90,
-                    when: &[
-                        (0x7000000000000000000000, 0x2000000000000000000000),
-                        (0x7000000000000000000000, 0x3000000000000000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0x3000000000000000,
-                    value: 0,
-                },
-            ],
-        )
-        .with_srcs(&[slot::CBUF]),
-    FormInfo::new("f2f64", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1ffff8e07ff0fffff00ff000fff, 0x80000000000000000000d10)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 75..=120,
-                    when: &[
-                        (0x7000000000000000000000, 0x2000000000000000000000),
-                        (0x7000000000000000000000, 0x3000000000000000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0x3000000000000000,
-                    value: 0,
-                },
-            ],
-        )
-        .with_srcs(&[slot::UGPR]),
-    FormInfo::new("f2i", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1ffff8e06ff0fffff00ff000fff, 0x305)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=120,
-                    when: &[(0x7000000000000000000000, 0x2000000000000000000000)],
-                    when_any: 0,
-                    mask: 0x3000000000000000,
-                    value: 0,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR]),
-    FormInfo::new("f2i", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1ffff8e06ff00000000ff000fff, 0x905)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=120,
-                    when: &[
-                        (0x7000000000000000000000, 0x1000000000000000000000),
-                        (0x7000000000000000000000, 0x4000000000000000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0xffff000000000000,
-                    value: 0,
-                },
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x7000007fc0000000000000, 0x2000007fc0000000000000)],
-                    when_any: 0,
-                    mask: 0x3fffff00000000,
-                    value: 0x3fffff00000000,
-                },
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x7000007fc0000000000000, 0x2000007f80000000000000)],
-                    when_any: 0x3fffff00000000,
-                    mask: 0x3fffff00000000,
-                    value: 0x3fffff00000000,
-                },
-                Hidden {
-                    sms: 70..=70,
-                    when: &[(0x7000007f80000000000000, 0x2000007f80000000000000)],
-                    when_any: 0x7fffff00000000,
-                    mask: 0x7fffff00000000,
-                    value: 0x7fffff00000000,
-                },
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x70000000007e0000000000, 0x10000000007e0000000000)],
-                    when_any: 0,
-                    mask: 0x1ff00000000,
-                    value: 0x1ff00000000,
-                },
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x70000000007e0000000000, 0x10000000007c0000000000)],
-                    when_any: 0x1ff00000000,
-                    mask: 0x1ff00000000,
-                    value: 0x1ff00000000,
-                },
-                Hidden {
-                    sms: 70..=70,
-                    when: &[(0x70000000007c0000000000, 0x10000000007c0000000000)],
-                    when_any: 0x3ff00000000,
-                    mask: 0x3ff00000000,
-                    value: 0x3ff00000000,
-                },
-                Hidden {
-                    sms: 70..=120,
-                    when: &[(0x70000000007fc000000000, 0x40000000007fc000000000)],
-                    when_any: 0,
-                    mask: 0x3f00000000,
-                    value: 0x3f00000000,
-                },
-                Hidden {
-                    sms: 70..=120,
-                    when: &[(0x70000000007fc000000000, 0x40000000007f8000000000)],
-                    when_any: 0x3f00000000,
-                    mask: 0x3f00000000,
-                    value: 0x3f00000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::IMM]),
-    FormInfo::new("f2i", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1ffff8e06ff080000ffff000fff, 0xb05)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7000000000000000000000, 0x2000000000000000000000)],
-                    when_any: 0,
-                    mask: 0x3000000000000000,
-                    value: 0,
-                },
-            ],
-        )
-        .with_srcs(&[slot::CBUF]),
-    FormInfo::new("f2i", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1ffff8e06ff0fffff00ff000fff, 0x80000000000000000000d05)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x7000000000000000000000, 0x2000000000000000000000)],
-                    when_any: 0,
-                    mask: 0x3000000000000000,
-                    value: 0,
-                },
-            ],
-        )
-        .with_srcs(&[slot::UGPR]),
-    FormInfo::new("f2i64", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1ffff8e06ff0fffff00ff000fff, 0x311)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=120,
-                    when: &[
-                        (0x7000000000000000000000, 0x2000000000000000000000),
-                        (0x7000000000000000000000, 0x3000000000000000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0x3000000000000000,
-                    value: 0,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR]),
-    FormInfo::new("f2i64", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1ffff8e06ff00000000ff000fff, 0x911)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=120,
-                    when: &[
-                        (0x7000000000000000000000, 0x1000000000000000000000),
-                        (0x7000000000000000000000, 0x4000000000000000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0xffff000000000000,
-                    value: 0,
-                },
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x7000007fc0000000000000, 0x2000007fc0000000000000)],
-                    when_any: 0,
-                    mask: 0x3fffff00000000,
-                    value: 0x3fffff00000000,
-                },
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x7000007fc0000000000000, 0x2000007f80000000000000)],
-                    when_any: 0x3fffff00000000,
-                    mask: 0x3fffff00000000,
-                    value: 0x3fffff00000000,
-                },
-                Hidden {
-                    sms: 70..=70,
-                    when: &[(0x7000007f80000000000000, 0x2000007f80000000000000)],
-                    when_any: 0x7fffff00000000,
-                    mask: 0x7fffff00000000,
-                    value: 0x7fffff00000000,
-                },
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x70000000007e0000000000, 0x10000000007e0000000000)],
-                    when_any: 0,
-                    mask: 0x1ff00000000,
-                    value: 0x1ff00000000,
-                },
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x70000000007e0000000000, 0x10000000007c0000000000)],
-                    when_any: 0x1ff00000000,
-                    mask: 0x1ff00000000,
-                    value: 0x1ff00000000,
-                },
-                Hidden {
-                    sms: 70..=70,
-                    when: &[(0x70000000007c0000000000, 0x10000000007c0000000000)],
-                    when_any: 0x3ff00000000,
-                    mask: 0x3ff00000000,
-                    value: 0x3ff00000000,
-                },
-                Hidden {
-                    sms: 70..=120,
-                    when: &[(0x70000000007fc000000000, 0x40000000007fc000000000)],
-                    when_any: 0,
-                    mask: 0x3f00000000,
-                    value: 0x3f00000000,
-                },
-                Hidden {
-                    sms: 70..=120,
-                    when: &[(0x70000000007fc000000000, 0x40000000007f8000000000)],
-                    when_any: 0x3f00000000,
-                    mask: 0x3f00000000,
-                    value: 0x3f00000000,
-                },
-                Hidden {
-                    sms: 70..=120,
-                    when: &[(0x7000007ff8000000000000, 0x3000007ff8000000000000)],
-                    when_any: 0,
-                    mask: 0x7ffff00000000,
-                    value: 0x7ffff00000000,
-                },
-                Hidden {
-                    sms: 70..=120,
-                    when: &[(0x7000007ff8000000000000, 0x3000007ff0000000000000)],
-                    when_any: 0x7ffff00000000,
-                    mask: 0x7ffff00000000,
-                    value: 0x7ffff00000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::IMM]),
-    FormInfo::new("f2i64", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1ffff8e06ff080000ffff000fff, 0xb11)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=90,
-                    when: &[
-                        (0x7000000000000000000000, 0x2000000000000000000000),
-                        (0x7000000000000000000000, 0x3000000000000000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0x3000000000000000,
-                    value: 0,
-                },
-            ],
-        )
-        .with_srcs(&[slot::CBUF]),
-    FormInfo::new("f2i64", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1ffff8e06ff0fffff00ff000fff, 0x80000000000000000000d11)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 75..=120,
-                    when: &[
-                        (0x7000000000000000000000, 0x2000000000000000000000),
-                        (0x7000000000000000000000, 0x3000000000000000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0x3000000000000000,
-                    value: 0,
-                },
-            ],
-        )
-        .with_srcs(&[slot::UGPR]),
-    FormInfo::new("fadd", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffffe1cff3fffff0000000fff, 0x221)
-        .with_srcs(&[slot::GPR, slot::GPR]),
-    FormInfo::new("fadd", "rri", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffffe1cff0000000000000fff, 0x421)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
-                    when_any: 0,
-                    mask: 0x3fffff00000000,
-                    value: 0x3fffff00000000,
-                },
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x7fc0000000000000, 0x7f80000000000000)],
-                    when_any: 0x3fffff00000000,
-                    mask: 0x3fffff00000000,
-                    value: 0x3fffff00000000,
-                },
-                Hidden {
-                    sms: 70..=70,
-                    when: &[(0x7f80000000000000, 0x7f80000000000000)],
-                    when_any: 0x7fffff00000000,
-                    mask: 0x7fffff00000000,
-                    value: 0x7fffff00000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM]),
-    FormInfo::new("fadd", "rrc", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fffffe1cff380000ff00000fff, 0x621)
-        .with_srcs(&[slot::GPR, slot::CBUF]),
-    FormInfo::new("fadd", "rru", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffffe1cff3fffff0000000fff, 0x80000000000000000000e21)
-        .with_srcs(&[slot::GPR, slot::UGPR]),
-    FormInfo::new("fadd", "r", 4, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfff88e7ff0000000, 0x5c58000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR]),
-    FormInfo::new("fadd", "i", 5, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfef88e0000000000, 0x3858000000000000)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 50..=60,
-                    when: &[(0x7f80000000, 0x7f80000000)],
-                    when_any: 0x7ff00000,
-                    mask: 0x7ff00000,
-                    value: 0x7ff00000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM]),
-    FormInfo::new("fadd", "c", 6, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfff88e0000000000, 0x4c58000000000000)
-        .with_srcs(&[slot::GPR, slot::CBUF]),
-    FormInfo::new("fadd32i", "fixed", 0, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfe30000000000000, 0x800000000000000)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 50..=60,
-                    when: &[(0x7f80000000000, 0x7f80000000000)],
-                    when_any: 0x7fffff00000,
-                    mask: 0x7fffff00000,
-                    value: 0x7fffff00000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM]),
-    FormInfo::new("ffma", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffffe10003fffff0000000fff, 0x223)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
-    FormInfo::new("ffma", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffffe10000000000000000fff, 0x823)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
-                    when_any: 0,
-                    mask: 0x3fffff00000000,
-                    value: 0x3fffff00000000,
-                },
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x7fc0000000000000, 0x7f80000000000000)],
-                    when_any: 0x3fffff00000000,
-                    mask: 0x3fffff00000000,
-                    value: 0x3fffff00000000,
-                },
-                Hidden {
-                    sms: 70..=70,
-                    when: &[(0x7f80000000000000, 0x7f80000000000000)],
-                    when_any: 0x7fffff00000000,
-                    mask: 0x7fffff00000000,
-                    value: 0x7fffff00000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
-    FormInfo::new("ffma", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fffffe1000380000ff00000fff, 0xa23)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
-    FormInfo::new("ffma", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffffe10003fffff0000000fff, 0x80000000000000000000c23)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR]),
-    FormInfo::new("ffma", "rri", 4, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffffe10000000000000000fff, 0x423)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
-                    when_any: 0,
-                    mask: 0x3fffff00000000,
-                    value: 0x3fffff00000000,
-                },
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x7fc0000000000000, 0x7f80000000000000)],
-                    when_any: 0x3fffff00000000,
-                    mask: 0x3fffff00000000,
-                    value: 0x3fffff00000000,
-                },
-                Hidden {
-                    sms: 70..=70,
-                    when: &[(0x7f80000000000000, 0x7f80000000000000)],
-                    when_any: 0x7fffff00000000,
-                    mask: 0x7fffff00000000,
-                    value: 0x7fffff00000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::GPR, slot::IMM]),
-    FormInfo::new("ffma", "rrc", 5, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fffffe1000380000ff00000fff, 0x623)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF]),
-    FormInfo::new("ffma", "rru", 6, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffffe10003fffff0000000fff, 0x80000000000000000000e23)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::UGPR]),
-    FormInfo::new("ffma", "r", 7, Family::Sm50, &[50, 52, 60])
-        .fixed(0xffc0807ff0000000, 0x5980000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
-    FormInfo::new("ffma", "i", 8, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfec0800000000000, 0x3280000000000000)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 50..=60,
-                    when: &[(0x7f80000000, 0x7f80000000)],
-                    when_any: 0x7ff00000,
-                    mask: 0x7ff00000,
-                    value: 0x7ff00000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
-    FormInfo::new("ffma", "c", 9, Family::Sm50, &[50, 52, 60])
-        .fixed(0xffc0800000000000, 0x4980000000000000)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
-    FormInfo::new("ffma", "c2", 10, Family::Sm50, &[50, 52, 60])
-        .fixed(0xffc0800000000000, 0x5180000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF]),
-    FormInfo::new("ffma32i", "fixed", 0, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfc50000000000000, 0xc00000000000000)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 50..=60,
-                    when: &[(0x7f80000000000, 0x7f80000000000)],
-                    when_any: 0x7fffff00000,
-                    mask: 0x7fffff00000,
-                    value: 0x7fffff00000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
-    FormInfo::new("flo", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffff1f9ff7fffff00ff000fff, 0x300)
-        .with_srcs(&[slot::GPR]),
-    FormInfo::new("flo", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffff1f9ff00000000ff000fff, 0x900)
-        .with_srcs(&[slot::IMM]),
-    FormInfo::new("flo", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fffff1f9ff780000ffff000fff, 0xb00)
-        .with_srcs(&[slot::CBUF]),
-    FormInfo::new("flo", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffff1f9ff7fffff00ff000fff, 0x80000000000000000000d00)
-        .with_srcs(&[slot::UGPR]),
-    FormInfo::new("flo", "r", 4, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfffefcfff000ff00, 0x5c30000000000000)
-        .with_srcs(&[slot::GPR]),
-    FormInfo::new("flo", "i", 5, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfefefd800000ff00, 0x3830000000000000)
-        .with_srcs(&[slot::IMM]),
-    FormInfo::new("flo", "c", 6, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfffefc800000ff00, 0x4c30000000000000)
-        .with_srcs(&[slot::CBUF]),
-    FormInfo::new("fmnmx", "rrr", 0, Family::Sm70, &[70, 75])
-        .fixed(0x1fff87efcff3fffff0000000fff, 0x209)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("fmnmx", "rir", 1, Family::Sm70, &[70, 75])
-        .fixed(0x1fff87efcff0000000000000fff, 0x809)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 75..=75,
-                    when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
-                    when_any: 0,
-                    mask: 0x3fffff00000000,
-                    value: 0x3fffff00000000,
-                },
-                Hidden {
-                    sms: 75..=75,
-                    when: &[(0x7fc0000000000000, 0x7f80000000000000)],
-                    when_any: 0x3fffff00000000,
-                    mask: 0x3fffff00000000,
-                    value: 0x3fffff00000000,
-                },
-                Hidden {
-                    sms: 70..=70,
-                    when: &[(0x7f80000000000000, 0x7f80000000000000)],
-                    when_any: 0x7fffff00000000,
-                    mask: 0x7fffff00000000,
-                    value: 0x7fffff00000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
-    FormInfo::new("fmnmx", "rcr", 2, Family::Sm70, &[70, 75])
-        .fixed(0x1fff87efcff380000ff00000fff, 0xa09)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
-    FormInfo::new("fmnmx", "rur", 3, Family::Sm70, &[75])
-        .fixed(0x1fff87efcff3fffff0000000fff, 0x80000000000000000000c09)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
-    FormInfo::new("fmnmx", "rrr", 4, Family::Sm70, &[80])
-        .fixed(0x1fff878fcff3fffff0000000fff, 0x209)
-        .raw(0x400000000000000000000, 0)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("fmnmx", "rir", 5, Family::Sm70, &[80])
-        .fixed(0x1fff878fcff0000000000000fff, 0x809)
-        .raw(0x400000000000000000000, 0)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 80..=80,
-                    when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
-                    when_any: 0,
-                    mask: 0x3fffff00000000,
-                    value: 0x3fffff00000000,
-                },
-                Hidden {
-                    sms: 80..=80,
-                    when: &[(0x7fc0000000000000, 0x7f80000000000000)],
-                    when_any: 0x3fffff00000000,
-                    mask: 0x3fffff00000000,
-                    value: 0x3fffff00000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
-    FormInfo::new("fmnmx", "rcr", 6, Family::Sm70, &[80])
-        .fixed(0x1fff878fcff380000ff00000fff, 0xa09)
-        .raw(0x400000000000000000000, 0)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
-    FormInfo::new("fmnmx", "rur", 7, Family::Sm70, &[80])
-        .fixed(0x1fff878fcff3fffff0000000fff, 0x80000000000000000000c09)
-        .raw(0x400000000000000000000, 0)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
-    FormInfo::new("fmnmx", "rrr", 8, Family::Sm70, &[86, 89, 90, 100, 120])
-        .fixed(0x1fff878fcff3fffff0000000fff, 0x209)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("fmnmx", "rir", 9, Family::Sm70, &[86, 89, 90, 100, 120])
-        .fixed(0x1fff878fcff0000000000000fff, 0x809)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 86..=120,
-                    when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
-                    when_any: 0,
-                    mask: 0x3fffff00000000,
-                    value: 0x3fffff00000000,
-                },
-                Hidden {
-                    sms: 86..=120,
-                    when: &[(0x7fc0000000000000, 0x7f80000000000000)],
-                    when_any: 0x3fffff00000000,
-                    mask: 0x3fffff00000000,
-                    value: 0x3fffff00000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
-    FormInfo::new("fmnmx", "rcr", 10, Family::Sm70, &[86, 89, 90])
-        .fixed(0x1fff878fcff380000ff00000fff, 0xa09)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
-    FormInfo::new("fmnmx", "rur", 11, Family::Sm70, &[86, 89, 90, 100, 120])
-        .fixed(0x1fff878fcff3fffff0000000fff, 0x80000000000000000000c09)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
-    FormInfo::new("fmnmx", "r", 12, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfffc887ff0000000, 0x5c60000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("fmnmx", "i", 13, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfefc880000000000, 0x3860000000000000)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 50..=60,
-                    when: &[(0x7f80000000, 0x7f80000000)],
-                    when_any: 0x7ff00000,
-                    mask: 0x7ff00000,
-                    value: 0x7ff00000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
-    FormInfo::new("fmnmx", "c", 14, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfffc880000000000, 0x4c60000000000000)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
-    FormInfo::new("fmul", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffffe1cff3fffff0000000fff, 0x4000000000000000000220)
-        .with_srcs(&[slot::GPR, slot::GPR]),
-    FormInfo::new("fmul", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffffe1cff0000000000000fff, 0x4000000000000000000820)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
-                    when_any: 0,
-                    mask: 0x3fffff00000000,
-                    value: 0x3fffff00000000,
-                },
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x7fc0000000000000, 0x7f80000000000000)],
-                    when_any: 0x3fffff00000000,
-                    mask: 0x3fffff00000000,
-                    value: 0x3fffff00000000,
-                },
-                Hidden {
-                    sms: 70..=70,
-                    when: &[(0x7f80000000000000, 0x7f80000000000000)],
-                    when_any: 0x7fffff00000000,
-                    mask: 0x7fffff00000000,
-                    value: 0x7fffff00000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM]),
-    FormInfo::new("fmul", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fffffe1cff380000ff00000fff, 0x4000000000000000000a20)
-        .with_srcs(&[slot::GPR, slot::CBUF]),
-    FormInfo::new("fmul", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffffe1cff3fffff0000000fff, 0x84000000000000000000c20)
-        .with_srcs(&[slot::GPR, slot::UGPR]),
-    FormInfo::new("fmul", "r", 4, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfffaee7ff0000000, 0x5c68000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR]),
-    FormInfo::new("fmul", "i", 5, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfefaee0000000000, 0x3868000000000000)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 50..=60,
-                    when: &[(0x7f80000000, 0x7f80000000)],
-                    when_any: 0x7ff00000,
-                    mask: 0x7ff00000,
-                    value: 0x7ff00000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM]),
-    FormInfo::new("fmul", "c", 6, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfffaee0000000000, 0x4c68000000000000)
-        .with_srcs(&[slot::GPR, slot::CBUF]),
-    FormInfo::new("fmul32i", "fixed", 0, Family::Sm50, &[50, 52, 60])
-        .fixed(0xff50000000000000, 0x1e00000000000000)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 50..=60,
-                    when: &[(0x7f80000000000, 0x7f80000000000)],
-                    when_any: 0x7fffff00000,
-                    mask: 0x7fffff00000,
-                    value: 0x7fffff00000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM]),
-    FormInfo::new("fsel", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff87fffffffffff0000000fff, 0x208)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("fsel", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff87fffff0000000000000fff, 0x808)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
-                    when_any: 0,
-                    mask: 0x3fffff00000000,
-                    value: 0x3fffff00000000,
-                },
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x7fc0000000000000, 0x7f80000000000000)],
-                    when_any: 0x3fffff00000000,
-                    mask: 0x3fffff00000000,
-                    value: 0x3fffff00000000,
-                },
-                Hidden {
-                    sms: 70..=70,
-                    when: &[(0x7f80000000000000, 0x7f80000000000000)],
-                    when_any: 0x7fffff00000000,
-                    mask: 0x7fffff00000000,
-                    value: 0x7fffff00000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
-    FormInfo::new("fsel", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fff87ffffff80000ff00000fff, 0xa08)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
-    FormInfo::new("fsel", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff87fffffffffff0000000fff, 0x80000000000000000000c08)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
-    FormInfo::new("fsetp", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff80000ff3fffff0000ff0fff, 0x20b)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("fsetp", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff80000ff0000000000ff0fff, 0x80b)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x7fc0000000000000, 0x7fc0000000000000)],
-                    when_any: 0,
-                    mask: 0x3fffff00000000,
-                    value: 0x3fffff00000000,
-                },
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x7fc0000000000000, 0x7f80000000000000)],
-                    when_any: 0x3fffff00000000,
-                    mask: 0x3fffff00000000,
-                    value: 0x3fffff00000000,
-                },
-                Hidden {
-                    sms: 70..=70,
-                    when: &[(0x7f80000000000000, 0x7f80000000000000)],
-                    when_any: 0x7fffff00000000,
-                    mask: 0x7fffff00000000,
-                    value: 0x7fffff00000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
-    FormInfo::new("fsetp", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fff80000ff380000ff00ff0fff, 0xa0b)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
-    FormInfo::new("fsetp", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff80000ff3fffff0000ff0fff, 0x80000000000000000000c0b)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
-    FormInfo::new("fsetp", "r", 4, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfff0007ff0000000, 0x5bb0000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("fsetp", "i", 5, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfef0000000000000, 0x36b0000000000000)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 50..=60,
-                    when: &[(0x7f80000000, 0x7f80000000)],
-                    when_any: 0x7ff00000,
-                    mask: 0x7ff00000,
-                    value: 0x7ff00000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
-    FormInfo::new("fsetp", "c", 6, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfff0000000000000, 0x4bb0000000000000)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
-    FormInfo::new("i2f", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1ffffcf03ffcfffff00ff000fff, 0x306)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=120,
-                    when: &[
-                        (0x3004000000000000000000, 0x2004000000000000000000),
-                        (0x3004000000000000000000, 0x2000000000000000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0x3000000000000000,
-                    value: 0,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR]),
-    FormInfo::new("i2f", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1ffffcf03ff00000000ff000fff, 0x906)
-        .with_srcs(&[slot::IMM]),
-    FormInfo::new("i2f", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1ffffcf03ffc80000ffff000fff, 0xb06)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=90,
-                    when: &[
-                        (0x3004000000000000000000, 0x2004000000000000000000),
-                        (0x3004000000000000000000, 0x2000000000000000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0x3000000000000000,
-                    value: 0,
-                },
-            ],
-        )
-        .with_srcs(&[slot::CBUF]),
-    FormInfo::new("i2f", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1ffffcf03ffcfffff00ff000fff, 0x80000000000000000000d06)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 75..=120,
-                    when: &[
-                        (0x3004000000000000000000, 0x2004000000000000000000),
-                        (0x3004000000000000000000, 0x2000000000000000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0x3000000000000000,
-                    value: 0,
-                },
-            ],
-        )
-        .with_srcs(&[slot::UGPR]),
-    FormInfo::new("i2f64", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1ffffcf03ffcfffff00ff000fff, 0x312)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=120,
-                    when: &[
-                        (0x3004000000000000000000, 0x2004000000000000000000),
-                        (0x3004000000000000000000, 0x2000000000000000000000),
-                        (0x3004000000000000000000, 0x3004000000000000000000),
-                        (0x3004000000000000000000, 0x3000000000000000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0x3000000000000000,
-                    value: 0,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR]),
-    FormInfo::new("i2f64", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1ffffcf03ff00000000ff000fff, 0x912)
-        .with_srcs(&[slot::IMM]),
-    FormInfo::new("i2f64", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1ffffcf03ffc80000ffff000fff, 0xb12)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=90,
-                    when: &[
-                        (0x3004000000000000000000, 0x2004000000000000000000),
-                        (0x3004000000000000000000, 0x2000000000000000000000),
-                        (0x3004000000000000000000, 0x3004000000000000000000),
-                        (0x3004000000000000000000, 0x3000000000000000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0x3000000000000000,
-                    value: 0,
-                },
-            ],
-        )
-        .with_srcs(&[slot::CBUF]),
-    FormInfo::new("i2f64", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1ffffcf03ffcfffff00ff000fff, 0x80000000000000000000d12)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 75..=120,
-                    when: &[
-                        (0x3004000000000000000000, 0x2004000000000000000000),
-                        (0x3004000000000000000000, 0x2000000000000000000000),
-                        (0x3004000000000000000000, 0x3004000000000000000000),
-                        (0x3004000000000000000000, 0x3000000000000000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0x3000000000000000,
-                    value: 0,
-                },
-            ],
-        )
-        .with_srcs(&[slot::UGPR]),
-    FormInfo::new("i2i", "r", 0, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfff959fff000c000, 0x5ce0000000000000)
-        .with_srcs(&[slot::GPR]),
-    FormInfo::new("i2i", "i", 1, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfefb7f800000c000, 0x38e0000000000000)
-        .with_srcs(&[slot::IMM]),
-    FormInfo::new("i2i", "c", 2, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfff959800000c000, 0x4ce0000000000000)
-        .with_srcs(&[slot::CBUF]),
-    FormInfo::new("iabs", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1ffffffffffffffff00ff000fff, 0x213)
-        .with_srcs(&[slot::GPR]),
-    FormInfo::new("iabs", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1ffffffffff00000000ff000fff, 0x813)
-        .with_srcs(&[slot::IMM]),
-    FormInfo::new("iabs", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fffffffffff80000ffff000fff, 0xa13)
-        .with_srcs(&[slot::CBUF]),
-    FormInfo::new("iabs", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1ffffffffffffffff00ff000fff, 0x80000000000000000000c13)
-        .with_srcs(&[slot::UGPR]),
-    FormInfo::new("iadd", "r", 0, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfffc77fff0000000, 0x5c10000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR]),
-    FormInfo::new("iadd", "i", 1, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfefd778000000000, 0x3810000000000000)
-        .with_srcs(&[slot::GPR, slot::IMM]),
-    FormInfo::new("iadd", "c", 2, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfffc778000000000, 0x4c10000000000000)
-        .with_srcs(&[slot::GPR, slot::CBUF]),
-    FormInfo::new("iadd", "rrr", 3, Family::Sm70, &[120])
-        .fixed(0x1fff871feff7fffff0000000fff, 0x235)
-        .raw(0x78000000000000000000000, 0x78000000000000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR]),
-    FormInfo::new("iadd", "rir", 4, Family::Sm70, &[120])
-        .fixed(0x1fff871feff0000000000000fff, 0x835)
-        .raw(0x78000000000000000000000, 0x78000000000000000000000)
-        .with_srcs(&[slot::GPR, slot::IMM]),
-    FormInfo::new("iadd", "rur", 5, Family::Sm70, &[120])
-        .fixed(0x1fff871feff7fffff0000000fff, 0x80000000000000000000c35)
-        .raw(0x78000000000000000000000, 0x78000000000000000000000)
-        .with_srcs(&[slot::GPR, slot::UGPR]),
-    FormInfo::new("iadd3", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff80016007fffff0000000fff, 0x210)
-        .raw(0x781e0000000000000000000, 0x781e0000000000000000000)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7000000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7200000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7400000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7600000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7800000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7a00000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7c00000000000000000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
-    FormInfo::new("iadd3", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff80016000000000000000fff, 0x810)
-        .raw(0x781e0000000000000000000, 0x781e0000000000000000000)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7000000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7200000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7400000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7600000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7800000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7a00000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7c00000000000000000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
-    FormInfo::new("iadd3", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fff8001600780000ff00000fff, 0xa10)
-        .raw(0x781e0000000000000000000, 0x781e0000000000000000000)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7000000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7200000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7400000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7600000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7800000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7a00000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7c00000000000000000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
-    FormInfo::new("iadd3", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff80016007fffff0000000fff, 0x80000000000000000000c10)
-        .raw(0x781e0000000000000000000, 0x781e0000000000000000000)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 75..=90,
-                    when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7000000000000000000000,
-                },
-                Hidden {
-                    sms: 75..=90,
-                    when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7200000000000000000000,
-                },
-                Hidden {
-                    sms: 75..=90,
-                    when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7400000000000000000000,
-                },
-                Hidden {
-                    sms: 75..=90,
-                    when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7600000000000000000000,
-                },
-                Hidden {
-                    sms: 75..=90,
-                    when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7800000000000000000000,
-                },
-                Hidden {
-                    sms: 75..=90,
-                    when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7a00000000000000000000,
-                },
-                Hidden {
-                    sms: 75..=90,
-                    when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7c00000000000000000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR]),
-    FormInfo::new("iadd32i", "fixed", 0, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfec0000000000000, 0x1c00000000000000)
-        .with_srcs(&[slot::GPR, slot::IMM]),
-    FormInfo::new("iadd3x", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff80016007fffff0000000fff, 0x4000000000000000210)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7000000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7200000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7400000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7600000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7800000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7a00000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7c00000000000000000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR, slot::PRED, slot::PRED]),
-    FormInfo::new("iadd3x", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff80016000000000000000fff, 0x4000000000000000810)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7000000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7200000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7400000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7600000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7800000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7a00000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7c00000000000000000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR, slot::PRED, slot::PRED]),
-    FormInfo::new("iadd3x", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fff8001600780000ff00000fff, 0x4000000000000000a10)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7000000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7200000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7400000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7600000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7800000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7a00000000000000000000,
-                },
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7c00000000000000000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR, slot::PRED, slot::PRED]),
-    FormInfo::new("iadd3x", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff80016007fffff0000000fff, 0x80004000000000000000c10)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 75..=90,
-                    when: &[(0x7e00000000000000000000, 0xe00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7000000000000000000000,
-                },
-                Hidden {
-                    sms: 75..=90,
-                    when: &[(0x7e00000000000000000000, 0x1e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7200000000000000000000,
-                },
-                Hidden {
-                    sms: 75..=90,
-                    when: &[(0x7e00000000000000000000, 0x2e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7400000000000000000000,
-                },
-                Hidden {
-                    sms: 75..=90,
-                    when: &[(0x7e00000000000000000000, 0x3e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7600000000000000000000,
-                },
-                Hidden {
-                    sms: 75..=90,
-                    when: &[(0x7e00000000000000000000, 0x4e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7800000000000000000000,
-                },
-                Hidden {
-                    sms: 75..=90,
-                    when: &[(0x7e00000000000000000000, 0x5e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7a00000000000000000000,
-                },
-                Hidden {
-                    sms: 75..=90,
-                    when: &[(0x7e00000000000000000000, 0x6e00000000000000000000)],
-                    when_any: 0,
-                    mask: 0x7e00000000000000000000,
-                    value: 0x7c00000000000000000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR, slot::PRED, slot::PRED]),
-    FormInfo::new("iadd64", "rrr", 0, Family::Sm70, &[120])
-        .fixed(0x1fff871feff7fffff0000000fff, 0x2000000000000000235)
-        .raw(0x78000000000000000000000, 0x78000000000000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR]),
-    FormInfo::new("iadd64", "rir", 1, Family::Sm70, &[120])
-        .fixed(0x1fff871feff0000000000000fff, 0x2000000000000000835)
-        .raw(0x78000000000000000000000, 0x78000000000000000000000)
-        .with_srcs(&[slot::GPR, slot::IMM]),
-    FormInfo::new("iadd64", "rur", 2, Family::Sm70, &[120])
-        .fixed(0x1fff871feff7fffff0000000fff, 0x80002000000000000000c35)
-        .raw(0x78000000000000000000000, 0x78000000000000000000000)
-        .with_srcs(&[slot::GPR, slot::UGPR]),
-    FormInfo::new("iadd64x", "rrr", 0, Family::Sm70, &[120])
-        .fixed(0x1fff871feff7fffff0000000fff, 0x6000000000000000235)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("iadd64x", "rir", 1, Family::Sm70, &[120])
-        .fixed(0x1fff871feff0000000000000fff, 0x6000000000000000835)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
-    FormInfo::new("iadd64x", "rur", 2, Family::Sm70, &[120])
-        .fixed(0x1fff871feff7fffff0000000fff, 0x80006000000000000000c35)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
-    FormInfo::new("iaddx", "rrr", 0, Family::Sm70, &[120])
-        .fixed(0x1fff871feff7fffff0000000fff, 0x4000000000000000235)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("iaddx", "rir", 1, Family::Sm70, &[120])
-        .fixed(0x1fff871feff0000000000000fff, 0x4000000000000000835)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
-    FormInfo::new("iaddx", "rur", 2, Family::Sm70, &[120])
-        .fixed(0x1fff871feff7fffff0000000fff, 0x80004000000000000000c35)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
-    FormInfo::new("icmp", "r", 0, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfff0807ff0000000, 0x5b40000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
-    FormInfo::new("icmp", "i", 1, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfef0800000000000, 0x3640000000000000)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
-    FormInfo::new("icmp", "c", 2, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfff0800000000000, 0x4b40000000000000)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
-    FormInfo::new("icmp", "c2", 3, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfff0800000000000, 0x5340000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF]),
-    FormInfo::new("imad", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffffff500ffffff0000000fff, 0x78e00000000000000000224)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
-    FormInfo::new("imad", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffffff5000000000000000fff, 0x78e00000000000000000824)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
-    FormInfo::new("imad", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fffffff500f80000ff00000fff, 0x78e00000000000000000a24)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
-    FormInfo::new("imad", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffffff500ffffff0000000fff, 0xf8e00000000000000000c24)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR]),
-    FormInfo::new("imad", "rri", 4, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffffffd000000000000000fff, 0x78e00000000000000000424)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::IMM]),
-    FormInfo::new("imad", "rrc", 5, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fffffffd00780000ff00000fff, 0x78e00000000000000000624)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF]),
-    FormInfo::new("imad", "rru", 6, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffffffd007fffff0000000fff, 0xf8e00000000000000000e24)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::UGPR]),
-    FormInfo::new("imad_hi", "rrr", 0, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffff1f500ffffff0000000fff, 0x78000000000000000000227)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
-    FormInfo::new("imad_hi", "rir", 1, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffff1f5000000000000000fff, 0x78000000000000000000827)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
-    FormInfo::new("imad_hi", "rcr", 2, Family::Sm70, &[75, 80, 86, 89, 90])
-        .fixed(0x1fffff1f500f80000ff00000fff, 0x78000000000000000000a27)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
-    FormInfo::new("imad_hi", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffff1f500ffffff0000000fff, 0xf8000000000000000000c27)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR]),
-    FormInfo::new("imad_hi", "rrc", 4, Family::Sm70, &[75, 80, 86, 89, 90])
-        .fixed(0x1fffff1fd00780000ff00000fff, 0x78000000000000000000627)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF]),
-    FormInfo::new("imad_hi", "rru", 5, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffff1fd007fffff0000000fff, 0xf8000000000000000000e27)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::UGPR]),
-    FormInfo::new(
-            "imad_wide",
-            "rrr",
-            0,
-            Family::Sm70,
-            &[70, 75, 80, 86, 89, 90, 100, 120],
-        )
-        .fixed(0x1fffff1f500ffffff0000000fff, 0x78000000000000000000225)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
-    FormInfo::new(
-            "imad_wide",
-            "rir",
-            1,
-            Family::Sm70,
-            &[70, 75, 80, 86, 89, 90, 100, 120],
-        )
-        .fixed(0x1fffff1f5000000000000000fff, 0x78000000000000000000825)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
-    FormInfo::new("imad_wide", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fffff1f500f80000ff00000fff, 0x78000000000000000000a25)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
-    FormInfo::new("imad_wide", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffff1f500ffffff0000000fff, 0xf8000000000000000000c25)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR]),
-    FormInfo::new("imad_wide", "rrc", 4, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fffff1fd00780000ff00000fff, 0x78000000000000000000625)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF]),
-    FormInfo::new("imad_wide", "rru", 5, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffff1fd007fffff0000000fff, 0xf8000000000000000000e25)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::UGPR]),
-    FormInfo::new(
-            "imad_wide_x",
-            "rrr",
-            0,
-            Family::Sm70,
-            &[70, 75, 80, 86, 89, 90, 100, 120],
-        )
-        .fixed(0x1fff871f500ffffff0000000fff, 0x4000000000000000225)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new(
-            "imad_wide_x",
-            "rir",
-            1,
-            Family::Sm70,
-            &[70, 75, 80, 86, 89, 90, 100, 120],
-        )
-        .fixed(0x1fff871f5000000000000000fff, 0x4000000000000000825)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR, slot::PRED]),
-    FormInfo::new("imad_wide_x", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fff871f500f80000ff00000fff, 0x4000000000000000a25)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR, slot::PRED]),
-    FormInfo::new("imad_wide_x", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff871f500ffffff0000000fff, 0x80004000000000000000c25)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR, slot::PRED]),
-    FormInfo::new("imad_wide_x", "rrc", 4, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fff871fd00780000ff00000fff, 0x4000000000000000625)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF, slot::PRED]),
-    FormInfo::new("imad_wide_x", "rru", 5, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff871fd007fffff0000000fff, 0x80004000000000000000e25)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::UGPR, slot::PRED]),
-    FormInfo::new("imadx", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff87ff500ffffff0000000fff, 0xe04000000000000000224)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("imadx", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff87ff5000000000000000fff, 0xe04000000000000000824)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR, slot::PRED]),
-    FormInfo::new("imadx", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fff87ff500f80000ff00000fff, 0xe04000000000000000a24)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR, slot::PRED]),
-    FormInfo::new("imadx", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff87ff500ffffff0000000fff, 0x80e04000000000000000c24)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR, slot::PRED]),
-    FormInfo::new("imadx", "rri", 4, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff87ffd000000000000000fff, 0xe04000000000000000424)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::IMM, slot::PRED]),
-    FormInfo::new("imadx", "rrc", 5, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fff87ffd00780000ff00000fff, 0xe04000000000000000624)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF, slot::PRED]),
-    FormInfo::new("imadx", "rru", 6, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff87ffd007fffff0000000fff, 0x80e04000000000000000e24)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::UGPR, slot::PRED]),
-    FormInfo::new("imnmx", "rrr", 0, Family::Sm70, &[75, 80, 86, 89, 90, 100])
-        .fixed(0x1fff87ffdffffffff0000000fff, 0x217)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED, slot::NONE]),
-    FormInfo::new("imnmx", "rir", 1, Family::Sm70, &[75, 80, 86, 89, 90, 100])
-        .fixed(0x1fff87ffdff0000000000000fff, 0x817)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED, slot::NONE]),
-    FormInfo::new("imnmx", "rcr", 2, Family::Sm70, &[75, 80, 86, 89, 90])
-        .fixed(0x1fff87ffdfff80000ff00000fff, 0xa17)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED, slot::NONE]),
-    FormInfo::new("imnmx", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100])
-        .fixed(0x1fff87ffdffffffff0000000fff, 0x80000000000000000000c17)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED, slot::NONE]),
-    FormInfo::new("imnmx", "rrr", 4, Family::Sm70, &[120])
-        .fixed(0x1fff8001dffffffff0000000fff, 0x217)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED, slot::PRED]),
-    FormInfo::new("imnmx", "rir", 5, Family::Sm70, &[120])
-        .fixed(0x1fff8001dff0000000000000fff, 0x817)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED, slot::PRED]),
-    FormInfo::new("imnmx", "rur", 6, Family::Sm70, &[120])
-        .fixed(0x1fff8001dffffffff0000000fff, 0x80000000000000000000c17)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED, slot::PRED]),
-    FormInfo::new("imnmx", "r", 7, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfffe607ff0000000, 0x5c20000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED, slot::NONE]),
-    FormInfo::new("imnmx", "i", 8, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfefe600000000000, 0x3820000000000000)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED, slot::NONE]),
-    FormInfo::new("imnmx", "c", 9, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfffe600000000000, 0x4c20000000000000)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED, slot::NONE]),
-    FormInfo::new("imnmx64", "rrr", 0, Family::Sm70, &[120])
-        .fixed(0x1fff8001dffffffff0000000fff, 0x4000000000000000217)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED, slot::PRED]),
-    FormInfo::new("imnmx64", "rir", 1, Family::Sm70, &[120])
-        .fixed(0x1fff8001dff0000000000000fff, 0x4000000000000000817)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED, slot::PRED]),
-    FormInfo::new("imnmx64", "rur", 2, Family::Sm70, &[120])
-        .fixed(0x1fff8001dffffffff0000000fff, 0x80004000000000000000c17)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED, slot::PRED]),
-    FormInfo::new("imul", "r", 0, Family::Sm50, &[50, 52, 60])
-        .fixed(0xffff7c7ff0000000, 0x5c38000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR]),
-    FormInfo::new("imul", "i", 1, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfeff7c0000000000, 0x3838000000000000)
-        .with_srcs(&[slot::GPR, slot::IMM]),
-    FormInfo::new("imul", "c", 2, Family::Sm50, &[50, 52, 60])
-        .fixed(0xffff7c0000000000, 0x4c38000000000000)
-        .with_srcs(&[slot::GPR, slot::CBUF]),
-    FormInfo::new("imul32i", "fixed", 0, Family::Sm50, &[50, 52, 60])
-        .fixed(0xff00000000000000, 0x1f00000000000000)
-        .with_srcs(&[slot::GPR, slot::IMM]),
-    FormInfo::new("iscadd", "r", 0, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfffc707ff0000000, 0x5c18000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR]),
-    FormInfo::new("iscadd", "i", 1, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfefd700000000000, 0x3818000000000000)
-        .with_srcs(&[slot::GPR, slot::IMM]),
-    FormInfo::new("iscadd", "c", 2, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfffc700000000000, 0x4c18000000000000)
-        .with_srcs(&[slot::GPR, slot::CBUF]),
-    FormInfo::new("iscadd32i", "fixed", 0, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfc00000000000000, 0x1400000000000000)
-        .with_srcs(&[slot::GPR, slot::IMM]),
-    FormInfo::new("iset", "r", 0, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfff0007ff0000000, 0x5b50000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("iset", "i", 1, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfef0000000000000, 0x3650000000000000)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
-    FormInfo::new("iset", "c", 2, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfff0000000000000, 0x4b50000000000000)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
-    FormInfo::new("isetp", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff801800fffffff0000ff0fff, 0x20c)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 80..=120,
-                    when: &[(0x1000000000000000000, 0)],
-                    when_any: 0,
-                    mask: 0xf00000000000000000,
-                    value: 0x700000000000000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED, slot::PRED]),
-    FormInfo::new("isetp", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff801800f0000000000ff0fff, 0x80c)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 80..=120,
-                    when: &[(0x1000000000000000000, 0)],
-                    when_any: 0,
-                    mask: 0xf00000000000000000,
-                    value: 0x700000000000000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED, slot::PRED]),
-    FormInfo::new("isetp", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fff801800ff80000ff00ff0fff, 0xa0c)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 80..=90,
-                    when: &[(0x1000000000000000000, 0)],
-                    when_any: 0,
-                    mask: 0xf00000000000000000,
-                    value: 0x700000000000000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED, slot::PRED]),
-    FormInfo::new("isetp", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff801800fffffff0000ff0fff, 0x80000000000000000000c0c)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 80..=120,
-                    when: &[(0x1000000000000000000, 0)],
-                    when_any: 0,
-                    mask: 0xf00000000000000000,
-                    value: 0x700000000000000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED, slot::PRED]),
-    FormInfo::new("isetp", "r", 4, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfff0907ff00000c0, 0x5b60000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED, slot::NONE]),
-    FormInfo::new("isetp", "i", 5, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfef09000000000c0, 0x3660000000000000)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED, slot::NONE]),
-    FormInfo::new("isetp", "c", 6, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfff09000000000c0, 0x4b60000000000000)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED, slot::NONE]),
-    FormInfo::new("isetp64", "rrr", 0, Family::Sm70, &[120])
-        .fixed(0x1fff801800fffffff0000ff0fff, 0x10000000000000000020c)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 120..=120,
-                    when: &[(0x1000000000000000000, 0)],
-                    when_any: 0,
-                    mask: 0xf00000000000000000,
-                    value: 0x700000000000000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED, slot::PRED]),
-    FormInfo::new("isetp64", "rir", 1, Family::Sm70, &[120])
-        .fixed(0x1fff801800f0000000000ff0fff, 0x10000000000000000080c)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 120..=120,
-                    when: &[(0x1000000000000000000, 0)],
-                    when_any: 0,
-                    mask: 0xf00000000000000000,
-                    value: 0x700000000000000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED, slot::PRED]),
-    FormInfo::new("isetp64", "rur", 2, Family::Sm70, &[120])
-        .fixed(0x1fff801800fffffff0000ff0fff, 0x80100000000000000000c0c)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 120..=120,
-                    when: &[(0x1000000000000000000, 0)],
-                    when_any: 0,
-                    mask: 0xf00000000000000000,
-                    value: 0x700000000000000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED, slot::PRED]),
-    FormInfo::new("ldg", "fixed", 0, Family::Sm70, &[75])
-        .fixed(0x1ffff8e01cf000000ff00000fff, 0xe01000000000000000381)
-        .with_srcs(&[slot::GPR]),
-    FormInfo::new("ldg", "fixed", 1, Family::Sm70, &[70])
-        .fixed(0x1ffff8e01ff000000ff00000fff, 0xe01000000000000000381)
-        .with_srcs(&[slot::GPR]),
-    FormInfo::new("ldg", "fixed", 2, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfff8300000000000, 0xeed0200000000000)
-        .with_srcs(&[slot::GPR]),
-    FormInfo::new("lea", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff87107ff7fffff0000000fff, 0xff0000000000000211)
-        .raw(0x78000000000000000000000, 0x78000000000000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR]),
-    FormInfo::new("lea", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff87107ff0000000000000fff, 0xff0000000000000811)
-        .raw(0x78000000000000000000000, 0x78000000000000000000000)
-        .with_srcs(&[slot::GPR, slot::IMM]),
-    FormInfo::new("lea", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fff87107ff780000ff00000fff, 0xff0000000000000a11)
-        .raw(0x78000000000000000000000, 0x78000000000000000000000)
-        .with_srcs(&[slot::GPR, slot::CBUF]),
-    FormInfo::new("lea", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff87107ff7fffff0000000fff, 0x80000ff0000000000000c11)
-        .raw(0x78000000000000000000000, 0x78000000000000000000000)
-        .with_srcs(&[slot::GPR, slot::UGPR]),
-    FormInfo::new("lea_hi", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff87105007fffff0000000fff, 0x100000000000000000211)
-        .raw(0x78000000000000000000000, 0x78000000000000000000000)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=120,
-                    when: &[(0x2000000000000000000, 0x2000000000000000000)],
-                    when_any: 0,
-                    mask: 0xff0000000000000000,
-                    value: 0xff0000000000000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
-    FormInfo::new("lea_hi", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff87105000000000000000fff, 0x100000000000000000811)
-        .raw(0x78000000000000000000000, 0x78000000000000000000000)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=120,
-                    when: &[(0x2000000000000000000, 0x2000000000000000000)],
-                    when_any: 0,
-                    mask: 0xff0000000000000000,
-                    value: 0xff0000000000000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
-    FormInfo::new("lea_hi", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fff8710500780000ff00000fff, 0x100000000000000000a11)
-        .raw(0x78000000000000000000000, 0x78000000000000000000000)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x2000000000000000000, 0x2000000000000000000)],
-                    when_any: 0,
-                    mask: 0xff0000000000000000,
-                    value: 0xff0000000000000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
-    FormInfo::new("lea_hi", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff87105007fffff0000000fff, 0x80100000000000000000c11)
-        .raw(0x78000000000000000000000, 0x78000000000000000000000)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x2000000000000000000, 0x2000000000000000000)],
-                    when_any: 0,
-                    mask: 0xff0000000000000000,
-                    value: 0xff0000000000000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR]),
-    FormInfo::new("lea_hi", "rri", 4, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff87107000000000000000fff, 0x100000000000000000411)
-        .raw(0x78000000000000000000000, 0x78000000000000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::IMM]),
-    FormInfo::new(
-            "lea_hi_x",
-            "rrr",
-            0,
-            Family::Sm70,
-            &[70, 75, 80, 86, 89, 90, 100, 120],
-        )
-        .fixed(0x1fff87105007fffff0000000fff, 0x104000000000000000211)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=120,
-                    when: &[(0x2000000000000000000, 0x2000000000000000000)],
-                    when_any: 0,
-                    mask: 0xff0000000000000000,
-                    value: 0xff0000000000000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new(
-            "lea_hi_x",
-            "rir",
-            1,
-            Family::Sm70,
-            &[70, 75, 80, 86, 89, 90, 100, 120],
-        )
-        .fixed(0x1fff87105000000000000000fff, 0x104000000000000000811)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=120,
-                    when: &[(0x2000000000000000000, 0x2000000000000000000)],
-                    when_any: 0,
-                    mask: 0xff0000000000000000,
-                    value: 0xff0000000000000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR, slot::PRED]),
-    FormInfo::new("lea_hi_x", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fff8710500780000ff00000fff, 0x104000000000000000a11)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=90,
-                    when: &[(0x2000000000000000000, 0x2000000000000000000)],
-                    when_any: 0,
-                    mask: 0xff0000000000000000,
-                    value: 0xff0000000000000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR, slot::PRED]),
-    FormInfo::new("lea_hi_x", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff87105007fffff0000000fff, 0x80104000000000000000c11)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 75..=120,
-                    when: &[(0x2000000000000000000, 0x2000000000000000000)],
-                    when_any: 0,
-                    mask: 0xff0000000000000000,
-                    value: 0xff0000000000000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR, slot::PRED]),
-    FormInfo::new(
-            "lea_hi_x",
-            "rri",
-            4,
-            Family::Sm70,
-            &[70, 75, 80, 86, 89, 90, 100, 120],
-        )
-        .fixed(0x1fff87107000000000000000fff, 0x104000000000000000411)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::IMM, slot::PRED]),
-    FormInfo::new("lea_x", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff87107ff7fffff0000000fff, 0x4ff0000000000000211)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("lea_x", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff87107ff0000000000000fff, 0x4ff0000000000000811)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
-    FormInfo::new("lea_x", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fff87107ff780000ff00000fff, 0x4ff0000000000000a11)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
-    FormInfo::new("lea_x", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff87107ff7fffff0000000fff, 0x80004ff0000000000000c11)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
-    FormInfo::new("lop", "r", 0, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfff8407ff0000000, 0x5c40000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR]),
-    FormInfo::new("lop", "i", 1, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfef8410000000000, 0x3840000000000000)
-        .with_srcs(&[slot::GPR, slot::IMM]),
-    FormInfo::new("lop", "c", 2, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfff8400000000000, 0x4c40000000000000)
-        .with_srcs(&[slot::GPR, slot::CBUF]),
-    FormInfo::new("lop3", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff8700000ffffff0000000fff, 0x212)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("lop3", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff87000000000000000000fff, 0x812)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR, slot::PRED]),
-    FormInfo::new("lop3", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fff8700000f80000ff00000fff, 0xa12)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR, slot::PRED]),
-    FormInfo::new("lop3", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff8700000ffffff0000000fff, 0x80000000000000000000c12)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR, slot::PRED]),
-    FormInfo::new("lop3", "r", 4, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfff8000000000000, 0x5be0000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR, slot::NONE]),
-    FormInfo::new("lop3", "i", 5, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfe00000000000000, 0x3c00000000000000)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR, slot::NONE]),
-    FormInfo::new("lop3", "c", 6, Family::Sm50, &[50, 52, 60])
-        .fixed(0xff00000000000000, 0x200000000000000)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR, slot::NONE]),
-    FormInfo::new("lop32i", "fixed", 0, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfd00000000000000, 0x400000000000000)
-        .with_srcs(&[slot::GPR, slot::IMM]),
-    FormInfo::new("mov", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffffff0ffffffff00ff000fff, 0x202)
-        .with_srcs(&[slot::GPR]),
-    FormInfo::new("mov", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffffff0ff00000000ff000fff, 0x802)
-        .with_srcs(&[slot::IMM]),
-    FormInfo::new("mov", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fffffff0fff80000ffff000fff, 0xa02)
-        .with_srcs(&[slot::CBUF]),
-    FormInfo::new("mov", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffffff0ffffffff00ff000fff, 0x80000000000000000000c02)
-        .with_srcs(&[slot::UGPR]),
-    FormInfo::new("mov", "r", 4, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfffff87ff000ff00, 0x5c98000000000000)
-        .with_srcs(&[slot::GPR]),
-    FormInfo::new("mov", "c", 5, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfffff8000000ff00, 0x4c98000000000000)
-        .with_srcs(&[slot::CBUF]),
-    FormInfo::new("mov32i", "fixed", 0, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfff0000000000f00, 0x100000000000000)
-        .with_srcs(&[slot::IMM]),
-    FormInfo::new("mov64", "rrr", 0, Family::Sm70, &[120])
-        .fixed(0x1ffffffffffffffff00ff000fff, 0x10f000000000000000202)
-        .with_srcs(&[slot::GPR]),
-    FormInfo::new("mov64", "rir", 1, Family::Sm70, &[120])
-        .fixed(0x1ffffffffffff00000000000fff, 0x402)
-        .with_srcs(&[slot::IMM]),
-    FormInfo::new("mov64", "rur", 2, Family::Sm70, &[120])
-        .fixed(0x1ffffffffffffffff00ff000fff, 0x8010f000000000000000c02)
-        .with_srcs(&[slot::UGPR]),
-    FormInfo::new("mufu", "rrr", 0, Family::Sm70, &[70])
-        .fixed(0x1ffffff00ff0fffff00ff000fff, 0x308)
-        .raw(0x3000000000000000000, 0)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=70,
-                    when: &[
-                        (0xfc000000000000000000, 0),
-                        (0xfc000000000000000000, 0x4000000000000000000),
-                        (0xfc000000000000000000, 0x8000000000000000000),
-                        (0xfc000000000000000000, 0xc000000000000000000),
-                        (0xfc000000000000000000, 0x10000000000000000000),
-                        (0xfc000000000000000000, 0x14000000000000000000),
-                        (0xfc000000000000000000, 0x18000000000000000000),
-                        (0xfc000000000000000000, 0x1c000000000000000000),
-                        (0xfc000000000000000000, 0x20000000000000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0x3000000000000000,
-                    value: 0,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR]),
-    FormInfo::new("mufu", "rir", 1, Family::Sm70, &[70])
-        .fixed(0x1ffffff00ff00000000ff000fff, 0x908)
-        .raw(0x3000000000000000000, 0)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=70,
-                    when: &[
-                        (0xfc007f80000000000000, 0x7f80000000000000),
-                        (0xfc007f80000000000000, 0x4007f80000000000000),
-                        (0xfc007f80000000000000, 0x8007f80000000000000),
-                        (0xfc007f80000000000000, 0xc007f80000000000000),
-                        (0xfc007f80000000000000, 0x10007f80000000000000),
-                        (0xfc007f80000000000000, 0x14007f80000000000000),
-                        (0xfc007f80000000000000, 0x20007f80000000000000),
-                    ],
-                    when_any: 0x7fffff00000000,
-                    mask: 0x7fffff00000000,
-                    value: 0x7fffff00000000,
-                },
-                Hidden {
-                    sms: 70..=70,
-                    when: &[
-                        (0xfc007ff8000000000000, 0x18007ff8000000000000),
-                        (0xfc007ff8000000000000, 0x1c007ff8000000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0x7ffff00000000,
-                    value: 0x7ffff00000000,
-                },
-                Hidden {
-                    sms: 70..=70,
-                    when: &[
-                        (0xfc007ff8000000000000, 0x18007ff0000000000000),
-                        (0xfc007ff8000000000000, 0x1c007ff0000000000000),
-                    ],
-                    when_any: 0x7ffff00000000,
-                    mask: 0x7ffff00000000,
-                    value: 0x7ffff00000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::IMM]),
-    FormInfo::new("mufu", "rcr", 2, Family::Sm70, &[70])
-        .fixed(0x1ffffff00ff080000ffff000fff, 0xb08)
-        .raw(0x3000000000000000000, 0)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 70..=70,
-                    when: &[
-                        (0xfc000000000000000000, 0),
-                        (0xfc000000000000000000, 0x4000000000000000000),
-                        (0xfc000000000000000000, 0x8000000000000000000),
-                        (0xfc000000000000000000, 0xc000000000000000000),
-                        (0xfc000000000000000000, 0x10000000000000000000),
-                        (0xfc000000000000000000, 0x14000000000000000000),
-                        (0xfc000000000000000000, 0x18000000000000000000),
-                        (0xfc000000000000000000, 0x1c000000000000000000),
-                        (0xfc000000000000000000, 0x20000000000000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0x3000000000000000,
-                    value: 0,
-                },
-            ],
-        )
-        .with_srcs(&[slot::CBUF]),
-    FormInfo::new("mufu", "rrr", 3, Family::Sm70, &[75, 80, 86, 89])
-        .fixed(0x1ffffff00ff0fffff00ff000fff, 0x308)
-        .raw(0x1000000000000000000, 0)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 75..=89,
-                    when: &[
-                        (0xfe000000000000000000, 0),
-                        (0xfe000000000000000000, 0x4000000000000000000),
-                        (0xfe000000000000000000, 0x8000000000000000000),
-                        (0xfe000000000000000000, 0xc000000000000000000),
-                        (0xfe000000000000000000, 0x10000000000000000000),
-                        (0xfe000000000000000000, 0x14000000000000000000),
-                        (0xfe000000000000000000, 0x18000000000000000000),
-                        (0xfe000000000000000000, 0x1c000000000000000000),
-                        (0xfe000000000000000000, 0x20000000000000000000),
-                        (0xfe000000000000000000, 0x24000000000000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0x3000000000000000,
-                    value: 0,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR]),
-    FormInfo::new("mufu", "rir", 4, Family::Sm70, &[75, 80, 86, 89])
-        .fixed(0x1ffffff00ff00000000ff000fff, 0x908)
-        .raw(0x1000000000000000000, 0)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 75..=89,
-                    when: &[
-                        (0xfe000000000000000000, 0x2000000000000000000),
-                        (0xfe000000000000000000, 0x6000000000000000000),
-                        (0xfe000000000000000000, 0xa000000000000000000),
-                        (0xfe000000000000000000, 0xe000000000000000000),
-                        (0xfe000000000000000000, 0x12000000000000000000),
-                        (0xfe000000000000000000, 0x16000000000000000000),
-                        (0xfe000000000000000000, 0x1a000000000000000000),
-                        (0xfe000000000000000000, 0x1e000000000000000000),
-                        (0xfe000000000000000000, 0x22000000000000000000),
-                        (0xfe000000000000000000, 0x26000000000000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0xffff000000000000,
-                    value: 0,
-                },
-                Hidden {
-                    sms: 75..=89,
-                    when: &[
-                        (0xfe007fc0000000000000, 0x7fc0000000000000),
-                        (0xfe007fc0000000000000, 0x4007fc0000000000000),
-                        (0xfe007fc0000000000000, 0x8007fc0000000000000),
-                        (0xfe007fc0000000000000, 0xc007fc0000000000000),
-                        (0xfe007fc0000000000000, 0x10007fc0000000000000),
-                        (0xfe007fc0000000000000, 0x14007fc0000000000000),
-                        (0xfe007fc0000000000000, 0x20007fc0000000000000),
-                        (0xfe007fc0000000000000, 0x24007fc0000000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0x3fffff00000000,
-                    value: 0x3fffff00000000,
-                },
-                Hidden {
-                    sms: 75..=89,
-                    when: &[
-                        (0xfe007fc0000000000000, 0x7f80000000000000),
-                        (0xfe007fc0000000000000, 0x4007f80000000000000),
-                        (0xfe007fc0000000000000, 0x8007f80000000000000),
-                        (0xfe007fc0000000000000, 0xc007f80000000000000),
-                        (0xfe007fc0000000000000, 0x10007f80000000000000),
-                        (0xfe007fc0000000000000, 0x14007f80000000000000),
-                        (0xfe007fc0000000000000, 0x20007f80000000000000),
-                        (0xfe007fc0000000000000, 0x24007f80000000000000),
-                    ],
-                    when_any: 0x3fffff00000000,
-                    mask: 0x3fffff00000000,
-                    value: 0x3fffff00000000,
-                },
-                Hidden {
-                    sms: 75..=89,
-                    when: &[
-                        (0xfe0000007e0000000000, 0x20000007e0000000000),
-                        (0xfe0000007e0000000000, 0x60000007e0000000000),
-                        (0xfe0000007e0000000000, 0xa0000007e0000000000),
-                        (0xfe0000007e0000000000, 0xe0000007e0000000000),
-                        (0xfe0000007e0000000000, 0x120000007e0000000000),
-                        (0xfe0000007e0000000000, 0x160000007e0000000000),
-                        (0xfe0000007e0000000000, 0x1a0000007e0000000000),
-                        (0xfe0000007e0000000000, 0x1e0000007e0000000000),
-                        (0xfe0000007e0000000000, 0x220000007e0000000000),
-                        (0xfe0000007e0000000000, 0x260000007e0000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0x1ff00000000,
-                    value: 0x1ff00000000,
-                },
-                Hidden {
-                    sms: 75..=89,
-                    when: &[
-                        (0xfe0000007e0000000000, 0x20000007c0000000000),
-                        (0xfe0000007e0000000000, 0x60000007c0000000000),
-                        (0xfe0000007e0000000000, 0xa0000007c0000000000),
-                        (0xfe0000007e0000000000, 0xe0000007c0000000000),
-                        (0xfe0000007e0000000000, 0x120000007c0000000000),
-                        (0xfe0000007e0000000000, 0x160000007c0000000000),
-                        (0xfe0000007e0000000000, 0x1a0000007c0000000000),
-                        (0xfe0000007e0000000000, 0x1e0000007c0000000000),
-                        (0xfe0000007e0000000000, 0x220000007c0000000000),
-                        (0xfe0000007e0000000000, 0x260000007c0000000000),
-                    ],
-                    when_any: 0x1ff00000000,
-                    mask: 0x1ff00000000,
-                    value: 0x1ff00000000,
-                },
-                Hidden {
-                    sms: 75..=89,
-                    when: &[
-                        (0xfe007ff8000000000000, 0x18007ff8000000000000),
-                        (0xfe007ff8000000000000, 0x1c007ff8000000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0x7ffff00000000,
-                    value: 0x7ffff00000000,
-                },
-                Hidden {
-                    sms: 75..=89,
-                    when: &[
-                        (0xfe007ff8000000000000, 0x18007ff0000000000000),
-                        (0xfe007ff8000000000000, 0x1c007ff0000000000000),
-                    ],
-                    when_any: 0x7ffff00000000,
-                    mask: 0x7ffff00000000,
-                    value: 0x7ffff00000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::IMM]),
-    FormInfo::new("mufu", "rcr", 5, Family::Sm70, &[75, 80, 86, 89])
-        .fixed(0x1ffffff00ff080000ffff000fff, 0xb08)
-        .raw(0x1000000000000000000, 0)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 75..=89,
-                    when: &[
-                        (0xfe000000000000000000, 0),
-                        (0xfe000000000000000000, 0x4000000000000000000),
-                        (0xfe000000000000000000, 0x8000000000000000000),
-                        (0xfe000000000000000000, 0xc000000000000000000),
-                        (0xfe000000000000000000, 0x10000000000000000000),
-                        (0xfe000000000000000000, 0x14000000000000000000),
-                        (0xfe000000000000000000, 0x18000000000000000000),
-                        (0xfe000000000000000000, 0x1c000000000000000000),
-                        (0xfe000000000000000000, 0x20000000000000000000),
-                        (0xfe000000000000000000, 0x24000000000000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0x3000000000000000,
-                    value: 0,
-                },
-            ],
-        )
-        .with_srcs(&[slot::CBUF]),
-    FormInfo::new("mufu", "rur", 6, Family::Sm70, &[75, 80, 86, 89])
-        .fixed(0x1ffffff00ff0fffff00ff000fff, 0x80000000000000000000d08)
-        .raw(0x1000000000000000000, 0)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 75..=89,
-                    when: &[
-                        (0xfe000000000000000000, 0),
-                        (0xfe000000000000000000, 0x4000000000000000000),
-                        (0xfe000000000000000000, 0x8000000000000000000),
-                        (0xfe000000000000000000, 0xc000000000000000000),
-                        (0xfe000000000000000000, 0x10000000000000000000),
-                        (0xfe000000000000000000, 0x14000000000000000000),
-                        (0xfe000000000000000000, 0x18000000000000000000),
-                        (0xfe000000000000000000, 0x1c000000000000000000),
-                        (0xfe000000000000000000, 0x20000000000000000000),
-                        (0xfe000000000000000000, 0x24000000000000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0x3000000000000000,
-                    value: 0,
-                },
-            ],
-        )
-        .with_srcs(&[slot::UGPR]),
-    FormInfo::new("mufu", "rrr", 7, Family::Sm70, &[90, 100, 120])
-        .fixed(0x1ffffff00ff0fffff00ff000fff, 0x308)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 90..=120,
-                    when: &[
-                        (0xff000000000000000000, 0),
-                        (0xff000000000000000000, 0x4000000000000000000),
-                        (0xff000000000000000000, 0x8000000000000000000),
-                        (0xff000000000000000000, 0xc000000000000000000),
-                        (0xff000000000000000000, 0x10000000000000000000),
-                        (0xff000000000000000000, 0x14000000000000000000),
-                        (0xff000000000000000000, 0x18000000000000000000),
-                        (0xff000000000000000000, 0x1c000000000000000000),
-                        (0xff000000000000000000, 0x20000000000000000000),
-                        (0xff000000000000000000, 0x24000000000000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0x3000000000000000,
-                    value: 0,
-                },
-            ],
-        )
-        .with_srcs(&[slot::GPR]),
-    FormInfo::new("mufu", "rir", 8, Family::Sm70, &[90, 100, 120])
-        .fixed(0x1ffffff00ff00000000ff000fff, 0x908)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 90..=120,
-                    when: &[
-                        (0xff000000000000000000, 0x1000000000000000000),
-                        (0xff000000000000000000, 0x2000000000000000000),
-                        (0xff000000000000000000, 0x5000000000000000000),
-                        (0xff000000000000000000, 0x6000000000000000000),
-                        (0xff000000000000000000, 0x9000000000000000000),
-                        (0xff000000000000000000, 0xa000000000000000000),
-                        (0xff000000000000000000, 0xd000000000000000000),
-                        (0xff000000000000000000, 0xe000000000000000000),
-                        (0xff000000000000000000, 0x11000000000000000000),
-                        (0xff000000000000000000, 0x12000000000000000000),
-                        (0xff000000000000000000, 0x15000000000000000000),
-                        (0xff000000000000000000, 0x16000000000000000000),
-                        (0xff000000000000000000, 0x19000000000000000000),
-                        (0xff000000000000000000, 0x1a000000000000000000),
-                        (0xff000000000000000000, 0x1d000000000000000000),
-                        (0xff000000000000000000, 0x1e000000000000000000),
-                        (0xff000000000000000000, 0x21000000000000000000),
-                        (0xff000000000000000000, 0x22000000000000000000),
-                        (0xff000000000000000000, 0x25000000000000000000),
-                        (0xff000000000000000000, 0x26000000000000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0xffff000000000000,
-                    value: 0,
-                },
-                Hidden {
-                    sms: 90..=120,
-                    when: &[
-                        (0xff007fc0000000000000, 0x7fc0000000000000),
-                        (0xff007fc0000000000000, 0x4007fc0000000000000),
-                        (0xff007fc0000000000000, 0x8007fc0000000000000),
-                        (0xff007fc0000000000000, 0xc007fc0000000000000),
-                        (0xff007fc0000000000000, 0x10007fc0000000000000),
-                        (0xff007fc0000000000000, 0x14007fc0000000000000),
-                        (0xff007fc0000000000000, 0x20007fc0000000000000),
-                        (0xff007fc0000000000000, 0x24007fc0000000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0x3fffff00000000,
-                    value: 0x3fffff00000000,
-                },
-                Hidden {
-                    sms: 90..=120,
-                    when: &[
-                        (0xff007fc0000000000000, 0x7f80000000000000),
-                        (0xff007fc0000000000000, 0x4007f80000000000000),
-                        (0xff007fc0000000000000, 0x8007f80000000000000),
-                        (0xff007fc0000000000000, 0xc007f80000000000000),
-                        (0xff007fc0000000000000, 0x10007f80000000000000),
-                        (0xff007fc0000000000000, 0x14007f80000000000000),
-                        (0xff007fc0000000000000, 0x20007f80000000000000),
-                        (0xff007fc0000000000000, 0x24007f80000000000000),
-                    ],
-                    when_any: 0x3fffff00000000,
-                    mask: 0x3fffff00000000,
-                    value: 0x3fffff00000000,
-                },
-                Hidden {
-                    sms: 90..=120,
-                    when: &[
-                        (0xff0000007e0000000000, 0x10000007e0000000000),
-                        (0xff0000007e0000000000, 0x50000007e0000000000),
-                        (0xff0000007e0000000000, 0x90000007e0000000000),
-                        (0xff0000007e0000000000, 0xd0000007e0000000000),
-                        (0xff0000007e0000000000, 0x110000007e0000000000),
-                        (0xff0000007e0000000000, 0x150000007e0000000000),
-                        (0xff0000007e0000000000, 0x190000007e0000000000),
-                        (0xff0000007e0000000000, 0x1d0000007e0000000000),
-                        (0xff0000007e0000000000, 0x210000007e0000000000),
-                        (0xff0000007e0000000000, 0x250000007e0000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0x1ff00000000,
-                    value: 0x1ff00000000,
-                },
-                Hidden {
-                    sms: 90..=120,
-                    when: &[
-                        (0xff0000007e0000000000, 0x10000007c0000000000),
-                        (0xff0000007e0000000000, 0x50000007c0000000000),
-                        (0xff0000007e0000000000, 0x90000007c0000000000),
-                        (0xff0000007e0000000000, 0xd0000007c0000000000),
-                        (0xff0000007e0000000000, 0x110000007c0000000000),
-                        (0xff0000007e0000000000, 0x150000007c0000000000),
-                        (0xff0000007e0000000000, 0x190000007c0000000000),
-                        (0xff0000007e0000000000, 0x1d0000007c0000000000),
-                        (0xff0000007e0000000000, 0x210000007c0000000000),
-                        (0xff0000007e0000000000, 0x250000007c0000000000),
-                    ],
-                    when_any: 0x1ff00000000,
-                    mask: 0x1ff00000000,
-                    value: 0x1ff00000000,
-                },
-                Hidden {
-                    sms: 90..=120,
-                    when: &[
-                        (0xff0000007fc000000000, 0x20000007fc000000000),
-                        (0xff0000007fc000000000, 0x60000007fc000000000),
-                        (0xff0000007fc000000000, 0xa0000007fc000000000),
-                        (0xff0000007fc000000000, 0xe0000007fc000000000),
-                        (0xff0000007fc000000000, 0x120000007fc000000000),
-                        (0xff0000007fc000000000, 0x160000007fc000000000),
-                        (0xff0000007fc000000000, 0x1a0000007fc000000000),
-                        (0xff0000007fc000000000, 0x1e0000007fc000000000),
-                        (0xff0000007fc000000000, 0x220000007fc000000000),
-                        (0xff0000007fc000000000, 0x260000007fc000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0x3f00000000,
-                    value: 0x3f00000000,
-                },
-                Hidden {
-                    sms: 90..=120,
-                    when: &[
-                        (0xff0000007fc000000000, 0x20000007f8000000000),
-                        (0xff0000007fc000000000, 0x60000007f8000000000),
-                        (0xff0000007fc000000000, 0xa0000007f8000000000),
-                        (0xff0000007fc000000000, 0xe0000007f8000000000),
-                        (0xff0000007fc000000000, 0x120000007f8000000000),
-                        (0xff0000007fc000000000, 0x160000007f8000000000),
-                        (0xff0000007fc000000000, 0x1a0000007f8000000000),
-                        (0xff0000007fc000000000, 0x1e0000007f8000000000),
-                        (0xff0000007fc000000000, 0x220000007f8000000000),
-                        (0xff0000007fc000000000, 0x260000007f8000000000),
-                    ],
-                    when_any: 0x3f00000000,
-                    mask: 0x3f00000000,
-                    value: 0x3f00000000,
-                },
-                Hidden {
-                    sms: 90..=120,
-                    when: &[
-                        (0xff007ff8000000000000, 0x18007ff8000000000000),
-                        (0xff007ff8000000000000, 0x1c007ff8000000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0x7ffff00000000,
-                    value: 0x7ffff00000000,
-                },
-                Hidden {
-                    sms: 90..=120,
-                    when: &[
-                        (0xff007ff8000000000000, 0x18007ff0000000000000),
-                        (0xff007ff8000000000000, 0x1c007ff0000000000000),
-                    ],
-                    when_any: 0x7ffff00000000,
-                    mask: 0x7ffff00000000,
-                    value: 0x7ffff00000000,
-                },
-            ],
-        )
-        .with_srcs(&[slot::IMM]),
-    FormInfo::new("mufu", "rcr", 9, Family::Sm70, &[90])
-        .fixed(0x1ffffff00ff080000ffff000fff, 0xb08)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 90..=90,
-                    when: &[
-                        (0xff000000000000000000, 0),
-                        (0xff000000000000000000, 0x4000000000000000000),
-                        (0xff000000000000000000, 0x8000000000000000000),
-                        (0xff000000000000000000, 0xc000000000000000000),
-                        (0xff000000000000000000, 0x10000000000000000000),
-                        (0xff000000000000000000, 0x14000000000000000000),
-                        (0xff000000000000000000, 0x18000000000000000000),
-                        (0xff000000000000000000, 0x1c000000000000000000),
-                        (0xff000000000000000000, 0x20000000000000000000),
-                        (0xff000000000000000000, 0x24000000000000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0x3000000000000000,
-                    value: 0,
-                },
-            ],
-        )
-        .with_srcs(&[slot::CBUF]),
-    FormInfo::new("mufu", "rur", 10, Family::Sm70, &[90, 100, 120])
-        .fixed(0x1ffffff00ff0fffff00ff000fff, 0x80000000000000000000d08)
-        .hidden(
-            &[
-                Hidden {
-                    sms: 90..=120,
-                    when: &[
-                        (0xff000000000000000000, 0),
-                        (0xff000000000000000000, 0x4000000000000000000),
-                        (0xff000000000000000000, 0x8000000000000000000),
-                        (0xff000000000000000000, 0xc000000000000000000),
-                        (0xff000000000000000000, 0x10000000000000000000),
-                        (0xff000000000000000000, 0x14000000000000000000),
-                        (0xff000000000000000000, 0x18000000000000000000),
-                        (0xff000000000000000000, 0x1c000000000000000000),
-                        (0xff000000000000000000, 0x20000000000000000000),
-                        (0xff000000000000000000, 0x24000000000000000000),
-                    ],
-                    when_any: 0,
-                    mask: 0x3000000000000000,
-                    value: 0,
-                },
-            ],
-        )
-        .with_srcs(&[slot::UGPR]),
-    FormInfo::new("nop", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1ffffffffffffffffffffff0fff, 0x918)
-        .with_srcs(&[]),
-    FormInfo::new("nop", "fixed", 1, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfffffff00000dfff, 0x50b0000000000f00)
-        .with_srcs(&[]),
-    FormInfo::new("plop3", "p", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff8000008ffffffffff000fff, 0x81c)
-        .with_srcs(&[slot::PRED, slot::PRED, slot::PRED]),
-    FormInfo::new("plop3", "u", 1, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff8000008ffffffffff000fff, 0x8000000000000081c)
-        .with_srcs(&[slot::PRED, slot::PRED, slot::UPRED]),
-    FormInfo::new("popc", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1ffffffffff7fffff00ff000fff, 0x309)
-        .with_srcs(&[slot::GPR]),
-    FormInfo::new("popc", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1ffffffffff00000000ff000fff, 0x909)
-        .with_srcs(&[slot::IMM]),
-    FormInfo::new("popc", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1ffffffffff780000ffff000fff, 0xb09)
-        .with_srcs(&[slot::CBUF]),
-    FormInfo::new("popc", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1ffffffffff7fffff00ff000fff, 0x80000000000000000000d09)
-        .with_srcs(&[slot::UGPR]),
-    FormInfo::new("popc", "r", 4, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfffffefff000ff00, 0x5c08000000000000)
-        .with_srcs(&[slot::GPR]),
-    FormInfo::new("popc", "i", 5, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfeffff800000ff00, 0x3808000000000000)
-        .with_srcs(&[slot::IMM]),
-    FormInfo::new("popc", "c", 6, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfffffe800000ff00, 0x4c08000000000000)
-        .with_srcs(&[slot::CBUF]),
-    FormInfo::new("prmt", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffffff800ffffff0000000fff, 0x216)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
-    FormInfo::new("prmt", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffffff8000000000000000fff, 0x816)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
-    FormInfo::new("prmt", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fffffff800f80000ff00000fff, 0xa16)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
-    FormInfo::new("prmt", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffffff800ffffff0000000fff, 0x80000000000000000000c16)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR]),
-    FormInfo::new("prmt", "rri", 4, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffffff8000000000000000fff, 0x416)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::IMM]),
-    FormInfo::new("prmt", "rrc", 5, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fffffff800f80000ff00000fff, 0x616)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF]),
-    FormInfo::new("prmt", "rru", 6, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffffff800ffffff0000000fff, 0x80000000000000000000e16)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::UGPR]),
-    FormInfo::new("prmt", "r", 7, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfff8807ff0000000, 0x5bc0000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
-    FormInfo::new("prmt", "i", 8, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfef8800000000000, 0x36c0000000000000)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
-    FormInfo::new("prmt", "c", 9, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfff8800000000000, 0x4bc0000000000000)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
-    FormInfo::new("prmt", "c2", 10, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfff8800000000000, 0x53c0000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF]),
-    FormInfo::new("ret", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89])
-        .fixed(0x1fff83c00000000000300ff0fff, 0x950)
-        .with_srcs(&[slot::PRED, slot::GPR]),
-    FormInfo::new("ret", "fixed", 1, Family::Sm70, &[90, 100, 120])
-        .fixed(0x1fff83c00000000000300000fff, 0x950)
-        .with_srcs(&[slot::PRED, slot::GPR]),
-    FormInfo::new("ret", "fixed", 2, Family::Sm70, &[75, 80, 86, 89])
-        .fixed(0x1fff83c000000000003c0ff0fff, 0x80000000000000000000950)
-        .with_srcs(&[slot::PRED, slot::UGPR]),
-    FormInfo::new("ret", "fixed", 3, Family::Sm70, &[90])
-        .fixed(0x1fff83c000000000003c0000fff, 0x80000000000000000000950)
-        .with_srcs(&[slot::PRED, slot::UGPR]),
-    FormInfo::new("ret", "fixed", 4, Family::Sm70, &[100, 120])
-        .fixed(0x1fff83c00000000000300000fff, 0x80000000000000000000950)
-        .with_srcs(&[slot::PRED, slot::UGPR]),
-    FormInfo::new("ret_abs", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89])
-        .fixed(0x1fff83c00000000000300ff0fff, 0x2000000000000000000950)
-        .with_srcs(&[slot::PRED, slot::GPR]),
-    FormInfo::new("ret_abs", "fixed", 1, Family::Sm70, &[90, 100, 120])
-        .fixed(0x1fff83c00000000000300000fff, 0x2000000000000000000950)
-        .with_srcs(&[slot::PRED, slot::GPR]),
-    FormInfo::new("ret_abs", "fixed", 2, Family::Sm70, &[75, 80, 86, 89])
-        .fixed(0x1fff83c000000000003c0ff0fff, 0x82000000000000000000950)
-        .with_srcs(&[slot::PRED, slot::UGPR]),
-    FormInfo::new("ret_abs", "fixed", 3, Family::Sm70, &[90])
-        .fixed(0x1fff83c000000000003c0000fff, 0x82000000000000000000950)
-        .with_srcs(&[slot::PRED, slot::UGPR]),
-    FormInfo::new("ret_abs", "fixed", 4, Family::Sm70, &[100, 120])
-        .fixed(0x1fff83c00000000000300000fff, 0x82000000000000000000950)
-        .with_srcs(&[slot::PRED, slot::UGPR]),
-    FormInfo::new("s2r", "fixed", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1ffffff00ffffffffffff000fff, 0x919)
-        .with_srcs(&[]),
-    FormInfo::new("s2r", "fixed", 1, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfffffffff000ff00, 0xf0c8000000000000)
-        .with_srcs(&[]),
-    FormInfo::new("sel", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff87fffffffffff0000000fff, 0x207)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("sel", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff87fffff0000000000000fff, 0x807)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
-    FormInfo::new("sel", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fff87ffffff80000ff00000fff, 0xa07)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
-    FormInfo::new("sel", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fff87fffffffffff0000000fff, 0x80000000000000000000c07)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
-    FormInfo::new("sel", "r", 4, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfffff87ff0000000, 0x5ca0000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("sel", "i", 5, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfefff80000000000, 0x38a0000000000000)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
-    FormInfo::new("sel", "c", 6, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfffff80000000000, 0x4ca0000000000000)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
-    FormInfo::new("sel64", "rrr", 0, Family::Sm70, &[120])
-        .fixed(0x1fff87fffffffffff0000000fff, 0x607)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("sel64", "rur", 1, Family::Sm70, &[120])
-        .fixed(0x1fff87fffffffffff0000000fff, 0x80000000000000000000e07)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
-    FormInfo::new("shf", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffffee100ffffff0000000fff, 0x219)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
-    FormInfo::new("shf", "rir", 1, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffffee1000000000000000fff, 0x819)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
-    FormInfo::new("shf", "rcr", 2, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fffffee100f80000ff00000fff, 0xa19)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
-    FormInfo::new("shf", "rur", 3, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffffee100ffffff0000000fff, 0x80000000000000000000c19)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR]),
-    FormInfo::new("shf", "rri", 4, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffffee1000000000000000fff, 0x419)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::IMM]),
-    FormInfo::new("shf", "rrc", 5, Family::Sm70, &[70, 75, 80, 86, 89, 90])
-        .fixed(0x1fffffee100f80000ff00000fff, 0x619)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF]),
-    FormInfo::new("shf", "rru", 6, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
-        .fixed(0x1fffffee100ffffff0000000fff, 0x80000000000000000000e19)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::UGPR]),
-    FormInfo::new("shf", "fixed", 7, Family::Sm50, &[50, 52, 60])
-        .fixed(0xf8fa801ff0000000, 0x58f8000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
-    FormInfo::new("shf", "fixed", 8, Family::Sm50, &[50, 52, 60])
-        .fixed(0xf1fa801ffc000000, 0x30f8000000000000)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
-    FormInfo::new("shl", "r", 0, Family::Sm50, &[50, 52, 60])
-        .fixed(0xffffff7ff0000000, 0x5c48000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR]),
-    FormInfo::new("shl", "i", 1, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfeffff0000000000, 0x3848000000000000)
-        .with_srcs(&[slot::GPR, slot::IMM]),
-    FormInfo::new("shl", "c", 2, Family::Sm50, &[50, 52, 60])
-        .fixed(0xffffff0000000000, 0x4c48000000000000)
-        .with_srcs(&[slot::GPR, slot::CBUF]),
-    FormInfo::new("shr", "r", 0, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfffeff7ff0000000, 0x5c28000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR]),
-    FormInfo::new("shr", "i", 1, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfefeff0000000000, 0x3828000000000000)
-        .with_srcs(&[slot::GPR, slot::IMM]),
-    FormInfo::new("shr", "c", 2, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfffeff0000000000, 0x4c28000000000000)
-        .with_srcs(&[slot::GPR, slot::CBUF]),
-    FormInfo::new("stg", "fixed", 0, Family::Sm70, &[70, 75])
-        .fixed(0x1ffff8e01ff0000000000ff0fff, 0x1000000000000000386)
-        .with_srcs(&[slot::GPR, slot::GPR]),
-    FormInfo::new("stg", "fixed", 1, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfff8300000000000, 0xeed8200000000000)
-        .with_srcs(&[slot::GPR, slot::GPR]),
-    FormInfo::new("vimnmx", "rrr", 0, Family::Sm70, &[100])
-        .fixed(0x1fff801ecffffffff0000000fff, 0x248)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("vimnmx", "rir", 1, Family::Sm70, &[100])
-        .fixed(0x1fff801ecff0000000000000fff, 0x848)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
-    FormInfo::new("vimnmx", "rur", 2, Family::Sm70, &[100])
-        .fixed(0x1fff801ecffffffff0000000fff, 0x80000000000000000000c48)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
-    FormInfo::new("vimnmx", "rrr", 3, Family::Sm70, &[90])
-        .fixed(0x1fff87fecffffffff0000000fff, 0x7e00000000000000000248)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("vimnmx", "rir", 4, Family::Sm70, &[90])
-        .fixed(0x1fff87fecff0000000000000fff, 0x7e00000000000000000848)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
-    FormInfo::new("vimnmx", "rcr", 5, Family::Sm70, &[90])
-        .fixed(0x1fff87fecfff80000ff00000fff, 0x7e00000000000000000a48)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::PRED]),
-    FormInfo::new("vimnmx", "rur", 6, Family::Sm70, &[90])
-        .fixed(0x1fff87fecffffffff0000000fff, 0x87e00000000000000000c48)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
-    FormInfo::new("vimnmx", "rrr", 7, Family::Sm70, &[120])
-        .fixed(0x1fff87fe8ffffffff0000000fff, 0x7e00000000000000000248)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
-    FormInfo::new("vimnmx", "rir", 8, Family::Sm70, &[120])
-        .fixed(0x1fff87fe8ff0000000000000fff, 0x7e00000000000000000848)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::PRED]),
-    FormInfo::new("vimnmx", "rur", 9, Family::Sm70, &[120])
-        .fixed(0x1fff87fe8ffffffff0000000fff, 0x87e00000000000000000c48)
-        .with_srcs(&[slot::GPR, slot::UGPR, slot::PRED]),
-    FormInfo::new("xmad", "r", 0, Family::Sm50, &[50, 52, 60])
-        .fixed(0xffc00007f0000000, 0x5b00000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
-    FormInfo::new("xmad", "i", 1, Family::Sm50, &[50, 52, 60])
-        .fixed(0xffc0000000000000, 0x3600000000000000)
-        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
-    FormInfo::new("xmad", "c", 2, Family::Sm50, &[50, 52, 60])
-        .fixed(0xfe00000000000000, 0x4e00000000000000)
-        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
-    FormInfo::new("xmad", "c2", 3, Family::Sm50, &[50, 52, 60])
-        .fixed(0xff80000000000000, 0x5100000000000000)
-        .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF]),
+    form_info!(
+        "bfe", "r", 0, Sm50, [50, 52, 60], 0xfffe007ff0000000, 0x5c00000000000000,
+        0x7e8000000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "bfe", "i", 1, Sm50, [50, 52, 60], 0xfefe000000000000, 0x3800000000000000,
+        0x7e8000000000, 0, [GPR, IMM]
+    ),
+    form_info!(
+        "bfe", "c", 2, Sm50, [50, 52, 60], 0xfffe000000000000, 0x4c00000000000000,
+        0x7e8000000000, 0, [GPR, CBUF]
+    ),
+    form_info!(
+        "bra", "fixed", 0, Sm70, [70, 75, 80, 86, 89], 0x1fff86c000000000000ffff0fff,
+        0x947, 0, 0, [PRED]
+    ),
+    form_info!(
+        "bra", "fixed", 1, Sm70, [90, 100, 120], 0x1fff86c000000000000ff000fff, 0x947, 0,
+        0, [PRED]
+    ),
+    form_info!(
+        "bra", "fixed", 2, Sm50, [50, 52, 60], 0xfffff0000000ffe0, 0xe240000000000000, 0,
+        0, [NONE]
+    ),
+    form_info!(
+        "bra_up", "fixed", 0, Sm70, [80, 86, 89], 0x1fff87c000000000003f0ff0fff,
+        0x80000000000000100000547, 0, 0, [PRED, UPRED]
+    ),
+    form_info!(
+        "bra_up", "fixed", 1, Sm70, [90, 100, 120], 0x1fff86c000000000003f0000fff,
+        0x80000000000000100000547, 0, 0, [PRED, UPRED]
+    ),
+    form_info!(
+        "bra_ur", "fixed", 0, Sm70, [80, 86, 89], 0x1fff87c00000000000080ff0fff,
+        0x80000000000000000000947, 0, 0, [PRED, UGPR]
+    ),
+    form_info!(
+        "bra_ur", "fixed", 1, Sm70, [90], 0x1fff87c00000000000080000fff,
+        0x80000000000000000000947, 0, 0, [PRED, UGPR]
+    ),
+    form_info!(
+        "bra_ur", "fixed", 2, Sm70, [100, 120], 0x1fff87800000000000000000fff,
+        0x80000000000000000000947, 0, 0, [PRED, UGPR]
+    ),
+    form_info!(
+        "brev", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffffffffffffffff00ff000fff, 0x301, 0, 0, [GPR]
+    ),
+    form_info!(
+        "brev", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffffffffff00000000ff000fff, 0x901, 0, 0, [IMM]
+    ),
+    form_info!(
+        "brev", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1fffffffffff80000ffff000fff,
+        0xb01, 0, 0, [CBUF]
+    ),
+    form_info!(
+        "brev", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1ffffffffffffffff00ff000fff, 0x80000000000000000000d01, 0, 0, [UGPR]
+    ),
+    form_info!(
+        "call", "fixed", 0, Sm70, [70, 75, 80, 86, 89], 0x1fff83c000000000003ffff0fff,
+        0x944, 0, 0, [PRED]
+    ),
+    form_info!(
+        "call", "fixed", 1, Sm70, [90, 100, 120], 0x1fff83c000000000003ff000fff, 0x944,
+        0, 0, [PRED]
+    ),
+    form_info!(
+        "call_abs", "fixed", 0, Sm70, [70, 75, 80, 86, 89],
+        0x1fff83e000000000003ffff0fff, 0x943, 0, 0, [PRED]
+    ),
+    form_info!(
+        "call_abs", "fixed", 1, Sm70, [90, 100, 120], 0x1fff83e000000000003ff000fff,
+        0x943, 0, 0, [PRED]
+    ),
+    form_info!(
+        "call_abs_r", "fixed", 0, Sm70, [70, 75, 80, 86, 89],
+        0x1fff83c00000000000300ff0fff, 0x343, 0, 0, [PRED, GPR]
+    ),
+    form_info!(
+        "call_abs_r", "fixed", 1, Sm70, [90, 100, 120], 0x1fff83c00000000000300000fff,
+        0x343, 0, 0, [PRED, GPR]
+    ),
+    form_info!(
+        "call_r", "fixed", 0, Sm70, [70, 75, 80, 86, 89], 0x1fff83c00000000000300ff0fff,
+        0x344, 0, 0, [PRED, GPR]
+    ),
+    form_info!(
+        "call_r", "fixed", 1, Sm70, [90, 100, 120], 0x1fff83c00000000000300000fff, 0x344,
+        0, 0, [PRED, GPR]
+    ),
+    form_info!(
+        "cs2r", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffffff00ffffffffffff000fff, 0x100000000000000000805, 0, 0, []
+    ),
+    form_info!(
+        "cs2r32", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffffff00ffffffffffff000fff, 0x805, 0, 0, []
+    ),
+    form_info!(
+        "dadd", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100],
+        0x1ffffff3000ffffffff00000fff, 0x229, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "dadd", "rri", 1, Sm70, [70, 75, 80, 86, 89, 90, 100],
+        0x1ffffff3cff0000000000000fff, 0x429, 0, 0, [GPR, IMM]; (70..= 100,
+        [(0x7ff8000000000000, 0x7ff8000000000000)], 0, 0x7ffff00000000, 0x7ffff00000000),
+        (70..= 100, [(0x7ff8000000000000, 0x7ff0000000000000)], 0x7ffff00000000,
+        0x7ffff00000000, 0x7ffff00000000)
+    ),
+    form_info!(
+        "dadd", "rrc", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1ffffff3cff380000ff00000fff,
+        0x629, 0, 0, [GPR, CBUF]
+    ),
+    form_info!(
+        "dadd", "rru", 3, Sm70, [75, 80, 86, 89, 90, 100], 0x1ffffff3cff3fffff0000000fff,
+        0x80000000000000000000e29, 0, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "dadd", "rrr", 4, Sm70, [120], 0x1ffffff3000ffffffff00000fff, 0x229, 0, 0, [GPR,
+        GPR]
+    ),
+    form_info!(
+        "dadd", "rri", 5, Sm70, [120], 0x1ffffff3cff0000000000000fff, 0x429, 0, 0, [GPR,
+        IMM]; (120..= 120, [(0x7ff8000000000000, 0x7ff8000000000000)], 0,
+        0x7ffff00000000, 0x7ffff00000000), (120..= 120, [(0x7ff8000000000000,
+        0x7ff0000000000000)], 0x7ffff00000000, 0x7ffff00000000, 0x7ffff00000000)
+    ),
+    form_info!(
+        "dadd", "rru", 6, Sm70, [120], 0x1ffffff3cff3fffff0000000fff,
+        0x80000000000000000000e29, 0, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "dadd", "r", 7, Sm50, [50, 52, 60], 0xfffc1e7ff0000000, 0x5c70000000000000, 0, 0,
+        [GPR, GPR]
+    ),
+    form_info!(
+        "dadd", "i", 8, Sm50, [50, 52, 60], 0xfefc1e0000000000, 0x3870000000000000, 0, 0,
+        [GPR, IMM]; (50..= 60, [(0x7ff8000000, 0x7ff8000000)], 0, 0x7f00000, 0x7f00000),
+        (50..= 60, [(0x7ff8000000, 0x7ff0000000)], 0x7f00000, 0x7f00000, 0x7f00000)
+    ),
+    form_info!(
+        "dadd", "c", 9, Sm50, [50, 52, 60], 0xfffc1e0000000000, 0x4c70000000000000, 0, 0,
+        [GPR, CBUF]
+    ),
+    form_info!(
+        "dfma", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100],
+        0x1ffffff30003fffff0000000fff, 0x22b, 0, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "dfma", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100],
+        0x1ffffff30000000000000000fff, 0x82b, 0, 0, [GPR, IMM, GPR]; (70..= 100,
+        [(0x7ff8000000000000, 0x7ff8000000000000)], 0, 0x7ffff00000000, 0x7ffff00000000),
+        (70..= 100, [(0x7ff8000000000000, 0x7ff0000000000000)], 0x7ffff00000000,
+        0x7ffff00000000, 0x7ffff00000000)
+    ),
+    form_info!(
+        "dfma", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1ffffff3000380000ff00000fff,
+        0xa2b, 0, 0, [GPR, CBUF, GPR]
+    ),
+    form_info!(
+        "dfma", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100], 0x1ffffff30003fffff0000000fff,
+        0x80000000000000000000c2b, 0, 0, [GPR, UGPR, GPR]
+    ),
+    form_info!(
+        "dfma", "rri", 4, Sm70, [70, 75, 80, 86, 89, 90, 100],
+        0x1ffffff30000000000000000fff, 0x42b, 0, 0, [GPR, GPR, IMM]; (70..= 100,
+        [(0x7ff8000000000000, 0x7ff8000000000000)], 0, 0x7ffff00000000, 0x7ffff00000000),
+        (70..= 100, [(0x7ff8000000000000, 0x7ff0000000000000)], 0x7ffff00000000,
+        0x7ffff00000000, 0x7ffff00000000)
+    ),
+    form_info!(
+        "dfma", "rrc", 5, Sm70, [70, 75, 80, 86, 89, 90], 0x1ffffff3000380000ff00000fff,
+        0x62b, 0, 0, [GPR, GPR, CBUF]
+    ),
+    form_info!(
+        "dfma", "rru", 6, Sm70, [75, 80, 86, 89, 90, 100], 0x1ffffff30003fffff0000000fff,
+        0x80000000000000000000e2b, 0, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "dfma", "rrr", 7, Sm70, [120], 0x1ffffff30003fffff0000000fff, 0x22b, 0, 0, [GPR,
+        GPR, GPR]
+    ),
+    form_info!(
+        "dfma", "rir", 8, Sm70, [120], 0x1ffffff30000000000000000fff, 0x82b, 0, 0, [GPR,
+        IMM, GPR]; (120..= 120, [(0x7ff8000000000000, 0x7ff8000000000000)], 0,
+        0x7ffff00000000, 0x7ffff00000000), (120..= 120, [(0x7ff8000000000000,
+        0x7ff0000000000000)], 0x7ffff00000000, 0x7ffff00000000, 0x7ffff00000000)
+    ),
+    form_info!(
+        "dfma", "rur", 9, Sm70, [120], 0x1ffffff30003fffff0000000fff,
+        0x80000000000000000000c2b, 0, 0, [GPR, UGPR, GPR]
+    ),
+    form_info!(
+        "dfma", "rri", 10, Sm70, [120], 0x1ffffff30000000000000000fff, 0x42b, 0, 0, [GPR,
+        GPR, IMM]; (120..= 120, [(0x7ff8000000000000, 0x7ff8000000000000)], 0,
+        0x7ffff00000000, 0x7ffff00000000), (120..= 120, [(0x7ff8000000000000,
+        0x7ff0000000000000)], 0x7ffff00000000, 0x7ffff00000000, 0x7ffff00000000)
+    ),
+    form_info!(
+        "dfma", "rru", 11, Sm70, [120], 0x1ffffff30003fffff0000000fff,
+        0x80000000000000000000e2b, 0, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "dmul", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100],
+        0x1ffffff3cff3fffff0000000fff, 0x228, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "dmul", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100],
+        0x1ffffff3cff0000000000000fff, 0x828, 0, 0, [GPR, IMM]; (70..= 100,
+        [(0x7ff8000000000000, 0x7ff8000000000000)], 0, 0x7ffff00000000, 0x7ffff00000000),
+        (70..= 100, [(0x7ff8000000000000, 0x7ff0000000000000)], 0x7ffff00000000,
+        0x7ffff00000000, 0x7ffff00000000)
+    ),
+    form_info!(
+        "dmul", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1ffffff3cff380000ff00000fff,
+        0xa28, 0, 0, [GPR, CBUF]
+    ),
+    form_info!(
+        "dmul", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100], 0x1ffffff3cff3fffff0000000fff,
+        0x80000000000000000000c28, 0, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "dmul", "rrr", 4, Sm70, [120], 0x1ffffff3cff3fffff0000000fff, 0x228, 0, 0, [GPR,
+        GPR]
+    ),
+    form_info!(
+        "dmul", "rir", 5, Sm70, [120], 0x1ffffff3cff0000000000000fff, 0x828, 0, 0, [GPR,
+        IMM]; (120..= 120, [(0x7ff8000000000000, 0x7ff8000000000000)], 0,
+        0x7ffff00000000, 0x7ffff00000000), (120..= 120, [(0x7ff8000000000000,
+        0x7ff0000000000000)], 0x7ffff00000000, 0x7ffff00000000, 0x7ffff00000000)
+    ),
+    form_info!(
+        "dmul", "rur", 6, Sm70, [120], 0x1ffffff3cff3fffff0000000fff,
+        0x80000000000000000000c28, 0, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "dsetp", "rri", 0, Sm70, [70, 75, 80, 86, 89, 90, 100],
+        0x1fff80100ff0000000000ff0fff, 0x42a, 0, 0, [GPR, IMM, PRED]; (70..= 100,
+        [(0x7ff8000000000000, 0x7ff8000000000000)], 0, 0x7ffff00000000, 0x7ffff00000000),
+        (70..= 100, [(0x7ff8000000000000, 0x7ff0000000000000)], 0x7ffff00000000,
+        0x7ffff00000000, 0x7ffff00000000)
+    ),
+    form_info!(
+        "dsetp", "rrc", 1, Sm70, [70, 75, 80, 86, 89, 90], 0x1fff80100ff380000ff00ff0fff,
+        0x62a, 0, 0, [GPR, CBUF, PRED]
+    ),
+    form_info!(
+        "dsetp", "rru", 2, Sm70, [75, 80, 86, 89, 90, 100],
+        0x1fff80100ff3fffff0000ff0fff, 0x80000000000000000000e2a, 0, 0, [GPR, UGPR, PRED]
+    ),
+    form_info!(
+        "dsetp", "rrr", 3, Sm70, [70, 75, 80, 86, 89, 90, 100],
+        0x1fff80100ff3fffff0000ff0fff, 0x22a, 0, 0, [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "dsetp", "rri", 4, Sm70, [120], 0x1fff80100ff0000000000ff0fff, 0x42a, 0, 0, [GPR,
+        IMM, PRED]; (120..= 120, [(0x7ff8000000000000, 0x7ff8000000000000)], 0,
+        0x7ffff00000000, 0x7ffff00000000), (120..= 120, [(0x7ff8000000000000,
+        0x7ff0000000000000)], 0x7ffff00000000, 0x7ffff00000000, 0x7ffff00000000)
+    ),
+    form_info!(
+        "dsetp", "rru", 5, Sm70, [120], 0x1fff80100ff3fffff0000ff0fff,
+        0x80000000000000000000e2a, 0, 0, [GPR, UGPR, PRED]
+    ),
+    form_info!(
+        "dsetp", "rrr", 6, Sm70, [120], 0x1fff80100ff3fffff0000ff0fff, 0x22a, 0, 0, [GPR,
+        GPR, PRED]
+    ),
+    form_info!(
+        "dsetp", "r", 7, Sm50, [50, 52, 60], 0xfff0807ff0000000, 0x5b80000000000000, 0,
+        0, [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "dsetp", "i", 8, Sm50, [50, 52, 60], 0xfef0800000000000, 0x3680000000000000, 0,
+        0, [GPR, IMM, PRED]; (50..= 60, [(0x7ff8000000, 0x7ff8000000)], 0, 0x7f00000,
+        0x7f00000), (50..= 60, [(0x7ff8000000, 0x7ff0000000)], 0x7f00000, 0x7f00000,
+        0x7f00000)
+    ),
+    form_info!(
+        "dsetp", "c", 9, Sm50, [50, 52, 60], 0xfff0800000000000, 0x4b80000000000000, 0,
+        0, [GPR, CBUF, PRED]
+    ),
+    form_info!(
+        "exit", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff86fffffffffffffffff0fff, 0x94d, 0, 0, [PRED]
+    ),
+    form_info!(
+        "exit", "fixed", 1, Sm50, [50, 52, 60], 0xfffffffffff0ffff, 0xe30000000000000f,
+        0, 0, [NONE]
+    ),
+    form_info!(
+        "f2f", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffff8e07ff0fffff00ff000fff, 0x304, 0, 0, [GPR]; (70..= 120,
+        [(0x7000000000000000000000, 0x2000000000000000000000)], 0, 0x3000000000000000, 0)
+    ),
+    form_info!(
+        "f2f", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffff8e07ff00000000ff000fff, 0x904, 0, 0, [IMM]; (70..= 120,
+        [(0x7000000000000000000000, 0x1000000000000000000000), (0x7000000000000000000000,
+        0x4000000000000000000000)], 0, 0xffff000000000000, 0), (75..= 120,
+        [(0x7000007fc0000000000000, 0x2000007fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (75..= 120, [(0x7000007fc0000000000000,
+        0x2000007f80000000000000)], 0x3fffff00000000, 0x3fffff00000000,
+        0x3fffff00000000), (70..= 70, [(0x7000007f80000000000000,
+        0x2000007f80000000000000)], 0x7fffff00000000, 0x7fffff00000000,
+        0x7fffff00000000), (75..= 120, [(0x70000000007e0000000000,
+        0x10000000007e0000000000)], 0, 0x1ff00000000, 0x1ff00000000), (75..= 120,
+        [(0x70000000007e0000000000, 0x10000000007c0000000000)], 0x1ff00000000,
+        0x1ff00000000, 0x1ff00000000), (70..= 70, [(0x70000000007c0000000000,
+        0x10000000007c0000000000)], 0x3ff00000000, 0x3ff00000000, 0x3ff00000000), (70..=
+        120, [(0x70000000007fc000000000, 0x40000000007fc000000000)], 0, 0x3f00000000,
+        0x3f00000000), (70..= 120, [(0x70000000007fc000000000,
+        0x40000000007f8000000000)], 0x3f00000000, 0x3f00000000, 0x3f00000000)
+    ),
+    form_info!(
+        "f2f", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1ffff8e07ff080000ffff000fff,
+        0xb04, 0, 0, [CBUF]; (70..= 90, [(0x7000000000000000000000,
+        0x2000000000000000000000)], 0, 0x3000000000000000, 0)
+    ),
+    form_info!(
+        "f2f", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1ffff8e07ff0fffff00ff000fff, 0x80000000000000000000d04, 0, 0, [UGPR]; (75..=
+        120, [(0x7000000000000000000000, 0x2000000000000000000000)], 0,
+        0x3000000000000000, 0)
+    ),
+    form_info!(
+        "f2f64", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffff8e07ff0fffff00ff000fff, 0x310, 0, 0, [GPR]; (70..= 120,
+        [(0x7000000000000000000000, 0x2000000000000000000000), (0x7000000000000000000000,
+        0x3000000000000000000000)], 0, 0x3000000000000000, 0)
+    ),
+    form_info!(
+        "f2f64", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffff8e07ff00000000ff000fff, 0x910, 0, 0, [IMM]; (70..= 120,
+        [(0x7000000000000000000000, 0x1000000000000000000000), (0x7000000000000000000000,
+        0x4000000000000000000000)], 0, 0xffff000000000000, 0), (75..= 120,
+        [(0x7000007fc0000000000000, 0x2000007fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (75..= 120, [(0x7000007fc0000000000000,
+        0x2000007f80000000000000)], 0x3fffff00000000, 0x3fffff00000000,
+        0x3fffff00000000), (70..= 70, [(0x7000007f80000000000000,
+        0x2000007f80000000000000)], 0x7fffff00000000, 0x7fffff00000000,
+        0x7fffff00000000), (75..= 120, [(0x70000000007e0000000000,
+        0x10000000007e0000000000)], 0, 0x1ff00000000, 0x1ff00000000), (75..= 120,
+        [(0x70000000007e0000000000, 0x10000000007c0000000000)], 0x1ff00000000,
+        0x1ff00000000, 0x1ff00000000), (70..= 70, [(0x70000000007c0000000000,
+        0x10000000007c0000000000)], 0x3ff00000000, 0x3ff00000000, 0x3ff00000000), (70..=
+        120, [(0x70000000007fc000000000, 0x40000000007fc000000000)], 0, 0x3f00000000,
+        0x3f00000000), (70..= 120, [(0x70000000007fc000000000,
+        0x40000000007f8000000000)], 0x3f00000000, 0x3f00000000, 0x3f00000000), (70..=
+        120, [(0x7000007ff8000000000000, 0x3000007ff8000000000000)], 0, 0x7ffff00000000,
+        0x7ffff00000000), (70..= 120, [(0x7000007ff8000000000000,
+        0x3000007ff0000000000000)], 0x7ffff00000000, 0x7ffff00000000, 0x7ffff00000000)
+    ),
+    form_info!(
+        "f2f64", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1ffff8e07ff080000ffff000fff,
+        0xb10, 0, 0, [CBUF]; (70..= 90, [(0x7000000000000000000000,
+        0x2000000000000000000000), (0x7000000000000000000000, 0x3000000000000000000000)],
+        0, 0x3000000000000000, 0)
+    ),
+    form_info!(
+        "f2f64", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1ffff8e07ff0fffff00ff000fff, 0x80000000000000000000d10, 0, 0, [UGPR]; (75..=
+        120, [(0x7000000000000000000000, 0x2000000000000000000000),
+        (0x7000000000000000000000, 0x3000000000000000000000)], 0, 0x3000000000000000, 0)
+    ),
+    form_info!(
+        "f2i", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffff8e06ff0fffff00ff000fff, 0x305, 0, 0, [GPR]; (70..= 120,
+        [(0x7000000000000000000000, 0x2000000000000000000000)], 0, 0x3000000000000000, 0)
+    ),
+    form_info!(
+        "f2i", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffff8e06ff00000000ff000fff, 0x905, 0, 0, [IMM]; (70..= 120,
+        [(0x7000000000000000000000, 0x1000000000000000000000), (0x7000000000000000000000,
+        0x4000000000000000000000)], 0, 0xffff000000000000, 0), (75..= 120,
+        [(0x7000007fc0000000000000, 0x2000007fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (75..= 120, [(0x7000007fc0000000000000,
+        0x2000007f80000000000000)], 0x3fffff00000000, 0x3fffff00000000,
+        0x3fffff00000000), (70..= 70, [(0x7000007f80000000000000,
+        0x2000007f80000000000000)], 0x7fffff00000000, 0x7fffff00000000,
+        0x7fffff00000000), (75..= 120, [(0x70000000007e0000000000,
+        0x10000000007e0000000000)], 0, 0x1ff00000000, 0x1ff00000000), (75..= 120,
+        [(0x70000000007e0000000000, 0x10000000007c0000000000)], 0x1ff00000000,
+        0x1ff00000000, 0x1ff00000000), (70..= 70, [(0x70000000007c0000000000,
+        0x10000000007c0000000000)], 0x3ff00000000, 0x3ff00000000, 0x3ff00000000), (70..=
+        120, [(0x70000000007fc000000000, 0x40000000007fc000000000)], 0, 0x3f00000000,
+        0x3f00000000), (70..= 120, [(0x70000000007fc000000000,
+        0x40000000007f8000000000)], 0x3f00000000, 0x3f00000000, 0x3f00000000)
+    ),
+    form_info!(
+        "f2i", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1ffff8e06ff080000ffff000fff,
+        0xb05, 0, 0, [CBUF]; (70..= 90, [(0x7000000000000000000000,
+        0x2000000000000000000000)], 0, 0x3000000000000000, 0)
+    ),
+    form_info!(
+        "f2i", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1ffff8e06ff0fffff00ff000fff, 0x80000000000000000000d05, 0, 0, [UGPR]; (75..=
+        120, [(0x7000000000000000000000, 0x2000000000000000000000)], 0,
+        0x3000000000000000, 0)
+    ),
+    form_info!(
+        "f2i64", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffff8e06ff0fffff00ff000fff, 0x311, 0, 0, [GPR]; (70..= 120,
+        [(0x7000000000000000000000, 0x2000000000000000000000), (0x7000000000000000000000,
+        0x3000000000000000000000)], 0, 0x3000000000000000, 0)
+    ),
+    form_info!(
+        "f2i64", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffff8e06ff00000000ff000fff, 0x911, 0, 0, [IMM]; (70..= 120,
+        [(0x7000000000000000000000, 0x1000000000000000000000), (0x7000000000000000000000,
+        0x4000000000000000000000)], 0, 0xffff000000000000, 0), (75..= 120,
+        [(0x7000007fc0000000000000, 0x2000007fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (75..= 120, [(0x7000007fc0000000000000,
+        0x2000007f80000000000000)], 0x3fffff00000000, 0x3fffff00000000,
+        0x3fffff00000000), (70..= 70, [(0x7000007f80000000000000,
+        0x2000007f80000000000000)], 0x7fffff00000000, 0x7fffff00000000,
+        0x7fffff00000000), (75..= 120, [(0x70000000007e0000000000,
+        0x10000000007e0000000000)], 0, 0x1ff00000000, 0x1ff00000000), (75..= 120,
+        [(0x70000000007e0000000000, 0x10000000007c0000000000)], 0x1ff00000000,
+        0x1ff00000000, 0x1ff00000000), (70..= 70, [(0x70000000007c0000000000,
+        0x10000000007c0000000000)], 0x3ff00000000, 0x3ff00000000, 0x3ff00000000), (70..=
+        120, [(0x70000000007fc000000000, 0x40000000007fc000000000)], 0, 0x3f00000000,
+        0x3f00000000), (70..= 120, [(0x70000000007fc000000000,
+        0x40000000007f8000000000)], 0x3f00000000, 0x3f00000000, 0x3f00000000), (70..=
+        120, [(0x7000007ff8000000000000, 0x3000007ff8000000000000)], 0, 0x7ffff00000000,
+        0x7ffff00000000), (70..= 120, [(0x7000007ff8000000000000,
+        0x3000007ff0000000000000)], 0x7ffff00000000, 0x7ffff00000000, 0x7ffff00000000)
+    ),
+    form_info!(
+        "f2i64", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1ffff8e06ff080000ffff000fff,
+        0xb11, 0, 0, [CBUF]; (70..= 90, [(0x7000000000000000000000,
+        0x2000000000000000000000), (0x7000000000000000000000, 0x3000000000000000000000)],
+        0, 0x3000000000000000, 0)
+    ),
+    form_info!(
+        "f2i64", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1ffff8e06ff0fffff00ff000fff, 0x80000000000000000000d11, 0, 0, [UGPR]; (75..=
+        120, [(0x7000000000000000000000, 0x2000000000000000000000),
+        (0x7000000000000000000000, 0x3000000000000000000000)], 0, 0x3000000000000000, 0)
+    ),
+    form_info!(
+        "fadd", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fffffe1cff3fffff0000000fff, 0x221, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "fadd", "rri", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fffffe1cff0000000000000fff, 0x421, 0, 0, [GPR, IMM]; (75..= 120,
+        [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (75..= 120, [(0x7fc0000000000000, 0x7f80000000000000)],
+        0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000), (70..= 70,
+        [(0x7f80000000000000, 0x7f80000000000000)], 0x7fffff00000000, 0x7fffff00000000,
+        0x7fffff00000000)
+    ),
+    form_info!(
+        "fadd", "rrc", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1fffffe1cff380000ff00000fff,
+        0x621, 0, 0, [GPR, CBUF]
+    ),
+    form_info!(
+        "fadd", "rru", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fffffe1cff3fffff0000000fff, 0x80000000000000000000e21, 0, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "fadd", "r", 4, Sm50, [50, 52, 60], 0xfff88e7ff0000000, 0x5c58000000000000, 0, 0,
+        [GPR, GPR]
+    ),
+    form_info!(
+        "fadd", "i", 5, Sm50, [50, 52, 60], 0xfef88e0000000000, 0x3858000000000000, 0, 0,
+        [GPR, IMM]; (50..= 60, [(0x7f80000000, 0x7f80000000)], 0x7ff00000, 0x7ff00000,
+        0x7ff00000)
+    ),
+    form_info!(
+        "fadd", "c", 6, Sm50, [50, 52, 60], 0xfff88e0000000000, 0x4c58000000000000, 0, 0,
+        [GPR, CBUF]
+    ),
+    form_info!(
+        "fadd32i", "fixed", 0, Sm50, [50, 52, 60], 0xfe30000000000000, 0x800000000000000,
+        0, 0, [GPR, IMM]; (50..= 60, [(0x7f80000000000, 0x7f80000000000)], 0x7fffff00000,
+        0x7fffff00000, 0x7fffff00000)
+    ),
+    form_info!(
+        "ffma", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fffffe10003fffff0000000fff, 0x223, 0, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "ffma", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fffffe10000000000000000fff, 0x823, 0, 0, [GPR, IMM, GPR]; (75..= 120,
+        [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (75..= 120, [(0x7fc0000000000000, 0x7f80000000000000)],
+        0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000), (70..= 70,
+        [(0x7f80000000000000, 0x7f80000000000000)], 0x7fffff00000000, 0x7fffff00000000,
+        0x7fffff00000000)
+    ),
+    form_info!(
+        "ffma", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1fffffe1000380000ff00000fff,
+        0xa23, 0, 0, [GPR, CBUF, GPR]
+    ),
+    form_info!(
+        "ffma", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fffffe10003fffff0000000fff, 0x80000000000000000000c23, 0, 0, [GPR, UGPR, GPR]
+    ),
+    form_info!(
+        "ffma", "rri", 4, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fffffe10000000000000000fff, 0x423, 0, 0, [GPR, GPR, IMM]; (75..= 120,
+        [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (75..= 120, [(0x7fc0000000000000, 0x7f80000000000000)],
+        0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000), (70..= 70,
+        [(0x7f80000000000000, 0x7f80000000000000)], 0x7fffff00000000, 0x7fffff00000000,
+        0x7fffff00000000)
+    ),
+    form_info!(
+        "ffma", "rrc", 5, Sm70, [70, 75, 80, 86, 89, 90], 0x1fffffe1000380000ff00000fff,
+        0x623, 0, 0, [GPR, GPR, CBUF]
+    ),
+    form_info!(
+        "ffma", "rru", 6, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fffffe10003fffff0000000fff, 0x80000000000000000000e23, 0, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "ffma", "r", 7, Sm50, [50, 52, 60], 0xffc0807ff0000000, 0x5980000000000000, 0, 0,
+        [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "ffma", "i", 8, Sm50, [50, 52, 60], 0xfec0800000000000, 0x3280000000000000, 0, 0,
+        [GPR, IMM, GPR]; (50..= 60, [(0x7f80000000, 0x7f80000000)], 0x7ff00000,
+        0x7ff00000, 0x7ff00000)
+    ),
+    form_info!(
+        "ffma", "c", 9, Sm50, [50, 52, 60], 0xffc0800000000000, 0x4980000000000000, 0, 0,
+        [GPR, CBUF, GPR]
+    ),
+    form_info!(
+        "ffma", "c2", 10, Sm50, [50, 52, 60], 0xffc0800000000000, 0x5180000000000000, 0,
+        0, [GPR, GPR, CBUF]
+    ),
+    form_info!(
+        "ffma32i", "fixed", 0, Sm50, [50, 52, 60], 0xfc50000000000000, 0xc00000000000000,
+        0, 0, [GPR, IMM, GPR]; (50..= 60, [(0x7f80000000000, 0x7f80000000000)],
+        0x7fffff00000, 0x7fffff00000, 0x7fffff00000)
+    ),
+    form_info!(
+        "flo", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fffff1f9ff7fffff00ff000fff, 0x300, 0, 0, [GPR]
+    ),
+    form_info!(
+        "flo", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fffff1f9ff00000000ff000fff, 0x900, 0, 0, [IMM]
+    ),
+    form_info!(
+        "flo", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1fffff1f9ff780000ffff000fff,
+        0xb00, 0, 0, [CBUF]
+    ),
+    form_info!(
+        "flo", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fffff1f9ff7fffff00ff000fff, 0x80000000000000000000d00, 0, 0, [UGPR]
+    ),
+    form_info!(
+        "flo", "r", 4, Sm50, [50, 52, 60], 0xfffefcfff000ff00, 0x5c30000000000000, 0, 0,
+        [GPR]
+    ),
+    form_info!(
+        "flo", "i", 5, Sm50, [50, 52, 60], 0xfefefd800000ff00, 0x3830000000000000, 0, 0,
+        [IMM]
+    ),
+    form_info!(
+        "flo", "c", 6, Sm50, [50, 52, 60], 0xfffefc800000ff00, 0x4c30000000000000, 0, 0,
+        [CBUF]
+    ),
+    form_info!(
+        "fmnmx", "rrr", 0, Sm70, [70, 75], 0x1fff87efcff3fffff0000000fff, 0x209, 0, 0,
+        [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "fmnmx", "rir", 1, Sm70, [70, 75], 0x1fff87efcff0000000000000fff, 0x809, 0, 0,
+        [GPR, IMM, PRED]; (75..= 75, [(0x7fc0000000000000, 0x7fc0000000000000)], 0,
+        0x3fffff00000000, 0x3fffff00000000), (75..= 75, [(0x7fc0000000000000,
+        0x7f80000000000000)], 0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000), (70
+        ..= 70, [(0x7f80000000000000, 0x7f80000000000000)], 0x7fffff00000000,
+        0x7fffff00000000, 0x7fffff00000000)
+    ),
+    form_info!(
+        "fmnmx", "rcr", 2, Sm70, [70, 75], 0x1fff87efcff380000ff00000fff, 0xa09, 0, 0,
+        [GPR, CBUF, PRED]
+    ),
+    form_info!(
+        "fmnmx", "rur", 3, Sm70, [75], 0x1fff87efcff3fffff0000000fff,
+        0x80000000000000000000c09, 0, 0, [GPR, UGPR, PRED]
+    ),
+    form_info!(
+        "fmnmx", "rrr", 4, Sm70, [80], 0x1fff878fcff3fffff0000000fff, 0x209,
+        0x400000000000000000000, 0, [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "fmnmx", "rir", 5, Sm70, [80], 0x1fff878fcff0000000000000fff, 0x809,
+        0x400000000000000000000, 0, [GPR, IMM, PRED]; (80..= 80, [(0x7fc0000000000000,
+        0x7fc0000000000000)], 0, 0x3fffff00000000, 0x3fffff00000000), (80..= 80,
+        [(0x7fc0000000000000, 0x7f80000000000000)], 0x3fffff00000000, 0x3fffff00000000,
+        0x3fffff00000000)
+    ),
+    form_info!(
+        "fmnmx", "rcr", 6, Sm70, [80], 0x1fff878fcff380000ff00000fff, 0xa09,
+        0x400000000000000000000, 0, [GPR, CBUF, PRED]
+    ),
+    form_info!(
+        "fmnmx", "rur", 7, Sm70, [80], 0x1fff878fcff3fffff0000000fff,
+        0x80000000000000000000c09, 0x400000000000000000000, 0, [GPR, UGPR, PRED]
+    ),
+    form_info!(
+        "fmnmx", "rrr", 8, Sm70, [86, 89, 90, 100, 120], 0x1fff878fcff3fffff0000000fff,
+        0x209, 0, 0, [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "fmnmx", "rir", 9, Sm70, [86, 89, 90, 100, 120], 0x1fff878fcff0000000000000fff,
+        0x809, 0, 0, [GPR, IMM, PRED]; (86..= 120, [(0x7fc0000000000000,
+        0x7fc0000000000000)], 0, 0x3fffff00000000, 0x3fffff00000000), (86..= 120,
+        [(0x7fc0000000000000, 0x7f80000000000000)], 0x3fffff00000000, 0x3fffff00000000,
+        0x3fffff00000000)
+    ),
+    form_info!(
+        "fmnmx", "rcr", 10, Sm70, [86, 89, 90], 0x1fff878fcff380000ff00000fff, 0xa09, 0,
+        0, [GPR, CBUF, PRED]
+    ),
+    form_info!(
+        "fmnmx", "rur", 11, Sm70, [86, 89, 90, 100, 120], 0x1fff878fcff3fffff0000000fff,
+        0x80000000000000000000c09, 0, 0, [GPR, UGPR, PRED]
+    ),
+    form_info!(
+        "fmnmx", "r", 12, Sm50, [50, 52, 60], 0xfffc887ff0000000, 0x5c60000000000000, 0,
+        0, [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "fmnmx", "i", 13, Sm50, [50, 52, 60], 0xfefc880000000000, 0x3860000000000000, 0,
+        0, [GPR, IMM, PRED]; (50..= 60, [(0x7f80000000, 0x7f80000000)], 0x7ff00000,
+        0x7ff00000, 0x7ff00000)
+    ),
+    form_info!(
+        "fmnmx", "c", 14, Sm50, [50, 52, 60], 0xfffc880000000000, 0x4c60000000000000, 0,
+        0, [GPR, CBUF, PRED]
+    ),
+    form_info!(
+        "fmul", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fffffe1cff3fffff0000000fff, 0x4000000000000000000220, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "fmul", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fffffe1cff0000000000000fff, 0x4000000000000000000820, 0, 0, [GPR, IMM]; (75..=
+        120, [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (75..= 120, [(0x7fc0000000000000, 0x7f80000000000000)],
+        0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000), (70..= 70,
+        [(0x7f80000000000000, 0x7f80000000000000)], 0x7fffff00000000, 0x7fffff00000000,
+        0x7fffff00000000)
+    ),
+    form_info!(
+        "fmul", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1fffffe1cff380000ff00000fff,
+        0x4000000000000000000a20, 0, 0, [GPR, CBUF]
+    ),
+    form_info!(
+        "fmul", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fffffe1cff3fffff0000000fff, 0x84000000000000000000c20, 0, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "fmul", "r", 4, Sm50, [50, 52, 60], 0xfffaee7ff0000000, 0x5c68000000000000, 0, 0,
+        [GPR, GPR]
+    ),
+    form_info!(
+        "fmul", "i", 5, Sm50, [50, 52, 60], 0xfefaee0000000000, 0x3868000000000000, 0, 0,
+        [GPR, IMM]; (50..= 60, [(0x7f80000000, 0x7f80000000)], 0x7ff00000, 0x7ff00000,
+        0x7ff00000)
+    ),
+    form_info!(
+        "fmul", "c", 6, Sm50, [50, 52, 60], 0xfffaee0000000000, 0x4c68000000000000, 0, 0,
+        [GPR, CBUF]
+    ),
+    form_info!(
+        "fmul32i", "fixed", 0, Sm50, [50, 52, 60], 0xff50000000000000,
+        0x1e00000000000000, 0, 0, [GPR, IMM]; (50..= 60, [(0x7f80000000000,
+        0x7f80000000000)], 0x7fffff00000, 0x7fffff00000, 0x7fffff00000)
+    ),
+    form_info!(
+        "fsel", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff87fffffffffff0000000fff, 0x208, 0, 0, [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "fsel", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff87fffff0000000000000fff, 0x808, 0, 0, [GPR, IMM, PRED]; (75..= 120,
+        [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (75..= 120, [(0x7fc0000000000000, 0x7f80000000000000)],
+        0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000), (70..= 70,
+        [(0x7f80000000000000, 0x7f80000000000000)], 0x7fffff00000000, 0x7fffff00000000,
+        0x7fffff00000000)
+    ),
+    form_info!(
+        "fsel", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1fff87ffffff80000ff00000fff,
+        0xa08, 0, 0, [GPR, CBUF, PRED]
+    ),
+    form_info!(
+        "fsel", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fff87fffffffffff0000000fff, 0x80000000000000000000c08, 0, 0, [GPR, UGPR, PRED]
+    ),
+    form_info!(
+        "fsetp", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff80000ff3fffff0000ff0fff, 0x20b, 0, 0, [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "fsetp", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff80000ff0000000000ff0fff, 0x80b, 0, 0, [GPR, IMM, PRED]; (75..= 120,
+        [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (75..= 120, [(0x7fc0000000000000, 0x7f80000000000000)],
+        0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000), (70..= 70,
+        [(0x7f80000000000000, 0x7f80000000000000)], 0x7fffff00000000, 0x7fffff00000000,
+        0x7fffff00000000)
+    ),
+    form_info!(
+        "fsetp", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1fff80000ff380000ff00ff0fff,
+        0xa0b, 0, 0, [GPR, CBUF, PRED]
+    ),
+    form_info!(
+        "fsetp", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fff80000ff3fffff0000ff0fff, 0x80000000000000000000c0b, 0, 0, [GPR, UGPR, PRED]
+    ),
+    form_info!(
+        "fsetp", "r", 4, Sm50, [50, 52, 60], 0xfff0007ff0000000, 0x5bb0000000000000, 0,
+        0, [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "fsetp", "i", 5, Sm50, [50, 52, 60], 0xfef0000000000000, 0x36b0000000000000, 0,
+        0, [GPR, IMM, PRED]; (50..= 60, [(0x7f80000000, 0x7f80000000)], 0x7ff00000,
+        0x7ff00000, 0x7ff00000)
+    ),
+    form_info!(
+        "fsetp", "c", 6, Sm50, [50, 52, 60], 0xfff0000000000000, 0x4bb0000000000000, 0,
+        0, [GPR, CBUF, PRED]
+    ),
+    form_info!(
+        "i2f", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffffcf03ffcfffff00ff000fff, 0x306, 0, 0, [GPR]; (70..= 120,
+        [(0x3004000000000000000000, 0x2004000000000000000000), (0x3004000000000000000000,
+        0x2000000000000000000000)], 0, 0x3000000000000000, 0)
+    ),
+    form_info!(
+        "i2f", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffffcf03ff00000000ff000fff, 0x906, 0, 0, [IMM]
+    ),
+    form_info!(
+        "i2f", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1ffffcf03ffc80000ffff000fff,
+        0xb06, 0, 0, [CBUF]; (70..= 90, [(0x3004000000000000000000,
+        0x2004000000000000000000), (0x3004000000000000000000, 0x2000000000000000000000)],
+        0, 0x3000000000000000, 0)
+    ),
+    form_info!(
+        "i2f", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1ffffcf03ffcfffff00ff000fff, 0x80000000000000000000d06, 0, 0, [UGPR]; (75..=
+        120, [(0x3004000000000000000000, 0x2004000000000000000000),
+        (0x3004000000000000000000, 0x2000000000000000000000)], 0, 0x3000000000000000, 0)
+    ),
+    form_info!(
+        "i2f64", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffffcf03ffcfffff00ff000fff, 0x312, 0, 0, [GPR]; (70..= 120,
+        [(0x3004000000000000000000, 0x2004000000000000000000), (0x3004000000000000000000,
+        0x2000000000000000000000), (0x3004000000000000000000, 0x3004000000000000000000),
+        (0x3004000000000000000000, 0x3000000000000000000000)], 0, 0x3000000000000000, 0)
+    ),
+    form_info!(
+        "i2f64", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffffcf03ff00000000ff000fff, 0x912, 0, 0, [IMM]
+    ),
+    form_info!(
+        "i2f64", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1ffffcf03ffc80000ffff000fff,
+        0xb12, 0, 0, [CBUF]; (70..= 90, [(0x3004000000000000000000,
+        0x2004000000000000000000), (0x3004000000000000000000, 0x2000000000000000000000),
+        (0x3004000000000000000000, 0x3004000000000000000000), (0x3004000000000000000000,
+        0x3000000000000000000000)], 0, 0x3000000000000000, 0)
+    ),
+    form_info!(
+        "i2f64", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1ffffcf03ffcfffff00ff000fff, 0x80000000000000000000d12, 0, 0, [UGPR]; (75..=
+        120, [(0x3004000000000000000000, 0x2004000000000000000000),
+        (0x3004000000000000000000, 0x2000000000000000000000), (0x3004000000000000000000,
+        0x3004000000000000000000), (0x3004000000000000000000, 0x3000000000000000000000)],
+        0, 0x3000000000000000, 0)
+    ),
+    form_info!(
+        "i2i", "r", 0, Sm50, [50, 52, 60], 0xfff959fff000c000, 0x5ce0000000000000, 0, 0,
+        [GPR]
+    ),
+    form_info!(
+        "i2i", "i", 1, Sm50, [50, 52, 60], 0xfefb7f800000c000, 0x38e0000000000000, 0, 0,
+        [IMM]
+    ),
+    form_info!(
+        "i2i", "c", 2, Sm50, [50, 52, 60], 0xfff959800000c000, 0x4ce0000000000000, 0, 0,
+        [CBUF]
+    ),
+    form_info!(
+        "iabs", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffffffffffffffff00ff000fff, 0x213, 0, 0, [GPR]
+    ),
+    form_info!(
+        "iabs", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffffffffff00000000ff000fff, 0x813, 0, 0, [IMM]
+    ),
+    form_info!(
+        "iabs", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1fffffffffff80000ffff000fff,
+        0xa13, 0, 0, [CBUF]
+    ),
+    form_info!(
+        "iabs", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1ffffffffffffffff00ff000fff, 0x80000000000000000000c13, 0, 0, [UGPR]
+    ),
+    form_info!(
+        "iadd", "r", 0, Sm50, [50, 52, 60], 0xfffc77fff0000000, 0x5c10000000000000, 0, 0,
+        [GPR, GPR]
+    ),
+    form_info!(
+        "iadd", "i", 1, Sm50, [50, 52, 60], 0xfefd778000000000, 0x3810000000000000, 0, 0,
+        [GPR, IMM]
+    ),
+    form_info!(
+        "iadd", "c", 2, Sm50, [50, 52, 60], 0xfffc778000000000, 0x4c10000000000000, 0, 0,
+        [GPR, CBUF]
+    ),
+    form_info!(
+        "iadd", "rrr", 3, Sm70, [120], 0x1fff871feff7fffff0000000fff, 0x235,
+        0x78000000000000000000000, 0x78000000000000000000000, [GPR, GPR]
+    ),
+    form_info!(
+        "iadd", "rir", 4, Sm70, [120], 0x1fff871feff0000000000000fff, 0x835,
+        0x78000000000000000000000, 0x78000000000000000000000, [GPR, IMM]
+    ),
+    form_info!(
+        "iadd", "rur", 5, Sm70, [120], 0x1fff871feff7fffff0000000fff,
+        0x80000000000000000000c35, 0x78000000000000000000000, 0x78000000000000000000000,
+        [GPR, UGPR]
+    ),
+    form_info!(
+        "iadd3", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff80016007fffff0000000fff, 0x210, 0x781e0000000000000000000,
+        0x781e0000000000000000000, [GPR, GPR, GPR]; (70..= 90,
+        [(0x7e00000000000000000000, 0xe00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7000000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x1e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7200000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x2e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7400000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x3e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7600000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x4e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7800000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x5e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7a00000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x6e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7c00000000000000000000)
+    ),
+    form_info!(
+        "iadd3", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff80016000000000000000fff, 0x810, 0x781e0000000000000000000,
+        0x781e0000000000000000000, [GPR, IMM, GPR]; (70..= 90,
+        [(0x7e00000000000000000000, 0xe00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7000000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x1e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7200000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x2e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7400000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x3e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7600000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x4e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7800000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x5e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7a00000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x6e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7c00000000000000000000)
+    ),
+    form_info!(
+        "iadd3", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1fff8001600780000ff00000fff,
+        0xa10, 0x781e0000000000000000000, 0x781e0000000000000000000, [GPR, CBUF, GPR];
+        (70..= 90, [(0x7e00000000000000000000, 0xe00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7000000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x1e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7200000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x2e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7400000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x3e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7600000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x4e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7800000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x5e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7a00000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x6e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7c00000000000000000000)
+    ),
+    form_info!(
+        "iadd3", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fff80016007fffff0000000fff, 0x80000000000000000000c10,
+        0x781e0000000000000000000, 0x781e0000000000000000000, [GPR, UGPR, GPR]; (75..=
+        90, [(0x7e00000000000000000000, 0xe00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7000000000000000000000), (75..= 90,
+        [(0x7e00000000000000000000, 0x1e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7200000000000000000000), (75..= 90,
+        [(0x7e00000000000000000000, 0x2e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7400000000000000000000), (75..= 90,
+        [(0x7e00000000000000000000, 0x3e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7600000000000000000000), (75..= 90,
+        [(0x7e00000000000000000000, 0x4e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7800000000000000000000), (75..= 90,
+        [(0x7e00000000000000000000, 0x5e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7a00000000000000000000), (75..= 90,
+        [(0x7e00000000000000000000, 0x6e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7c00000000000000000000)
+    ),
+    form_info!(
+        "iadd32i", "fixed", 0, Sm50, [50, 52, 60], 0xfec0000000000000,
+        0x1c00000000000000, 0, 0, [GPR, IMM]
+    ),
+    form_info!(
+        "iadd3x", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff80016007fffff0000000fff, 0x4000000000000000210, 0, 0, [GPR, GPR, GPR, PRED,
+        PRED]; (70..= 90, [(0x7e00000000000000000000, 0xe00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7000000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x1e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7200000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x2e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7400000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x3e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7600000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x4e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7800000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x5e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7a00000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x6e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7c00000000000000000000)
+    ),
+    form_info!(
+        "iadd3x", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff80016000000000000000fff, 0x4000000000000000810, 0, 0, [GPR, IMM, GPR, PRED,
+        PRED]; (70..= 90, [(0x7e00000000000000000000, 0xe00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7000000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x1e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7200000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x2e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7400000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x3e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7600000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x4e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7800000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x5e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7a00000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x6e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7c00000000000000000000)
+    ),
+    form_info!(
+        "iadd3x", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90],
+        0x1fff8001600780000ff00000fff, 0x4000000000000000a10, 0, 0, [GPR, CBUF, GPR,
+        PRED, PRED]; (70..= 90, [(0x7e00000000000000000000, 0xe00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7000000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x1e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7200000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x2e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7400000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x3e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7600000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x4e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7800000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x5e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7a00000000000000000000), (70..= 90,
+        [(0x7e00000000000000000000, 0x6e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7c00000000000000000000)
+    ),
+    form_info!(
+        "iadd3x", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fff80016007fffff0000000fff, 0x80004000000000000000c10, 0, 0, [GPR, UGPR, GPR,
+        PRED, PRED]; (75..= 90, [(0x7e00000000000000000000, 0xe00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7000000000000000000000), (75..= 90,
+        [(0x7e00000000000000000000, 0x1e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7200000000000000000000), (75..= 90,
+        [(0x7e00000000000000000000, 0x2e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7400000000000000000000), (75..= 90,
+        [(0x7e00000000000000000000, 0x3e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7600000000000000000000), (75..= 90,
+        [(0x7e00000000000000000000, 0x4e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7800000000000000000000), (75..= 90,
+        [(0x7e00000000000000000000, 0x5e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7a00000000000000000000), (75..= 90,
+        [(0x7e00000000000000000000, 0x6e00000000000000000000)], 0,
+        0x7e00000000000000000000, 0x7c00000000000000000000)
+    ),
+    form_info!(
+        "iadd64", "rrr", 0, Sm70, [120], 0x1fff871feff7fffff0000000fff,
+        0x2000000000000000235, 0x78000000000000000000000, 0x78000000000000000000000,
+        [GPR, GPR]
+    ),
+    form_info!(
+        "iadd64", "rir", 1, Sm70, [120], 0x1fff871feff0000000000000fff,
+        0x2000000000000000835, 0x78000000000000000000000, 0x78000000000000000000000,
+        [GPR, IMM]
+    ),
+    form_info!(
+        "iadd64", "rur", 2, Sm70, [120], 0x1fff871feff7fffff0000000fff,
+        0x80002000000000000000c35, 0x78000000000000000000000, 0x78000000000000000000000,
+        [GPR, UGPR]
+    ),
+    form_info!(
+        "iadd64x", "rrr", 0, Sm70, [120], 0x1fff871feff7fffff0000000fff,
+        0x6000000000000000235, 0, 0, [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "iadd64x", "rir", 1, Sm70, [120], 0x1fff871feff0000000000000fff,
+        0x6000000000000000835, 0, 0, [GPR, IMM, PRED]
+    ),
+    form_info!(
+        "iadd64x", "rur", 2, Sm70, [120], 0x1fff871feff7fffff0000000fff,
+        0x80006000000000000000c35, 0, 0, [GPR, UGPR, PRED]
+    ),
+    form_info!(
+        "iaddx", "rrr", 0, Sm70, [120], 0x1fff871feff7fffff0000000fff,
+        0x4000000000000000235, 0, 0, [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "iaddx", "rir", 1, Sm70, [120], 0x1fff871feff0000000000000fff,
+        0x4000000000000000835, 0, 0, [GPR, IMM, PRED]
+    ),
+    form_info!(
+        "iaddx", "rur", 2, Sm70, [120], 0x1fff871feff7fffff0000000fff,
+        0x80004000000000000000c35, 0, 0, [GPR, UGPR, PRED]
+    ),
+    form_info!(
+        "icmp", "r", 0, Sm50, [50, 52, 60], 0xfff0807ff0000000, 0x5b40000000000000, 0, 0,
+        [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "icmp", "i", 1, Sm50, [50, 52, 60], 0xfef0800000000000, 0x3640000000000000, 0, 0,
+        [GPR, IMM, GPR]
+    ),
+    form_info!(
+        "icmp", "c", 2, Sm50, [50, 52, 60], 0xfff0800000000000, 0x4b40000000000000, 0, 0,
+        [GPR, CBUF, GPR]
+    ),
+    form_info!(
+        "icmp", "c2", 3, Sm50, [50, 52, 60], 0xfff0800000000000, 0x5340000000000000, 0,
+        0, [GPR, GPR, CBUF]
+    ),
+    form_info!(
+        "imad", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fffffff500ffffff0000000fff, 0x78e00000000000000000224, 0, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "imad", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fffffff5000000000000000fff, 0x78e00000000000000000824, 0, 0, [GPR, IMM, GPR]
+    ),
+    form_info!(
+        "imad", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1fffffff500f80000ff00000fff,
+        0x78e00000000000000000a24, 0, 0, [GPR, CBUF, GPR]
+    ),
+    form_info!(
+        "imad", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fffffff500ffffff0000000fff, 0xf8e00000000000000000c24, 0, 0, [GPR, UGPR, GPR]
+    ),
+    form_info!(
+        "imad", "rri", 4, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fffffffd000000000000000fff, 0x78e00000000000000000424, 0, 0, [GPR, GPR, IMM]
+    ),
+    form_info!(
+        "imad", "rrc", 5, Sm70, [70, 75, 80, 86, 89, 90], 0x1fffffffd00780000ff00000fff,
+        0x78e00000000000000000624, 0, 0, [GPR, GPR, CBUF]
+    ),
+    form_info!(
+        "imad", "rru", 6, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fffffffd007fffff0000000fff, 0xf8e00000000000000000e24, 0, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "imad_hi", "rrr", 0, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fffff1f500ffffff0000000fff, 0x78000000000000000000227, 0, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "imad_hi", "rir", 1, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fffff1f5000000000000000fff, 0x78000000000000000000827, 0, 0, [GPR, IMM, GPR]
+    ),
+    form_info!(
+        "imad_hi", "rcr", 2, Sm70, [75, 80, 86, 89, 90], 0x1fffff1f500f80000ff00000fff,
+        0x78000000000000000000a27, 0, 0, [GPR, CBUF, GPR]
+    ),
+    form_info!(
+        "imad_hi", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fffff1f500ffffff0000000fff, 0xf8000000000000000000c27, 0, 0, [GPR, UGPR, GPR]
+    ),
+    form_info!(
+        "imad_hi", "rrc", 4, Sm70, [75, 80, 86, 89, 90], 0x1fffff1fd00780000ff00000fff,
+        0x78000000000000000000627, 0, 0, [GPR, GPR, CBUF]
+    ),
+    form_info!(
+        "imad_hi", "rru", 5, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fffff1fd007fffff0000000fff, 0xf8000000000000000000e27, 0, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "imad_wide", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fffff1f500ffffff0000000fff, 0x78000000000000000000225, 0, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "imad_wide", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fffff1f5000000000000000fff, 0x78000000000000000000825, 0, 0, [GPR, IMM, GPR]
+    ),
+    form_info!(
+        "imad_wide", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90],
+        0x1fffff1f500f80000ff00000fff, 0x78000000000000000000a25, 0, 0, [GPR, CBUF, GPR]
+    ),
+    form_info!(
+        "imad_wide", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fffff1f500ffffff0000000fff, 0xf8000000000000000000c25, 0, 0, [GPR, UGPR, GPR]
+    ),
+    form_info!(
+        "imad_wide", "rrc", 4, Sm70, [70, 75, 80, 86, 89, 90],
+        0x1fffff1fd00780000ff00000fff, 0x78000000000000000000625, 0, 0, [GPR, GPR, CBUF]
+    ),
+    form_info!(
+        "imad_wide", "rru", 5, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fffff1fd007fffff0000000fff, 0xf8000000000000000000e25, 0, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "imad_wide_x", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff871f500ffffff0000000fff, 0x4000000000000000225, 0, 0, [GPR, GPR, GPR, PRED]
+    ),
+    form_info!(
+        "imad_wide_x", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff871f5000000000000000fff, 0x4000000000000000825, 0, 0, [GPR, IMM, GPR, PRED]
+    ),
+    form_info!(
+        "imad_wide_x", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90],
+        0x1fff871f500f80000ff00000fff, 0x4000000000000000a25, 0, 0, [GPR, CBUF, GPR,
+        PRED]
+    ),
+    form_info!(
+        "imad_wide_x", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fff871f500ffffff0000000fff, 0x80004000000000000000c25, 0, 0, [GPR, UGPR, GPR,
+        PRED]
+    ),
+    form_info!(
+        "imad_wide_x", "rrc", 4, Sm70, [70, 75, 80, 86, 89, 90],
+        0x1fff871fd00780000ff00000fff, 0x4000000000000000625, 0, 0, [GPR, GPR, CBUF,
+        PRED]
+    ),
+    form_info!(
+        "imad_wide_x", "rru", 5, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fff871fd007fffff0000000fff, 0x80004000000000000000e25, 0, 0, [GPR, GPR, UGPR,
+        PRED]
+    ),
+    form_info!(
+        "imadx", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff87ff500ffffff0000000fff, 0xe04000000000000000224, 0, 0, [GPR, GPR, GPR,
+        PRED]
+    ),
+    form_info!(
+        "imadx", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff87ff5000000000000000fff, 0xe04000000000000000824, 0, 0, [GPR, IMM, GPR,
+        PRED]
+    ),
+    form_info!(
+        "imadx", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1fff87ff500f80000ff00000fff,
+        0xe04000000000000000a24, 0, 0, [GPR, CBUF, GPR, PRED]
+    ),
+    form_info!(
+        "imadx", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fff87ff500ffffff0000000fff, 0x80e04000000000000000c24, 0, 0, [GPR, UGPR, GPR,
+        PRED]
+    ),
+    form_info!(
+        "imadx", "rri", 4, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff87ffd000000000000000fff, 0xe04000000000000000424, 0, 0, [GPR, GPR, IMM,
+        PRED]
+    ),
+    form_info!(
+        "imadx", "rrc", 5, Sm70, [70, 75, 80, 86, 89, 90], 0x1fff87ffd00780000ff00000fff,
+        0xe04000000000000000624, 0, 0, [GPR, GPR, CBUF, PRED]
+    ),
+    form_info!(
+        "imadx", "rru", 6, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fff87ffd007fffff0000000fff, 0x80e04000000000000000e24, 0, 0, [GPR, GPR, UGPR,
+        PRED]
+    ),
+    form_info!(
+        "imnmx", "rrr", 0, Sm70, [75, 80, 86, 89, 90, 100],
+        0x1fff87ffdffffffff0000000fff, 0x217, 0, 0, [GPR, GPR, PRED, NONE]
+    ),
+    form_info!(
+        "imnmx", "rir", 1, Sm70, [75, 80, 86, 89, 90, 100],
+        0x1fff87ffdff0000000000000fff, 0x817, 0, 0, [GPR, IMM, PRED, NONE]
+    ),
+    form_info!(
+        "imnmx", "rcr", 2, Sm70, [75, 80, 86, 89, 90], 0x1fff87ffdfff80000ff00000fff,
+        0xa17, 0, 0, [GPR, CBUF, PRED, NONE]
+    ),
+    form_info!(
+        "imnmx", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100],
+        0x1fff87ffdffffffff0000000fff, 0x80000000000000000000c17, 0, 0, [GPR, UGPR, PRED,
+        NONE]
+    ),
+    form_info!(
+        "imnmx", "rrr", 4, Sm70, [120], 0x1fff8001dffffffff0000000fff, 0x217, 0, 0, [GPR,
+        GPR, PRED, PRED]
+    ),
+    form_info!(
+        "imnmx", "rir", 5, Sm70, [120], 0x1fff8001dff0000000000000fff, 0x817, 0, 0, [GPR,
+        IMM, PRED, PRED]
+    ),
+    form_info!(
+        "imnmx", "rur", 6, Sm70, [120], 0x1fff8001dffffffff0000000fff,
+        0x80000000000000000000c17, 0, 0, [GPR, UGPR, PRED, PRED]
+    ),
+    form_info!(
+        "imnmx", "r", 7, Sm50, [50, 52, 60], 0xfffe607ff0000000, 0x5c20000000000000, 0,
+        0, [GPR, GPR, PRED, NONE]
+    ),
+    form_info!(
+        "imnmx", "i", 8, Sm50, [50, 52, 60], 0xfefe600000000000, 0x3820000000000000, 0,
+        0, [GPR, IMM, PRED, NONE]
+    ),
+    form_info!(
+        "imnmx", "c", 9, Sm50, [50, 52, 60], 0xfffe600000000000, 0x4c20000000000000, 0,
+        0, [GPR, CBUF, PRED, NONE]
+    ),
+    form_info!(
+        "imnmx64", "rrr", 0, Sm70, [120], 0x1fff8001dffffffff0000000fff,
+        0x4000000000000000217, 0, 0, [GPR, GPR, PRED, PRED]
+    ),
+    form_info!(
+        "imnmx64", "rir", 1, Sm70, [120], 0x1fff8001dff0000000000000fff,
+        0x4000000000000000817, 0, 0, [GPR, IMM, PRED, PRED]
+    ),
+    form_info!(
+        "imnmx64", "rur", 2, Sm70, [120], 0x1fff8001dffffffff0000000fff,
+        0x80004000000000000000c17, 0, 0, [GPR, UGPR, PRED, PRED]
+    ),
+    form_info!(
+        "imul", "r", 0, Sm50, [50, 52, 60], 0xffff7c7ff0000000, 0x5c38000000000000, 0, 0,
+        [GPR, GPR]
+    ),
+    form_info!(
+        "imul", "i", 1, Sm50, [50, 52, 60], 0xfeff7c0000000000, 0x3838000000000000, 0, 0,
+        [GPR, IMM]
+    ),
+    form_info!(
+        "imul", "c", 2, Sm50, [50, 52, 60], 0xffff7c0000000000, 0x4c38000000000000, 0, 0,
+        [GPR, CBUF]
+    ),
+    form_info!(
+        "imul32i", "fixed", 0, Sm50, [50, 52, 60], 0xff00000000000000,
+        0x1f00000000000000, 0, 0, [GPR, IMM]
+    ),
+    form_info!(
+        "iscadd", "r", 0, Sm50, [50, 52, 60], 0xfffc707ff0000000, 0x5c18000000000000, 0,
+        0, [GPR, GPR]
+    ),
+    form_info!(
+        "iscadd", "i", 1, Sm50, [50, 52, 60], 0xfefd700000000000, 0x3818000000000000, 0,
+        0, [GPR, IMM]
+    ),
+    form_info!(
+        "iscadd", "c", 2, Sm50, [50, 52, 60], 0xfffc700000000000, 0x4c18000000000000, 0,
+        0, [GPR, CBUF]
+    ),
+    form_info!(
+        "iscadd32i", "fixed", 0, Sm50, [50, 52, 60], 0xfc00000000000000,
+        0x1400000000000000, 0, 0, [GPR, IMM]
+    ),
+    form_info!(
+        "iset", "r", 0, Sm50, [50, 52, 60], 0xfff0007ff0000000, 0x5b50000000000000, 0, 0,
+        [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "iset", "i", 1, Sm50, [50, 52, 60], 0xfef0000000000000, 0x3650000000000000, 0, 0,
+        [GPR, IMM, PRED]
+    ),
+    form_info!(
+        "iset", "c", 2, Sm50, [50, 52, 60], 0xfff0000000000000, 0x4b50000000000000, 0, 0,
+        [GPR, CBUF, PRED]
+    ),
+    form_info!(
+        "isetp", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff801800fffffff0000ff0fff, 0x20c, 0, 0, [GPR, GPR, PRED, PRED]; (80..= 120,
+        [(0x1000000000000000000, 0)], 0, 0xf00000000000000000, 0x700000000000000000)
+    ),
+    form_info!(
+        "isetp", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff801800f0000000000ff0fff, 0x80c, 0, 0, [GPR, IMM, PRED, PRED]; (80..= 120,
+        [(0x1000000000000000000, 0)], 0, 0xf00000000000000000, 0x700000000000000000)
+    ),
+    form_info!(
+        "isetp", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1fff801800ff80000ff00ff0fff,
+        0xa0c, 0, 0, [GPR, CBUF, PRED, PRED]; (80..= 90, [(0x1000000000000000000, 0)], 0,
+        0xf00000000000000000, 0x700000000000000000)
+    ),
+    form_info!(
+        "isetp", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fff801800fffffff0000ff0fff, 0x80000000000000000000c0c, 0, 0, [GPR, UGPR, PRED,
+        PRED]; (80..= 120, [(0x1000000000000000000, 0)], 0, 0xf00000000000000000,
+        0x700000000000000000)
+    ),
+    form_info!(
+        "isetp", "r", 4, Sm50, [50, 52, 60], 0xfff0907ff00000c0, 0x5b60000000000000, 0,
+        0, [GPR, GPR, PRED, NONE]
+    ),
+    form_info!(
+        "isetp", "i", 5, Sm50, [50, 52, 60], 0xfef09000000000c0, 0x3660000000000000, 0,
+        0, [GPR, IMM, PRED, NONE]
+    ),
+    form_info!(
+        "isetp", "c", 6, Sm50, [50, 52, 60], 0xfff09000000000c0, 0x4b60000000000000, 0,
+        0, [GPR, CBUF, PRED, NONE]
+    ),
+    form_info!(
+        "isetp64", "rrr", 0, Sm70, [120], 0x1fff801800fffffff0000ff0fff,
+        0x10000000000000000020c, 0, 0, [GPR, GPR, PRED, PRED]; (120..= 120,
+        [(0x1000000000000000000, 0)], 0, 0xf00000000000000000, 0x700000000000000000)
+    ),
+    form_info!(
+        "isetp64", "rir", 1, Sm70, [120], 0x1fff801800f0000000000ff0fff,
+        0x10000000000000000080c, 0, 0, [GPR, IMM, PRED, PRED]; (120..= 120,
+        [(0x1000000000000000000, 0)], 0, 0xf00000000000000000, 0x700000000000000000)
+    ),
+    form_info!(
+        "isetp64", "rur", 2, Sm70, [120], 0x1fff801800fffffff0000ff0fff,
+        0x80100000000000000000c0c, 0, 0, [GPR, UGPR, PRED, PRED]; (120..= 120,
+        [(0x1000000000000000000, 0)], 0, 0xf00000000000000000, 0x700000000000000000)
+    ),
+    form_info!(
+        "ldg", "fixed", 0, Sm70, [75], 0x1ffff8e01cf000000ff00000fff,
+        0xe01000000000000000381, 0, 0, [GPR]
+    ),
+    form_info!(
+        "ldg", "fixed", 1, Sm70, [70], 0x1ffff8e01ff000000ff00000fff,
+        0xe01000000000000000381, 0, 0, [GPR]
+    ),
+    form_info!(
+        "ldg", "fixed", 2, Sm50, [50, 52, 60], 0xfff8300000000000, 0xeed0200000000000, 0,
+        0, [GPR]
+    ),
+    form_info!(
+        "lea", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff87107ff7fffff0000000fff, 0xff0000000000000211, 0x78000000000000000000000,
+        0x78000000000000000000000, [GPR, GPR]
+    ),
+    form_info!(
+        "lea", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff87107ff0000000000000fff, 0xff0000000000000811, 0x78000000000000000000000,
+        0x78000000000000000000000, [GPR, IMM]
+    ),
+    form_info!(
+        "lea", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1fff87107ff780000ff00000fff,
+        0xff0000000000000a11, 0x78000000000000000000000, 0x78000000000000000000000, [GPR,
+        CBUF]
+    ),
+    form_info!(
+        "lea", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fff87107ff7fffff0000000fff, 0x80000ff0000000000000c11,
+        0x78000000000000000000000, 0x78000000000000000000000, [GPR, UGPR]
+    ),
+    form_info!(
+        "lea_hi", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff87105007fffff0000000fff, 0x100000000000000000211,
+        0x78000000000000000000000, 0x78000000000000000000000, [GPR, GPR, GPR]; (70..=
+        120, [(0x2000000000000000000, 0x2000000000000000000)], 0, 0xff0000000000000000,
+        0xff0000000000000000)
+    ),
+    form_info!(
+        "lea_hi", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff87105000000000000000fff, 0x100000000000000000811,
+        0x78000000000000000000000, 0x78000000000000000000000, [GPR, IMM, GPR]; (70..=
+        120, [(0x2000000000000000000, 0x2000000000000000000)], 0, 0xff0000000000000000,
+        0xff0000000000000000)
+    ),
+    form_info!(
+        "lea_hi", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90],
+        0x1fff8710500780000ff00000fff, 0x100000000000000000a11,
+        0x78000000000000000000000, 0x78000000000000000000000, [GPR, CBUF, GPR]; (70..=
+        90, [(0x2000000000000000000, 0x2000000000000000000)], 0, 0xff0000000000000000,
+        0xff0000000000000000)
+    ),
+    form_info!(
+        "lea_hi", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fff87105007fffff0000000fff, 0x80100000000000000000c11,
+        0x78000000000000000000000, 0x78000000000000000000000, [GPR, UGPR, GPR]; (75..=
+        120, [(0x2000000000000000000, 0x2000000000000000000)], 0, 0xff0000000000000000,
+        0xff0000000000000000)
+    ),
+    form_info!(
+        "lea_hi", "rri", 4, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff87107000000000000000fff, 0x100000000000000000411,
+        0x78000000000000000000000, 0x78000000000000000000000, [GPR, GPR, IMM]
+    ),
+    form_info!(
+        "lea_hi_x", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff87105007fffff0000000fff, 0x104000000000000000211, 0, 0, [GPR, GPR, GPR,
+        PRED]; (70..= 120, [(0x2000000000000000000, 0x2000000000000000000)], 0,
+        0xff0000000000000000, 0xff0000000000000000)
+    ),
+    form_info!(
+        "lea_hi_x", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff87105000000000000000fff, 0x104000000000000000811, 0, 0, [GPR, IMM, GPR,
+        PRED]; (70..= 120, [(0x2000000000000000000, 0x2000000000000000000)], 0,
+        0xff0000000000000000, 0xff0000000000000000)
+    ),
+    form_info!(
+        "lea_hi_x", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90],
+        0x1fff8710500780000ff00000fff, 0x104000000000000000a11, 0, 0, [GPR, CBUF, GPR,
+        PRED]; (70..= 90, [(0x2000000000000000000, 0x2000000000000000000)], 0,
+        0xff0000000000000000, 0xff0000000000000000)
+    ),
+    form_info!(
+        "lea_hi_x", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fff87105007fffff0000000fff, 0x80104000000000000000c11, 0, 0, [GPR, UGPR, GPR,
+        PRED]; (75..= 120, [(0x2000000000000000000, 0x2000000000000000000)], 0,
+        0xff0000000000000000, 0xff0000000000000000)
+    ),
+    form_info!(
+        "lea_hi_x", "rri", 4, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff87107000000000000000fff, 0x104000000000000000411, 0, 0, [GPR, GPR, IMM,
+        PRED]
+    ),
+    form_info!(
+        "lea_x", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff87107ff7fffff0000000fff, 0x4ff0000000000000211, 0, 0, [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "lea_x", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff87107ff0000000000000fff, 0x4ff0000000000000811, 0, 0, [GPR, IMM, PRED]
+    ),
+    form_info!(
+        "lea_x", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1fff87107ff780000ff00000fff,
+        0x4ff0000000000000a11, 0, 0, [GPR, CBUF, PRED]
+    ),
+    form_info!(
+        "lea_x", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fff87107ff7fffff0000000fff, 0x80004ff0000000000000c11, 0, 0, [GPR, UGPR, PRED]
+    ),
+    form_info!(
+        "lop", "r", 0, Sm50, [50, 52, 60], 0xfff8407ff0000000, 0x5c40000000000000, 0, 0,
+        [GPR, GPR]
+    ),
+    form_info!(
+        "lop", "i", 1, Sm50, [50, 52, 60], 0xfef8410000000000, 0x3840000000000000, 0, 0,
+        [GPR, IMM]
+    ),
+    form_info!(
+        "lop", "c", 2, Sm50, [50, 52, 60], 0xfff8400000000000, 0x4c40000000000000, 0, 0,
+        [GPR, CBUF]
+    ),
+    form_info!(
+        "lop3", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff8700000ffffff0000000fff, 0x212, 0, 0, [GPR, GPR, GPR, PRED]
+    ),
+    form_info!(
+        "lop3", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff87000000000000000000fff, 0x812, 0, 0, [GPR, IMM, GPR, PRED]
+    ),
+    form_info!(
+        "lop3", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1fff8700000f80000ff00000fff,
+        0xa12, 0, 0, [GPR, CBUF, GPR, PRED]
+    ),
+    form_info!(
+        "lop3", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fff8700000ffffff0000000fff, 0x80000000000000000000c12, 0, 0, [GPR, UGPR, GPR,
+        PRED]
+    ),
+    form_info!(
+        "lop3", "r", 4, Sm50, [50, 52, 60], 0xfff8000000000000, 0x5be0000000000000, 0, 0,
+        [GPR, GPR, GPR, NONE]
+    ),
+    form_info!(
+        "lop3", "i", 5, Sm50, [50, 52, 60], 0xfe00000000000000, 0x3c00000000000000, 0, 0,
+        [GPR, IMM, GPR, NONE]
+    ),
+    form_info!(
+        "lop3", "c", 6, Sm50, [50, 52, 60], 0xff00000000000000, 0x200000000000000, 0, 0,
+        [GPR, CBUF, GPR, NONE]
+    ),
+    form_info!(
+        "lop32i", "fixed", 0, Sm50, [50, 52, 60], 0xfd00000000000000, 0x400000000000000,
+        0, 0, [GPR, IMM]
+    ),
+    form_info!(
+        "mov", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fffffff0ffffffff00ff000fff, 0x202, 0, 0, [GPR]
+    ),
+    form_info!(
+        "mov", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fffffff0ff00000000ff000fff, 0x802, 0, 0, [IMM]
+    ),
+    form_info!(
+        "mov", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1fffffff0fff80000ffff000fff,
+        0xa02, 0, 0, [CBUF]
+    ),
+    form_info!(
+        "mov", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fffffff0ffffffff00ff000fff, 0x80000000000000000000c02, 0, 0, [UGPR]
+    ),
+    form_info!(
+        "mov", "r", 4, Sm50, [50, 52, 60], 0xfffff87ff000ff00, 0x5c98000000000000, 0, 0,
+        [GPR]
+    ),
+    form_info!(
+        "mov", "c", 5, Sm50, [50, 52, 60], 0xfffff8000000ff00, 0x4c98000000000000, 0, 0,
+        [CBUF]
+    ),
+    form_info!(
+        "mov32i", "fixed", 0, Sm50, [50, 52, 60], 0xfff0000000000f00, 0x100000000000000,
+        0, 0, [IMM]
+    ),
+    form_info!(
+        "mov64", "rrr", 0, Sm70, [120], 0x1ffffffffffffffff00ff000fff,
+        0x10f000000000000000202, 0, 0, [GPR]
+    ),
+    form_info!(
+        "mov64", "rir", 1, Sm70, [120], 0x1ffffffffffff00000000000fff, 0x402, 0, 0, [IMM]
+    ),
+    form_info!(
+        "mov64", "rur", 2, Sm70, [120], 0x1ffffffffffffffff00ff000fff,
+        0x8010f000000000000000c02, 0, 0, [UGPR]
+    ),
+    form_info!(
+        "mufu", "rrr", 0, Sm70, [70], 0x1ffffff00ff0fffff00ff000fff, 0x308,
+        0x3000000000000000000, 0, [GPR]; (70..= 70, [(0xfc000000000000000000, 0),
+        (0xfc000000000000000000, 0x4000000000000000000), (0xfc000000000000000000,
+        0x8000000000000000000), (0xfc000000000000000000, 0xc000000000000000000),
+        (0xfc000000000000000000, 0x10000000000000000000), (0xfc000000000000000000,
+        0x14000000000000000000), (0xfc000000000000000000, 0x18000000000000000000),
+        (0xfc000000000000000000, 0x1c000000000000000000), (0xfc000000000000000000,
+        0x20000000000000000000)], 0, 0x3000000000000000, 0)
+    ),
+    form_info!(
+        "mufu", "rir", 1, Sm70, [70], 0x1ffffff00ff00000000ff000fff, 0x908,
+        0x3000000000000000000, 0, [IMM]; (70..= 70, [(0xfc007f80000000000000,
+        0x7f80000000000000), (0xfc007f80000000000000, 0x4007f80000000000000),
+        (0xfc007f80000000000000, 0x8007f80000000000000), (0xfc007f80000000000000,
+        0xc007f80000000000000), (0xfc007f80000000000000, 0x10007f80000000000000),
+        (0xfc007f80000000000000, 0x14007f80000000000000), (0xfc007f80000000000000,
+        0x20007f80000000000000)], 0x7fffff00000000, 0x7fffff00000000, 0x7fffff00000000),
+        (70..= 70, [(0xfc007ff8000000000000, 0x18007ff8000000000000),
+        (0xfc007ff8000000000000, 0x1c007ff8000000000000)], 0, 0x7ffff00000000,
+        0x7ffff00000000), (70..= 70, [(0xfc007ff8000000000000, 0x18007ff0000000000000),
+        (0xfc007ff8000000000000, 0x1c007ff0000000000000)], 0x7ffff00000000,
+        0x7ffff00000000, 0x7ffff00000000)
+    ),
+    form_info!(
+        "mufu", "rcr", 2, Sm70, [70], 0x1ffffff00ff080000ffff000fff, 0xb08,
+        0x3000000000000000000, 0, [CBUF]; (70..= 70, [(0xfc000000000000000000, 0),
+        (0xfc000000000000000000, 0x4000000000000000000), (0xfc000000000000000000,
+        0x8000000000000000000), (0xfc000000000000000000, 0xc000000000000000000),
+        (0xfc000000000000000000, 0x10000000000000000000), (0xfc000000000000000000,
+        0x14000000000000000000), (0xfc000000000000000000, 0x18000000000000000000),
+        (0xfc000000000000000000, 0x1c000000000000000000), (0xfc000000000000000000,
+        0x20000000000000000000)], 0, 0x3000000000000000, 0)
+    ),
+    form_info!(
+        "mufu", "rrr", 3, Sm70, [75, 80, 86, 89], 0x1ffffff00ff0fffff00ff000fff, 0x308,
+        0x1000000000000000000, 0, [GPR]; (75..= 89, [(0xfe000000000000000000, 0),
+        (0xfe000000000000000000, 0x4000000000000000000), (0xfe000000000000000000,
+        0x8000000000000000000), (0xfe000000000000000000, 0xc000000000000000000),
+        (0xfe000000000000000000, 0x10000000000000000000), (0xfe000000000000000000,
+        0x14000000000000000000), (0xfe000000000000000000, 0x18000000000000000000),
+        (0xfe000000000000000000, 0x1c000000000000000000), (0xfe000000000000000000,
+        0x20000000000000000000), (0xfe000000000000000000, 0x24000000000000000000)], 0,
+        0x3000000000000000, 0)
+    ),
+    form_info!(
+        "mufu", "rir", 4, Sm70, [75, 80, 86, 89], 0x1ffffff00ff00000000ff000fff, 0x908,
+        0x1000000000000000000, 0, [IMM]; (75..= 89, [(0xfe000000000000000000,
+        0x2000000000000000000), (0xfe000000000000000000, 0x6000000000000000000),
+        (0xfe000000000000000000, 0xa000000000000000000), (0xfe000000000000000000,
+        0xe000000000000000000), (0xfe000000000000000000, 0x12000000000000000000),
+        (0xfe000000000000000000, 0x16000000000000000000), (0xfe000000000000000000,
+        0x1a000000000000000000), (0xfe000000000000000000, 0x1e000000000000000000),
+        (0xfe000000000000000000, 0x22000000000000000000), (0xfe000000000000000000,
+        0x26000000000000000000)], 0, 0xffff000000000000, 0), (75..= 89,
+        [(0xfe007fc0000000000000, 0x7fc0000000000000), (0xfe007fc0000000000000,
+        0x4007fc0000000000000), (0xfe007fc0000000000000, 0x8007fc0000000000000),
+        (0xfe007fc0000000000000, 0xc007fc0000000000000), (0xfe007fc0000000000000,
+        0x10007fc0000000000000), (0xfe007fc0000000000000, 0x14007fc0000000000000),
+        (0xfe007fc0000000000000, 0x20007fc0000000000000), (0xfe007fc0000000000000,
+        0x24007fc0000000000000)], 0, 0x3fffff00000000, 0x3fffff00000000), (75..= 89,
+        [(0xfe007fc0000000000000, 0x7f80000000000000), (0xfe007fc0000000000000,
+        0x4007f80000000000000), (0xfe007fc0000000000000, 0x8007f80000000000000),
+        (0xfe007fc0000000000000, 0xc007f80000000000000), (0xfe007fc0000000000000,
+        0x10007f80000000000000), (0xfe007fc0000000000000, 0x14007f80000000000000),
+        (0xfe007fc0000000000000, 0x20007f80000000000000), (0xfe007fc0000000000000,
+        0x24007f80000000000000)], 0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000),
+        (75..= 89, [(0xfe0000007e0000000000, 0x20000007e0000000000),
+        (0xfe0000007e0000000000, 0x60000007e0000000000), (0xfe0000007e0000000000,
+        0xa0000007e0000000000), (0xfe0000007e0000000000, 0xe0000007e0000000000),
+        (0xfe0000007e0000000000, 0x120000007e0000000000), (0xfe0000007e0000000000,
+        0x160000007e0000000000), (0xfe0000007e0000000000, 0x1a0000007e0000000000),
+        (0xfe0000007e0000000000, 0x1e0000007e0000000000), (0xfe0000007e0000000000,
+        0x220000007e0000000000), (0xfe0000007e0000000000, 0x260000007e0000000000)], 0,
+        0x1ff00000000, 0x1ff00000000), (75..= 89, [(0xfe0000007e0000000000,
+        0x20000007c0000000000), (0xfe0000007e0000000000, 0x60000007c0000000000),
+        (0xfe0000007e0000000000, 0xa0000007c0000000000), (0xfe0000007e0000000000,
+        0xe0000007c0000000000), (0xfe0000007e0000000000, 0x120000007c0000000000),
+        (0xfe0000007e0000000000, 0x160000007c0000000000), (0xfe0000007e0000000000,
+        0x1a0000007c0000000000), (0xfe0000007e0000000000, 0x1e0000007c0000000000),
+        (0xfe0000007e0000000000, 0x220000007c0000000000), (0xfe0000007e0000000000,
+        0x260000007c0000000000)], 0x1ff00000000, 0x1ff00000000, 0x1ff00000000), (75..=
+        89, [(0xfe007ff8000000000000, 0x18007ff8000000000000), (0xfe007ff8000000000000,
+        0x1c007ff8000000000000)], 0, 0x7ffff00000000, 0x7ffff00000000), (75..= 89,
+        [(0xfe007ff8000000000000, 0x18007ff0000000000000), (0xfe007ff8000000000000,
+        0x1c007ff0000000000000)], 0x7ffff00000000, 0x7ffff00000000, 0x7ffff00000000)
+    ),
+    form_info!(
+        "mufu", "rcr", 5, Sm70, [75, 80, 86, 89], 0x1ffffff00ff080000ffff000fff, 0xb08,
+        0x1000000000000000000, 0, [CBUF]; (75..= 89, [(0xfe000000000000000000, 0),
+        (0xfe000000000000000000, 0x4000000000000000000), (0xfe000000000000000000,
+        0x8000000000000000000), (0xfe000000000000000000, 0xc000000000000000000),
+        (0xfe000000000000000000, 0x10000000000000000000), (0xfe000000000000000000,
+        0x14000000000000000000), (0xfe000000000000000000, 0x18000000000000000000),
+        (0xfe000000000000000000, 0x1c000000000000000000), (0xfe000000000000000000,
+        0x20000000000000000000), (0xfe000000000000000000, 0x24000000000000000000)], 0,
+        0x3000000000000000, 0)
+    ),
+    form_info!(
+        "mufu", "rur", 6, Sm70, [75, 80, 86, 89], 0x1ffffff00ff0fffff00ff000fff,
+        0x80000000000000000000d08, 0x1000000000000000000, 0, [UGPR]; (75..= 89,
+        [(0xfe000000000000000000, 0), (0xfe000000000000000000, 0x4000000000000000000),
+        (0xfe000000000000000000, 0x8000000000000000000), (0xfe000000000000000000,
+        0xc000000000000000000), (0xfe000000000000000000, 0x10000000000000000000),
+        (0xfe000000000000000000, 0x14000000000000000000), (0xfe000000000000000000,
+        0x18000000000000000000), (0xfe000000000000000000, 0x1c000000000000000000),
+        (0xfe000000000000000000, 0x20000000000000000000), (0xfe000000000000000000,
+        0x24000000000000000000)], 0, 0x3000000000000000, 0)
+    ),
+    form_info!(
+        "mufu", "rrr", 7, Sm70, [90, 100, 120], 0x1ffffff00ff0fffff00ff000fff, 0x308, 0,
+        0, [GPR]; (90..= 120, [(0xff000000000000000000, 0), (0xff000000000000000000,
+        0x4000000000000000000), (0xff000000000000000000, 0x8000000000000000000),
+        (0xff000000000000000000, 0xc000000000000000000), (0xff000000000000000000,
+        0x10000000000000000000), (0xff000000000000000000, 0x14000000000000000000),
+        (0xff000000000000000000, 0x18000000000000000000), (0xff000000000000000000,
+        0x1c000000000000000000), (0xff000000000000000000, 0x20000000000000000000),
+        (0xff000000000000000000, 0x24000000000000000000)], 0, 0x3000000000000000, 0)
+    ),
+    form_info!(
+        "mufu", "rir", 8, Sm70, [90, 100, 120], 0x1ffffff00ff00000000ff000fff, 0x908, 0,
+        0, [IMM]; (90..= 120, [(0xff000000000000000000, 0x1000000000000000000),
+        (0xff000000000000000000, 0x2000000000000000000), (0xff000000000000000000,
+        0x5000000000000000000), (0xff000000000000000000, 0x6000000000000000000),
+        (0xff000000000000000000, 0x9000000000000000000), (0xff000000000000000000,
+        0xa000000000000000000), (0xff000000000000000000, 0xd000000000000000000),
+        (0xff000000000000000000, 0xe000000000000000000), (0xff000000000000000000,
+        0x11000000000000000000), (0xff000000000000000000, 0x12000000000000000000),
+        (0xff000000000000000000, 0x15000000000000000000), (0xff000000000000000000,
+        0x16000000000000000000), (0xff000000000000000000, 0x19000000000000000000),
+        (0xff000000000000000000, 0x1a000000000000000000), (0xff000000000000000000,
+        0x1d000000000000000000), (0xff000000000000000000, 0x1e000000000000000000),
+        (0xff000000000000000000, 0x21000000000000000000), (0xff000000000000000000,
+        0x22000000000000000000), (0xff000000000000000000, 0x25000000000000000000),
+        (0xff000000000000000000, 0x26000000000000000000)], 0, 0xffff000000000000, 0), (90
+        ..= 120, [(0xff007fc0000000000000, 0x7fc0000000000000), (0xff007fc0000000000000,
+        0x4007fc0000000000000), (0xff007fc0000000000000, 0x8007fc0000000000000),
+        (0xff007fc0000000000000, 0xc007fc0000000000000), (0xff007fc0000000000000,
+        0x10007fc0000000000000), (0xff007fc0000000000000, 0x14007fc0000000000000),
+        (0xff007fc0000000000000, 0x20007fc0000000000000), (0xff007fc0000000000000,
+        0x24007fc0000000000000)], 0, 0x3fffff00000000, 0x3fffff00000000), (90..= 120,
+        [(0xff007fc0000000000000, 0x7f80000000000000), (0xff007fc0000000000000,
+        0x4007f80000000000000), (0xff007fc0000000000000, 0x8007f80000000000000),
+        (0xff007fc0000000000000, 0xc007f80000000000000), (0xff007fc0000000000000,
+        0x10007f80000000000000), (0xff007fc0000000000000, 0x14007f80000000000000),
+        (0xff007fc0000000000000, 0x20007f80000000000000), (0xff007fc0000000000000,
+        0x24007f80000000000000)], 0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000),
+        (90..= 120, [(0xff0000007e0000000000, 0x10000007e0000000000),
+        (0xff0000007e0000000000, 0x50000007e0000000000), (0xff0000007e0000000000,
+        0x90000007e0000000000), (0xff0000007e0000000000, 0xd0000007e0000000000),
+        (0xff0000007e0000000000, 0x110000007e0000000000), (0xff0000007e0000000000,
+        0x150000007e0000000000), (0xff0000007e0000000000, 0x190000007e0000000000),
+        (0xff0000007e0000000000, 0x1d0000007e0000000000), (0xff0000007e0000000000,
+        0x210000007e0000000000), (0xff0000007e0000000000, 0x250000007e0000000000)], 0,
+        0x1ff00000000, 0x1ff00000000), (90..= 120, [(0xff0000007e0000000000,
+        0x10000007c0000000000), (0xff0000007e0000000000, 0x50000007c0000000000),
+        (0xff0000007e0000000000, 0x90000007c0000000000), (0xff0000007e0000000000,
+        0xd0000007c0000000000), (0xff0000007e0000000000, 0x110000007c0000000000),
+        (0xff0000007e0000000000, 0x150000007c0000000000), (0xff0000007e0000000000,
+        0x190000007c0000000000), (0xff0000007e0000000000, 0x1d0000007c0000000000),
+        (0xff0000007e0000000000, 0x210000007c0000000000), (0xff0000007e0000000000,
+        0x250000007c0000000000)], 0x1ff00000000, 0x1ff00000000, 0x1ff00000000), (90..=
+        120, [(0xff0000007fc000000000, 0x20000007fc000000000), (0xff0000007fc000000000,
+        0x60000007fc000000000), (0xff0000007fc000000000, 0xa0000007fc000000000),
+        (0xff0000007fc000000000, 0xe0000007fc000000000), (0xff0000007fc000000000,
+        0x120000007fc000000000), (0xff0000007fc000000000, 0x160000007fc000000000),
+        (0xff0000007fc000000000, 0x1a0000007fc000000000), (0xff0000007fc000000000,
+        0x1e0000007fc000000000), (0xff0000007fc000000000, 0x220000007fc000000000),
+        (0xff0000007fc000000000, 0x260000007fc000000000)], 0, 0x3f00000000,
+        0x3f00000000), (90..= 120, [(0xff0000007fc000000000, 0x20000007f8000000000),
+        (0xff0000007fc000000000, 0x60000007f8000000000), (0xff0000007fc000000000,
+        0xa0000007f8000000000), (0xff0000007fc000000000, 0xe0000007f8000000000),
+        (0xff0000007fc000000000, 0x120000007f8000000000), (0xff0000007fc000000000,
+        0x160000007f8000000000), (0xff0000007fc000000000, 0x1a0000007f8000000000),
+        (0xff0000007fc000000000, 0x1e0000007f8000000000), (0xff0000007fc000000000,
+        0x220000007f8000000000), (0xff0000007fc000000000, 0x260000007f8000000000)],
+        0x3f00000000, 0x3f00000000, 0x3f00000000), (90..= 120, [(0xff007ff8000000000000,
+        0x18007ff8000000000000), (0xff007ff8000000000000, 0x1c007ff8000000000000)], 0,
+        0x7ffff00000000, 0x7ffff00000000), (90..= 120, [(0xff007ff8000000000000,
+        0x18007ff0000000000000), (0xff007ff8000000000000, 0x1c007ff0000000000000)],
+        0x7ffff00000000, 0x7ffff00000000, 0x7ffff00000000)
+    ),
+    form_info!(
+        "mufu", "rcr", 9, Sm70, [90], 0x1ffffff00ff080000ffff000fff, 0xb08, 0, 0, [CBUF];
+        (90..= 90, [(0xff000000000000000000, 0), (0xff000000000000000000,
+        0x4000000000000000000), (0xff000000000000000000, 0x8000000000000000000),
+        (0xff000000000000000000, 0xc000000000000000000), (0xff000000000000000000,
+        0x10000000000000000000), (0xff000000000000000000, 0x14000000000000000000),
+        (0xff000000000000000000, 0x18000000000000000000), (0xff000000000000000000,
+        0x1c000000000000000000), (0xff000000000000000000, 0x20000000000000000000),
+        (0xff000000000000000000, 0x24000000000000000000)], 0, 0x3000000000000000, 0)
+    ),
+    form_info!(
+        "mufu", "rur", 10, Sm70, [90, 100, 120], 0x1ffffff00ff0fffff00ff000fff,
+        0x80000000000000000000d08, 0, 0, [UGPR]; (90..= 120, [(0xff000000000000000000,
+        0), (0xff000000000000000000, 0x4000000000000000000), (0xff000000000000000000,
+        0x8000000000000000000), (0xff000000000000000000, 0xc000000000000000000),
+        (0xff000000000000000000, 0x10000000000000000000), (0xff000000000000000000,
+        0x14000000000000000000), (0xff000000000000000000, 0x18000000000000000000),
+        (0xff000000000000000000, 0x1c000000000000000000), (0xff000000000000000000,
+        0x20000000000000000000), (0xff000000000000000000, 0x24000000000000000000)], 0,
+        0x3000000000000000, 0)
+    ),
+    form_info!(
+        "nop", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffffffffffffffffffffff0fff, 0x918, 0, 0, []
+    ),
+    form_info!(
+        "nop", "fixed", 1, Sm50, [50, 52, 60], 0xfffffff00000dfff, 0x50b0000000000f00, 0,
+        0, []
+    ),
+    form_info!(
+        "plop3", "p", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff8000008ffffffffff000fff, 0x81c, 0, 0, [PRED, PRED, PRED]
+    ),
+    form_info!(
+        "plop3", "u", 1, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fff8000008ffffffffff000fff, 0x8000000000000081c, 0, 0, [PRED, PRED, UPRED]
+    ),
+    form_info!(
+        "popc", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffffffffff7fffff00ff000fff, 0x309, 0, 0, [GPR]
+    ),
+    form_info!(
+        "popc", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffffffffff00000000ff000fff, 0x909, 0, 0, [IMM]
+    ),
+    form_info!(
+        "popc", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1ffffffffff780000ffff000fff,
+        0xb09, 0, 0, [CBUF]
+    ),
+    form_info!(
+        "popc", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1ffffffffff7fffff00ff000fff, 0x80000000000000000000d09, 0, 0, [UGPR]
+    ),
+    form_info!(
+        "popc", "r", 4, Sm50, [50, 52, 60], 0xfffffefff000ff00, 0x5c08000000000000, 0, 0,
+        [GPR]
+    ),
+    form_info!(
+        "popc", "i", 5, Sm50, [50, 52, 60], 0xfeffff800000ff00, 0x3808000000000000, 0, 0,
+        [IMM]
+    ),
+    form_info!(
+        "popc", "c", 6, Sm50, [50, 52, 60], 0xfffffe800000ff00, 0x4c08000000000000, 0, 0,
+        [CBUF]
+    ),
+    form_info!(
+        "prmt", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fffffff800ffffff0000000fff, 0x216, 0, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "prmt", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fffffff8000000000000000fff, 0x816, 0, 0, [GPR, IMM, GPR]
+    ),
+    form_info!(
+        "prmt", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1fffffff800f80000ff00000fff,
+        0xa16, 0, 0, [GPR, CBUF, GPR]
+    ),
+    form_info!(
+        "prmt", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fffffff800ffffff0000000fff, 0x80000000000000000000c16, 0, 0, [GPR, UGPR, GPR]
+    ),
+    form_info!(
+        "prmt", "rri", 4, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fffffff8000000000000000fff, 0x416, 0, 0, [GPR, GPR, IMM]
+    ),
+    form_info!(
+        "prmt", "rrc", 5, Sm70, [70, 75, 80, 86, 89, 90], 0x1fffffff800f80000ff00000fff,
+        0x616, 0, 0, [GPR, GPR, CBUF]
+    ),
+    form_info!(
+        "prmt", "rru", 6, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fffffff800ffffff0000000fff, 0x80000000000000000000e16, 0, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "prmt", "r", 7, Sm50, [50, 52, 60], 0xfff8807ff0000000, 0x5bc0000000000000, 0, 0,
+        [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "prmt", "i", 8, Sm50, [50, 52, 60], 0xfef8800000000000, 0x36c0000000000000, 0, 0,
+        [GPR, IMM, GPR]
+    ),
+    form_info!(
+        "prmt", "c", 9, Sm50, [50, 52, 60], 0xfff8800000000000, 0x4bc0000000000000, 0, 0,
+        [GPR, CBUF, GPR]
+    ),
+    form_info!(
+        "prmt", "c2", 10, Sm50, [50, 52, 60], 0xfff8800000000000, 0x53c0000000000000, 0,
+        0, [GPR, GPR, CBUF]
+    ),
+    form_info!(
+        "ret", "fixed", 0, Sm70, [70, 75, 80, 86, 89], 0x1fff83c00000000000300ff0fff,
+        0x950, 0, 0, [PRED, GPR]
+    ),
+    form_info!(
+        "ret", "fixed", 1, Sm70, [90, 100, 120], 0x1fff83c00000000000300000fff, 0x950, 0,
+        0, [PRED, GPR]
+    ),
+    form_info!(
+        "ret", "fixed", 2, Sm70, [75, 80, 86, 89], 0x1fff83c000000000003c0ff0fff,
+        0x80000000000000000000950, 0, 0, [PRED, UGPR]
+    ),
+    form_info!(
+        "ret", "fixed", 3, Sm70, [90], 0x1fff83c000000000003c0000fff,
+        0x80000000000000000000950, 0, 0, [PRED, UGPR]
+    ),
+    form_info!(
+        "ret", "fixed", 4, Sm70, [100, 120], 0x1fff83c00000000000300000fff,
+        0x80000000000000000000950, 0, 0, [PRED, UGPR]
+    ),
+    form_info!(
+        "ret_abs", "fixed", 0, Sm70, [70, 75, 80, 86, 89], 0x1fff83c00000000000300ff0fff,
+        0x2000000000000000000950, 0, 0, [PRED, GPR]
+    ),
+    form_info!(
+        "ret_abs", "fixed", 1, Sm70, [90, 100, 120], 0x1fff83c00000000000300000fff,
+        0x2000000000000000000950, 0, 0, [PRED, GPR]
+    ),
+    form_info!(
+        "ret_abs", "fixed", 2, Sm70, [75, 80, 86, 89], 0x1fff83c000000000003c0ff0fff,
+        0x82000000000000000000950, 0, 0, [PRED, UGPR]
+    ),
+    form_info!(
+        "ret_abs", "fixed", 3, Sm70, [90], 0x1fff83c000000000003c0000fff,
+        0x82000000000000000000950, 0, 0, [PRED, UGPR]
+    ),
+    form_info!(
+        "ret_abs", "fixed", 4, Sm70, [100, 120], 0x1fff83c00000000000300000fff,
+        0x82000000000000000000950, 0, 0, [PRED, UGPR]
+    ),
+    form_info!(
+        "s2r", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffffff00ffffffffffff000fff, 0x919, 0, 0, []
+    ),
+    form_info!(
+        "s2r", "fixed", 1, Sm50, [50, 52, 60], 0xfffffffff000ff00, 0xf0c8000000000000, 0,
+        0, []
+    ),
+    form_info!(
+        "sel", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff87fffffffffff0000000fff, 0x207, 0, 0, [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "sel", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff87fffff0000000000000fff, 0x807, 0, 0, [GPR, IMM, PRED]
+    ),
+    form_info!(
+        "sel", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1fff87ffffff80000ff00000fff,
+        0xa07, 0, 0, [GPR, CBUF, PRED]
+    ),
+    form_info!(
+        "sel", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fff87fffffffffff0000000fff, 0x80000000000000000000c07, 0, 0, [GPR, UGPR, PRED]
+    ),
+    form_info!(
+        "sel", "r", 4, Sm50, [50, 52, 60], 0xfffff87ff0000000, 0x5ca0000000000000, 0, 0,
+        [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "sel", "i", 5, Sm50, [50, 52, 60], 0xfefff80000000000, 0x38a0000000000000, 0, 0,
+        [GPR, IMM, PRED]
+    ),
+    form_info!(
+        "sel", "c", 6, Sm50, [50, 52, 60], 0xfffff80000000000, 0x4ca0000000000000, 0, 0,
+        [GPR, CBUF, PRED]
+    ),
+    form_info!(
+        "sel64", "rrr", 0, Sm70, [120], 0x1fff87fffffffffff0000000fff, 0x607, 0, 0, [GPR,
+        GPR, PRED]
+    ),
+    form_info!(
+        "sel64", "rur", 1, Sm70, [120], 0x1fff87fffffffffff0000000fff,
+        0x80000000000000000000e07, 0, 0, [GPR, UGPR, PRED]
+    ),
+    form_info!(
+        "shf", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fffffee100ffffff0000000fff, 0x219, 0, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "shf", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fffffee1000000000000000fff, 0x819, 0, 0, [GPR, IMM, GPR]
+    ),
+    form_info!(
+        "shf", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1fffffee100f80000ff00000fff,
+        0xa19, 0, 0, [GPR, CBUF, GPR]
+    ),
+    form_info!(
+        "shf", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fffffee100ffffff0000000fff, 0x80000000000000000000c19, 0, 0, [GPR, UGPR, GPR]
+    ),
+    form_info!(
+        "shf", "rri", 4, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fffffee1000000000000000fff, 0x419, 0, 0, [GPR, GPR, IMM]
+    ),
+    form_info!(
+        "shf", "rrc", 5, Sm70, [70, 75, 80, 86, 89, 90], 0x1fffffee100f80000ff00000fff,
+        0x619, 0, 0, [GPR, GPR, CBUF]
+    ),
+    form_info!(
+        "shf", "rru", 6, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fffffee100ffffff0000000fff, 0x80000000000000000000e19, 0, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "shf", "fixed", 7, Sm50, [50, 52, 60], 0xf8fa801ff0000000, 0x58f8000000000000, 0,
+        0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "shf", "fixed", 8, Sm50, [50, 52, 60], 0xf1fa801ffc000000, 0x30f8000000000000, 0,
+        0, [GPR, IMM, GPR]
+    ),
+    form_info!(
+        "shl", "r", 0, Sm50, [50, 52, 60], 0xffffff7ff0000000, 0x5c48000000000000, 0, 0,
+        [GPR, GPR]
+    ),
+    form_info!(
+        "shl", "i", 1, Sm50, [50, 52, 60], 0xfeffff0000000000, 0x3848000000000000, 0, 0,
+        [GPR, IMM]
+    ),
+    form_info!(
+        "shl", "c", 2, Sm50, [50, 52, 60], 0xffffff0000000000, 0x4c48000000000000, 0, 0,
+        [GPR, CBUF]
+    ),
+    form_info!(
+        "shr", "r", 0, Sm50, [50, 52, 60], 0xfffeff7ff0000000, 0x5c28000000000000, 0, 0,
+        [GPR, GPR]
+    ),
+    form_info!(
+        "shr", "i", 1, Sm50, [50, 52, 60], 0xfefeff0000000000, 0x3828000000000000, 0, 0,
+        [GPR, IMM]
+    ),
+    form_info!(
+        "shr", "c", 2, Sm50, [50, 52, 60], 0xfffeff0000000000, 0x4c28000000000000, 0, 0,
+        [GPR, CBUF]
+    ),
+    form_info!(
+        "stg", "fixed", 0, Sm70, [70, 75], 0x1ffff8e01ff0000000000ff0fff,
+        0x1000000000000000386, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "stg", "fixed", 1, Sm50, [50, 52, 60], 0xfff8300000000000, 0xeed8200000000000, 0,
+        0, [GPR, GPR]
+    ),
+    form_info!(
+        "vimnmx", "rrr", 0, Sm70, [100], 0x1fff801ecffffffff0000000fff, 0x248, 0, 0,
+        [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "vimnmx", "rir", 1, Sm70, [100], 0x1fff801ecff0000000000000fff, 0x848, 0, 0,
+        [GPR, IMM, PRED]
+    ),
+    form_info!(
+        "vimnmx", "rur", 2, Sm70, [100], 0x1fff801ecffffffff0000000fff,
+        0x80000000000000000000c48, 0, 0, [GPR, UGPR, PRED]
+    ),
+    form_info!(
+        "vimnmx", "rrr", 3, Sm70, [90], 0x1fff87fecffffffff0000000fff,
+        0x7e00000000000000000248, 0, 0, [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "vimnmx", "rir", 4, Sm70, [90], 0x1fff87fecff0000000000000fff,
+        0x7e00000000000000000848, 0, 0, [GPR, IMM, PRED]
+    ),
+    form_info!(
+        "vimnmx", "rcr", 5, Sm70, [90], 0x1fff87fecfff80000ff00000fff,
+        0x7e00000000000000000a48, 0, 0, [GPR, CBUF, PRED]
+    ),
+    form_info!(
+        "vimnmx", "rur", 6, Sm70, [90], 0x1fff87fecffffffff0000000fff,
+        0x87e00000000000000000c48, 0, 0, [GPR, UGPR, PRED]
+    ),
+    form_info!(
+        "vimnmx", "rrr", 7, Sm70, [120], 0x1fff87fe8ffffffff0000000fff,
+        0x7e00000000000000000248, 0, 0, [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "vimnmx", "rir", 8, Sm70, [120], 0x1fff87fe8ff0000000000000fff,
+        0x7e00000000000000000848, 0, 0, [GPR, IMM, PRED]
+    ),
+    form_info!(
+        "vimnmx", "rur", 9, Sm70, [120], 0x1fff87fe8ffffffff0000000fff,
+        0x87e00000000000000000c48, 0, 0, [GPR, UGPR, PRED]
+    ),
+    form_info!(
+        "xmad", "r", 0, Sm50, [50, 52, 60], 0xffc00007f0000000, 0x5b00000000000000, 0, 0,
+        [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "xmad", "i", 1, Sm50, [50, 52, 60], 0xffc0000000000000, 0x3600000000000000, 0, 0,
+        [GPR, IMM, GPR]
+    ),
+    form_info!(
+        "xmad", "c", 2, Sm50, [50, 52, 60], 0xfe00000000000000, 0x4e00000000000000, 0, 0,
+        [GPR, CBUF, GPR]
+    ),
+    form_info!(
+        "xmad", "c2", 3, Sm50, [50, 52, 60], 0xff80000000000000, 0x5100000000000000, 0,
+        0, [GPR, GPR, CBUF]
+    ),
 ];
 include!(concat!(env!("OUT_DIR"), "/", "op_bfe.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bra.rs"));

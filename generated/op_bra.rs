@@ -34,11 +34,6 @@ impl OpBra {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
-    /// Whether every `part` selector names a part of its source's type.
-    #[inline(always)]
-    pub fn parts_ok(&self) -> bool {
-        true
-    }
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -381,12 +376,7 @@ impl OpBra {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
-    /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here). An op that
-    /// reads Maxwell's carry flag refuses: use `fold_cc`.
-    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-        self.fold_cc(sm, srcs, None).map(|x| x.0)
-    }
+    fold_via_cc!();
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/bra.toml:3.
@@ -408,20 +398,19 @@ impl MemOp for OpBra {}
 /// Spec: isa-spec/spec/ops/bra.toml:3.
 impl Encode for OpBra {
     const NAME: &'static str = "bra";
-    /// The form match of [`Self::form_id`], each arm packing its form.
+    /// The form [`Self::form_id`] picks, packed.
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let smb = sm_bit(sm);
-        match (self.cond.kind,) {
-            (reg!(Pred),) if smb & 0xf8 != 0 => {
+        match self.form_id(sm) {
+            Some(0) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f0::<E>(sm, c)
             }
-            (reg!(Pred),) if smb & 0x700 != 0 => {
+            Some(1) => {
                 self.combo_f1::<E>(sm)?;
                 self.encode_f1::<E>(sm, c)
             }
-            (_,) if smb & 0x7 != 0 && self.cond == Src::PT => {
+            Some(2) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f2::<E>(sm, c)
             }

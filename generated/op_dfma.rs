@@ -38,11 +38,6 @@ impl OpDfma {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
-    /// Whether every `part` selector names a part of its source's type.
-    #[inline(always)]
-    pub fn parts_ok(&self) -> bool {
-        true
-    }
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -64,9 +59,9 @@ impl OpDfma {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
+    /// What every form of the encoding at isa-spec/spec/ops/dfma.toml:44 packs alike.
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
@@ -80,7 +75,6 @@ impl OpDfma {
                 );
             }
         }
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.b.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
@@ -93,7 +87,6 @@ impl OpDfma {
                 );
             }
         }
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.c.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
@@ -116,351 +109,113 @@ impl OpDfma {
                 ),
             );
         }
-        let mut w: u128 = 0x22b;
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= u128::from(self.a.neg) << 72;
+        w |= u128::from(self.a.abs) << 73;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= (self.rnd.index() as u128) << 78;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
+    #[inline(always)]
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x22b | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
         w |= u128::from(self.c.abs) << 74;
         w |= u128::from(self.c.neg) << 75;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.rnd.index() as u128) << 78;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "a", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "b", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.c.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "c", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
-        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "{} must be a register aligned to {}, not {}", "d", 2, self.d
-                    ),
-                ),
-            );
-        }
-        let mut w: u128 = 0x82b;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x82b | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
         w |= u128::from(self.c.abs) << 74;
         w |= u128::from(self.c.neg) << 75;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.rnd.index() as u128) << 78;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "a", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "b", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.c.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "c", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
-        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "{} must be a register aligned to {}, not {}", "d", 2, self.d
-                    ),
-                ),
-            );
-        }
-        let mut w: u128 = 0xa2b;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0xa2b | self.encode_e0::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
         w |= u128::from(self.c.abs) << 74;
         w |= u128::from(self.c.neg) << 75;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.rnd.index() as u128) << 78;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rur` on SM [75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "a", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "b", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.c.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "c", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
-        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "{} must be a register aligned to {}, not {}", "d", 2, self.d
-                    ),
-                ),
-            );
-        }
-        let mut w: u128 = 0x80000000000000000000c2b;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x80000000000000000000c2b | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
         w |= u128::from(self.c.abs) << 74;
         w |= u128::from(self.c.neg) << 75;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.rnd.index() as u128) << 78;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "a", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "b", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.c.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "c", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
-        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "{} must be a register aligned to {}, not {}", "d", 2, self.d
-                    ),
-                ),
-            );
-        }
-        let mut w: u128 = 0x42b;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x42b | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
         w |= u128::from(self.b.abs) << 74;
         w |= u128::from(self.b.neg) << 75;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.rnd.index() as u128) << 78;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "a", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "b", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.c.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "c", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
-        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "{} must be a register aligned to {}, not {}", "d", 2, self.d
-                    ),
-                ),
-            );
-        }
-        let mut w: u128 = 0x62b;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x62b | self.encode_e0::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "c", &self.c, 5u32)? << 54;
         w |= u128::from(self.c.abs) << 62;
         w |= u128::from(self.c.neg) << 63;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
         w |= u128::from(self.b.abs) << 74;
         w |= u128::from(self.b.neg) << 75;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.rnd.index() as u128) << 78;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rru` on SM [75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x80000000000000000000e2b | self.encode_e0::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= u128::from(self.c.abs) << 62;
+        w |= u128::from(self.c.neg) << 63;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= u128::from(self.b.abs) << 74;
+        w |= u128::from(self.b.neg) << 75;
+        Ok(w)
+    }
+    /// What every form of the encoding at isa-spec/spec/ops/dfma.toml:60 packs alike.
+    #[inline(always)]
+    fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
@@ -474,7 +229,6 @@ impl OpDfma {
                 );
             }
         }
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.b.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
@@ -487,7 +241,6 @@ impl OpDfma {
                 );
             }
         }
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.c.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
@@ -510,16 +263,10 @@ impl OpDfma {
                 ),
             );
         }
-        let mut w: u128 = 0x80000000000000000000e2b;
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
-        w |= u128::from(self.c.abs) << 62;
-        w |= u128::from(self.c.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
-        w |= u128::from(self.b.abs) << 74;
-        w |= u128::from(self.b.neg) << 75;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
@@ -527,522 +274,234 @@ impl OpDfma {
     /// Form `rrr` on SM [120] (isa-spec/spec/ops/dfma.toml:60; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "a", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "b", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.c.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "c", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
-        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "{} must be a register aligned to {}, not {}", "d", 2, self.d
-                    ),
-                ),
-            );
-        }
-        let mut w: u128 = 0x22b;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x22b | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
         w |= u128::from(self.c.abs) << 74;
         w |= u128::from(self.c.neg) << 75;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.rnd.index() as u128) << 78;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rir` on SM [120] (isa-spec/spec/ops/dfma.toml:60; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "a", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "b", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.c.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "c", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
-        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "{} must be a register aligned to {}, not {}", "d", 2, self.d
-                    ),
-                ),
-            );
-        }
-        let mut w: u128 = 0x82b;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x82b | self.encode_e1::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
         w |= u128::from(self.c.abs) << 74;
         w |= u128::from(self.c.neg) << 75;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.rnd.index() as u128) << 78;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rur` on SM [120] (isa-spec/spec/ops/dfma.toml:60; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "a", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "b", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.c.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "c", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
-        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "{} must be a register aligned to {}, not {}", "d", 2, self.d
-                    ),
-                ),
-            );
-        }
-        let mut w: u128 = 0x80000000000000000000c2b;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x80000000000000000000c2b | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
         w |= u128::from(self.c.abs) << 74;
         w |= u128::from(self.c.neg) << 75;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.rnd.index() as u128) << 78;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rri` on SM [120] (isa-spec/spec/ops/dfma.toml:60; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "a", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "b", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.c.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "c", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
-        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "{} must be a register aligned to {}, not {}", "d", 2, self.d
-                    ),
-                ),
-            );
-        }
-        let mut w: u128 = 0x42b;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x42b | self.encode_e1::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
         w |= u128::from(self.b.abs) << 74;
         w |= u128::from(self.b.neg) << 75;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.rnd.index() as u128) << 78;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rru` on SM [120] (isa-spec/spec/ops/dfma.toml:60; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "a", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "b", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.c.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "c", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
-        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "{} must be a register aligned to {}, not {}", "d", 2, self.d
-                    ),
-                ),
-            );
-        }
-        let mut w: u128 = 0x80000000000000000000e2b;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x80000000000000000000e2b | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.c.abs) << 62;
         w |= u128::from(self.c.neg) << 63;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
         w |= u128::from(self.b.abs) << 74;
         w |= u128::from(self.b.neg) << 75;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.rnd.index() as u128) << 78;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
+    /// The fields every form of the encoding at isa-spec/spec/ops/dfma.toml:44 reads alike.
     #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Src, Rnd)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
+        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
+        Some((d, a, rnd))
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, a, rnd) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
-        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let o = Self { d, a, b, c, rnd };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
-            .with_neg(bit(w, 72))
-            .with_abs(bit(w, 73));
+        let (d, a, rnd) = Self::fields_e0(w, sm)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
-        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let o = Self { d, a, b, c, rnd };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
-            .with_neg(bit(w, 72))
-            .with_abs(bit(w, 73));
+        let (d, a, rnd) = Self::fields_e0(w, sm)?;
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
-        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let o = Self { d, a, b, c, rnd };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
-            .with_neg(bit(w, 72))
-            .with_abs(bit(w, 73));
+        let (d, a, rnd) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
-        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let o = Self { d, a, b, c, rnd };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rri`'s fields (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
-            .with_neg(bit(w, 72))
-            .with_abs(bit(w, 73));
+        let (d, a, rnd) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         let c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let o = Self { d, a, b, c, rnd };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rrc`'s fields (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
-            .with_neg(bit(w, 72))
-            .with_abs(bit(w, 73));
+        let (d, a, rnd) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         let c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let o = Self { d, a, b, c, rnd };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rru`'s fields (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
-            .with_neg(bit(w, 72))
-            .with_abs(bit(w, 73));
+        let (d, a, rnd) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         let c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let o = Self { d, a, b, c, rnd };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/dfma.toml:60; form at isa-spec/spec/ops/dfma.toml:49).
+    /// The fields every form of the encoding at isa-spec/spec/ops/dfma.toml:60 reads alike.
     #[inline(always)]
-    fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e1(w: u128, sm: u32) -> Option<(Reg, Src, Rnd)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
+        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
+        Some((d, a, rnd))
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/dfma.toml:60; form at isa-spec/spec/ops/dfma.toml:49).
+    #[inline(always)]
+    fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, a, rnd) = Self::fields_e1(w, sm)?;
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
-        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let o = Self { d, a, b, c, rnd };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/dfma.toml:60; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
-            .with_neg(bit(w, 72))
-            .with_abs(bit(w, 73));
+        let (d, a, rnd) = Self::fields_e1(w, sm)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
-        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let o = Self { d, a, b, c, rnd };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/dfma.toml:60; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
-            .with_neg(bit(w, 72))
-            .with_abs(bit(w, 73));
+        let (d, a, rnd) = Self::fields_e1(w, sm)?;
         let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
-        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let o = Self { d, a, b, c, rnd };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rri`'s fields (isa-spec/spec/ops/dfma.toml:60; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
-            .with_neg(bit(w, 72))
-            .with_abs(bit(w, 73));
+        let (d, a, rnd) = Self::fields_e1(w, sm)?;
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         let c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let o = Self { d, a, b, c, rnd };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rru`'s fields (isa-spec/spec/ops/dfma.toml:60; form at isa-spec/spec/ops/dfma.toml:49).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
-            .with_neg(bit(w, 72))
-            .with_abs(bit(w, 73));
+        let (d, a, rnd) = Self::fields_e1(w, sm)?;
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
         let c = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let o = Self { d, a, b, c, rnd };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
@@ -1085,12 +544,7 @@ impl OpDfma {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
-    /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here). An op that
-    /// reads Maxwell's carry flag refuses: use `fold_cc`.
-    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-        self.fold_cc(sm, srcs, None).map(|x| x.0)
-    }
+    fold_via_cc!();
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/dfma.toml:2.
@@ -1119,47 +573,22 @@ impl MemOp for OpDfma {}
 /// Spec: isa-spec/spec/ops/dfma.toml:2.
 impl Encode for OpDfma {
     const NAME: &'static str = "dfma";
-    /// The form match of [`Self::form_id`], each arm packing its form.
+    /// The form [`Self::form_id`] picks, packed.
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x3f8 != 0 => {
-                self.encode_f0::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x3f8 != 0 => {
-                self.encode_f1::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x1f8 != 0 => {
-                self.encode_f2::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x3f0 != 0 => {
-                self.encode_f3::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0x3f8 != 0 => {
-                self.encode_f4::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x1f8 != 0 => {
-                self.encode_f5::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x3f0 != 0 => {
-                self.encode_f6::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x400 != 0 => {
-                self.encode_f7::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x400 != 0 => {
-                self.encode_f8::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x400 != 0 => {
-                self.encode_f9::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0x400 != 0 => {
-                self.encode_f10::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x400 != 0 => {
-                self.encode_f11::<E>(sm, c)
-            }
+        match self.form_id(sm) {
+            Some(0) => self.encode_f0::<E>(sm, c),
+            Some(1) => self.encode_f1::<E>(sm, c),
+            Some(2) => self.encode_f2::<E>(sm, c),
+            Some(3) => self.encode_f3::<E>(sm, c),
+            Some(4) => self.encode_f4::<E>(sm, c),
+            Some(5) => self.encode_f5::<E>(sm, c),
+            Some(6) => self.encode_f6::<E>(sm, c),
+            Some(7) => self.encode_f7::<E>(sm, c),
+            Some(8) => self.encode_f8::<E>(sm, c),
+            Some(9) => self.encode_f9::<E>(sm, c),
+            Some(10) => self.encode_f10::<E>(sm, c),
+            Some(11) => self.encode_f11::<E>(sm, c),
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.c])),
         }
     }

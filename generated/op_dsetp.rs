@@ -43,11 +43,6 @@ impl OpDsetp {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
-    /// Whether every `part` selector names a part of its source's type.
-    #[inline(always)]
-    pub fn parts_ok(&self) -> bool {
-        true
-    }
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -67,9 +62,9 @@ impl OpDsetp {
             _ => None,
         }
     }
-    /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dsetp.toml:62; form at isa-spec/spec/ops/dsetp.toml:67).
+    /// What every form of the encoding at isa-spec/spec/ops/dsetp.toml:62 packs alike.
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
@@ -83,7 +78,6 @@ impl OpDsetp {
                 );
             }
         }
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.b.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
@@ -97,9 +91,8 @@ impl OpDsetp {
             }
         }
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x42a;
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
         w |= (self.setop.index() as u128) << 74;
@@ -111,101 +104,35 @@ impl OpDsetp {
                 << 87;
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dsetp.toml:62; form at isa-spec/spec/ops/dsetp.toml:67).
+    #[inline(always)]
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x42a | self.encode_e0::<E>(sm, c)?;
+        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+        Ok(w)
     }
     /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/dsetp.toml:62; form at isa-spec/spec/ops/dsetp.toml:67).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "a", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "b", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
-        forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x62a;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x62a | self.encode_e0::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
-        w |= (self.setop.index() as u128) << 74;
-        w |= (self.cmp.index() as u128) << 76;
-        w |= dst_field::<E>(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 81;
-        w |= dst_field::<E>(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 84;
-        w
-            |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
-                << 87;
-        w |= u128::from(self.acc.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rru` on SM [75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dsetp.toml:62; form at isa-spec/spec/ops/dsetp.toml:67).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "a", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "b", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
-        forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x80000000000000000000e2a;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x80000000000000000000e2a | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
-        w |= (self.setop.index() as u128) << 74;
-        w |= (self.cmp.index() as u128) << 76;
-        w |= dst_field::<E>(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 81;
-        w |= dst_field::<E>(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 84;
-        w
-            |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
-                << 87;
-        w |= u128::from(self.acc.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dsetp.toml:83; form at isa-spec/spec/ops/dsetp.toml:67).
     #[inline(always)]
@@ -254,9 +181,9 @@ impl OpDsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rri` on SM [120] (isa-spec/spec/ops/dsetp.toml:91; form at isa-spec/spec/ops/dsetp.toml:67).
+    /// What every form of the encoding at isa-spec/spec/ops/dsetp.toml:91 packs alike.
     #[inline(always)]
-    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
@@ -270,7 +197,6 @@ impl OpDsetp {
                 );
             }
         }
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.b.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
@@ -284,9 +210,8 @@ impl OpDsetp {
             }
         }
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x42a;
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
         w |= (self.setop.index() as u128) << 74;
@@ -299,52 +224,23 @@ impl OpDsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
+    /// Form `rri` on SM [120] (isa-spec/spec/ops/dsetp.toml:91; form at isa-spec/spec/ops/dsetp.toml:67).
+    #[inline(always)]
+    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x42a | self.encode_e2::<E>(sm, c)?;
+        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+        Ok(w)
+    }
     /// Form `rru` on SM [120] (isa-spec/spec/ops/dsetp.toml:91; form at isa-spec/spec/ops/dsetp.toml:67).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "a", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "b", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
-        forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x80000000000000000000e2a;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x80000000000000000000e2a | self.encode_e2::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
-        w |= (self.setop.index() as u128) << 74;
-        w |= (self.cmp.index() as u128) << 76;
-        w |= dst_field::<E>(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 81;
-        w |= dst_field::<E>(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 84;
-        w
-            |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
-                << 87;
-        w |= u128::from(self.acc.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rrr` on SM [120] (isa-spec/spec/ops/dsetp.toml:96; form at isa-spec/spec/ops/dsetp.toml:67).
     #[inline(always)]
@@ -393,9 +289,9 @@ impl OpDsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/dsetp.toml:101; form at isa-spec/spec/ops/dsetp.toml:104).
+    /// What every form of the encoding at isa-spec/spec/ops/dsetp.toml:101 packs alike.
     #[inline(always)]
-    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
@@ -423,8 +319,7 @@ impl OpDsetp {
             }
         }
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x5b80000000000000;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 0;
         w |= dst_field::<E>(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 3;
@@ -440,37 +335,17 @@ impl OpDsetp {
         w |= u128::from(self.a.abs) << 7;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/dsetp.toml:101; form at isa-spec/spec/ops/dsetp.toml:104).
+    #[inline(always)]
+    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x5b80000000000000 | self.encode_e4::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        Ok(w)
+    }
     /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/dsetp.toml:101; form at isa-spec/spec/ops/dsetp.toml:104).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "a", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "b", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
-        forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x3680000000000000;
+        let mut w: u128 = 0x3680000000000000 | self.encode_e4::<E>(sm, c)?;
         {
             let v: u128 = imm_src_field::<
                 E,
@@ -478,82 +353,35 @@ impl OpDsetp {
             w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 0;
-        w |= dst_field::<E>(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 3;
-        w
-            |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
-                << 39;
-        w |= u128::from(self.acc.not) << 42;
-        w |= u128::from(self.a.neg) << 43;
-        w |= u128::from(self.b.abs) << 44;
-        w |= (self.setop.index() as u128) << 45;
-        w |= (self.cmp.index() as u128) << 48;
-        w |= u128::from(self.b.neg) << 6;
-        w |= u128::from(self.a.abs) << 7;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w)
     }
     /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/dsetp.toml:101; form at isa-spec/spec/ops/dsetp.toml:104).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "a", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "b", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
-        forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x4b80000000000000;
+        let mut w: u128 = 0x4b80000000000000 | self.encode_e4::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 0;
-        w |= dst_field::<E>(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 3;
-        w
-            |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
-                << 39;
-        w |= u128::from(self.acc.not) << 42;
-        w |= u128::from(self.a.neg) << 43;
-        w |= u128::from(self.b.abs) << 44;
-        w |= (self.setop.index() as u128) << 45;
-        w |= (self.cmp.index() as u128) << 48;
-        w |= u128::from(self.b.neg) << 6;
-        w |= u128::from(self.a.abs) << 7;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w)
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/dsetp.toml:62; form at isa-spec/spec/ops/dsetp.toml:67).
+    /// The fields every form of the encoding at isa-spec/spec/ops/dsetp.toml:62 reads alike.
     #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Reg, Src, Src, Dcmp, Setop)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let q = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
             .with_not(bit(w, 90));
         let cmp: Dcmp = Dcmp::from_index(bits(w, 76, 4) as usize)?;
         let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
+        Some((p, q, a, acc, cmp, setop))
+    }
+    /// Form `rri`'s fields (isa-spec/spec/ops/dsetp.toml:62; form at isa-spec/spec/ops/dsetp.toml:67).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (p, q, a, acc, cmp, setop) = Self::fields_e0(w, sm)?;
+        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let o = Self {
             p,
             q,
@@ -568,18 +396,10 @@ impl OpDsetp {
     /// Form `rrc`'s fields (isa-spec/spec/ops/dsetp.toml:62; form at isa-spec/spec/ops/dsetp.toml:67).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
-        let q = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
-            .with_neg(bit(w, 72))
-            .with_abs(bit(w, 73));
+        let (p, q, a, acc, cmp, setop) = Self::fields_e0(w, sm)?;
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let cmp: Dcmp = Dcmp::from_index(bits(w, 76, 4) as usize)?;
-        let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
         let o = Self {
             p,
             q,
@@ -594,18 +414,10 @@ impl OpDsetp {
     /// Form `rru`'s fields (isa-spec/spec/ops/dsetp.toml:62; form at isa-spec/spec/ops/dsetp.toml:67).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
-        let q = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
-            .with_neg(bit(w, 72))
-            .with_abs(bit(w, 73));
+        let (p, q, a, acc, cmp, setop) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let cmp: Dcmp = Dcmp::from_index(bits(w, 76, 4) as usize)?;
-        let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
         let o = Self {
             p,
             q,
@@ -643,19 +455,25 @@ impl OpDsetp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/dsetp.toml:91; form at isa-spec/spec/ops/dsetp.toml:67).
+    /// The fields every form of the encoding at isa-spec/spec/ops/dsetp.toml:91 reads alike.
     #[inline(always)]
-    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e2(w: u128, sm: u32) -> Option<(Reg, Reg, Src, Src, Dcmp, Setop)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let q = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
             .with_not(bit(w, 90));
         let cmp: Dcmp = Dcmp::from_index(bits(w, 76, 4) as usize)?;
         let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
+        Some((p, q, a, acc, cmp, setop))
+    }
+    /// Form `rri`'s fields (isa-spec/spec/ops/dsetp.toml:91; form at isa-spec/spec/ops/dsetp.toml:67).
+    #[inline(always)]
+    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (p, q, a, acc, cmp, setop) = Self::fields_e2(w, sm)?;
+        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let o = Self {
             p,
             q,
@@ -670,18 +488,10 @@ impl OpDsetp {
     /// Form `rru`'s fields (isa-spec/spec/ops/dsetp.toml:91; form at isa-spec/spec/ops/dsetp.toml:67).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
-        let q = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
-            .with_neg(bit(w, 72))
-            .with_abs(bit(w, 73));
+        let (p, q, a, acc, cmp, setop) = Self::fields_e2(w, sm)?;
         let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let cmp: Dcmp = Dcmp::from_index(bits(w, 76, 4) as usize)?;
-        let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
         let o = Self {
             p,
             q,
@@ -719,21 +529,27 @@ impl OpDsetp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/dsetp.toml:101; form at isa-spec/spec/ops/dsetp.toml:104).
+    /// The fields every form of the encoding at isa-spec/spec/ops/dsetp.toml:101 reads alike.
     #[inline(always)]
-    fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e4(w: u128, sm: u32) -> Option<(Reg, Reg, Src, Src, Dcmp, Setop)> {
         let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
         let q = reg_below(RegFile::Pred, bits(w, 0, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
             .with_neg(bit(w, 43))
             .with_abs(bit(w, 7));
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
-            .with_neg(bit(w, 6))
-            .with_abs(bit(w, 44));
         let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
             .with_not(bit(w, 42));
         let cmp: Dcmp = Dcmp::from_index(bits(w, 48, 4) as usize)?;
         let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
+        Some((p, q, a, acc, cmp, setop))
+    }
+    /// Form `r`'s fields (isa-spec/spec/ops/dsetp.toml:101; form at isa-spec/spec/ops/dsetp.toml:104).
+    #[inline(always)]
+    fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (p, q, a, acc, cmp, setop) = Self::fields_e4(w, sm)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
+            .with_neg(bit(w, 6))
+            .with_abs(bit(w, 44));
         let o = Self {
             p,
             q,
@@ -748,11 +564,7 @@ impl OpDsetp {
     /// Form `i`'s fields (isa-spec/spec/ops/dsetp.toml:101; form at isa-spec/spec/ops/dsetp.toml:104).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
-        let q = reg_below(RegFile::Pred, bits(w, 0, 3), 7)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
-            .with_neg(bit(w, 43))
-            .with_abs(bit(w, 7));
+        let (p, q, a, acc, cmp, setop) = Self::fields_e4(w, sm)?;
         let b = Src::imm(
                 imm_from_field(
                     (bits(w, 20, 19) | bits(w, 56, 1) << 19),
@@ -763,10 +575,6 @@ impl OpDsetp {
             )
             .with_neg(bit(w, 6))
             .with_abs(bit(w, 44));
-        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
-            .with_not(bit(w, 42));
-        let cmp: Dcmp = Dcmp::from_index(bits(w, 48, 4) as usize)?;
-        let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
         let o = Self {
             p,
             q,
@@ -781,18 +589,10 @@ impl OpDsetp {
     /// Form `c`'s fields (isa-spec/spec/ops/dsetp.toml:101; form at isa-spec/spec/ops/dsetp.toml:104).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
-        let q = reg_below(RegFile::Pred, bits(w, 0, 3), 7)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
-            .with_neg(bit(w, 43))
-            .with_abs(bit(w, 7));
+        let (p, q, a, acc, cmp, setop) = Self::fields_e4(w, sm)?;
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_neg(bit(w, 6))
             .with_abs(bit(w, 44));
-        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
-            .with_not(bit(w, 42));
-        let cmp: Dcmp = Dcmp::from_index(bits(w, 48, 4) as usize)?;
-        let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
         let o = Self {
             p,
             q,
@@ -857,12 +657,7 @@ impl OpDsetp {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
-    /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here). An op that
-    /// reads Maxwell's carry flag refuses: use `fold_cc`.
-    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-        self.fold_cc(sm, srcs, None).map(|x| x.0)
-    }
+    fold_via_cc!();
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/dsetp.toml:2.
@@ -904,41 +699,20 @@ impl MemOp for OpDsetp {}
 /// Spec: isa-spec/spec/ops/dsetp.toml:2.
 impl Encode for OpDsetp {
     const NAME: &'static str = "dsetp";
-    /// The form match of [`Self::form_id`], each arm packing its form.
+    /// The form [`Self::form_id`] picks, packed.
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind, self.acc.kind) {
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x3f8 != 0 => {
-                self.encode_f0::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x1f8 != 0 => {
-                self.encode_f1::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x3f0 != 0 => {
-                self.encode_f2::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x3f8 != 0 => {
-                self.encode_f3::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x400 != 0 => {
-                self.encode_f4::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x400 != 0 => {
-                self.encode_f5::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x400 != 0 => {
-                self.encode_f6::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7 != 0 => {
-                self.encode_f7::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x7 != 0 => {
-                self.encode_f8::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x7 != 0 => {
-                self.encode_f9::<E>(sm, c)
-            }
+        match self.form_id(sm) {
+            Some(0) => self.encode_f0::<E>(sm, c),
+            Some(1) => self.encode_f1::<E>(sm, c),
+            Some(2) => self.encode_f2::<E>(sm, c),
+            Some(3) => self.encode_f3::<E>(sm, c),
+            Some(4) => self.encode_f4::<E>(sm, c),
+            Some(5) => self.encode_f5::<E>(sm, c),
+            Some(6) => self.encode_f6::<E>(sm, c),
+            Some(7) => self.encode_f7::<E>(sm, c),
+            Some(8) => self.encode_f8::<E>(sm, c),
+            Some(9) => self.encode_f9::<E>(sm, c),
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.acc])),
         }
     }

@@ -121,76 +121,67 @@ impl OpF2f {
                 && matches!(self.dtype, CvtFtypeShown32::F16 | CvtFtypeShown32::F32)
                 && matches!(self.stype, CvtFtypeShown32::Bf16)))
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2f.toml:63; form at isa-spec/spec/ops/f2f.toml:66).
+    /// What every form of the encoding at isa-spec/spec/ops/f2f.toml:63 packs alike.
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x304;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= u128::from(self.b.abs) << 62;
-        w |= u128::from(self.b.neg) << 63;
+    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= code_of(&[2, 1, 4], self.dtype.index()) << 75;
         w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
         w |= code_of(&[2, 1, 4], self.stype.index()) << 84;
-        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2f.toml:63; form at isa-spec/spec/ops/f2f.toml:66).
+    #[inline(always)]
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        let mut w: u128 = 0x304 | self.encode_e0::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= u128::from(self.b.abs) << 62;
+        w |= u128::from(self.b.neg) << 63;
+        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
+        Ok(w)
     }
     /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2f.toml:63; form at isa-spec/spec/ops/f2f.toml:66).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
-        let mut w: u128 = 0x904;
+        let mut w: u128 = 0x904 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= code_of(&[2, 1, 4], self.dtype.index()) << 75;
-        w |= (self.rnd.index() as u128) << 78;
-        w |= u128::from(self.ftz) << 80;
-        w |= code_of(&[2, 1, 4], self.stype.index()) << 84;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/f2f.toml:63; form at isa-spec/spec/ops/f2f.toml:66).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0xb04;
+        let mut w: u128 = 0xb04 | self.encode_e0::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= code_of(&[2, 1, 4], self.dtype.index()) << 75;
-        w |= (self.rnd.index() as u128) << 78;
-        w |= u128::from(self.ftz) << 80;
-        w |= code_of(&[2, 1, 4], self.stype.index()) << 84;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2f.toml:63; form at isa-spec/spec/ops/f2f.toml:66).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000d04;
+        let mut w: u128 = 0x80000000000000000000d04 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= code_of(&[2, 1, 4], self.dtype.index()) << 75;
-        w |= (self.rnd.index() as u128) << 78;
-        w |= u128::from(self.ftz) << 80;
-        w |= code_of(&[2, 1, 4], self.stype.index()) << 84;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/f2f.toml:63; form at isa-spec/spec/ops/f2f.toml:66).
+    /// The fields every form of the encoding at isa-spec/spec/ops/f2f.toml:63 reads alike.
     #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e0(
+        w: u128,
+        sm: u32,
+    ) -> Option<(Reg, bool, CvtFtypeShown32, CvtFtypeShown32, Rnd)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
-            .with_neg(bit(w, 63))
-            .with_abs(bit(w, 62));
         let ftz: bool = bit(w, 80);
         let dtype: CvtFtypeShown32 = match bits(w, 75, 3) {
             2 => CvtFtypeShown32::F32,
@@ -205,6 +196,15 @@ impl OpF2f {
             _ => return None,
         };
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
+        Some((d, ftz, dtype, stype, rnd))
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/f2f.toml:63; form at isa-spec/spec/ops/f2f.toml:66).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, ftz, dtype, stype, rnd) = Self::fields_e0(w, sm)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
         let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self {
             d,
@@ -226,22 +226,8 @@ impl OpF2f {
     /// Form `rir`'s fields (isa-spec/spec/ops/f2f.toml:63; form at isa-spec/spec/ops/f2f.toml:66).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let (d, ftz, dtype, stype, rnd) = Self::fields_e0(w, sm)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let ftz: bool = bit(w, 80);
-        let dtype: CvtFtypeShown32 = match bits(w, 75, 3) {
-            2 => CvtFtypeShown32::F32,
-            1 => CvtFtypeShown32::F16,
-            4 => CvtFtypeShown32::Bf16,
-            _ => return None,
-        };
-        let stype: CvtFtypeShown32 = match bits(w, 84, 3) {
-            2 => CvtFtypeShown32::F32,
-            1 => CvtFtypeShown32::F16,
-            4 => CvtFtypeShown32::Bf16,
-            _ => return None,
-        };
-        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sel: u32 = 0u32;
         let o = Self {
             d,
@@ -263,24 +249,10 @@ impl OpF2f {
     /// Form `rcr`'s fields (isa-spec/spec/ops/f2f.toml:63; form at isa-spec/spec/ops/f2f.toml:66).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let (d, ftz, dtype, stype, rnd) = Self::fields_e0(w, sm)?;
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let ftz: bool = bit(w, 80);
-        let dtype: CvtFtypeShown32 = match bits(w, 75, 3) {
-            2 => CvtFtypeShown32::F32,
-            1 => CvtFtypeShown32::F16,
-            4 => CvtFtypeShown32::Bf16,
-            _ => return None,
-        };
-        let stype: CvtFtypeShown32 = match bits(w, 84, 3) {
-            2 => CvtFtypeShown32::F32,
-            1 => CvtFtypeShown32::F16,
-            4 => CvtFtypeShown32::Bf16,
-            _ => return None,
-        };
-        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self {
             d,
@@ -302,24 +274,10 @@ impl OpF2f {
     /// Form `rur`'s fields (isa-spec/spec/ops/f2f.toml:63; form at isa-spec/spec/ops/f2f.toml:66).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let (d, ftz, dtype, stype, rnd) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let ftz: bool = bit(w, 80);
-        let dtype: CvtFtypeShown32 = match bits(w, 75, 3) {
-            2 => CvtFtypeShown32::F32,
-            1 => CvtFtypeShown32::F16,
-            4 => CvtFtypeShown32::Bf16,
-            _ => return None,
-        };
-        let stype: CvtFtypeShown32 = match bits(w, 84, 3) {
-            2 => CvtFtypeShown32::F32,
-            1 => CvtFtypeShown32::F16,
-            4 => CvtFtypeShown32::Bf16,
-            _ => return None,
-        };
-        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self {
             d,
@@ -429,12 +387,7 @@ impl OpF2f {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
-    /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here). An op that
-    /// reads Maxwell's carry flag refuses: use `fold_cc`.
-    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-        self.fold_cc(sm, srcs, None).map(|x| x.0)
-    }
+    fold_via_cc!();
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/f2f.toml:2.
@@ -466,7 +419,7 @@ impl MemOp for OpF2f {}
 /// Spec: isa-spec/spec/ops/f2f.toml:2.
 impl Encode for OpF2f {
     const NAME: &'static str = "f2f";
-    /// The form match of [`Self::form_id`], each arm packing its form.
+    /// The form [`Self::form_id`] picks, packed.
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         if !self.parts_ok() {
@@ -477,21 +430,20 @@ impl Encode for OpF2f {
                 ),
             );
         }
-        let smb = sm_bit(sm);
-        match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x7f8 != 0 => {
+        match self.form_id(sm) {
+            Some(0) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f0::<E>(sm, c)
             }
-            (SrcKind::Imm(_),) if smb & 0x7f8 != 0 => {
+            Some(1) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f1::<E>(sm, c)
             }
-            (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => {
+            Some(2) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f2::<E>(sm, c)
             }
-            (reg!(UGpr),) if smb & 0x7f0 != 0 => {
+            Some(3) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f3::<E>(sm, c)
             }

@@ -119,14 +119,10 @@ impl OpF2i64 {
                 && matches!(self.dtype, CvtItype::S64 | CvtItype::U64)
                 && matches!(self.stype, CvtFtype::Bf16)))
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
+    /// What every form of the encoding at isa-spec/spec/ops/f2i64.toml:68 packs alike.
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x311;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= u128::from(self.b.abs) << 62;
-        w |= u128::from(self.b.neg) << 63;
+    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         {
             let v: u128 = code_of(&[5, 4, 3, 2, 1, 0, 7, 6], self.dtype.index());
@@ -137,78 +133,58 @@ impl OpF2i64 {
         w |= (self.rnd.index() as u128) << 78;
         w |= u128::from(self.ftz) << 80;
         w |= code_of(&[2, 1, 4, 3], self.stype.index()) << 84;
-        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
+    #[inline(always)]
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        let mut w: u128 = 0x311 | self.encode_e0::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= u128::from(self.b.abs) << 62;
+        w |= u128::from(self.b.neg) << 63;
+        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
+        Ok(w)
     }
     /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
-        let mut w: u128 = 0x911;
+        let mut w: u128 = 0x911 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        {
-            let v: u128 = code_of(&[5, 4, 3, 2, 1, 0, 7, 6], self.dtype.index());
-            w |= (v & 1) << 72;
-            w |= ((v >> 1) & 3) << 75;
-        }
-        w |= u128::from(self.ntz) << 77;
-        w |= (self.rnd.index() as u128) << 78;
-        w |= u128::from(self.ftz) << 80;
-        w |= code_of(&[2, 1, 4, 3], self.stype.index()) << 84;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0xb11;
+        let mut w: u128 = 0xb11 | self.encode_e0::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        {
-            let v: u128 = code_of(&[5, 4, 3, 2, 1, 0, 7, 6], self.dtype.index());
-            w |= (v & 1) << 72;
-            w |= ((v >> 1) & 3) << 75;
-        }
-        w |= u128::from(self.ntz) << 77;
-        w |= (self.rnd.index() as u128) << 78;
-        w |= u128::from(self.ftz) << 80;
-        w |= code_of(&[2, 1, 4, 3], self.stype.index()) << 84;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000d11;
+        let mut w: u128 = 0x80000000000000000000d11 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        {
-            let v: u128 = code_of(&[5, 4, 3, 2, 1, 0, 7, 6], self.dtype.index());
-            w |= (v & 1) << 72;
-            w |= ((v >> 1) & 3) << 75;
-        }
-        w |= u128::from(self.ntz) << 77;
-        w |= (self.rnd.index() as u128) << 78;
-        w |= u128::from(self.ftz) << 80;
-        w |= code_of(&[2, 1, 4, 3], self.stype.index()) << 84;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
+    /// The fields every form of the encoding at isa-spec/spec/ops/f2i64.toml:68 reads alike.
     #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e0(
+        w: u128,
+        sm: u32,
+    ) -> Option<(Reg, bool, CvtItype, CvtFtype, F2iRnd, bool)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
-            .with_neg(bit(w, 63))
-            .with_abs(bit(w, 62));
         let ftz: bool = bit(w, 80);
         let dtype: CvtItype = match (bits(w, 72, 1) | bits(w, 75, 2) << 1) {
             5 => CvtItype::S32,
@@ -230,6 +206,15 @@ impl OpF2i64 {
         };
         let rnd: F2iRnd = F2iRnd::from_index(bits(w, 78, 2) as usize)?;
         let ntz: bool = bit(w, 77);
+        Some((d, ftz, dtype, stype, rnd, ntz))
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, ftz, dtype, stype, rnd, ntz) = Self::fields_e0(w, sm)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
         let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self {
             d,
@@ -252,29 +237,8 @@ impl OpF2i64 {
     /// Form `rir`'s fields (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let (d, ftz, dtype, stype, rnd, ntz) = Self::fields_e0(w, sm)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let ftz: bool = bit(w, 80);
-        let dtype: CvtItype = match (bits(w, 72, 1) | bits(w, 75, 2) << 1) {
-            5 => CvtItype::S32,
-            4 => CvtItype::U32,
-            3 => CvtItype::S16,
-            2 => CvtItype::U16,
-            1 => CvtItype::S8,
-            0 => CvtItype::U8,
-            7 => CvtItype::S64,
-            6 => CvtItype::U64,
-            _ => return None,
-        };
-        let stype: CvtFtype = match bits(w, 84, 3) {
-            2 => CvtFtype::F32,
-            1 => CvtFtype::F16,
-            4 => CvtFtype::Bf16,
-            3 => CvtFtype::F64,
-            _ => return None,
-        };
-        let rnd: F2iRnd = F2iRnd::from_index(bits(w, 78, 2) as usize)?;
-        let ntz: bool = bit(w, 77);
         let sel: u32 = 0u32;
         let o = Self {
             d,
@@ -297,31 +261,10 @@ impl OpF2i64 {
     /// Form `rcr`'s fields (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let (d, ftz, dtype, stype, rnd, ntz) = Self::fields_e0(w, sm)?;
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let ftz: bool = bit(w, 80);
-        let dtype: CvtItype = match (bits(w, 72, 1) | bits(w, 75, 2) << 1) {
-            5 => CvtItype::S32,
-            4 => CvtItype::U32,
-            3 => CvtItype::S16,
-            2 => CvtItype::U16,
-            1 => CvtItype::S8,
-            0 => CvtItype::U8,
-            7 => CvtItype::S64,
-            6 => CvtItype::U64,
-            _ => return None,
-        };
-        let stype: CvtFtype = match bits(w, 84, 3) {
-            2 => CvtFtype::F32,
-            1 => CvtFtype::F16,
-            4 => CvtFtype::Bf16,
-            3 => CvtFtype::F64,
-            _ => return None,
-        };
-        let rnd: F2iRnd = F2iRnd::from_index(bits(w, 78, 2) as usize)?;
-        let ntz: bool = bit(w, 77);
         let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self {
             d,
@@ -344,31 +287,10 @@ impl OpF2i64 {
     /// Form `rur`'s fields (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let (d, ftz, dtype, stype, rnd, ntz) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let ftz: bool = bit(w, 80);
-        let dtype: CvtItype = match (bits(w, 72, 1) | bits(w, 75, 2) << 1) {
-            5 => CvtItype::S32,
-            4 => CvtItype::U32,
-            3 => CvtItype::S16,
-            2 => CvtItype::U16,
-            1 => CvtItype::S8,
-            0 => CvtItype::U8,
-            7 => CvtItype::S64,
-            6 => CvtItype::U64,
-            _ => return None,
-        };
-        let stype: CvtFtype = match bits(w, 84, 3) {
-            2 => CvtFtype::F32,
-            1 => CvtFtype::F16,
-            4 => CvtFtype::Bf16,
-            3 => CvtFtype::F64,
-            _ => return None,
-        };
-        let rnd: F2iRnd = F2iRnd::from_index(bits(w, 78, 2) as usize)?;
-        let ntz: bool = bit(w, 77);
         let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self {
             d,
@@ -486,12 +408,7 @@ impl OpF2i64 {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
-    /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here). An op that
-    /// reads Maxwell's carry flag refuses: use `fold_cc`.
-    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-        self.fold_cc(sm, srcs, None).map(|x| x.0)
-    }
+    fold_via_cc!();
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/f2i64.toml:3.
@@ -524,7 +441,7 @@ impl MemOp for OpF2i64 {}
 /// Spec: isa-spec/spec/ops/f2i64.toml:3.
 impl Encode for OpF2i64 {
     const NAME: &'static str = "f2i64";
-    /// The form match of [`Self::form_id`], each arm packing its form.
+    /// The form [`Self::form_id`] picks, packed.
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         if !self.parts_ok() {
@@ -535,21 +452,20 @@ impl Encode for OpF2i64 {
                 ),
             );
         }
-        let smb = sm_bit(sm);
-        match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x7f8 != 0 => {
+        match self.form_id(sm) {
+            Some(0) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f0::<E>(sm, c)
             }
-            (SrcKind::Imm(_),) if smb & 0x7f8 != 0 => {
+            Some(1) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f1::<E>(sm, c)
             }
-            (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => {
+            Some(2) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f2::<E>(sm, c)
             }
-            (reg!(UGpr),) if smb & 0x7f0 != 0 => {
+            Some(3) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f3::<E>(sm, c)
             }

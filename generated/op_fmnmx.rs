@@ -40,11 +40,6 @@ impl OpFmnmx {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
-    /// Whether every `part` selector names a part of its source's type.
-    #[inline(always)]
-    pub fn parts_ok(&self) -> bool {
-        true
-    }
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -69,19 +64,15 @@ impl OpFmnmx {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 75] (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
+    /// What every form of the encoding at isa-spec/spec/ops/fmnmx.toml:53 packs alike.
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         only_default::<E>(Self::NAME, "modifier nan", self.nan == false, sm)?;
         only_default::<E>(Self::NAME, "modifier xorsign", self.xorsign == false, sm)?;
-        let mut w: u128 = 0x209;
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= u128::from(self.b.abs) << 62;
-        w |= u128::from(self.b.neg) << 63;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
@@ -89,65 +80,59 @@ impl OpFmnmx {
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rrr` on SM [70, 75] (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
+    #[inline(always)]
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        let mut w: u128 = 0x209 | self.encode_e0::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= u128::from(self.b.abs) << 62;
+        w |= u128::from(self.b.neg) << 63;
+        Ok(w)
     }
     /// Form `rir` on SM [70, 75] (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier nan", self.nan == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier xorsign", self.xorsign == false, sm)?;
-        let mut w: u128 = 0x809;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x809 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= u128::from(self.ftz) << 80;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.p.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rcr` on SM [70, 75] (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier nan", self.nan == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier xorsign", self.xorsign == false, sm)?;
-        let mut w: u128 = 0xa09;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0xa09 | self.encode_e0::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= u128::from(self.ftz) << 80;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.p.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rur` on SM [75] (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier nan", self.nan == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier xorsign", self.xorsign == false, sm)?;
-        let mut w: u128 = 0x80000000000000000000c09;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x80000000000000000000c09 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
+        Ok(w)
+    }
+    /// What every form of the encoding at isa-spec/spec/ops/fmnmx.toml:70 packs alike.
+    #[inline(always)]
+    fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        only_default::<E>(Self::NAME, "modifier xorsign", self.xorsign == false, sm)?;
+        let mut w: u128 = 0;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= u128::from(self.ftz) << 80;
+        w |= u128::from(self.nan) << 81;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
@@ -155,82 +140,59 @@ impl OpFmnmx {
     /// Form `rrr` on SM [80] (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier xorsign", self.xorsign == false, sm)?;
-        let mut w: u128 = 0x209 | (c.raw & 0x400000000000000000000);
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x209 | (c.raw & 0x400000000000000000000)
+            | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= u128::from(self.ftz) << 80;
-        w |= u128::from(self.nan) << 81;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.p.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rir` on SM [80] (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier xorsign", self.xorsign == false, sm)?;
-        let mut w: u128 = 0x809 | (c.raw & 0x400000000000000000000);
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x809 | (c.raw & 0x400000000000000000000)
+            | self.encode_e1::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= u128::from(self.ftz) << 80;
-        w |= u128::from(self.nan) << 81;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.p.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rcr` on SM [80] (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier xorsign", self.xorsign == false, sm)?;
-        let mut w: u128 = 0xa09 | (c.raw & 0x400000000000000000000);
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0xa09 | (c.raw & 0x400000000000000000000)
+            | self.encode_e1::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= u128::from(self.ftz) << 80;
-        w |= u128::from(self.nan) << 81;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.p.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rur` on SM [80] (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier xorsign", self.xorsign == false, sm)?;
-        let mut w: u128 = 0x80000000000000000000c09 | (c.raw & 0x400000000000000000000);
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x80000000000000000000c09 | (c.raw & 0x400000000000000000000)
+            | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
+        Ok(w)
+    }
+    /// What every form of the encoding at isa-spec/spec/ops/fmnmx.toml:79 packs alike.
+    #[inline(always)]
+    fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
+        let mut w: u128 = 0;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= u128::from(self.ftz) << 80;
         w |= u128::from(self.nan) << 81;
+        w |= u128::from(self.xorsign) << 82;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
@@ -238,96 +200,51 @@ impl OpFmnmx {
     /// Form `rrr` on SM [86, 89, 90, 100, 120] (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x209;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x209 | self.encode_e2::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= u128::from(self.ftz) << 80;
-        w |= u128::from(self.nan) << 81;
-        w |= u128::from(self.xorsign) << 82;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.p.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rir` on SM [86, 89, 90, 100, 120] (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x809;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x809 | self.encode_e2::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= u128::from(self.ftz) << 80;
-        w |= u128::from(self.nan) << 81;
-        w |= u128::from(self.xorsign) << 82;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.p.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rcr` on SM [86, 89, 90] (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0xa09;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0xa09 | self.encode_e2::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= u128::from(self.ftz) << 80;
-        w |= u128::from(self.nan) << 81;
-        w |= u128::from(self.xorsign) << 82;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.p.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rur` on SM [86, 89, 90, 100, 120] (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x80000000000000000000c09;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x80000000000000000000c09 | self.encode_e2::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= u128::from(self.ftz) << 80;
-        w |= u128::from(self.nan) << 81;
-        w |= u128::from(self.xorsign) << 82;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.p.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/fmnmx.toml:85; form at isa-spec/spec/ops/fmnmx.toml:88).
+    /// What every form of the encoding at isa-spec/spec/ops/fmnmx.toml:85 packs alike.
     #[inline(always)]
-    fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         only_default::<E>(Self::NAME, "modifier nan", self.nan == false, sm)?;
         only_default::<E>(Self::NAME, "modifier xorsign", self.xorsign == false, sm)?;
-        let mut w: u128 = 0x5c60000000000000;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 39;
@@ -339,15 +256,17 @@ impl OpFmnmx {
         w |= u128::from(self.b.abs) << 49;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/fmnmx.toml:85; form at isa-spec/spec/ops/fmnmx.toml:88).
+    #[inline(always)]
+    fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x5c60000000000000 | self.encode_e3::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        Ok(w)
+    }
     /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/fmnmx.toml:85; form at isa-spec/spec/ops/fmnmx.toml:88).
     #[inline(always)]
     fn encode_f13<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier nan", self.nan == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier xorsign", self.xorsign == false, sm)?;
-        let mut w: u128 = 0x3860000000000000;
+        let mut w: u128 = 0x3860000000000000 | self.encode_e3::<E>(sm, c)?;
         {
             let v: u128 = imm_src_field::<
                 E,
@@ -355,54 +274,37 @@ impl OpFmnmx {
             w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 39;
-        w |= u128::from(self.p.not) << 42;
-        w |= u128::from(self.ftz) << 44;
-        w |= u128::from(self.b.neg) << 45;
-        w |= u128::from(self.a.abs) << 46;
-        w |= u128::from(self.a.neg) << 48;
-        w |= u128::from(self.b.abs) << 49;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w)
     }
     /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/fmnmx.toml:85; form at isa-spec/spec/ops/fmnmx.toml:88).
     #[inline(always)]
     fn encode_f14<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier nan", self.nan == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier xorsign", self.xorsign == false, sm)?;
-        let mut w: u128 = 0x4c60000000000000;
+        let mut w: u128 = 0x4c60000000000000 | self.encode_e3::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 39;
-        w |= u128::from(self.p.not) << 42;
-        w |= u128::from(self.ftz) << 44;
-        w |= u128::from(self.b.neg) << 45;
-        w |= u128::from(self.a.abs) << 46;
-        w |= u128::from(self.a.neg) << 48;
-        w |= u128::from(self.b.abs) << 49;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
+    /// The fields every form of the encoding at isa-spec/spec/ops/fmnmx.toml:53 reads alike.
     #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Src, Src, bool, bool, bool)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
-            .with_neg(bit(w, 63))
-            .with_abs(bit(w, 62));
         let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
             .with_not(bit(w, 90));
         let ftz: bool = bit(w, 80);
         let nan: bool = false;
         let xorsign: bool = false;
+        Some((d, a, p, ftz, nan, xorsign))
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, a, p, ftz, nan, xorsign) = Self::fields_e0(w, sm)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
         let o = Self {
             d,
             a,
@@ -417,16 +319,8 @@ impl OpFmnmx {
     /// Form `rir`'s fields (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
-            .with_neg(bit(w, 72))
-            .with_abs(bit(w, 73));
+        let (d, a, p, ftz, nan, xorsign) = Self::fields_e0(w, sm)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let ftz: bool = bit(w, 80);
-        let nan: bool = false;
-        let xorsign: bool = false;
         let o = Self {
             d,
             a,
@@ -441,18 +335,10 @@ impl OpFmnmx {
     /// Form `rcr`'s fields (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
-            .with_neg(bit(w, 72))
-            .with_abs(bit(w, 73));
+        let (d, a, p, ftz, nan, xorsign) = Self::fields_e0(w, sm)?;
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let ftz: bool = bit(w, 80);
-        let nan: bool = false;
-        let xorsign: bool = false;
         let o = Self {
             d,
             a,
@@ -467,18 +353,10 @@ impl OpFmnmx {
     /// Form `rur`'s fields (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
-            .with_neg(bit(w, 72))
-            .with_abs(bit(w, 73));
+        let (d, a, p, ftz, nan, xorsign) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let ftz: bool = bit(w, 80);
-        let nan: bool = false;
-        let xorsign: bool = false;
         let o = Self {
             d,
             a,
@@ -490,21 +368,27 @@ impl OpFmnmx {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
+    /// The fields every form of the encoding at isa-spec/spec/ops/fmnmx.toml:70 reads alike.
     #[inline(always)]
-    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e1(w: u128, sm: u32) -> Option<(Reg, Src, Src, bool, bool, bool)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
-            .with_neg(bit(w, 63))
-            .with_abs(bit(w, 62));
         let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
             .with_not(bit(w, 90));
         let ftz: bool = bit(w, 80);
         let nan: bool = bit(w, 81);
         let xorsign: bool = false;
+        Some((d, a, p, ftz, nan, xorsign))
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
+    #[inline(always)]
+    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, a, p, ftz, nan, xorsign) = Self::fields_e1(w, sm)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
         let o = Self {
             d,
             a,
@@ -519,16 +403,8 @@ impl OpFmnmx {
     /// Form `rir`'s fields (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
-            .with_neg(bit(w, 72))
-            .with_abs(bit(w, 73));
+        let (d, a, p, ftz, nan, xorsign) = Self::fields_e1(w, sm)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let ftz: bool = bit(w, 80);
-        let nan: bool = bit(w, 81);
-        let xorsign: bool = false;
         let o = Self {
             d,
             a,
@@ -543,18 +419,10 @@ impl OpFmnmx {
     /// Form `rcr`'s fields (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
-            .with_neg(bit(w, 72))
-            .with_abs(bit(w, 73));
+        let (d, a, p, ftz, nan, xorsign) = Self::fields_e1(w, sm)?;
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let ftz: bool = bit(w, 80);
-        let nan: bool = bit(w, 81);
-        let xorsign: bool = false;
         let o = Self {
             d,
             a,
@@ -569,18 +437,10 @@ impl OpFmnmx {
     /// Form `rur`'s fields (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
-            .with_neg(bit(w, 72))
-            .with_abs(bit(w, 73));
+        let (d, a, p, ftz, nan, xorsign) = Self::fields_e1(w, sm)?;
         let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let ftz: bool = bit(w, 80);
-        let nan: bool = bit(w, 81);
-        let xorsign: bool = false;
         let o = Self {
             d,
             a,
@@ -592,21 +452,27 @@ impl OpFmnmx {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x400000000000000000000)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
+    /// The fields every form of the encoding at isa-spec/spec/ops/fmnmx.toml:79 reads alike.
     #[inline(always)]
-    fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e2(w: u128, sm: u32) -> Option<(Reg, Src, Src, bool, bool, bool)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
-            .with_neg(bit(w, 63))
-            .with_abs(bit(w, 62));
         let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
             .with_not(bit(w, 90));
         let ftz: bool = bit(w, 80);
         let nan: bool = bit(w, 81);
         let xorsign: bool = bit(w, 82);
+        Some((d, a, p, ftz, nan, xorsign))
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
+    #[inline(always)]
+    fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, a, p, ftz, nan, xorsign) = Self::fields_e2(w, sm)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
         let o = Self {
             d,
             a,
@@ -621,16 +487,8 @@ impl OpFmnmx {
     /// Form `rir`'s fields (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
-            .with_neg(bit(w, 72))
-            .with_abs(bit(w, 73));
+        let (d, a, p, ftz, nan, xorsign) = Self::fields_e2(w, sm)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let ftz: bool = bit(w, 80);
-        let nan: bool = bit(w, 81);
-        let xorsign: bool = bit(w, 82);
         let o = Self {
             d,
             a,
@@ -645,18 +503,10 @@ impl OpFmnmx {
     /// Form `rcr`'s fields (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
-            .with_neg(bit(w, 72))
-            .with_abs(bit(w, 73));
+        let (d, a, p, ftz, nan, xorsign) = Self::fields_e2(w, sm)?;
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let ftz: bool = bit(w, 80);
-        let nan: bool = bit(w, 81);
-        let xorsign: bool = bit(w, 82);
         let o = Self {
             d,
             a,
@@ -671,18 +521,10 @@ impl OpFmnmx {
     /// Form `rur`'s fields (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
-            .with_neg(bit(w, 72))
-            .with_abs(bit(w, 73));
+        let (d, a, p, ftz, nan, xorsign) = Self::fields_e2(w, sm)?;
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let ftz: bool = bit(w, 80);
-        let nan: bool = bit(w, 81);
-        let xorsign: bool = bit(w, 82);
         let o = Self {
             d,
             a,
@@ -694,21 +536,27 @@ impl OpFmnmx {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/fmnmx.toml:85; form at isa-spec/spec/ops/fmnmx.toml:88).
+    /// The fields every form of the encoding at isa-spec/spec/ops/fmnmx.toml:85 reads alike.
     #[inline(always)]
-    fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e3(w: u128, sm: u32) -> Option<(Reg, Src, Src, bool, bool, bool)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
             .with_neg(bit(w, 48))
             .with_abs(bit(w, 46));
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
-            .with_neg(bit(w, 45))
-            .with_abs(bit(w, 49));
         let p = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
             .with_not(bit(w, 42));
         let ftz: bool = bit(w, 44);
         let nan: bool = false;
         let xorsign: bool = false;
+        Some((d, a, p, ftz, nan, xorsign))
+    }
+    /// Form `r`'s fields (isa-spec/spec/ops/fmnmx.toml:85; form at isa-spec/spec/ops/fmnmx.toml:88).
+    #[inline(always)]
+    fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, a, p, ftz, nan, xorsign) = Self::fields_e3(w, sm)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
+            .with_neg(bit(w, 45))
+            .with_abs(bit(w, 49));
         let o = Self {
             d,
             a,
@@ -723,10 +571,7 @@ impl OpFmnmx {
     /// Form `i`'s fields (isa-spec/spec/ops/fmnmx.toml:85; form at isa-spec/spec/ops/fmnmx.toml:88).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
-            .with_neg(bit(w, 48))
-            .with_abs(bit(w, 46));
+        let (d, a, p, ftz, nan, xorsign) = Self::fields_e3(w, sm)?;
         let b = Src::imm(
                 imm_from_field(
                     (bits(w, 20, 19) | bits(w, 56, 1) << 19),
@@ -737,11 +582,6 @@ impl OpFmnmx {
             )
             .with_neg(bit(w, 45))
             .with_abs(bit(w, 49));
-        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
-            .with_not(bit(w, 42));
-        let ftz: bool = bit(w, 44);
-        let nan: bool = false;
-        let xorsign: bool = false;
         let o = Self {
             d,
             a,
@@ -756,18 +596,10 @@ impl OpFmnmx {
     /// Form `c`'s fields (isa-spec/spec/ops/fmnmx.toml:85; form at isa-spec/spec/ops/fmnmx.toml:88).
     #[inline(always)]
     fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
-            .with_neg(bit(w, 48))
-            .with_abs(bit(w, 46));
+        let (d, a, p, ftz, nan, xorsign) = Self::fields_e3(w, sm)?;
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_neg(bit(w, 45))
             .with_abs(bit(w, 49));
-        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
-            .with_not(bit(w, 42));
-        let ftz: bool = bit(w, 44);
-        let nan: bool = false;
-        let xorsign: bool = false;
         let o = Self {
             d,
             a,
@@ -827,12 +659,7 @@ impl OpFmnmx {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
-    /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here). An op that
-    /// reads Maxwell's carry flag refuses: use `fold_cc`.
-    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-        self.fold_cc(sm, srcs, None).map(|x| x.0)
-    }
+    fold_via_cc!();
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/fmnmx.toml:2.
@@ -863,56 +690,25 @@ impl MemOp for OpFmnmx {}
 /// Spec: isa-spec/spec/ops/fmnmx.toml:2.
 impl Encode for OpFmnmx {
     const NAME: &'static str = "fmnmx";
-    /// The form match of [`Self::form_id`], each arm packing its form.
+    /// The form [`Self::form_id`] picks, packed.
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind, self.p.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x18 != 0 => {
-                self.encode_f0::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x18 != 0 => {
-                self.encode_f1::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x18 != 0 => {
-                self.encode_f2::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x10 != 0 => {
-                self.encode_f3::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x20 != 0 => {
-                self.encode_f4::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x20 != 0 => {
-                self.encode_f5::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x20 != 0 => {
-                self.encode_f6::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x20 != 0 => {
-                self.encode_f7::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7c0 != 0 => {
-                self.encode_f8::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x7c0 != 0 => {
-                self.encode_f9::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x1c0 != 0 => {
-                self.encode_f10::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x7c0 != 0 => {
-                self.encode_f11::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7 != 0 => {
-                self.encode_f12::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x7 != 0 => {
-                self.encode_f13::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x7 != 0 => {
-                self.encode_f14::<E>(sm, c)
-            }
+        match self.form_id(sm) {
+            Some(0) => self.encode_f0::<E>(sm, c),
+            Some(1) => self.encode_f1::<E>(sm, c),
+            Some(2) => self.encode_f2::<E>(sm, c),
+            Some(3) => self.encode_f3::<E>(sm, c),
+            Some(4) => self.encode_f4::<E>(sm, c),
+            Some(5) => self.encode_f5::<E>(sm, c),
+            Some(6) => self.encode_f6::<E>(sm, c),
+            Some(7) => self.encode_f7::<E>(sm, c),
+            Some(8) => self.encode_f8::<E>(sm, c),
+            Some(9) => self.encode_f9::<E>(sm, c),
+            Some(10) => self.encode_f10::<E>(sm, c),
+            Some(11) => self.encode_f11::<E>(sm, c),
+            Some(12) => self.encode_f12::<E>(sm, c),
+            Some(13) => self.encode_f13::<E>(sm, c),
+            Some(14) => self.encode_f14::<E>(sm, c),
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.p])),
         }
     }

@@ -45,11 +45,6 @@ impl OpFsetp {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
-    /// Whether every `part` selector names a part of its source's type.
-    #[inline(always)]
-    pub fn parts_ok(&self) -> bool {
-        true
-    }
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -66,17 +61,13 @@ impl OpFsetp {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
+    /// What every form of the encoding at isa-spec/spec/ops/fsetp.toml:59 packs alike.
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x20b;
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= u128::from(self.b.abs) << 62;
-        w |= u128::from(self.b.neg) << 63;
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
         w |= (self.setop.index() as u128) << 74;
@@ -89,86 +80,53 @@ impl OpFsetp {
                 << 87;
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
+    #[inline(always)]
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        let mut w: u128 = 0x20b | self.encode_e0::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= u128::from(self.b.abs) << 62;
+        w |= u128::from(self.b.neg) << 63;
+        Ok(w)
     }
     /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x80b;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x80b | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
-        w |= (self.setop.index() as u128) << 74;
-        w |= (self.cmp.index() as u128) << 76;
-        w |= u128::from(self.ftz) << 80;
-        w |= dst_field::<E>(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 81;
-        w |= dst_field::<E>(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 84;
-        w
-            |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
-                << 87;
-        w |= u128::from(self.acc.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0xa0b;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0xa0b | self.encode_e0::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
-        w |= (self.setop.index() as u128) << 74;
-        w |= (self.cmp.index() as u128) << 76;
-        w |= u128::from(self.ftz) << 80;
-        w |= dst_field::<E>(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 81;
-        w |= dst_field::<E>(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 84;
-        w
-            |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
-                << 87;
-        w |= u128::from(self.acc.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x80000000000000000000c0b;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x80000000000000000000c0b | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
-        w |= (self.setop.index() as u128) << 74;
-        w |= (self.cmp.index() as u128) << 76;
-        w |= u128::from(self.ftz) << 80;
-        w |= dst_field::<E>(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 81;
-        w |= dst_field::<E>(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 84;
-        w
-            |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
-                << 87;
-        w |= u128::from(self.acc.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
+    /// What every form of the encoding at isa-spec/spec/ops/fsetp.toml:75 packs alike.
     #[inline(always)]
-    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x5bb0000000000000;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 0;
         w |= dst_field::<E>(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 3;
@@ -185,13 +143,17 @@ impl OpFsetp {
         w |= u128::from(self.a.abs) << 7;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
+    #[inline(always)]
+    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x5bb0000000000000 | self.encode_e1::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        Ok(w)
+    }
     /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x36b0000000000000;
+        let mut w: u128 = 0x36b0000000000000 | self.encode_e1::<E>(sm, c)?;
         {
             let v: u128 = imm_src_field::<
                 E,
@@ -199,63 +161,38 @@ impl OpFsetp {
             w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 0;
-        w |= dst_field::<E>(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 3;
-        w
-            |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
-                << 39;
-        w |= u128::from(self.acc.not) << 42;
-        w |= u128::from(self.a.neg) << 43;
-        w |= u128::from(self.b.abs) << 44;
-        w |= (self.setop.index() as u128) << 45;
-        w |= u128::from(self.ftz) << 47;
-        w |= (self.cmp.index() as u128) << 48;
-        w |= u128::from(self.b.neg) << 6;
-        w |= u128::from(self.a.abs) << 7;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w)
     }
     /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x4bb0000000000000;
+        let mut w: u128 = 0x4bb0000000000000 | self.encode_e1::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "q", self.q, RegFile::Pred, 3u32, sm)? << 0;
-        w |= dst_field::<E>(Self::NAME, "p", self.p, RegFile::Pred, 3u32, sm)? << 3;
-        w
-            |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
-                << 39;
-        w |= u128::from(self.acc.not) << 42;
-        w |= u128::from(self.a.neg) << 43;
-        w |= u128::from(self.b.abs) << 44;
-        w |= (self.setop.index() as u128) << 45;
-        w |= u128::from(self.ftz) << 47;
-        w |= (self.cmp.index() as u128) << 48;
-        w |= u128::from(self.b.neg) << 6;
-        w |= u128::from(self.a.abs) << 7;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
+    /// The fields every form of the encoding at isa-spec/spec/ops/fsetp.toml:59 reads alike.
     #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Reg, Src, Src, Fcmp, bool, Setop)> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let q = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
-            .with_neg(bit(w, 63))
-            .with_abs(bit(w, 62));
         let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
             .with_not(bit(w, 90));
         let cmp: Fcmp = Fcmp::from_index(bits(w, 76, 4) as usize)?;
         let ftz: bool = bit(w, 80);
         let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
+        Some((p, q, a, acc, cmp, ftz, setop))
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (p, q, a, acc, cmp, ftz, setop) = Self::fields_e0(w, sm)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
         let o = Self {
             p,
             q,
@@ -271,17 +208,8 @@ impl OpFsetp {
     /// Form `rir`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
-        let q = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
-            .with_neg(bit(w, 72))
-            .with_abs(bit(w, 73));
+        let (p, q, a, acc, cmp, ftz, setop) = Self::fields_e0(w, sm)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let cmp: Fcmp = Fcmp::from_index(bits(w, 76, 4) as usize)?;
-        let ftz: bool = bit(w, 80);
-        let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
         let o = Self {
             p,
             q,
@@ -297,19 +225,10 @@ impl OpFsetp {
     /// Form `rcr`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
-        let q = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
-            .with_neg(bit(w, 72))
-            .with_abs(bit(w, 73));
+        let (p, q, a, acc, cmp, ftz, setop) = Self::fields_e0(w, sm)?;
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let cmp: Fcmp = Fcmp::from_index(bits(w, 76, 4) as usize)?;
-        let ftz: bool = bit(w, 80);
-        let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
         let o = Self {
             p,
             q,
@@ -325,19 +244,10 @@ impl OpFsetp {
     /// Form `rur`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
-        let q = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
-            .with_neg(bit(w, 72))
-            .with_abs(bit(w, 73));
+        let (p, q, a, acc, cmp, ftz, setop) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let cmp: Fcmp = Fcmp::from_index(bits(w, 76, 4) as usize)?;
-        let ftz: bool = bit(w, 80);
-        let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
         let o = Self {
             p,
             q,
@@ -350,22 +260,28 @@ impl OpFsetp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
+    /// The fields every form of the encoding at isa-spec/spec/ops/fsetp.toml:75 reads alike.
     #[inline(always)]
-    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e1(w: u128, sm: u32) -> Option<(Reg, Reg, Src, Src, Fcmp, bool, Setop)> {
         let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
         let q = reg_below(RegFile::Pred, bits(w, 0, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
             .with_neg(bit(w, 43))
             .with_abs(bit(w, 7));
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
-            .with_neg(bit(w, 6))
-            .with_abs(bit(w, 44));
         let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
             .with_not(bit(w, 42));
         let cmp: Fcmp = Fcmp::from_index(bits(w, 48, 4) as usize)?;
         let ftz: bool = bit(w, 47);
         let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
+        Some((p, q, a, acc, cmp, ftz, setop))
+    }
+    /// Form `r`'s fields (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
+    #[inline(always)]
+    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (p, q, a, acc, cmp, ftz, setop) = Self::fields_e1(w, sm)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
+            .with_neg(bit(w, 6))
+            .with_abs(bit(w, 44));
         let o = Self {
             p,
             q,
@@ -381,11 +297,7 @@ impl OpFsetp {
     /// Form `i`'s fields (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
-        let q = reg_below(RegFile::Pred, bits(w, 0, 3), 7)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
-            .with_neg(bit(w, 43))
-            .with_abs(bit(w, 7));
+        let (p, q, a, acc, cmp, ftz, setop) = Self::fields_e1(w, sm)?;
         let b = Src::imm(
                 imm_from_field(
                     (bits(w, 20, 19) | bits(w, 56, 1) << 19),
@@ -396,11 +308,6 @@ impl OpFsetp {
             )
             .with_neg(bit(w, 6))
             .with_abs(bit(w, 44));
-        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
-            .with_not(bit(w, 42));
-        let cmp: Fcmp = Fcmp::from_index(bits(w, 48, 4) as usize)?;
-        let ftz: bool = bit(w, 47);
-        let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
         let o = Self {
             p,
             q,
@@ -416,19 +323,10 @@ impl OpFsetp {
     /// Form `c`'s fields (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
-        let q = reg_below(RegFile::Pred, bits(w, 0, 3), 7)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
-            .with_neg(bit(w, 43))
-            .with_abs(bit(w, 7));
+        let (p, q, a, acc, cmp, ftz, setop) = Self::fields_e1(w, sm)?;
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_neg(bit(w, 6))
             .with_abs(bit(w, 44));
-        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
-            .with_not(bit(w, 42));
-        let cmp: Fcmp = Fcmp::from_index(bits(w, 48, 4) as usize)?;
-        let ftz: bool = bit(w, 47);
-        let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
         let o = Self {
             p,
             q,
@@ -493,12 +391,7 @@ impl OpFsetp {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
-    /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here). An op that
-    /// reads Maxwell's carry flag refuses: use `fold_cc`.
-    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-        self.fold_cc(sm, srcs, None).map(|x| x.0)
-    }
+    fold_via_cc!();
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/fsetp.toml:2.
@@ -531,32 +424,17 @@ impl MemOp for OpFsetp {}
 /// Spec: isa-spec/spec/ops/fsetp.toml:2.
 impl Encode for OpFsetp {
     const NAME: &'static str = "fsetp";
-    /// The form match of [`Self::form_id`], each arm packing its form.
+    /// The form [`Self::form_id`] picks, packed.
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind, self.acc.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7f8 != 0 => {
-                self.encode_f0::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x7f8 != 0 => {
-                self.encode_f1::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x1f8 != 0 => {
-                self.encode_f2::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x7f0 != 0 => {
-                self.encode_f3::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7 != 0 => {
-                self.encode_f4::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x7 != 0 => {
-                self.encode_f5::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x7 != 0 => {
-                self.encode_f6::<E>(sm, c)
-            }
+        match self.form_id(sm) {
+            Some(0) => self.encode_f0::<E>(sm, c),
+            Some(1) => self.encode_f1::<E>(sm, c),
+            Some(2) => self.encode_f2::<E>(sm, c),
+            Some(3) => self.encode_f3::<E>(sm, c),
+            Some(4) => self.encode_f4::<E>(sm, c),
+            Some(5) => self.encode_f5::<E>(sm, c),
+            Some(6) => self.encode_f6::<E>(sm, c),
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.acc])),
         }
     }

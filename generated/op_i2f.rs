@@ -137,12 +137,11 @@ impl OpI2f {
             || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtype32::Bf16)
                 && matches!(self.stype, CvtItype32::S32 | CvtItype32::U32)))
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
+    /// What every form of the encoding at isa-spec/spec/ops/i2f.toml:57 packs alike.
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x306;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        let mut w: u128 = 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         {
             let v: u128 = code_of(&[5, 4, 3, 2, 1, 0], self.stype.index());
@@ -151,66 +150,45 @@ impl OpI2f {
         }
         w |= code_of(&[2, 1, 4], self.dtype.index()) << 75;
         w |= (self.rnd.index() as u128) << 78;
-        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
+    #[inline(always)]
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x306 | self.encode_e0::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
+        Ok(w)
     }
     /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
-        let mut w: u128 = 0x906;
+        let mut w: u128 = 0x906 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        {
-            let v: u128 = code_of(&[5, 4, 3, 2, 1, 0], self.stype.index());
-            w |= (v & 1) << 74;
-            w |= ((v >> 1) & 3) << 84;
-        }
-        w |= code_of(&[2, 1, 4], self.dtype.index()) << 75;
-        w |= (self.rnd.index() as u128) << 78;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xb06;
+        let mut w: u128 = 0xb06 | self.encode_e0::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        {
-            let v: u128 = code_of(&[5, 4, 3, 2, 1, 0], self.stype.index());
-            w |= (v & 1) << 74;
-            w |= ((v >> 1) & 3) << 84;
-        }
-        w |= code_of(&[2, 1, 4], self.dtype.index()) << 75;
-        w |= (self.rnd.index() as u128) << 78;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000d06;
+        let mut w: u128 = 0x80000000000000000000d06 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        {
-            let v: u128 = code_of(&[5, 4, 3, 2, 1, 0], self.stype.index());
-            w |= (v & 1) << 74;
-            w |= ((v >> 1) & 3) << 84;
-        }
-        w |= code_of(&[2, 1, 4], self.dtype.index()) << 75;
-        w |= (self.rnd.index() as u128) << 78;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
+    /// The fields every form of the encoding at isa-spec/spec/ops/i2f.toml:57 reads alike.
     #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, CvtFtype32, CvtItype32, Rnd)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let dtype: CvtFtype32 = match bits(w, 75, 3) {
             2 => CvtFtype32::F32,
             1 => CvtFtype32::F16,
@@ -227,6 +205,13 @@ impl OpI2f {
             _ => return None,
         };
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
+        Some((d, dtype, stype, rnd))
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, dtype, stype, rnd) = Self::fields_e0(w, sm)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self {
             d,
@@ -247,24 +232,8 @@ impl OpI2f {
     /// Form `rir`'s fields (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let (d, dtype, stype, rnd) = Self::fields_e0(w, sm)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let dtype: CvtFtype32 = match bits(w, 75, 3) {
-            2 => CvtFtype32::F32,
-            1 => CvtFtype32::F16,
-            4 => CvtFtype32::Bf16,
-            _ => return None,
-        };
-        let stype: CvtItype32 = match (bits(w, 74, 1) | bits(w, 84, 2) << 1) {
-            5 => CvtItype32::S32,
-            4 => CvtItype32::U32,
-            3 => CvtItype32::S16,
-            2 => CvtItype32::U16,
-            1 => CvtItype32::S8,
-            0 => CvtItype32::U8,
-            _ => return None,
-        };
-        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sel: u32 = 0u32;
         let o = Self {
             d,
@@ -285,24 +254,8 @@ impl OpI2f {
     /// Form `rcr`'s fields (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let (d, dtype, stype, rnd) = Self::fields_e0(w, sm)?;
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        let dtype: CvtFtype32 = match bits(w, 75, 3) {
-            2 => CvtFtype32::F32,
-            1 => CvtFtype32::F16,
-            4 => CvtFtype32::Bf16,
-            _ => return None,
-        };
-        let stype: CvtItype32 = match (bits(w, 74, 1) | bits(w, 84, 2) << 1) {
-            5 => CvtItype32::S32,
-            4 => CvtItype32::U32,
-            3 => CvtItype32::S16,
-            2 => CvtItype32::U16,
-            1 => CvtItype32::S8,
-            0 => CvtItype32::U8,
-            _ => return None,
-        };
-        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self {
             d,
@@ -323,24 +276,8 @@ impl OpI2f {
     /// Form `rur`'s fields (isa-spec/spec/ops/i2f.toml:57; form at isa-spec/spec/ops/i2f.toml:60).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let (d, dtype, stype, rnd) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let dtype: CvtFtype32 = match bits(w, 75, 3) {
-            2 => CvtFtype32::F32,
-            1 => CvtFtype32::F16,
-            4 => CvtFtype32::Bf16,
-            _ => return None,
-        };
-        let stype: CvtItype32 = match (bits(w, 74, 1) | bits(w, 84, 2) << 1) {
-            5 => CvtItype32::S32,
-            4 => CvtItype32::U32,
-            3 => CvtItype32::S16,
-            2 => CvtItype32::U16,
-            1 => CvtItype32::S8,
-            0 => CvtItype32::U8,
-            _ => return None,
-        };
-        let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self {
             d,
@@ -447,12 +384,7 @@ impl OpI2f {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
-    /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here). An op that
-    /// reads Maxwell's carry flag refuses: use `fold_cc`.
-    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-        self.fold_cc(sm, srcs, None).map(|x| x.0)
-    }
+    fold_via_cc!();
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/i2f.toml:3.
@@ -483,7 +415,7 @@ impl MemOp for OpI2f {}
 /// Spec: isa-spec/spec/ops/i2f.toml:3.
 impl Encode for OpI2f {
     const NAME: &'static str = "i2f";
-    /// The form match of [`Self::form_id`], each arm packing its form.
+    /// The form [`Self::form_id`] picks, packed.
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         if !self.parts_ok() {
@@ -494,21 +426,20 @@ impl Encode for OpI2f {
                 ),
             );
         }
-        let smb = sm_bit(sm);
-        match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x7f8 != 0 => {
+        match self.form_id(sm) {
+            Some(0) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f0::<E>(sm, c)
             }
-            (SrcKind::Imm(_),) if smb & 0x7f8 != 0 => {
+            Some(1) => {
                 self.combo_f1::<E>(sm)?;
                 self.encode_f1::<E>(sm, c)
             }
-            (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => {
+            Some(2) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f2::<E>(sm, c)
             }
-            (reg!(UGpr),) if smb & 0x7f0 != 0 => {
+            Some(3) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f3::<E>(sm, c)
             }

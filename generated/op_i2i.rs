@@ -73,22 +73,17 @@ impl OpI2i {
             _ => None,
         }
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/i2i.toml:59; form at isa-spec/spec/ops/i2i.toml:62).
+    /// What every form of the encoding at isa-spec/spec/ops/i2i.toml:59 packs alike.
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x5ce0000000000000;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         {
             let v: u128 = code_of(&[6, 2, 5, 1, 4, 0], self.stype.index());
             w |= (v & 3) << 10;
             w |= ((v >> 2) & 1) << 13;
         }
-        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 41;
-        w |= u128::from(self.b.neg) << 45;
         w |= u128::from(self.cc) << 47;
-        w |= u128::from(self.b.abs) << 49;
         w |= u128::from(self.sat) << 50;
         {
             let v: u128 = code_of(&[6, 2, 5, 1, 4, 0], self.dtype.index());
@@ -97,12 +92,23 @@ impl OpI2i {
         }
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/i2i.toml:59; form at isa-spec/spec/ops/i2i.toml:62).
+    #[inline(always)]
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        let mut w: u128 = 0x5ce0000000000000 | self.encode_e0::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 41;
+        w |= u128::from(self.b.neg) << 45;
+        w |= u128::from(self.b.abs) << 49;
+        Ok(w)
+    }
     /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/i2i.toml:59; form at isa-spec/spec/ops/i2i.toml:62).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
-        let mut w: u128 = 0x38e0000000000000;
+        let mut w: u128 = 0x38e0000000000000 | self.encode_e0::<E>(sm, c)?;
         {
             let v: u128 = imm_src_field::<
                 E,
@@ -110,53 +116,24 @@ impl OpI2i {
             w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        {
-            let v: u128 = code_of(&[6, 2, 5, 1, 4, 0], self.stype.index());
-            w |= (v & 3) << 10;
-            w |= ((v >> 2) & 1) << 13;
-        }
-        w |= u128::from(self.cc) << 47;
-        w |= u128::from(self.sat) << 50;
-        {
-            let v: u128 = code_of(&[6, 2, 5, 1, 4, 0], self.dtype.index());
-            w |= (v & 3) << 8;
-            w |= ((v >> 2) & 1) << 12;
-        }
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w)
     }
     /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/i2i.toml:59; form at isa-spec/spec/ops/i2i.toml:62).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x4ce0000000000000;
+        let mut w: u128 = 0x4ce0000000000000 | self.encode_e0::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        {
-            let v: u128 = code_of(&[6, 2, 5, 1, 4, 0], self.stype.index());
-            w |= (v & 3) << 10;
-            w |= ((v >> 2) & 1) << 13;
-        }
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 41;
         w |= u128::from(self.b.neg) << 45;
-        w |= u128::from(self.cc) << 47;
         w |= u128::from(self.b.abs) << 49;
-        w |= u128::from(self.sat) << 50;
-        {
-            let v: u128 = code_of(&[6, 2, 5, 1, 4, 0], self.dtype.index());
-            w |= (v & 3) << 8;
-            w |= ((v >> 2) & 1) << 12;
-        }
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w)
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/i2i.toml:59; form at isa-spec/spec/ops/i2i.toml:62).
+    /// The fields every form of the encoding at isa-spec/spec/ops/i2i.toml:59 reads alike.
     #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, I2iType, I2iType, bool, bool)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
-            .with_neg(bit(w, 45))
-            .with_abs(bit(w, 49));
         let dtype: I2iType = match (bits(w, 8, 2) | bits(w, 12, 1) << 2) {
             6 => I2iType::S32,
             2 => I2iType::U32,
@@ -177,6 +154,15 @@ impl OpI2i {
         };
         let sat: bool = bit(w, 50);
         let cc: bool = bit(w, 47);
+        Some((d, dtype, stype, sat, cc))
+    }
+    /// Form `r`'s fields (isa-spec/spec/ops/i2i.toml:59; form at isa-spec/spec/ops/i2i.toml:62).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, dtype, stype, sat, cc) = Self::fields_e0(w, sm)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
+            .with_neg(bit(w, 45))
+            .with_abs(bit(w, 49));
         let sel: u32 = bits(w, 41, 2) as u32;
         let o = Self {
             d,
@@ -195,30 +181,10 @@ impl OpI2i {
     /// Form `i`'s fields (isa-spec/spec/ops/i2i.toml:59; form at isa-spec/spec/ops/i2i.toml:62).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let (d, dtype, stype, sat, cc) = Self::fields_e0(w, sm)?;
         let b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        let dtype: I2iType = match (bits(w, 8, 2) | bits(w, 12, 1) << 2) {
-            6 => I2iType::S32,
-            2 => I2iType::U32,
-            5 => I2iType::S16,
-            1 => I2iType::U16,
-            4 => I2iType::S8,
-            0 => I2iType::U8,
-            _ => return None,
-        };
-        let stype: I2iType = match (bits(w, 10, 2) | bits(w, 13, 1) << 2) {
-            6 => I2iType::S32,
-            2 => I2iType::U32,
-            5 => I2iType::S16,
-            1 => I2iType::U16,
-            4 => I2iType::S8,
-            0 => I2iType::U8,
-            _ => return None,
-        };
-        let sat: bool = bit(w, 50);
-        let cc: bool = bit(w, 47);
         let sel: u32 = 0u32;
         let o = Self {
             d,
@@ -237,30 +203,10 @@ impl OpI2i {
     /// Form `c`'s fields (isa-spec/spec/ops/i2i.toml:59; form at isa-spec/spec/ops/i2i.toml:62).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let (d, dtype, stype, sat, cc) = Self::fields_e0(w, sm)?;
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_neg(bit(w, 45))
             .with_abs(bit(w, 49));
-        let dtype: I2iType = match (bits(w, 8, 2) | bits(w, 12, 1) << 2) {
-            6 => I2iType::S32,
-            2 => I2iType::U32,
-            5 => I2iType::S16,
-            1 => I2iType::U16,
-            4 => I2iType::S8,
-            0 => I2iType::U8,
-            _ => return None,
-        };
-        let stype: I2iType = match (bits(w, 10, 2) | bits(w, 13, 1) << 2) {
-            6 => I2iType::S32,
-            2 => I2iType::U32,
-            5 => I2iType::S16,
-            1 => I2iType::U16,
-            4 => I2iType::S8,
-            0 => I2iType::U8,
-            _ => return None,
-        };
-        let sat: bool = bit(w, 50);
-        let cc: bool = bit(w, 47);
         let sel: u32 = bits(w, 41, 2) as u32;
         let o = Self {
             d,
@@ -380,12 +326,7 @@ impl OpI2i {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
-    /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here). An op that
-    /// reads Maxwell's carry flag refuses: use `fold_cc`.
-    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-        self.fold_cc(sm, srcs, None).map(|x| x.0)
-    }
+    fold_via_cc!();
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/i2i.toml:4.
@@ -458,7 +399,7 @@ impl MemOp for OpI2i {}
 /// Spec: isa-spec/spec/ops/i2i.toml:4.
 impl Encode for OpI2i {
     const NAME: &'static str = "i2i";
-    /// The form match of [`Self::form_id`], each arm packing its form.
+    /// The form [`Self::form_id`] picks, packed.
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         if !self.parts_ok() {
@@ -469,11 +410,10 @@ impl Encode for OpI2i {
                 ),
             );
         }
-        let smb = sm_bit(sm);
-        match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x7 != 0 => self.encode_f0::<E>(sm, c),
-            (SrcKind::Imm(_),) if smb & 0x7 != 0 => self.encode_f1::<E>(sm, c),
-            (SrcKind::CBuf(_),) if smb & 0x7 != 0 => self.encode_f2::<E>(sm, c),
+        match self.form_id(sm) {
+            Some(0) => self.encode_f0::<E>(sm, c),
+            Some(1) => self.encode_f1::<E>(sm, c),
+            Some(2) => self.encode_f2::<E>(sm, c),
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.b])),
         }
     }

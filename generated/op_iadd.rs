@@ -40,11 +40,6 @@ impl OpIadd {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize, 1usize]
     }
-    /// Whether every `part` selector names a part of its source's type.
-    #[inline(always)]
-    pub fn parts_ok(&self) -> bool {
-        true
-    }
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -60,21 +55,26 @@ impl OpIadd {
             _ => None,
         }
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/iadd.toml:78; form at isa-spec/spec/ops/iadd.toml:81).
+    /// What every form of the encoding at isa-spec/spec/ops/iadd.toml:78 packs alike.
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
         only_default::<E>(Self::NAME, "co0", self.co0 == Reg::PT, sm)?;
-        let mut w: u128 = 0x5c10000000000000;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.x) << 43;
         w |= u128::from(self.cc) << 47;
-        w |= u128::from(self.b.neg) << 48;
         w |= u128::from(self.a.neg) << 49;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/iadd.toml:78; form at isa-spec/spec/ops/iadd.toml:81).
+    #[inline(always)]
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x5c10000000000000 | self.encode_e0::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= u128::from(self.b.neg) << 48;
         if w & 0x3000000000000 == 0x3000000000000 {
             return Err(
                 E::fail(
@@ -90,10 +90,8 @@ impl OpIadd {
     /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/iadd.toml:78; form at isa-spec/spec/ops/iadd.toml:81).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "co0", self.co0 == Reg::PT, sm)?;
-        let mut w: u128 = 0x3810000000000000;
+        let mut w: u128 = 0x3810000000000000 | self.encode_e0::<E>(sm, c)?;
         {
             let v: u128 = imm_src_field::<
                 E,
@@ -101,12 +99,6 @@ impl OpIadd {
             w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= u128::from(self.x) << 43;
-        w |= u128::from(self.cc) << 47;
-        w |= u128::from(self.a.neg) << 49;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         if w & 0x3000000000000 == 0x3000000000000 {
             return Err(
                 E::fail(
@@ -122,19 +114,11 @@ impl OpIadd {
     /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/iadd.toml:78; form at isa-spec/spec/ops/iadd.toml:81).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "co0", self.co0 == Reg::PT, sm)?;
-        let mut w: u128 = 0x4c10000000000000;
+        let mut w: u128 = 0x4c10000000000000 | self.encode_e0::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= u128::from(self.x) << 43;
-        w |= u128::from(self.cc) << 47;
         w |= u128::from(self.b.neg) << 48;
-        w |= u128::from(self.a.neg) << 49;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         if w & 0x3000000000000 == 0x3000000000000 {
             return Err(
                 E::fail(
@@ -147,53 +131,58 @@ impl OpIadd {
         }
         Ok(w)
     }
-    /// Form `rrr` on SM [120] (isa-spec/spec/ops/iadd.toml:102; form at isa-spec/spec/ops/iadd.toml:106).
+    /// What every form of the encoding at isa-spec/spec/ops/iadd.toml:102 packs alike.
     #[inline(always)]
-    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
         only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
         only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
-        let mut w: u128 = 0x235 | (c.raw & 0x78000000000000000000000);
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= u128::from(self.b.neg) << 63;
         w |= u128::from(self.a.neg) << 72;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= dst_field::<E>(Self::NAME, "co0", self.co0, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rrr` on SM [120] (isa-spec/spec/ops/iadd.toml:102; form at isa-spec/spec/ops/iadd.toml:106).
+    #[inline(always)]
+    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x235 | (c.raw & 0x78000000000000000000000)
+            | self.encode_e1::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= u128::from(self.b.neg) << 63;
+        Ok(w)
     }
     /// Form `rir` on SM [120] (isa-spec/spec/ops/iadd.toml:102; form at isa-spec/spec/ops/iadd.toml:106).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
-        let mut w: u128 = 0x835 | (c.raw & 0x78000000000000000000000);
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x835 | (c.raw & 0x78000000000000000000000)
+            | self.encode_e1::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
-        w |= u128::from(self.a.neg) << 72;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= dst_field::<E>(Self::NAME, "co0", self.co0, RegFile::Pred, 3u32, sm)? << 81;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rur` on SM [120] (isa-spec/spec/ops/iadd.toml:102; form at isa-spec/spec/ops/iadd.toml:106).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
-        let mut w: u128 = 0x80000000000000000000c35
-            | (c.raw & 0x78000000000000000000000);
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x80000000000000000000c35 | (c.raw & 0x78000000000000000000000)
+            | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.neg) << 63;
-        w |= u128::from(self.a.neg) << 72;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= dst_field::<E>(Self::NAME, "co0", self.co0, RegFile::Pred, 3u32, sm)? << 81;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
+    }
+    /// The fields every form of the encoding at isa-spec/spec/ops/iadd.toml:78 reads alike.
+    #[inline(always)]
+    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Reg, Src, bool, bool)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let co0: Reg = Reg::PT;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
+            .with_neg(bit(w, 49));
+        let cc: bool = bit(w, 47);
+        let x: bool = bit(w, 43);
+        Some((d, co0, a, cc, x))
     }
     /// Form `r`'s fields (isa-spec/spec/ops/iadd.toml:78; form at isa-spec/spec/ops/iadd.toml:81).
     #[inline(always)]
@@ -201,14 +190,9 @@ impl OpIadd {
         if w & 0x3000000000000 == 0x3000000000000 {
             return None;
         }
-        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
-        let co0: Reg = Reg::PT;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
-            .with_neg(bit(w, 49));
+        let (d, co0, a, cc, x) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
             .with_neg(bit(w, 48));
-        let cc: bool = bit(w, 47);
-        let x: bool = bit(w, 43);
         let o = Self { d, co0, a, b, cc, x };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
@@ -218,15 +202,10 @@ impl OpIadd {
         if w & 0x3000000000000 == 0x3000000000000 {
             return None;
         }
-        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
-        let co0: Reg = Reg::PT;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
-            .with_neg(bit(w, 49));
+        let (d, co0, a, cc, x) = Self::fields_e0(w, sm)?;
         let b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        let cc: bool = bit(w, 47);
-        let x: bool = bit(w, 43);
         let o = Self { d, co0, a, b, cc, x };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
@@ -236,55 +215,46 @@ impl OpIadd {
         if w & 0x3000000000000 == 0x3000000000000 {
             return None;
         }
-        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
-        let co0: Reg = Reg::PT;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
-            .with_neg(bit(w, 49));
+        let (d, co0, a, cc, x) = Self::fields_e0(w, sm)?;
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_neg(bit(w, 48));
-        let cc: bool = bit(w, 47);
-        let x: bool = bit(w, 43);
         let o = Self { d, co0, a, b, cc, x };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/iadd.toml:102; form at isa-spec/spec/ops/iadd.toml:106).
+    /// The fields every form of the encoding at isa-spec/spec/ops/iadd.toml:102 reads alike.
     #[inline(always)]
-    fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e1(w: u128, sm: u32) -> Option<(Reg, Reg, Src, bool, bool)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let co0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72));
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
-            .with_neg(bit(w, 63));
         let cc: bool = false;
         let x: bool = false;
+        Some((d, co0, a, cc, x))
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/iadd.toml:102; form at isa-spec/spec/ops/iadd.toml:106).
+    #[inline(always)]
+    fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, co0, a, cc, x) = Self::fields_e1(w, sm)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+            .with_neg(bit(w, 63));
         let o = Self { d, co0, a, b, cc, x };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/iadd.toml:102; form at isa-spec/spec/ops/iadd.toml:106).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let co0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
-            .with_neg(bit(w, 72));
+        let (d, co0, a, cc, x) = Self::fields_e1(w, sm)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let cc: bool = false;
-        let x: bool = false;
         let o = Self { d, co0, a, b, cc, x };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/iadd.toml:102; form at isa-spec/spec/ops/iadd.toml:106).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let co0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
-            .with_neg(bit(w, 72));
+        let (d, co0, a, cc, x) = Self::fields_e1(w, sm)?;
         let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63));
-        let cc: bool = false;
-        let x: bool = false;
         let o = Self { d, co0, a, b, cc, x };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
@@ -395,12 +365,7 @@ impl OpIadd {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
-    /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here). An op that
-    /// reads Maxwell's carry flag refuses: use `fold_cc`.
-    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-        self.fold_cc(sm, srcs, None).map(|x| x.0)
-    }
+    fold_via_cc!();
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/iadd.toml:2.
@@ -446,19 +411,16 @@ impl MemOp for OpIadd {}
 /// Spec: isa-spec/spec/ops/iadd.toml:2.
 impl Encode for OpIadd {
     const NAME: &'static str = "iadd";
-    /// The form match of [`Self::form_id`], each arm packing its form.
+    /// The form [`Self::form_id`] picks, packed.
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => self.encode_f0::<E>(sm, c),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7 != 0 => self.encode_f1::<E>(sm, c),
-            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7 != 0 => self.encode_f2::<E>(sm, c),
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x400 != 0 => self.encode_f3::<E>(sm, c),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x400 != 0 => {
-                self.encode_f4::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(UGpr)) if smb & 0x400 != 0 => self.encode_f5::<E>(sm, c),
+        match self.form_id(sm) {
+            Some(0) => self.encode_f0::<E>(sm, c),
+            Some(1) => self.encode_f1::<E>(sm, c),
+            Some(2) => self.encode_f2::<E>(sm, c),
+            Some(3) => self.encode_f3::<E>(sm, c),
+            Some(4) => self.encode_f4::<E>(sm, c),
+            Some(5) => self.encode_f5::<E>(sm, c),
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b])),
         }
     }

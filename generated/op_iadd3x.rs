@@ -48,11 +48,6 @@ impl OpIadd3x {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize, 1usize, 2usize]
     }
-    /// Whether every `part` selector names a part of its source's type.
-    #[inline(always)]
-    pub fn parts_ok(&self) -> bool {
-        true
-    }
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -90,17 +85,15 @@ impl OpIadd3x {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
+    /// What every form of the encoding at isa-spec/spec/ops/iadd3x.toml:68 packs alike.
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "ci0", &self.ci0, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "ci1", &self.ci1, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x4000000000000000210;
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= u128::from(self.a.not) << 72;
@@ -114,110 +107,67 @@ impl OpIadd3x {
             |= src_field::<E>(Self::NAME, "ci0", &self.ci0, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.ci0.not) << 90;
-        w |= u128::from(self.b.not) << 63;
         w |= u128::from(self.c.not) << 75;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
+    #[inline(always)]
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
+        let mut w: u128 = 0x4000000000000000210 | self.encode_e0::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= u128::from(self.b.not) << 63;
+        Ok(w)
     }
     /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "ci0", &self.ci0, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "ci1", &self.ci1, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x4000000000000000810;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x4000000000000000810 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= u128::from(self.a.not) << 72;
-        w
-            |= src_field::<E>(Self::NAME, "ci1", &self.ci1, RegFile::Pred, 3u32, sm)?
-                << 77;
-        w |= u128::from(self.ci1.not) << 80;
-        w |= dst_field::<E>(Self::NAME, "co0", self.co0, RegFile::Pred, 3u32, sm)? << 81;
-        w |= dst_field::<E>(Self::NAME, "co1", self.co1, RegFile::Pred, 3u32, sm)? << 84;
-        w
-            |= src_field::<E>(Self::NAME, "ci0", &self.ci0, RegFile::Pred, 3u32, sm)?
-                << 87;
-        w |= u128::from(self.ci0.not) << 90;
-        w |= u128::from(self.c.not) << 75;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "ci0", &self.ci0, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "ci1", &self.ci1, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x4000000000000000a10;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x4000000000000000a10 | self.encode_e0::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= u128::from(self.a.not) << 72;
-        w
-            |= src_field::<E>(Self::NAME, "ci1", &self.ci1, RegFile::Pred, 3u32, sm)?
-                << 77;
-        w |= u128::from(self.ci1.not) << 80;
-        w |= dst_field::<E>(Self::NAME, "co0", self.co0, RegFile::Pred, 3u32, sm)? << 81;
-        w |= dst_field::<E>(Self::NAME, "co1", self.co1, RegFile::Pred, 3u32, sm)? << 84;
-        w
-            |= src_field::<E>(Self::NAME, "ci0", &self.ci0, RegFile::Pred, 3u32, sm)?
-                << 87;
-        w |= u128::from(self.ci0.not) << 90;
         w |= u128::from(self.b.not) << 63;
-        w |= u128::from(self.c.not) << 75;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "ci0", &self.ci0, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "ci1", &self.ci1, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x80004000000000000000c10;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x80004000000000000000c10 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= u128::from(self.a.not) << 72;
-        w
-            |= src_field::<E>(Self::NAME, "ci1", &self.ci1, RegFile::Pred, 3u32, sm)?
-                << 77;
-        w |= u128::from(self.ci1.not) << 80;
-        w |= dst_field::<E>(Self::NAME, "co0", self.co0, RegFile::Pred, 3u32, sm)? << 81;
-        w |= dst_field::<E>(Self::NAME, "co1", self.co1, RegFile::Pred, 3u32, sm)? << 84;
-        w
-            |= src_field::<E>(Self::NAME, "ci0", &self.ci0, RegFile::Pred, 3u32, sm)?
-                << 87;
-        w |= u128::from(self.ci0.not) << 90;
         w |= u128::from(self.b.not) << 63;
-        w |= u128::from(self.c.not) << 75;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
+    /// The fields every form of the encoding at isa-spec/spec/ops/iadd3x.toml:68 reads alike.
     #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Reg, Reg, Src, Src, Src, Src)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let co0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let co1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_not(bit(w, 72));
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
-            .with_not(bit(w, 63));
         let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_not(bit(w, 75));
         let ci0 = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
             .with_not(bit(w, 90));
         let ci1 = Src::reg(reg_below(RegFile::Pred, bits(w, 77, 3), 7)?)
             .with_not(bit(w, 80));
+        Some((d, co0, co1, a, c, ci0, ci1))
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, co0, co1, a, c, ci0, ci1) = Self::fields_e0(w, sm)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+            .with_not(bit(w, 63));
         let o = Self {
             d,
             co0,
@@ -233,18 +183,8 @@ impl OpIadd3x {
     /// Form `rir`'s fields (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let co0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
-        let co1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
-            .with_not(bit(w, 72));
+        let (d, co0, co1, a, c, ci0, ci1) = Self::fields_e0(w, sm)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
-            .with_not(bit(w, 75));
-        let ci0 = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let ci1 = Src::reg(reg_below(RegFile::Pred, bits(w, 77, 3), 7)?)
-            .with_not(bit(w, 80));
         let o = Self {
             d,
             co0,
@@ -260,19 +200,9 @@ impl OpIadd3x {
     /// Form `rcr`'s fields (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let co0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
-        let co1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
-            .with_not(bit(w, 72));
+        let (d, co0, co1, a, c, ci0, ci1) = Self::fields_e0(w, sm)?;
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_not(bit(w, 63));
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
-            .with_not(bit(w, 75));
-        let ci0 = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let ci1 = Src::reg(reg_below(RegFile::Pred, bits(w, 77, 3), 7)?)
-            .with_not(bit(w, 80));
         let o = Self {
             d,
             co0,
@@ -288,18 +218,8 @@ impl OpIadd3x {
     /// Form `rur`'s fields (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let co0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
-        let co1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
-            .with_not(bit(w, 72));
+        let (d, co0, co1, a, c, ci0, ci1) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
-            .with_not(bit(w, 75));
-        let ci0 = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let ci1 = Src::reg(reg_below(RegFile::Pred, bits(w, 77, 3), 7)?)
-            .with_not(bit(w, 80));
         let o = Self {
             d,
             co0,
@@ -411,12 +331,7 @@ impl OpIadd3x {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
-    /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here). An op that
-    /// reads Maxwell's carry flag refuses: use `fold_cc`.
-    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-        self.fold_cc(sm, srcs, None).map(|x| x.0)
-    }
+    fold_via_cc!();
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/iadd3x.toml:2.
@@ -458,39 +373,14 @@ impl MemOp for OpIadd3x {}
 /// Spec: isa-spec/spec/ops/iadd3x.toml:2.
 impl Encode for OpIadd3x {
     const NAME: &'static str = "iadd3x";
-    /// The form match of [`Self::form_id`], each arm packing its form.
+    /// The form [`Self::form_id`] picks, packed.
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind, self.c.kind, self.ci0.kind, self.ci1.kind) {
-            (
-                reg!(Gpr),
-                reg!(Gpr),
-                reg!(Gpr),
-                reg!(Pred),
-                reg!(Pred),
-            ) if smb & 0x7f8 != 0 => self.encode_f0::<E>(sm, c),
-            (
-                reg!(Gpr),
-                SrcKind::Imm(_),
-                reg!(Gpr),
-                reg!(Pred),
-                reg!(Pred),
-            ) if smb & 0x7f8 != 0 => self.encode_f1::<E>(sm, c),
-            (
-                reg!(Gpr),
-                SrcKind::CBuf(_),
-                reg!(Gpr),
-                reg!(Pred),
-                reg!(Pred),
-            ) if smb & 0x1f8 != 0 => self.encode_f2::<E>(sm, c),
-            (
-                reg!(Gpr),
-                reg!(UGpr),
-                reg!(Gpr),
-                reg!(Pred),
-                reg!(Pred),
-            ) if smb & 0x7f0 != 0 => self.encode_f3::<E>(sm, c),
+        match self.form_id(sm) {
+            Some(0) => self.encode_f0::<E>(sm, c),
+            Some(1) => self.encode_f1::<E>(sm, c),
+            Some(2) => self.encode_f2::<E>(sm, c),
+            Some(3) => self.encode_f3::<E>(sm, c),
             _ => {
                 Err(
                     no_form(

@@ -41,11 +41,6 @@ impl OpImadx {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize, 1usize, 2usize]
     }
-    /// Whether every `part` selector names a part of its source's type.
-    #[inline(always)]
-    pub fn parts_ok(&self) -> bool {
-        true
-    }
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -70,148 +65,97 @@ impl OpImadx {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
+    /// What every form of the encoding at isa-spec/spec/ops/imadx.toml:49 packs alike.
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "ci", &self.ci, MOD_NEG | MOD_ABS, sm)?;
         only_default::<E>(Self::NAME, "modifier x", self.x == XFlag::X, sm)?;
-        let mut w: u128 = 0xe04000000000000000224;
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= src_field::<E>(Self::NAME, "ci", &self.ci, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.ci.not) << 90;
-        w |= u128::from(self.c.not) << 75;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
+    #[inline(always)]
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
+        let mut w: u128 = 0xe04000000000000000224 | self.encode_e0::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= u128::from(self.c.not) << 75;
+        Ok(w)
     }
     /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "ci", &self.ci, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier x", self.x == XFlag::X, sm)?;
-        let mut w: u128 = 0xe04000000000000000824;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0xe04000000000000000824 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= code_of(&[1, 0], self.ty.index()) << 73;
-        w |= src_field::<E>(Self::NAME, "ci", &self.ci, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.ci.not) << 90;
         w |= u128::from(self.c.not) << 75;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "ci", &self.ci, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier x", self.x == XFlag::X, sm)?;
-        let mut w: u128 = 0xe04000000000000000a24;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0xe04000000000000000a24 | self.encode_e0::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= code_of(&[1, 0], self.ty.index()) << 73;
-        w |= src_field::<E>(Self::NAME, "ci", &self.ci, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.ci.not) << 90;
         w |= u128::from(self.c.not) << 75;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "ci", &self.ci, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier x", self.x == XFlag::X, sm)?;
-        let mut w: u128 = 0x80e04000000000000000c24;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x80e04000000000000000c24 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= code_of(&[1, 0], self.ty.index()) << 73;
-        w |= src_field::<E>(Self::NAME, "ci", &self.ci, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.ci.not) << 90;
         w |= u128::from(self.c.not) << 75;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "ci", &self.ci, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier x", self.x == XFlag::X, sm)?;
-        let mut w: u128 = 0xe04000000000000000424;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0xe04000000000000000424 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= code_of(&[1, 0], self.ty.index()) << 73;
-        w |= src_field::<E>(Self::NAME, "ci", &self.ci, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.ci.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "ci", &self.ci, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier x", self.x == XFlag::X, sm)?;
-        let mut w: u128 = 0xe04000000000000000624;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0xe04000000000000000624 | self.encode_e0::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "c", &self.c, 5u32)? << 54;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= code_of(&[1, 0], self.ty.index()) << 73;
-        w |= src_field::<E>(Self::NAME, "ci", &self.ci, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.ci.not) << 90;
         w |= u128::from(self.c.not) << 63;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rru` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "ci", &self.ci, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier x", self.x == XFlag::X, sm)?;
-        let mut w: u128 = 0x80e04000000000000000e24;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x80e04000000000000000e24 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= code_of(&[1, 0], self.ty.index()) << 73;
-        w |= src_field::<E>(Self::NAME, "ci", &self.ci, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.ci.not) << 90;
         w |= u128::from(self.c.not) << 63;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
+    /// The fields every form of the encoding at isa-spec/spec/ops/imadx.toml:49 reads alike.
     #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Src, Src, IntType, XFlag)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
-            .with_not(bit(w, 75));
         let ci = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
             .with_not(bit(w, 90));
         let ty: IntType = match bits(w, 73, 1) {
@@ -220,118 +164,73 @@ impl OpImadx {
             _ => return None,
         };
         let x: XFlag = XFlag::X;
+        Some((d, a, ci, ty, x))
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, a, ci, ty, x) = Self::fields_e0(w, sm)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
+            .with_not(bit(w, 75));
         let o = Self { d, a, b, c, ci, ty, x };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, a, ci, ty, x) = Self::fields_e0(w, sm)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_not(bit(w, 75));
-        let ci = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let ty: IntType = match bits(w, 73, 1) {
-            1 => IntType::S32,
-            0 => IntType::U32,
-            _ => return None,
-        };
-        let x: XFlag = XFlag::X;
         let o = Self { d, a, b, c, ci, ty, x };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, a, ci, ty, x) = Self::fields_e0(w, sm)?;
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_not(bit(w, 75));
-        let ci = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let ty: IntType = match bits(w, 73, 1) {
-            1 => IntType::S32,
-            0 => IntType::U32,
-            _ => return None,
-        };
-        let x: XFlag = XFlag::X;
         let o = Self { d, a, b, c, ci, ty, x };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, a, ci, ty, x) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_not(bit(w, 75));
-        let ci = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let ty: IntType = match bits(w, 73, 1) {
-            1 => IntType::S32,
-            0 => IntType::U32,
-            _ => return None,
-        };
-        let x: XFlag = XFlag::X;
         let o = Self { d, a, b, c, ci, ty, x };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rri`'s fields (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, a, ci, ty, x) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let ci = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let ty: IntType = match bits(w, 73, 1) {
-            1 => IntType::S32,
-            0 => IntType::U32,
-            _ => return None,
-        };
-        let x: XFlag = XFlag::X;
         let o = Self { d, a, b, c, ci, ty, x };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rrc`'s fields (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, a, ci, ty, x) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_not(bit(w, 63));
-        let ci = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let ty: IntType = match bits(w, 73, 1) {
-            1 => IntType::S32,
-            0 => IntType::U32,
-            _ => return None,
-        };
-        let x: XFlag = XFlag::X;
         let o = Self { d, a, b, c, ci, ty, x };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rru`'s fields (isa-spec/spec/ops/imadx.toml:49; form at isa-spec/spec/ops/imadx.toml:52).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, a, ci, ty, x) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
-        let ci = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let ty: IntType = match bits(w, 73, 1) {
-            1 => IntType::S32,
-            0 => IntType::U32,
-            _ => return None,
-        };
-        let x: XFlag = XFlag::X;
         let o = Self { d, a, b, c, ci, ty, x };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
@@ -381,12 +280,7 @@ impl OpImadx {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
-    /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here). An op that
-    /// reads Maxwell's carry flag refuses: use `fold_cc`.
-    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-        self.fold_cc(sm, srcs, None).map(|x| x.0)
-    }
+    fold_via_cc!();
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/imadx.toml:2.
@@ -422,32 +316,17 @@ impl MemOp for OpImadx {}
 /// Spec: isa-spec/spec/ops/imadx.toml:2.
 impl Encode for OpImadx {
     const NAME: &'static str = "imadx";
-    /// The form match of [`Self::form_id`], each arm packing its form.
+    /// The form [`Self::form_id`] picks, packed.
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind, self.c.kind, self.ci.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7f8 != 0 => {
-                self.encode_f0::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x7f8 != 0 => {
-                self.encode_f1::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x1f8 != 0 => {
-                self.encode_f2::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x7f0 != 0 => {
-                self.encode_f3::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x7f8 != 0 => {
-                self.encode_f4::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x1f8 != 0 => {
-                self.encode_f5::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x7f0 != 0 => {
-                self.encode_f6::<E>(sm, c)
-            }
+        match self.form_id(sm) {
+            Some(0) => self.encode_f0::<E>(sm, c),
+            Some(1) => self.encode_f1::<E>(sm, c),
+            Some(2) => self.encode_f2::<E>(sm, c),
+            Some(3) => self.encode_f3::<E>(sm, c),
+            Some(4) => self.encode_f4::<E>(sm, c),
+            Some(5) => self.encode_f5::<E>(sm, c),
+            Some(6) => self.encode_f6::<E>(sm, c),
             _ => {
                 Err(
                     no_form(

@@ -51,11 +51,6 @@ impl OpImnmx {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
-    /// Whether every `part` selector names a part of its source's type.
-    #[inline(always)]
-    pub fn parts_ok(&self) -> bool {
-        true
-    }
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -114,9 +109,9 @@ impl OpImnmx {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
+    /// What every form of the encoding at isa-spec/spec/ops/imnmx.toml:86 packs alike.
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
@@ -125,72 +120,60 @@ impl OpImnmx {
         only_default::<E>(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
         only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
         only_default::<E>(Self::NAME, "modifier xmode", self.xmode == ImnmxX::None, sm)?;
-        let mut w: u128 = 0x217;
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= code_of(&[1, 0], self.ty.index()) << 73;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rrr` on SM [75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
+    #[inline(always)]
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x217 | self.encode_e0::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        Ok(w)
     }
     /// Form `rir` on SM [75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "q", self.q == Src::FALSE, sm)?;
-        only_default::<E>(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
-        only_default::<E>(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
-        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier xmode", self.xmode == ImnmxX::None, sm)?;
-        let mut w: u128 = 0x817;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x817 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= code_of(&[1, 0], self.ty.index()) << 73;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.p.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rcr` on SM [75, 80, 86, 89, 90] (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "q", self.q == Src::FALSE, sm)?;
-        only_default::<E>(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
-        only_default::<E>(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
-        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier xmode", self.xmode == ImnmxX::None, sm)?;
-        let mut w: u128 = 0xa17;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0xa17 | self.encode_e0::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= code_of(&[1, 0], self.ty.index()) << 73;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.p.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rur` on SM [75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x80000000000000000000c17 | self.encode_e0::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+        Ok(w)
+    }
+    /// What every form of the encoding at isa-spec/spec/ops/imnmx.toml:105 packs alike.
+    #[inline(always)]
+    fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "q", self.q == Src::FALSE, sm)?;
-        only_default::<E>(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
-        only_default::<E>(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
+        forbid_mods::<E>(Self::NAME, "q", &self.q, MOD_NEG | MOD_ABS, sm)?;
         only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
         only_default::<E>(Self::NAME, "modifier xmode", self.xmode == ImnmxX::None, sm)?;
-        let mut w: u128 = 0x80000000000000000000c17;
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= code_of(&[1, 0], self.ty.index()) << 73;
+        w |= src_field::<E>(Self::NAME, "q", &self.q, RegFile::Pred, 3u32, sm)? << 77;
+        w |= u128::from(self.q.not) << 80;
+        w |= dst_field::<E>(Self::NAME, "pd0", self.pd0, RegFile::Pred, 3u32, sm)? << 81;
+        w |= dst_field::<E>(Self::NAME, "pd1", self.pd1, RegFile::Pred, 3u32, sm)? << 84;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
@@ -198,80 +181,34 @@ impl OpImnmx {
     /// Form `rrr` on SM [120] (isa-spec/spec/ops/imnmx.toml:105; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "q", &self.q, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier xmode", self.xmode == ImnmxX::None, sm)?;
-        let mut w: u128 = 0x217;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x217 | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= code_of(&[1, 0], self.ty.index()) << 73;
-        w |= src_field::<E>(Self::NAME, "q", &self.q, RegFile::Pred, 3u32, sm)? << 77;
-        w |= u128::from(self.q.not) << 80;
-        w |= dst_field::<E>(Self::NAME, "pd0", self.pd0, RegFile::Pred, 3u32, sm)? << 81;
-        w |= dst_field::<E>(Self::NAME, "pd1", self.pd1, RegFile::Pred, 3u32, sm)? << 84;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.p.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rir` on SM [120] (isa-spec/spec/ops/imnmx.toml:105; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "q", &self.q, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier xmode", self.xmode == ImnmxX::None, sm)?;
-        let mut w: u128 = 0x817;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x817 | self.encode_e1::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= code_of(&[1, 0], self.ty.index()) << 73;
-        w |= src_field::<E>(Self::NAME, "q", &self.q, RegFile::Pred, 3u32, sm)? << 77;
-        w |= u128::from(self.q.not) << 80;
-        w |= dst_field::<E>(Self::NAME, "pd0", self.pd0, RegFile::Pred, 3u32, sm)? << 81;
-        w |= dst_field::<E>(Self::NAME, "pd1", self.pd1, RegFile::Pred, 3u32, sm)? << 84;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.p.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rur` on SM [120] (isa-spec/spec/ops/imnmx.toml:105; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "q", &self.q, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier xmode", self.xmode == ImnmxX::None, sm)?;
-        let mut w: u128 = 0x80000000000000000000c17;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x80000000000000000000c17 | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= code_of(&[1, 0], self.ty.index()) << 73;
-        w |= src_field::<E>(Self::NAME, "q", &self.q, RegFile::Pred, 3u32, sm)? << 77;
-        w |= u128::from(self.q.not) << 80;
-        w |= dst_field::<E>(Self::NAME, "pd0", self.pd0, RegFile::Pred, 3u32, sm)? << 81;
-        w |= dst_field::<E>(Self::NAME, "pd1", self.pd1, RegFile::Pred, 3u32, sm)? << 84;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.p.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/imnmx.toml:119; form at isa-spec/spec/ops/imnmx.toml:122).
+    /// What every form of the encoding at isa-spec/spec/ops/imnmx.toml:119 packs alike.
     #[inline(always)]
-    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         only_default::<E>(Self::NAME, "q", self.q == Src::FALSE, sm)?;
         only_default::<E>(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
         only_default::<E>(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
-        let mut w: u128 = 0x5c20000000000000;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 39;
@@ -281,16 +218,17 @@ impl OpImnmx {
         w |= code_of(&[1, 0], self.ty.index()) << 48;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/imnmx.toml:119; form at isa-spec/spec/ops/imnmx.toml:122).
+    #[inline(always)]
+    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x5c20000000000000 | self.encode_e2::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        Ok(w)
+    }
     /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/imnmx.toml:119; form at isa-spec/spec/ops/imnmx.toml:122).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "q", self.q == Src::FALSE, sm)?;
-        only_default::<E>(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
-        only_default::<E>(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
-        let mut w: u128 = 0x3820000000000000;
+        let mut w: u128 = 0x3820000000000000 | self.encode_e2::<E>(sm, c)?;
         {
             let v: u128 = imm_src_field::<
                 E,
@@ -298,44 +236,26 @@ impl OpImnmx {
             w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 39;
-        w |= u128::from(self.p.not) << 42;
-        w |= (self.xmode.index() as u128) << 43;
-        w |= u128::from(self.cc) << 47;
-        w |= code_of(&[1, 0], self.ty.index()) << 48;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w)
     }
     /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/imnmx.toml:119; form at isa-spec/spec/ops/imnmx.toml:122).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "q", self.q == Src::FALSE, sm)?;
-        only_default::<E>(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
-        only_default::<E>(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
-        let mut w: u128 = 0x4c20000000000000;
+        let mut w: u128 = 0x4c20000000000000 | self.encode_e2::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 39;
-        w |= u128::from(self.p.not) << 42;
-        w |= (self.xmode.index() as u128) << 43;
-        w |= u128::from(self.cc) << 47;
-        w |= code_of(&[1, 0], self.ty.index()) << 48;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
+    /// The fields every form of the encoding at isa-spec/spec/ops/imnmx.toml:86 reads alike.
     #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e0(
+        w: u128,
+        sm: u32,
+    ) -> Option<(Reg, Reg, Reg, Src, Src, Src, IntType, bool, ImnmxX)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let pd0: Reg = Reg::PT;
         let pd1: Reg = Reg::PT;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
             .with_not(bit(w, 90));
         let q: Src = Src::FALSE;
@@ -346,6 +266,13 @@ impl OpImnmx {
         };
         let cc: bool = false;
         let xmode: ImnmxX = ImnmxX::None;
+        Some((d, pd0, pd1, a, p, q, ty, cc, xmode))
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, pd0, pd1, a, p, q, ty, cc, xmode) = Self::fields_e0(w, sm)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let o = Self {
             d,
             pd0,
@@ -363,21 +290,8 @@ impl OpImnmx {
     /// Form `rir`'s fields (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let pd0: Reg = Reg::PT;
-        let pd1: Reg = Reg::PT;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, pd0, pd1, a, p, q, ty, cc, xmode) = Self::fields_e0(w, sm)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let q: Src = Src::FALSE;
-        let ty: IntType = match bits(w, 73, 1) {
-            1 => IntType::S32,
-            0 => IntType::U32,
-            _ => return None,
-        };
-        let cc: bool = false;
-        let xmode: ImnmxX = ImnmxX::None;
         let o = Self {
             d,
             pd0,
@@ -395,21 +309,8 @@ impl OpImnmx {
     /// Form `rcr`'s fields (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let pd0: Reg = Reg::PT;
-        let pd1: Reg = Reg::PT;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, pd0, pd1, a, p, q, ty, cc, xmode) = Self::fields_e0(w, sm)?;
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let q: Src = Src::FALSE;
-        let ty: IntType = match bits(w, 73, 1) {
-            1 => IntType::S32,
-            0 => IntType::U32,
-            _ => return None,
-        };
-        let cc: bool = false;
-        let xmode: ImnmxX = ImnmxX::None;
         let o = Self {
             d,
             pd0,
@@ -427,21 +328,8 @@ impl OpImnmx {
     /// Form `rur`'s fields (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let pd0: Reg = Reg::PT;
-        let pd1: Reg = Reg::PT;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, pd0, pd1, a, p, q, ty, cc, xmode) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let q: Src = Src::FALSE;
-        let ty: IntType = match bits(w, 73, 1) {
-            1 => IntType::S32,
-            0 => IntType::U32,
-            _ => return None,
-        };
-        let cc: bool = false;
-        let xmode: ImnmxX = ImnmxX::None;
         let o = Self {
             d,
             pd0,
@@ -456,14 +344,16 @@ impl OpImnmx {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/imnmx.toml:105; form at isa-spec/spec/ops/imnmx.toml:91).
+    /// The fields every form of the encoding at isa-spec/spec/ops/imnmx.toml:105 reads alike.
     #[inline(always)]
-    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e1(
+        w: u128,
+        sm: u32,
+    ) -> Option<(Reg, Reg, Reg, Src, Src, Src, IntType, bool, ImnmxX)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let pd0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let pd1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
             .with_not(bit(w, 90));
         let q = Src::reg(reg_below(RegFile::Pred, bits(w, 77, 3), 7)?)
@@ -475,6 +365,13 @@ impl OpImnmx {
         };
         let cc: bool = false;
         let xmode: ImnmxX = ImnmxX::None;
+        Some((d, pd0, pd1, a, p, q, ty, cc, xmode))
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/imnmx.toml:105; form at isa-spec/spec/ops/imnmx.toml:91).
+    #[inline(always)]
+    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, pd0, pd1, a, p, q, ty, cc, xmode) = Self::fields_e1(w, sm)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let o = Self {
             d,
             pd0,
@@ -492,22 +389,8 @@ impl OpImnmx {
     /// Form `rir`'s fields (isa-spec/spec/ops/imnmx.toml:105; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let pd0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
-        let pd1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, pd0, pd1, a, p, q, ty, cc, xmode) = Self::fields_e1(w, sm)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let q = Src::reg(reg_below(RegFile::Pred, bits(w, 77, 3), 7)?)
-            .with_not(bit(w, 80));
-        let ty: IntType = match bits(w, 73, 1) {
-            1 => IntType::S32,
-            0 => IntType::U32,
-            _ => return None,
-        };
-        let cc: bool = false;
-        let xmode: ImnmxX = ImnmxX::None;
         let o = Self {
             d,
             pd0,
@@ -525,22 +408,8 @@ impl OpImnmx {
     /// Form `rur`'s fields (isa-spec/spec/ops/imnmx.toml:105; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let pd0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
-        let pd1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, pd0, pd1, a, p, q, ty, cc, xmode) = Self::fields_e1(w, sm)?;
         let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
-        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let q = Src::reg(reg_below(RegFile::Pred, bits(w, 77, 3), 7)?)
-            .with_not(bit(w, 80));
-        let ty: IntType = match bits(w, 73, 1) {
-            1 => IntType::S32,
-            0 => IntType::U32,
-            _ => return None,
-        };
-        let cc: bool = false;
-        let xmode: ImnmxX = ImnmxX::None;
         let o = Self {
             d,
             pd0,
@@ -555,14 +424,16 @@ impl OpImnmx {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/imnmx.toml:119; form at isa-spec/spec/ops/imnmx.toml:122).
+    /// The fields every form of the encoding at isa-spec/spec/ops/imnmx.toml:119 reads alike.
     #[inline(always)]
-    fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e2(
+        w: u128,
+        sm: u32,
+    ) -> Option<(Reg, Reg, Reg, Src, Src, Src, IntType, bool, ImnmxX)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let pd0: Reg = Reg::PT;
         let pd1: Reg = Reg::PT;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         let p = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
             .with_not(bit(w, 42));
         let q: Src = Src::FALSE;
@@ -573,6 +444,13 @@ impl OpImnmx {
         };
         let cc: bool = bit(w, 47);
         let xmode: ImnmxX = ImnmxX::from_index(bits(w, 43, 2) as usize)?;
+        Some((d, pd0, pd1, a, p, q, ty, cc, xmode))
+    }
+    /// Form `r`'s fields (isa-spec/spec/ops/imnmx.toml:119; form at isa-spec/spec/ops/imnmx.toml:122).
+    #[inline(always)]
+    fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, pd0, pd1, a, p, q, ty, cc, xmode) = Self::fields_e2(w, sm)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         let o = Self {
             d,
             pd0,
@@ -590,23 +468,10 @@ impl OpImnmx {
     /// Form `i`'s fields (isa-spec/spec/ops/imnmx.toml:119; form at isa-spec/spec/ops/imnmx.toml:122).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
-        let pd0: Reg = Reg::PT;
-        let pd1: Reg = Reg::PT;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let (d, pd0, pd1, a, p, q, ty, cc, xmode) = Self::fields_e2(w, sm)?;
         let b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
-            .with_not(bit(w, 42));
-        let q: Src = Src::FALSE;
-        let ty: IntType = match bits(w, 48, 1) {
-            1 => IntType::S32,
-            0 => IntType::U32,
-            _ => return None,
-        };
-        let cc: bool = bit(w, 47);
-        let xmode: ImnmxX = ImnmxX::from_index(bits(w, 43, 2) as usize)?;
         let o = Self {
             d,
             pd0,
@@ -624,21 +489,8 @@ impl OpImnmx {
     /// Form `c`'s fields (isa-spec/spec/ops/imnmx.toml:119; form at isa-spec/spec/ops/imnmx.toml:122).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
-        let pd0: Reg = Reg::PT;
-        let pd1: Reg = Reg::PT;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let (d, pd0, pd1, a, p, q, ty, cc, xmode) = Self::fields_e2(w, sm)?;
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
-            .with_not(bit(w, 42));
-        let q: Src = Src::FALSE;
-        let ty: IntType = match bits(w, 48, 1) {
-            1 => IntType::S32,
-            0 => IntType::U32,
-            _ => return None,
-        };
-        let cc: bool = bit(w, 47);
-        let xmode: ImnmxX = ImnmxX::from_index(bits(w, 43, 2) as usize)?;
         let o = Self {
             d,
             pd0,
@@ -778,12 +630,7 @@ impl OpImnmx {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
-    /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here). An op that
-    /// reads Maxwell's carry flag refuses: use `fold_cc`.
-    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-        self.fold_cc(sm, srcs, None).map(|x| x.0)
-    }
+    fold_via_cc!();
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/imnmx.toml:2.
@@ -853,62 +700,20 @@ impl MemOp for OpImnmx {}
 /// Spec: isa-spec/spec/ops/imnmx.toml:2.
 impl Encode for OpImnmx {
     const NAME: &'static str = "imnmx";
-    /// The form match of [`Self::form_id`], each arm packing its form.
+    /// The form [`Self::form_id`] picks, packed.
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind, self.p.kind, self.q.kind) {
-            (
-                reg!(Gpr),
-                reg!(Gpr),
-                reg!(Pred),
-                _,
-            ) if smb & 0x3f0 != 0 && self.q == Src::FALSE => self.encode_f0::<E>(sm, c),
-            (
-                reg!(Gpr),
-                SrcKind::Imm(_),
-                reg!(Pred),
-                _,
-            ) if smb & 0x3f0 != 0 && self.q == Src::FALSE => self.encode_f1::<E>(sm, c),
-            (
-                reg!(Gpr),
-                SrcKind::CBuf(_),
-                reg!(Pred),
-                _,
-            ) if smb & 0x1f0 != 0 && self.q == Src::FALSE => self.encode_f2::<E>(sm, c),
-            (
-                reg!(Gpr),
-                reg!(UGpr),
-                reg!(Pred),
-                _,
-            ) if smb & 0x3f0 != 0 && self.q == Src::FALSE => self.encode_f3::<E>(sm, c),
-            (reg!(Gpr), reg!(Gpr), reg!(Pred), reg!(Pred)) if smb & 0x400 != 0 => {
-                self.encode_f4::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred), reg!(Pred)) if smb & 0x400 != 0 => {
-                self.encode_f5::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(UGpr), reg!(Pred), reg!(Pred)) if smb & 0x400 != 0 => {
-                self.encode_f6::<E>(sm, c)
-            }
-            (
-                reg!(Gpr),
-                reg!(Gpr),
-                reg!(Pred),
-                _,
-            ) if smb & 0x7 != 0 && self.q == Src::FALSE => self.encode_f7::<E>(sm, c),
-            (
-                reg!(Gpr),
-                SrcKind::Imm(_),
-                reg!(Pred),
-                _,
-            ) if smb & 0x7 != 0 && self.q == Src::FALSE => self.encode_f8::<E>(sm, c),
-            (
-                reg!(Gpr),
-                SrcKind::CBuf(_),
-                reg!(Pred),
-                _,
-            ) if smb & 0x7 != 0 && self.q == Src::FALSE => self.encode_f9::<E>(sm, c),
+        match self.form_id(sm) {
+            Some(0) => self.encode_f0::<E>(sm, c),
+            Some(1) => self.encode_f1::<E>(sm, c),
+            Some(2) => self.encode_f2::<E>(sm, c),
+            Some(3) => self.encode_f3::<E>(sm, c),
+            Some(4) => self.encode_f4::<E>(sm, c),
+            Some(5) => self.encode_f5::<E>(sm, c),
+            Some(6) => self.encode_f6::<E>(sm, c),
+            Some(7) => self.encode_f7::<E>(sm, c),
+            Some(8) => self.encode_f8::<E>(sm, c),
+            Some(9) => self.encode_f9::<E>(sm, c),
             _ => {
                 Err(
                     no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.p, self.q]),

@@ -47,11 +47,6 @@ impl OpImnmx64 {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
-    /// Whether every `part` selector names a part of its source's type.
-    #[inline(always)]
-    pub fn parts_ok(&self) -> bool {
-        true
-    }
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -68,9 +63,9 @@ impl OpImnmx64 {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [120] (isa-spec/spec/ops/imnmx64.toml:67; form at isa-spec/spec/ops/imnmx64.toml:71).
+    /// What every form of the encoding at isa-spec/spec/ops/imnmx64.toml:67 packs alike.
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
@@ -109,9 +104,8 @@ impl OpImnmx64 {
                 ),
             );
         }
-        let mut w: u128 = 0x4000000000000000217;
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.ty.index() as u128) << 73;
         w |= src_field::<E>(Self::NAME, "q", &self.q, RegFile::Pred, 3u32, sm)? << 77;
@@ -121,128 +115,50 @@ impl OpImnmx64 {
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rrr` on SM [120] (isa-spec/spec/ops/imnmx64.toml:67; form at isa-spec/spec/ops/imnmx64.toml:71).
+    #[inline(always)]
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x4000000000000000217 | self.encode_e0::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        Ok(w)
     }
     /// Form `rir` on SM [120] (isa-spec/spec/ops/imnmx64.toml:67; form at isa-spec/spec/ops/imnmx64.toml:71).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "a", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "b", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "q", &self.q, MOD_NEG | MOD_ABS, sm)?;
-        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "{} must be a register aligned to {}, not {}", "d", 2, self.d
-                    ),
-                ),
-            );
-        }
-        let mut w: u128 = 0x4000000000000000817;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.ty.index() as u128) << 73;
-        w |= src_field::<E>(Self::NAME, "q", &self.q, RegFile::Pred, 3u32, sm)? << 77;
-        w |= u128::from(self.q.not) << 80;
-        w |= dst_field::<E>(Self::NAME, "pd0", self.pd0, RegFile::Pred, 3u32, sm)? << 81;
-        w |= dst_field::<E>(Self::NAME, "pd1", self.pd1, RegFile::Pred, 3u32, sm)? << 84;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.p.not) << 90;
+        let mut w: u128 = 0x4000000000000000817 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, true)? << 32;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rur` on SM [120] (isa-spec/spec/ops/imnmx64.toml:67; form at isa-spec/spec/ops/imnmx64.toml:71).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "a", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "b", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "q", &self.q, MOD_NEG | MOD_ABS, sm)?;
-        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "{} must be a register aligned to {}, not {}", "d", 2, self.d
-                    ),
-                ),
-            );
-        }
-        let mut w: u128 = 0x80004000000000000000c17;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x80004000000000000000c17 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.ty.index() as u128) << 73;
-        w |= src_field::<E>(Self::NAME, "q", &self.q, RegFile::Pred, 3u32, sm)? << 77;
-        w |= u128::from(self.q.not) << 80;
-        w |= dst_field::<E>(Self::NAME, "pd0", self.pd0, RegFile::Pred, 3u32, sm)? << 81;
-        w |= dst_field::<E>(Self::NAME, "pd1", self.pd1, RegFile::Pred, 3u32, sm)? << 84;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.p.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/imnmx64.toml:67; form at isa-spec/spec/ops/imnmx64.toml:71).
+    /// The fields every form of the encoding at isa-spec/spec/ops/imnmx64.toml:67 reads alike.
     #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e0(
+        w: u128,
+        sm: u32,
+    ) -> Option<(Reg, Reg, Reg, Src, Src, Src, IsetpType64)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let pd0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let pd1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
             .with_not(bit(w, 90));
         let q = Src::reg(reg_below(RegFile::Pred, bits(w, 77, 3), 7)?)
             .with_not(bit(w, 80));
         let ty: IsetpType64 = IsetpType64::from_index(bits(w, 73, 1) as usize)?;
+        Some((d, pd0, pd1, a, p, q, ty))
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/imnmx64.toml:67; form at isa-spec/spec/ops/imnmx64.toml:71).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, pd0, pd1, a, p, q, ty) = Self::fields_e0(w, sm)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let o = Self {
             d,
             pd0,
@@ -258,16 +174,8 @@ impl OpImnmx64 {
     /// Form `rir`'s fields (isa-spec/spec/ops/imnmx64.toml:67; form at isa-spec/spec/ops/imnmx64.toml:71).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let pd0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
-        let pd1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, pd0, pd1, a, p, q, ty) = Self::fields_e0(w, sm)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, true));
-        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let q = Src::reg(reg_below(RegFile::Pred, bits(w, 77, 3), 7)?)
-            .with_not(bit(w, 80));
-        let ty: IsetpType64 = IsetpType64::from_index(bits(w, 73, 1) as usize)?;
         let o = Self {
             d,
             pd0,
@@ -283,16 +191,8 @@ impl OpImnmx64 {
     /// Form `rur`'s fields (isa-spec/spec/ops/imnmx64.toml:67; form at isa-spec/spec/ops/imnmx64.toml:71).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let pd0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
-        let pd1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, pd0, pd1, a, p, q, ty) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
-        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let q = Src::reg(reg_below(RegFile::Pred, bits(w, 77, 3), 7)?)
-            .with_not(bit(w, 80));
-        let ty: IsetpType64 = IsetpType64::from_index(bits(w, 73, 1) as usize)?;
         let o = Self {
             d,
             pd0,
@@ -357,12 +257,7 @@ impl OpImnmx64 {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
-    /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here). An op that
-    /// reads Maxwell's carry flag refuses: use `fold_cc`.
-    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-        self.fold_cc(sm, srcs, None).map(|x| x.0)
-    }
+    fold_via_cc!();
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/imnmx64.toml:2.
@@ -427,20 +322,13 @@ impl MemOp for OpImnmx64 {}
 /// Spec: isa-spec/spec/ops/imnmx64.toml:2.
 impl Encode for OpImnmx64 {
     const NAME: &'static str = "imnmx64";
-    /// The form match of [`Self::form_id`], each arm packing its form.
+    /// The form [`Self::form_id`] picks, packed.
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind, self.p.kind, self.q.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Pred), reg!(Pred)) if smb & 0x400 != 0 => {
-                self.encode_f0::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred), reg!(Pred)) if smb & 0x400 != 0 => {
-                self.encode_f1::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(UGpr), reg!(Pred), reg!(Pred)) if smb & 0x400 != 0 => {
-                self.encode_f2::<E>(sm, c)
-            }
+        match self.form_id(sm) {
+            Some(0) => self.encode_f0::<E>(sm, c),
+            Some(1) => self.encode_f1::<E>(sm, c),
+            Some(2) => self.encode_f2::<E>(sm, c),
             _ => {
                 Err(
                     no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.p, self.q]),

@@ -35,11 +35,6 @@ impl OpIscadd {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize, 1usize]
     }
-    /// Whether every `part` selector names a part of its source's type.
-    #[inline(always)]
-    pub fn parts_ok(&self) -> bool {
-        true
-    }
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -52,20 +47,25 @@ impl OpIscadd {
             _ => None,
         }
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/iscadd.toml:45; form at isa-spec/spec/ops/iscadd.toml:48).
+    /// What every form of the encoding at isa-spec/spec/ops/iscadd.toml:45 packs alike.
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x5c18000000000000;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= fit::<E>(Self::NAME, "shift", self.shift as u128, 5u32)? << 39;
         w |= u128::from(self.cc) << 47;
-        w |= u128::from(self.b.neg) << 48;
         w |= u128::from(self.a.neg) << 49;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/iscadd.toml:45; form at isa-spec/spec/ops/iscadd.toml:48).
+    #[inline(always)]
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x5c18000000000000 | self.encode_e0::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= u128::from(self.b.neg) << 48;
         if w & 0x3000000000000 == 0x3000000000000 {
             return Err(
                 E::fail(
@@ -81,9 +81,8 @@ impl OpIscadd {
     /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/iscadd.toml:45; form at isa-spec/spec/ops/iscadd.toml:48).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x3818000000000000;
+        let mut w: u128 = 0x3818000000000000 | self.encode_e0::<E>(sm, c)?;
         {
             let v: u128 = imm_src_field::<
                 E,
@@ -91,12 +90,6 @@ impl OpIscadd {
             w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= fit::<E>(Self::NAME, "shift", self.shift as u128, 5u32)? << 39;
-        w |= u128::from(self.cc) << 47;
-        w |= u128::from(self.a.neg) << 49;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         if w & 0x3000000000000 == 0x3000000000000 {
             return Err(
                 E::fail(
@@ -112,18 +105,11 @@ impl OpIscadd {
     /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/iscadd.toml:45; form at isa-spec/spec/ops/iscadd.toml:48).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x4c18000000000000;
+        let mut w: u128 = 0x4c18000000000000 | self.encode_e0::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= fit::<E>(Self::NAME, "shift", self.shift as u128, 5u32)? << 39;
-        w |= u128::from(self.cc) << 47;
         w |= u128::from(self.b.neg) << 48;
-        w |= u128::from(self.a.neg) << 49;
-        w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
         if w & 0x3000000000000 == 0x3000000000000 {
             return Err(
                 E::fail(
@@ -136,19 +122,25 @@ impl OpIscadd {
         }
         Ok(w)
     }
+    /// The fields every form of the encoding at isa-spec/spec/ops/iscadd.toml:45 reads alike.
+    #[inline(always)]
+    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Src, u32, bool)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
+            .with_neg(bit(w, 49));
+        let shift: u32 = bits(w, 39, 5) as u32;
+        let cc: bool = bit(w, 47);
+        Some((d, a, shift, cc))
+    }
     /// Form `r`'s fields (isa-spec/spec/ops/iscadd.toml:45; form at isa-spec/spec/ops/iscadd.toml:48).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x3000000000000 == 0x3000000000000 {
             return None;
         }
-        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
-            .with_neg(bit(w, 49));
+        let (d, a, shift, cc) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
             .with_neg(bit(w, 48));
-        let shift: u32 = bits(w, 39, 5) as u32;
-        let cc: bool = bit(w, 47);
         let o = Self { d, a, b, shift, cc };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
@@ -158,14 +150,10 @@ impl OpIscadd {
         if w & 0x3000000000000 == 0x3000000000000 {
             return None;
         }
-        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
-            .with_neg(bit(w, 49));
+        let (d, a, shift, cc) = Self::fields_e0(w, sm)?;
         let b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        let shift: u32 = bits(w, 39, 5) as u32;
-        let cc: bool = bit(w, 47);
         let o = Self { d, a, b, shift, cc };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
@@ -175,13 +163,9 @@ impl OpIscadd {
         if w & 0x3000000000000 == 0x3000000000000 {
             return None;
         }
-        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
-            .with_neg(bit(w, 49));
+        let (d, a, shift, cc) = Self::fields_e0(w, sm)?;
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_neg(bit(w, 48));
-        let shift: u32 = bits(w, 39, 5) as u32;
-        let cc: bool = bit(w, 47);
         let o = Self { d, a, b, shift, cc };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
@@ -232,12 +216,7 @@ impl OpIscadd {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
-    /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here). An op that
-    /// reads Maxwell's carry flag refuses: use `fold_cc`.
-    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-        self.fold_cc(sm, srcs, None).map(|x| x.0)
-    }
+    fold_via_cc!();
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/iscadd.toml:2.
@@ -273,14 +252,13 @@ impl MemOp for OpIscadd {}
 /// Spec: isa-spec/spec/ops/iscadd.toml:2.
 impl Encode for OpIscadd {
     const NAME: &'static str = "iscadd";
-    /// The form match of [`Self::form_id`], each arm packing its form.
+    /// The form [`Self::form_id`] picks, packed.
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => self.encode_f0::<E>(sm, c),
-            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7 != 0 => self.encode_f1::<E>(sm, c),
-            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7 != 0 => self.encode_f2::<E>(sm, c),
+        match self.form_id(sm) {
+            Some(0) => self.encode_f0::<E>(sm, c),
+            Some(1) => self.encode_f1::<E>(sm, c),
+            Some(2) => self.encode_f2::<E>(sm, c),
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b])),
         }
     }

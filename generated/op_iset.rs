@@ -46,11 +46,6 @@ impl OpIset {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
-    /// Whether every `part` selector names a part of its source's type.
-    #[inline(always)]
-    pub fn parts_ok(&self) -> bool {
-        true
-    }
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -63,14 +58,13 @@ impl OpIset {
             _ => None,
         }
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/iset.toml:89; form at isa-spec/spec/ops/iset.toml:92).
+    /// What every form of the encoding at isa-spec/spec/ops/iset.toml:89 packs alike.
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x5b50000000000000;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w
@@ -85,13 +79,17 @@ impl OpIset {
         w |= (self.cmp.index() as u128) << 49;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/iset.toml:89; form at isa-spec/spec/ops/iset.toml:92).
+    #[inline(always)]
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x5b50000000000000 | self.encode_e0::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        Ok(w)
+    }
     /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/iset.toml:89; form at isa-spec/spec/ops/iset.toml:92).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x3650000000000000;
+        let mut w: u128 = 0x3650000000000000 | self.encode_e0::<E>(sm, c)?;
         {
             let v: u128 = imm_src_field::<
                 E,
@@ -99,49 +97,24 @@ impl OpIset {
             w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w
-            |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
-                << 39;
-        w |= u128::from(self.acc.not) << 42;
-        w |= u128::from(self.x) << 43;
-        w |= u128::from(self.bf) << 44;
-        w |= (self.setop.index() as u128) << 45;
-        w |= u128::from(self.cc) << 47;
-        w |= code_of(&[1, 0], self.ty.index()) << 48;
-        w |= (self.cmp.index() as u128) << 49;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w)
     }
     /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/iset.toml:89; form at isa-spec/spec/ops/iset.toml:92).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x4b50000000000000;
+        let mut w: u128 = 0x4b50000000000000 | self.encode_e0::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w
-            |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
-                << 39;
-        w |= u128::from(self.acc.not) << 42;
-        w |= u128::from(self.x) << 43;
-        w |= u128::from(self.bf) << 44;
-        w |= (self.setop.index() as u128) << 45;
-        w |= u128::from(self.cc) << 47;
-        w |= code_of(&[1, 0], self.ty.index()) << 48;
-        w |= (self.cmp.index() as u128) << 49;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w)
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/iset.toml:89; form at isa-spec/spec/ops/iset.toml:92).
+    /// The fields every form of the encoding at isa-spec/spec/ops/iset.toml:89 reads alike.
     #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e0(
+        w: u128,
+        sm: u32,
+    ) -> Option<(Reg, Src, Src, bool, Icmp, IsetpType, bool, Setop, bool)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
             .with_not(bit(w, 42));
         let bf: bool = bit(w, 44);
@@ -154,6 +127,13 @@ impl OpIset {
         let x: bool = bit(w, 43);
         let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
         let cc: bool = bit(w, 47);
+        Some((d, a, acc, bf, cmp, ty, x, setop, cc))
+    }
+    /// Form `r`'s fields (isa-spec/spec/ops/iset.toml:89; form at isa-spec/spec/ops/iset.toml:92).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, a, acc, bf, cmp, ty, x, setop, cc) = Self::fields_e0(w, sm)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         let o = Self {
             d,
             a,
@@ -171,23 +151,10 @@ impl OpIset {
     /// Form `i`'s fields (isa-spec/spec/ops/iset.toml:89; form at isa-spec/spec/ops/iset.toml:92).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let (d, a, acc, bf, cmp, ty, x, setop, cc) = Self::fields_e0(w, sm)?;
         let b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
-            .with_not(bit(w, 42));
-        let bf: bool = bit(w, 44);
-        let cmp: Icmp = Icmp::from_index(bits(w, 49, 3) as usize)?;
-        let ty: IsetpType = match bits(w, 48, 1) {
-            1 => IsetpType::S32,
-            0 => IsetpType::U32,
-            _ => return None,
-        };
-        let x: bool = bit(w, 43);
-        let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
-        let cc: bool = bit(w, 47);
         let o = Self {
             d,
             a,
@@ -205,21 +172,8 @@ impl OpIset {
     /// Form `c`'s fields (isa-spec/spec/ops/iset.toml:89; form at isa-spec/spec/ops/iset.toml:92).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let (d, a, acc, bf, cmp, ty, x, setop, cc) = Self::fields_e0(w, sm)?;
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
-            .with_not(bit(w, 42));
-        let bf: bool = bit(w, 44);
-        let cmp: Icmp = Icmp::from_index(bits(w, 49, 3) as usize)?;
-        let ty: IsetpType = match bits(w, 48, 1) {
-            1 => IsetpType::S32,
-            0 => IsetpType::U32,
-            _ => return None,
-        };
-        let x: bool = bit(w, 43);
-        let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
-        let cc: bool = bit(w, 47);
         let o = Self {
             d,
             a,
@@ -307,12 +261,7 @@ impl OpIset {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
-    /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here). An op that
-    /// reads Maxwell's carry flag refuses: use `fold_cc`.
-    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-        self.fold_cc(sm, srcs, None).map(|x| x.0)
-    }
+    fold_via_cc!();
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/iset.toml:6.
@@ -378,20 +327,13 @@ impl MemOp for OpIset {}
 /// Spec: isa-spec/spec/ops/iset.toml:6.
 impl Encode for OpIset {
     const NAME: &'static str = "iset";
-    /// The form match of [`Self::form_id`], each arm packing its form.
+    /// The form [`Self::form_id`] picks, packed.
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind, self.acc.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7 != 0 => {
-                self.encode_f0::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x7 != 0 => {
-                self.encode_f1::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x7 != 0 => {
-                self.encode_f2::<E>(sm, c)
-            }
+        match self.form_id(sm) {
+            Some(0) => self.encode_f0::<E>(sm, c),
+            Some(1) => self.encode_f1::<E>(sm, c),
+            Some(2) => self.encode_f2::<E>(sm, c),
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.acc])),
         }
     }

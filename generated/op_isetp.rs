@@ -52,11 +52,6 @@ impl OpIsetp {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
-    /// Whether every `part` selector names a part of its source's type.
-    #[inline(always)]
-    pub fn parts_ok(&self) -> bool {
-        true
-    }
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -94,17 +89,16 @@ impl OpIsetp {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
+    /// What every form of the encoding at isa-spec/spec/ops/isetp.toml:108 packs alike.
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "lc", &self.lc, MOD_NEG | MOD_ABS, sm)?;
         only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
-        let mut w: u128 = 0x20c;
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= src_field::<E>(Self::NAME, "lc", &self.lc, RegFile::Pred, 3u32, sm)? << 68;
         w |= u128::from(self.lc.not) << 71;
         w |= u128::from(self.ex) << 72;
@@ -118,93 +112,45 @@ impl OpIsetp {
                 << 87;
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
+    #[inline(always)]
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x20c | self.encode_e0::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        Ok(w)
     }
     /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "lc", &self.lc, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
-        let mut w: u128 = 0x80c;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x80c | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
-        w |= src_field::<E>(Self::NAME, "lc", &self.lc, RegFile::Pred, 3u32, sm)? << 68;
-        w |= u128::from(self.lc.not) << 71;
-        w |= u128::from(self.ex) << 72;
-        w |= code_of(&[1, 0], self.ty.index()) << 73;
-        w |= (self.setop.index() as u128) << 74;
-        w |= (self.cmp.index() as u128) << 76;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Pred, 3u32, sm)? << 81;
-        w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Pred, 3u32, sm)? << 84;
-        w
-            |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
-                << 87;
-        w |= u128::from(self.acc.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "lc", &self.lc, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
-        let mut w: u128 = 0xa0c;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0xa0c | self.encode_e0::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
-        w |= src_field::<E>(Self::NAME, "lc", &self.lc, RegFile::Pred, 3u32, sm)? << 68;
-        w |= u128::from(self.lc.not) << 71;
-        w |= u128::from(self.ex) << 72;
-        w |= code_of(&[1, 0], self.ty.index()) << 73;
-        w |= (self.setop.index() as u128) << 74;
-        w |= (self.cmp.index() as u128) << 76;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Pred, 3u32, sm)? << 81;
-        w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Pred, 3u32, sm)? << 84;
-        w
-            |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
-                << 87;
-        w |= u128::from(self.acc.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "lc", &self.lc, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
-        let mut w: u128 = 0x80000000000000000000c0c;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x80000000000000000000c0c | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
-        w |= src_field::<E>(Self::NAME, "lc", &self.lc, RegFile::Pred, 3u32, sm)? << 68;
-        w |= u128::from(self.lc.not) << 71;
-        w |= u128::from(self.ex) << 72;
-        w |= code_of(&[1, 0], self.ty.index()) << 73;
-        w |= (self.setop.index() as u128) << 74;
-        w |= (self.cmp.index() as u128) << 76;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Pred, 3u32, sm)? << 81;
-        w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Pred, 3u32, sm)? << 84;
-        w
-            |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
-                << 87;
-        w |= u128::from(self.acc.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
+    /// What every form of the encoding at isa-spec/spec/ops/isetp.toml:131 packs alike.
     #[inline(always)]
-    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
         only_default::<E>(Self::NAME, "lc", self.lc == Src::PT, sm)?;
         only_default::<E>(Self::NAME, "modifier ex", self.ex == false, sm)?;
-        let mut w: u128 = 0x5b60000000000000;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Pred, 3u32, sm)? << 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Pred, 3u32, sm)? << 3;
@@ -218,15 +164,17 @@ impl OpIsetp {
         w |= (self.cmp.index() as u128) << 49;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
+    #[inline(always)]
+    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x5b60000000000000 | self.encode_e1::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        Ok(w)
+    }
     /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "lc", self.lc == Src::PT, sm)?;
-        only_default::<E>(Self::NAME, "modifier ex", self.ex == false, sm)?;
-        let mut w: u128 = 0x3660000000000000;
+        let mut w: u128 = 0x3660000000000000 | self.encode_e1::<E>(sm, c)?;
         {
             let v: u128 = imm_src_field::<
                 E,
@@ -234,50 +182,25 @@ impl OpIsetp {
             w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Pred, 3u32, sm)? << 0;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Pred, 3u32, sm)? << 3;
-        w
-            |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
-                << 39;
-        w |= u128::from(self.acc.not) << 42;
-        w |= u128::from(self.x) << 43;
-        w |= (self.setop.index() as u128) << 45;
-        w |= code_of(&[1, 0], self.ty.index()) << 48;
-        w |= (self.cmp.index() as u128) << 49;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w)
     }
     /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "lc", self.lc == Src::PT, sm)?;
-        only_default::<E>(Self::NAME, "modifier ex", self.ex == false, sm)?;
-        let mut w: u128 = 0x4b60000000000000;
+        let mut w: u128 = 0x4b60000000000000 | self.encode_e1::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d2", self.d2, RegFile::Pred, 3u32, sm)? << 0;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Pred, 3u32, sm)? << 3;
-        w
-            |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
-                << 39;
-        w |= u128::from(self.acc.not) << 42;
-        w |= u128::from(self.x) << 43;
-        w |= (self.setop.index() as u128) << 45;
-        w |= code_of(&[1, 0], self.ty.index()) << 48;
-        w |= (self.cmp.index() as u128) << 49;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
+    /// The fields every form of the encoding at isa-spec/spec/ops/isetp.toml:108 reads alike.
     #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e0(
+        w: u128,
+        sm: u32,
+    ) -> Option<(Reg, Reg, Src, Src, Src, Icmp, IsetpType, Setop, bool, bool)> {
         let d = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let d2 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
             .with_not(bit(w, 90));
         let lc = Src::reg(reg_below(RegFile::Pred, bits(w, 68, 3), 7)?)
@@ -291,6 +214,13 @@ impl OpIsetp {
         let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
         let ex: bool = bit(w, 72);
         let x: bool = false;
+        Some((d, d2, a, acc, lc, cmp, ty, setop, ex, x))
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, d2, a, acc, lc, cmp, ty, setop, ex, x) = Self::fields_e0(w, sm)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let o = Self {
             d,
             d2,
@@ -309,23 +239,8 @@ impl OpIsetp {
     /// Form `rir`'s fields (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
-        let d2 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, d2, a, acc, lc, cmp, ty, setop, ex, x) = Self::fields_e0(w, sm)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let lc = Src::reg(reg_below(RegFile::Pred, bits(w, 68, 3), 7)?)
-            .with_not(bit(w, 71));
-        let cmp: Icmp = Icmp::from_index(bits(w, 76, 3) as usize)?;
-        let ty: IsetpType = match bits(w, 73, 1) {
-            1 => IsetpType::S32,
-            0 => IsetpType::U32,
-            _ => return None,
-        };
-        let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
-        let ex: bool = bit(w, 72);
-        let x: bool = false;
         let o = Self {
             d,
             d2,
@@ -344,23 +259,8 @@ impl OpIsetp {
     /// Form `rcr`'s fields (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
-        let d2 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, d2, a, acc, lc, cmp, ty, setop, ex, x) = Self::fields_e0(w, sm)?;
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let lc = Src::reg(reg_below(RegFile::Pred, bits(w, 68, 3), 7)?)
-            .with_not(bit(w, 71));
-        let cmp: Icmp = Icmp::from_index(bits(w, 76, 3) as usize)?;
-        let ty: IsetpType = match bits(w, 73, 1) {
-            1 => IsetpType::S32,
-            0 => IsetpType::U32,
-            _ => return None,
-        };
-        let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
-        let ex: bool = bit(w, 72);
-        let x: bool = false;
         let o = Self {
             d,
             d2,
@@ -379,23 +279,8 @@ impl OpIsetp {
     /// Form `rur`'s fields (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
-        let d2 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, d2, a, acc, lc, cmp, ty, setop, ex, x) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let lc = Src::reg(reg_below(RegFile::Pred, bits(w, 68, 3), 7)?)
-            .with_not(bit(w, 71));
-        let cmp: Icmp = Icmp::from_index(bits(w, 76, 3) as usize)?;
-        let ty: IsetpType = match bits(w, 73, 1) {
-            1 => IsetpType::S32,
-            0 => IsetpType::U32,
-            _ => return None,
-        };
-        let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
-        let ex: bool = bit(w, 72);
-        let x: bool = false;
         let o = Self {
             d,
             d2,
@@ -411,13 +296,15 @@ impl OpIsetp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
+    /// The fields every form of the encoding at isa-spec/spec/ops/isetp.toml:131 reads alike.
     #[inline(always)]
-    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e1(
+        w: u128,
+        sm: u32,
+    ) -> Option<(Reg, Reg, Src, Src, Src, Icmp, IsetpType, Setop, bool, bool)> {
         let d = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
         let d2 = reg_below(RegFile::Pred, bits(w, 0, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
             .with_not(bit(w, 42));
         let lc: Src = Src::PT;
@@ -430,6 +317,13 @@ impl OpIsetp {
         let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
         let ex: bool = false;
         let x: bool = bit(w, 43);
+        Some((d, d2, a, acc, lc, cmp, ty, setop, ex, x))
+    }
+    /// Form `r`'s fields (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
+    #[inline(always)]
+    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, d2, a, acc, lc, cmp, ty, setop, ex, x) = Self::fields_e1(w, sm)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         let o = Self {
             d,
             d2,
@@ -448,24 +342,10 @@ impl OpIsetp {
     /// Form `i`'s fields (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
-        let d2 = reg_below(RegFile::Pred, bits(w, 0, 3), 7)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let (d, d2, a, acc, lc, cmp, ty, setop, ex, x) = Self::fields_e1(w, sm)?;
         let b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
-            .with_not(bit(w, 42));
-        let lc: Src = Src::PT;
-        let cmp: Icmp = Icmp::from_index(bits(w, 49, 3) as usize)?;
-        let ty: IsetpType = match bits(w, 48, 1) {
-            1 => IsetpType::S32,
-            0 => IsetpType::U32,
-            _ => return None,
-        };
-        let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
-        let ex: bool = false;
-        let x: bool = bit(w, 43);
         let o = Self {
             d,
             d2,
@@ -484,22 +364,8 @@ impl OpIsetp {
     /// Form `c`'s fields (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
-        let d2 = reg_below(RegFile::Pred, bits(w, 0, 3), 7)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let (d, d2, a, acc, lc, cmp, ty, setop, ex, x) = Self::fields_e1(w, sm)?;
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 39, 3), 7)?)
-            .with_not(bit(w, 42));
-        let lc: Src = Src::PT;
-        let cmp: Icmp = Icmp::from_index(bits(w, 49, 3) as usize)?;
-        let ty: IsetpType = match bits(w, 48, 1) {
-            1 => IsetpType::S32,
-            0 => IsetpType::U32,
-            _ => return None,
-        };
-        let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
-        let ex: bool = false;
-        let x: bool = bit(w, 43);
         let o = Self {
             d,
             d2,
@@ -700,12 +566,7 @@ impl OpIsetp {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
-    /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here). An op that
-    /// reads Maxwell's carry flag refuses: use `fold_cc`.
-    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-        self.fold_cc(sm, srcs, None).map(|x| x.0)
-    }
+    fold_via_cc!();
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/isetp.toml:3.
@@ -773,41 +634,17 @@ impl MemOp for OpIsetp {}
 /// Spec: isa-spec/spec/ops/isetp.toml:3.
 impl Encode for OpIsetp {
     const NAME: &'static str = "isetp";
-    /// The form match of [`Self::form_id`], each arm packing its form.
+    /// The form [`Self::form_id`] picks, packed.
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind, self.acc.kind, self.lc.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Pred), reg!(Pred)) if smb & 0x7f8 != 0 => {
-                self.encode_f0::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred), reg!(Pred)) if smb & 0x7f8 != 0 => {
-                self.encode_f1::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred), reg!(Pred)) if smb & 0x1f8 != 0 => {
-                self.encode_f2::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(UGpr), reg!(Pred), reg!(Pred)) if smb & 0x7f0 != 0 => {
-                self.encode_f3::<E>(sm, c)
-            }
-            (
-                reg!(Gpr),
-                reg!(Gpr),
-                reg!(Pred),
-                _,
-            ) if smb & 0x7 != 0 && self.lc == Src::PT => self.encode_f4::<E>(sm, c),
-            (
-                reg!(Gpr),
-                SrcKind::Imm(_),
-                reg!(Pred),
-                _,
-            ) if smb & 0x7 != 0 && self.lc == Src::PT => self.encode_f5::<E>(sm, c),
-            (
-                reg!(Gpr),
-                SrcKind::CBuf(_),
-                reg!(Pred),
-                _,
-            ) if smb & 0x7 != 0 && self.lc == Src::PT => self.encode_f6::<E>(sm, c),
+        match self.form_id(sm) {
+            Some(0) => self.encode_f0::<E>(sm, c),
+            Some(1) => self.encode_f1::<E>(sm, c),
+            Some(2) => self.encode_f2::<E>(sm, c),
+            Some(3) => self.encode_f3::<E>(sm, c),
+            Some(4) => self.encode_f4::<E>(sm, c),
+            Some(5) => self.encode_f5::<E>(sm, c),
+            Some(6) => self.encode_f6::<E>(sm, c),
             _ => {
                 Err(
                     no_form(

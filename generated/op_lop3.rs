@@ -52,11 +52,6 @@ impl OpLop3 {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize, 1usize, 2usize]
     }
-    /// Whether every `part` selector names a part of its source's type.
-    #[inline(always)]
-    pub fn parts_ok(&self) -> bool {
-        true
-    }
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -92,9 +87,9 @@ impl OpLop3 {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
+    /// What every form of the encoding at isa-spec/spec/ops/lop3.toml:94 packs alike.
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -102,9 +97,8 @@ impl OpLop3 {
         only_default::<E>(Self::NAME, "modifier pop", self.pop == PredOp::F, sm)?;
         only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
         only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
-        let mut w: u128 = 0x212;
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= fit::<E>(Self::NAME, "lut", self.lut as u128, 8u32)? << 72;
@@ -113,106 +107,69 @@ impl OpLop3 {
         w |= src_field::<E>(Self::NAME, "pc", &self.pc, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.pc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
+    #[inline(always)]
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x212 | self.encode_e0::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        Ok(w)
     }
     /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "pc", &self.pc, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier pop", self.pop == PredOp::F, sm)?;
-        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
-        let mut w: u128 = 0x812;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x812 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= fit::<E>(Self::NAME, "lut", self.lut as u128, 8u32)? << 72;
-        w |= u128::from(self.pand) << 80;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w |= src_field::<E>(Self::NAME, "pc", &self.pc, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.pc.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "pc", &self.pc, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier pop", self.pop == PredOp::F, sm)?;
-        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
-        let mut w: u128 = 0xa12;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0xa12 | self.encode_e0::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= fit::<E>(Self::NAME, "lut", self.lut as u128, 8u32)? << 72;
-        w |= u128::from(self.pand) << 80;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w |= src_field::<E>(Self::NAME, "pc", &self.pc, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.pc.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "pc", &self.pc, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "modifier pop", self.pop == PredOp::F, sm)?;
-        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
-        only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
-        let mut w: u128 = 0x80000000000000000000c12;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x80000000000000000000c12 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= fit::<E>(Self::NAME, "lut", self.lut as u128, 8u32)? << 72;
-        w |= u128::from(self.pand) << 80;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w |= src_field::<E>(Self::NAME, "pc", &self.pc, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.pc.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
+    /// What every form of the encoding at isa-spec/spec/ops/lop3.toml:113 packs alike.
     #[inline(always)]
-    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default::<E>(Self::NAME, "pc", self.pc == Src::FALSE, sm)?;
         only_default::<E>(Self::NAME, "modifier pand", self.pand == false, sm)?;
-        let mut w: u128 = 0x5be0000000000000;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= u128::from(self.cc) << 47;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
+    #[inline(always)]
+    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x5be0000000000000 | self.encode_e1::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         w |= fit::<E>(Self::NAME, "lut", self.lut as u128, 8u32)? << 28;
         w |= (self.pop.index() as u128) << 36;
         w |= u128::from(self.x) << 38;
         w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 48;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w)
     }
     /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "pc", self.pc == Src::FALSE, sm)?;
         only_default::<E>(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
         only_default::<E>(Self::NAME, "modifier pop", self.pop == PredOp::F, sm)?;
-        only_default::<E>(Self::NAME, "modifier pand", self.pand == false, sm)?;
         only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
-        let mut w: u128 = 0x3c00000000000000;
+        let mut w: u128 = 0x3c00000000000000 | self.encode_e1::<E>(sm, c)?;
         {
             let v: u128 = imm_src_field::<
                 E,
@@ -220,41 +177,30 @@ impl OpLop3 {
             w |= (v & 0x7ffff) << 20;
             w |= ((v >> 19) & 1) << 56;
         }
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= u128::from(self.cc) << 47;
         w |= fit::<E>(Self::NAME, "lut", self.lut as u128, 8u32)? << 48;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w)
     }
     /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "pc", self.pc == Src::FALSE, sm)?;
         only_default::<E>(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
         only_default::<E>(Self::NAME, "modifier pop", self.pop == PredOp::F, sm)?;
-        only_default::<E>(Self::NAME, "modifier pand", self.pand == false, sm)?;
         only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
-        let mut w: u128 = 0x200000000000000;
+        let mut w: u128 = 0x200000000000000 | self.encode_e1::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= u128::from(self.cc) << 47;
         w |= fit::<E>(Self::NAME, "lut", self.lut as u128, 8u32)? << 48;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
+    /// The fields every form of the encoding at isa-spec/spec/ops/lop3.toml:94 reads alike.
     #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e0(
+        w: u128,
+        sm: u32,
+    ) -> Option<(Reg, Reg, Src, Src, Src, u32, PredOp, bool, bool, bool)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let pc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
             .with_not(bit(w, 90));
@@ -263,6 +209,13 @@ impl OpLop3 {
         let pand: bool = bit(w, 80);
         let cc: bool = false;
         let x: bool = false;
+        Some((pd, d, a, c, pc, lut, pop, pand, cc, x))
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (pd, d, a, c, pc, lut, pop, pand, cc, x) = Self::fields_e0(w, sm)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let o = Self {
             pd,
             d,
@@ -281,18 +234,8 @@ impl OpLop3 {
     /// Form `rir`'s fields (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (pd, d, a, c, pc, lut, pop, pand, cc, x) = Self::fields_e0(w, sm)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        let pc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let lut: u32 = bits(w, 72, 8) as u32;
-        let pop: PredOp = PredOp::F;
-        let pand: bool = bit(w, 80);
-        let cc: bool = false;
-        let x: bool = false;
         let o = Self {
             pd,
             d,
@@ -311,18 +254,8 @@ impl OpLop3 {
     /// Form `rcr`'s fields (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (pd, d, a, c, pc, lut, pop, pand, cc, x) = Self::fields_e0(w, sm)?;
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        let pc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let lut: u32 = bits(w, 72, 8) as u32;
-        let pop: PredOp = PredOp::F;
-        let pand: bool = bit(w, 80);
-        let cc: bool = false;
-        let x: bool = false;
         let o = Self {
             pd,
             d,
@@ -341,18 +274,8 @@ impl OpLop3 {
     /// Form `rur`'s fields (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (pd, d, a, c, pc, lut, pop, pand, cc, x) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        let pc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let lut: u32 = bits(w, 72, 8) as u32;
-        let pop: PredOp = PredOp::F;
-        let pand: bool = bit(w, 80);
-        let cc: bool = false;
-        let x: bool = false;
         let o = Self {
             pd,
             d,
@@ -368,19 +291,25 @@ impl OpLop3 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
+    /// The fields every form of the encoding at isa-spec/spec/ops/lop3.toml:113 reads alike.
+    #[inline(always)]
+    fn fields_e1(w: u128, sm: u32) -> Option<(Reg, Src, Src, Src, bool, bool)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
+        let pc: Src = Src::FALSE;
+        let pand: bool = false;
+        let cc: bool = bit(w, 47);
+        Some((d, a, c, pc, pand, cc))
+    }
     /// Form `r`'s fields (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, a, c, pc, pand, cc) = Self::fields_e1(w, sm)?;
         let pd = reg_below(RegFile::Pred, bits(w, 48, 3), 7)?;
-        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
-        let pc: Src = Src::FALSE;
         let lut: u32 = bits(w, 28, 8) as u32;
         let pop: PredOp = PredOp::from_index(bits(w, 36, 2) as usize)?;
-        let pand: bool = false;
-        let cc: bool = bit(w, 47);
         let x: bool = bit(w, 38);
         let o = Self {
             pd,
@@ -400,18 +329,13 @@ impl OpLop3 {
     /// Form `i`'s fields (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, a, c, pc, pand, cc) = Self::fields_e1(w, sm)?;
         let pd: Reg = Reg::PT;
-        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
-        let pc: Src = Src::FALSE;
         let lut: u32 = bits(w, 48, 8) as u32;
         let pop: PredOp = PredOp::F;
-        let pand: bool = false;
-        let cc: bool = bit(w, 47);
         let x: bool = false;
         let o = Self {
             pd,
@@ -431,16 +355,11 @@ impl OpLop3 {
     /// Form `c`'s fields (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, a, c, pc, pand, cc) = Self::fields_e1(w, sm)?;
         let pd: Reg = Reg::PT;
-        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
-        let pc: Src = Src::FALSE;
         let lut: u32 = bits(w, 48, 8) as u32;
         let pop: PredOp = PredOp::F;
-        let pand: bool = false;
-        let cc: bool = bit(w, 47);
         let x: bool = false;
         let o = Self {
             pd,
@@ -591,12 +510,7 @@ impl OpLop3 {
             _ => true,
         }
     }
-    /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here). An op that
-    /// reads Maxwell's carry flag refuses: use `fold_cc`.
-    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-        self.fold_cc(sm, srcs, None).map(|x| x.0)
-    }
+    fold_via_cc!();
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/lop3.toml:2.
@@ -655,41 +569,17 @@ impl MemOp for OpLop3 {}
 /// Spec: isa-spec/spec/ops/lop3.toml:2.
 impl Encode for OpLop3 {
     const NAME: &'static str = "lop3";
-    /// The form match of [`Self::form_id`], each arm packing its form.
+    /// The form [`Self::form_id`] picks, packed.
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind, self.c.kind, self.pc.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7f8 != 0 => {
-                self.encode_f0::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr), reg!(Pred)) if smb & 0x7f8 != 0 => {
-                self.encode_f1::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr), reg!(Pred)) if smb & 0x1f8 != 0 => {
-                self.encode_f2::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr), reg!(Pred)) if smb & 0x7f0 != 0 => {
-                self.encode_f3::<E>(sm, c)
-            }
-            (
-                reg!(Gpr),
-                reg!(Gpr),
-                reg!(Gpr),
-                _,
-            ) if smb & 0x7 != 0 && self.pc == Src::FALSE => self.encode_f4::<E>(sm, c),
-            (
-                reg!(Gpr),
-                SrcKind::Imm(_),
-                reg!(Gpr),
-                _,
-            ) if smb & 0x7 != 0 && self.pc == Src::FALSE => self.encode_f5::<E>(sm, c),
-            (
-                reg!(Gpr),
-                SrcKind::CBuf(_),
-                reg!(Gpr),
-                _,
-            ) if smb & 0x7 != 0 && self.pc == Src::FALSE => self.encode_f6::<E>(sm, c),
+        match self.form_id(sm) {
+            Some(0) => self.encode_f0::<E>(sm, c),
+            Some(1) => self.encode_f1::<E>(sm, c),
+            Some(2) => self.encode_f2::<E>(sm, c),
+            Some(3) => self.encode_f3::<E>(sm, c),
+            Some(4) => self.encode_f4::<E>(sm, c),
+            Some(5) => self.encode_f5::<E>(sm, c),
+            Some(6) => self.encode_f6::<E>(sm, c),
             _ => {
                 Err(
                     no_form(

@@ -28,11 +28,6 @@ impl OpMov {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize]
     }
-    /// Whether every `part` selector names a part of its source's type.
-    #[inline(always)]
-    pub fn parts_ok(&self) -> bool {
-        true
-    }
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -48,67 +43,67 @@ impl OpMov {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/ops/mov.toml:35).
+    /// What every form of the encoding at isa-spec/spec/ops/mov.toml:32 packs alike.
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x202;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        let mut w: u128 = 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/ops/mov.toml:35).
+    #[inline(always)]
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x202 | self.encode_e0::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        Ok(w)
     }
     /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/ops/mov.toml:35).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x802;
+        let mut w: u128 = 0x802 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/ops/mov.toml:35).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xa02;
+        let mut w: u128 = 0xa02 | self.encode_e0::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/ops/mov.toml:35).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c02;
+        let mut w: u128 = 0x80000000000000000000c02 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 72;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
+    }
+    /// What every form of the encoding at isa-spec/spec/ops/mov.toml:52 packs alike.
+    #[inline(always)]
+    fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 39;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/mov.toml:52; form at isa-spec/spec/ops/mov.toml:55).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x5c98000000000000;
+        let mut w: u128 = 0x5c98000000000000 | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 39;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w)
     }
     /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/mov.toml:52; form at isa-spec/spec/ops/mov.toml:55).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x4c98000000000000;
+        let mut w: u128 = 0x4c98000000000000 | self.encode_e1::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= fit::<E>(Self::NAME, "mask", self.mask as u128, 4u32)? << 39;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/mov.toml:32; form at isa-spec/spec/ops/mov.toml:35).
     #[inline(always)]
@@ -198,12 +193,7 @@ impl OpMov {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
-    /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here). An op that
-    /// reads Maxwell's carry flag refuses: use `fold_cc`.
-    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-        self.fold_cc(sm, srcs, None).map(|x| x.0)
-    }
+    fold_via_cc!();
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/mov.toml:3.
@@ -226,17 +216,16 @@ impl MemOp for OpMov {}
 /// Spec: isa-spec/spec/ops/mov.toml:3.
 impl Encode for OpMov {
     const NAME: &'static str = "mov";
-    /// The form match of [`Self::form_id`], each arm packing its form.
+    /// The form [`Self::form_id`] picks, packed.
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let smb = sm_bit(sm);
-        match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x7f8 != 0 => self.encode_f0::<E>(sm, c),
-            (SrcKind::Imm(_),) if smb & 0x7f8 != 0 => self.encode_f1::<E>(sm, c),
-            (SrcKind::CBuf(_),) if smb & 0x1f8 != 0 => self.encode_f2::<E>(sm, c),
-            (reg!(UGpr),) if smb & 0x7f0 != 0 => self.encode_f3::<E>(sm, c),
-            (reg!(Gpr),) if smb & 0x7 != 0 => self.encode_f4::<E>(sm, c),
-            (SrcKind::CBuf(_),) if smb & 0x7 != 0 => self.encode_f5::<E>(sm, c),
+        match self.form_id(sm) {
+            Some(0) => self.encode_f0::<E>(sm, c),
+            Some(1) => self.encode_f1::<E>(sm, c),
+            Some(2) => self.encode_f2::<E>(sm, c),
+            Some(3) => self.encode_f3::<E>(sm, c),
+            Some(4) => self.encode_f4::<E>(sm, c),
+            Some(5) => self.encode_f5::<E>(sm, c),
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.b])),
         }
     }

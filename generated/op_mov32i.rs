@@ -28,11 +28,6 @@ impl OpMov32i {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[0usize]
     }
-    /// Whether every `part` selector names a part of its source's type.
-    #[inline(always)]
-    pub fn parts_ok(&self) -> bool {
-        true
-    }
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -96,12 +91,7 @@ impl OpMov32i {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
-    /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here). An op that
-    /// reads Maxwell's carry flag refuses: use `fold_cc`.
-    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-        self.fold_cc(sm, srcs, None).map(|x| x.0)
-    }
+    fold_via_cc!();
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/mov32i.toml:2.
@@ -124,12 +114,11 @@ impl MemOp for OpMov32i {}
 /// Spec: isa-spec/spec/ops/mov32i.toml:2.
 impl Encode for OpMov32i {
     const NAME: &'static str = "mov32i";
-    /// The form match of [`Self::form_id`], each arm packing its form.
+    /// The form [`Self::form_id`] picks, packed.
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let smb = sm_bit(sm);
-        match (self.b.kind,) {
-            (SrcKind::Imm(_),) if smb & 0x7 != 0 => self.encode_f0::<E>(sm, c),
+        match self.form_id(sm) {
+            Some(0) => self.encode_f0::<E>(sm, c),
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.b])),
         }
     }

@@ -30,11 +30,6 @@ impl OpMov64 {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
-    /// Whether every `part` selector names a part of its source's type.
-    #[inline(always)]
-    pub fn parts_ok(&self) -> bool {
-        true
-    }
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -47,9 +42,9 @@ impl OpMov64 {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [120] (isa-spec/spec/ops/mov64.toml:27; form at isa-spec/spec/ops/mov64.toml:31).
+    /// What every form of the encoding at isa-spec/spec/ops/mov64.toml:27 packs alike.
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.b.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
@@ -73,72 +68,30 @@ impl OpMov64 {
                 ),
             );
         }
-        let mut w: u128 = 0x10f000000000000000202;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        let mut w: u128 = 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rrr` on SM [120] (isa-spec/spec/ops/mov64.toml:27; form at isa-spec/spec/ops/mov64.toml:31).
+    #[inline(always)]
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x10f000000000000000202 | self.encode_e0::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        Ok(w)
     }
     /// Form `rir` on SM [120] (isa-spec/spec/ops/mov64.toml:27; form at isa-spec/spec/ops/mov64.toml:31).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "b", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
-        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "{} must be a register aligned to {}, not {}", "d", 2, self.d
-                    ),
-                ),
-            );
-        }
-        let mut w: u128 = 0x402;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        let mut w: u128 = 0x402 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 24;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rur` on SM [120] (isa-spec/spec/ops/mov64.toml:27; form at isa-spec/spec/ops/mov64.toml:31).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "b", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
-        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "{} must be a register aligned to {}, not {}", "d", 2, self.d
-                    ),
-                ),
-            );
-        }
-        let mut w: u128 = 0x8010f000000000000000c02;
+        let mut w: u128 = 0x8010f000000000000000c02 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/mov64.toml:27; form at isa-spec/spec/ops/mov64.toml:31).
     #[inline(always)]
@@ -192,12 +145,7 @@ impl OpMov64 {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
-    /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here). An op that
-    /// reads Maxwell's carry flag refuses: use `fold_cc`.
-    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-        self.fold_cc(sm, srcs, None).map(|x| x.0)
-    }
+    fold_via_cc!();
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/mov64.toml:4.
@@ -219,14 +167,13 @@ impl MemOp for OpMov64 {}
 /// Spec: isa-spec/spec/ops/mov64.toml:4.
 impl Encode for OpMov64 {
     const NAME: &'static str = "mov64";
-    /// The form match of [`Self::form_id`], each arm packing its form.
+    /// The form [`Self::form_id`] picks, packed.
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let smb = sm_bit(sm);
-        match (self.b.kind,) {
-            (reg!(Gpr),) if smb & 0x400 != 0 => self.encode_f0::<E>(sm, c),
-            (SrcKind::Imm(_),) if smb & 0x400 != 0 => self.encode_f1::<E>(sm, c),
-            (reg!(UGpr),) if smb & 0x400 != 0 => self.encode_f2::<E>(sm, c),
+        match self.form_id(sm) {
+            Some(0) => self.encode_f0::<E>(sm, c),
+            Some(1) => self.encode_f1::<E>(sm, c),
+            Some(2) => self.encode_f2::<E>(sm, c),
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.b])),
         }
     }

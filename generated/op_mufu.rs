@@ -133,15 +133,11 @@ impl OpMufu {
                     MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
                 )))
     }
-    /// Form `rrr` on SM [70] (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
+    /// What every form of the encoding at isa-spec/spec/ops/mufu.toml:54 packs alike.
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "modifier fmt", self.fmt == MufuFmt::F32, sm)?;
-        let mut w: u128 = 0x308 | (c.raw & 0x3000000000000000000);
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= u128::from(self.a.abs) << 62;
-        w |= u128::from(self.a.neg) << 63;
+        let mut w: u128 = 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
             |= {
@@ -171,271 +167,171 @@ impl OpMufu {
                     }
                 }
             } << 74;
-        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rrr` on SM [70] (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
+    #[inline(always)]
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        let mut w: u128 = 0x308 | (c.raw & 0x3000000000000000000)
+            | self.encode_e0::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= u128::from(self.a.abs) << 62;
+        w |= u128::from(self.a.neg) << 63;
+        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
+        Ok(w)
     }
     /// Form `rir` on SM [70] (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier fmt", self.fmt == MufuFmt::F32, sm)?;
         only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
-        let mut w: u128 = 0x908 | (c.raw & 0x3000000000000000000);
+        let mut w: u128 = 0x908 | (c.raw & 0x3000000000000000000)
+            | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    Some(4),
-                    Some(5),
-                    Some(6),
-                    Some(7),
-                    Some(8),
-                    None,
-                ];
-                match CODES[self.op.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "op", self.op.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 74;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rcr` on SM [70] (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier fmt", self.fmt == MufuFmt::F32, sm)?;
-        let mut w: u128 = 0xb08 | (c.raw & 0x3000000000000000000);
+        let mut w: u128 = 0xb08 | (c.raw & 0x3000000000000000000)
+            | self.encode_e0::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "a", &self.a, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "a", &self.a, 5u32)? << 54;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
+        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
+        Ok(w)
+    }
+    /// What every form of the encoding at isa-spec/spec/ops/mufu.toml:63 packs alike.
+    #[inline(always)]
+    fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
             |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    Some(4),
-                    Some(5),
-                    Some(6),
-                    Some(7),
-                    Some(8),
-                    None,
-                ];
-                match CODES[self.op.index()] {
+                const CODES: &[Option<u128>] = &[Some(0), Some(1), None];
+                match CODES[self.fmt.index()] {
                     Some(c) => c,
                     None => {
                         return Err(
                             E::fail(
                                 Self::NAME,
                                 format_args!(
-                                    "{} `{}` does not exist on SM{}", "op", self.op.name(), sm
+                                    "{} `{}` does not exist on SM{}", "fmt", self.fmt.name(), sm
                                 ),
                             ),
                         );
                     }
                 }
-            } << 74;
-        w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
+            } << 73;
+        w |= (self.op.index() as u128) << 74;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        let mut w: u128 = 0x308 | (c.raw & 0x1000000000000000000);
+        let mut w: u128 = 0x308 | (c.raw & 0x1000000000000000000)
+            | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), Some(1), None];
-                match CODES[self.fmt.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "fmt", self.fmt.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 73;
-        w |= (self.op.index() as u128) << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rir` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
-        let mut w: u128 = 0x908 | (c.raw & 0x1000000000000000000);
+        let mut w: u128 = 0x908 | (c.raw & 0x1000000000000000000)
+            | self.encode_e1::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), Some(1), None];
-                match CODES[self.fmt.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "fmt", self.fmt.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 73;
-        w |= (self.op.index() as u128) << 74;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rcr` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        let mut w: u128 = 0xb08 | (c.raw & 0x1000000000000000000);
+        let mut w: u128 = 0xb08 | (c.raw & 0x1000000000000000000)
+            | self.encode_e1::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "a", &self.a, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "a", &self.a, 5u32)? << 54;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), Some(1), None];
-                match CODES[self.fmt.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "fmt", self.fmt.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 73;
-        w |= (self.op.index() as u128) << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rur` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000d08 | (c.raw & 0x1000000000000000000);
+        let mut w: u128 = 0x80000000000000000000d08 | (c.raw & 0x1000000000000000000)
+            | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), Some(1), None];
-                match CODES[self.fmt.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "fmt", self.fmt.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 73;
-        w |= (self.op.index() as u128) << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
+        Ok(w)
+    }
+    /// What every form of the encoding at isa-spec/spec/ops/mufu.toml:74 packs alike.
+    #[inline(always)]
+    fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= (self.fmt.index() as u128) << 72;
+        w |= (self.op.index() as u128) << 74;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        let mut w: u128 = 0x308;
+        let mut w: u128 = 0x308 | self.encode_e2::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.fmt.index() as u128) << 72;
-        w |= (self.op.index() as u128) << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rir` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
-        let mut w: u128 = 0x908;
+        let mut w: u128 = 0x908 | self.encode_e2::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.fmt.index() as u128) << 72;
-        w |= (self.op.index() as u128) << 74;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rcr` on SM [90] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        let mut w: u128 = 0xb08;
+        let mut w: u128 = 0xb08 | self.encode_e2::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "a", &self.a, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "a", &self.a, 5u32)? << 54;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.fmt.index() as u128) << 72;
-        w |= (self.op.index() as u128) << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rur` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000d08;
+        let mut w: u128 = 0x80000000000000000000d08 | self.encode_e2::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.a.abs) << 62;
         w |= u128::from(self.a.neg) << 63;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.fmt.index() as u128) << 72;
-        w |= (self.op.index() as u128) << 74;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
+    /// The fields every form of the encoding at isa-spec/spec/ops/mufu.toml:54 reads alike.
     #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, MufuOp, MufuFmt)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
-            .with_neg(bit(w, 63))
-            .with_abs(bit(w, 62));
         let op: MufuOp = match bits(w, 74, 6) {
             0 => MufuOp::Cos,
             1 => MufuOp::Sin,
@@ -449,6 +345,15 @@ impl OpMufu {
             _ => return None,
         };
         let fmt: MufuFmt = MufuFmt::F32;
+        Some((d, op, fmt))
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, op, fmt) = Self::fields_e0(w, sm)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
         let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
@@ -462,21 +367,8 @@ impl OpMufu {
     /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let (d, op, fmt) = Self::fields_e0(w, sm)?;
         let a = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let op: MufuOp = match bits(w, 74, 6) {
-            0 => MufuOp::Cos,
-            1 => MufuOp::Sin,
-            2 => MufuOp::Ex2,
-            3 => MufuOp::Lg2,
-            4 => MufuOp::Rcp,
-            5 => MufuOp::Rsq,
-            6 => MufuOp::Rcp64h,
-            7 => MufuOp::Rsq64h,
-            8 => MufuOp::Sqrt,
-            _ => return None,
-        };
-        let fmt: MufuFmt = MufuFmt::F32;
         let sel: u32 = 0u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
@@ -490,23 +382,10 @@ impl OpMufu {
     /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let (d, op, fmt) = Self::fields_e0(w, sm)?;
         let a = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let op: MufuOp = match bits(w, 74, 6) {
-            0 => MufuOp::Cos,
-            1 => MufuOp::Sin,
-            2 => MufuOp::Ex2,
-            3 => MufuOp::Lg2,
-            4 => MufuOp::Rcp,
-            5 => MufuOp::Rsq,
-            6 => MufuOp::Rcp64h,
-            7 => MufuOp::Rsq64h,
-            8 => MufuOp::Sqrt,
-            _ => return None,
-        };
-        let fmt: MufuFmt = MufuFmt::F32;
         let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
@@ -517,19 +396,25 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x3000000000000000000)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
+    /// The fields every form of the encoding at isa-spec/spec/ops/mufu.toml:63 reads alike.
     #[inline(always)]
-    fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e1(w: u128, sm: u32) -> Option<(Reg, MufuOp, MufuFmt)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
-            .with_neg(bit(w, 63))
-            .with_abs(bit(w, 62));
         let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
         let fmt: MufuFmt = match bits(w, 73, 1) {
             0 => MufuFmt::F32,
             1 => MufuFmt::F16,
             _ => return None,
         };
+        Some((d, op, fmt))
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
+    #[inline(always)]
+    fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, op, fmt) = Self::fields_e1(w, sm)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
         let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
@@ -543,14 +428,8 @@ impl OpMufu {
     /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let (d, op, fmt) = Self::fields_e1(w, sm)?;
         let a = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
-        let fmt: MufuFmt = match bits(w, 73, 1) {
-            0 => MufuFmt::F32,
-            1 => MufuFmt::F16,
-            _ => return None,
-        };
         let sel: u32 = 0u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
@@ -564,16 +443,10 @@ impl OpMufu {
     /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let (d, op, fmt) = Self::fields_e1(w, sm)?;
         let a = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
-        let fmt: MufuFmt = match bits(w, 73, 1) {
-            0 => MufuFmt::F32,
-            1 => MufuFmt::F16,
-            _ => return None,
-        };
         let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
@@ -587,16 +460,10 @@ impl OpMufu {
     /// Form `rur`'s fields (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let (d, op, fmt) = Self::fields_e1(w, sm)?;
         let a = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
-        let fmt: MufuFmt = match bits(w, 73, 1) {
-            0 => MufuFmt::F32,
-            1 => MufuFmt::F16,
-            _ => return None,
-        };
         let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
@@ -607,15 +474,21 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1000000000000000000)))
     }
+    /// The fields every form of the encoding at isa-spec/spec/ops/mufu.toml:74 reads alike.
+    #[inline(always)]
+    fn fields_e2(w: u128, sm: u32) -> Option<(Reg, MufuOp, MufuFmt)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
+        let fmt: MufuFmt = MufuFmt::from_index(bits(w, 72, 2) as usize)?;
+        Some((d, op, fmt))
+    }
     /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let (d, op, fmt) = Self::fields_e2(w, sm)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
-        let fmt: MufuFmt = MufuFmt::from_index(bits(w, 72, 2) as usize)?;
         let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
@@ -629,10 +502,8 @@ impl OpMufu {
     /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let (d, op, fmt) = Self::fields_e2(w, sm)?;
         let a = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
-        let fmt: MufuFmt = MufuFmt::from_index(bits(w, 72, 2) as usize)?;
         let sel: u32 = 0u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
@@ -646,12 +517,10 @@ impl OpMufu {
     /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let (d, op, fmt) = Self::fields_e2(w, sm)?;
         let a = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
-        let fmt: MufuFmt = MufuFmt::from_index(bits(w, 72, 2) as usize)?;
         let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
@@ -665,12 +534,10 @@ impl OpMufu {
     /// Form `rur`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let (d, op, fmt) = Self::fields_e2(w, sm)?;
         let a = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
-        let fmt: MufuFmt = MufuFmt::from_index(bits(w, 72, 2) as usize)?;
         let sel: u32 = bits(w, 60, 2) as u32;
         let o = Self { d, a, op, fmt, sel };
         if !o.parts_ok() {
@@ -768,12 +635,7 @@ impl OpMufu {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
-    /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here). An op that
-    /// reads Maxwell's carry flag refuses: use `fold_cc`.
-    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-        self.fold_cc(sm, srcs, None).map(|x| x.0)
-    }
+    fold_via_cc!();
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/mufu.toml:2.
@@ -803,7 +665,7 @@ impl MemOp for OpMufu {}
 /// Spec: isa-spec/spec/ops/mufu.toml:2.
 impl Encode for OpMufu {
     const NAME: &'static str = "mufu";
-    /// The form match of [`Self::form_id`], each arm packing its form.
+    /// The form [`Self::form_id`] picks, packed.
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         if !self.parts_ok() {
@@ -814,49 +676,48 @@ impl Encode for OpMufu {
                 ),
             );
         }
-        let smb = sm_bit(sm);
-        match (self.a.kind,) {
-            (reg!(Gpr),) if smb & 0x8 != 0 => {
+        match self.form_id(sm) {
+            Some(0) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f0::<E>(sm, c)
             }
-            (SrcKind::Imm(_),) if smb & 0x8 != 0 => {
+            Some(1) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f1::<E>(sm, c)
             }
-            (SrcKind::CBuf(_),) if smb & 0x8 != 0 => {
+            Some(2) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f2::<E>(sm, c)
             }
-            (reg!(Gpr),) if smb & 0xf0 != 0 => {
+            Some(3) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f3::<E>(sm, c)
             }
-            (SrcKind::Imm(_),) if smb & 0xf0 != 0 => {
+            Some(4) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f4::<E>(sm, c)
             }
-            (SrcKind::CBuf(_),) if smb & 0xf0 != 0 => {
+            Some(5) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f5::<E>(sm, c)
             }
-            (reg!(UGpr),) if smb & 0xf0 != 0 => {
+            Some(6) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f6::<E>(sm, c)
             }
-            (reg!(Gpr),) if smb & 0x700 != 0 => {
+            Some(7) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f7::<E>(sm, c)
             }
-            (SrcKind::Imm(_),) if smb & 0x700 != 0 => {
+            Some(8) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f8::<E>(sm, c)
             }
-            (SrcKind::CBuf(_),) if smb & 0x100 != 0 => {
+            Some(9) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f9::<E>(sm, c)
             }
-            (reg!(UGpr),) if smb & 0x700 != 0 => {
+            Some(10) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f10::<E>(sm, c)
             }

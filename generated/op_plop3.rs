@@ -43,11 +43,6 @@ impl OpPlop3 {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
-    /// Whether every `part` selector names a part of its source's type.
-    #[inline(always)]
-    pub fn parts_ok(&self) -> bool {
-        true
-    }
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -59,14 +54,13 @@ impl OpPlop3 {
             _ => None,
         }
     }
-    /// Form `p` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/plop3.toml:52; form at isa-spec/spec/ops/plop3.toml:55).
+    /// What every form of the encoding at isa-spec/spec/ops/plop3.toml:52 packs alike.
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x81c;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 68;
+        let mut w: u128 = 0;
         w |= u128::from(self.c.not) << 71;
         w |= fit::<E>(Self::NAME, "lut1", self.lut1 as u128, 8u32)? << 16;
         {
@@ -81,43 +75,40 @@ impl OpPlop3 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.a.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `p` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/plop3.toml:52; form at isa-spec/spec/ops/plop3.toml:55).
+    #[inline(always)]
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x81c | self.encode_e0::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Pred, 3u32, sm)? << 68;
+        Ok(w)
     }
     /// Form `u` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/plop3.toml:52; form at isa-spec/spec/ops/plop3.toml:55).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x8000000000000081c;
+        let mut w: u128 = 0x8000000000000081c | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UPred, 3u32, sm)? << 68;
-        w |= u128::from(self.c.not) << 71;
-        w |= fit::<E>(Self::NAME, "lut1", self.lut1 as u128, 8u32)? << 16;
-        {
-            let v: u128 = fit::<E>(Self::NAME, "lut0", self.lut0 as u128, 8u32)?;
-            w |= (v & 7) << 64;
-            w |= ((v >> 3) & 0x1f) << 72;
-        }
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Pred, 3u32, sm)? << 77;
-        w |= u128::from(self.b.not) << 80;
-        w |= dst_field::<E>(Self::NAME, "pd", self.pd, RegFile::Pred, 3u32, sm)? << 81;
-        w |= dst_field::<E>(Self::NAME, "pq", self.pq, RegFile::Pred, 3u32, sm)? << 84;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.a.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
-    /// Form `p`'s fields (isa-spec/spec/ops/plop3.toml:52; form at isa-spec/spec/ops/plop3.toml:55).
+    /// The fields every form of the encoding at isa-spec/spec/ops/plop3.toml:52 reads alike.
     #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Reg, Src, Src, u32, u32)> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let pq = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
             .with_not(bit(w, 90));
         let b = Src::reg(reg_below(RegFile::Pred, bits(w, 77, 3), 7)?)
             .with_not(bit(w, 80));
-        let c = Src::reg(reg_below(RegFile::Pred, bits(w, 68, 3), 7)?)
-            .with_not(bit(w, 71));
         let lut0: u32 = (bits(w, 64, 3) | bits(w, 72, 5) << 3) as u32;
         let lut1: u32 = bits(w, 16, 8) as u32;
+        Some((pd, pq, a, b, lut0, lut1))
+    }
+    /// Form `p`'s fields (isa-spec/spec/ops/plop3.toml:52; form at isa-spec/spec/ops/plop3.toml:55).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (pd, pq, a, b, lut0, lut1) = Self::fields_e0(w, sm)?;
+        let c = Src::reg(reg_below(RegFile::Pred, bits(w, 68, 3), 7)?)
+            .with_not(bit(w, 71));
         let o = Self {
             pd,
             pq,
@@ -132,16 +123,9 @@ impl OpPlop3 {
     /// Form `u`'s fields (isa-spec/spec/ops/plop3.toml:52; form at isa-spec/spec/ops/plop3.toml:55).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
-        let pq = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
-        let a = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let b = Src::reg(reg_below(RegFile::Pred, bits(w, 77, 3), 7)?)
-            .with_not(bit(w, 80));
+        let (pd, pq, a, b, lut0, lut1) = Self::fields_e0(w, sm)?;
         let c = Src::reg(reg_below(RegFile::UPred, bits(w, 68, 3), 7)?)
             .with_not(bit(w, 71));
-        let lut0: u32 = (bits(w, 64, 3) | bits(w, 72, 5) << 3) as u32;
-        let lut1: u32 = bits(w, 16, 8) as u32;
         let o = Self {
             pd,
             pq,
@@ -196,12 +180,7 @@ impl OpPlop3 {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
-    /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here). An op that
-    /// reads Maxwell's carry flag refuses: use `fold_cc`.
-    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-        self.fold_cc(sm, srcs, None).map(|x| x.0)
-    }
+    fold_via_cc!();
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/plop3.toml:2.
@@ -233,17 +212,12 @@ impl MemOp for OpPlop3 {}
 /// Spec: isa-spec/spec/ops/plop3.toml:2.
 impl Encode for OpPlop3 {
     const NAME: &'static str = "plop3";
-    /// The form match of [`Self::form_id`], each arm packing its form.
+    /// The form [`Self::form_id`] picks, packed.
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Pred), reg!(Pred), reg!(Pred)) if smb & 0x7f8 != 0 => {
-                self.encode_f0::<E>(sm, c)
-            }
-            (reg!(Pred), reg!(Pred), reg!(UPred)) if smb & 0x7f0 != 0 => {
-                self.encode_f1::<E>(sm, c)
-            }
+        match self.form_id(sm) {
+            Some(0) => self.encode_f0::<E>(sm, c),
+            Some(1) => self.encode_f1::<E>(sm, c),
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.c])),
         }
     }

@@ -36,11 +36,6 @@ impl OpPrmt {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
-    /// Whether every `part` selector names a part of its source's type.
-    #[inline(always)]
-    pub fn parts_ok(&self) -> bool {
-        true
-    }
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -61,127 +56,100 @@ impl OpPrmt {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
+    /// What every form of the encoding at isa-spec/spec/ops/prmt.toml:54 packs alike.
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x216;
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.mode.index() as u128) << 72;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
+    #[inline(always)]
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x216 | self.encode_e0::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        Ok(w)
     }
     /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x816;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x816 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.mode.index() as u128) << 72;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xa16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0xa16 | self.encode_e0::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.mode.index() as u128) << 72;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x80000000000000000000c16 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.mode.index() as u128) << 72;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x416;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x416 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.mode.index() as u128) << 72;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x616;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x616 | self.encode_e0::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "c", &self.c, 5u32)? << 54;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.mode.index() as u128) << 72;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rru` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e16;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x80000000000000000000e16 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.mode.index() as u128) << 72;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/prmt.toml:65; form at isa-spec/spec/ops/prmt.toml:68).
+    /// What every form of the encoding at isa-spec/spec/ops/prmt.toml:65 packs alike.
     #[inline(always)]
-    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x5bc0000000000000;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= (self.mode.index() as u128) << 48;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/prmt.toml:65; form at isa-spec/spec/ops/prmt.toml:68).
+    #[inline(always)]
+    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x5bc0000000000000 | self.encode_e1::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        Ok(w)
+    }
     /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/prmt.toml:65; form at isa-spec/spec/ops/prmt.toml:68).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x36c0000000000000;
+        let mut w: u128 = 0x36c0000000000000 | self.encode_e1::<E>(sm, c)?;
         {
             let v: u128 = imm_src_field::<
                 E,
@@ -190,161 +158,140 @@ impl OpPrmt {
             w |= ((v >> 19) & 1) << 56;
         }
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= (self.mode.index() as u128) << 48;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w)
     }
     /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/prmt.toml:65; form at isa-spec/spec/ops/prmt.toml:68).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x4bc0000000000000;
+        let mut w: u128 = 0x4bc0000000000000 | self.encode_e1::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= (self.mode.index() as u128) << 48;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w)
     }
     /// Form `c2` on SM [50, 52, 60] (isa-spec/spec/ops/prmt.toml:65; form at isa-spec/spec/ops/prmt.toml:68).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x53c0000000000000;
+        let mut w: u128 = 0x53c0000000000000 | self.encode_e1::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "c", &self.c, 5u32)? << 34;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= (self.mode.index() as u128) << 48;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w)
+    }
+    /// The fields every form of the encoding at isa-spec/spec/ops/prmt.toml:54 reads alike.
+    #[inline(always)]
+    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Src, PrmtMode)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let mode: PrmtMode = PrmtMode::from_index(bits(w, 72, 3) as usize)?;
+        Some((d, a, mode))
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, a, mode) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        let mode: PrmtMode = PrmtMode::from_index(bits(w, 72, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, a, mode) = Self::fields_e0(w, sm)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        let mode: PrmtMode = PrmtMode::from_index(bits(w, 72, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, a, mode) = Self::fields_e0(w, sm)?;
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        let mode: PrmtMode = PrmtMode::from_index(bits(w, 72, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, a, mode) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        let mode: PrmtMode = PrmtMode::from_index(bits(w, 72, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rri`'s fields (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, a, mode) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let mode: PrmtMode = PrmtMode::from_index(bits(w, 72, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rrc`'s fields (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, a, mode) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        let mode: PrmtMode = PrmtMode::from_index(bits(w, 72, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rru`'s fields (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, a, mode) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let mode: PrmtMode = PrmtMode::from_index(bits(w, 72, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+    }
+    /// The fields every form of the encoding at isa-spec/spec/ops/prmt.toml:65 reads alike.
+    #[inline(always)]
+    fn fields_e1(w: u128, sm: u32) -> Option<(Reg, Src, PrmtMode)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let mode: PrmtMode = PrmtMode::from_index(bits(w, 48, 3) as usize)?;
+        Some((d, a, mode))
     }
     /// Form `r`'s fields (isa-spec/spec/ops/prmt.toml:65; form at isa-spec/spec/ops/prmt.toml:68).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let (d, a, mode) = Self::fields_e1(w, sm)?;
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
-        let mode: PrmtMode = PrmtMode::from_index(bits(w, 48, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/prmt.toml:65; form at isa-spec/spec/ops/prmt.toml:68).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let (d, a, mode) = Self::fields_e1(w, sm)?;
         let b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
         let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
-        let mode: PrmtMode = PrmtMode::from_index(bits(w, 48, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/prmt.toml:65; form at isa-spec/spec/ops/prmt.toml:68).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let (d, a, mode) = Self::fields_e1(w, sm)?;
         let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
-        let mode: PrmtMode = PrmtMode::from_index(bits(w, 48, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `c2`'s fields (isa-spec/spec/ops/prmt.toml:65; form at isa-spec/spec/ops/prmt.toml:68).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let (d, a, mode) = Self::fields_e1(w, sm)?;
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         let c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        let mode: PrmtMode = PrmtMode::from_index(bits(w, 48, 3) as usize)?;
         let o = Self { d, a, b, c, mode };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
@@ -392,12 +339,7 @@ impl OpPrmt {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
-    /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here). An op that
-    /// reads Maxwell's carry flag refuses: use `fold_cc`.
-    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-        self.fold_cc(sm, srcs, None).map(|x| x.0)
-    }
+    fold_via_cc!();
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/prmt.toml:2.
@@ -452,44 +394,21 @@ impl MemOp for OpPrmt {}
 /// Spec: isa-spec/spec/ops/prmt.toml:2.
 impl Encode for OpPrmt {
     const NAME: &'static str = "prmt";
-    /// The form match of [`Self::form_id`], each arm packing its form.
+    /// The form [`Self::form_id`] picks, packed.
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x7f8 != 0 => {
-                self.encode_f0::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x7f8 != 0 => {
-                self.encode_f1::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x1f8 != 0 => {
-                self.encode_f2::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x7f0 != 0 => {
-                self.encode_f3::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7f8 != 0 => {
-                self.encode_f4::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x1f8 != 0 => {
-                self.encode_f5::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x7f0 != 0 => {
-                self.encode_f6::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => {
-                self.encode_f7::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x7 != 0 => {
-                self.encode_f8::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x7 != 0 => {
-                self.encode_f9::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7 != 0 => {
-                self.encode_f10::<E>(sm, c)
-            }
+        match self.form_id(sm) {
+            Some(0) => self.encode_f0::<E>(sm, c),
+            Some(1) => self.encode_f1::<E>(sm, c),
+            Some(2) => self.encode_f2::<E>(sm, c),
+            Some(3) => self.encode_f3::<E>(sm, c),
+            Some(4) => self.encode_f4::<E>(sm, c),
+            Some(5) => self.encode_f5::<E>(sm, c),
+            Some(6) => self.encode_f6::<E>(sm, c),
+            Some(7) => self.encode_f7::<E>(sm, c),
+            Some(8) => self.encode_f8::<E>(sm, c),
+            Some(9) => self.encode_f9::<E>(sm, c),
+            Some(10) => self.encode_f10::<E>(sm, c),
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.c])),
         }
     }

@@ -36,11 +36,6 @@ impl OpSel64 {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
-    /// Whether every `part` selector names a part of its source's type.
-    #[inline(always)]
-    pub fn parts_ok(&self) -> bool {
-        true
-    }
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -52,9 +47,9 @@ impl OpSel64 {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [120] (isa-spec/spec/ops/sel64.toml:38; form at isa-spec/spec/ops/sel64.toml:42).
+    /// What every form of the encoding at isa-spec/spec/ops/sel64.toml:38 packs alike.
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
             if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
@@ -92,85 +87,51 @@ impl OpSel64 {
                 ),
             );
         }
-        let mut w: u128 = 0x607;
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
             |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
                 << 87;
         w |= u128::from(self.cond.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rrr` on SM [120] (isa-spec/spec/ops/sel64.toml:38; form at isa-spec/spec/ops/sel64.toml:42).
+    #[inline(always)]
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x607 | self.encode_e0::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        Ok(w)
     }
     /// Form `rur` on SM [120] (isa-spec/spec/ops/sel64.toml:38; form at isa-spec/spec/ops/sel64.toml:42).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "a", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
-                return Err(
-                    E::fail(
-                        Self::NAME,
-                        format_args!(
-                            "{} must be a register aligned to {}, not {}", "b", 2, r
-                        ),
-                    ),
-                );
-            }
-        }
-        forbid_mods::<E>(Self::NAME, "cond", &self.cond, MOD_NEG | MOD_ABS, sm)?;
-        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!(
-                        "{} must be a register aligned to {}, not {}", "d", 2, self.d
-                    ),
-                ),
-            );
-        }
-        let mut w: u128 = 0x80000000000000000000e07;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x80000000000000000000e07 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= src_field::<E>(Self::NAME, "cond", &self.cond, RegFile::Pred, 3u32, sm)?
-                << 87;
-        w |= u128::from(self.cond.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
+    }
+    /// The fields every form of the encoding at isa-spec/spec/ops/sel64.toml:38 reads alike.
+    #[inline(always)]
+    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Src, Src)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        Some((d, a, cond))
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/sel64.toml:38; form at isa-spec/spec/ops/sel64.toml:42).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, a, cond) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
         let o = Self { d, a, b, cond };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/sel64.toml:38; form at isa-spec/spec/ops/sel64.toml:42).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, a, cond) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
-        let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
         let o = Self { d, a, b, cond };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
@@ -204,12 +165,7 @@ impl OpSel64 {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
-    /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here). An op that
-    /// reads Maxwell's carry flag refuses: use `fold_cc`.
-    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-        self.fold_cc(sm, srcs, None).map(|x| x.0)
-    }
+    fold_via_cc!();
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/sel64.toml:2.
@@ -237,17 +193,12 @@ impl MemOp for OpSel64 {}
 /// Spec: isa-spec/spec/ops/sel64.toml:2.
 impl Encode for OpSel64 {
     const NAME: &'static str = "sel64";
-    /// The form match of [`Self::form_id`], each arm packing its form.
+    /// The form [`Self::form_id`] picks, packed.
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind, self.cond.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x400 != 0 => {
-                self.encode_f0::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x400 != 0 => {
-                self.encode_f1::<E>(sm, c)
-            }
+        match self.form_id(sm) {
+            Some(0) => self.encode_f0::<E>(sm, c),
+            Some(1) => self.encode_f1::<E>(sm, c),
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.cond])),
         }
     }

@@ -42,11 +42,6 @@ impl OpShf {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
-    /// Whether every `part` selector names a part of its source's type.
-    #[inline(always)]
-    pub fn parts_ok(&self) -> bool {
-        true
-    }
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -124,126 +119,78 @@ impl OpShf {
         }
         Ok(())
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
+    /// What every form of the encoding at isa-spec/spec/ops/shf.toml:87 packs alike.
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x219;
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.ty.index() as u128) << 73;
         w |= u128::from(self.wrap) << 75;
         w |= (self.dir.index() as u128) << 76;
         w |= u128::from(self.hi) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
+    #[inline(always)]
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x219 | self.encode_e0::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        Ok(w)
     }
     /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x819;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x819 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.ty.index() as u128) << 73;
-        w |= u128::from(self.wrap) << 75;
-        w |= (self.dir.index() as u128) << 76;
-        w |= u128::from(self.hi) << 80;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0xa19;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0xa19 | self.encode_e0::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.ty.index() as u128) << 73;
-        w |= u128::from(self.wrap) << 75;
-        w |= (self.dir.index() as u128) << 76;
-        w |= u128::from(self.hi) << 80;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c19;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x80000000000000000000c19 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.ty.index() as u128) << 73;
-        w |= u128::from(self.wrap) << 75;
-        w |= (self.dir.index() as u128) << 76;
-        w |= u128::from(self.hi) << 80;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x419;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x419 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.ty.index() as u128) << 73;
-        w |= u128::from(self.wrap) << 75;
-        w |= (self.dir.index() as u128) << 76;
-        w |= u128::from(self.hi) << 80;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x619;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x619 | self.encode_e0::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "c", &self.c, 5u32)? << 54;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.ty.index() as u128) << 73;
-        w |= u128::from(self.wrap) << 75;
-        w |= (self.dir.index() as u128) << 76;
-        w |= u128::from(self.hi) << 80;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rru` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e19;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x80000000000000000000e19 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.ty.index() as u128) << 73;
-        w |= u128::from(self.wrap) << 75;
-        w |= (self.dir.index() as u128) << 76;
-        w |= u128::from(self.hi) << 80;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/shf.toml:106; form at isa-spec/spec/ops/shf.toml:106).
     #[inline(always)]
@@ -311,17 +258,23 @@ impl OpShf {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
+    /// The fields every form of the encoding at isa-spec/spec/ops/shf.toml:87 reads alike.
     #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Src, ShfDir, bool, ShfType, bool)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let dir: ShfDir = ShfDir::from_index(bits(w, 76, 1) as usize)?;
         let wrap: bool = bit(w, 75);
         let ty: ShfType = ShfType::from_index(bits(w, 73, 2) as usize)?;
         let hi: bool = bit(w, 80);
+        Some((d, a, dir, wrap, ty, hi))
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, a, dir, wrap, ty, hi) = Self::fields_e0(w, sm)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let o = Self {
             d,
             a,
@@ -337,14 +290,9 @@ impl OpShf {
     /// Form `rir`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, a, dir, wrap, ty, hi) = Self::fields_e0(w, sm)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        let dir: ShfDir = ShfDir::from_index(bits(w, 76, 1) as usize)?;
-        let wrap: bool = bit(w, 75);
-        let ty: ShfType = ShfType::from_index(bits(w, 73, 2) as usize)?;
-        let hi: bool = bit(w, 80);
         let o = Self {
             d,
             a,
@@ -360,14 +308,9 @@ impl OpShf {
     /// Form `rcr`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, a, dir, wrap, ty, hi) = Self::fields_e0(w, sm)?;
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        let dir: ShfDir = ShfDir::from_index(bits(w, 76, 1) as usize)?;
-        let wrap: bool = bit(w, 75);
-        let ty: ShfType = ShfType::from_index(bits(w, 73, 2) as usize)?;
-        let hi: bool = bit(w, 80);
         let o = Self {
             d,
             a,
@@ -383,14 +326,9 @@ impl OpShf {
     /// Form `rur`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, a, dir, wrap, ty, hi) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        let dir: ShfDir = ShfDir::from_index(bits(w, 76, 1) as usize)?;
-        let wrap: bool = bit(w, 75);
-        let ty: ShfType = ShfType::from_index(bits(w, 73, 2) as usize)?;
-        let hi: bool = bit(w, 80);
         let o = Self {
             d,
             a,
@@ -406,14 +344,9 @@ impl OpShf {
     /// Form `rri`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, a, dir, wrap, ty, hi) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let dir: ShfDir = ShfDir::from_index(bits(w, 76, 1) as usize)?;
-        let wrap: bool = bit(w, 75);
-        let ty: ShfType = ShfType::from_index(bits(w, 73, 2) as usize)?;
-        let hi: bool = bit(w, 80);
         let o = Self {
             d,
             a,
@@ -429,14 +362,9 @@ impl OpShf {
     /// Form `rrc`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, a, dir, wrap, ty, hi) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        let dir: ShfDir = ShfDir::from_index(bits(w, 76, 1) as usize)?;
-        let wrap: bool = bit(w, 75);
-        let ty: ShfType = ShfType::from_index(bits(w, 73, 2) as usize)?;
-        let hi: bool = bit(w, 80);
         let o = Self {
             d,
             a,
@@ -452,14 +380,9 @@ impl OpShf {
     /// Form `rru`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, a, dir, wrap, ty, hi) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         let c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let dir: ShfDir = ShfDir::from_index(bits(w, 76, 1) as usize)?;
-        let wrap: bool = bit(w, 75);
-        let ty: ShfType = ShfType::from_index(bits(w, 73, 2) as usize)?;
-        let hi: bool = bit(w, 80);
         let o = Self {
             d,
             a,
@@ -600,12 +523,7 @@ impl OpShf {
             _ => true,
         }
     }
-    /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here). An op that
-    /// reads Maxwell's carry flag refuses: use `fold_cc`.
-    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-        self.fold_cc(sm, srcs, None).map(|x| x.0)
-    }
+    fold_via_cc!();
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/shf.toml:2.
@@ -678,44 +596,43 @@ impl MemOp for OpShf {}
 /// Spec: isa-spec/spec/ops/shf.toml:2.
 impl Encode for OpShf {
     const NAME: &'static str = "shf";
-    /// The form match of [`Self::form_id`], each arm packing its form.
+    /// The form [`Self::form_id`] picks, packed.
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x7f8 != 0 => {
+        match self.form_id(sm) {
+            Some(0) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f0::<E>(sm, c)
             }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x7f8 != 0 => {
+            Some(1) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f1::<E>(sm, c)
             }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x1f8 != 0 => {
+            Some(2) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f2::<E>(sm, c)
             }
-            (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x7f0 != 0 => {
+            Some(3) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f3::<E>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7f8 != 0 => {
+            Some(4) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f4::<E>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x1f8 != 0 => {
+            Some(5) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f5::<E>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x7f0 != 0 => {
+            Some(6) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f6::<E>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => {
+            Some(7) => {
                 self.combo_f7::<E>(sm)?;
                 self.encode_f7::<E>(sm, c)
             }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x7 != 0 => {
+            Some(8) => {
                 self.combo_f7::<E>(sm)?;
                 self.encode_f8::<E>(sm, c)
             }

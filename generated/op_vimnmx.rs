@@ -46,11 +46,6 @@ impl OpVimnmx {
     pub const fn low_bits_srcs(&self) -> &'static [usize] {
         &[]
     }
-    /// Whether every `part` selector names a part of its source's type.
-    #[inline(always)]
-    pub fn parts_ok(&self) -> bool {
-        true
-    }
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -70,15 +65,14 @@ impl OpVimnmx {
             _ => None,
         }
     }
-    /// Form `rrr` on SM [100] (isa-spec/spec/ops/vimnmx.toml:88; form at isa-spec/spec/ops/vimnmx.toml:112).
+    /// What every form of the encoding at isa-spec/spec/ops/vimnmx.toml:88 packs alike.
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x248;
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
             |= {
@@ -110,57 +104,38 @@ impl OpVimnmx {
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rrr` on SM [100] (isa-spec/spec/ops/vimnmx.toml:88; form at isa-spec/spec/ops/vimnmx.toml:112).
+    #[inline(always)]
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x248 | self.encode_e0::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        Ok(w)
     }
     /// Form `rir` on SM [100] (isa-spec/spec/ops/vimnmx.toml:88; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x848;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x848 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(1),
-                    Some(0),
-                    Some(2),
-                    Some(3),
-                    None,
-                    None,
-                ];
-                match CODES[self.ty.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "ty", self.ty.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 72;
-        w |= u128::from(self.relu) << 76;
-        w |= dst_field::<E>(Self::NAME, "pd0", self.pd0, RegFile::Pred, 3u32, sm)? << 81;
-        w |= dst_field::<E>(Self::NAME, "pd1", self.pd1, RegFile::Pred, 3u32, sm)? << 84;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.p.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rur` on SM [100] (isa-spec/spec/ops/vimnmx.toml:88; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x80000000000000000000c48 | self.encode_e0::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+        Ok(w)
+    }
+    /// What every form of the encoding at isa-spec/spec/ops/vimnmx.toml:96 packs alike.
+    #[inline(always)]
+    fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        let mut w: u128 = 0x80000000000000000000c48;
+        only_default::<E>(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
+        only_default::<E>(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
             |= {
@@ -187,8 +162,6 @@ impl OpVimnmx {
                 }
             } << 72;
         w |= u128::from(self.relu) << 76;
-        w |= dst_field::<E>(Self::NAME, "pd0", self.pd0, RegFile::Pred, 3u32, sm)? << 81;
-        w |= dst_field::<E>(Self::NAME, "pd1", self.pd1, RegFile::Pred, 3u32, sm)? << 84;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
@@ -196,163 +169,44 @@ impl OpVimnmx {
     /// Form `rrr` on SM [90] (isa-spec/spec/ops/vimnmx.toml:96; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
-        only_default::<E>(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
-        let mut w: u128 = 0x7e00000000000000000248;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x7e00000000000000000248 | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(1),
-                    Some(0),
-                    Some(2),
-                    Some(3),
-                    None,
-                    None,
-                ];
-                match CODES[self.ty.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "ty", self.ty.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 72;
-        w |= u128::from(self.relu) << 76;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.p.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rir` on SM [90] (isa-spec/spec/ops/vimnmx.toml:96; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
-        only_default::<E>(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
-        let mut w: u128 = 0x7e00000000000000000848;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x7e00000000000000000848 | self.encode_e1::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(1),
-                    Some(0),
-                    Some(2),
-                    Some(3),
-                    None,
-                    None,
-                ];
-                match CODES[self.ty.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "ty", self.ty.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 72;
-        w |= u128::from(self.relu) << 76;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.p.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rcr` on SM [90] (isa-spec/spec/ops/vimnmx.toml:96; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
-        only_default::<E>(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
-        let mut w: u128 = 0x7e00000000000000000a48;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x7e00000000000000000a48 | self.encode_e1::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(1),
-                    Some(0),
-                    Some(2),
-                    Some(3),
-                    None,
-                    None,
-                ];
-                match CODES[self.ty.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "ty", self.ty.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 72;
-        w |= u128::from(self.relu) << 76;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.p.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rur` on SM [90] (isa-spec/spec/ops/vimnmx.toml:96; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x87e00000000000000000c48 | self.encode_e1::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+        Ok(w)
+    }
+    /// What every form of the encoding at isa-spec/spec/ops/vimnmx.toml:107 packs alike.
+    #[inline(always)]
+    fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
         only_default::<E>(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
         only_default::<E>(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
-        let mut w: u128 = 0x87e00000000000000000c48;
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(1),
-                    Some(0),
-                    Some(2),
-                    Some(3),
-                    None,
-                    None,
-                ];
-                match CODES[self.ty.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "ty", self.ty.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 72;
+        w |= code_of(&[1, 0, 2, 3, 4, 5], self.ty.index()) << 72;
         w |= u128::from(self.relu) << 76;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
@@ -361,65 +215,34 @@ impl OpVimnmx {
     /// Form `rrr` on SM [120] (isa-spec/spec/ops/vimnmx.toml:107; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
-        only_default::<E>(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
-        let mut w: u128 = 0x7e00000000000000000248;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x7e00000000000000000248 | self.encode_e2::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= code_of(&[1, 0, 2, 3, 4, 5], self.ty.index()) << 72;
-        w |= u128::from(self.relu) << 76;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.p.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rir` on SM [120] (isa-spec/spec/ops/vimnmx.toml:107; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
-        only_default::<E>(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
-        let mut w: u128 = 0x7e00000000000000000848;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x7e00000000000000000848 | self.encode_e2::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= code_of(&[1, 0, 2, 3, 4, 5], self.ty.index()) << 72;
-        w |= u128::from(self.relu) << 76;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.p.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
     /// Form `rur` on SM [120] (isa-spec/spec/ops/vimnmx.toml:107; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "p", &self.p, MOD_NEG | MOD_ABS, sm)?;
-        only_default::<E>(Self::NAME, "pd0", self.pd0 == Reg::PT, sm)?;
-        only_default::<E>(Self::NAME, "pd1", self.pd1 == Reg::PT, sm)?;
-        let mut w: u128 = 0x87e00000000000000000c48;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        let mut w: u128 = 0x87e00000000000000000c48 | self.encode_e2::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= code_of(&[1, 0, 2, 3, 4, 5], self.ty.index()) << 72;
-        w |= u128::from(self.relu) << 76;
-        w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
-        w |= u128::from(self.p.not) << 90;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/vimnmx.toml:88; form at isa-spec/spec/ops/vimnmx.toml:112).
+    /// The fields every form of the encoding at isa-spec/spec/ops/vimnmx.toml:88 reads alike.
     #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e0(
+        w: u128,
+        sm: u32,
+    ) -> Option<(Reg, Reg, Reg, Src, Src, VimnmxType, bool)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let pd0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let pd1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
             .with_not(bit(w, 90));
         let ty: VimnmxType = match bits(w, 72, 2) {
@@ -430,6 +253,13 @@ impl OpVimnmx {
             _ => return None,
         };
         let relu: bool = bit(w, 76);
+        Some((d, pd0, pd1, a, p, ty, relu))
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/vimnmx.toml:88; form at isa-spec/spec/ops/vimnmx.toml:112).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, pd0, pd1, a, p, ty, relu) = Self::fields_e0(w, sm)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let o = Self {
             d,
             pd0,
@@ -445,21 +275,8 @@ impl OpVimnmx {
     /// Form `rir`'s fields (isa-spec/spec/ops/vimnmx.toml:88; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let pd0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
-        let pd1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, pd0, pd1, a, p, ty, relu) = Self::fields_e0(w, sm)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let ty: VimnmxType = match bits(w, 72, 2) {
-            1 => VimnmxType::S32,
-            0 => VimnmxType::U32,
-            2 => VimnmxType::U16x2,
-            3 => VimnmxType::S16x2,
-            _ => return None,
-        };
-        let relu: bool = bit(w, 76);
         let o = Self {
             d,
             pd0,
@@ -475,21 +292,8 @@ impl OpVimnmx {
     /// Form `rur`'s fields (isa-spec/spec/ops/vimnmx.toml:88; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let pd0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
-        let pd1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, pd0, pd1, a, p, ty, relu) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
-        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let ty: VimnmxType = match bits(w, 72, 2) {
-            1 => VimnmxType::S32,
-            0 => VimnmxType::U32,
-            2 => VimnmxType::U16x2,
-            3 => VimnmxType::S16x2,
-            _ => return None,
-        };
-        let relu: bool = bit(w, 76);
         let o = Self {
             d,
             pd0,
@@ -502,14 +306,16 @@ impl OpVimnmx {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/vimnmx.toml:96; form at isa-spec/spec/ops/vimnmx.toml:112).
+    /// The fields every form of the encoding at isa-spec/spec/ops/vimnmx.toml:96 reads alike.
     #[inline(always)]
-    fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e1(
+        w: u128,
+        sm: u32,
+    ) -> Option<(Reg, Reg, Reg, Src, Src, VimnmxType, bool)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let pd0: Reg = Reg::PT;
         let pd1: Reg = Reg::PT;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
             .with_not(bit(w, 90));
         let ty: VimnmxType = match bits(w, 72, 2) {
@@ -520,6 +326,13 @@ impl OpVimnmx {
             _ => return None,
         };
         let relu: bool = bit(w, 76);
+        Some((d, pd0, pd1, a, p, ty, relu))
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/vimnmx.toml:96; form at isa-spec/spec/ops/vimnmx.toml:112).
+    #[inline(always)]
+    fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, pd0, pd1, a, p, ty, relu) = Self::fields_e1(w, sm)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let o = Self {
             d,
             pd0,
@@ -535,21 +348,8 @@ impl OpVimnmx {
     /// Form `rir`'s fields (isa-spec/spec/ops/vimnmx.toml:96; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let pd0: Reg = Reg::PT;
-        let pd1: Reg = Reg::PT;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, pd0, pd1, a, p, ty, relu) = Self::fields_e1(w, sm)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let ty: VimnmxType = match bits(w, 72, 2) {
-            1 => VimnmxType::S32,
-            0 => VimnmxType::U32,
-            2 => VimnmxType::U16x2,
-            3 => VimnmxType::S16x2,
-            _ => return None,
-        };
-        let relu: bool = bit(w, 76);
         let o = Self {
             d,
             pd0,
@@ -565,21 +365,8 @@ impl OpVimnmx {
     /// Form `rcr`'s fields (isa-spec/spec/ops/vimnmx.toml:96; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let pd0: Reg = Reg::PT;
-        let pd1: Reg = Reg::PT;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, pd0, pd1, a, p, ty, relu) = Self::fields_e1(w, sm)?;
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let ty: VimnmxType = match bits(w, 72, 2) {
-            1 => VimnmxType::S32,
-            0 => VimnmxType::U32,
-            2 => VimnmxType::U16x2,
-            3 => VimnmxType::S16x2,
-            _ => return None,
-        };
-        let relu: bool = bit(w, 76);
         let o = Self {
             d,
             pd0,
@@ -595,21 +382,8 @@ impl OpVimnmx {
     /// Form `rur`'s fields (isa-spec/spec/ops/vimnmx.toml:96; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let pd0: Reg = Reg::PT;
-        let pd1: Reg = Reg::PT;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, pd0, pd1, a, p, ty, relu) = Self::fields_e1(w, sm)?;
         let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
-        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let ty: VimnmxType = match bits(w, 72, 2) {
-            1 => VimnmxType::S32,
-            0 => VimnmxType::U32,
-            2 => VimnmxType::U16x2,
-            3 => VimnmxType::S16x2,
-            _ => return None,
-        };
-        let relu: bool = bit(w, 76);
         let o = Self {
             d,
             pd0,
@@ -622,14 +396,16 @@ impl OpVimnmx {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/vimnmx.toml:107; form at isa-spec/spec/ops/vimnmx.toml:112).
+    /// The fields every form of the encoding at isa-spec/spec/ops/vimnmx.toml:107 reads alike.
     #[inline(always)]
-    fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e2(
+        w: u128,
+        sm: u32,
+    ) -> Option<(Reg, Reg, Reg, Src, Src, VimnmxType, bool)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let pd0: Reg = Reg::PT;
         let pd1: Reg = Reg::PT;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
             .with_not(bit(w, 90));
         let ty: VimnmxType = match bits(w, 72, 3) {
@@ -642,6 +418,13 @@ impl OpVimnmx {
             _ => return None,
         };
         let relu: bool = bit(w, 76);
+        Some((d, pd0, pd1, a, p, ty, relu))
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/vimnmx.toml:107; form at isa-spec/spec/ops/vimnmx.toml:112).
+    #[inline(always)]
+    fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, pd0, pd1, a, p, ty, relu) = Self::fields_e2(w, sm)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         let o = Self {
             d,
             pd0,
@@ -657,23 +440,8 @@ impl OpVimnmx {
     /// Form `rir`'s fields (isa-spec/spec/ops/vimnmx.toml:107; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let pd0: Reg = Reg::PT;
-        let pd1: Reg = Reg::PT;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, pd0, pd1, a, p, ty, relu) = Self::fields_e2(w, sm)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let ty: VimnmxType = match bits(w, 72, 3) {
-            1 => VimnmxType::S32,
-            0 => VimnmxType::U32,
-            2 => VimnmxType::U16x2,
-            3 => VimnmxType::S16x2,
-            4 => VimnmxType::U8x4,
-            5 => VimnmxType::S8x4,
-            _ => return None,
-        };
-        let relu: bool = bit(w, 76);
         let o = Self {
             d,
             pd0,
@@ -689,23 +457,8 @@ impl OpVimnmx {
     /// Form `rur`'s fields (isa-spec/spec/ops/vimnmx.toml:107; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let pd0: Reg = Reg::PT;
-        let pd1: Reg = Reg::PT;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let (d, pd0, pd1, a, p, ty, relu) = Self::fields_e2(w, sm)?;
         let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
-        let p = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
-            .with_not(bit(w, 90));
-        let ty: VimnmxType = match bits(w, 72, 3) {
-            1 => VimnmxType::S32,
-            0 => VimnmxType::U32,
-            2 => VimnmxType::U16x2,
-            3 => VimnmxType::S16x2,
-            4 => VimnmxType::U8x4,
-            5 => VimnmxType::S8x4,
-            _ => return None,
-        };
-        let relu: bool = bit(w, 76);
         let o = Self {
             d,
             pd0,
@@ -817,12 +570,7 @@ impl OpVimnmx {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
-    /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here). An op that
-    /// reads Maxwell's carry flag refuses: use `fold_cc`.
-    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-        self.fold_cc(sm, srcs, None).map(|x| x.0)
-    }
+    fold_via_cc!();
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/vimnmx.toml:2.
@@ -897,41 +645,20 @@ impl MemOp for OpVimnmx {}
 /// Spec: isa-spec/spec/ops/vimnmx.toml:2.
 impl Encode for OpVimnmx {
     const NAME: &'static str = "vimnmx";
-    /// The form match of [`Self::form_id`], each arm packing its form.
+    /// The form [`Self::form_id`] picks, packed.
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind, self.p.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x200 != 0 => {
-                self.encode_f0::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x200 != 0 => {
-                self.encode_f1::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x200 != 0 => {
-                self.encode_f2::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x100 != 0 => {
-                self.encode_f3::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x100 != 0 => {
-                self.encode_f4::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x100 != 0 => {
-                self.encode_f5::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x100 != 0 => {
-                self.encode_f6::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x400 != 0 => {
-                self.encode_f7::<E>(sm, c)
-            }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x400 != 0 => {
-                self.encode_f8::<E>(sm, c)
-            }
-            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x400 != 0 => {
-                self.encode_f9::<E>(sm, c)
-            }
+        match self.form_id(sm) {
+            Some(0) => self.encode_f0::<E>(sm, c),
+            Some(1) => self.encode_f1::<E>(sm, c),
+            Some(2) => self.encode_f2::<E>(sm, c),
+            Some(3) => self.encode_f3::<E>(sm, c),
+            Some(4) => self.encode_f4::<E>(sm, c),
+            Some(5) => self.encode_f5::<E>(sm, c),
+            Some(6) => self.encode_f6::<E>(sm, c),
+            Some(7) => self.encode_f7::<E>(sm, c),
+            Some(8) => self.encode_f8::<E>(sm, c),
+            Some(9) => self.encode_f9::<E>(sm, c),
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.p])),
         }
     }

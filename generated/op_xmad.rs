@@ -168,14 +168,13 @@ impl OpXmad {
     pub fn legal_f3(&self, sm: u32) -> bool {
         ((!self.mrg && !self.psl))
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/xmad.toml:120; form at isa-spec/spec/ops/xmad.toml:123).
+    /// What every form of the encoding at isa-spec/spec/ops/xmad.toml:120 packs alike.
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+    fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x5b00000000000000;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
@@ -186,126 +185,94 @@ impl OpXmad {
         w |= (self.sign.index() as u128) << 48;
         w |= (self.cmode.index() as u128) << 50;
         w |= fit::<E>(Self::NAME, "asel", self.asel as u128, 1u32)? << 53;
-        w |= fit::<E>(Self::NAME, "bsel", self.bsel as u128, 1u32)? << 35;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/xmad.toml:120; form at isa-spec/spec/ops/xmad.toml:123).
+    #[inline(always)]
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x5b00000000000000 | self.encode_e0::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= fit::<E>(Self::NAME, "bsel", self.bsel as u128, 1u32)? << 35;
+        Ok(w)
     }
     /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/xmad.toml:120; form at isa-spec/spec/ops/xmad.toml:123).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        only_default::<E>(Self::NAME, "modifier bsel", self.bsel == 0u32, sm)?;
+        let mut w: u128 = 0x3600000000000000 | self.encode_e0::<E>(sm, c)?;
+        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 16u32, 0u32, false)? << 20;
+        Ok(w)
+    }
+    /// What every form of the encoding at isa-spec/spec/ops/xmad.toml:145 packs alike.
+    #[inline(always)]
+    fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        only_default::<E>(Self::NAME, "modifier bsel", self.bsel == 0u32, sm)?;
-        let mut w: u128 = 0x3600000000000000;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= u128::from(self.psl) << 36;
-        w |= u128::from(self.mrg) << 37;
-        w |= u128::from(self.x) << 38;
         w |= u128::from(self.cc) << 47;
         w |= (self.sign.index() as u128) << 48;
-        w |= (self.cmode.index() as u128) << 50;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(0),
+                    Some(1),
+                    Some(2),
+                    Some(3),
+                    None,
+                ];
+                match CODES[self.cmode.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "cmode", self.cmode
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 50;
+        w |= fit::<E>(Self::NAME, "bsel", self.bsel as u128, 1u32)? << 52;
         w |= fit::<E>(Self::NAME, "asel", self.asel as u128, 1u32)? << 53;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 16u32, 0u32, false)? << 20;
+        w |= u128::from(self.x) << 54;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/xmad.toml:145; form at isa-spec/spec/ops/xmad.toml:148).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x4e00000000000000;
+        let mut w: u128 = 0x4e00000000000000 | self.encode_e1::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= u128::from(self.cc) << 47;
-        w |= (self.sign.index() as u128) << 48;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    None,
-                ];
-                match CODES[self.cmode.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "cmode", self.cmode
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 50;
-        w |= fit::<E>(Self::NAME, "bsel", self.bsel as u128, 1u32)? << 52;
-        w |= fit::<E>(Self::NAME, "asel", self.asel as u128, 1u32)? << 53;
-        w |= u128::from(self.x) << 54;
         w |= u128::from(self.psl) << 55;
         w |= u128::from(self.mrg) << 56;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w)
     }
     /// Form `c2` on SM [50, 52, 60] (isa-spec/spec/ops/xmad.toml:145; form at isa-spec/spec/ops/xmad.toml:148).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         only_default::<E>(Self::NAME, "modifier psl", self.psl == false, sm)?;
         only_default::<E>(Self::NAME, "modifier mrg", self.mrg == false, sm)?;
-        let mut w: u128 = 0x5100000000000000;
+        let mut w: u128 = 0x5100000000000000 | self.encode_e1::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "c", &self.c, 5u32)? << 34;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w |= u128::from(self.cc) << 47;
-        w |= (self.sign.index() as u128) << 48;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    None,
-                ];
-                match CODES[self.cmode.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "cmode", self.cmode
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 50;
-        w |= fit::<E>(Self::NAME, "bsel", self.bsel as u128, 1u32)? << 52;
-        w |= fit::<E>(Self::NAME, "asel", self.asel as u128, 1u32)? << 53;
-        w |= u128::from(self.x) << 54;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+        Ok(w)
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/xmad.toml:120; form at isa-spec/spec/ops/xmad.toml:123).
+    /// The fields every form of the encoding at isa-spec/spec/ops/xmad.toml:120 reads alike.
     #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e0(
+        w: u128,
+        sm: u32,
+    ) -> Option<(Reg, Src, Src, XmadSign, bool, XmadCmode, bool, bool, bool, u32)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         let sign: XmadSign = XmadSign::from_index(bits(w, 48, 2) as usize)?;
         let psl: bool = bit(w, 36);
@@ -314,6 +281,13 @@ impl OpXmad {
         let x: bool = bit(w, 38);
         let cc: bool = bit(w, 47);
         let asel: u32 = bits(w, 53, 1) as u32;
+        Some((d, a, c, sign, psl, cmode, mrg, x, cc, asel))
+    }
+    /// Form `r`'s fields (isa-spec/spec/ops/xmad.toml:120; form at isa-spec/spec/ops/xmad.toml:123).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, a, c, sign, psl, cmode, mrg, x, cc, asel) = Self::fields_e0(w, sm)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         let bsel: u32 = bits(w, 35, 1) as u32;
         let o = Self {
             d,
@@ -340,17 +314,8 @@ impl OpXmad {
     /// Form `i`'s fields (isa-spec/spec/ops/xmad.toml:120; form at isa-spec/spec/ops/xmad.toml:123).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let (d, a, c, sign, psl, cmode, mrg, x, cc, asel) = Self::fields_e0(w, sm)?;
         let b = Src::imm(imm_from_field(bits(w, 20, 16), 16u32, 0u32, false));
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
-        let sign: XmadSign = XmadSign::from_index(bits(w, 48, 2) as usize)?;
-        let psl: bool = bit(w, 36);
-        let cmode: XmadCmode = XmadCmode::from_index(bits(w, 50, 3) as usize)?;
-        let mrg: bool = bit(w, 37);
-        let x: bool = bit(w, 38);
-        let cc: bool = bit(w, 47);
-        let asel: u32 = bits(w, 53, 1) as u32;
         let bsel: u32 = 0u32;
         let o = Self {
             d,
@@ -374,15 +339,15 @@ impl OpXmad {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/xmad.toml:145; form at isa-spec/spec/ops/xmad.toml:148).
+    /// The fields every form of the encoding at isa-spec/spec/ops/xmad.toml:145 reads alike.
     #[inline(always)]
-    fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+    fn fields_e1(
+        w: u128,
+        sm: u32,
+    ) -> Option<(Reg, Src, XmadSign, XmadCmode, bool, bool, u32, u32)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
-        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         let sign: XmadSign = XmadSign::from_index(bits(w, 48, 2) as usize)?;
-        let psl: bool = bit(w, 55);
         let cmode: XmadCmode = match bits(w, 50, 2) {
             0 => XmadCmode::C,
             1 => XmadCmode::Clo,
@@ -390,11 +355,20 @@ impl OpXmad {
             3 => XmadCmode::Csfu,
             _ => return None,
         };
-        let mrg: bool = bit(w, 56);
         let x: bool = bit(w, 54);
         let cc: bool = bit(w, 47);
         let asel: u32 = bits(w, 53, 1) as u32;
         let bsel: u32 = bits(w, 52, 1) as u32;
+        Some((d, a, sign, cmode, x, cc, asel, bsel))
+    }
+    /// Form `c`'s fields (isa-spec/spec/ops/xmad.toml:145; form at isa-spec/spec/ops/xmad.toml:148).
+    #[inline(always)]
+    fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, a, sign, cmode, x, cc, asel, bsel) = Self::fields_e1(w, sm)?;
+        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
+        let psl: bool = bit(w, 55);
+        let mrg: bool = bit(w, 56);
         let o = Self {
             d,
             a,
@@ -420,24 +394,11 @@ impl OpXmad {
     /// Form `c2`'s fields (isa-spec/spec/ops/xmad.toml:145; form at isa-spec/spec/ops/xmad.toml:148).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let (d, a, sign, cmode, x, cc, asel, bsel) = Self::fields_e1(w, sm)?;
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         let c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        let sign: XmadSign = XmadSign::from_index(bits(w, 48, 2) as usize)?;
         let psl: bool = false;
-        let cmode: XmadCmode = match bits(w, 50, 2) {
-            0 => XmadCmode::C,
-            1 => XmadCmode::Clo,
-            2 => XmadCmode::Chi,
-            3 => XmadCmode::Csfu,
-            _ => return None,
-        };
         let mrg: bool = false;
-        let x: bool = bit(w, 54);
-        let cc: bool = bit(w, 47);
-        let asel: u32 = bits(w, 53, 1) as u32;
-        let bsel: u32 = bits(w, 52, 1) as u32;
         let o = Self {
             d,
             a,
@@ -617,12 +578,7 @@ impl OpXmad {
     pub fn has_fold(&self, sm: u32) -> bool {
         true
     }
-    /// Compute the destination values from source values (raw register
-    /// bits; the op's source modifiers are applied here). An op that
-    /// reads Maxwell's carry flag refuses: use `fold_cc`.
-    pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-        self.fold_cc(sm, srcs, None).map(|x| x.0)
-    }
+    fold_via_cc!();
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/xmad.toml:5.
@@ -710,7 +666,7 @@ impl MemOp for OpXmad {}
 /// Spec: isa-spec/spec/ops/xmad.toml:5.
 impl Encode for OpXmad {
     const NAME: &'static str = "xmad";
-    /// The form match of [`Self::form_id`], each arm packing its form.
+    /// The form [`Self::form_id`] picks, packed.
     #[inline(always)]
     fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         if !self.parts_ok() {
@@ -721,21 +677,20 @@ impl Encode for OpXmad {
                 ),
             );
         }
-        let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind, self.c.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => {
+        match self.form_id(sm) {
+            Some(0) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f0::<E>(sm, c)
             }
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x7 != 0 => {
+            Some(1) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f1::<E>(sm, c)
             }
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x7 != 0 => {
+            Some(2) => {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f2::<E>(sm, c)
             }
-            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7 != 0 => {
+            Some(3) => {
                 self.combo_f3::<E>(sm)?;
                 self.encode_f3::<E>(sm, c)
             }

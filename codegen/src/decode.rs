@@ -312,13 +312,41 @@ fn decode_common(form: &Form) -> TokenStream {
     }
 }
 
-fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> TokenStream {
-    let (fid, form) = (f.id, f.form);
-    let parts = form_fn("parts", fid);
-    let lets = decode_dsts(spec, op, form)
+/// A form's `let` statements, one per operand and modifier, with the
+/// Rust type each binds (for a helper that returns them).
+fn form_lets(spec: &Spec, op: &Op, form: &Form) -> Vec<(TokenStream, TokenStream)> {
+    let types = op
+        .dsts
+        .iter()
+        .map(|_| quote!(Reg))
+        .chain(op.srcs.iter().map(|_| quote!(Src)))
+        .chain(
+            op.modifiers
+                .iter()
+                .map(|m| crate::shared::mod_type(spec, m)),
+        );
+    decode_dsts(spec, op, form)
         .into_iter()
         .chain(decode_srcs(spec, op, form))
-        .chain(decode_mods(spec, op, form));
+        .chain(decode_mods(spec, op, form))
+        .zip(types)
+        .collect()
+}
+
+/// The name a `let` statement binds (its second token).
+fn bound_name(stmt: &TokenStream) -> TokenStream {
+    let t: Vec<_> = stmt.clone().into_iter().collect();
+    t.get(1).cloned().into_iter().collect()
+}
+
+fn form_decode_fn(
+    spec: &Spec,
+    op: &Op,
+    f: &crate::encode::FormRef<'_>,
+    lets: Vec<TokenStream>,
+) -> TokenStream {
+    let (fid, form) = (f.id, f.form);
+    let parts = form_fn("parts", fid);
     let inits = op
         .dsts
         .iter()
@@ -363,13 +391,72 @@ fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> Token
     }
 }
 
+/// The field readers of one encoding's forms: the operands and modifiers
+/// every form reads alike move to one helper `fields_eN` that returns
+/// them, when that saves code.
+fn encoding_decode_fns(
+    spec: &Spec,
+    op: &Op,
+    enc_id: usize,
+    fs: &[&crate::encode::FormRef<'_>],
+) -> Vec<TokenStream> {
+    let lets: Vec<Vec<(TokenStream, TokenStream)>> =
+        fs.iter().map(|f| form_lets(spec, op, f.form)).collect();
+    let stmts: Vec<Vec<TokenStream>> = lets
+        .iter()
+        .map(|l| l.iter().map(|(s, _)| s.clone()).collect())
+        .collect();
+    let refs: Vec<&[TokenStream]> = stmts.iter().map(|v| v.as_slice()).collect();
+    let shared = crate::shared::common_statements(&refs);
+    if fs.len() < 2 || shared.len() < 3 {
+        return fs
+            .iter()
+            .zip(stmts)
+            .map(|(f, l)| form_decode_fn(spec, op, f, l))
+            .collect();
+    }
+    let helper = ident(&format!("fields_e{enc_id}"));
+    let (moved, types): (Vec<_>, Vec<_>) = lets[0]
+        .iter()
+        .filter(|(s, _)| shared.contains(&s.to_string()))
+        .cloned()
+        .unzip();
+    let names: Vec<TokenStream> = moved.iter().map(bound_name).collect();
+    let doc = format!(
+        " The fields every form of the encoding at {} reads alike.",
+        crate::shared::spec_line(spec, &fs[0].enc.loc)
+    );
+    let mut out = vec![quote! {
+        #[doc = #doc]
+        #[inline(always)]
+        fn #helper(w: u128, sm: u32) -> Option<(#(#types),*)> {
+            #(#moved)*
+            Some((#(#names),*))
+        }
+    }];
+    for (f, l) in fs.iter().zip(stmts) {
+        let rest = l.into_iter().filter(|s| !shared.contains(&s.to_string()));
+        let lets = std::iter::once(quote!(let (#(#names),*) = Self::#helper(w, sm)?;))
+            .chain(rest)
+            .collect();
+        out.push(form_decode_fn(spec, op, f, lets));
+    }
+    out
+}
+
 /// The op's per-form field readers (`parts_fN`, in its inherent impl, `.0`)
 /// and its `Forms` impl (`.1`): the match from a form number to its
 /// reader, and its printer. The table entries that call them
 /// (`decode_form`, `print_form`) are the runtime's (`nak/src/runtime/decode.rs`).
 pub fn op_decode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Error> {
     let fs = forms(op);
-    let fns = fs.iter().map(|f| form_decode_fn(spec, op, f));
+    let mut fns = Vec::new();
+    for (e, enc) in op.encodings.iter().enumerate() {
+        let group: Vec<_> = fs.iter().filter(|f| std::ptr::eq(f.enc, enc)).collect();
+        if !group.is_empty() {
+            fns.extend(encoding_decode_fns(spec, op, e, &group));
+        }
+    }
     let arms = fs.iter().map(|f| {
         let id = Literal::u8_unsuffixed(f.id as u8);
         let parts = form_fn("parts", f.id);
@@ -638,7 +725,7 @@ fn slot_const(k: Option<SlotKindClass>) -> TokenStream {
         Some(SlotKindClass::Upred) => "UPRED",
     };
     let c = ident(c);
-    quote!(slot::#c)
+    quote!(#c)
 }
 
 /// Tables of every form (fixed bits, raw bits, SMs) for tests and tools:
@@ -657,16 +744,9 @@ pub fn form_tables(spec: &Spec) -> TokenStream {
             let sms = f.form.sms.iter().map(|x| Literal::u32_unsuffixed(*x));
             let id = Literal::u8_unsuffixed(f.id as u8);
             let kinds = f.form.src_kinds.iter().map(|k| slot_const(*k));
-            let raw = (f.form.unknown_mask() != 0 || f.form.canonical_raw() != 0)
-                .then(|| quote!(.raw(#u, #canon)));
-            let hidden =
-                crate::hidden::hidden_rows(spec, op, f.form).map(|rows| quote!(.hidden(#rows)));
+            let hidden = crate::hidden::hidden_rows(spec, op, f.form).map(|rows| quote!(; #rows));
             rows.push(quote! {
-                FormInfo::new(#name, #form, #id, Family::#fam, &[#(#sms),*])
-                    .fixed(#m, #v)
-                    #raw
-                    #hidden
-                    .with_srcs(&[#(#kinds),*])
+                form_info!(#name, #form, #id, #fam, [#(#sms),*], #m, #v, #u, #canon, [#(#kinds),*] #hidden)
             });
         }
     }

@@ -4,8 +4,9 @@
 
 use crate::Error;
 use crate::names::{field, ident};
-use crate::shared::{dst_default, mod_default, src_default};
+use crate::shared::{common_statements, dst_default, mod_default, src_default};
 use isa_spec::model::*;
+use proc_macro2::Ident;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
@@ -381,12 +382,22 @@ fn field_value(op: &Op, fl: &Field) -> Option<TokenStream> {
     }
 }
 
-fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
-    let name = ident(&format!("encode_f{}", f.id));
+/// A form's packing code in pieces, so that the forms of one encoding can
+/// share the pieces they have in common (`encode_eN`).
+struct FormCode {
+    checks: Vec<TokenStream>,
+    /// The fixed bits and the raw bits the text does not carry.
+    start: TokenStream,
+    body: Vec<TokenStream>,
+    not_all: Vec<TokenStream>,
+    /// Guard and control bits (`common_fields`), when the form has the
+    /// usual layout.
+    tail: Option<TokenStream>,
+}
+
+fn form_code(spec: &Spec, op: &Op, f: &FormRef) -> FormCode {
     let (_, value) = f.form.fixed();
     let value = u128_lit(value);
-    // The fixed bits and the raw bits the text does not carry, in one
-    // statement.
     let start = match f.form.unknown_mask() {
         0 => quote!(#value),
         m => {
@@ -406,8 +417,7 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
         {
             continue;
         }
-        let v = field_value(op, fl);
-        if let Some(v) = v {
+        if let Some(v) = field_value(op, fl) {
             // Everything but a raw enum index was fitted to the width above
             // (enum codes are checked against their bits by the lint).
             let exact = match &fl.target {
@@ -419,21 +429,64 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
             body.push(place(&fl.bits, v, exact));
         }
     }
-    // Guard and control bits last: with no combination check after
-    // them, in the returned value itself.
-    let mut result = quote!(Ok(w));
-    if let Some((g, n, c)) = common {
-        let fields = quote!(common_fields::<E>(Self::NAME, c, sm, #g, #n, #c)?);
-        if f.form.not_all.is_empty() {
-            result = quote!(Ok(w | #fields));
-        } else {
-            body.push(quote!(w |= #fields;));
-        }
+    let tail = common.map(|(g, n, c)| quote!(common_fields::<E>(Self::NAME, c, sm, #g, #n, #c)?));
+    let not_all = f
+        .form
+        .not_all
+        .iter()
+        .map(|&m| {
+            let m = u128_lit(m);
+            quote!(if w & #m == #m { return Err(E::fail(Self::NAME, format_args!("this combination of modifiers is not encodable on SM{}", sm))); })
+        })
+        .collect();
+    FormCode {
+        checks,
+        start,
+        body,
+        not_all,
+        tail,
     }
-    let not_all = f.form.not_all.iter().map(|&m| {
-        let m = u128_lit(m);
-        quote!(if w & #m == #m { return Err(E::fail(Self::NAME, format_args!("this combination of modifiers is not encodable on SM{}", sm))); })
-    });
+}
+
+/// `Ok(w)` with `tail` (guard and control bits) added last: with no
+/// combination check after them, in the returned value itself.
+fn finish(
+    body: &mut Vec<TokenStream>,
+    not_all: &[TokenStream],
+    tail: Option<TokenStream>,
+) -> TokenStream {
+    match tail {
+        Some(t) if not_all.is_empty() => quote!(Ok(w | #t)),
+        Some(t) => {
+            body.push(quote!(w |= #t;));
+            quote!(Ok(w))
+        }
+        None => quote!(Ok(w)),
+    }
+}
+
+/// The packing function of one form; `shared` names the encoding's
+/// helper that packs what all its forms pack alike (already removed from
+/// `code`).
+fn form_encode_fn(
+    spec: &Spec,
+    f: &FormRef,
+    mut code: FormCode,
+    shared: Option<&Ident>,
+) -> TokenStream {
+    let name = ident(&format!("encode_f{}", f.id));
+    let start = &code.start;
+    let start = match shared {
+        Some(h) => quote!(#start | self.#h::<E>(sm, c)?),
+        None => quote!(#start),
+    };
+    let result = finish(&mut code.body, &code.not_all, code.tail.take());
+    let FormCode {
+        checks,
+        body,
+        not_all,
+        ..
+    } = code;
     let form_name = format!(
         " Form `{}` on SM {:?} ({}; form at {}).",
         f.form.name,
@@ -452,6 +505,88 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
             #result
         }
     }
+}
+
+/// The packing functions of one encoding's forms: what every form packs
+/// alike (checks, fields, guard and control bits) moves to one helper
+/// `encode_eN` that each form's function calls, when that saves code.
+fn encoding_encode_fns(spec: &Spec, op: &Op, enc_id: usize, fs: &[&FormRef]) -> Vec<TokenStream> {
+    let mut codes: Vec<FormCode> = fs.iter().map(|f| form_code(spec, op, f)).collect();
+    let checks: Vec<&[TokenStream]> = codes.iter().map(|c| c.checks.as_slice()).collect();
+    let bodies: Vec<&[TokenStream]> = codes.iter().map(|c| c.body.as_slice()).collect();
+    let (sc, sb) = (common_statements(&checks), common_statements(&bodies));
+    let tails: Vec<String> = codes
+        .iter()
+        .map(|c| format!("{:?}", c.tail.as_ref().map(|t| t.to_string())))
+        .collect();
+    let same_tail = codes[0].tail.is_some() && tails.iter().all(|t| *t == tails[0]);
+    let moved = sc.len() + sb.len() + usize::from(same_tail);
+    if fs.len() < 2 || moved < 2 {
+        return fs
+            .iter()
+            .zip(codes)
+            .map(|(f, c)| form_encode_fn(spec, f, c, None))
+            .collect();
+    }
+    let helper = ident(&format!("encode_e{enc_id}"));
+    let keep = |v: &mut Vec<TokenStream>, shared: &std::collections::HashSet<String>| {
+        let (mut out, mut rest) = (Vec::new(), Vec::new());
+        for t in v.drain(..) {
+            if shared.contains(&t.to_string()) {
+                out.push(t)
+            } else {
+                rest.push(t)
+            }
+        }
+        *v = rest;
+        out
+    };
+    let mut shared_checks = Vec::new();
+    let mut shared_body = Vec::new();
+    let mut tail = None;
+    for (i, c) in codes.iter_mut().enumerate() {
+        let (k, b) = (keep(&mut c.checks, &sc), keep(&mut c.body, &sb));
+        let t = if same_tail { c.tail.take() } else { None };
+        if i == 0 {
+            (shared_checks, shared_body, tail) = (k, b, t);
+        }
+    }
+    let result = match tail {
+        Some(t) => quote!(Ok(w | #t)),
+        None => quote!(Ok(w)),
+    };
+    let doc = format!(
+        " What every form of the encoding at {} packs alike.",
+        crate::shared::spec_line(spec, &fs[0].enc.loc)
+    );
+    let mut out = vec![quote! {
+        #[doc = #doc]
+        #[inline(always)]
+        fn #helper<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+            #(#shared_checks)*
+            let mut w: u128 = 0;
+            #(#shared_body)*
+            #result
+        }
+    }];
+    out.extend(
+        fs.iter()
+            .zip(codes)
+            .map(|(f, c)| form_encode_fn(spec, f, c, Some(&helper))),
+    );
+    out
+}
+
+/// The packing functions of all the op's forms, encoding by encoding.
+fn encode_fns(spec: &Spec, op: &Op, fs: &[FormRef]) -> Vec<TokenStream> {
+    let mut out = Vec::new();
+    for (e, enc) in op.encodings.iter().enumerate() {
+        let group: Vec<&FormRef> = fs.iter().filter(|f| std::ptr::eq(f.enc, enc)).collect();
+        if !group.is_empty() {
+            out.extend(encoding_encode_fns(spec, op, e, &group));
+        }
+    }
+    out
 }
 
 /// The op's encoder: `form_id` and one packing function per form (in the
@@ -473,21 +608,18 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Err
         (Vec::new(), Vec::new())
     };
     let (legal_fns, _) = crate::combo::legal_fns(spec, op, &fs);
+    // `encode_as` picks the form with `form_id` and packs it.
     let arms = fs.iter().map(|f| {
         let n = ident(&format!("encode_f{}", f.id));
+        let id = Literal::u8_unsuffixed(f.id as u8);
         if rules {
             let k = &combo_names[f.id];
-            form_arm(
-                spec,
-                op,
-                f,
-                quote!({ self.#k::<E>(sm)?; self.#n::<E>(sm, c) }),
-            )
+            quote!(Some(#id) => { self.#k::<E>(sm)?; self.#n::<E>(sm, c) })
         } else {
-            form_arm(spec, op, f, quote!(self.#n::<E>(sm, c)))
+            quote!(Some(#id) => self.#n::<E>(sm, c))
         }
     });
-    let fns = fs.iter().map(|f| form_encode_fn(spec, op, f));
+    let fns = encode_fns(spec, op, &fs);
     let any_combo = if rules {
         let arms = fs.iter().map(|f| {
             let n = ident(&format!("encode_f{}", f.id));
@@ -543,12 +675,11 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Err
         #impl_doc
         impl Encode for #ty {
             const NAME: &'static str = #name;
-            /// The form match of [`Self::form_id`], each arm packing its form.
+            /// The form [`Self::form_id`] picks, packed.
             #[inline(always)]
             fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
                 #parts_check
-                let smb = sm_bit(sm);
-                match (#(self.#src_fields.kind,)*) {
+                match self.form_id(sm) {
                     #(#arms,)*
                     _ => Err(no_form(Self::NAME, Self::SMS, sm, &[#(self.#src_fields),*])),
                 }

@@ -208,12 +208,7 @@ pub fn op_fold(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             #has_fold
         }
 
-        /// Compute the destination values from source values (raw register
-        /// bits; the op's source modifiers are applied here). An op that
-        /// reads Maxwell's carry flag refuses: use `fold_cc`.
-        pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
-            self.fold_cc(sm, srcs, None).map(|x| x.0)
-        }
+        fold_via_cc!();
 
         /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
         /// may read (`None`: unknown); also returns the carry it writes.

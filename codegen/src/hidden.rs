@@ -39,8 +39,9 @@ struct Rule {
     value: u128,
 }
 
-/// The `Hidden` rows of one form (None when it has none): rules that
-/// differ only in their condition are one row with alternative conditions.
+/// The `Hidden` rows of one form as `form_info!` takes them (None when it
+/// has none): rules that differ only in their condition are one row with
+/// alternative conditions.
 pub(crate) fn hidden_rows(spec: &Spec, op: &Op, form: &Form) -> Option<TokenStream> {
     let mut merged: Vec<(Rule, Vec<(u128, u128)>)> = Vec::new();
     for r in rules(spec, op, form) {
@@ -64,10 +65,10 @@ pub(crate) fn hidden_rows(spec: &Spec, op: &Op, form: &Form) -> Option<TokenStre
             quote!((#m, #v))
         });
         let (any, m, v) = (u128_lit(r.when_any), u128_lit(r.mask), u128_lit(r.value));
-        quote!(Hidden { sms: #lo..=#hi, when: &[#(#when),*], when_any: #any, mask: #m, value: #v })
+        quote!((#lo..=#hi, [#(#when),*], #any, #m, #v))
     });
     let rows: Vec<TokenStream> = rows.collect();
-    (!rows.is_empty()).then(|| quote!(&[#(#rows),*]))
+    (!rows.is_empty()).then(|| quote!(#(#rows),*))
 }
 
 fn rules(spec: &Spec, op: &Op, form: &Form) -> Vec<Rule> {

@@ -41,7 +41,7 @@ fn view_tokens(v: ViewType) -> TokenStream {
 
 /// For each source with `type_by`: `<src>_view_of(modifiers...)` (the type
 /// the modifiers choose, `None`: the declared type), `<src>_view()` on the
-/// op; and `parts_ok()`: every `part` selector names a part of its
+/// op; and, with `part` selectors, `parts_ok()`: every `part` selector names a part of its
 /// source's type (the encoder refuses, the decoder skips, other words).
 fn src_views(spec: &Spec, op: &Op) -> TokenStream {
     let mut items = Vec::new();
@@ -94,14 +94,17 @@ fn src_views(spec: &Spec, op: &Op) -> TokenStream {
             });
         }
     }
-    if checks.is_empty() {
-        checks.push(quote!(true));
-    }
+    // An op without `part` selectors has nothing to check (and no caller).
+    let parts_ok = (!checks.is_empty()).then(|| {
+        quote! {
+            /// Whether every `part` selector names a part of its source's type.
+            #[inline(always)]
+            pub fn parts_ok(&self) -> bool { #(#checks)&&* }
+        }
+    });
     quote! {
         #(#items)*
-        /// Whether every `part` selector names a part of its source's type.
-        #[inline(always)]
-        pub fn parts_ok(&self) -> bool { #(#checks)&&* }
+        #parts_ok
     }
 }
 

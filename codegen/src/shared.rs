@@ -141,3 +141,21 @@ pub(crate) fn doc(text: &str) -> TokenStream {
 pub(crate) fn has_parts(op: &Op) -> bool {
     op.srcs.iter().any(|s| s.part.is_some())
 }
+
+/// The statements (compared by their text) that every list has, for code
+/// the forms of one encoding share; empty for fewer than two lists.
+pub(crate) fn common_statements(lists: &[&[TokenStream]]) -> std::collections::HashSet<String> {
+    let Some((first, rest)) = lists.split_first() else {
+        return Default::default();
+    };
+    if rest.is_empty() {
+        return Default::default();
+    }
+    let mut common: std::collections::HashSet<String> =
+        first.iter().map(|t| t.to_string()).collect();
+    for l in rest {
+        let here: std::collections::HashSet<String> = l.iter().map(|t| t.to_string()).collect();
+        common.retain(|s| here.contains(s));
+    }
+    common
+}

@@ -33,10 +33,13 @@ use crate::runtime::encode::{
     guard_field, imm_field, imm_from_field, imm_src_field, no_form, only_default, reg_from_index,
     reg_index, sext_field, src_field, src_reg,
 };
-use crate::runtime::fold::{FoldCc, FoldError, FoldOut, IntoValue, SrcMods, Value, check_sources};
+use crate::runtime::fold::{
+    FoldCc, FoldError, FoldOut, IntoValue, SrcMods, Value, check_sources, fold_via_cc,
+};
 use crate::runtime::fold_fns::*;
 use crate::runtime::instr::{
-    Common, FormInfo, Hidden, OperandInfo, ValueType, define_ops, dense_arms, enum_tables, slot,
+    Common, FormInfo, Hidden, OperandInfo, ValueType, define_ops, dense_arms, enum_tables,
+    form_info, slot,
 };
 use crate::runtime::legalize_support::{
     Legalize, LegalizeCx, LegalizeError, OpFields, copy_file, fold_imm_mods, fold_imm_mods_as,

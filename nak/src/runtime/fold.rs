@@ -76,6 +76,21 @@ impl FoldError {
 /// none), or why the op cannot be folded.
 pub type FoldCc = Result<(FoldOut, Option<bool>), FoldError>;
 
+/// An op's `fold`, written once: its `fold_cc` with the carry flag
+/// unknown (an op that reads Maxwell's carry flag then refuses).
+/// Invoked inside each generated op's inherent impl.
+macro_rules! fold_via_cc {
+    () => {
+        /// Compute the destination values from source values (raw register
+        /// bits; the op's source modifiers are applied here). An op that
+        /// reads Maxwell's carry flag refuses: use `fold_cc`.
+        pub fn fold(&self, sm: u32, srcs: &[Value]) -> Result<FoldOut, FoldError> {
+            self.fold_cc(sm, srcs, None).map(|x| x.0)
+        }
+    };
+}
+pub(crate) use fold_via_cc;
+
 /// A fold's source count check: op `op` takes `n` sources.
 pub fn check_sources(op: &str, n: usize, srcs: &[Value]) -> Result<(), FoldError> {
     if srcs.len() == n {

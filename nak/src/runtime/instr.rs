@@ -165,6 +165,36 @@ impl FormInfo {
     }
 }
 
+/// One row of the generated `FORMS` table, positionally: op, form, form
+/// number, family, SMs, fixed bits (mask, value), raw bits (mask, the
+/// value ptxas writes), the slot kind of each source (`slot` names), then
+/// optionally `;` and the [`Hidden`] rows as
+/// `(sms, [(mask, value)..], when_any, mask, value)`. A row then reads as
+/// one or two lines.
+macro_rules! form_info {
+    (
+        $op:literal, $form:literal, $id:literal, $fam:ident, [$($sm:literal),*],
+        $mask:literal, $value:literal, $unknown:literal, $canon:literal, [$($k:ident),*]
+        $(; $(($lo:literal..=$hi:literal, [$(($wm:literal, $wv:literal)),*], $any:literal,
+            $hm:literal, $hv:literal)),*)?
+    ) => {
+        $crate::runtime::instr::FormInfo::new(
+            $op, $form, $id, $crate::isa::Family::$fam, &[$($sm),*],
+        )
+        .fixed($mask, $value)
+        .raw($unknown, $canon)
+        $(.hidden(&[$($crate::runtime::instr::Hidden {
+            sms: $lo..=$hi,
+            when: &[$(($wm, $wv)),*],
+            when_any: $any,
+            mask: $hm,
+            value: $hv,
+        }),*]))?
+        .with_srcs(&[$($crate::runtime::instr::slot::$k),*])
+    };
+}
+pub(crate) use form_info;
+
 /// A spec enum's value tables and texts, written once here and invoked
 /// once per generated enum (after its `enum` item) with its values in
 /// declaration order: `ALL`, `NAMES` (spec names), `TEXTS` (the suffix
