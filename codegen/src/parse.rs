@@ -166,7 +166,7 @@ fn operand_counts(op: &Op, asm: &Asm) -> (TokenStream, usize) {
 fn item_name(op: &Op, item: &AsmItem) -> String {
     match item {
         AsmItem::Dst(i) => op.dsts[*i].name.clone(),
-        AsmItem::Src(i) | AsmItem::Mem(i, _) => op.srcs[*i].name.clone(),
+        AsmItem::Src(i) | AsmItem::Mem(i, ..) => op.srcs[*i].name.clone(),
         AsmItem::Modifier(i) => op.modifiers[*i].name.clone(),
     }
 }
@@ -201,7 +201,15 @@ fn operand_conv(spec: &Spec, op: &Op, item: &AsmItem) -> Conv {
         }
         AsmItem::Src(i) => src_conv(op, *i, pred_fits(op.srcs[*i].ty.is_pred())),
         AsmItem::Modifier(i) => modifier_conv(spec, &op.modifiers[*i]),
-        AsmItem::Mem(a, o) => {
+        AsmItem::Mem(a, _, Some(_)) => {
+            let n = op.srcs[*a].name.clone();
+            Conv {
+                conv: Box::new(move |t| quote!(asm_try!(cmem_operand(#t, #n, sm)))),
+                once: true,
+                fits: quote!(matches!(tok.base, Base::CMem(..) | Base::CBuf(..))),
+            }
+        }
+        AsmItem::Mem(a, o, None) => {
             let n = op.srcs[*a].name.clone();
             let reg = !op.srcs[*a].ty.is_pred();
             let bits = match op.modifiers[*o].ty {
@@ -344,9 +352,12 @@ fn operand_step(
     };
     let part_of = |i: usize| op.srcs[i].part.filter(|_| !op.srcs[i].type_by.is_empty());
     match &o.item {
-        AsmItem::Mem(a, m) => {
+        AsmItem::Mem(a, m, bank) => {
             assigned.push((AsmItem::Src(*a), quote!(#v.0)));
             assigned.push((AsmItem::Modifier(*m), quote!(#v.1)));
+            if let Some(b) = bank {
+                assigned.push((AsmItem::Modifier(*b), quote!(#v.2)));
+            }
         }
         AsmItem::Src(i) if part_of(*i).is_some() => {
             let p = part_of(*i).expect("checked");
@@ -444,10 +455,16 @@ fn operand_default(spec: &Spec, op: &Op, item: &AsmItem) -> TokenStream {
         }
         AsmItem::Src(i) => src_default(&op.srcs[*i]).unwrap_or(quote!(Src::RZ)),
         AsmItem::Modifier(i) => mod_default(spec, &op.modifiers[*i]),
-        AsmItem::Mem(a, o) => {
+        AsmItem::Mem(a, o, bank) => {
             let s = src_default(&op.srcs[*a]).unwrap_or(quote!(Src::RZ));
             let m = mod_default(spec, &op.modifiers[*o]);
-            quote!((#s, #m))
+            match bank {
+                Some(b) => {
+                    let b = mod_default(spec, &op.modifiers[*b]);
+                    quote!((#s, #m, #b))
+                }
+                None => quote!((#s, #m)),
+            }
         }
     }
 }
@@ -510,7 +527,7 @@ fn parse_ctrl_raw(op: &Op, asm: &Asm) -> (TokenStream, TokenStream) {
     let fs = forms(op);
     let reuse = op.srcs.iter().enumerate().filter_map(|(i, s)| {
         asm.operands.iter().find(|o| {
-            o.item == AsmItem::Src(i) || matches!(o.item, AsmItem::Mem(a, _) if a == i)
+            o.item == AsmItem::Src(i) || matches!(o.item, AsmItem::Mem(a, ..) if a == i)
         })?;
         let bits: Vec<Literal> = fs
             .iter()

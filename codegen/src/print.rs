@@ -306,7 +306,14 @@ fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
                     ModType::Bool => quote!(out.push_str(if self.#f { "1" } else { "0" })),
                 }
             }
-            AsmItem::Mem(a, o) => {
+            AsmItem::Mem(a, o, Some(b)) => {
+                let f = field(&op.srcs[*a].name);
+                let off = field(&op.modifiers[*o].name);
+                let bank = field(&op.modifiers[*b].name);
+                let r = crate::names::ident(&format!("reuse_{}", op.srcs[*a].name));
+                quote!(write_cmem(out, self.#bank as u64, &self.#f, #r, self.#off as i64, sm))
+            }
+            AsmItem::Mem(a, o, None) => {
                 let s = &op.srcs[*a];
                 let f = field(&s.name);
                 let off = field(&op.modifiers[*o].name);

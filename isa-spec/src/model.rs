@@ -296,8 +296,10 @@ pub enum AsmItem {
     Src(usize),
     Modifier(usize),
     /// A memory address `[a+off]`: a register source and a signed integer
-    /// modifier printed together (`[R4+0x10]`, `[R4]`, `[0x10]`, `[R4+-0x8]`).
-    Mem(usize, usize),
+    /// modifier printed together (`[R4+0x10]`, `[R4]`, `[0x10]`, `[R4+-0x8]`);
+    /// with a bank (an unsigned integer modifier), a constant-bank address
+    /// `c[bank][a+off]` (`c[0x3][R2+0x10]`).
+    Mem(usize, usize, Option<usize>),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1539,6 +1539,24 @@ fn resolve_src_views(
 }
 
 fn parse_asm_operand(op: &Op, s: &str) -> Result<(AsmItem, AsmCond, Vec<usize>), String> {
+    // `c[bank][a+off]`: a constant-bank address, the bank an unsigned modifier.
+    if let Some((bank, rest)) = s.strip_prefix("c[").and_then(|r| r.split_once(']')) {
+        let b = op
+            .modifier(bank.trim())
+            .filter(|&i| matches!(op.modifiers[i].ty, ModType::Int { signed: false, .. }))
+            .ok_or_else(|| {
+                format!(
+                    "`{bank}` is not an unsigned integer modifier of `{}`",
+                    op.name
+                )
+            })?;
+        return match parse_asm_operand(op, rest)? {
+            (AsmItem::Mem(a, o, None), cond, sfx) => Ok((AsmItem::Mem(a, o, Some(b)), cond, sfx)),
+            _ => Err(format!(
+                "constant address `{s}` is not `c[BANK][SRC+OFFSET]`"
+            )),
+        };
+    }
     if let Some(inner) = s.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
         let (a, o) = inner
             .split_once('+')
@@ -1550,7 +1568,7 @@ fn parse_asm_operand(op: &Op, s: &str) -> Result<(AsmItem, AsmCond, Vec<usize>),
             .modifier(o.trim())
             .filter(|&i| matches!(op.modifiers[i].ty, ModType::Int { signed: true, .. }))
             .ok_or_else(|| format!("`{o}` is not a signed integer modifier of `{}`", op.name))?;
-        return Ok((AsmItem::Mem(a, o), AsmCond::Always, Vec::new()));
+        return Ok((AsmItem::Mem(a, o, None), AsmCond::Always, Vec::new()));
     }
     let (name, cond) = if let Some((n, c)) = s.split_once(" if ") {
         let c = c.trim();

@@ -16,6 +16,9 @@ pub enum Base {
     Word(String),
     /// A memory address `[R4+0x10]` (RZ when only an offset is given).
     Mem(Reg, i64),
+    /// A constant-bank address with a register index, `c[0x3][R2+0x10]`
+    /// (bank, register, offset); `c[0x3][0x10]` is a [`Base::CBuf`].
+    CMem(u8, Reg, i64),
     /// An address whose base is not a register (`[0x75+0x8]`, `[c[0x0][0x8]]`):
     /// IR text before legalization, which copies the base to a register.
     MemOther(Box<Operand>, i64),
@@ -203,6 +206,10 @@ fn parse_operand(text: &str, col: usize) -> Result<Operand, AsmError> {
         let index = parse_u64(a.trim())
             .and_then(|v| u8::try_from(v).ok())
             .ok_or_else(|| err(col, format!("bad constant buffer index `{a}`")))?;
+        if let Some((r, off)) = reg_plus_offset(b.trim()) {
+            op.base = Base::CMem(index, r, off);
+            return Ok(op);
+        }
         let offset = parse_i64(b.trim())
             .and_then(|v| {
                 i32::try_from(v)
@@ -363,7 +370,7 @@ pub fn to_src(o: &Operand, style: ImmStyle) -> Option<Src> {
                 _ => return None,
             }
         }
-        Base::Mem(..) | Base::MemOther(..) => return None,
+        Base::Mem(..) | Base::MemOther(..) | Base::CMem(..) => return None,
     };
     Some(Src {
         kind,
@@ -613,6 +620,35 @@ pub fn mem_operand(
             tok.col,
             format!("{name} must be a memory address [R+offset]"),
         )),
+    }
+}
+
+/// `R2+0x10`, `R2+-0x4` or `R2`: a register index and its byte offset.
+fn reg_plus_offset(t: &str) -> Option<(Reg, i64)> {
+    let (r, off) = match t.split_once('+') {
+        Some((r, o)) => (r.trim(), parse_i64(o.trim())?),
+        None => (t, 0),
+    };
+    parse_reg(r).filter(|r| !r.file.is_pred()).map(|r| (r, off))
+}
+
+/// A constant-bank address `c[bank][R+offset]` of source `name`:
+/// (index register, signed byte offset, bank). `c[0x3][0x10]` (a
+/// [`Base::CBuf`]) is the zero register plus the offset.
+pub fn cmem_operand(tok: &Operand, name: &str, _sm: u32) -> Result<(Src, i32, u32), AsmError> {
+    let (bank, reg, off) = match &tok.base {
+        Base::CMem(b, r, off) => (*b, *r, *off),
+        Base::CBuf(c) => (c.index, Reg::RZ, c.offset as i32 as i64),
+        _ => {
+            return Err(err(
+                tok.col,
+                format!("{name} must be a constant address c[BANK][R+offset]"),
+            ));
+        }
+    };
+    match i32::try_from(off) {
+        Ok(off) => Ok((Src::reg(reg), off, bank as u32)),
+        Err(_) => Err(err(tok.col, format!("offset of {name} out of range"))),
     }
 }
 

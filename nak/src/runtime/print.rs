@@ -182,6 +182,25 @@ pub fn write_mem(out: &mut LineBuf, base: &Src, reuse: bool, offset: i64, bits: 
     out.push(']');
 }
 
+/// A constant-bank address `c[0x3][R2+0x10]` as nvdisasm prints it: the
+/// index as `[a+off]` does (`[R2]`, `[R2+-0x4]`, `[0x10]`, `[-0x4]` on RZ,
+/// the offset always signed), the zero register without an offset as
+/// `[RZ]` from Volta on and `[0x0]` on Maxwell/Pascal (nvdisasm 11.8:
+/// SM50 `LDC R16, c[0x3][0x0]`, SM70 `LDC R5, c[0x3][RZ]`).
+#[inline(always)]
+pub fn write_cmem(out: &mut LineBuf, bank: u64, base: &Src, reuse: bool, offset: i64, sm: u32) {
+    out.push_str("c[");
+    write_hex(out, bank);
+    out.push(']');
+    let rz = matches!(base.kind, SrcKind::Reg(r) if r.is_zero());
+    let word64 = crate::isa::family_of(sm).is_some_and(|f| f.width() == 64);
+    if rz && offset == 0 && word64 {
+        out.push_str("[0x0]");
+    } else {
+        write_mem(out, base, reuse, offset, 64, sm);
+    }
+}
+
 fn write_imm(out: &mut LineBuf, v: u32, style: ImmStyle) {
     match style {
         ImmStyle::Hex => write_hex(out, v as u64),
