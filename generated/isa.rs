@@ -171,6 +171,28 @@ enum_tables!(
     CvtItype32, 8, [S32, U32, S16, U16, S8, U8], ["s32", "u32", "s16", "u16", "s8",
     "u8"], ["", ".U32", ".S16", ".U16", ".S8", ".U8"], {}
 );
+/// Maxwell/Pascal conversion integer type (I2F's source, F2I's result):
+/// code is log2(bytes) | signed << 2 (I2F's source at 10..12,13, F2I's result
+/// at 8..10,12); nvdisasm 11.8 always prints it, S32 included.
+///
+/// Spec: isa-spec/spec/enums/cvt_itype_shown.toml:1 (enum `cvt_itype_shown`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum CvtItypeShown {
+    #[default]
+    S32,
+    U32,
+    S16,
+    U16,
+    S8,
+    U8,
+    S64,
+    U64,
+}
+enum_tables!(
+    CvtItypeShown, 8, [S32, U32, S16, U16, S8, U8, S64, U64], ["s32", "u32", "s16",
+    "u16", "s8", "u8", "s64", "u64"], [".S32", ".U32", ".S16", ".U16", ".S8", ".U8",
+    ".S64", ".U64"], {}
+);
 /// Double-precision comparison (DSETP): the codes of `fcmp`, but from Volta
 /// nvdisasm prints codes 0 and 15 as .MIN and .MAX (nvdisasm 11.8 on SM70 and
 /// 13 on SM75..SM120; SM50..SM62 print .F and .T). What MIN and MAX write is
@@ -359,6 +381,29 @@ impl Dcmp {
         }
     }
 }
+/// Maxwell/Pascal F2F rounding (bits 39..41 and 42): between two types a
+/// rounding mode (bit 42 ignored); from a type to itself, with bit 42, a
+/// rounding to an integral value (.ROUND is to nearest even). nvdisasm 11.8
+/// prints codes 1..3 of a type to itself as `.PASS` (not modelled).
+///
+/// Spec: isa-spec/spec/enums/f2f_rnd_sm50.toml:1 (enum `f2f_rnd_sm50`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum F2fRndSm50 {
+    #[default]
+    Rn,
+    Rm,
+    Rp,
+    Rz,
+    Round,
+    Floor,
+    Ceil,
+    Trunc,
+}
+enum_tables!(
+    F2fRndSm50, 8, [Rn, Rm, Rp, Rz, Round, Floor, Ceil, Trunc], ["rn", "rm", "rp", "rz",
+    "round", "floor", "ceil", "trunc"], ["", ".RM", ".RP", ".RZ", ".ROUND", ".FLOOR",
+    ".CEIL", ".TRUNC"], {}
+);
 /// F2I rounding: to nearest even (prints nothing), floor, ceil, truncate.
 ///
 /// Spec: isa-spec/spec/enums/f2i_rnd.toml:1 (enum `f2i_rnd`).
@@ -1621,8 +1666,8 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("DMUL", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("DSETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("EXIT", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
-    ("F2F", &[70, 75, 80, 86, 89, 90, 100, 120]),
-    ("F2I", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("F2F", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("F2I", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("FADD", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("FADD32I", &[50, 52, 60]),
     ("FFMA", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -1633,7 +1678,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("FMUL32I", &[50, 52, 60]),
     ("FSEL", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("FSETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
-    ("I2F", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("I2F", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("I2I", &[50, 52, 60]),
     ("IABS", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("IADD", &[50, 52, 60, 120]),
@@ -1656,7 +1701,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("LOP32I", &[50, 52, 60]),
     ("MOV", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("MOV32I", &[50, 52, 60]),
-    ("MUFU", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("MUFU", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("NOP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("PLOP3", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("POPC", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -1746,20 +1791,21 @@ define_ops! {
     Bfe(OpBfe), Bra(OpBra), BraUp(OpBraUp), BraUr(OpBraUr), Brev(OpBrev), Call(OpCall),
     CallAbs(OpCallAbs), CallAbsR(OpCallAbsR), CallR(OpCallR), Cs2r(OpCs2r),
     Cs2r32(OpCs2r32), Dadd(OpDadd), Dfma(OpDfma), Dmul(OpDmul), Dsetp(OpDsetp),
-    Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64), F2i(OpF2i), F2i64(OpF2i64), Fadd(OpFadd),
-    Fadd32i(OpFadd32i), Ffma(OpFfma), Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx),
-    Fmul(OpFmul), Fmul32i(OpFmul32i), Fsel(OpFsel), Fsetp(OpFsetp), I2f(OpI2f),
-    I2f64(OpI2f64), I2i(OpI2i), Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3),
-    Iadd32i(OpIadd32i), Iadd3x(OpIadd3x), Iadd64(OpIadd64), Iadd64x(OpIadd64x),
-    Iaddx(OpIaddx), Icmp(OpIcmp), Imad(OpImad), ImadHi(OpImadHi), ImadWide(OpImadWide),
-    ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx), Imnmx64(OpImnmx64),
-    Imul(OpImul), Imul32i(OpImul32i), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i),
-    Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldc(OpLdc), Ldg(OpLdg), Lea(OpLea),
-    LeaHi(OpLeaHi), LeaHiX(OpLeaHiX), LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3),
-    Lop32i(OpLop32i), Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu),
-    Nop(OpNop), Plop3(OpPlop3), Popc(OpPopc), Prmt(OpPrmt), Ret(OpRet), RetAbs(OpRetAbs),
-    S2r(OpS2r), Sel(OpSel), Sel64(OpSel64), Shf(OpShf), Shl(OpShl), Shr(OpShr),
-    Stg(OpStg), Vimnmx(OpVimnmx), Xmad(OpXmad)
+    Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64), F2fSm50(OpF2fSm50), F2i(OpF2i),
+    F2i64(OpF2i64), F2iSm50(OpF2iSm50), Fadd(OpFadd), Fadd32i(OpFadd32i), Ffma(OpFfma),
+    Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx), Fmul(OpFmul), Fmul32i(OpFmul32i),
+    Fsel(OpFsel), Fsetp(OpFsetp), I2f(OpI2f), I2f64(OpI2f64), I2fSm50(OpI2fSm50),
+    I2i(OpI2i), Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i),
+    Iadd3x(OpIadd3x), Iadd64(OpIadd64), Iadd64x(OpIadd64x), Iaddx(OpIaddx), Icmp(OpIcmp),
+    Imad(OpImad), ImadHi(OpImadHi), ImadWide(OpImadWide), ImadWideX(OpImadWideX),
+    Imadx(OpImadx), Imnmx(OpImnmx), Imnmx64(OpImnmx64), Imul(OpImul), Imul32i(OpImul32i),
+    Iscadd(OpIscadd), Iscadd32i(OpIscadd32i), Iset(OpIset), Isetp(OpIsetp),
+    Isetp64(OpIsetp64), Ldc(OpLdc), Ldg(OpLdg), Lea(OpLea), LeaHi(OpLeaHi),
+    LeaHiX(OpLeaHiX), LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i),
+    Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu), Nop(OpNop),
+    Plop3(OpPlop3), Popc(OpPopc), Prmt(OpPrmt), Ret(OpRet), RetAbs(OpRetAbs), S2r(OpS2r),
+    Sel(OpSel), Sel64(OpSel64), Shf(OpShf), Shl(OpShl), Shr(OpShr), Stg(OpStg),
+    Vimnmx(OpVimnmx), Xmad(OpXmad)
 }
 /// Decode one instruction word; `None` for a word no op of the spec matches.
 #[inline]
@@ -2055,8 +2101,20 @@ fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpFadd, 5 > (w, sm)
     );
     try_form!(
+        w & 0xfefa260000000000 == 0x38b8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpI2fSm50, 1 > (w, sm)
+    );
+    try_form!(
         w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpImnmx, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpF2fSm50, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefa220000000000 == 0x38b0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpF2iSm50, 2 > (w, sm)
     );
     try_form!(
         w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2122,8 +2180,20 @@ fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpFadd, 5 > (w, sm)
     );
     try_form!(
+        w & 0xfefa260000000000 == 0x38b8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpI2fSm50, 1 > (w, sm)
+    );
+    try_form!(
         w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpImnmx, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpF2fSm50, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefa220000000000 == 0x38b0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpF2iSm50, 2 > (w, sm)
     );
     try_form!(
         w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2258,7 +2328,19 @@ fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0xfff8400000000000 == 0x4c40000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpLop, 2 > (w, sm)
+        decode_form:: < OpLop, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x4ca8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpF2fSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x4cb0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpF2iSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x4cb8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpI2fSm50, 2 > (w, sm)
     );
     None
 }
@@ -2272,7 +2354,15 @@ fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
 fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpNop, 1 > (w, sm)
+        decode_form:: < OpNop, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5080000000000000 && matches!(sm, 52 | 60) =>
+        decode_form:: < OpMufu, 11 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5080000000000000 && matches!(sm, 50) => return
+        decode_form:: < OpMufu, 12 > (w, sm)
     );
     None
 }
@@ -2426,7 +2516,19 @@ fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpShf, 7 > (w, sm)
+        decode_form:: < OpShf, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5ca8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpF2fSm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5cb0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpF2iSm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5cb8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpI2fSm50, 0 > (w, sm)
     );
     None
 }
@@ -2735,8 +2837,20 @@ fn print_sm50_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpFadd, 5 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfefa260000000000 == 0x38b8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpI2fSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpImnmx, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpF2fSm50, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefa220000000000 == 0x38b0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpF2iSm50, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2802,8 +2916,20 @@ fn print_sm50_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpFadd, 5 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfefa260000000000 == 0x38b8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpI2fSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpImnmx, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpF2fSm50, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefa220000000000 == 0x38b0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpF2iSm50, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2938,7 +3064,19 @@ fn print_sm50_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0xfff8400000000000 == 0x4c40000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpLop, 2 > (w, sm, at, out)
+        print_form_bundled:: < OpLop, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x4ca8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpF2fSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x4cb0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpF2iSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x4cb8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpI2fSm50, 2 > (w, sm, at, out)
     );
     None
 }
@@ -2952,7 +3090,15 @@ fn print_sm50_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 fn print_sm50_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpNop, 1 > (w, sm, at, out)
+        print_form_bundled:: < OpNop, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5080000000000000 && matches!(sm, 52 | 60) =>
+        print_form_bundled:: < OpMufu, 11 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5080000000000000 && matches!(sm, 50) => return
+        print_form_bundled:: < OpMufu, 12 > (w, sm, at, out)
     );
     None
 }
@@ -3106,7 +3252,19 @@ fn print_sm50_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
+        print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5ca8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpF2fSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5cb0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpF2iSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5cb8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpI2fSm50, 0 > (w, sm, at, out)
     );
     None
 }
@@ -7323,6 +7481,23 @@ pub const FORMS: &[FormInfo] = &[
         (0x7000000000000000000000, 0x3000000000000000000000)], 0, 0x3000000000000000, 0)
     ),
     form_info!(
+        "f2f_sm50", "r", 0, Sm50, [50, 52, 60], 0xfff8000000000000, 0x5ca8000000000000,
+        0x1487ff000f000, 0, [GPR]; (50..= 60, [(0xc00, 0x800), (0xc00, 0xc00)], 0,
+        0x20000000000, 0)
+    ),
+    form_info!(
+        "f2f_sm50", "c", 1, Sm50, [50, 52, 60], 0xfff8000000000000, 0x4ca8000000000000,
+        0x148000000f000, 0, [CBUF]; (50..= 60, [(0xc00, 0x800), (0xc00, 0xc00)], 0,
+        0x20000000000, 0)
+    ),
+    form_info!(
+        "f2f_sm50", "i", 2, Sm50, [50, 52, 60], 0xfefa220000000000, 0x38a8000000000000,
+        0x148000000f000, 0, [IMM]; (50..= 60, [(0x7f80000c00, 0x7f80000800)], 0x7ff00000,
+        0x7ff00000, 0x7ff00000), (50..= 60, [(0x7ff8000c00, 0x7ff8000c00)], 0, 0x7f00000,
+        0x7f00000), (50..= 60, [(0x7ff8000c00, 0x7ff0000c00)], 0x7f00000, 0x7f00000,
+        0x7f00000)
+    ),
+    form_info!(
         "f2i", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
         0x1ffff8e06ff0fffff00ff000fff, 0x305, 0, 0, [GPR]; (70..= 120,
         [(0x7000000000000000000000, 0x2000000000000000000000)], 0, 0x3000000000000000, 0)
@@ -7396,6 +7571,21 @@ pub const FORMS: &[FormInfo] = &[
         0x1ffff8e06ff0fffff00ff000fff, 0x80000000000000000000d11, 0, 0, [UGPR]; (75..=
         120, [(0x7000000000000000000000, 0x2000000000000000000000),
         (0x7000000000000000000000, 0x3000000000000000000000)], 0, 0x3000000000000000, 0)
+    ),
+    form_info!(
+        "f2i_sm50", "r", 0, Sm50, [50, 52, 60], 0xfff8000000000000, 0x5cb0000000000000,
+        0x54c7ff000e000, 0, [GPR]
+    ),
+    form_info!(
+        "f2i_sm50", "c", 1, Sm50, [50, 52, 60], 0xfff8000000000000, 0x4cb0000000000000,
+        0x54c000000e000, 0, [CBUF]
+    ),
+    form_info!(
+        "f2i_sm50", "i", 2, Sm50, [50, 52, 60], 0xfefa220000000000, 0x38b0000000000000,
+        0x54c000000e000, 0, [IMM]; (50..= 60, [(0x7f80000c00, 0x7f80000800)], 0x7ff00000,
+        0x7ff00000, 0x7ff00000), (50..= 60, [(0x7ff8000c00, 0x7ff8000c00)], 0, 0x7f00000,
+        0x7f00000), (50..= 60, [(0x7ff8000c00, 0x7ff0000c00)], 0x7f00000, 0x7f00000,
+        0x7f00000)
     ),
     form_info!(
         "fadd", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
@@ -7736,6 +7926,18 @@ pub const FORMS: &[FormInfo] = &[
         (0x3004000000000000000000, 0x2000000000000000000000), (0x3004000000000000000000,
         0x3004000000000000000000), (0x3004000000000000000000, 0x3000000000000000000000)],
         0, 0x3000000000000000, 0)
+    ),
+    form_info!(
+        "i2f_sm50", "r", 0, Sm50, [50, 52, 60], 0xfff8000000000000, 0x5cb8000000000000,
+        0x5587ff000d000, 0, [GPR]
+    ),
+    form_info!(
+        "i2f_sm50", "i", 1, Sm50, [50, 52, 60], 0xfefa260000000000, 0x38b8000000000000,
+        0x558000000d000, 0, [IMM]
+    ),
+    form_info!(
+        "i2f_sm50", "c", 2, Sm50, [50, 52, 60], 0xfff8000000000000, 0x4cb8000000000000,
+        0x558000000d000, 0, [CBUF]
     ),
     form_info!(
         "i2i", "r", 0, Sm50, [50, 52, 60], 0xfff959fff000c000, 0x5ce0000000000000, 0, 0,
@@ -8688,6 +8890,14 @@ pub const FORMS: &[FormInfo] = &[
         0x3000000000000000, 0)
     ),
     form_info!(
+        "mufu", "fixed", 11, Sm50, [52, 60], 0xfff8000000000000, 0x5080000000000000,
+        0x2bfffff000000, 0, [GPR]
+    ),
+    form_info!(
+        "mufu", "fixed", 12, Sm50, [50], 0xfff8000000000000, 0x5080000000000000,
+        0x2bfffff000000, 0, [GPR]
+    ),
+    form_info!(
         "nop", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
         0x1ffffffffffffffffffffff0fff, 0x918, 0, 0, []
     ),
@@ -9002,8 +9212,10 @@ include!(concat!(env!("OUT_DIR"), "/", "op_dsetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_exit.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2f.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2f64.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_f2f_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2i64.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_f2i_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fadd32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ffma.rs"));
@@ -9016,6 +9228,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_fsel.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fsetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2f.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2f64.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_i2f_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iabs.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd.rs"));

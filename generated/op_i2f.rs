@@ -479,7 +479,15 @@ impl Forms for OpI2f {
                 {
                     let view = self.b_view();
                     let style = view.map_or(ImmStyle::Hex, View::imm_style).for_sm(sm);
-                    write_src_part(out, &self.b, reuse_b, style, view, self.sel, false)
+                    write_src_part(
+                        out,
+                        &self.b,
+                        reuse_b,
+                        style,
+                        view,
+                        self.sel,
+                        PartStyle::Index,
+                    )
                 };
             }
         }

@@ -456,7 +456,15 @@ impl Forms for OpI2i {
                 {
                     let view = self.b_view();
                     let style = ImmStyle::SignedHex.for_sm(sm);
-                    write_src_part(out, &self.b, reuse_b, style, view, self.sel, true)
+                    write_src_part(
+                        out,
+                        &self.b,
+                        reuse_b,
+                        style,
+                        view,
+                        self.sel,
+                        PartStyle::Bytes,
+                    )
                 };
             }
         }

@@ -4,7 +4,7 @@
 
 /// `MUFU`: Transcendental approximation; SIN/COS take the angle in turns (radians / 2pi).
 ///
-/// Spec: isa-spec/spec/ops/mufu.toml:2 (op `mufu`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/mufu.toml:2 (op `mufu`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpMufu {
     /// Destination (f32). (isa-spec/spec/ops/mufu.toml:17)
@@ -17,6 +17,8 @@ pub struct OpMufu {
     pub fmt: MufuFmt,
     /// Modifier. Part of the source register or constant read when its type is 8 or 16 bits wide (.B1-.B3, .H1); bits 60..62. (isa-spec/spec/ops/mufu.toml:37)
     pub sel: u32,
+    /// Modifier. Maxwell/Pascal: clamp the result to [0, 1] (bit 50). (isa-spec/spec/ops/mufu.toml:43)
+    pub sat: bool,
 }
 op_fields!(OpMufu, [a], [d]);
 /// Spec: isa-spec/spec/ops/mufu.toml:2.
@@ -25,7 +27,7 @@ impl OpMufu {
     pub const MNEMONIC: &'static str = "MUFU";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::F32).with_neg().with_abs(),
     ];
@@ -76,6 +78,8 @@ impl OpMufu {
             (SrcKind::Imm(_),) if smb & 0x700 != 0 => Some(8),
             (SrcKind::CBuf(_),) if smb & 0x100 != 0 => Some(9),
             (reg!(UGpr),) if smb & 0x700 != 0 => Some(10),
+            (reg!(Gpr),) if smb & 0x6 != 0 => Some(11),
+            (reg!(Gpr),) if smb & 0x1 != 0 => Some(12),
             _ => None,
         }
     }
@@ -102,6 +106,8 @@ impl OpMufu {
                 self.encode_f9::<EncodeError>(sm, c)
             }
             (reg!(UGpr),) if smb & 0x700 != 0 => self.encode_f10::<EncodeError>(sm, c),
+            (reg!(Gpr),) if smb & 0x6 != 0 => self.encode_f11::<EncodeError>(sm, c),
+            (reg!(Gpr),) if smb & 0x1 != 0 => self.encode_f12::<EncodeError>(sm, c),
             _ => self.encode(sm, c),
         }
     }
@@ -133,10 +139,11 @@ impl OpMufu {
                     MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
                 )))
     }
-    /// What every form of the encoding at isa-spec/spec/ops/mufu.toml:54 packs alike.
+    /// What every form of the encoding at isa-spec/spec/ops/mufu.toml:65 packs alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "modifier fmt", self.fmt == MufuFmt::F32, sm)?;
+        only_default::<E>(Self::NAME, "modifier sat", self.sat == false, sm)?;
         let mut w: u128 = 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
@@ -169,7 +176,7 @@ impl OpMufu {
             } << 74;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70] (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
+    /// Form `rrr` on SM [70] (isa-spec/spec/ops/mufu.toml:65; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -181,7 +188,7 @@ impl OpMufu {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [70] (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
+    /// Form `rir` on SM [70] (isa-spec/spec/ops/mufu.toml:65; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -191,7 +198,7 @@ impl OpMufu {
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70] (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
+    /// Form `rcr` on SM [70] (isa-spec/spec/ops/mufu.toml:65; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -204,9 +211,10 @@ impl OpMufu {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/mufu.toml:63 packs alike.
+    /// What every form of the encoding at isa-spec/spec/ops/mufu.toml:74 packs alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        only_default::<E>(Self::NAME, "modifier sat", self.sat == false, sm)?;
         let mut w: u128 = 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w
@@ -229,7 +237,7 @@ impl OpMufu {
         w |= (self.op.index() as u128) << 74;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
+    /// Form `rrr` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -241,7 +249,7 @@ impl OpMufu {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
+    /// Form `rir` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -251,7 +259,7 @@ impl OpMufu {
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
+    /// Form `rcr` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -264,7 +272,7 @@ impl OpMufu {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
+    /// Form `rur` on SM [75, 80, 86, 89] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -276,16 +284,17 @@ impl OpMufu {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/mufu.toml:74 packs alike.
+    /// What every form of the encoding at isa-spec/spec/ops/mufu.toml:85 packs alike.
     #[inline(always)]
     fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        only_default::<E>(Self::NAME, "modifier sat", self.sat == false, sm)?;
         let mut w: u128 = 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.fmt.index() as u128) << 72;
         w |= (self.op.index() as u128) << 74;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
+    /// Form `rrr` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:85; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -296,7 +305,7 @@ impl OpMufu {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rir` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
+    /// Form `rir` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:85; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -305,7 +314,7 @@ impl OpMufu {
         w |= imm_src_field::<E>(Self::NAME, "a", &self.a, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [90] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
+    /// Form `rcr` on SM [90] (isa-spec/spec/ops/mufu.toml:85; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -317,7 +326,7 @@ impl OpMufu {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// Form `rur` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
+    /// Form `rur` on SM [90, 100, 120] (isa-spec/spec/ops/mufu.toml:85; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -328,9 +337,93 @@ impl OpMufu {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/mufu.toml:54 reads alike.
+    /// Form `fixed` on SM [52, 60] (isa-spec/spec/ops/mufu.toml:112; form at isa-spec/spec/ops/mufu.toml:112).
     #[inline(always)]
-    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, MufuOp, MufuFmt)> {
+    fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "modifier fmt", self.fmt == MufuFmt::F32, sm)?;
+        only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
+        let mut w: u128 = 0x5080000000000000 | (c.raw & 0x2bfffff000000);
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(0),
+                    Some(1),
+                    Some(2),
+                    Some(3),
+                    Some(4),
+                    Some(5),
+                    Some(6),
+                    Some(7),
+                    Some(8),
+                    None,
+                ];
+                match CODES[self.op.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "op", self.op.name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 20;
+        w |= u128::from(self.a.abs) << 46;
+        w |= u128::from(self.a.neg) << 48;
+        w |= u128::from(self.sat) << 50;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `fixed` on SM [50] (isa-spec/spec/ops/mufu.toml:130; form at isa-spec/spec/ops/mufu.toml:130).
+    #[inline(always)]
+    fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "modifier fmt", self.fmt == MufuFmt::F32, sm)?;
+        only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
+        let mut w: u128 = 0x5080000000000000 | (c.raw & 0x2bfffff000000);
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(0),
+                    Some(1),
+                    Some(2),
+                    Some(3),
+                    Some(4),
+                    Some(5),
+                    Some(6),
+                    Some(7),
+                    None,
+                    None,
+                ];
+                match CODES[self.op.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "op", self.op.name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 20;
+        w |= u128::from(self.a.abs) << 46;
+        w |= u128::from(self.a.neg) << 48;
+        w |= u128::from(self.sat) << 50;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// The fields every form of the encoding at isa-spec/spec/ops/mufu.toml:65 reads alike.
+    #[inline(always)]
+    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, MufuOp, MufuFmt, bool)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let op: MufuOp = match bits(w, 74, 6) {
             0 => MufuOp::Cos,
@@ -345,17 +438,18 @@ impl OpMufu {
             _ => return None,
         };
         let fmt: MufuFmt = MufuFmt::F32;
-        Some((d, op, fmt))
+        let sat: bool = false;
+        Some((d, op, fmt, sat))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:65; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, op, fmt) = Self::fields_e0(w, sm)?;
+        let (d, op, fmt, sat) = Self::fields_e0(w, sm)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let sel: u32 = bits(w, 60, 2) as u32;
-        let o = Self { d, a, op, fmt, sel };
+        let o = Self { d, a, op, fmt, sel, sat };
         if !o.parts_ok() {
             return None;
         }
@@ -364,13 +458,13 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x3000000000000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
+    /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:65; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, op, fmt) = Self::fields_e0(w, sm)?;
+        let (d, op, fmt, sat) = Self::fields_e0(w, sm)?;
         let a = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let sel: u32 = 0u32;
-        let o = Self { d, a, op, fmt, sel };
+        let o = Self { d, a, op, fmt, sel, sat };
         if !o.parts_ok() {
             return None;
         }
@@ -379,15 +473,15 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x3000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:54; form at isa-spec/spec/ops/mufu.toml:79).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:65; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, op, fmt) = Self::fields_e0(w, sm)?;
+        let (d, op, fmt, sat) = Self::fields_e0(w, sm)?;
         let a = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let sel: u32 = bits(w, 60, 2) as u32;
-        let o = Self { d, a, op, fmt, sel };
+        let o = Self { d, a, op, fmt, sel, sat };
         if !o.parts_ok() {
             return None;
         }
@@ -396,9 +490,9 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x3000000000000000000)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/mufu.toml:63 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/mufu.toml:74 reads alike.
     #[inline(always)]
-    fn fields_e1(w: u128, sm: u32) -> Option<(Reg, MufuOp, MufuFmt)> {
+    fn fields_e1(w: u128, sm: u32) -> Option<(Reg, MufuOp, MufuFmt, bool)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
         let fmt: MufuFmt = match bits(w, 73, 1) {
@@ -406,17 +500,18 @@ impl OpMufu {
             1 => MufuFmt::F16,
             _ => return None,
         };
-        Some((d, op, fmt))
+        let sat: bool = false;
+        Some((d, op, fmt, sat))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, op, fmt) = Self::fields_e1(w, sm)?;
+        let (d, op, fmt, sat) = Self::fields_e1(w, sm)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let sel: u32 = bits(w, 60, 2) as u32;
-        let o = Self { d, a, op, fmt, sel };
+        let o = Self { d, a, op, fmt, sel, sat };
         if !o.parts_ok() {
             return None;
         }
@@ -425,13 +520,13 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1000000000000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
+    /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, op, fmt) = Self::fields_e1(w, sm)?;
+        let (d, op, fmt, sat) = Self::fields_e1(w, sm)?;
         let a = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let sel: u32 = 0u32;
-        let o = Self { d, a, op, fmt, sel };
+        let o = Self { d, a, op, fmt, sel, sat };
         if !o.parts_ok() {
             return None;
         }
@@ -440,15 +535,15 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, op, fmt) = Self::fields_e1(w, sm)?;
+        let (d, op, fmt, sat) = Self::fields_e1(w, sm)?;
         let a = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let sel: u32 = bits(w, 60, 2) as u32;
-        let o = Self { d, a, op, fmt, sel };
+        let o = Self { d, a, op, fmt, sel, sat };
         if !o.parts_ok() {
             return None;
         }
@@ -457,15 +552,15 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1000000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/mufu.toml:63; form at isa-spec/spec/ops/mufu.toml:79).
+    /// Form `rur`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, op, fmt) = Self::fields_e1(w, sm)?;
+        let (d, op, fmt, sat) = Self::fields_e1(w, sm)?;
         let a = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let sel: u32 = bits(w, 60, 2) as u32;
-        let o = Self { d, a, op, fmt, sel };
+        let o = Self { d, a, op, fmt, sel, sat };
         if !o.parts_ok() {
             return None;
         }
@@ -474,23 +569,24 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1000000000000000000)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/mufu.toml:74 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/mufu.toml:85 reads alike.
     #[inline(always)]
-    fn fields_e2(w: u128, sm: u32) -> Option<(Reg, MufuOp, MufuFmt)> {
+    fn fields_e2(w: u128, sm: u32) -> Option<(Reg, MufuOp, MufuFmt, bool)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
         let fmt: MufuFmt = MufuFmt::from_index(bits(w, 72, 2) as usize)?;
-        Some((d, op, fmt))
+        let sat: bool = false;
+        Some((d, op, fmt, sat))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:85; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, op, fmt) = Self::fields_e2(w, sm)?;
+        let (d, op, fmt, sat) = Self::fields_e2(w, sm)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let sel: u32 = bits(w, 60, 2) as u32;
-        let o = Self { d, a, op, fmt, sel };
+        let o = Self { d, a, op, fmt, sel, sat };
         if !o.parts_ok() {
             return None;
         }
@@ -499,13 +595,13 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
+    /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:85; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, op, fmt) = Self::fields_e2(w, sm)?;
+        let (d, op, fmt, sat) = Self::fields_e2(w, sm)?;
         let a = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         let sel: u32 = 0u32;
-        let o = Self { d, a, op, fmt, sel };
+        let o = Self { d, a, op, fmt, sel, sat };
         if !o.parts_ok() {
             return None;
         }
@@ -514,15 +610,15 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:85; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, op, fmt) = Self::fields_e2(w, sm)?;
+        let (d, op, fmt, sat) = Self::fields_e2(w, sm)?;
         let a = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let sel: u32 = bits(w, 60, 2) as u32;
-        let o = Self { d, a, op, fmt, sel };
+        let o = Self { d, a, op, fmt, sel, sat };
         if !o.parts_ok() {
             return None;
         }
@@ -531,15 +627,15 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:79).
+    /// Form `rur`'s fields (isa-spec/spec/ops/mufu.toml:85; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, op, fmt) = Self::fields_e2(w, sm)?;
+        let (d, op, fmt, sat) = Self::fields_e2(w, sm)?;
         let a = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
         let sel: u32 = bits(w, 60, 2) as u32;
-        let o = Self { d, a, op, fmt, sel };
+        let o = Self { d, a, op, fmt, sel, sat };
         if !o.parts_ok() {
             return None;
         }
@@ -547,6 +643,67 @@ impl OpMufu {
             return None;
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/mufu.toml:112; form at isa-spec/spec/ops/mufu.toml:112).
+    #[inline(always)]
+    fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
+            .with_neg(bit(w, 48))
+            .with_abs(bit(w, 46));
+        let op: MufuOp = match bits(w, 20, 4) {
+            0 => MufuOp::Cos,
+            1 => MufuOp::Sin,
+            2 => MufuOp::Ex2,
+            3 => MufuOp::Lg2,
+            4 => MufuOp::Rcp,
+            5 => MufuOp::Rsq,
+            6 => MufuOp::Rcp64h,
+            7 => MufuOp::Rsq64h,
+            8 => MufuOp::Sqrt,
+            _ => return None,
+        };
+        let fmt: MufuFmt = MufuFmt::F32;
+        let sel: u32 = 0u32;
+        let sat: bool = bit(w, 50);
+        let o = Self { d, a, op, fmt, sel, sat };
+        if !o.parts_ok() {
+            return None;
+        }
+        if !o.legal_f0(sm) {
+            return None;
+        }
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x2bfffff000000)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/mufu.toml:130; form at isa-spec/spec/ops/mufu.toml:130).
+    #[inline(always)]
+    fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
+            .with_neg(bit(w, 48))
+            .with_abs(bit(w, 46));
+        let op: MufuOp = match bits(w, 20, 4) {
+            0 => MufuOp::Cos,
+            1 => MufuOp::Sin,
+            2 => MufuOp::Ex2,
+            3 => MufuOp::Lg2,
+            4 => MufuOp::Rcp,
+            5 => MufuOp::Rsq,
+            6 => MufuOp::Rcp64h,
+            7 => MufuOp::Rsq64h,
+            _ => return None,
+        };
+        let fmt: MufuFmt = MufuFmt::F32;
+        let sel: u32 = 0u32;
+        let sat: bool = bit(w, 50);
+        let o = Self { d, a, op, fmt, sel, sat };
+        if !o.parts_ok() {
+            return None;
+        }
+        if !o.legal_f0(sm) {
+            return None;
+        }
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x2bfffff000000)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -554,7 +711,7 @@ impl OpMufu {
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `MUFU` (isa-spec/spec/ops/mufu.toml:41).
+    /// Parse syntax `MUFU` (isa-spec/spec/ops/mufu.toml:49).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["MUFU"]])?;
         let mut cur = 0usize;
@@ -570,6 +727,7 @@ impl OpMufu {
             &MufuFmt::ALL,
             |v| v.text_sm(sm),
         )?;
+        let sat: bool = take_suffix(rest, &mut cur, ".SAT");
         if cur != rest.len() {
             return None;
         }
@@ -624,6 +782,7 @@ impl OpMufu {
             op,
             fmt,
             sel: v_a.1,
+            sat,
         };
         let form = op.form_id(sm);
         let ctrl = 0u32;
@@ -652,8 +811,16 @@ impl OpMufu {
         let op = self.op;
         let fmt = self.fmt;
         let sel = self.sel;
+        let sat = self.sat;
         match family_of(sm) {
             _ => {
+                if sat {
+                    return Err(
+                        FoldError::new(
+                            format!("{} has no fold on SM{} when {}", "mufu", sm, "sat"),
+                        ),
+                    );
+                }
                 let cc_in: bool = false;
                 let out_d: f32 = mufu_f32(op, fmt, a)?;
                 Ok((FoldOut::new(&[out_d.into_value()]), None))
@@ -721,6 +888,14 @@ impl Encode for OpMufu {
                 self.combo_f0::<E>(sm)?;
                 self.encode_f10::<E>(sm, c)
             }
+            Some(11) => {
+                self.combo_f0::<E>(sm)?;
+                self.encode_f11::<E>(sm, c)
+            }
+            Some(12) => {
+                self.combo_f0::<E>(sm)?;
+                self.encode_f12::<E>(sm, c)
+            }
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a])),
         }
     }
@@ -741,13 +916,15 @@ impl Forms for OpMufu {
             8 => Self::parts_f8(w, sm),
             9 => Self::parts_f9(w, sm),
             10 => Self::parts_f10(w, sm),
+            11 => Self::parts_f11(w, sm),
+            12 => Self::parts_f12(w, sm),
             _ => None,
         }
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/mufu.toml:41.
+    /// Spec: isa-spec/spec/ops/mufu.toml:49.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -757,13 +934,24 @@ impl Forms for OpMufu {
                 out.push_str("MUFU");
                 out.push_text_chunk(self.op.chunk_sm(sm));
                 out.push_text_chunk(self.fmt.chunk_sm(sm));
+                if self.sat {
+                    out.push_str(".SAT");
+                }
                 out.push_str(" ");
                 write_reg(out, self.d);
                 out.push_str(", ");
                 {
                     let view = self.a_view();
                     let style = view.map_or(ImmStyle::F32, View::imm_style).for_sm(sm);
-                    write_src_part(out, &self.a, reuse_a, style, view, self.sel, false)
+                    write_src_part(
+                        out,
+                        &self.a,
+                        reuse_a,
+                        style,
+                        view,
+                        self.sel,
+                        PartStyle::Index,
+                    )
                 };
             }
         }

@@ -747,7 +747,15 @@ impl Forms for OpXmad {
                     let style = view
                         .map_or(ImmStyle::SignedHex, View::imm_style)
                         .for_sm(sm);
-                    write_src_part(out, &self.a, reuse_a, style, view, self.asel, false)
+                    write_src_part(
+                        out,
+                        &self.a,
+                        reuse_a,
+                        style,
+                        view,
+                        self.asel,
+                        PartStyle::Index,
+                    )
                 };
                 out.push_str(", ");
                 {
@@ -755,7 +763,15 @@ impl Forms for OpXmad {
                     let style = view
                         .map_or(ImmStyle::SignedHex, View::imm_style)
                         .for_sm(sm);
-                    write_src_part(out, &self.b, reuse_b, style, view, self.bsel, false)
+                    write_src_part(
+                        out,
+                        &self.b,
+                        reuse_b,
+                        style,
+                        view,
+                        self.bsel,
+                        PartStyle::Index,
+                    )
                 };
                 out.push_str(", ");
                 write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));

@@ -92,10 +92,12 @@ fn rules(spec: &Spec, op: &Op, form: &Form) -> Vec<Rule> {
                 mask,
                 value,
             };
-            // A byte-offset selector is printed for a word too (`R2.B1`).
+            // A byte-offset or `.H1` selector is printed for a word too
+            // (`R2.B1`, `R0.H1`).
             if let Some(sel) = src.part.and_then(|p| mod_field(form, p))
                 && wide
                 && !src.part_bytes
+                && !src.part_half
             {
                 out.push(hide(sel.bits.mask(), 0));
             }

@@ -89,6 +89,8 @@ fn src_views(spec: &Spec, op: &Op) -> TokenStream {
             let p = field(&op.modifiers[pi].name);
             checks.push(if s.part_bytes {
                 quote!(self.#view().is_none_or(|v| v.byte_part_ok(self.#p)))
+            } else if s.part_half {
+                quote!(self.#view().is_none_or(|v| v.half_part_ok(self.#p)))
             } else {
                 quote!(self.#view().is_none_or(|v| v.part_ok(self.#p)))
             });

@@ -260,6 +260,8 @@ fn src_conv(op: &Op, i: usize, fits: TokenStream) -> Conv {
     }
     let parse_part = if s.part_bytes {
         quote!(parse_byte_part)
+    } else if s.part_half {
+        quote!(parse_half_part)
     } else {
         quote!(parse_part)
     };

@@ -285,11 +285,17 @@ fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
                     } else {
                         quote!(view.map_or(#style, View::imm_style).for_sm(sm))
                     };
-                    let byte_sel = s.part_bytes;
+                    let part_style = if s.part_bytes {
+                        quote!(PartStyle::Bytes)
+                    } else if s.part_half {
+                        quote!(PartStyle::Half)
+                    } else {
+                        quote!(PartStyle::Index)
+                    };
                     quote!({
                         let view = self.#view();
                         let style = #style;
-                        write_src_part(out, &self.#f, #r, style, view, #sel, #byte_sel)
+                        write_src_part(out, &self.#f, #r, style, view, #sel, #part_style)
                     })
                 }
             }

@@ -99,7 +99,9 @@ fn encodes_modifier(enc: &Encoding, idx: usize) -> bool {
 }
 
 /// A modifier left out of an encoding must keep its default there. Without
-/// a declaration that is S0602 (once per family: is the omission meant?);
+/// a declaration, an SM where no encoding encodes it is S0602 (once per
+/// family: is the omission meant? An encoding of some forms only, as
+/// Maxwell F2I's immediate one, may leave it to another on its SMs);
 /// with `families`/`sms`, it must be encoded on exactly the SMs it
 /// declares (S0603). A one-value enum needs no bits anywhere.
 fn check_modifier_encoded(spec: &Spec, op: &Op, idx: usize, m: &Modifier, report: &mut Report) {
@@ -111,7 +113,12 @@ fn check_modifier_encoded(spec: &Spec, op: &Op, idx: usize, m: &Modifier, report
         let fam = &spec.families[enc.family];
         let encoded = encodes_modifier(enc, idx);
         let Some(on) = &m.exists_on else {
-            if !encoded && !warned.contains(&enc.family) {
+            let encoded_on_its_sms = enc.sms.iter().all(|sm| {
+                op.encodings
+                    .iter()
+                    .any(|e| e.sms.contains(sm) && encodes_modifier(e, idx))
+            });
+            if !encoded_on_its_sms && !warned.contains(&enc.family) {
                 warned.push(enc.family);
                 report.push(
                     Diagnostic::warning(

@@ -246,6 +246,8 @@ pub struct Operand {
     pub unknown: bool,
     /// The part selector holds a byte offset (`part_bytes`).
     pub part_bytes: bool,
+    /// The part selector is one bit printed `.H1` whatever the type (`part_half`).
+    pub part_half: bool,
     /// An immediate prints as the declared type, not the view (`imm_declared`).
     pub imm_declared: bool,
     pub doc: String,

@@ -666,6 +666,7 @@ fn resolve_operands(
                 part: None,
                 unknown,
                 part_bytes: false,
+                part_half: false,
                 imm_declared: false,
                 doc: r.doc.clone().unwrap_or_default(),
                 loc: cx.loc(&r.name),
@@ -1530,6 +1531,15 @@ fn resolve_src_views(
                 Code::S0103,
                 &r.name,
                 "`part_bytes` without a `part` selector",
+            );
+            ok = false;
+        }
+        s.part_half = r.part_half && s.part.is_some();
+        if r.part_half && (r.part.is_none() || r.part_bytes) {
+            cx.err(
+                Code::S0103,
+                &r.name,
+                "`part_half` needs a `part` selector and excludes `part_bytes`",
             );
             ok = false;
         }

@@ -243,6 +243,10 @@ pub struct OperandDef {
     /// index (Maxwell's I2I: `.H1` is 2; 1 and 3 name no half).
     #[serde(default)]
     pub part_bytes: bool,
+    /// The `part` selector is one bit, `.H1`, printed for every type
+    /// (Maxwell's F2I: `F2I.U32.F32 R1, R0.H1`).
+    #[serde(default)]
+    pub part_half: bool,
     /// An immediate prints and parses as the declared `type`, not as the
     /// type `type_by` chooses (Maxwell's I2I prints its sign-extended
     /// 20-bit immediate as a signed word whatever the source type).

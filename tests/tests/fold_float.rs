@@ -476,6 +476,7 @@ fn mufu_loose() {
             op,
             fmt: MufuFmt::F32,
             sel: 0,
+            sat: false,
         };
         f32::from_bits(u(o
             .fold(75, &[Value::U32(x.to_bits())])

@@ -52,7 +52,7 @@ use crate::runtime::print::{
     ImmStyle, write_cmem, write_guard, write_hex, write_mem, write_reg, write_signed_hex,
     write_src, write_src_part,
 };
-use crate::runtime::view::View;
+use crate::runtime::view::{PartStyle, View};
 use std::fmt::Write as _;
 
 include!(concat!(env!("OUT_DIR"), "/isa.rs"));

@@ -4,7 +4,7 @@
 use crate::runtime::fmt_float;
 use crate::runtime::line_buf::LineBuf;
 use crate::runtime::operand::{MOD_ABS, MOD_NEG, MOD_NOT, Reg, RegFile, Src, SrcKind};
-use crate::runtime::view::View;
+use crate::runtime::view::{PartStyle, View};
 
 /// How an immediate source is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -248,10 +248,11 @@ pub fn write_src(out: &mut LineBuf, s: &Src, reuse: bool, style: ImmStyle) {
 /// inside `|...|` (`-|R2.H1|`); a constant of a narrow type prints as
 /// nvdisasm writes it, with a blank between its brackets
 /// (`c[0x0] [0x10].B2`), and so does any constant of a source whose
-/// selector is a byte offset (`byte_sel`: Maxwell's I2I prints
+/// selector is a byte offset (`PartStyle::Bytes`: Maxwell's I2I prints
 /// `|c[0x0] [0x150]|` for a word too, and its selector as `.B1`..`.B3`
-/// or `.H1`, see [`View::byte_part_text`]). Immediates print in the type's
-/// style.
+/// or `.H1`, see [`View::byte_part_text`]) or one `.H1` bit
+/// (`PartStyle::Half`: Maxwell's F2I, `c[0x0] [0x0].H1` for every type).
+/// Immediates print in the type's style.
 #[inline(never)]
 pub fn write_src_part(
     out: &mut LineBuf,
@@ -260,14 +261,15 @@ pub fn write_src_part(
     style: ImmStyle,
     view: Option<View>,
     sel: u32,
-    byte_sel: bool,
+    part_style: PartStyle,
 ) {
-    let part = match view {
-        Some(v) if byte_sel => v.byte_part_text(sel),
-        Some(v) => v.part_text(sel),
-        None => "",
+    let part = match (view, part_style) {
+        (Some(v), PartStyle::Bytes) => v.byte_part_text(sel),
+        (Some(v), PartStyle::Half) => v.half_part_text(sel),
+        (Some(v), PartStyle::Index) => v.part_text(sel),
+        (None, _) => "",
     };
-    let narrow = byte_sel || view.is_some_and(|v| v.part_bits() != 0);
+    let narrow = part_style != PartStyle::Index || view.is_some_and(|v| v.part_bits() != 0);
     let mods = s.mods();
     let kind = s.kind;
     match kind {

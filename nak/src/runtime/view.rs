@@ -6,6 +6,19 @@
 
 use crate::runtime::print::ImmStyle;
 
+/// How a source's `part` selector names its part (the spec's `part`,
+/// `part_bytes`, `part_half`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PartStyle {
+    /// The part's index: `.B1`..`.B3` of a byte, `.H1` of a half, nothing
+    /// for a whole-word type.
+    Index,
+    /// The part's byte offset, printed for every type (Maxwell's I2I).
+    Bytes,
+    /// One bit, `.H1`, printed for every type (Maxwell's F2I).
+    Half,
+}
+
 /// The type a source is read as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum View {
@@ -106,6 +119,23 @@ impl View {
     /// dot) names for this type; `None` when the type has no such part.
     pub fn parse_byte_part(self, suffix: &str) -> Option<u32> {
         (1..4).find(|&b| self.byte_part_ok(b) && self.byte_part_text(b).get(1..) == Some(suffix))
+    }
+
+    /// Whether `sel` is a one-bit `.H1` selector (`part_half`): 0 or 1,
+    /// for every type (nvdisasm prints `F2I.U32.F32 R1, R0.H1`).
+    pub const fn half_part_ok(self, sel: u32) -> bool {
+        sel < 2
+    }
+
+    /// nvdisasm's text for a one-bit `.H1` selector (`part_half`).
+    pub const fn half_part_text(self, sel: u32) -> &'static str {
+        if sel == 1 { ".H1" } else { "" }
+    }
+
+    /// The one-bit selector a register suffix (`H1`, without the dot)
+    /// names (`part_half`): `H1` is 1 for every type.
+    pub fn parse_half_part(self, suffix: &str) -> Option<u32> {
+        (suffix == "H1").then_some(1)
     }
 
     /// nvdisasm's text for part `sel`: nothing for part 0 or a whole-word
