@@ -436,6 +436,19 @@ pub enum FloType {
     S32,
 }
 enum_tables!(FloType, 8, [U32, S32], ["u32", "s32"], [".U32", ""], {});
+/// A source's half selector printed after its register (Maxwell/Pascal
+/// IADD3, two bits per source): the whole word, `.H0` or `.H1`. Code 3 prints
+/// `.???3` (nvdisasm 11.8, SM50..SM60): no instruction.
+///
+/// Spec: isa-spec/spec/enums/half_sel.toml:1 (enum `half_sel`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum HalfSel {
+    #[default]
+    Word,
+    H0,
+    H1,
+}
+enum_tables!(HalfSel, 8, [Word, H0, H1], ["word", "h0", "h1"], ["", ".H0", ".H1"], {});
 /// I2I integer type (both ends). Maxwell/Pascal code: log2(bytes) in the low
 /// two bits, signed in bit 2 (dst at 8..10,12; src at 10..12,13); nvdisasm
 /// prints size 3 (64-bit) as `.INVALID3`/`.???7`: not an instruction. Unlike
@@ -456,6 +469,19 @@ enum_tables!(
     I2iType, 8, [S32, U32, S16, U16, S8, U8], ["s32", "u32", "s16", "u16", "s8", "u8"],
     [".S32", ".U32", ".S16", ".U16", ".S8", ".U8"], {}
 );
+/// Maxwell/Pascal IADD3's shift mode (bits 37..39 of the register form):
+/// none, .RS or .LS. Code 3 prints `.???3` (nvdisasm 11.8, SM50..SM60): no
+/// instruction.
+///
+/// Spec: isa-spec/spec/enums/iadd3_mode.toml:1 (enum `iadd3_mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Iadd3Mode {
+    #[default]
+    None,
+    Rs,
+    Ls,
+}
+enum_tables!(Iadd3Mode, 8, [None, Rs, Ls], ["none", "rs", "ls"], ["", ".RS", ".LS"], {});
 /// Integer comparison.
 ///
 /// Spec: isa-spec/spec/enums/icmp.toml:1 (enum `icmp`).
@@ -1622,7 +1648,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("I2I", &[50, 52, 60]),
     ("IABS", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("IADD", &[50, 52, 60, 120]),
-    ("IADD3", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("IADD3", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("IADD32I", &[50, 52, 60]),
     ("ICMP", &[50, 52, 60]),
     ("IMAD", &[70, 75, 80, 86, 89, 90, 100, 120]),
@@ -2051,7 +2077,11 @@ fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpLop, 1 > (w, sm)
+        decode_form:: < OpLop, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef4000000000000 == 0x38c0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpIadd3, 5 > (w, sm)
     );
     None
 }
@@ -2118,7 +2148,11 @@ fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpLop, 1 > (w, sm)
+        decode_form:: < OpLop, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef4000000000000 == 0x38c0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpIadd3, 5 > (w, sm)
     );
     None
 }
@@ -2241,7 +2275,11 @@ fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0xfff8400000000000 == 0x4c40000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpLop, 2 > (w, sm)
+        decode_form:: < OpLop, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff0000000000000 == 0x4cc0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpIadd3, 6 > (w, sm)
     );
     None
 }
@@ -2409,7 +2447,11 @@ fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpShf, 7 > (w, sm)
+        decode_form:: < OpShf, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff0000000000000 == 0x5cc0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpIadd3, 4 > (w, sm)
     );
     None
 }
@@ -2723,7 +2765,11 @@ fn print_sm50_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpLop, 1 > (w, sm, at, out)
+        print_form_bundled:: < OpLop, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef4000000000000 == 0x38c0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpIadd3, 5 > (w, sm, at, out)
     );
     None
 }
@@ -2790,7 +2836,11 @@ fn print_sm50_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpLop, 1 > (w, sm, at, out)
+        print_form_bundled:: < OpLop, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef4000000000000 == 0x38c0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpIadd3, 5 > (w, sm, at, out)
     );
     None
 }
@@ -2913,7 +2963,11 @@ fn print_sm50_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0xfff8400000000000 == 0x4c40000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpLop, 2 > (w, sm, at, out)
+        print_form_bundled:: < OpLop, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff0000000000000 == 0x4cc0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpIadd3, 6 > (w, sm, at, out)
     );
     None
 }
@@ -3081,7 +3135,11 @@ fn print_sm50_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
+        print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff0000000000000 == 0x5cc0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpIadd3, 4 > (w, sm, at, out)
     );
     None
 }
@@ -8698,6 +8756,16 @@ pub const FORMS: &[FormInfo] = &[
             ],
         )
         .with_srcs(&[slot::GPR, slot::UGPR, slot::GPR]),
+    FormInfo::new("iadd3", "r", 4, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff0000000000000, 0x5cc0000000000000)
+        .raw(0x70000000, 0)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
+    FormInfo::new("iadd3", "i", 5, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfef4000000000000, 0x38c0000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
+    FormInfo::new("iadd3", "c", 6, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff0000000000000, 0x4cc0000000000000)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
     FormInfo::new("iadd32i", "fixed", 0, Family::Sm50, &[50, 52, 60])
         .fixed(0xfec0000000000000, 0x1c00000000000000)
         .with_srcs(&[slot::GPR, slot::IMM]),

@@ -667,6 +667,7 @@ fn resolve_operands(
                 unknown,
                 part_bytes: false,
                 imm_declared: false,
+                imm_field: false,
                 doc: r.doc.clone().unwrap_or_default(),
                 loc: cx.loc(&r.name),
             }
@@ -1534,6 +1535,7 @@ fn resolve_src_views(
             ok = false;
         }
         s.imm_declared = r.imm_declared;
+        s.imm_field = r.imm_field;
     }
     ok
 }
