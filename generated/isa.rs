@@ -1651,7 +1651,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("IADD3", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("IADD32I", &[50, 52, 60]),
     ("ICMP", &[50, 52, 60]),
-    ("IMAD", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("IMAD", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("IMNMX", &[50, 52, 60, 75, 80, 86, 89, 90, 100, 120]),
     ("IMUL", &[50, 52, 60]),
     ("IMUL32I", &[50, 52, 60]),
@@ -1761,11 +1761,11 @@ define_ops! {
     Fmul(OpFmul), Fmul32i(OpFmul32i), Fsel(OpFsel), Fsetp(OpFsetp), I2f(OpI2f),
     I2f64(OpI2f64), I2i(OpI2i), Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3),
     Iadd32i(OpIadd32i), Iadd3x(OpIadd3x), Iadd64(OpIadd64), Iadd64x(OpIadd64x),
-    Iaddx(OpIaddx), Icmp(OpIcmp), Imad(OpImad), ImadHi(OpImadHi), ImadWide(OpImadWide),
-    ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx), Imnmx64(OpImnmx64),
-    Imul(OpImul), Imul32i(OpImul32i), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i),
-    Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldg(OpLdg), Lea(OpLea),
-    LeaHi(OpLeaHi), LeaHiX(OpLeaHiX), LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3),
+    Iaddx(OpIaddx), Icmp(OpIcmp), Imad(OpImad), ImadHi(OpImadHi), ImadSm50(OpImadSm50),
+    ImadWide(OpImadWide), ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx),
+    Imnmx64(OpImnmx64), Imul(OpImul), Imul32i(OpImul32i), Iscadd(OpIscadd),
+    Iscadd32i(OpIscadd32i), Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldg(OpLdg),
+    Lea(OpLea), LeaHi(OpLeaHi), LeaHiX(OpLeaHiX), LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3),
     Lop32i(OpLop32i), Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu),
     Nop(OpNop), Plop3(OpPlop3), Popc(OpPopc), Prmt(OpPrmt), Ret(OpRet), RetAbs(OpRetAbs),
     S2r(OpS2r), Sel(OpSel), Sel64(OpSel64), Shf(OpShf), Shl(OpShl), Shr(OpShr),
@@ -1828,35 +1828,38 @@ static DECODE_SM50: [DecodeArm; 256] = dense_arms(
         (0x30, decode_sm50_arm10),
         (0x32, decode_sm50_arm11),
         (0x33, decode_sm50_arm12),
-        (0x34, decode_sm50_arm10),
-        (0x36, decode_sm50_arm13),
-        (0x37, decode_sm50_arm14),
-        (0x38, decode_sm50_arm15),
-        (0x39, decode_sm50_arm16),
+        (0x34, decode_sm50_arm13),
+        (0x35, decode_sm50_arm14),
+        (0x36, decode_sm50_arm15),
+        (0x37, decode_sm50_arm16),
+        (0x38, decode_sm50_arm17),
+        (0x39, decode_sm50_arm18),
         (0x3a, decode_sm50_arm10),
-        (0x3c, decode_sm50_arm17),
-        (0x3d, decode_sm50_arm18),
+        (0x3c, decode_sm50_arm19),
+        (0x3d, decode_sm50_arm20),
         (0x3e, decode_sm50_arm10),
-        (0x49, decode_sm50_arm19),
-        (0x4b, decode_sm50_arm20),
-        (0x4c, decode_sm50_arm21),
-        (0x4e, decode_sm50_arm22),
-        (0x4f, decode_sm50_arm22),
-        (0x50, decode_sm50_arm23),
-        (0x51, decode_sm50_arm24),
-        (0x53, decode_sm50_arm25),
-        (0x58, decode_sm50_arm26),
-        (0x59, decode_sm50_arm27),
-        (0x5a, decode_sm50_arm26),
-        (0x5b, decode_sm50_arm28),
-        (0x5c, decode_sm50_arm29),
-        (0x5d, decode_sm50_arm26),
-        (0x5e, decode_sm50_arm26),
-        (0x5f, decode_sm50_arm26),
-        (0xe2, decode_sm50_arm30),
-        (0xe3, decode_sm50_arm31),
-        (0xee, decode_sm50_arm32),
-        (0xf0, decode_sm50_arm33),
+        (0x49, decode_sm50_arm21),
+        (0x4a, decode_sm50_arm22),
+        (0x4b, decode_sm50_arm23),
+        (0x4c, decode_sm50_arm24),
+        (0x4e, decode_sm50_arm25),
+        (0x4f, decode_sm50_arm25),
+        (0x50, decode_sm50_arm26),
+        (0x51, decode_sm50_arm27),
+        (0x52, decode_sm50_arm28),
+        (0x53, decode_sm50_arm29),
+        (0x58, decode_sm50_arm30),
+        (0x59, decode_sm50_arm31),
+        (0x5a, decode_sm50_arm32),
+        (0x5b, decode_sm50_arm33),
+        (0x5c, decode_sm50_arm34),
+        (0x5d, decode_sm50_arm30),
+        (0x5e, decode_sm50_arm30),
+        (0x5f, decode_sm50_arm30),
+        (0xe2, decode_sm50_arm35),
+        (0xe3, decode_sm50_arm36),
+        (0xee, decode_sm50_arm37),
+        (0xf0, decode_sm50_arm38),
     ],
     decode_none,
 );
@@ -1954,6 +1957,24 @@ fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpShf, 8 > (w, sm)
     );
     try_form!(
+        w & 0xfe80000000000000 == 0x3400000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpImadSm50, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xfe80000000000000 == 0x3400000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpImadSm50, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShf, 8 > (w, sm)
+    );
+    try_form!(
         w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpIsetp, 5 > (w, sm)
     );
@@ -1983,7 +2004,7 @@ fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpIsetp, 5 > (w, sm)
@@ -2010,178 +2031,185 @@ fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpPopc, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpFlo, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpI2i, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpShf, 8 > (w, sm)
-    );
-    try_form!(
-        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpShl, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpShr, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpIadd, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpImul, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpSel, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpFmul, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpDadd, 8 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpIscadd, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpFadd, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpImnmx, 8 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpFmnmx, 13 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpBfe, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpLop, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfef4000000000000 == 0x38c0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpIadd3, 5 > (w, sm)
-    );
-    None
-}
-fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpPopc, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpFlo, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpI2i, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpShl, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpShr, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpIadd, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpImul, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpSel, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpFmul, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpDadd, 8 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpIscadd, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpFadd, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpImnmx, 8 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpFmnmx, 13 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpBfe, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpLop, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfef4000000000000 == 0x38c0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpIadd3, 5 > (w, sm)
-    );
-    None
-}
 fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpPopc, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFlo, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpI2i, 1 > (w, sm)
+    );
+    try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpShf, 8 > (w, sm)
     );
     try_form!(
-        w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpLop3, 5 > (w, sm)
+        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShl, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShr, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIadd, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImul, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpSel, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFmul, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDadd, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIscadd, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFadd, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImnmx, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFmnmx, 13 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBfe, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpLop, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef4000000000000 == 0x38c0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpIadd3, 5 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpPopc, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFlo, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpI2i, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShl, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShr, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIadd, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImul, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpSel, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFmul, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDadd, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIscadd, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFadd, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImnmx, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFmnmx, 13 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBfe, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpLop, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef4000000000000 == 0x38c0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpIadd3, 5 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShf, 8 > (w, sm)
+    );
+    try_form!(
         w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpLop3, 5 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpLop3, 5 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpFfma, 9 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xff80000000000000 == 0x4a00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpImadSm50, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff09000000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpIsetp, 6 > (w, sm)
@@ -2208,7 +2236,7 @@ fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffe800000ff00 == 0x4c08000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpPopc, 6 > (w, sm)
@@ -2283,21 +2311,21 @@ fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfe00000000000000 == 0x4e00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpXmad, 2 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpNop, 1 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFfma, 10 > (w, sm)
@@ -2308,7 +2336,14 @@ fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xff80000000000000 == 0x5200000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpImadSm50, 3 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpPrmt, 10 > (w, sm)
@@ -2319,14 +2354,14 @@ fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpShf, 7 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFfma, 7 > (w, sm)
@@ -2337,7 +2372,18 @@ fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShf, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xff80000000000000 == 0x5a00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpImadSm50, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpIsetp, 4 > (w, sm)
@@ -2376,7 +2422,7 @@ fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpPopc, 4 > (w, sm)
@@ -2455,21 +2501,21 @@ fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpBra, 2 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpExit, 1 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpLdg, 2 > (w, sm)
@@ -2480,7 +2526,7 @@ fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpS2r, 1 > (w, sm)
@@ -2516,35 +2562,38 @@ static PRINT_SM50: [PrintArm; 256] = dense_arms(
         (0x30, print_sm50_arm10),
         (0x32, print_sm50_arm11),
         (0x33, print_sm50_arm12),
-        (0x34, print_sm50_arm10),
-        (0x36, print_sm50_arm13),
-        (0x37, print_sm50_arm14),
-        (0x38, print_sm50_arm15),
-        (0x39, print_sm50_arm16),
+        (0x34, print_sm50_arm13),
+        (0x35, print_sm50_arm14),
+        (0x36, print_sm50_arm15),
+        (0x37, print_sm50_arm16),
+        (0x38, print_sm50_arm17),
+        (0x39, print_sm50_arm18),
         (0x3a, print_sm50_arm10),
-        (0x3c, print_sm50_arm17),
-        (0x3d, print_sm50_arm18),
+        (0x3c, print_sm50_arm19),
+        (0x3d, print_sm50_arm20),
         (0x3e, print_sm50_arm10),
-        (0x49, print_sm50_arm19),
-        (0x4b, print_sm50_arm20),
-        (0x4c, print_sm50_arm21),
-        (0x4e, print_sm50_arm22),
-        (0x4f, print_sm50_arm22),
-        (0x50, print_sm50_arm23),
-        (0x51, print_sm50_arm24),
-        (0x53, print_sm50_arm25),
-        (0x58, print_sm50_arm26),
-        (0x59, print_sm50_arm27),
-        (0x5a, print_sm50_arm26),
-        (0x5b, print_sm50_arm28),
-        (0x5c, print_sm50_arm29),
-        (0x5d, print_sm50_arm26),
-        (0x5e, print_sm50_arm26),
-        (0x5f, print_sm50_arm26),
-        (0xe2, print_sm50_arm30),
-        (0xe3, print_sm50_arm31),
-        (0xee, print_sm50_arm32),
-        (0xf0, print_sm50_arm33),
+        (0x49, print_sm50_arm21),
+        (0x4a, print_sm50_arm22),
+        (0x4b, print_sm50_arm23),
+        (0x4c, print_sm50_arm24),
+        (0x4e, print_sm50_arm25),
+        (0x4f, print_sm50_arm25),
+        (0x50, print_sm50_arm26),
+        (0x51, print_sm50_arm27),
+        (0x52, print_sm50_arm28),
+        (0x53, print_sm50_arm29),
+        (0x58, print_sm50_arm30),
+        (0x59, print_sm50_arm31),
+        (0x5a, print_sm50_arm32),
+        (0x5b, print_sm50_arm33),
+        (0x5c, print_sm50_arm34),
+        (0x5d, print_sm50_arm30),
+        (0x5e, print_sm50_arm30),
+        (0x5f, print_sm50_arm30),
+        (0xe2, print_sm50_arm35),
+        (0xe3, print_sm50_arm36),
+        (0xee, print_sm50_arm37),
+        (0xf0, print_sm50_arm38),
     ],
     print_none,
 );
@@ -2642,6 +2691,24 @@ fn print_sm50_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfe80000000000000 == 0x3400000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpImadSm50, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfe80000000000000 == 0x3400000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpImadSm50, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpIsetp, 5 > (w, sm, at, out)
     );
@@ -2671,7 +2738,7 @@ fn print_sm50_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpIsetp, 5 > (w, sm, at, out)
@@ -2698,178 +2765,185 @@ fn print_sm50_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpPopc, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpFlo, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpI2i, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpShl, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpShr, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpIadd, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpImul, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpSel, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpFmul, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpDadd, 8 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpIscadd, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpFadd, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpImnmx, 8 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpFmnmx, 13 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpBfe, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpLop, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfef4000000000000 == 0x38c0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpIadd3, 5 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm50_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpPopc, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpFlo, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpI2i, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpShl, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpShr, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpIadd, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpImul, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpSel, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpFmul, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpDadd, 8 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpIscadd, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpFadd, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpImnmx, 8 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpFmnmx, 13 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpBfe, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpLop, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfef4000000000000 == 0x38c0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpIadd3, 5 > (w, sm, at, out)
-    );
-    None
-}
 fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpPopc, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFlo, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpI2i, 1 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpLop3, 5 > (w, sm, at, out)
+        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShl, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShr, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIadd, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImul, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpSel, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFmul, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDadd, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIscadd, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFadd, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImnmx, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFmnmx, 13 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBfe, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpLop, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef4000000000000 == 0x38c0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpIadd3, 5 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpPopc, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFlo, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpI2i, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShl, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShr, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIadd, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImul, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpSel, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFmul, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDadd, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIscadd, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFadd, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImnmx, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFmnmx, 13 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBfe, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpLop, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef4000000000000 == 0x38c0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpIadd3, 5 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpLop3, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpLop3, 5 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpFfma, 9 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xff80000000000000 == 0x4a00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpImadSm50, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff09000000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpIsetp, 6 > (w, sm, at, out)
@@ -2896,7 +2970,7 @@ fn print_sm50_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffe800000ff00 == 0x4c08000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpPopc, 6 > (w, sm, at, out)
@@ -2971,21 +3045,21 @@ fn print_sm50_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfe00000000000000 == 0x4e00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpXmad, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpNop, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFfma, 10 > (w, sm, at, out)
@@ -2996,7 +3070,14 @@ fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xff80000000000000 == 0x5200000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpImadSm50, 3 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpPrmt, 10 > (w, sm, at, out)
@@ -3007,14 +3088,14 @@ fn print_sm50_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFfma, 7 > (w, sm, at, out)
@@ -3025,7 +3106,18 @@ fn print_sm50_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff80000000000000 == 0x5a00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpImadSm50, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpIsetp, 4 > (w, sm, at, out)
@@ -3064,7 +3156,7 @@ fn print_sm50_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpPopc, 4 > (w, sm, at, out)
@@ -3143,21 +3235,21 @@ fn print_sm50_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpBra, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpExit, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpLdg, 2 > (w, sm, at, out)
@@ -3168,7 +3260,7 @@ fn print_sm50_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpS2r, 1 > (w, sm, at, out)
@@ -9074,6 +9166,19 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo::new("imad_hi", "rru", 5, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
         .fixed(0x1fffff1fd007fffff0000000fff, 0xf8000000000000000000e27)
         .with_srcs(&[slot::GPR, slot::GPR, slot::UGPR]),
+    FormInfo::new("imad_sm50", "r", 0, Family::Sm50, &[50, 52, 60])
+        .fixed(0xff80000000000000, 0x5a00000000000000)
+        .raw(0x7ff0000000, 0)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
+    FormInfo::new("imad_sm50", "i", 1, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfe80000000000000, 0x3400000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
+    FormInfo::new("imad_sm50", "c", 2, Family::Sm50, &[50, 52, 60])
+        .fixed(0xff80000000000000, 0x4a00000000000000)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
+    FormInfo::new("imad_sm50", "c2", 3, Family::Sm50, &[50, 52, 60])
+        .fixed(0xff80000000000000, 0x5200000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF]),
     FormInfo::new(
             "imad_wide",
             "rrr",
@@ -10361,6 +10466,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_iaddx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_icmp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_hi.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_imad_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_wide.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_wide_x.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imadx.rs"));

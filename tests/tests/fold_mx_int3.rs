@@ -1,4 +1,4 @@
-//! Maxwell/Pascal IADD3: folds against references
+//! Maxwell/Pascal IADD3 and IMAD: folds against references
 //! written here with wider arithmetic (i128/u64), the modifiers whose
 //! semantics nvdisasm cannot show refused, and IADD3's immediate, stored
 //! sign-extended and printed as its 20-bit field.
@@ -154,4 +154,85 @@ fn iadd3_sm50_immediate_is_its_field_sign_extended() {
         ..o
     };
     assert!(wide.encode(50, &Common::default()).is_err());
+}
+
+fn imad(sign: ImulSign, hi: bool, na: bool, nc: bool) -> OpImadSm50 {
+    OpImadSm50 {
+        d: Reg::gpr(0),
+        a: r(1).with_neg(na),
+        b: r(2),
+        c: r(3).with_neg(nc),
+        sign,
+        hi,
+        sat: false,
+        x: false,
+        cc: false,
+    }
+}
+
+const SIGNS: [ImulSign; 4] = [
+    ImulSign::S32S32,
+    ImulSign::U32U32,
+    ImulSign::S32U32,
+    ImulSign::U32S32,
+];
+
+fn ext(x: u32, signed: bool) -> i128 {
+    if signed {
+        i128::from(x as i32)
+    } else {
+        i128::from(x)
+    }
+}
+
+#[test]
+fn imad_sm50_every_sign_low_and_high_word() {
+    for sm in SMS {
+        for sign in SIGNS {
+            let (sa, sb) = match sign {
+                ImulSign::S32S32 => (true, true),
+                ImulSign::U32U32 => (false, false),
+                ImulSign::S32U32 => (true, false),
+                ImulSign::U32S32 => (false, true),
+            };
+            // The high word with no negation; the low word with either.
+            let cases = [
+                (true, false, false),
+                (false, false, false),
+                (false, true, false),
+                (false, false, true),
+            ];
+            for (hi, na, nc) in cases {
+                let o = imad(sign, hi, na, nc);
+                for (a, b, c) in triples(200) {
+                    let p = ext(a, sa) * ext(b, sb);
+                    let word = if hi { p >> 32 } else { signed_if(p as u32, na) };
+                    let want = mod32(word + signed_if(c, nc));
+                    assert_eq!(
+                        o.fold(sm, &[u(a), u(b), u(c)]).unwrap().as_slice(),
+                        &[u(want)],
+                        "SM{sm} {sign:?} hi{hi} -a{na} -c{nc} {a:#x} {b:#x} {c:#x}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn imad_sm50_refusals_and_po() {
+    let plain = imad(ImulSign::U32U32, false, false, false);
+    for o in [
+        OpImadSm50 { x: true, ..plain },
+        OpImadSm50 { cc: true, ..plain },
+        OpImadSm50 { sat: true, ..plain },
+        imad(ImulSign::U32U32, true, true, false),
+        imad(ImulSign::U32U32, true, false, true),
+    ] {
+        assert!(o.encode(50, &Common::default()).is_ok(), "{o:?} encodes");
+        assert!(o.fold(50, &[u(3), u(5), u(7)]).is_err(), "{o:?} folds");
+    }
+    // Both negations print `.PO`, another operation: not encodable.
+    let po = imad(ImulSign::U32U32, false, true, true);
+    assert!(po.encode(50, &Common::default()).is_err());
 }
