@@ -1660,7 +1660,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("ISET", &[50, 52, 60]),
     ("ISETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("LDG", &[50, 52, 60, 70, 75]),
-    ("LEA", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("LEA", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("LOP", &[50, 52, 60]),
     ("LOP3", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("LOP32I", &[50, 52, 60]),
@@ -1765,11 +1765,12 @@ define_ops! {
     ImadWide(OpImadWide), ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx),
     Imnmx64(OpImnmx64), Imul(OpImul), Imul32i(OpImul32i), Iscadd(OpIscadd),
     Iscadd32i(OpIscadd32i), Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldg(OpLdg),
-    Lea(OpLea), LeaHi(OpLeaHi), LeaHiX(OpLeaHiX), LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3),
-    Lop32i(OpLop32i), Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu),
-    Nop(OpNop), Plop3(OpPlop3), Popc(OpPopc), Prmt(OpPrmt), Ret(OpRet), RetAbs(OpRetAbs),
-    S2r(OpS2r), Sel(OpSel), Sel64(OpSel64), Shf(OpShf), Shl(OpShl), Shr(OpShr),
-    Stg(OpStg), Vimnmx(OpVimnmx), Xmad(OpXmad)
+    Lea(OpLea), LeaHi(OpLeaHi), LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX),
+    LeaSm50(OpLeaSm50), LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i),
+    Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu), Nop(OpNop),
+    Plop3(OpPlop3), Popc(OpPopc), Prmt(OpPrmt), Ret(OpRet), RetAbs(OpRetAbs), S2r(OpS2r),
+    Sel(OpSel), Sel64(OpSel64), Shf(OpShf), Shl(OpShl), Shr(OpShr), Stg(OpStg),
+    Vimnmx(OpVimnmx), Xmad(OpXmad)
 }
 /// Decode one instruction word; `None` for a word no op of the spec matches.
 #[inline]
@@ -1821,45 +1822,49 @@ static DECODE_SM50: [DecodeArm; 256] = dense_arms(
         (0x15, decode_sm50_arm6),
         (0x16, decode_sm50_arm6),
         (0x17, decode_sm50_arm6),
-        (0x1c, decode_sm50_arm7),
-        (0x1d, decode_sm50_arm7),
-        (0x1e, decode_sm50_arm8),
-        (0x1f, decode_sm50_arm9),
-        (0x30, decode_sm50_arm10),
-        (0x32, decode_sm50_arm11),
-        (0x33, decode_sm50_arm12),
-        (0x34, decode_sm50_arm13),
-        (0x35, decode_sm50_arm14),
-        (0x36, decode_sm50_arm15),
-        (0x37, decode_sm50_arm16),
-        (0x38, decode_sm50_arm17),
-        (0x39, decode_sm50_arm18),
-        (0x3a, decode_sm50_arm10),
-        (0x3c, decode_sm50_arm19),
-        (0x3d, decode_sm50_arm20),
-        (0x3e, decode_sm50_arm10),
-        (0x49, decode_sm50_arm21),
-        (0x4a, decode_sm50_arm22),
-        (0x4b, decode_sm50_arm23),
-        (0x4c, decode_sm50_arm24),
-        (0x4e, decode_sm50_arm25),
-        (0x4f, decode_sm50_arm25),
-        (0x50, decode_sm50_arm26),
-        (0x51, decode_sm50_arm27),
-        (0x52, decode_sm50_arm28),
-        (0x53, decode_sm50_arm29),
-        (0x58, decode_sm50_arm30),
-        (0x59, decode_sm50_arm31),
-        (0x5a, decode_sm50_arm32),
-        (0x5b, decode_sm50_arm33),
-        (0x5c, decode_sm50_arm34),
-        (0x5d, decode_sm50_arm30),
-        (0x5e, decode_sm50_arm30),
-        (0x5f, decode_sm50_arm30),
-        (0xe2, decode_sm50_arm35),
-        (0xe3, decode_sm50_arm36),
-        (0xee, decode_sm50_arm37),
-        (0xf0, decode_sm50_arm38),
+        (0x18, decode_sm50_arm7),
+        (0x19, decode_sm50_arm7),
+        (0x1a, decode_sm50_arm7),
+        (0x1b, decode_sm50_arm7),
+        (0x1c, decode_sm50_arm8),
+        (0x1d, decode_sm50_arm8),
+        (0x1e, decode_sm50_arm9),
+        (0x1f, decode_sm50_arm10),
+        (0x30, decode_sm50_arm11),
+        (0x32, decode_sm50_arm12),
+        (0x33, decode_sm50_arm13),
+        (0x34, decode_sm50_arm14),
+        (0x35, decode_sm50_arm15),
+        (0x36, decode_sm50_arm16),
+        (0x37, decode_sm50_arm17),
+        (0x38, decode_sm50_arm18),
+        (0x39, decode_sm50_arm19),
+        (0x3a, decode_sm50_arm11),
+        (0x3c, decode_sm50_arm20),
+        (0x3d, decode_sm50_arm21),
+        (0x3e, decode_sm50_arm11),
+        (0x49, decode_sm50_arm22),
+        (0x4a, decode_sm50_arm23),
+        (0x4b, decode_sm50_arm24),
+        (0x4c, decode_sm50_arm25),
+        (0x4e, decode_sm50_arm26),
+        (0x4f, decode_sm50_arm26),
+        (0x50, decode_sm50_arm27),
+        (0x51, decode_sm50_arm28),
+        (0x52, decode_sm50_arm29),
+        (0x53, decode_sm50_arm30),
+        (0x58, decode_sm50_arm31),
+        (0x59, decode_sm50_arm32),
+        (0x5a, decode_sm50_arm33),
+        (0x5b, decode_sm50_arm34),
+        (0x5c, decode_sm50_arm35),
+        (0x5d, decode_sm50_arm31),
+        (0x5e, decode_sm50_arm31),
+        (0x5f, decode_sm50_arm31),
+        (0xe2, decode_sm50_arm36),
+        (0xe3, decode_sm50_arm37),
+        (0xee, decode_sm50_arm38),
+        (0xf0, decode_sm50_arm39),
     ],
     decode_none,
 );
@@ -1907,44 +1912,44 @@ fn decode_sm50_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0xfc00000000000000 == 0x1800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpLeaHiSm50, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
         w & 0xfec0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpIadd32i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xff50000000000000 == 0x1e00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpFmul32i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xff00000000000000 == 0x1f00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpImul32i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpShf, 8 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpShf, 8 > (w, sm)
     );
-    try_form!(
-        w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpFfma, 8 > (w, sm)
-    );
-    None
-}
-fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpFfma, 8 > (w, sm)
@@ -1953,6 +1958,13 @@ fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpFfma, 8 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpShf, 8 > (w, sm)
     );
@@ -1962,14 +1974,14 @@ fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfe80000000000000 == 0x3400000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpImadSm50, 1 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpShf, 8 > (w, sm)
@@ -1989,6 +2001,10 @@ fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfef0800000000000 == 0x3640000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpIcmp, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef8000000000000 == 0x36d0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpLeaSm50, 1 > (w, sm)
     );
     try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2004,7 +2020,7 @@ fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpIsetp, 5 > (w, sm)
@@ -2022,87 +2038,16 @@ fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpIcmp, 1 > (w, sm)
     );
     try_form!(
+        w & 0xfef8000000000000 == 0x36d0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpLeaSm50, 1 > (w, sm)
+    );
+    try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFsetp, 5 > (w, sm)
     );
     try_form!(
         w & 0xfef0000000000000 == 0x3650000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpIset, 1 > (w, sm)
-    );
-    None
-}
-fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpPopc, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpFlo, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpI2i, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpShf, 8 > (w, sm)
-    );
-    try_form!(
-        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpShl, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpShr, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpIadd, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpImul, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpSel, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpFmul, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpDadd, 8 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpIscadd, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpFadd, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpImnmx, 8 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpFmnmx, 13 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpBfe, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpLop, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfef4000000000000 == 0x38c0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpIadd3, 5 > (w, sm)
     );
     None
 }
@@ -2118,6 +2063,10 @@ fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpI2i, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShf, 8 > (w, sm)
     );
     try_form!(
         w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2179,6 +2128,77 @@ fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpPopc, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFlo, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpI2i, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShl, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShr, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIadd, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImul, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpSel, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFmul, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDadd, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIscadd, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFadd, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImnmx, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFmnmx, 13 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBfe, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpLop, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef4000000000000 == 0x38c0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpIadd3, 5 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpShf, 8 > (w, sm)
     );
@@ -2188,28 +2208,28 @@ fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpLop3, 5 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpFfma, 9 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xff80000000000000 == 0x4a00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpImadSm50, 2 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff09000000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpIsetp, 6 > (w, sm)
@@ -2227,6 +2247,10 @@ fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpIcmp, 2 > (w, sm)
     );
     try_form!(
+        w & 0xfff8000000000000 == 0x4bd0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpLeaSm50, 2 > (w, sm)
+    );
+    try_form!(
         w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFsetp, 6 > (w, sm)
     );
@@ -2236,7 +2260,7 @@ fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffe800000ff00 == 0x4c08000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpPopc, 6 > (w, sm)
@@ -2311,21 +2335,21 @@ fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfe00000000000000 == 0x4e00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpXmad, 2 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpNop, 1 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFfma, 10 > (w, sm)
@@ -2336,14 +2360,14 @@ fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xff80000000000000 == 0x5200000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpImadSm50, 3 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpPrmt, 10 > (w, sm)
@@ -2354,14 +2378,14 @@ fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpShf, 7 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFfma, 7 > (w, sm)
@@ -2372,7 +2396,7 @@ fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpShf, 7 > (w, sm)
@@ -2383,7 +2407,7 @@ fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpIsetp, 4 > (w, sm)
@@ -2417,12 +2441,20 @@ fn decode_sm50_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpXmad, 0 > (w, sm)
     );
     try_form!(
+        w & 0xfff8000000000000 == 0x5bd8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpLeaHiSm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5bd0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpLeaSm50, 0 > (w, sm)
+    );
+    try_form!(
         w & 0xfff8000000000000 == 0x5be0000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpLop3, 4 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpPopc, 4 > (w, sm)
@@ -2501,21 +2533,21 @@ fn decode_sm50_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpBra, 2 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpExit, 1 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpLdg, 2 > (w, sm)
@@ -2526,7 +2558,7 @@ fn decode_sm50_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpS2r, 1 > (w, sm)
@@ -2555,45 +2587,49 @@ static PRINT_SM50: [PrintArm; 256] = dense_arms(
         (0x15, print_sm50_arm6),
         (0x16, print_sm50_arm6),
         (0x17, print_sm50_arm6),
-        (0x1c, print_sm50_arm7),
-        (0x1d, print_sm50_arm7),
-        (0x1e, print_sm50_arm8),
-        (0x1f, print_sm50_arm9),
-        (0x30, print_sm50_arm10),
-        (0x32, print_sm50_arm11),
-        (0x33, print_sm50_arm12),
-        (0x34, print_sm50_arm13),
-        (0x35, print_sm50_arm14),
-        (0x36, print_sm50_arm15),
-        (0x37, print_sm50_arm16),
-        (0x38, print_sm50_arm17),
-        (0x39, print_sm50_arm18),
-        (0x3a, print_sm50_arm10),
-        (0x3c, print_sm50_arm19),
-        (0x3d, print_sm50_arm20),
-        (0x3e, print_sm50_arm10),
-        (0x49, print_sm50_arm21),
-        (0x4a, print_sm50_arm22),
-        (0x4b, print_sm50_arm23),
-        (0x4c, print_sm50_arm24),
-        (0x4e, print_sm50_arm25),
-        (0x4f, print_sm50_arm25),
-        (0x50, print_sm50_arm26),
-        (0x51, print_sm50_arm27),
-        (0x52, print_sm50_arm28),
-        (0x53, print_sm50_arm29),
-        (0x58, print_sm50_arm30),
-        (0x59, print_sm50_arm31),
-        (0x5a, print_sm50_arm32),
-        (0x5b, print_sm50_arm33),
-        (0x5c, print_sm50_arm34),
-        (0x5d, print_sm50_arm30),
-        (0x5e, print_sm50_arm30),
-        (0x5f, print_sm50_arm30),
-        (0xe2, print_sm50_arm35),
-        (0xe3, print_sm50_arm36),
-        (0xee, print_sm50_arm37),
-        (0xf0, print_sm50_arm38),
+        (0x18, print_sm50_arm7),
+        (0x19, print_sm50_arm7),
+        (0x1a, print_sm50_arm7),
+        (0x1b, print_sm50_arm7),
+        (0x1c, print_sm50_arm8),
+        (0x1d, print_sm50_arm8),
+        (0x1e, print_sm50_arm9),
+        (0x1f, print_sm50_arm10),
+        (0x30, print_sm50_arm11),
+        (0x32, print_sm50_arm12),
+        (0x33, print_sm50_arm13),
+        (0x34, print_sm50_arm14),
+        (0x35, print_sm50_arm15),
+        (0x36, print_sm50_arm16),
+        (0x37, print_sm50_arm17),
+        (0x38, print_sm50_arm18),
+        (0x39, print_sm50_arm19),
+        (0x3a, print_sm50_arm11),
+        (0x3c, print_sm50_arm20),
+        (0x3d, print_sm50_arm21),
+        (0x3e, print_sm50_arm11),
+        (0x49, print_sm50_arm22),
+        (0x4a, print_sm50_arm23),
+        (0x4b, print_sm50_arm24),
+        (0x4c, print_sm50_arm25),
+        (0x4e, print_sm50_arm26),
+        (0x4f, print_sm50_arm26),
+        (0x50, print_sm50_arm27),
+        (0x51, print_sm50_arm28),
+        (0x52, print_sm50_arm29),
+        (0x53, print_sm50_arm30),
+        (0x58, print_sm50_arm31),
+        (0x59, print_sm50_arm32),
+        (0x5a, print_sm50_arm33),
+        (0x5b, print_sm50_arm34),
+        (0x5c, print_sm50_arm35),
+        (0x5d, print_sm50_arm31),
+        (0x5e, print_sm50_arm31),
+        (0x5f, print_sm50_arm31),
+        (0xe2, print_sm50_arm36),
+        (0xe3, print_sm50_arm37),
+        (0xee, print_sm50_arm38),
+        (0xf0, print_sm50_arm39),
     ],
     print_none,
 );
@@ -2641,44 +2677,44 @@ fn print_sm50_arm6(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm7(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0xfc00000000000000 == 0x1800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpLeaHiSm50, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm8(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
         w & 0xfec0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpIadd32i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm8(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm9(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xff50000000000000 == 0x1e00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpFmul32i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm9(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xff00000000000000 == 0x1f00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpImul32i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
-    try_form!(
-        w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm50_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
@@ -2687,6 +2723,13 @@ fn print_sm50_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
@@ -2696,14 +2739,14 @@ fn print_sm50_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfe80000000000000 == 0x3400000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpImadSm50, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
@@ -2723,6 +2766,10 @@ fn print_sm50_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfef0800000000000 == 0x3640000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpIcmp, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef8000000000000 == 0x36d0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpLeaSm50, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2738,7 +2785,7 @@ fn print_sm50_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpIsetp, 5 > (w, sm, at, out)
@@ -2756,87 +2803,16 @@ fn print_sm50_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpIcmp, 1 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfef8000000000000 == 0x36d0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpLeaSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFsetp, 5 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfef0000000000000 == 0x3650000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpIset, 1 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpPopc, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpFlo, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpI2i, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpShl, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpShr, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpIadd, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpImul, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpSel, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpFmul, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpDadd, 8 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpIscadd, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpFadd, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpImnmx, 8 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpFmnmx, 13 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpBfe, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpLop, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfef4000000000000 == 0x38c0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpIadd3, 5 > (w, sm, at, out)
     );
     None
 }
@@ -2852,6 +2828,10 @@ fn print_sm50_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpI2i, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2913,6 +2893,77 @@ fn print_sm50_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpPopc, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFlo, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpI2i, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShl, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShr, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIadd, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImul, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpSel, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFmul, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDadd, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIscadd, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFadd, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImnmx, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFmnmx, 13 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBfe, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpLop, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef4000000000000 == 0x38c0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpIadd3, 5 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
@@ -2922,28 +2973,28 @@ fn print_sm50_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpLop3, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpFfma, 9 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xff80000000000000 == 0x4a00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpImadSm50, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff09000000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpIsetp, 6 > (w, sm, at, out)
@@ -2961,6 +3012,10 @@ fn print_sm50_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpIcmp, 2 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfff8000000000000 == 0x4bd0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpLeaSm50, 2 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFsetp, 6 > (w, sm, at, out)
     );
@@ -2970,7 +3025,7 @@ fn print_sm50_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffe800000ff00 == 0x4c08000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpPopc, 6 > (w, sm, at, out)
@@ -3045,21 +3100,21 @@ fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfe00000000000000 == 0x4e00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpXmad, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpNop, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFfma, 10 > (w, sm, at, out)
@@ -3070,14 +3125,14 @@ fn print_sm50_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xff80000000000000 == 0x5200000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpImadSm50, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpPrmt, 10 > (w, sm, at, out)
@@ -3088,14 +3143,14 @@ fn print_sm50_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFfma, 7 > (w, sm, at, out)
@@ -3106,7 +3161,7 @@ fn print_sm50_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
@@ -3117,7 +3172,7 @@ fn print_sm50_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpIsetp, 4 > (w, sm, at, out)
@@ -3151,12 +3206,20 @@ fn print_sm50_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpXmad, 0 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfff8000000000000 == 0x5bd8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpLeaHiSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5bd0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpLeaSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfff8000000000000 == 0x5be0000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpLop3, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpPopc, 4 > (w, sm, at, out)
@@ -3235,21 +3298,21 @@ fn print_sm50_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpBra, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpExit, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpLdg, 2 > (w, sm, at, out)
@@ -3260,7 +3323,7 @@ fn print_sm50_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpS2r, 1 > (w, sm, at, out)
@@ -9528,6 +9591,13 @@ pub const FORMS: &[FormInfo] = &[
         .fixed(0x1fff87107000000000000000fff, 0x100000000000000000411)
         .raw(0x78000000000000000000000, 0x78000000000000000000000)
         .with_srcs(&[slot::GPR, slot::GPR, slot::IMM]),
+    FormInfo::new("lea_hi_sm50", "r", 0, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff8000000000000, 0x5bd8000000000000)
+        .raw(0x1e00000000, 0)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
+    FormInfo::new("lea_hi_sm50", "c", 1, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfc00000000000000, 0x1800000000000000)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
     FormInfo::new(
             "lea_hi_x",
             "rrr",
@@ -9605,6 +9675,18 @@ pub const FORMS: &[FormInfo] = &[
         )
         .fixed(0x1fff87107000000000000000fff, 0x104000000000000000411)
         .with_srcs(&[slot::GPR, slot::GPR, slot::IMM, slot::PRED]),
+    FormInfo::new("lea_sm50", "r", 0, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff8000000000000, 0x5bd0000000000000)
+        .raw(0x107ff0000000, 0)
+        .with_srcs(&[slot::GPR, slot::GPR]),
+    FormInfo::new("lea_sm50", "i", 1, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfef8000000000000, 0x36d0000000000000)
+        .raw(0x100000000000, 0)
+        .with_srcs(&[slot::GPR, slot::IMM]),
+    FormInfo::new("lea_sm50", "c", 2, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfff8000000000000, 0x4bd0000000000000)
+        .raw(0x100000000000, 0)
+        .with_srcs(&[slot::GPR, slot::CBUF]),
     FormInfo::new("lea_x", "rrr", 0, Family::Sm70, &[70, 75, 80, 86, 89, 90, 100, 120])
         .fixed(0x1fff87107ff7fffff0000000fff, 0x4ff0000000000000211)
         .with_srcs(&[slot::GPR, slot::GPR, slot::PRED]),
@@ -10482,7 +10564,9 @@ include!(concat!(env!("OUT_DIR"), "/", "op_isetp64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ldg.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lea.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lea_hi.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_lea_hi_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lea_hi_x.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_lea_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lea_x.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lop.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lop3.rs"));

@@ -1,4 +1,4 @@
-//! Maxwell/Pascal IADD3 and IMAD: folds against references
+//! Maxwell/Pascal IADD3, IMAD and LEA / LEA.HI: folds against references
 //! written here with wider arithmetic (i128/u64), the modifiers whose
 //! semantics nvdisasm cannot show refused, and IADD3's immediate, stored
 //! sign-extended and printed as its 20-bit field.
@@ -235,4 +235,91 @@ fn imad_sm50_refusals_and_po() {
     // Both negations print `.PO`, another operation: not encodable.
     let po = imad(ImulSign::U32U32, false, true, true);
     assert!(po.encode(50, &Common::default()).is_err());
+}
+
+fn lea(shift: u32, na: bool) -> OpLeaSm50 {
+    OpLeaSm50 {
+        pd: Reg::PT,
+        d: Reg::gpr(0),
+        a: r(1).with_neg(na),
+        b: r(2),
+        shift,
+        x: false,
+        cc: false,
+    }
+}
+
+fn lea_hi(shift: u32) -> OpLeaHiSm50 {
+    OpLeaHiSm50 {
+        pd: Reg::PT,
+        d: Reg::gpr(0),
+        a: r(1),
+        b: r(2),
+        c: r(3),
+        shift,
+        x: false,
+        cc: false,
+    }
+}
+
+#[test]
+fn lea_sm50_every_shift() {
+    for sm in SMS {
+        for shift in 0..32 {
+            for na in [false, true] {
+                let o = lea(shift, na);
+                for (a, b, _) in triples(20) {
+                    let want = mod32(signed_if(a, na) * (1i128 << shift) + i128::from(b));
+                    // pd (PT: true) first, then d.
+                    assert_eq!(
+                        o.fold(sm, &[u(a), u(b)]).unwrap().as_slice()[1],
+                        u(want),
+                        "SM{sm} shift {shift} -a{na} {a:#x} {b:#x}"
+                    );
+                }
+            }
+            let o = lea_hi(shift);
+            for (a, b, c) in triples(20) {
+                let wide = (u64::from(c) << 32 | u64::from(a)) as u128;
+                let want = mod32(((wide << shift) >> 32) as u32 as i128 + i128::from(b));
+                assert_eq!(
+                    o.fold(sm, &[u(a), u(b), u(c)]).unwrap().as_slice()[1],
+                    u(want),
+                    "SM{sm} LEA.HI shift {shift} {a:#x} {b:#x} {c:#x}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn lea_sm50_refusals() {
+    let plain = lea(4, false);
+    for o in [
+        OpLeaSm50 { x: true, ..plain },
+        OpLeaSm50 { cc: true, ..plain },
+        OpLeaSm50 {
+            pd: Reg::pred(0),
+            ..plain
+        },
+    ] {
+        assert!(o.encode(50, &Common::default()).is_ok(), "{o:?} encodes");
+        assert!(o.fold(50, &[u(3), u(5)]).is_err(), "{o:?} folds");
+    }
+    let hi = lea_hi(4);
+    for o in [
+        OpLeaHiSm50 { x: true, ..hi },
+        OpLeaHiSm50 { cc: true, ..hi },
+        OpLeaHiSm50 {
+            a: r(1).with_neg(true),
+            ..hi
+        },
+        OpLeaHiSm50 {
+            pd: Reg::pred(0),
+            ..hi
+        },
+    ] {
+        assert!(o.encode(50, &Common::default()).is_ok(), "{o:?} encodes");
+        assert!(o.fold(50, &[u(3), u(5), u(7)]).is_err(), "{o:?} folds");
+    }
 }
