@@ -762,6 +762,15 @@ enum_tables!(
     "ex2", "lg2", "rcp", "rsq", "rcp64h", "rsq64h", "sqrt", "tanh"], [".COS", ".SIN",
     ".EX2", ".LG2", ".RCP", ".RSQ", ".RCP64H", ".RSQ64H", ".SQRT", ".TANH"], {}
 );
+/// A fixed .PO suffix for Maxwell ops whose both-negations form is its own op (one value, code 3: both negate bits).
+///
+/// Spec: isa-spec/spec/enums/po_flag.toml:1 (enum `po_flag`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum PoFlag {
+    #[default]
+    Po,
+}
+enum_tables!(PoFlag, 8, [Po], ["po"], [".PO"], {});
 /// Maxwell result-to-predicate op (LOP): false, true, result zero, result not zero.
 ///
 /// Spec: isa-spec/spec/enums/pred_op.toml:1 (enum `pred_op`).
@@ -1761,16 +1770,17 @@ define_ops! {
     Fmul(OpFmul), Fmul32i(OpFmul32i), Fsel(OpFsel), Fsetp(OpFsetp), I2f(OpI2f),
     I2f64(OpI2f64), I2i(OpI2i), Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3),
     Iadd32i(OpIadd32i), Iadd3x(OpIadd3x), Iadd64(OpIadd64), Iadd64x(OpIadd64x),
-    Iaddx(OpIaddx), Icmp(OpIcmp), Imad(OpImad), ImadHi(OpImadHi), ImadSm50(OpImadSm50),
-    ImadWide(OpImadWide), ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx),
-    Imnmx64(OpImnmx64), Imul(OpImul), Imul32i(OpImul32i), Iscadd(OpIscadd),
-    Iscadd32i(OpIscadd32i), Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldg(OpLdg),
-    Lea(OpLea), LeaHi(OpLeaHi), LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX),
-    LeaSm50(OpLeaSm50), LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i),
-    Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu), Nop(OpNop),
-    Plop3(OpPlop3), Popc(OpPopc), Prmt(OpPrmt), Ret(OpRet), RetAbs(OpRetAbs), S2r(OpS2r),
-    Sel(OpSel), Sel64(OpSel64), Shf(OpShf), Shl(OpShl), Shr(OpShr), Stg(OpStg),
-    Vimnmx(OpVimnmx), Xmad(OpXmad)
+    Iaddx(OpIaddx), Icmp(OpIcmp), Imad(OpImad), ImadHi(OpImadHi),
+    ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50), ImadWide(OpImadWide),
+    ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx), Imnmx64(OpImnmx64),
+    Imul(OpImul), Imul32i(OpImul32i), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i),
+    Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldg(OpLdg), Lea(OpLea),
+    LeaHi(OpLeaHi), LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX), LeaSm50(OpLeaSm50),
+    LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i), Mov(OpMov),
+    Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu), Nop(OpNop), Plop3(OpPlop3),
+    Popc(OpPopc), Prmt(OpPrmt), Ret(OpRet), RetAbs(OpRetAbs), S2r(OpS2r), Sel(OpSel),
+    Sel64(OpSel64), Shf(OpShf), Shl(OpShl), Shr(OpShr), Stg(OpStg), Vimnmx(OpVimnmx),
+    Xmad(OpXmad)
 }
 /// Decode one instruction word; `None` for a word no op of the spec matches.
 #[inline]
@@ -1969,12 +1979,20 @@ fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpShf, 8 > (w, sm)
     );
     try_form!(
+        w & 0xfe98000000000000 == 0x3418000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImadPoSm50, 1 > (w, sm)
+    );
+    try_form!(
         w & 0xfe80000000000000 == 0x3400000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpImadSm50, 1 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xfe98000000000000 == 0x3418000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImadPoSm50, 1 > (w, sm)
+    );
     try_form!(
         w & 0xfe80000000000000 == 0x3400000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpImadSm50, 1 > (w, sm)
@@ -2224,6 +2242,10 @@ fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0xff98000000000000 == 0x4a18000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImadPoSm50, 2 > (w, sm)
+    );
+    try_form!(
         w & 0xff80000000000000 == 0x4a00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpImadSm50, 2 > (w, sm)
     );
@@ -2362,6 +2384,10 @@ fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0xff98000000000000 == 0x5218000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImadPoSm50, 3 > (w, sm)
+    );
+    try_form!(
         w & 0xff80000000000000 == 0x5200000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpImadSm50, 3 > (w, sm)
     );
@@ -2400,6 +2426,10 @@ fn decode_sm50_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpShf, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xff98000000000000 == 0x5a18000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImadPoSm50, 0 > (w, sm)
     );
     try_form!(
         w & 0xff80000000000000 == 0x5a00000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2734,12 +2764,20 @@ fn print_sm50_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfe98000000000000 == 0x3418000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImadPoSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfe80000000000000 == 0x3400000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpImadSm50, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfe98000000000000 == 0x3418000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImadPoSm50, 1 > (w, sm, at, out)
+    );
     try_form!(
         w & 0xfe80000000000000 == 0x3400000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpImadSm50, 1 > (w, sm, at, out)
@@ -2989,6 +3027,10 @@ fn print_sm50_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0xff98000000000000 == 0x4a18000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImadPoSm50, 2 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xff80000000000000 == 0x4a00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpImadSm50, 2 > (w, sm, at, out)
     );
@@ -3127,6 +3169,10 @@ fn print_sm50_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0xff98000000000000 == 0x5218000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImadPoSm50, 3 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xff80000000000000 == 0x5200000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpImadSm50, 3 > (w, sm, at, out)
     );
@@ -3165,6 +3211,10 @@ fn print_sm50_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff98000000000000 == 0x5a18000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImadPoSm50, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0xff80000000000000 == 0x5a00000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -9229,6 +9279,19 @@ pub const FORMS: &[FormInfo] = &[
     FormInfo::new("imad_hi", "rru", 5, Family::Sm70, &[75, 80, 86, 89, 90, 100, 120])
         .fixed(0x1fffff1fd007fffff0000000fff, 0xf8000000000000000000e27)
         .with_srcs(&[slot::GPR, slot::GPR, slot::UGPR]),
+    FormInfo::new("imad_po_sm50", "r", 0, Family::Sm50, &[50, 52, 60])
+        .fixed(0xff98000000000000, 0x5a18000000000000)
+        .raw(0x7ff0000000, 0)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::GPR]),
+    FormInfo::new("imad_po_sm50", "i", 1, Family::Sm50, &[50, 52, 60])
+        .fixed(0xfe98000000000000, 0x3418000000000000)
+        .with_srcs(&[slot::GPR, slot::IMM, slot::GPR]),
+    FormInfo::new("imad_po_sm50", "c", 2, Family::Sm50, &[50, 52, 60])
+        .fixed(0xff98000000000000, 0x4a18000000000000)
+        .with_srcs(&[slot::GPR, slot::CBUF, slot::GPR]),
+    FormInfo::new("imad_po_sm50", "c2", 3, Family::Sm50, &[50, 52, 60])
+        .fixed(0xff98000000000000, 0x5218000000000000)
+        .with_srcs(&[slot::GPR, slot::GPR, slot::CBUF]),
     FormInfo::new("imad_sm50", "r", 0, Family::Sm50, &[50, 52, 60])
         .fixed(0xff80000000000000, 0x5a00000000000000)
         .raw(0x7ff0000000, 0)
@@ -10548,6 +10611,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_iaddx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_icmp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_hi.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_imad_po_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_wide.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_wide_x.rs"));

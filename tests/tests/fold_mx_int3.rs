@@ -233,8 +233,26 @@ fn imad_sm50_refusals_and_po() {
         assert!(o.fold(50, &[u(3), u(5), u(7)]).is_err(), "{o:?} folds");
     }
     // Both negations print `.PO`, another operation: not encodable.
-    let po = imad(ImulSign::U32U32, false, true, true);
-    assert!(po.encode(50, &Common::default()).is_err());
+    let both = imad(ImulSign::U32U32, false, true, true);
+    assert!(both.encode(50, &Common::default()).is_err());
+    // It is its own op, which the fold leaves alone.
+    let po = OpImadPoSm50 {
+        d: Reg::gpr(9),
+        a: r(9),
+        b: r(22),
+        c: r(0),
+        sign: ImulSign::U32U32,
+        hi: false,
+        po: PoFlag::Po,
+        sat: false,
+        x: false,
+        cc: false,
+    };
+    let w = po.encode(50, &Common::default()).unwrap();
+    assert_eq!(w >> 51 & 3, 3, "{w:#x}");
+    let (op, c) = decode(w, 50).expect("decodes");
+    assert_eq!(op.text(&c, 50, 0), "IMAD.U32.U32.PO R9, R9, R22, R0");
+    assert!(po.fold(50, &[u(3), u(5), u(7)]).is_err());
 }
 
 fn lea(shift: u32, na: bool) -> OpLeaSm50 {
