@@ -481,6 +481,19 @@ pub enum FloType {
     S32,
 }
 enum_tables!(FloType, 8, [U32, S32], ["u32", "s32"], [".U32", ""], {});
+/// A source's half selector printed after its register (Maxwell/Pascal
+/// IADD3, two bits per source): the whole word, `.H0` or `.H1`. Code 3 prints
+/// `.???3` (nvdisasm 11.8, SM50..SM60): no instruction.
+///
+/// Spec: isa-spec/spec/enums/half_sel.toml:1 (enum `half_sel`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum HalfSel {
+    #[default]
+    Word,
+    H0,
+    H1,
+}
+enum_tables!(HalfSel, 8, [Word, H0, H1], ["word", "h0", "h1"], ["", ".H0", ".H1"], {});
 /// I2I integer type (both ends). Maxwell/Pascal code: log2(bytes) in the low
 /// two bits, signed in bit 2 (dst at 8..10,12; src at 10..12,13); nvdisasm
 /// prints size 3 (64-bit) as `.INVALID3`/`.???7`: not an instruction. Unlike
@@ -501,6 +514,19 @@ enum_tables!(
     I2iType, 8, [S32, U32, S16, U16, S8, U8], ["s32", "u32", "s16", "u16", "s8", "u8"],
     [".S32", ".U32", ".S16", ".U16", ".S8", ".U8"], {}
 );
+/// Maxwell/Pascal IADD3's shift mode (bits 37..39 of the register form):
+/// none, .RS or .LS. Code 3 prints `.???3` (nvdisasm 11.8, SM50..SM60): no
+/// instruction.
+///
+/// Spec: isa-spec/spec/enums/iadd3_mode.toml:1 (enum `iadd3_mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Iadd3Mode {
+    #[default]
+    None,
+    Rs,
+    Ls,
+}
+enum_tables!(Iadd3Mode, 8, [None, Rs, Ls], ["none", "rs", "ls"], ["", ".RS", ".LS"], {});
 /// Integer comparison.
 ///
 /// Spec: isa-spec/spec/enums/icmp.toml:1 (enum `icmp`).
@@ -796,6 +822,15 @@ enum_tables!(
     "ex2", "lg2", "rcp", "rsq", "rcp64h", "rsq64h", "sqrt", "tanh"], [".COS", ".SIN",
     ".EX2", ".LG2", ".RCP", ".RSQ", ".RCP64H", ".RSQ64H", ".SQRT", ".TANH"], {}
 );
+/// A fixed .PO suffix for Maxwell ops whose both-negations form is its own op (one value, code 3: both negate bits).
+///
+/// Spec: isa-spec/spec/enums/po_flag.toml:1 (enum `po_flag`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum PoFlag {
+    #[default]
+    Po,
+}
+enum_tables!(PoFlag, 8, [Po], ["po"], [".PO"], {});
 /// Maxwell result-to-predicate op (LOP): false, true, result zero, result not zero.
 ///
 /// Spec: isa-spec/spec/enums/pred_op.toml:1 (enum `pred_op`).
@@ -1682,10 +1717,10 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("I2I", &[50, 52, 60]),
     ("IABS", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("IADD", &[50, 52, 60, 120]),
-    ("IADD3", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("IADD3", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("IADD32I", &[50, 52, 60]),
     ("ICMP", &[50, 52, 60]),
-    ("IMAD", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("IMAD", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("IMNMX", &[50, 52, 60, 75, 80, 86, 89, 90, 100, 120]),
     ("IMUL", &[50, 52, 60]),
     ("IMUL32I", &[50, 52, 60]),
@@ -1695,7 +1730,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("ISETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("LDC", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("LDG", &[50, 52, 60, 70, 75]),
-    ("LEA", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("LEA", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("LOP", &[50, 52, 60]),
     ("LOP3", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("LOP32I", &[50, 52, 60]),
@@ -1797,11 +1832,12 @@ define_ops! {
     Fsel(OpFsel), Fsetp(OpFsetp), I2f(OpI2f), I2f64(OpI2f64), I2fSm50(OpI2fSm50),
     I2i(OpI2i), Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i),
     Iadd3x(OpIadd3x), Iadd64(OpIadd64), Iadd64x(OpIadd64x), Iaddx(OpIaddx), Icmp(OpIcmp),
-    Imad(OpImad), ImadHi(OpImadHi), ImadWide(OpImadWide), ImadWideX(OpImadWideX),
-    Imadx(OpImadx), Imnmx(OpImnmx), Imnmx64(OpImnmx64), Imul(OpImul), Imul32i(OpImul32i),
-    Iscadd(OpIscadd), Iscadd32i(OpIscadd32i), Iset(OpIset), Isetp(OpIsetp),
-    Isetp64(OpIsetp64), Ldc(OpLdc), Ldg(OpLdg), Lea(OpLea), LeaHi(OpLeaHi),
-    LeaHiX(OpLeaHiX), LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i),
+    Imad(OpImad), ImadHi(OpImadHi), ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50),
+    ImadWide(OpImadWide), ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx),
+    Imnmx64(OpImnmx64), Imul(OpImul), Imul32i(OpImul32i), Iscadd(OpIscadd),
+    Iscadd32i(OpIscadd32i), Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldc(OpLdc),
+    Ldg(OpLdg), Lea(OpLea), LeaHi(OpLeaHi), LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX),
+    LeaSm50(OpLeaSm50), LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i),
     Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu), Nop(OpNop),
     Plop3(OpPlop3), Popc(OpPopc), Prmt(OpPrmt), Ret(OpRet), RetAbs(OpRetAbs), S2r(OpS2r),
     Sel(OpSel), Sel64(OpSel64), Shf(OpShf), Shl(OpShl), Shr(OpShr), Stg(OpStg),
@@ -1857,43 +1893,50 @@ static DECODE_SM50: [DecodeArm; 256] = dense_arms(
         (0x15, decode_sm50_arm6),
         (0x16, decode_sm50_arm6),
         (0x17, decode_sm50_arm6),
-        (0x1c, decode_sm50_arm7),
-        (0x1d, decode_sm50_arm7),
-        (0x1e, decode_sm50_arm8),
-        (0x1f, decode_sm50_arm9),
-        (0x30, decode_sm50_arm10),
-        (0x32, decode_sm50_arm11),
-        (0x33, decode_sm50_arm12),
-        (0x34, decode_sm50_arm10),
-        (0x36, decode_sm50_arm13),
-        (0x37, decode_sm50_arm14),
-        (0x38, decode_sm50_arm15),
-        (0x39, decode_sm50_arm16),
-        (0x3a, decode_sm50_arm10),
-        (0x3c, decode_sm50_arm17),
-        (0x3d, decode_sm50_arm18),
-        (0x3e, decode_sm50_arm10),
-        (0x49, decode_sm50_arm19),
-        (0x4b, decode_sm50_arm20),
-        (0x4c, decode_sm50_arm21),
-        (0x4e, decode_sm50_arm22),
-        (0x4f, decode_sm50_arm22),
-        (0x50, decode_sm50_arm23),
-        (0x51, decode_sm50_arm24),
-        (0x53, decode_sm50_arm25),
-        (0x58, decode_sm50_arm26),
-        (0x59, decode_sm50_arm27),
-        (0x5a, decode_sm50_arm26),
-        (0x5b, decode_sm50_arm28),
-        (0x5c, decode_sm50_arm29),
-        (0x5d, decode_sm50_arm26),
-        (0x5e, decode_sm50_arm26),
-        (0x5f, decode_sm50_arm26),
-        (0xe2, decode_sm50_arm30),
-        (0xe3, decode_sm50_arm31),
-        (0xee, decode_sm50_arm32),
-        (0xef, decode_sm50_arm33),
-        (0xf0, decode_sm50_arm34),
+        (0x18, decode_sm50_arm7),
+        (0x19, decode_sm50_arm7),
+        (0x1a, decode_sm50_arm7),
+        (0x1b, decode_sm50_arm7),
+        (0x1c, decode_sm50_arm8),
+        (0x1d, decode_sm50_arm8),
+        (0x1e, decode_sm50_arm9),
+        (0x1f, decode_sm50_arm10),
+        (0x30, decode_sm50_arm11),
+        (0x32, decode_sm50_arm12),
+        (0x33, decode_sm50_arm13),
+        (0x34, decode_sm50_arm14),
+        (0x35, decode_sm50_arm15),
+        (0x36, decode_sm50_arm16),
+        (0x37, decode_sm50_arm17),
+        (0x38, decode_sm50_arm18),
+        (0x39, decode_sm50_arm19),
+        (0x3a, decode_sm50_arm11),
+        (0x3c, decode_sm50_arm20),
+        (0x3d, decode_sm50_arm21),
+        (0x3e, decode_sm50_arm11),
+        (0x49, decode_sm50_arm22),
+        (0x4a, decode_sm50_arm23),
+        (0x4b, decode_sm50_arm24),
+        (0x4c, decode_sm50_arm25),
+        (0x4e, decode_sm50_arm26),
+        (0x4f, decode_sm50_arm26),
+        (0x50, decode_sm50_arm27),
+        (0x51, decode_sm50_arm28),
+        (0x52, decode_sm50_arm29),
+        (0x53, decode_sm50_arm30),
+        (0x58, decode_sm50_arm31),
+        (0x59, decode_sm50_arm32),
+        (0x5a, decode_sm50_arm33),
+        (0x5b, decode_sm50_arm34),
+        (0x5c, decode_sm50_arm35),
+        (0x5d, decode_sm50_arm31),
+        (0x5e, decode_sm50_arm31),
+        (0x5f, decode_sm50_arm31),
+        (0xe2, decode_sm50_arm36),
+        (0xe3, decode_sm50_arm37),
+        (0xee, decode_sm50_arm38),
+        (0xef, decode_sm50_arm39),
+        (0xf0, decode_sm50_arm40),
     ],
     decode_none,
 );
@@ -1941,33 +1984,40 @@ fn decode_sm50_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0xfc00000000000000 == 0x1800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpLeaHiSm50, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
         w & 0xfec0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpIadd32i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xff50000000000000 == 0x1e00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpFmul32i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xff00000000000000 == 0x1f00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpImul32i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpShf, 8 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpShf, 8 > (w, sm)
@@ -1978,14 +2028,40 @@ fn decode_sm50_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpFfma, 8 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShf, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfe98000000000000 == 0x3418000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImadPoSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfe80000000000000 == 0x3400000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpImadSm50, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xfe98000000000000 == 0x3418000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImadPoSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfe80000000000000 == 0x3400000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpImadSm50, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpShf, 8 > (w, sm)
@@ -2005,6 +2081,10 @@ fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfef0800000000000 == 0x3640000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpIcmp, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef8000000000000 == 0x36d0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpLeaSm50, 1 > (w, sm)
     );
     try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2020,7 +2100,7 @@ fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpIsetp, 5 > (w, sm)
@@ -2038,6 +2118,10 @@ fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpIcmp, 1 > (w, sm)
     );
     try_form!(
+        w & 0xfef8000000000000 == 0x36d0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpLeaSm50, 1 > (w, sm)
+    );
+    try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFsetp, 5 > (w, sm)
     );
@@ -2047,194 +2131,213 @@ fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpPopc, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpFlo, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpI2i, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpShf, 8 > (w, sm)
-    );
-    try_form!(
-        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpShl, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpShr, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpIadd, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpImul, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpSel, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpFmul, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpDadd, 8 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpIscadd, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpFadd, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefa260000000000 == 0x38b8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpI2fSm50, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpImnmx, 8 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpF2fSm50, 2 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefa220000000000 == 0x38b0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpF2iSm50, 2 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpFmnmx, 13 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpBfe, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpLop, 1 > (w, sm)
-    );
-    None
-}
-fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpPopc, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpFlo, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpI2i, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpShl, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpShr, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpIadd, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpImul, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpSel, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpFmul, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpDadd, 8 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpIscadd, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpFadd, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefa260000000000 == 0x38b8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpI2fSm50, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpImnmx, 8 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpF2fSm50, 2 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefa220000000000 == 0x38b0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpF2iSm50, 2 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpFmnmx, 13 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpBfe, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpLop, 1 > (w, sm)
-    );
-    None
-}
-fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpShf, 8 > (w, sm)
-    );
-    try_form!(
-        w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpLop3, 5 > (w, sm)
-    );
-    None
-}
 fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpLop3, 5 > (w, sm)
+        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpPopc, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFlo, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpI2i, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShf, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShl, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShr, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIadd, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImul, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpSel, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFmul, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDadd, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIscadd, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFadd, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefa260000000000 == 0x38b8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpI2fSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImnmx, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpF2fSm50, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefa220000000000 == 0x38b0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpF2iSm50, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFmnmx, 13 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBfe, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpLop, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef4000000000000 == 0x38c0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpIadd3, 5 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpPopc, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFlo, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpI2i, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShl, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShr, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIadd, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImul, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpSel, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFmul, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDadd, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIscadd, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFadd, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefa260000000000 == 0x38b8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpI2fSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImnmx, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpF2fSm50, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefa220000000000 == 0x38b0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpF2iSm50, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFmnmx, 13 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBfe, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpLop, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef4000000000000 == 0x38c0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpIadd3, 5 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShf, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpLop3, 5 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpLop3, 5 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpFfma, 9 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xff98000000000000 == 0x4a18000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImadPoSm50, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xff80000000000000 == 0x4a00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpImadSm50, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff09000000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpIsetp, 6 > (w, sm)
@@ -2252,6 +2355,10 @@ fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpIcmp, 2 > (w, sm)
     );
     try_form!(
+        w & 0xfff8000000000000 == 0x4bd0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpLeaSm50, 2 > (w, sm)
+    );
+    try_form!(
         w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFsetp, 6 > (w, sm)
     );
@@ -2261,7 +2368,7 @@ fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffe800000ff00 == 0x4c08000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpPopc, 6 > (w, sm)
@@ -2340,18 +2447,22 @@ fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0xfff8000000000000 == 0x4cb8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpI2fSm50, 2 > (w, sm)
+        decode_form:: < OpI2fSm50, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff0000000000000 == 0x4cc0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpIadd3, 6 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfe00000000000000 == 0x4e00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpXmad, 2 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpNop, 1 > (w, sm)
@@ -2366,7 +2477,7 @@ fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFfma, 10 > (w, sm)
@@ -2377,7 +2488,18 @@ fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xff98000000000000 == 0x5218000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImadPoSm50, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0xff80000000000000 == 0x5200000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpImadSm50, 3 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpPrmt, 10 > (w, sm)
@@ -2388,14 +2510,14 @@ fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpShf, 7 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFfma, 7 > (w, sm)
@@ -2406,7 +2528,22 @@ fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShf, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xff98000000000000 == 0x5a18000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImadPoSm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xff80000000000000 == 0x5a00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpImadSm50, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpIsetp, 4 > (w, sm)
@@ -2440,12 +2577,20 @@ fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpXmad, 0 > (w, sm)
     );
     try_form!(
+        w & 0xfff8000000000000 == 0x5bd8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpLeaHiSm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5bd0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpLeaSm50, 0 > (w, sm)
+    );
+    try_form!(
         w & 0xfff8000000000000 == 0x5be0000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpLop3, 4 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpPopc, 4 > (w, sm)
@@ -2528,25 +2673,29 @@ fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5cb8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpI2fSm50, 0 > (w, sm)
+        decode_form:: < OpI2fSm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff0000000000000 == 0x5cc0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpIadd3, 4 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpBra, 2 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpExit, 1 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpLdg, 2 > (w, sm)
@@ -2557,14 +2706,14 @@ fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8000000000000 == 0xef90000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpLdc, 2 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpS2r, 1 > (w, sm)
@@ -2593,43 +2742,50 @@ static PRINT_SM50: [PrintArm; 256] = dense_arms(
         (0x15, print_sm50_arm6),
         (0x16, print_sm50_arm6),
         (0x17, print_sm50_arm6),
-        (0x1c, print_sm50_arm7),
-        (0x1d, print_sm50_arm7),
-        (0x1e, print_sm50_arm8),
-        (0x1f, print_sm50_arm9),
-        (0x30, print_sm50_arm10),
-        (0x32, print_sm50_arm11),
-        (0x33, print_sm50_arm12),
-        (0x34, print_sm50_arm10),
-        (0x36, print_sm50_arm13),
-        (0x37, print_sm50_arm14),
-        (0x38, print_sm50_arm15),
-        (0x39, print_sm50_arm16),
-        (0x3a, print_sm50_arm10),
-        (0x3c, print_sm50_arm17),
-        (0x3d, print_sm50_arm18),
-        (0x3e, print_sm50_arm10),
-        (0x49, print_sm50_arm19),
-        (0x4b, print_sm50_arm20),
-        (0x4c, print_sm50_arm21),
-        (0x4e, print_sm50_arm22),
-        (0x4f, print_sm50_arm22),
-        (0x50, print_sm50_arm23),
-        (0x51, print_sm50_arm24),
-        (0x53, print_sm50_arm25),
-        (0x58, print_sm50_arm26),
-        (0x59, print_sm50_arm27),
-        (0x5a, print_sm50_arm26),
-        (0x5b, print_sm50_arm28),
-        (0x5c, print_sm50_arm29),
-        (0x5d, print_sm50_arm26),
-        (0x5e, print_sm50_arm26),
-        (0x5f, print_sm50_arm26),
-        (0xe2, print_sm50_arm30),
-        (0xe3, print_sm50_arm31),
-        (0xee, print_sm50_arm32),
-        (0xef, print_sm50_arm33),
-        (0xf0, print_sm50_arm34),
+        (0x18, print_sm50_arm7),
+        (0x19, print_sm50_arm7),
+        (0x1a, print_sm50_arm7),
+        (0x1b, print_sm50_arm7),
+        (0x1c, print_sm50_arm8),
+        (0x1d, print_sm50_arm8),
+        (0x1e, print_sm50_arm9),
+        (0x1f, print_sm50_arm10),
+        (0x30, print_sm50_arm11),
+        (0x32, print_sm50_arm12),
+        (0x33, print_sm50_arm13),
+        (0x34, print_sm50_arm14),
+        (0x35, print_sm50_arm15),
+        (0x36, print_sm50_arm16),
+        (0x37, print_sm50_arm17),
+        (0x38, print_sm50_arm18),
+        (0x39, print_sm50_arm19),
+        (0x3a, print_sm50_arm11),
+        (0x3c, print_sm50_arm20),
+        (0x3d, print_sm50_arm21),
+        (0x3e, print_sm50_arm11),
+        (0x49, print_sm50_arm22),
+        (0x4a, print_sm50_arm23),
+        (0x4b, print_sm50_arm24),
+        (0x4c, print_sm50_arm25),
+        (0x4e, print_sm50_arm26),
+        (0x4f, print_sm50_arm26),
+        (0x50, print_sm50_arm27),
+        (0x51, print_sm50_arm28),
+        (0x52, print_sm50_arm29),
+        (0x53, print_sm50_arm30),
+        (0x58, print_sm50_arm31),
+        (0x59, print_sm50_arm32),
+        (0x5a, print_sm50_arm33),
+        (0x5b, print_sm50_arm34),
+        (0x5c, print_sm50_arm35),
+        (0x5d, print_sm50_arm31),
+        (0x5e, print_sm50_arm31),
+        (0x5f, print_sm50_arm31),
+        (0xe2, print_sm50_arm36),
+        (0xe3, print_sm50_arm37),
+        (0xee, print_sm50_arm38),
+        (0xef, print_sm50_arm39),
+        (0xf0, print_sm50_arm40),
     ],
     print_none,
 );
@@ -2677,33 +2833,40 @@ fn print_sm50_arm6(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm7(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0xfc00000000000000 == 0x1800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpLeaHiSm50, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm8(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
         w & 0xfec0000000000000 == 0x1c00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpIadd32i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm8(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm9(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xff50000000000000 == 0x1e00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpFmul32i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm9(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xff00000000000000 == 0x1f00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpImul32i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
@@ -2714,14 +2877,40 @@ fn print_sm50_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfe98000000000000 == 0x3418000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImadPoSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfe80000000000000 == 0x3400000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpImadSm50, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfe98000000000000 == 0x3418000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImadPoSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfe80000000000000 == 0x3400000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpImadSm50, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
@@ -2741,6 +2930,10 @@ fn print_sm50_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfef0800000000000 == 0x3640000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpIcmp, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef8000000000000 == 0x36d0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpLeaSm50, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2756,7 +2949,7 @@ fn print_sm50_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpIsetp, 5 > (w, sm, at, out)
@@ -2774,6 +2967,10 @@ fn print_sm50_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpIcmp, 1 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfef8000000000000 == 0x36d0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpLeaSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFsetp, 5 > (w, sm, at, out)
     );
@@ -2783,194 +2980,213 @@ fn print_sm50_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpPopc, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpFlo, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpI2i, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpShl, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpShr, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpIadd, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpImul, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpSel, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpFmul, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpDadd, 8 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpIscadd, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpFadd, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefa260000000000 == 0x38b8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpI2fSm50, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpImnmx, 8 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpF2fSm50, 2 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefa220000000000 == 0x38b0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpF2iSm50, 2 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpFmnmx, 13 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpBfe, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpLop, 1 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm50_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpPopc, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpFlo, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpI2i, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpShl, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpShr, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpIadd, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpImul, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpSel, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpFmul, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpDadd, 8 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpIscadd, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpFadd, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefa260000000000 == 0x38b8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpI2fSm50, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpImnmx, 8 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpF2fSm50, 2 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefa220000000000 == 0x38b0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpF2iSm50, 2 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpFmnmx, 13 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpBfe, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpLop, 1 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpLop3, 5 > (w, sm, at, out)
-    );
-    None
-}
 fn print_sm50_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpLop3, 5 > (w, sm, at, out)
+        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpPopc, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFlo, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpI2i, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShl, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShr, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIadd, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImul, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpSel, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFmul, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDadd, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIscadd, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFadd, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefa260000000000 == 0x38b8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpI2fSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImnmx, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpF2fSm50, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefa220000000000 == 0x38b0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpF2iSm50, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFmnmx, 13 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBfe, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpLop, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef4000000000000 == 0x38c0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpIadd3, 5 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpPopc, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFlo, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpI2i, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShl, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShr, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIadd, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImul, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpSel, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFmul, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDadd, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIscadd, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFadd, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefa260000000000 == 0x38b8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpI2fSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImnmx, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpF2fSm50, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefa220000000000 == 0x38b0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpF2iSm50, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFmnmx, 13 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBfe, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpLop, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef4000000000000 == 0x38c0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpIadd3, 5 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpLop3, 5 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpLop3, 5 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpFfma, 9 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xff98000000000000 == 0x4a18000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImadPoSm50, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff80000000000000 == 0x4a00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpImadSm50, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff09000000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpIsetp, 6 > (w, sm, at, out)
@@ -2988,6 +3204,10 @@ fn print_sm50_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpIcmp, 2 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfff8000000000000 == 0x4bd0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpLeaSm50, 2 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFsetp, 6 > (w, sm, at, out)
     );
@@ -2997,7 +3217,7 @@ fn print_sm50_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffe800000ff00 == 0x4c08000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpPopc, 6 > (w, sm, at, out)
@@ -3076,18 +3296,22 @@ fn print_sm50_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0xfff8000000000000 == 0x4cb8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpI2fSm50, 2 > (w, sm, at, out)
+        print_form_bundled:: < OpI2fSm50, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff0000000000000 == 0x4cc0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpIadd3, 6 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfe00000000000000 == 0x4e00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpXmad, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpNop, 1 > (w, sm, at, out)
@@ -3102,7 +3326,7 @@ fn print_sm50_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFfma, 10 > (w, sm, at, out)
@@ -3113,7 +3337,18 @@ fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xff98000000000000 == 0x5218000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImadPoSm50, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff80000000000000 == 0x5200000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpImadSm50, 3 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpPrmt, 10 > (w, sm, at, out)
@@ -3124,14 +3359,14 @@ fn print_sm50_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFfma, 7 > (w, sm, at, out)
@@ -3142,7 +3377,22 @@ fn print_sm50_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff98000000000000 == 0x5a18000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImadPoSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff80000000000000 == 0x5a00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpImadSm50, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpIsetp, 4 > (w, sm, at, out)
@@ -3176,12 +3426,20 @@ fn print_sm50_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpXmad, 0 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfff8000000000000 == 0x5bd8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpLeaHiSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5bd0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpLeaSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfff8000000000000 == 0x5be0000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpLop3, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpPopc, 4 > (w, sm, at, out)
@@ -3264,25 +3522,29 @@ fn print_sm50_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5cb8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpI2fSm50, 0 > (w, sm, at, out)
+        print_form_bundled:: < OpI2fSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff0000000000000 == 0x5cc0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpIadd3, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpBra, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpExit, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpLdg, 2 > (w, sm, at, out)
@@ -3293,14 +3555,14 @@ fn print_sm50_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8000000000000 == 0xef90000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpLdc, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpS2r, 1 > (w, sm, at, out)
@@ -8068,6 +8330,18 @@ pub const FORMS: &[FormInfo] = &[
         0x7e00000000000000000000, 0x7c00000000000000000000)
     ),
     form_info!(
+        "iadd3", "r", 4, Sm50, [50, 52, 60], 0xfff0000000000000, 0x5cc0000000000000,
+        0x70000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "iadd3", "i", 5, Sm50, [50, 52, 60], 0xfef4000000000000, 0x38c0000000000000, 0,
+        0, [GPR, IMM, GPR]
+    ),
+    form_info!(
+        "iadd3", "c", 6, Sm50, [50, 52, 60], 0xfff0000000000000, 0x4cc0000000000000, 0,
+        0, [GPR, CBUF, GPR]
+    ),
+    form_info!(
         "iadd32i", "fixed", 0, Sm50, [50, 52, 60], 0xfec0000000000000,
         0x1c00000000000000, 0, 0, [GPR, IMM]
     ),
@@ -8249,6 +8523,38 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "imad_hi", "rru", 5, Sm70, [75, 80, 86, 89, 90, 100, 120],
         0x1fffff1fd007fffff0000000fff, 0xf8000000000000000000e27, 0, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "imad_po_sm50", "r", 0, Sm50, [50, 52, 60], 0xff98000000000000,
+        0x5a18000000000000, 0x7ff0000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "imad_po_sm50", "i", 1, Sm50, [50, 52, 60], 0xfe98000000000000,
+        0x3418000000000000, 0, 0, [GPR, IMM, GPR]
+    ),
+    form_info!(
+        "imad_po_sm50", "c", 2, Sm50, [50, 52, 60], 0xff98000000000000,
+        0x4a18000000000000, 0, 0, [GPR, CBUF, GPR]
+    ),
+    form_info!(
+        "imad_po_sm50", "c2", 3, Sm50, [50, 52, 60], 0xff98000000000000,
+        0x5218000000000000, 0, 0, [GPR, GPR, CBUF]
+    ),
+    form_info!(
+        "imad_sm50", "r", 0, Sm50, [50, 52, 60], 0xff80000000000000, 0x5a00000000000000,
+        0x7ff0000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "imad_sm50", "i", 1, Sm50, [50, 52, 60], 0xfe80000000000000, 0x3400000000000000,
+        0, 0, [GPR, IMM, GPR]
+    ),
+    form_info!(
+        "imad_sm50", "c", 2, Sm50, [50, 52, 60], 0xff80000000000000, 0x4a00000000000000,
+        0, 0, [GPR, CBUF, GPR]
+    ),
+    form_info!(
+        "imad_sm50", "c2", 3, Sm50, [50, 52, 60], 0xff80000000000000, 0x5200000000000000,
+        0, 0, [GPR, GPR, CBUF]
     ),
     form_info!(
         "imad_wide", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
@@ -8558,6 +8864,14 @@ pub const FORMS: &[FormInfo] = &[
         0x78000000000000000000000, 0x78000000000000000000000, [GPR, GPR, IMM]
     ),
     form_info!(
+        "lea_hi_sm50", "r", 0, Sm50, [50, 52, 60], 0xfff8000000000000,
+        0x5bd8000000000000, 0x1e00000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "lea_hi_sm50", "c", 1, Sm50, [50, 52, 60], 0xfc00000000000000,
+        0x1800000000000000, 0, 0, [GPR, CBUF, GPR]
+    ),
+    form_info!(
         "lea_hi_x", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
         0x1fff87105007fffff0000000fff, 0x104000000000000000211, 0, 0, [GPR, GPR, GPR,
         PRED]; (70..= 120, [(0x2000000000000000000, 0x2000000000000000000)], 0,
@@ -8585,6 +8899,18 @@ pub const FORMS: &[FormInfo] = &[
         "lea_hi_x", "rri", 4, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
         0x1fff87107000000000000000fff, 0x104000000000000000411, 0, 0, [GPR, GPR, IMM,
         PRED]
+    ),
+    form_info!(
+        "lea_sm50", "r", 0, Sm50, [50, 52, 60], 0xfff8000000000000, 0x5bd0000000000000,
+        0x107ff0000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "lea_sm50", "i", 1, Sm50, [50, 52, 60], 0xfef8000000000000, 0x36d0000000000000,
+        0x100000000000, 0, [GPR, IMM]
+    ),
+    form_info!(
+        "lea_sm50", "c", 2, Sm50, [50, 52, 60], 0xfff8000000000000, 0x4bd0000000000000,
+        0x100000000000, 0, [GPR, CBUF]
     ),
     form_info!(
         "lea_x", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
@@ -9241,6 +9567,8 @@ include!(concat!(env!("OUT_DIR"), "/", "op_iaddx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_icmp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_hi.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_imad_po_sm50.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_imad_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_wide.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_wide_x.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imadx.rs"));
@@ -9257,7 +9585,9 @@ include!(concat!(env!("OUT_DIR"), "/", "op_ldc.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ldg.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lea.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lea_hi.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_lea_hi_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lea_hi_x.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_lea_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lea_x.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lop.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lop3.rs"));

@@ -2,9 +2,9 @@
 // The build writes it to OUT_DIR; refresh this copy in generated/ with
 // `NAK_UPDATE_GENERATED=1 cargo test -p isa-tests --test generated`.
 
-/// `IADD3`: Three-input 32-bit integer add; carries out to predicates for 64-bit chains (see iadd3x).
+/// `IADD3`: Three-input 32-bit integer add; carries out to predicates for 64-bit chains (see iadd3x). Maxwell/Pascal chain carries through the CC register and add halves or shift the sum (register form).
 ///
-/// Spec: isa-spec/spec/ops/iadd3.toml:2 (op `iadd3`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/iadd3.toml:2 (op `iadd3`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpIadd3 {
     /// Destination (u32). (isa-spec/spec/ops/iadd3.toml:8)
@@ -17,8 +17,20 @@ pub struct OpIadd3 {
     pub a: Src,
     /// Source (u32). (isa-spec/spec/ops/iadd3.toml:29)
     pub b: Src,
-    /// Source (u32). (isa-spec/spec/ops/iadd3.toml:34)
+    /// Source (u32). (isa-spec/spec/ops/iadd3.toml:38)
     pub c: Src,
+    /// Modifier. Maxwell/Pascal, register form: shift the sum right (.RS) or left (.LS). (isa-spec/spec/ops/iadd3.toml:43)
+    pub mode: Iadd3Mode,
+    /// Modifier. Maxwell/Pascal: extended: read the carry from the CC register. (isa-spec/spec/ops/iadd3.toml:49)
+    pub x: bool,
+    /// Modifier. Maxwell/Pascal: also write the carry (and flags) to the CC register; printed on d. (isa-spec/spec/ops/iadd3.toml:56)
+    pub cc: bool,
+    /// Modifier. Maxwell/Pascal, register form: the half of a read (`.H0`, `.H1`), printed on a. (isa-spec/spec/ops/iadd3.toml:63)
+    pub asel: HalfSel,
+    /// Modifier. Maxwell/Pascal, register form: the half of b read, printed on b. (isa-spec/spec/ops/iadd3.toml:69)
+    pub bsel: HalfSel,
+    /// Modifier. Maxwell/Pascal, register form: the half of c read, printed on c. (isa-spec/spec/ops/iadd3.toml:75)
+    pub csel: HalfSel,
 }
 op_fields!(OpIadd3, [a, b, c], [d, co0, co1]);
 /// Spec: isa-spec/spec/ops/iadd3.toml:2.
@@ -27,7 +39,7 @@ impl OpIadd3 {
     pub const MNEMONIC: &'static str = "IADD3";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32).with_neg(),
         OperandInfo::new("b", ValueType::U32).with_neg(),
@@ -52,14 +64,25 @@ impl OpIadd3 {
             (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x7f8 != 0 => Some(1),
             (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x1f8 != 0 => Some(2),
             (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x7f0 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => Some(4),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x7 != 0 => Some(5),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x7 != 0 => Some(6),
             _ => None,
         }
     }
-    /// What every form of the encoding at isa-spec/spec/ops/iadd3.toml:65 packs alike.
+    /// What every form of the encoding at isa-spec/spec/ops/iadd3.toml:119 packs alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier mode", self.mode == Iadd3Mode::None, sm)?;
+        only_default::<E>(Self::NAME, "modifier x", self.x == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier asel", self.asel == HalfSel::Word, sm)?;
+        only_default::<E>(Self::NAME, "modifier bsel", self.bsel == HalfSel::Word, sm)?;
+        only_default::<E>(Self::NAME, "modifier csel", self.csel == HalfSel::Word, sm)?;
         let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
@@ -70,7 +93,7 @@ impl OpIadd3 {
         w |= dst_field::<E>(Self::NAME, "co1", self.co1, RegFile::Pred, 3u32, sm)? << 84;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3.toml:65; form at isa-spec/spec/ops/iadd3.toml:68).
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3.toml:119; form at isa-spec/spec/ops/iadd3.toml:122).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -80,7 +103,7 @@ impl OpIadd3 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3.toml:65; form at isa-spec/spec/ops/iadd3.toml:68).
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3.toml:119; form at isa-spec/spec/ops/iadd3.toml:122).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -89,7 +112,7 @@ impl OpIadd3 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/iadd3.toml:65; form at isa-spec/spec/ops/iadd3.toml:68).
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/iadd3.toml:119; form at isa-spec/spec/ops/iadd3.toml:122).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -100,7 +123,7 @@ impl OpIadd3 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3.toml:65; form at isa-spec/spec/ops/iadd3.toml:68).
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3.toml:119; form at isa-spec/spec/ops/iadd3.toml:122).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -110,9 +133,81 @@ impl OpIadd3 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/iadd3.toml:65 reads alike.
+    /// What every form of the encoding at isa-spec/spec/ops/iadd3.toml:140 packs alike.
     #[inline(always)]
-    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Reg, Reg, Src, Src)> {
+    fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "co0", self.co0 == Reg::PT, sm)?;
+        only_default::<E>(Self::NAME, "co1", self.co1 == Reg::PT, sm)?;
+        let mut w: u128 = 0;
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= u128::from(self.cc) << 47;
+        w |= u128::from(self.x) << 48;
+        w |= u128::from(self.c.neg) << 49;
+        w |= u128::from(self.a.neg) << 51;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/iadd3.toml:140; form at isa-spec/spec/ops/iadd3.toml:143).
+    #[inline(always)]
+    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x5cc0000000000000 | (c.raw & 0x70000000)
+            | self.encode_e1::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= u128::from(self.b.neg) << 50;
+        w |= (self.csel.index() as u128) << 31;
+        w |= (self.bsel.index() as u128) << 33;
+        w |= (self.asel.index() as u128) << 35;
+        w |= (self.mode.index() as u128) << 37;
+        Ok(w)
+    }
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/iadd3.toml:140; form at isa-spec/spec/ops/iadd3.toml:143).
+    #[inline(always)]
+    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier mode", self.mode == Iadd3Mode::None, sm)?;
+        only_default::<E>(Self::NAME, "modifier asel", self.asel == HalfSel::Word, sm)?;
+        only_default::<E>(Self::NAME, "modifier bsel", self.bsel == HalfSel::Word, sm)?;
+        only_default::<E>(Self::NAME, "modifier csel", self.csel == HalfSel::Word, sm)?;
+        let mut w: u128 = 0x38c0000000000000 | self.encode_e1::<E>(sm, c)?;
+        {
+            let v: u128 = imm_src_field::<
+                E,
+            >(Self::NAME, "b", &self.b, 20u32, 0u32, true)?;
+            w |= (v & 0x7ffff) << 20;
+            w |= ((v >> 19) & 1) << 56;
+        }
+        Ok(w)
+    }
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/iadd3.toml:140; form at isa-spec/spec/ops/iadd3.toml:143).
+    #[inline(always)]
+    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier mode", self.mode == Iadd3Mode::None, sm)?;
+        only_default::<E>(Self::NAME, "modifier asel", self.asel == HalfSel::Word, sm)?;
+        only_default::<E>(Self::NAME, "modifier bsel", self.bsel == HalfSel::Word, sm)?;
+        only_default::<E>(Self::NAME, "modifier csel", self.csel == HalfSel::Word, sm)?;
+        let mut w: u128 = 0x4cc0000000000000 | self.encode_e1::<E>(sm, c)?;
+        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
+        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
+        w |= u128::from(self.b.neg) << 50;
+        Ok(w)
+    }
+    /// The fields every form of the encoding at isa-spec/spec/ops/iadd3.toml:119 reads alike.
+    #[inline(always)]
+    fn fields_e0(
+        w: u128,
+        sm: u32,
+    ) -> Option<
+        (Reg, Reg, Reg, Src, Src, Iadd3Mode, bool, bool, HalfSel, HalfSel, HalfSel),
+    > {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let co0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let co1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
@@ -120,50 +215,202 @@ impl OpIadd3 {
             .with_neg(bit(w, 72));
         let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75));
-        Some((d, co0, co1, a, c))
+        let mode: Iadd3Mode = Iadd3Mode::None;
+        let x: bool = false;
+        let cc: bool = false;
+        let asel: HalfSel = HalfSel::Word;
+        let bsel: HalfSel = HalfSel::Word;
+        let csel: HalfSel = HalfSel::Word;
+        Some((d, co0, co1, a, c, mode, x, cc, asel, bsel, csel))
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/iadd3.toml:65; form at isa-spec/spec/ops/iadd3.toml:68).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/iadd3.toml:119; form at isa-spec/spec/ops/iadd3.toml:122).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co0, co1, a, c) = Self::fields_e0(w, sm)?;
+        let (d, co0, co1, a, c, mode, x, cc, asel, bsel, csel) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63));
-        let o = Self { d, co0, co1, a, b, c };
+        let o = Self {
+            d,
+            co0,
+            co1,
+            a,
+            b,
+            c,
+            mode,
+            x,
+            cc,
+            asel,
+            bsel,
+            csel,
+        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x781e0000000000000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/iadd3.toml:65; form at isa-spec/spec/ops/iadd3.toml:68).
+    /// Form `rir`'s fields (isa-spec/spec/ops/iadd3.toml:119; form at isa-spec/spec/ops/iadd3.toml:122).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co0, co1, a, c) = Self::fields_e0(w, sm)?;
+        let (d, co0, co1, a, c, mode, x, cc, asel, bsel, csel) = Self::fields_e0(w, sm)?;
         let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let o = Self { d, co0, co1, a, b, c };
+        let o = Self {
+            d,
+            co0,
+            co1,
+            a,
+            b,
+            c,
+            mode,
+            x,
+            cc,
+            asel,
+            bsel,
+            csel,
+        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x781e0000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/iadd3.toml:65; form at isa-spec/spec/ops/iadd3.toml:68).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/iadd3.toml:119; form at isa-spec/spec/ops/iadd3.toml:122).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co0, co1, a, c) = Self::fields_e0(w, sm)?;
+        let (d, co0, co1, a, c, mode, x, cc, asel, bsel, csel) = Self::fields_e0(w, sm)?;
         let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63));
-        let o = Self { d, co0, co1, a, b, c };
+        let o = Self {
+            d,
+            co0,
+            co1,
+            a,
+            b,
+            c,
+            mode,
+            x,
+            cc,
+            asel,
+            bsel,
+            csel,
+        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x781e0000000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/iadd3.toml:65; form at isa-spec/spec/ops/iadd3.toml:68).
+    /// Form `rur`'s fields (isa-spec/spec/ops/iadd3.toml:119; form at isa-spec/spec/ops/iadd3.toml:122).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co0, co1, a, c) = Self::fields_e0(w, sm)?;
+        let (d, co0, co1, a, c, mode, x, cc, asel, bsel, csel) = Self::fields_e0(w, sm)?;
         let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
-        let o = Self { d, co0, co1, a, b, c };
+        let o = Self {
+            d,
+            co0,
+            co1,
+            a,
+            b,
+            c,
+            mode,
+            x,
+            cc,
+            asel,
+            bsel,
+            csel,
+        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x781e0000000000000000000)))
+    }
+    /// The fields every form of the encoding at isa-spec/spec/ops/iadd3.toml:140 reads alike.
+    #[inline(always)]
+    fn fields_e1(w: u128, sm: u32) -> Option<(Reg, Reg, Reg, Src, Src, bool, bool)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let co0: Reg = Reg::PT;
+        let co1: Reg = Reg::PT;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
+            .with_neg(bit(w, 51));
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?)
+            .with_neg(bit(w, 49));
+        let x: bool = bit(w, 48);
+        let cc: bool = bit(w, 47);
+        Some((d, co0, co1, a, c, x, cc))
+    }
+    /// Form `r`'s fields (isa-spec/spec/ops/iadd3.toml:140; form at isa-spec/spec/ops/iadd3.toml:143).
+    #[inline(always)]
+    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, co0, co1, a, c, x, cc) = Self::fields_e1(w, sm)?;
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
+            .with_neg(bit(w, 50));
+        let mode: Iadd3Mode = Iadd3Mode::from_index(bits(w, 37, 2) as usize)?;
+        let asel: HalfSel = HalfSel::from_index(bits(w, 35, 2) as usize)?;
+        let bsel: HalfSel = HalfSel::from_index(bits(w, 33, 2) as usize)?;
+        let csel: HalfSel = HalfSel::from_index(bits(w, 31, 2) as usize)?;
+        let o = Self {
+            d,
+            co0,
+            co1,
+            a,
+            b,
+            c,
+            mode,
+            x,
+            cc,
+            asel,
+            bsel,
+            csel,
+        };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0x70000000)))
+    }
+    /// Form `i`'s fields (isa-spec/spec/ops/iadd3.toml:140; form at isa-spec/spec/ops/iadd3.toml:143).
+    #[inline(always)]
+    fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, co0, co1, a, c, x, cc) = Self::fields_e1(w, sm)?;
+        let b = Src::imm(
+            imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
+        );
+        let mode: Iadd3Mode = Iadd3Mode::None;
+        let asel: HalfSel = HalfSel::Word;
+        let bsel: HalfSel = HalfSel::Word;
+        let csel: HalfSel = HalfSel::Word;
+        let o = Self {
+            d,
+            co0,
+            co1,
+            a,
+            b,
+            c,
+            mode,
+            x,
+            cc,
+            asel,
+            bsel,
+            csel,
+        };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+    }
+    /// Form `c`'s fields (isa-spec/spec/ops/iadd3.toml:140; form at isa-spec/spec/ops/iadd3.toml:143).
+    #[inline(always)]
+    fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let (d, co0, co1, a, c, x, cc) = Self::fields_e1(w, sm)?;
+        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
+            .with_neg(bit(w, 50));
+        let mode: Iadd3Mode = Iadd3Mode::None;
+        let asel: HalfSel = HalfSel::Word;
+        let bsel: HalfSel = HalfSel::Word;
+        let csel: HalfSel = HalfSel::Word;
+        let o = Self {
+            d,
+            co0,
+            co1,
+            a,
+            b,
+            c,
+            mode,
+            x,
+            cc,
+            asel,
+            bsel,
+            csel,
+        };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         match sm {
             100 | 120 => Self::parse_syntax1(line, sm, addr),
+            50 | 52 | 60 => Self::parse_syntax2(line, sm, addr),
             _ => Self::parse_syntax0(line, sm, addr),
         }
     }
-    /// Parse syntax `IADD3` (isa-spec/spec/ops/iadd3.toml:38).
+    /// Parse syntax `IADD3` (isa-spec/spec/ops/iadd3.toml:80).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD3"]])?;
         let mut cur = 0usize;
@@ -185,21 +432,50 @@ impl OpIadd3 {
             Reg::PT
         };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
-        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
+        let b = asm_try!(
+            src_operand(at.take(), "b", if matches!(sm, 50 | 52 | 60) {
+            ImmStyle::FieldHex(20) } else { ImmStyle::SignedHex })
+        );
         let c = asm_try!(src_operand(at.take(), "c", ImmStyle::SignedHex));
         let reuse_marks = asm_try!(at.finish(& ["d", "co0", "co1", "a", "b", "c"]));
-        let op = Self { d, co0, co1, a, b, c };
+        let op = Self {
+            d,
+            co0,
+            co1,
+            a,
+            b,
+            c,
+            mode: Iadd3Mode::None,
+            x: false,
+            cc: false,
+            asel: HalfSel::Word,
+            bsel: HalfSel::Word,
+            csel: HalfSel::Word,
+        };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
             &reuse_marks,
             form,
-            &[("a", &[17, 17, 17, 17]), ("b", &[18, 0, 0, 0]), ("c", &[19, 19, 19, 19])],
+            &[
+                ("a", &[17, 17, 17, 17, 0, 0, 0]),
+                ("b", &[18, 0, 0, 0, 0, 0, 0]),
+                ("c", &[19, 19, 19, 19, 0, 0, 0]),
+            ],
         );
-        let raw = form.map_or(0, |_| 0x781e0000000000000000000);
+        let raw = form
+            .map_or(
+                0,
+                |f| {
+                    [
+                        0x781e0000000000000000000, 0x781e0000000000000000000,
+                        0x781e0000000000000000000, 0x781e0000000000000000000, 0, 0, 0,
+                    ][f as usize]
+                },
+            );
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Parse syntax `IADD3` (isa-spec/spec/ops/iadd3.toml:48).
+    /// Parse syntax `IADD3` (isa-spec/spec/ops/iadd3.toml:90).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD3"]])?;
         let mut cur = 0usize;
@@ -211,17 +487,219 @@ impl OpIadd3 {
         let co0 = asm_try!(dst_operand(at.take(), "co0", true));
         let co1 = asm_try!(dst_operand(at.take(), "co1", true));
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
-        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
+        let b = asm_try!(
+            src_operand(at.take(), "b", if matches!(sm, 50 | 52 | 60) {
+            ImmStyle::FieldHex(20) } else { ImmStyle::SignedHex })
+        );
         let c = asm_try!(src_operand(at.take(), "c", ImmStyle::SignedHex));
         let reuse_marks = asm_try!(at.finish(& ["d", "co0", "co1", "a", "b", "c"]));
-        let op = Self { d, co0, co1, a, b, c };
+        let op = Self {
+            d,
+            co0,
+            co1,
+            a,
+            b,
+            c,
+            mode: Iadd3Mode::None,
+            x: false,
+            cc: false,
+            asel: HalfSel::Word,
+            bsel: HalfSel::Word,
+            csel: HalfSel::Word,
+        };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
             &reuse_marks,
             form,
-            &[("a", &[17, 17, 17, 17]), ("b", &[18, 0, 0, 0]), ("c", &[19, 19, 19, 19])],
+            &[
+                ("a", &[17, 17, 17, 17, 0, 0, 0]),
+                ("b", &[18, 0, 0, 0, 0, 0, 0]),
+                ("c", &[19, 19, 19, 19, 0, 0, 0]),
+            ],
         );
-        let raw = form.map_or(0, |_| 0x781e0000000000000000000);
+        let raw = form
+            .map_or(
+                0,
+                |f| {
+                    [
+                        0x781e0000000000000000000, 0x781e0000000000000000000,
+                        0x781e0000000000000000000, 0x781e0000000000000000000, 0, 0, 0,
+                    ][f as usize]
+                },
+            );
+        let guard = line.guard;
+        Some(Ok((op, Common { guard, ctrl, raw })))
+    }
+    /// Parse syntax `IADD3` (isa-spec/spec/ops/iadd3.toml:95).
+    fn parse_syntax2(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
+        let rest = strip_any_mnemonic(&line.parts, &[&["IADD3"]])?;
+        let mut cur = 0usize;
+        let mode: Iadd3Mode = take_enum_suffix(
+            rest,
+            &mut cur,
+            &Iadd3Mode::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        let x: bool = take_suffix(rest, &mut cur, ".X");
+        let mut cc: bool = false;
+        let mut asel: HalfSel = HalfSel::Word;
+        let mut bsel: HalfSel = HalfSel::Word;
+        let mut csel: HalfSel = HalfSel::Word;
+        if cur != rest.len() {
+            return None;
+        }
+        let mut at = asm_try!(Operands:: < 4 > ::start(line, 4, 0usize));
+        let d = {
+            let tok = at.take();
+            let mut scur = 0usize;
+            cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
+            if scur != tok.suffixes.len() {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!(
+                            "unexpected suffix `.{}` on {}", tok.suffixes[scur], "d"
+                        ),
+                    }),
+                );
+            }
+            let tok = &tok.without_suffixes();
+            asm_try!(dst_operand(tok, "d", false))
+        };
+        let a = {
+            let tok = at.take();
+            let mut scur = 0usize;
+            asel = match take_enum_suffix(
+                &tok.suffixes,
+                &mut scur,
+                &HalfSel::ALL,
+                |v| v.text_sm(sm),
+            ) {
+                Some(v) => v,
+                None => {
+                    return Some(
+                        Err(AsmError {
+                            col: tok.col,
+                            message: format!("bad suffix for {}", "asel"),
+                        }),
+                    );
+                }
+            };
+            if scur != tok.suffixes.len() {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!(
+                            "unexpected suffix `.{}` on {}", tok.suffixes[scur], "a"
+                        ),
+                    }),
+                );
+            }
+            let tok = &tok.without_suffixes();
+            asm_try!(src_operand(tok, "a", ImmStyle::SignedHex))
+        };
+        let b = {
+            let tok = at.take();
+            let mut scur = 0usize;
+            bsel = match take_enum_suffix(
+                &tok.suffixes,
+                &mut scur,
+                &HalfSel::ALL,
+                |v| v.text_sm(sm),
+            ) {
+                Some(v) => v,
+                None => {
+                    return Some(
+                        Err(AsmError {
+                            col: tok.col,
+                            message: format!("bad suffix for {}", "bsel"),
+                        }),
+                    );
+                }
+            };
+            if scur != tok.suffixes.len() {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!(
+                            "unexpected suffix `.{}` on {}", tok.suffixes[scur], "b"
+                        ),
+                    }),
+                );
+            }
+            let tok = &tok.without_suffixes();
+            asm_try!(
+                src_operand(tok, "b", if matches!(sm, 50 | 52 | 60) {
+                ImmStyle::FieldHex(20) } else { ImmStyle::SignedHex })
+            )
+        };
+        let c = {
+            let tok = at.take();
+            let mut scur = 0usize;
+            csel = match take_enum_suffix(
+                &tok.suffixes,
+                &mut scur,
+                &HalfSel::ALL,
+                |v| v.text_sm(sm),
+            ) {
+                Some(v) => v,
+                None => {
+                    return Some(
+                        Err(AsmError {
+                            col: tok.col,
+                            message: format!("bad suffix for {}", "csel"),
+                        }),
+                    );
+                }
+            };
+            if scur != tok.suffixes.len() {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!(
+                            "unexpected suffix `.{}` on {}", tok.suffixes[scur], "c"
+                        ),
+                    }),
+                );
+            }
+            let tok = &tok.without_suffixes();
+            asm_try!(src_operand(tok, "c", ImmStyle::SignedHex))
+        };
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "c"]));
+        let op = Self {
+            d,
+            co0: Reg::PT,
+            co1: Reg::PT,
+            a,
+            b,
+            c,
+            mode,
+            x,
+            cc,
+            asel,
+            bsel,
+            csel,
+        };
+        let form = op.form_id(sm);
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[
+                ("a", &[17, 17, 17, 17, 0, 0, 0]),
+                ("b", &[18, 0, 0, 0, 0, 0, 0]),
+                ("c", &[19, 19, 19, 19, 0, 0, 0]),
+            ],
+        );
+        let raw = form
+            .map_or(
+                0,
+                |f| {
+                    [
+                        0x781e0000000000000000000, 0x781e0000000000000000000,
+                        0x781e0000000000000000000, 0x781e0000000000000000000, 0, 0, 0,
+                    ][f as usize]
+                },
+            );
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
@@ -244,9 +722,38 @@ impl OpIadd3 {
         let c_raw: u32 = srcs[2usize].u32()?;
         let (c_neg, c_abs, c_not) = self.c.flags();
         let c: u32 = c_raw.with_mods(c_neg, c_abs, c_not);
+        let mode = self.mode;
+        let x = self.x;
+        let cc = self.cc;
+        let asel = self.asel;
+        let bsel = self.bsel;
+        let csel = self.csel;
         match family_of(sm) {
             _ => {
-                let cc_in: bool = false;
+                if x || cc || mode != Iadd3Mode::None || asel != HalfSel::Word
+                    || bsel != HalfSel::Word || csel != HalfSel::Word
+                {
+                    return Err(
+                        FoldError::new(
+                            format!(
+                                "{} has no fold on SM{} when {}", "iadd3", sm,
+                                "x || cc || mode != Iadd3Mode::None || asel != HalfSel::Word || bsel != HalfSel::Word || csel != HalfSel::Word"
+                            ),
+                        ),
+                    );
+                }
+                let cc_in: bool = match (x, cc_in) {
+                    (true, None) => {
+                        return Err(
+                            FoldError::new(
+                                format!(
+                                    "{} reads the carry flag, which is not known", "iadd3"
+                                ),
+                            ),
+                        );
+                    }
+                    (_, c) => c.unwrap_or(false),
+                };
                 let term = |v: u32, n: bool| -> u64 {
                     if n { (!v) as u64 + 1 } else { v as u64 }
                 };
@@ -276,6 +783,9 @@ impl Encode for OpIadd3 {
             Some(1) => self.encode_f1::<E>(sm, c),
             Some(2) => self.encode_f2::<E>(sm, c),
             Some(3) => self.encode_f3::<E>(sm, c),
+            Some(4) => self.encode_f4::<E>(sm, c),
+            Some(5) => self.encode_f5::<E>(sm, c),
+            Some(6) => self.encode_f6::<E>(sm, c),
             _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.c])),
         }
     }
@@ -289,13 +799,16 @@ impl Forms for OpIadd3 {
             1 => Self::parts_f1(w, sm),
             2 => Self::parts_f2(w, sm),
             3 => Self::parts_f3(w, sm),
+            4 => Self::parts_f4(w, sm),
+            5 => Self::parts_f5(w, sm),
+            6 => Self::parts_f6(w, sm),
             _ => None,
         }
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/iadd3.toml:38.
+    /// Spec: isa-spec/spec/ops/iadd3.toml:80.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -315,9 +828,58 @@ impl Forms for OpIadd3 {
                 out.push_str(", ");
                 write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+                write_src(
+                    out,
+                    &self.b,
+                    reuse_b,
+                    if matches!(sm, 50 | 52 | 60) {
+                        ImmStyle::FieldHex(20)
+                    } else {
+                        ImmStyle::SignedHex
+                    }
+                        .for_sm(sm),
+                );
                 out.push_str(", ");
                 write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
+            }
+            50 | 52 | 60 => {
+                out.push_str("IADD3");
+                out.push_text_chunk(self.mode.chunk_sm(sm));
+                if self.x {
+                    out.push_str(".X");
+                }
+                out.push_str(" ");
+                {
+                    write_reg(out, self.d);
+                    if self.cc {
+                        out.push_str(".CC");
+                    }
+                };
+                out.push_str(", ");
+                {
+                    write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
+                    out.push_text_chunk(self.asel.chunk_sm(sm));
+                };
+                out.push_str(", ");
+                {
+                    write_src(
+                        out,
+                        &self.b,
+                        reuse_b,
+                        if matches!(sm, 50 | 52 | 60) {
+                            ImmStyle::FieldHex(20)
+                        } else {
+                            ImmStyle::SignedHex
+                        }
+                            .for_sm(sm),
+                    );
+                    out.push_text_chunk(self.bsel.chunk_sm(sm));
+                };
+                out.push_str(", ");
+                {
+                    write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
+                    out.push_text_chunk(self.csel.chunk_sm(sm));
+                };
             }
             _ => {
                 out.push_str("IADD3");
@@ -334,7 +896,17 @@ impl Forms for OpIadd3 {
                 out.push_str(", ");
                 write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
                 out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+                write_src(
+                    out,
+                    &self.b,
+                    reuse_b,
+                    if matches!(sm, 50 | 52 | 60) {
+                        ImmStyle::FieldHex(20)
+                    } else {
+                        ImmStyle::SignedHex
+                    }
+                        .for_sm(sm),
+                );
                 out.push_str(", ");
                 write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
             }
@@ -344,6 +916,17 @@ impl Forms for OpIadd3 {
 }
 /// Spec: isa-spec/spec/ops/iadd3.toml:2.
 impl Legalize for OpIadd3 {
+    fn cc_use(&self, sm: u32) -> (bool, bool) {
+        let mode = self.mode;
+        let x = self.x;
+        let cc = self.cc;
+        let asel = self.asel;
+        let bsel = self.bsel;
+        let csel = self.csel;
+        match family_of(sm) {
+            _ => (x, cc),
+        }
+    }
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();
         {

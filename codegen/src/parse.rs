@@ -230,7 +230,12 @@ fn operand_conv(spec: &Spec, op: &Op, item: &AsmItem) -> Conv {
 /// suffix sets the selector.
 fn src_conv(op: &Op, i: usize, fits: TokenStream) -> Conv {
     let s = &op.srcs[i];
-    let style = imm_style(s.ty);
+    // `imm_field` reads a field's bits back on the SMs that print them.
+    let style = if s.imm_field {
+        crate::print::src_imm_style(op, i)
+    } else {
+        imm_style(s.ty)
+    };
     let n = s.name.clone();
     if s.type_by.is_empty() {
         return Conv {

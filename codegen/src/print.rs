@@ -20,19 +20,23 @@ pub(crate) fn imm_style(t: ValueType) -> TokenStream {
 
 /// Print style of source `i`: a `b32` immediate prints as unsigned hex,
 /// except on the SMs where a form stores it sign-extended (Maxwell's imm20),
-/// where nvdisasm prints it signed.
-fn src_imm_style(op: &Op, i: usize) -> TokenStream {
-    let base = imm_style(op.srcs[i].ty);
-    if op.srcs[i].ty != ValueType::B32 {
+/// where nvdisasm prints it signed; with `imm_field` such an immediate
+/// prints as its field's bits instead (Maxwell IADD3's `0xffc02`).
+pub(crate) fn src_imm_style(op: &Op, i: usize) -> TokenStream {
+    let s = &op.srcs[i];
+    let base = imm_style(s.ty);
+    if s.ty != ValueType::B32 && !s.imm_field {
         return base;
     }
     let mut sms: Vec<u32> = Vec::new();
+    let mut width = 0u32;
     for f in forms(op) {
-        let sext = f.form.fields.iter().any(|fl| {
-            matches!(fl.target, FieldTarget::SrcImm { idx, packing } if idx == i && packing.sext)
-        });
-        if sext {
-            sms.extend(f.form.sms.iter().copied());
+        for fl in &f.form.fields {
+            if matches!(fl.target, FieldTarget::SrcImm { idx, packing } if idx == i && packing.sext)
+            {
+                sms.extend(f.form.sms.iter().copied());
+                width = width.max(fl.bits.width());
+            }
         }
     }
     if sms.is_empty() {
@@ -41,10 +45,16 @@ fn src_imm_style(op: &Op, i: usize) -> TokenStream {
     sms.sort_unstable();
     sms.dedup();
     let pat = crate::encode::sm_pattern(&sms);
-    quote!(if matches!(sm, #pat) {
-        ImmStyle::SignedHex
+    let sext = if s.imm_field {
+        let w = Literal::u8_unsuffixed(width.min(32) as u8);
+        quote!(ImmStyle::FieldHex(#w))
     } else {
-        ImmStyle::Hex
+        quote!(ImmStyle::SignedHex)
+    };
+    quote!(if matches!(sm, #pat) {
+        #sext
+    } else {
+        #base
     })
 }
 

@@ -377,6 +377,15 @@ fn with_preset_note(d: Diagnostic, form: &Form) -> Diagnostic {
     }
 }
 
+/// Whether a `not_all` mask of `form` is all ones in the fixed bits
+/// (`mask`, `value`) of another form, a word `form` never matches
+/// (Maxwell IMAD's both negations are IMAD.PO, its own op).
+fn not_all_excludes(form: &Form, mask: u128, value: u128) -> bool {
+    form.not_all
+        .iter()
+        .any(|&m| m & mask == m && value & m == m)
+}
+
 /// Whether an enum field of `form` has no valid code that agrees with the
 /// fixed bits (`mask`, `value`) of another form.
 fn enum_excludes(form: &Form, mask: u128, value: u128) -> bool {
@@ -442,6 +451,11 @@ fn check_ambiguity(spec: &Spec, report: &mut Report) {
             // An enum field takes only its valid codes: no overlap when
             // none of them fits the other form's fixed bits there.
             if enum_excludes(a.form, b.mask, b.value) || enum_excludes(b.form, a.mask, a.value) {
+                continue;
+            }
+            if not_all_excludes(a.form, b.mask, b.value)
+                || not_all_excludes(b.form, a.mask, a.value)
+            {
                 continue;
             }
             match found

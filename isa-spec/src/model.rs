@@ -250,6 +250,8 @@ pub struct Operand {
     pub part_half: bool,
     /// An immediate prints as the declared type, not the view (`imm_declared`).
     pub imm_declared: bool,
+    /// A sign-extended immediate prints as its field's bits (`imm_field`).
+    pub imm_field: bool,
     pub doc: String,
     pub loc: Loc,
 }

@@ -668,6 +668,7 @@ fn resolve_operands(
                 part_bytes: false,
                 part_half: false,
                 imm_declared: false,
+                imm_field: false,
                 doc: r.doc.clone().unwrap_or_default(),
                 loc: cx.loc(&r.name),
             }
@@ -1544,6 +1545,7 @@ fn resolve_src_views(
             ok = false;
         }
         s.imm_declared = r.imm_declared;
+        s.imm_field = r.imm_field;
     }
     ok
 }

@@ -252,6 +252,11 @@ pub struct OperandDef {
     /// 20-bit immediate as a signed word whatever the source type).
     #[serde(default)]
     pub imm_declared: bool,
+    /// An immediate that a form stores sign-extended (Maxwell's imm20)
+    /// prints as its field's bits in unsigned hex, and parses back
+    /// sign-extended (Maxwell IADD3 prints -0x3fe as `0xffc02`).
+    #[serde(default)]
+    pub imm_field: bool,
     pub doc: Option<String>,
 }
 

@@ -327,6 +327,17 @@ fn narrow_signed(t: &str, bits: u32) -> Option<u32> {
     ok.then(|| (v as u32) & ((1u32 << bits) - 1))
 }
 
+/// An `n`-bit field's bits in hex (`0xffc02`), as the IR holds the
+/// immediate the field stores sign-extended (`0xfffffc02`).
+fn field_bits(t: &str, n: u8) -> Option<u32> {
+    let v = parse_i64(t)?;
+    let n = u32::from(n);
+    if !(0..(1i64 << n)).contains(&v) {
+        return None;
+    }
+    Some(((v << (64 - n)) >> (64 - n)) as u32)
+}
+
 /// A source operand token as a [`Src`] of the given style, if it fits.
 pub fn to_src(o: &Operand, style: ImmStyle) -> Option<Src> {
     if !o.suffixes.is_empty() {
@@ -345,6 +356,7 @@ pub fn to_src(o: &Operand, style: ImmStyle) -> Option<Src> {
             }
             ImmStyle::SignedHex8 => narrow_signed(t, 8)?,
             ImmStyle::SignedHex16 => narrow_signed(t, 16)?,
+            ImmStyle::FieldHex(n) => field_bits(t, n)?,
             ImmStyle::F32 | ImmStyle::F32Nvdisasm11 => fmt_float::parse_f32(t)?,
             ImmStyle::F64Hi => {
                 let b = fmt_float::parse_f64(t)?;

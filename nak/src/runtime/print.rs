@@ -19,6 +19,10 @@ pub enum ImmStyle {
     /// A signed half in the low 16 bits, in signed hex (the rest is
     /// ignored): XMAD.U16.S16's `0x8000` prints `-0x8000`.
     SignedHex16,
+    /// The low `n` bits in unsigned hex: an immediate stored sign-extended
+    /// in an `n`-bit field, shown as the field's bits (`imm_field`: Maxwell
+    /// IADD3 prints -0x3fe as `0xffc02`).
+    FieldHex(u8),
     /// f32 bits.
     F32,
     /// High word of an f64.
@@ -207,6 +211,7 @@ fn write_imm(out: &mut LineBuf, v: u32, style: ImmStyle) {
         ImmStyle::SignedHex => write_signed_hex(out, v as i32 as i64),
         ImmStyle::SignedHex8 => write_signed_hex(out, v as u8 as i8 as i64),
         ImmStyle::SignedHex16 => write_signed_hex(out, v as u16 as i16 as i64),
+        ImmStyle::FieldHex(n) => write_hex(out, v as u64 & ((1u64 << n) - 1)),
         ImmStyle::F32 => fmt_float::fmt_f32(v, out),
         ImmStyle::F32Nvdisasm11 => fmt_float::fmt_f32_nvdisasm11(v, out),
         ImmStyle::F64Hi => fmt_float::fmt_f64((v as u64) << 32, out),

@@ -176,6 +176,12 @@ fn sm70(
                     a: a.comp(0),
                     b: b.comp(0).with_neg(sub),
                     c: Src::RZ,
+                    mode: Default::default(),
+                    x: false,
+                    cc: false,
+                    asel: Default::default(),
+                    bsel: Default::default(),
+                    csel: Default::default(),
                 }));
                 out.push(Instr::hw(OpIadd3x {
                     d: d.comp(1),
