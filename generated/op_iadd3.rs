@@ -856,30 +856,34 @@ impl Forms for OpIadd3 {
                     }
                 };
                 out.push_str(", ");
-                {
-                    write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
-                    out.push_text_chunk(self.asel.chunk_sm(sm));
-                };
+                write_src_swizzled(
+                    out,
+                    &self.a,
+                    reuse_a,
+                    ImmStyle::SignedHex.for_sm(sm),
+                    self.asel.text_sm(sm),
+                );
                 out.push_str(", ");
-                {
-                    write_src(
-                        out,
-                        &self.b,
-                        reuse_b,
-                        if matches!(sm, 50 | 52 | 60) {
-                            ImmStyle::FieldHex(20)
-                        } else {
-                            ImmStyle::SignedHex
-                        }
-                            .for_sm(sm),
-                    );
-                    out.push_text_chunk(self.bsel.chunk_sm(sm));
-                };
+                write_src_swizzled(
+                    out,
+                    &self.b,
+                    reuse_b,
+                    if matches!(sm, 50 | 52 | 60) {
+                        ImmStyle::FieldHex(20)
+                    } else {
+                        ImmStyle::SignedHex
+                    }
+                        .for_sm(sm),
+                    self.bsel.text_sm(sm),
+                );
                 out.push_str(", ");
-                {
-                    write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
-                    out.push_text_chunk(self.csel.chunk_sm(sm));
-                };
+                write_src_swizzled(
+                    out,
+                    &self.c,
+                    reuse_c,
+                    ImmStyle::SignedHex.for_sm(sm),
+                    self.csel.text_sm(sm),
+                );
             }
             _ => {
                 out.push_str("IADD3");

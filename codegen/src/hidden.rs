@@ -13,7 +13,8 @@
 //!   selector reads back as 0;
 //! - a 16-bit float immediate prints its low half only (the high half
 //!   reads back as 0);
-//! - a float immediate that is a NaN prints its sign and quiet bit only
+//! - a float immediate that is a NaN (each half of a packed pair on its
+//!   own) prints its sign and quiet bit only
 //!   (nvdisasm 11, the reference on SM50..SM70, not even the quiet bit of
 //!   an f32 or f16): the parser writes every payload bit set, as ptxas
 //!   does (`FADD R10, R3, -QNAN` is `0xffffffff` in ptxas output).
@@ -124,8 +125,16 @@ fn rules(spec: &Spec, op: &Op, form: &Form) -> Vec<Rule> {
                 ValueType::F64 => Some(ViewType::F64),
                 _ => None,
             });
-            if let Some(layout) = view.and_then(nan_layout) {
-                let place = |m: u32| imm.bits.place(u128::from(m >> shift));
+            let Some(layout) = view.and_then(nan_layout) else {
+                continue;
+            };
+            // A packed pair's halves are two immediates, each NaN on its own.
+            let halves: &[u32] = match view {
+                Some(ViewType::F16x2 | ViewType::Bf16x2) => &[0, 16],
+                _ => &[0],
+            };
+            for &half in halves {
+                let place = |m: u32| imm.bits.place(u128::from((m << half) >> shift));
                 let cond = (when_mask, when_value);
                 nan_rules(spec, form, cond, layout, &place, &mut out);
             }
@@ -139,8 +148,8 @@ fn rules(spec: &Spec, op: &Op, form: &Form) -> Vec<Rule> {
 /// nvdisasm 11 shows every NaN of it as `QNAN` (f32, f16).
 fn nan_layout(view: ViewType) -> Option<(u32, u32, u32, bool)> {
     Some(match view {
-        ViewType::F16 => (0x7c00, 0x200, 0x3ff, true),
-        ViewType::Bf16 => (0x7f80, 0x40, 0x7f, false),
+        ViewType::F16 | ViewType::F16x2 => (0x7c00, 0x200, 0x3ff, true),
+        ViewType::Bf16 | ViewType::Bf16x2 => (0x7f80, 0x40, 0x7f, false),
         ViewType::F32 => (0x7f80_0000, 0x40_0000, 0x7f_ffff, true),
         ViewType::F64 => (0x7ff0_0000, 0x8_0000, 0xf_ffff, false),
         _ => return None,
@@ -357,6 +366,7 @@ fn view_bits(v: ViewType) -> u32 {
         ViewType::U8 | ViewType::I8 => 8,
         ViewType::U16 | ViewType::I16 | ViewType::F16 | ViewType::Bf16 => 16,
         ViewType::U32 | ViewType::I32 | ViewType::F32 => 32,
+        ViewType::F16x2 | ViewType::Bf16x2 => 32,
         ViewType::U64 | ViewType::I64 | ViewType::F64 => 64,
     }
 }

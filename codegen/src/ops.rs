@@ -35,6 +35,8 @@ fn view_tokens(v: ViewType) -> TokenStream {
         ViewType::Bf16 => "Bf16",
         ViewType::F32 => "F32",
         ViewType::F64 => "F64",
+        ViewType::F16x2 => "F16x2",
+        ViewType::Bf16x2 => "Bf16x2",
     });
     quote!(View::#id)
 }

@@ -48,7 +48,7 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
     );
     let cand_arrays = mnemonic_candidates(op, asm);
     let suffix_code = suffix_lets(spec, op, asm)?;
-    let (required, optional) = operand_counts(op, asm);
+    let (required, optional) = operand_counts(spec, op, asm);
     // The byte offset of the next instruction, for branch targets.
     let uses_next = asm.operands.iter().any(
         |o| matches!(o.item, AsmItem::Modifier(i) if matches!(op.modifiers[i].ty, ModType::Rel)),
@@ -142,12 +142,32 @@ fn suffix_lets(spec: &Spec, op: &Op, asm: &Asm) -> Result<Vec<TokenStream>, Erro
     Ok(code)
 }
 
+/// Whether source `i` may be a packed pair (`type_by` choosing `f16x2` or
+/// `bf16x2`), whose immediate prints as two tokens.
+pub(crate) fn pair_source(spec: &Spec, op: &Op, i: usize) -> bool {
+    op.srcs[i]
+        .type_by
+        .iter()
+        .any(|&m| match op.modifiers[m].ty {
+            ModType::Enum(e) => spec.enums[e]
+                .values
+                .iter()
+                .any(|v| matches!(v.view, Some(ViewType::F16x2 | ViewType::Bf16x2))),
+            _ => false,
+        })
+}
+
 /// The required operand count (an expression: an item printed only
-/// when a bool modifier has some value counts then) and the optional one.
-fn operand_counts(op: &Op, asm: &Asm) -> (TokenStream, usize) {
+/// when a bool modifier has some value counts then) and the optional one
+/// (a packed pair's immediate counts one more token as optional).
+fn operand_counts(spec: &Spec, op: &Op, asm: &Asm) -> (TokenStream, usize) {
     let mut always = 0usize;
     let mut conds = Vec::new();
-    let mut optional = 0usize;
+    let mut optional = asm
+        .operands
+        .iter()
+        .filter(|o| matches!(o.item, AsmItem::Src(i) if pair_source(spec, op, i)))
+        .count();
     for o in &asm.operands {
         match &o.cond {
             AsmCond::Always => always += 1,
@@ -199,7 +219,7 @@ fn operand_conv(spec: &Spec, op: &Op, item: &AsmItem) -> Conv {
                 fits: pred_fits(pred),
             }
         }
-        AsmItem::Src(i) => src_conv(op, *i, pred_fits(op.srcs[*i].ty.is_pred())),
+        AsmItem::Src(i) => src_conv(spec, op, *i, pred_fits(op.srcs[*i].ty.is_pred())),
         AsmItem::Modifier(i) => modifier_conv(spec, &op.modifiers[*i]),
         AsmItem::Mem(a, _, Some(_)) => {
             let n = op.srcs[*a].name.clone();
@@ -228,7 +248,7 @@ fn operand_conv(spec: &Spec, op: &Op, item: &AsmItem) -> Conv {
 /// [`Conv`] of source `i`: its immediate style is its type's, or the one
 /// its `type_by` suffixes choose; with a part selector (`R2.B2`) the
 /// suffix sets the selector.
-fn src_conv(op: &Op, i: usize, fits: TokenStream) -> Conv {
+fn src_conv(spec: &Spec, op: &Op, i: usize, fits: TokenStream) -> Conv {
     let s = &op.srcs[i];
     // `imm_field` reads a field's bits back on the SMs that print them.
     let style = if s.imm_field {
@@ -256,6 +276,21 @@ fn src_conv(op: &Op, i: usize, fits: TokenStream) -> Conv {
     } else {
         quote!(#view.map_or(#style, View::imm_style))
     };
+    if s.part.is_none() && pair_source(spec, op, i) {
+        // A packed pair's immediate is two tokens: the second is joined on.
+        let conv = move |t: TokenStream| {
+            quote!({
+                let style = #style;
+                let tok = asm_try!(at.join_pair(#t, style));
+                asm_try!(src_operand(&tok, #n, style))
+            })
+        };
+        return Conv {
+            conv: Box::new(conv),
+            once: false,
+            fits,
+        };
+    }
     if s.part.is_none() {
         return Conv {
             conv: Box::new(move |t| quote!(asm_try!(src_operand(#t, #n, #style)))),

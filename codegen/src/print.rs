@@ -116,6 +116,30 @@ pub(crate) fn asm_cond(spec: &Spec, op: &Op, o: &AsmOperand) -> TokenStream {
                 let def = dst_default(d).unwrap_or(quote!(Reg::RZ));
                 quote!(self.#f != #def)
             }
+            AsmItem::Src(i) if swizzled(op, o) => {
+                // One suffix modifier after a source: a swizzle, placed
+                // by the runtime (inside `|...|` but for a GPR).
+                let s = &op.srcs[*i];
+                let f = field(&s.name);
+                let r = crate::names::ident(&format!("reuse_{}", s.name));
+                let style = src_imm_style(op, *i);
+                let style = if s.type_by.is_empty() {
+                    quote!(#style.for_sm(sm))
+                } else {
+                    let view = crate::names::ident(&format!("{}_view", s.name));
+                    quote!(self.#view().map_or(#style, View::imm_style).for_sm(sm))
+                };
+                let m = &op.modifiers[o.suffixes[0]];
+                let mf = field(&m.name);
+                let swz = match m.ty {
+                    ModType::Enum(_) => quote!(self.#mf.text_sm(sm)),
+                    _ => {
+                        let t = &m.text;
+                        quote!(if self.#mf { #t } else { "" })
+                    }
+                };
+                quote!(write_src_swizzled(out, &self.#f, #r, #style, #swz))
+            }
             AsmItem::Src(i) => {
                 let s = &op.srcs[*i];
                 let f = field(&s.name);
@@ -224,6 +248,12 @@ pub fn op_print(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     })
 }
 
+/// Whether operand `o` is a source with one suffix modifier (a swizzle,
+/// `"b+bsel"`), printed by the runtime's `write_src_swizzled`.
+fn swizzled(op: &Op, o: &isa_spec::model::AsmOperand) -> bool {
+    matches!(o.item, AsmItem::Src(i) if op.srcs[i].part.is_none()) && o.suffixes.len() == 1
+}
+
 fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
     let mnemonic = {
         let base = &asm.mnemonic;
@@ -271,6 +301,30 @@ fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
             AsmItem::Dst(i) => {
                 let f = field(&op.dsts[*i].name);
                 quote!(write_reg(out, self.#f))
+            }
+            AsmItem::Src(i) if swizzled(op, o) => {
+                // One suffix modifier after a source: a swizzle, placed
+                // by the runtime (inside `|...|` but for a GPR).
+                let s = &op.srcs[*i];
+                let f = field(&s.name);
+                let r = crate::names::ident(&format!("reuse_{}", s.name));
+                let style = src_imm_style(op, *i);
+                let style = if s.type_by.is_empty() {
+                    quote!(#style.for_sm(sm))
+                } else {
+                    let view = crate::names::ident(&format!("{}_view", s.name));
+                    quote!(self.#view().map_or(#style, View::imm_style).for_sm(sm))
+                };
+                let m = &op.modifiers[o.suffixes[0]];
+                let mf = field(&m.name);
+                let swz = match m.ty {
+                    ModType::Enum(_) => quote!(self.#mf.text_sm(sm)),
+                    _ => {
+                        let t = &m.text;
+                        quote!(if self.#mf { #t } else { "" })
+                    }
+                };
+                quote!(write_src_swizzled(out, &self.#f, #r, #style, #swz))
             }
             AsmItem::Src(i) => {
                 let s = &op.srcs[*i];
@@ -341,8 +395,10 @@ fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
                 quote!(write_mem(out, &self.#f, #r, self.#off as i64, #bits, sm))
             }
         };
-        // Modifiers printed right after the operand (`R2.CC`).
-        let sfx: Vec<TokenStream> = o.suffixes.iter().map(|&mi| {
+        // Modifiers printed right after the operand (`R2.CC`); a source's
+        // swizzle is placed by `write_src_swizzled`.
+        let own: &[usize] = if swizzled(op, o) { &[] } else { &o.suffixes };
+        let sfx: Vec<TokenStream> = own.iter().map(|&mi| {
             let m = &op.modifiers[mi];
             let f = field(&m.name);
             match m.ty {

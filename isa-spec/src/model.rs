@@ -120,10 +120,14 @@ pub enum ViewType {
     Bf16,
     F32,
     F64,
+    /// Two F16s packed in a 32-bit word (HADD2's sources).
+    F16x2,
+    /// Two BF16s packed in a 32-bit word (`.BF16_V2`).
+    Bf16x2,
 }
 
 impl ViewType {
-    pub const ALL: [ViewType; 12] = [
+    pub const ALL: [ViewType; 14] = [
         Self::U8,
         Self::I8,
         Self::U16,
@@ -136,6 +140,8 @@ impl ViewType {
         Self::Bf16,
         Self::F32,
         Self::F64,
+        Self::F16x2,
+        Self::Bf16x2,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -151,6 +157,8 @@ impl ViewType {
             Self::Bf16 => "bf16",
             Self::F32 => "f32",
             Self::F64 => "f64",
+            Self::F16x2 => "f16x2",
+            Self::Bf16x2 => "bf16x2",
         }
     }
     pub fn parse(s: &str) -> Option<Self> {

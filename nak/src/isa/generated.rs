@@ -50,7 +50,7 @@ use crate::runtime::mem::{MemAccess, MemKind, MemOp, src_data_reg};
 use crate::runtime::operand::{CBuf, Reg, RegFile, SlotKind, Src, SrcKind, reg};
 use crate::runtime::print::{
     ImmStyle, write_cmem, write_guard, write_hex, write_mem, write_reg, write_signed_hex,
-    write_src, write_src_part,
+    write_src, write_src_part, write_src_swizzled,
 };
 use crate::runtime::view::{PartStyle, View};
 use std::fmt::Write as _;

@@ -111,6 +111,11 @@ pub fn parse_i64(t: &str) -> Option<i64> {
     }
 }
 
+/// A dot suffix's word (`CC`, `H0_H0`, `B2`).
+fn is_suffix_word(p: &str) -> bool {
+    !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 fn parse_operand(text: &str, col: usize) -> Result<Operand, AsmError> {
     let mut t = text.trim();
     let mut op = Operand {
@@ -122,9 +127,16 @@ fn parse_operand(text: &str, col: usize) -> Result<Operand, AsmError> {
         suffixes: Vec::new(),
         col,
     };
+    // `.reuse` ends a register, or precedes a swizzle suffix printed
+    // after it (`R0.reuse.H0_H0`).
+    let unreused;
     if let Some(r) = t.strip_suffix(".reuse") {
         op.reuse = true;
         t = r;
+    } else if let Some((head, tail)) = t.split_once(".reuse.") {
+        op.reuse = true;
+        unreused = format!("{head}.{tail}");
+        t = &unreused;
     }
     // Immediate modifiers print as suffixes: `1.5.NEG.ABS`.
     if let Some(r) = t.strip_suffix(".ABS") {
@@ -153,7 +165,16 @@ fn parse_operand(text: &str, col: usize) -> Result<Operand, AsmError> {
             t = rest;
         }
     }
-    if t.starts_with('|') && t.ends_with('|') && t.len() >= 2 {
+    // Suffixes after an absolute value belong to the register inside:
+    // `|R0|.H0_H0`.
+    let mut abs_sfx = Vec::new();
+    if let Some((inner, sfx)) = t.strip_prefix('|').and_then(|r| r.rsplit_once("|."))
+        && sfx.split('.').all(is_suffix_word)
+    {
+        abs_sfx = sfx.split('.').map(str::to_string).collect();
+        op.abs = true;
+        t = inner;
+    } else if t.starts_with('|') && t.ends_with('|') && t.len() >= 2 {
         op.abs = true;
         t = &t[1..t.len() - 1];
     }
@@ -177,11 +198,16 @@ fn parse_operand(text: &str, col: usize) -> Result<Operand, AsmError> {
     // A register with dot suffixes: `R2.CC`.
     let reg_sfx = t.split_once('.').and_then(|(b, rest)| {
         let parts: Vec<String> = rest.split('.').map(str::to_string).collect();
-        let ok = parts
-            .iter()
-            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+        let ok = parts.iter().all(|p| is_suffix_word(p));
         parse_reg(b).filter(|_| ok).map(|r| (r, parts))
     });
+    if !abs_sfx.is_empty() {
+        // Only a register or a constant takes suffixes after `|...|`.
+        if parse_reg(t).is_none() && !t.starts_with("c[") {
+            return Err(err(col, format!("bad operand `{text}`")));
+        }
+        op.suffixes = abs_sfx;
+    }
     if let Some(r) = parse_reg(t) {
         op.base = Base::Reg(r);
     } else if let Some((r, parts)) = reg_sfx {
@@ -338,6 +364,47 @@ fn field_bits(t: &str, n: u8) -> Option<u32> {
     Some(((v << (64 - n)) >> (64 - n)) as u32)
 }
 
+/// The bits of immediate text `t` in `style`, if it fits. A packed pair
+/// (`-0.5, 2`: the parser joins its two tokens with a comma) is its high
+/// half first.
+fn imm_value(t: &str, style: ImmStyle) -> Option<u32> {
+    let f16 = |t: &str| {
+        Some(u32::from(fmt_float::f32_bits_to_f16(
+            fmt_float::parse_f32(t)?,
+        )?))
+    };
+    Some(match style {
+        ImmStyle::Hex | ImmStyle::SignedHex => {
+            let v = parse_i64(t)?;
+            if !(-(1i64 << 31)..(1i64 << 32)).contains(&v) {
+                return None;
+            }
+            v as u32
+        }
+        ImmStyle::SignedHex8 => narrow_signed(t, 8)?,
+        ImmStyle::SignedHex16 => narrow_signed(t, 16)?,
+        ImmStyle::FieldHex(n) => field_bits(t, n)?,
+        ImmStyle::F32 | ImmStyle::F32Nvdisasm11 => fmt_float::parse_f32(t)?,
+        ImmStyle::F64Hi => {
+            let b = fmt_float::parse_f64(t)?;
+            if b as u32 != 0 {
+                return None;
+            }
+            (b >> 32) as u32
+        }
+        ImmStyle::F16 | ImmStyle::F16Nvdisasm11 => f16(t)?,
+        ImmStyle::Bf16 => bf16_bits(fmt_float::parse_f32(t)?)?,
+        ImmStyle::F16x2 | ImmStyle::F16x2Nvdisasm11 | ImmStyle::Bf16x2 => {
+            let half = match style {
+                ImmStyle::Bf16x2 => ImmStyle::Bf16,
+                _ => ImmStyle::F16,
+            };
+            let (hi, lo) = t.split_once(',')?;
+            imm_value(hi.trim(), half)? << 16 | imm_value(lo.trim(), half)?
+        }
+    })
+}
+
 /// A source operand token as a [`Src`] of the given style, if it fits.
 pub fn to_src(o: &Operand, style: ImmStyle) -> Option<Src> {
     if !o.suffixes.is_empty() {
@@ -346,42 +413,10 @@ pub fn to_src(o: &Operand, style: ImmStyle) -> Option<Src> {
     let kind = match &o.base {
         Base::Reg(r) => SrcKind::Reg(*r),
         Base::CBuf(c) => SrcKind::CBuf(*c),
-        Base::Num(t) => SrcKind::Imm(match style {
-            ImmStyle::Hex | ImmStyle::SignedHex => {
-                let v = parse_i64(t)?;
-                if !(-(1i64 << 31)..(1i64 << 32)).contains(&v) {
-                    return None;
-                }
-                v as u32
-            }
-            ImmStyle::SignedHex8 => narrow_signed(t, 8)?,
-            ImmStyle::SignedHex16 => narrow_signed(t, 16)?,
-            ImmStyle::FieldHex(n) => field_bits(t, n)?,
-            ImmStyle::F32 | ImmStyle::F32Nvdisasm11 => fmt_float::parse_f32(t)?,
-            ImmStyle::F64Hi => {
-                let b = fmt_float::parse_f64(t)?;
-                if b as u32 != 0 {
-                    return None;
-                }
-                (b >> 32) as u32
-            }
-            ImmStyle::F16 | ImmStyle::F16Nvdisasm11 => {
-                fmt_float::f32_bits_to_f16(fmt_float::parse_f32(t)?)? as u32
-            }
-            ImmStyle::Bf16 => bf16_bits(fmt_float::parse_f32(t)?)?,
-        }),
-        Base::Word(w) => {
-            // Infinities and NaNs are words to the tokenizer.
-            match style {
-                ImmStyle::F32 | ImmStyle::F32Nvdisasm11 => SrcKind::Imm(fmt_float::parse_f32(w)?),
-                ImmStyle::F64Hi => SrcKind::Imm((fmt_float::parse_f64(w)? >> 32) as u32),
-                ImmStyle::F16 | ImmStyle::F16Nvdisasm11 => {
-                    SrcKind::Imm(fmt_float::f32_bits_to_f16(fmt_float::parse_f32(w)?)? as u32)
-                }
-                ImmStyle::Bf16 => SrcKind::Imm(bf16_bits(fmt_float::parse_f32(w)?)?),
-                _ => return None,
-            }
-        }
+        Base::Num(t) => SrcKind::Imm(imm_value(t, style)?),
+        // Infinities and NaNs are words to the tokenizer.
+        Base::Word(w) if style.is_float() => SrcKind::Imm(imm_value(w, style)?),
+        Base::Word(_) => return None,
         Base::Mem(..) | Base::MemOther(..) | Base::CMem(..) => return None,
     };
     Some(Src {
@@ -711,6 +746,30 @@ impl<'a, const N: usize> Operands<'a, N> {
         self.it += 1;
         self.k += 1;
         tok
+    }
+
+    /// A source token `tok` read in `style`: a packed pair's immediate
+    /// (`-0.5, 2`) is two tokens, the second taken here and joined to the
+    /// first with a comma (see [`to_src`]); any other token as it is.
+    pub fn join_pair(&mut self, tok: &Operand, style: ImmStyle) -> Result<Operand, AsmError> {
+        let first = match &tok.base {
+            Base::Num(t) | Base::Word(t) if style.is_pair() && !(tok.neg || tok.abs) => t,
+            _ => return Ok(tok.clone()),
+        };
+        let second = match self.ops.get(self.it).map(|o| (&o.base, o)) {
+            Some((Base::Num(t) | Base::Word(t), o))
+                if !(o.neg || o.abs) && o.suffixes.is_empty() =>
+            {
+                t
+            }
+            _ => return Err(err(tok.col, "a packed immediate needs two values (`1, 1`)")),
+        };
+        self.it += 1;
+        self.extra = self.extra.saturating_sub(1);
+        Ok(Operand {
+            base: Base::Num(format!("{first},{second}")),
+            ..tok.clone()
+        })
     }
 
     /// The current item is absent.

@@ -35,9 +35,37 @@ pub enum ImmStyle {
     F16,
     /// A BF16 in the low half (the high half is ignored).
     Bf16,
+    /// Two F16s, the high half first: `-0.5, 2` (HADD2's immediate).
+    F16x2,
+    /// [`ImmStyle::F16x2`] as nvdisasm 11.x prints it (NaNs as QNAN).
+    F16x2Nvdisasm11,
+    /// Two BF16s, the high half first (`.BF16_V2`).
+    Bf16x2,
 }
 
 impl ImmStyle {
+    /// Whether the style is a float's (whose infinities and NaNs the
+    /// tokenizer reads as words).
+    pub const fn is_float(self) -> bool {
+        !matches!(
+            self,
+            ImmStyle::Hex
+                | ImmStyle::SignedHex
+                | ImmStyle::SignedHex8
+                | ImmStyle::SignedHex16
+                | ImmStyle::FieldHex(_)
+        )
+    }
+
+    /// Whether an immediate of this style is two values (`-0.5, 2`): the
+    /// parser joins the two tokens they print as.
+    pub const fn is_pair(self) -> bool {
+        matches!(
+            self,
+            ImmStyle::F16x2 | ImmStyle::F16x2Nvdisasm11 | ImmStyle::Bf16x2
+        )
+    }
+
     /// The style for `sm`: the float text of the disassembler that is the
     /// reference for that SM.
     pub const fn for_sm(self, sm: u32) -> ImmStyle {
@@ -47,6 +75,9 @@ impl ImmStyle {
             }
             ImmStyle::F16 if matches!(crate::isa::reference_nvdisasm(sm), Some(11)) => {
                 ImmStyle::F16Nvdisasm11
+            }
+            ImmStyle::F16x2 if matches!(crate::isa::reference_nvdisasm(sm), Some(11)) => {
+                ImmStyle::F16x2Nvdisasm11
             }
             s => s,
         }
@@ -220,6 +251,17 @@ fn write_imm(out: &mut LineBuf, v: u32, style: ImmStyle) {
             fmt_float::fmt_f32_nvdisasm11(fmt_float::f16_to_f32_bits(v as u16), out)
         }
         ImmStyle::Bf16 => fmt_float::fmt_f32((v & 0xffff) << 16, out),
+        ImmStyle::F16x2 | ImmStyle::F16x2Nvdisasm11 | ImmStyle::Bf16x2 => {
+            // nvdisasm keeps a value's trailing blank (`-0.0 , 0`).
+            let half = match style {
+                ImmStyle::F16x2 => ImmStyle::F16,
+                ImmStyle::F16x2Nvdisasm11 => ImmStyle::F16Nvdisasm11,
+                _ => ImmStyle::Bf16,
+            };
+            write_imm(out, v >> 16, half);
+            out.push_str(", ");
+            write_imm(out, v & 0xffff, half);
+        }
     }
 }
 
@@ -295,6 +337,44 @@ pub fn write_src_part(
             write_suffix(out, mods, reuse);
         }
         _ => write_src(out, s, reuse, style),
+    }
+}
+
+/// A source with a swizzle suffix `swz` (`.H0_H0`, `[asm]` operand
+/// `"b+bsel"`), placed as nvdisasm places it: after a GPR's `|...|` and
+/// `.reuse` (`|R7|.reuse.H0_H0`), inside the bars of a uniform register
+/// or a constant (`-|UR6.H1_H1|`, `|c[0x0] [0x170].F32|`), whose brackets
+/// then have a blank between them even without a swizzle
+/// (`c[0x0] [0x174]`). An immediate prints in `style` (it has no swizzle).
+#[inline(never)]
+pub fn write_src_swizzled(out: &mut LineBuf, s: &Src, reuse: bool, style: ImmStyle, swz: &str) {
+    let mods = s.mods();
+    let kind = s.kind;
+    match kind {
+        SrcKind::Reg(r) if r.file == RegFile::Gpr => {
+            write_reg_with_mods(out, r, mods, reuse);
+            out.push_str(swz);
+        }
+        SrcKind::Reg(r) => {
+            write_prefix(out, mods, r.file.is_pred());
+            write_reg(out, r);
+            out.push_str(swz);
+            write_suffix(out, mods, reuse);
+        }
+        SrcKind::CBuf(c) => {
+            write_prefix(out, mods, false);
+            out.push_str("c[");
+            write_hex(out, c.index as u64);
+            out.push_str("] [");
+            write_signed_hex(out, c.offset as i32 as i64);
+            out.push(']');
+            out.push_str(swz);
+            write_suffix(out, mods, reuse);
+        }
+        SrcKind::Imm(_) => {
+            write_src(out, s, reuse, style);
+            out.push_str(swz);
+        }
     }
 }
 

@@ -34,6 +34,10 @@ pub enum View {
     Bf16,
     F32,
     F64,
+    /// Two F16s in one word, the high one printed first (`-0.5, 2`).
+    F16x2,
+    /// Two BF16s in one word.
+    Bf16x2,
 }
 
 impl View {
@@ -42,7 +46,7 @@ impl View {
         match self {
             View::U8 | View::I8 => 8,
             View::U16 | View::I16 | View::F16 | View::Bf16 => 16,
-            View::U32 | View::I32 | View::F32 => 32,
+            View::U32 | View::I32 | View::F32 | View::F16x2 | View::Bf16x2 => 32,
             View::U64 | View::I64 | View::F64 => 64,
         }
     }
@@ -70,6 +74,8 @@ impl View {
             View::Bf16 => ImmStyle::Bf16,
             View::F32 => ImmStyle::F32,
             View::F64 => ImmStyle::F64Hi,
+            View::F16x2 => ImmStyle::F16x2,
+            View::Bf16x2 => ImmStyle::Bf16x2,
         }
     }
 
