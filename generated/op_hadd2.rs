@@ -1228,6 +1228,7 @@ impl Forms for OpHadd2 {
                     reuse_a,
                     self.a_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
                     self.asel.text_sm(sm),
+                    true,
                 );
                 out.push_str(", ");
                 write_src_swizzled(
@@ -1236,6 +1237,7 @@ impl Forms for OpHadd2 {
                     reuse_b,
                     self.b_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
                     self.bsel.text_sm(sm),
+                    true,
                 );
             }
         }

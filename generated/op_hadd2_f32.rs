@@ -707,6 +707,7 @@ impl Forms for OpHadd2F32 {
                     reuse_a,
                     ImmStyle::Hex.for_sm(sm),
                     self.asel.text_sm(sm),
+                    true,
                 );
                 out.push_str(", ");
                 write_src_swizzled(
@@ -715,6 +716,7 @@ impl Forms for OpHadd2F32 {
                     reuse_b,
                     self.b_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
                     self.bsel.text_sm(sm),
+                    true,
                 );
             }
         }

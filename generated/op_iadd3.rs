@@ -862,6 +862,7 @@ impl Forms for OpIadd3 {
                     reuse_a,
                     ImmStyle::SignedHex.for_sm(sm),
                     self.asel.text_sm(sm),
+                    true,
                 );
                 out.push_str(", ");
                 write_src_swizzled(
@@ -875,6 +876,7 @@ impl Forms for OpIadd3 {
                     }
                         .for_sm(sm),
                     self.bsel.text_sm(sm),
+                    false,
                 );
                 out.push_str(", ");
                 write_src_swizzled(
@@ -883,6 +885,7 @@ impl Forms for OpIadd3 {
                     reuse_c,
                     ImmStyle::SignedHex.for_sm(sm),
                     self.csel.text_sm(sm),
+                    true,
                 );
             }
             _ => {

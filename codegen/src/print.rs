@@ -119,26 +119,7 @@ pub(crate) fn asm_cond(spec: &Spec, op: &Op, o: &AsmOperand) -> TokenStream {
             AsmItem::Src(i) if swizzled(op, o) => {
                 // One suffix modifier after a source: a swizzle, placed
                 // by the runtime (inside `|...|` but for a GPR).
-                let s = &op.srcs[*i];
-                let f = field(&s.name);
-                let r = crate::names::ident(&format!("reuse_{}", s.name));
-                let style = src_imm_style(op, *i);
-                let style = if s.type_by.is_empty() {
-                    quote!(#style.for_sm(sm))
-                } else {
-                    let view = crate::names::ident(&format!("{}_view", s.name));
-                    quote!(self.#view().map_or(#style, View::imm_style).for_sm(sm))
-                };
-                let m = &op.modifiers[o.suffixes[0]];
-                let mf = field(&m.name);
-                let swz = match m.ty {
-                    ModType::Enum(_) => quote!(self.#mf.text_sm(sm)),
-                    _ => {
-                        let t = &m.text;
-                        quote!(if self.#mf { #t } else { "" })
-                    }
-                };
-                quote!(write_src_swizzled(out, &self.#f, #r, #style, #swz))
+                swizzled_src(op, o, *i)
             }
             AsmItem::Src(i) => {
                 let s = &op.srcs[*i];
@@ -248,6 +229,42 @@ pub fn op_print(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     })
 }
 
+/// `write_src_swizzled(...)` for source `i` with its swizzle suffix `o`.
+/// A constant prints with a blank between its brackets (`c[0x0] [0x10]`,
+/// as nvdisasm prints HADD2's) where every form that takes the source
+/// from a constant has a field for the swizzle; Maxwell IADD3's constant
+/// form has none and prints `c[0x2][0x10]`.
+fn swizzled_src(op: &Op, o: &isa_spec::model::AsmOperand, i: usize) -> TokenStream {
+    let s = &op.srcs[i];
+    let f = field(&s.name);
+    let r = crate::names::ident(&format!("reuse_{}", s.name));
+    let style = src_imm_style(op, i);
+    let style = if s.type_by.is_empty() {
+        quote!(#style.for_sm(sm))
+    } else {
+        let view = crate::names::ident(&format!("{}_view", s.name));
+        quote!(self.#view().map_or(#style, View::imm_style).for_sm(sm))
+    };
+    let mi = o.suffixes[0];
+    let m = &op.modifiers[mi];
+    let mf = field(&m.name);
+    let swz = match m.ty {
+        ModType::Enum(_) => quote!(self.#mf.text_sm(sm)),
+        _ => {
+            let t = &m.text;
+            quote!(if self.#mf { #t } else { "" })
+        }
+    };
+    let blank = op.encodings.iter().flat_map(|e| &e.forms).all(|form| {
+        form.src_kinds[i] != Some(SlotKindClass::Cbuf)
+            || form
+                .fields
+                .iter()
+                .any(|fl| matches!(fl.target, FieldTarget::Modifier { idx, .. } if idx == mi))
+    });
+    quote!(write_src_swizzled(out, &self.#f, #r, #style, #swz, #blank))
+}
+
 /// Whether operand `o` is a source with one suffix modifier (a swizzle,
 /// `"b+bsel"`), printed by the runtime's `write_src_swizzled`.
 fn swizzled(op: &Op, o: &isa_spec::model::AsmOperand) -> bool {
@@ -305,26 +322,7 @@ fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
             AsmItem::Src(i) if swizzled(op, o) => {
                 // One suffix modifier after a source: a swizzle, placed
                 // by the runtime (inside `|...|` but for a GPR).
-                let s = &op.srcs[*i];
-                let f = field(&s.name);
-                let r = crate::names::ident(&format!("reuse_{}", s.name));
-                let style = src_imm_style(op, *i);
-                let style = if s.type_by.is_empty() {
-                    quote!(#style.for_sm(sm))
-                } else {
-                    let view = crate::names::ident(&format!("{}_view", s.name));
-                    quote!(self.#view().map_or(#style, View::imm_style).for_sm(sm))
-                };
-                let m = &op.modifiers[o.suffixes[0]];
-                let mf = field(&m.name);
-                let swz = match m.ty {
-                    ModType::Enum(_) => quote!(self.#mf.text_sm(sm)),
-                    _ => {
-                        let t = &m.text;
-                        quote!(if self.#mf { #t } else { "" })
-                    }
-                };
-                quote!(write_src_swizzled(out, &self.#f, #r, #style, #swz))
+                swizzled_src(op, o, *i)
             }
             AsmItem::Src(i) => {
                 let s = &op.srcs[*i];

@@ -409,13 +409,20 @@ macro_rules! define_ops {
         /// cannot be encoded); else the error of the best partial match.
         pub fn parse(line: &crate::runtime::asm::Line, sm: u32, addr: u64) -> Result<(Op, Common), AsmError> {
             let mut best: Option<AsmError> = None;
+            // A line no op encodes is read as an op of `sm` if one
+            // parses it (Maxwell's `IMAD R0, RZ, R8, -0x25` is not
+            // Volta's IMAD), else as the first op that parses it.
             let mut first: Option<(Op, Common)> = None;
+            let mut on_sm: Option<(Op, Common)> = None;
             $(
                 match $t::parse(line, sm, addr) {
                     None => {}
                     Some(Ok((o, c))) => {
                         if o.encode(sm, &c).is_ok() {
                             return Ok((Op::$v(o), c));
+                        }
+                        if $t::SMS.contains(&sm) {
+                            on_sm.get_or_insert((Op::$v(o), c));
                         }
                         first.get_or_insert((Op::$v(o), c));
                     }
@@ -424,7 +431,7 @@ macro_rules! define_ops {
                     }
                 }
             )*
-            if let Some(f) = first {
+            if let Some(f) = on_sm.or(first) {
                 return Ok(f);
             }
             Err(best.unwrap_or_else(|| AsmError {

@@ -344,10 +344,17 @@ pub fn write_src_part(
 /// `"b+bsel"`), placed as nvdisasm places it: after a GPR's `|...|` and
 /// `.reuse` (`|R7|.reuse.H0_H0`), inside the bars of a uniform register
 /// or a constant (`-|UR6.H1_H1|`, `|c[0x0] [0x170].F32|`), whose brackets
-/// then have a blank between them even without a swizzle
-/// (`c[0x0] [0x174]`). An immediate prints in `style` (it has no swizzle).
+/// have a blank between them when `cbuf_blank` (HADD2's, even without a
+/// swizzle: `c[0x0] [0x174]`). An immediate prints in `style`.
 #[inline(never)]
-pub fn write_src_swizzled(out: &mut LineBuf, s: &Src, reuse: bool, style: ImmStyle, swz: &str) {
+pub fn write_src_swizzled(
+    out: &mut LineBuf,
+    s: &Src,
+    reuse: bool,
+    style: ImmStyle,
+    swz: &str,
+    cbuf_blank: bool,
+) {
     let mods = s.mods();
     let kind = s.kind;
     match kind {
@@ -365,7 +372,7 @@ pub fn write_src_swizzled(out: &mut LineBuf, s: &Src, reuse: bool, style: ImmSty
             write_prefix(out, mods, false);
             out.push_str("c[");
             write_hex(out, c.index as u64);
-            out.push_str("] [");
+            out.push_str(if cbuf_blank { "] [" } else { "][" });
             write_signed_hex(out, c.offset as i32 as i64);
             out.push(']');
             out.push_str(swz);
