@@ -93,9 +93,9 @@ impl OpBfe {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/bfe.toml:58 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/bfe.toml:58 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Src, ShrType, bool, bool)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let ty: ShrType = match bits(w, 48, 1) {
@@ -105,32 +105,36 @@ impl OpBfe {
         };
         let brev: bool = bit(w, 40);
         let cc: bool = bit(w, 47);
-        Some((d, a, ty, brev, cc))
+        Some(Self {
+            d,
+            a,
+            b: Src::RZ,
+            ty,
+            brev,
+            cc,
+        })
     }
     /// Form `r`'s fields (isa-spec/spec/ops/bfe.toml:58; form at isa-spec/spec/ops/bfe.toml:61).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, ty, brev, cc) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
-        let o = Self { d, a, b, ty, brev, cc };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7e8000000000)))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/bfe.toml:58; form at isa-spec/spec/ops/bfe.toml:61).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, ty, brev, cc) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        let o = Self { d, a, b, ty, brev, cc };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7e8000000000)))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/bfe.toml:58; form at isa-spec/spec/ops/bfe.toml:61).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, ty, brev, cc) = Self::fields_e0(w, sm)?;
-        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        let o = Self { d, a, b, ty, brev, cc };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7e8000000000)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.

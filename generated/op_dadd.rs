@@ -295,120 +295,112 @@ impl OpDadd {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/dadd.toml:51 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/dadd.toml:51 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Src, Rnd, bool)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let cc: bool = false;
-        Some((d, a, rnd, cc))
+        Some(Self { d, a, b: Src::RZ, rnd, cc })
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/dadd.toml:51; form at isa-spec/spec/ops/dadd.toml:56).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, rnd, cc) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
-        let o = Self { d, a, b, rnd, cc };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rri`'s fields (isa-spec/spec/ops/dadd.toml:51; form at isa-spec/spec/ops/dadd.toml:56).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, rnd, cc) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let o = Self { d, a, b, rnd, cc };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rrc`'s fields (isa-spec/spec/ops/dadd.toml:51; form at isa-spec/spec/ops/dadd.toml:56).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, rnd, cc) = Self::fields_e0(w, sm)?;
-        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let o = Self { d, a, b, rnd, cc };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rru`'s fields (isa-spec/spec/ops/dadd.toml:51; form at isa-spec/spec/ops/dadd.toml:56).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, rnd, cc) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let o = Self { d, a, b, rnd, cc };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/dadd.toml:75 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/dadd.toml:75 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e1(w: u128, sm: u32) -> Option<(Reg, Src, Rnd, bool)> {
+    fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let cc: bool = false;
-        Some((d, a, rnd, cc))
+        Some(Self { d, a, b: Src::RZ, rnd, cc })
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/dadd.toml:75; form at isa-spec/spec/ops/dadd.toml:56).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, rnd, cc) = Self::fields_e1(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_neg(bit(w, 75))
             .with_abs(bit(w, 74));
-        let o = Self { d, a, b, rnd, cc };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rri`'s fields (isa-spec/spec/ops/dadd.toml:75; form at isa-spec/spec/ops/dadd.toml:56).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, rnd, cc) = Self::fields_e1(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let o = Self { d, a, b, rnd, cc };
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rru`'s fields (isa-spec/spec/ops/dadd.toml:75; form at isa-spec/spec/ops/dadd.toml:56).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, rnd, cc) = Self::fields_e1(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?)
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let o = Self { d, a, b, rnd, cc };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/dadd.toml:83 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/dadd.toml:83 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e2(w: u128, sm: u32) -> Option<(Reg, Src, Rnd, bool)> {
+    fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
             .with_neg(bit(w, 48))
             .with_abs(bit(w, 46));
         let rnd: Rnd = Rnd::from_index(bits(w, 39, 2) as usize)?;
         let cc: bool = bit(w, 47);
-        Some((d, a, rnd, cc))
+        Some(Self { d, a, b: Src::RZ, rnd, cc })
     }
     /// Form `r`'s fields (isa-spec/spec/ops/dadd.toml:83; form at isa-spec/spec/ops/dadd.toml:86).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, rnd, cc) = Self::fields_e2(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
+        let mut o = Self::fields_e2(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
             .with_neg(bit(w, 45))
             .with_abs(bit(w, 49));
-        let o = Self { d, a, b, rnd, cc };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/dadd.toml:83; form at isa-spec/spec/ops/dadd.toml:86).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, rnd, cc) = Self::fields_e2(w, sm)?;
-        let b = Src::imm(
+        let mut o = Self::fields_e2(w, sm)?;
+        o.b = Src::imm(
                 imm_from_field(
                     (bits(w, 20, 19) | bits(w, 56, 1) << 19),
                     20u32,
@@ -418,17 +410,15 @@ impl OpDadd {
             )
             .with_neg(bit(w, 45))
             .with_abs(bit(w, 49));
-        let o = Self { d, a, b, rnd, cc };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/dadd.toml:83; form at isa-spec/spec/ops/dadd.toml:86).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, rnd, cc) = Self::fields_e2(w, sm)?;
-        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
+        let mut o = Self::fields_e2(w, sm)?;
+        o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_neg(bit(w, 45))
             .with_abs(bit(w, 49));
-        let o = Self { d, a, b, rnd, cc };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.

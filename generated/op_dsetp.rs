@@ -363,9 +363,9 @@ impl OpDsetp {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/dsetp.toml:62 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/dsetp.toml:62 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Reg, Src, Src, Dcmp, Setop)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let q = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
@@ -375,58 +375,39 @@ impl OpDsetp {
             .with_not(bit(w, 90));
         let cmp: Dcmp = Dcmp::from_index(bits(w, 76, 4) as usize)?;
         let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
-        Some((p, q, a, acc, cmp, setop))
+        Some(Self {
+            p,
+            q,
+            a,
+            b: Src::RZ,
+            acc,
+            cmp,
+            setop,
+        })
     }
     /// Form `rri`'s fields (isa-spec/spec/ops/dsetp.toml:62; form at isa-spec/spec/ops/dsetp.toml:67).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (p, q, a, acc, cmp, setop) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let o = Self {
-            p,
-            q,
-            a,
-            b,
-            acc,
-            cmp,
-            setop,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rrc`'s fields (isa-spec/spec/ops/dsetp.toml:62; form at isa-spec/spec/ops/dsetp.toml:67).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (p, q, a, acc, cmp, setop) = Self::fields_e0(w, sm)?;
-        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let o = Self {
-            p,
-            q,
-            a,
-            b,
-            acc,
-            cmp,
-            setop,
-        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rru`'s fields (isa-spec/spec/ops/dsetp.toml:62; form at isa-spec/spec/ops/dsetp.toml:67).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (p, q, a, acc, cmp, setop) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let o = Self {
-            p,
-            q,
-            a,
-            b,
-            acc,
-            cmp,
-            setop,
-        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/dsetp.toml:83; form at isa-spec/spec/ops/dsetp.toml:67).
@@ -455,9 +436,9 @@ impl OpDsetp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/dsetp.toml:91 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/dsetp.toml:91 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e2(w: u128, sm: u32) -> Option<(Reg, Reg, Src, Src, Dcmp, Setop)> {
+    fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let q = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
@@ -467,40 +448,30 @@ impl OpDsetp {
             .with_not(bit(w, 90));
         let cmp: Dcmp = Dcmp::from_index(bits(w, 76, 4) as usize)?;
         let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
-        Some((p, q, a, acc, cmp, setop))
+        Some(Self {
+            p,
+            q,
+            a,
+            b: Src::RZ,
+            acc,
+            cmp,
+            setop,
+        })
     }
     /// Form `rri`'s fields (isa-spec/spec/ops/dsetp.toml:91; form at isa-spec/spec/ops/dsetp.toml:67).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (p, q, a, acc, cmp, setop) = Self::fields_e2(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let o = Self {
-            p,
-            q,
-            a,
-            b,
-            acc,
-            cmp,
-            setop,
-        };
+        let mut o = Self::fields_e2(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rru`'s fields (isa-spec/spec/ops/dsetp.toml:91; form at isa-spec/spec/ops/dsetp.toml:67).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (p, q, a, acc, cmp, setop) = Self::fields_e2(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?)
+        let mut o = Self::fields_e2(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let o = Self {
-            p,
-            q,
-            a,
-            b,
-            acc,
-            cmp,
-            setop,
-        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/dsetp.toml:96; form at isa-spec/spec/ops/dsetp.toml:67).
@@ -529,9 +500,9 @@ impl OpDsetp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/dsetp.toml:101 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/dsetp.toml:101 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e4(w: u128, sm: u32) -> Option<(Reg, Reg, Src, Src, Dcmp, Setop)> {
+    fn fields_e4(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
         let q = reg_below(RegFile::Pred, bits(w, 0, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
@@ -541,31 +512,30 @@ impl OpDsetp {
             .with_not(bit(w, 42));
         let cmp: Dcmp = Dcmp::from_index(bits(w, 48, 4) as usize)?;
         let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
-        Some((p, q, a, acc, cmp, setop))
+        Some(Self {
+            p,
+            q,
+            a,
+            b: Src::RZ,
+            acc,
+            cmp,
+            setop,
+        })
     }
     /// Form `r`'s fields (isa-spec/spec/ops/dsetp.toml:101; form at isa-spec/spec/ops/dsetp.toml:104).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (p, q, a, acc, cmp, setop) = Self::fields_e4(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
+        let mut o = Self::fields_e4(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
             .with_neg(bit(w, 6))
             .with_abs(bit(w, 44));
-        let o = Self {
-            p,
-            q,
-            a,
-            b,
-            acc,
-            cmp,
-            setop,
-        };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/dsetp.toml:101; form at isa-spec/spec/ops/dsetp.toml:104).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (p, q, a, acc, cmp, setop) = Self::fields_e4(w, sm)?;
-        let b = Src::imm(
+        let mut o = Self::fields_e4(w, sm)?;
+        o.b = Src::imm(
                 imm_from_field(
                     (bits(w, 20, 19) | bits(w, 56, 1) << 19),
                     20u32,
@@ -575,33 +545,15 @@ impl OpDsetp {
             )
             .with_neg(bit(w, 6))
             .with_abs(bit(w, 44));
-        let o = Self {
-            p,
-            q,
-            a,
-            b,
-            acc,
-            cmp,
-            setop,
-        };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/dsetp.toml:101; form at isa-spec/spec/ops/dsetp.toml:104).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (p, q, a, acc, cmp, setop) = Self::fields_e4(w, sm)?;
-        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
+        let mut o = Self::fields_e4(w, sm)?;
+        o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_neg(bit(w, 6))
             .with_abs(bit(w, 44));
-        let o = Self {
-            p,
-            q,
-            a,
-            b,
-            acc,
-            cmp,
-            setop,
-        };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.

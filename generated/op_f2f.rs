@@ -175,12 +175,9 @@ impl OpF2f {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/f2f.toml:63 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/f2f.toml:63 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(
-        w: u128,
-        sm: u32,
-    ) -> Option<(Reg, bool, CvtFtypeShown32, CvtFtypeShown32, Rnd)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let ftz: bool = bit(w, 80);
         let dtype: CvtFtypeShown32 = match bits(w, 75, 3) {
@@ -196,25 +193,24 @@ impl OpF2f {
             _ => return None,
         };
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
-        Some((d, ftz, dtype, stype, rnd))
-    }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/f2f.toml:63; form at isa-spec/spec/ops/f2f.toml:66).
-    #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, ftz, dtype, stype, rnd) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
-            .with_neg(bit(w, 63))
-            .with_abs(bit(w, 62));
-        let sel: u32 = bits(w, 60, 2) as u32;
-        let o = Self {
+        Some(Self {
             d,
-            b,
+            b: Src::RZ,
             ftz,
             dtype,
             stype,
             rnd,
-            sel,
-        };
+            sel: 0u32,
+        })
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/f2f.toml:63; form at isa-spec/spec/ops/f2f.toml:66).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        o.sel = bits(w, 60, 2) as u32;
         if !o.parts_ok() {
             return None;
         }
@@ -226,18 +222,9 @@ impl OpF2f {
     /// Form `rir`'s fields (isa-spec/spec/ops/f2f.toml:63; form at isa-spec/spec/ops/f2f.toml:66).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, ftz, dtype, stype, rnd) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let sel: u32 = 0u32;
-        let o = Self {
-            d,
-            b,
-            ftz,
-            dtype,
-            stype,
-            rnd,
-            sel,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        o.sel = 0u32;
         if !o.parts_ok() {
             return None;
         }
@@ -249,20 +236,11 @@ impl OpF2f {
     /// Form `rcr`'s fields (isa-spec/spec/ops/f2f.toml:63; form at isa-spec/spec/ops/f2f.toml:66).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, ftz, dtype, stype, rnd) = Self::fields_e0(w, sm)?;
-        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let sel: u32 = bits(w, 60, 2) as u32;
-        let o = Self {
-            d,
-            b,
-            ftz,
-            dtype,
-            stype,
-            rnd,
-            sel,
-        };
+        o.sel = bits(w, 60, 2) as u32;
         if !o.parts_ok() {
             return None;
         }
@@ -274,20 +252,11 @@ impl OpF2f {
     /// Form `rur`'s fields (isa-spec/spec/ops/f2f.toml:63; form at isa-spec/spec/ops/f2f.toml:66).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, ftz, dtype, stype, rnd) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let sel: u32 = bits(w, 60, 2) as u32;
-        let o = Self {
-            d,
-            b,
-            ftz,
-            dtype,
-            stype,
-            rnd,
-            sel,
-        };
+        o.sel = bits(w, 60, 2) as u32;
         if !o.parts_ok() {
             return None;
         }

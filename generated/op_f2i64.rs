@@ -178,12 +178,9 @@ impl OpF2i64 {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/f2i64.toml:68 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/f2i64.toml:68 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(
-        w: u128,
-        sm: u32,
-    ) -> Option<(Reg, bool, CvtItype, CvtFtype, F2iRnd, bool)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let ftz: bool = bit(w, 80);
         let dtype: CvtItype = match (bits(w, 72, 1) | bits(w, 75, 2) << 1) {
@@ -206,26 +203,25 @@ impl OpF2i64 {
         };
         let rnd: F2iRnd = F2iRnd::from_index(bits(w, 78, 2) as usize)?;
         let ntz: bool = bit(w, 77);
-        Some((d, ftz, dtype, stype, rnd, ntz))
-    }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
-    #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, ftz, dtype, stype, rnd, ntz) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
-            .with_neg(bit(w, 63))
-            .with_abs(bit(w, 62));
-        let sel: u32 = bits(w, 60, 2) as u32;
-        let o = Self {
+        Some(Self {
             d,
-            b,
+            b: Src::RZ,
             ftz,
             dtype,
             stype,
             rnd,
             ntz,
-            sel,
-        };
+            sel: 0u32,
+        })
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        o.sel = bits(w, 60, 2) as u32;
         if !o.parts_ok() {
             return None;
         }
@@ -237,19 +233,9 @@ impl OpF2i64 {
     /// Form `rir`'s fields (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, ftz, dtype, stype, rnd, ntz) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let sel: u32 = 0u32;
-        let o = Self {
-            d,
-            b,
-            ftz,
-            dtype,
-            stype,
-            rnd,
-            ntz,
-            sel,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        o.sel = 0u32;
         if !o.parts_ok() {
             return None;
         }
@@ -261,21 +247,11 @@ impl OpF2i64 {
     /// Form `rcr`'s fields (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, ftz, dtype, stype, rnd, ntz) = Self::fields_e0(w, sm)?;
-        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let sel: u32 = bits(w, 60, 2) as u32;
-        let o = Self {
-            d,
-            b,
-            ftz,
-            dtype,
-            stype,
-            rnd,
-            ntz,
-            sel,
-        };
+        o.sel = bits(w, 60, 2) as u32;
         if !o.parts_ok() {
             return None;
         }
@@ -287,21 +263,11 @@ impl OpF2i64 {
     /// Form `rur`'s fields (isa-spec/spec/ops/f2i64.toml:68; form at isa-spec/spec/ops/f2i64.toml:71).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, ftz, dtype, stype, rnd, ntz) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let sel: u32 = bits(w, 60, 2) as u32;
-        let o = Self {
-            d,
-            b,
-            ftz,
-            dtype,
-            stype,
-            rnd,
-            ntz,
-            sel,
-        };
+        o.sel = bits(w, 60, 2) as u32;
         if !o.parts_ok() {
             return None;
         }

@@ -219,12 +219,9 @@ impl OpF2iSm50 {
         }
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/f2i_sm50.toml:62 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/f2i_sm50.toml:62 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(
-        w: u128,
-        sm: u32,
-    ) -> Option<(Reg, bool, CvtItypeShown, CvtFtypeShown, F2iRnd, bool, u32)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let ftz: bool = bit(w, 44);
         let dtype: CvtItypeShown = match (bits(w, 8, 2) | bits(w, 12, 1) << 2) {
@@ -245,25 +242,24 @@ impl OpF2iSm50 {
         let rnd: F2iRnd = F2iRnd::from_index(bits(w, 39, 2) as usize)?;
         let cc: bool = bit(w, 47);
         let sel: u32 = bits(w, 41, 1) as u32;
-        Some((d, ftz, dtype, stype, rnd, cc, sel))
-    }
-    /// Form `r`'s fields (isa-spec/spec/ops/f2i_sm50.toml:62; form at isa-spec/spec/ops/f2i_sm50.toml:66).
-    #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, ftz, dtype, stype, rnd, cc, sel) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
-            .with_neg(bit(w, 45))
-            .with_abs(bit(w, 49));
-        let o = Self {
+        Some(Self {
             d,
-            b,
+            b: Src::RZ,
             ftz,
             dtype,
             stype,
             rnd,
             cc,
             sel,
-        };
+        })
+    }
+    /// Form `r`'s fields (isa-spec/spec/ops/f2i_sm50.toml:62; form at isa-spec/spec/ops/f2i_sm50.toml:66).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
+            .with_neg(bit(w, 45))
+            .with_abs(bit(w, 49));
         if !o.parts_ok() {
             return None;
         }
@@ -272,20 +268,10 @@ impl OpF2iSm50 {
     /// Form `c`'s fields (isa-spec/spec/ops/f2i_sm50.toml:62; form at isa-spec/spec/ops/f2i_sm50.toml:66).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, ftz, dtype, stype, rnd, cc, sel) = Self::fields_e0(w, sm)?;
-        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_neg(bit(w, 45))
             .with_abs(bit(w, 49));
-        let o = Self {
-            d,
-            b,
-            ftz,
-            dtype,
-            stype,
-            rnd,
-            cc,
-            sel,
-        };
         if !o.parts_ok() {
             return None;
         }

@@ -142,84 +142,75 @@ impl OpFlo {
         w |= u128::from(self.b.not) << 40;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/flo.toml:46 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/flo.toml:46 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Reg, FloType, bool)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let ty: FloType = FloType::from_index(bits(w, 73, 1) as usize)?;
         let sh: bool = bit(w, 74);
-        Some((pd, d, ty, sh))
+        Some(Self { pd, d, b: Src::RZ, ty, sh })
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (pd, d, ty, sh) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_not(bit(w, 63));
-        let o = Self { pd, d, b, ty, sh };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (pd, d, ty, sh) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let o = Self { pd, d, b, ty, sh };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (pd, d, ty, sh) = Self::fields_e0(w, sm)?;
-        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
-            .with_not(bit(w, 63));
-        let o = Self { pd, d, b, ty, sh };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/flo.toml:46; form at isa-spec/spec/ops/flo.toml:52).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (pd, d, ty, sh) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
-        let o = Self { pd, d, b, ty, sh };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/flo.toml:73 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/flo.toml:73 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e1(w: u128, sm: u32) -> Option<(Reg, Reg, FloType, bool)> {
+    fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let pd: Reg = Reg::PT;
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let ty: FloType = FloType::from_index(bits(w, 48, 1) as usize)?;
         let sh: bool = bit(w, 41);
-        Some((pd, d, ty, sh))
+        Some(Self { pd, d, b: Src::RZ, ty, sh })
     }
     /// Form `r`'s fields (isa-spec/spec/ops/flo.toml:73; form at isa-spec/spec/ops/flo.toml:76).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (pd, d, ty, sh) = Self::fields_e1(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
             .with_not(bit(w, 40));
-        let o = Self { pd, d, b, ty, sh };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/flo.toml:73; form at isa-spec/spec/ops/flo.toml:76).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (pd, d, ty, sh) = Self::fields_e1(w, sm)?;
-        let b = Src::imm(
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        let o = Self { pd, d, b, ty, sh };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/flo.toml:73; form at isa-spec/spec/ops/flo.toml:76).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (pd, d, ty, sh) = Self::fields_e1(w, sm)?;
-        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
-            .with_not(bit(w, 40));
-        let o = Self { pd, d, b, ty, sh };
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_not(bit(w, 40));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.

@@ -284,9 +284,9 @@ impl OpFmnmx {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/fmnmx.toml:53 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/fmnmx.toml:53 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Src, Src, bool, bool, bool)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
@@ -296,81 +296,53 @@ impl OpFmnmx {
         let ftz: bool = bit(w, 80);
         let nan: bool = false;
         let xorsign: bool = false;
-        Some((d, a, p, ftz, nan, xorsign))
-    }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
-    #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, p, ftz, nan, xorsign) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
-            .with_neg(bit(w, 63))
-            .with_abs(bit(w, 62));
-        let o = Self {
+        Some(Self {
             d,
             a,
-            b,
+            b: Src::RZ,
             p,
             ftz,
             nan,
             xorsign,
-        };
+        })
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, p, ftz, nan, xorsign) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let o = Self {
-            d,
-            a,
-            b,
-            p,
-            ftz,
-            nan,
-            xorsign,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, p, ftz, nan, xorsign) = Self::fields_e0(w, sm)?;
-        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let o = Self {
-            d,
-            a,
-            b,
-            p,
-            ftz,
-            nan,
-            xorsign,
-        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/fmnmx.toml:53; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, p, ftz, nan, xorsign) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let o = Self {
-            d,
-            a,
-            b,
-            p,
-            ftz,
-            nan,
-            xorsign,
-        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/fmnmx.toml:70 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/fmnmx.toml:70 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e1(w: u128, sm: u32) -> Option<(Reg, Src, Src, bool, bool, bool)> {
+    fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
@@ -380,81 +352,53 @@ impl OpFmnmx {
         let ftz: bool = bit(w, 80);
         let nan: bool = bit(w, 81);
         let xorsign: bool = false;
-        Some((d, a, p, ftz, nan, xorsign))
-    }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
-    #[inline(always)]
-    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, p, ftz, nan, xorsign) = Self::fields_e1(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
-            .with_neg(bit(w, 63))
-            .with_abs(bit(w, 62));
-        let o = Self {
+        Some(Self {
             d,
             a,
-            b,
+            b: Src::RZ,
             p,
             ftz,
             nan,
             xorsign,
-        };
+        })
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
+    #[inline(always)]
+    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x400000000000000000000)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, p, ftz, nan, xorsign) = Self::fields_e1(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let o = Self {
-            d,
-            a,
-            b,
-            p,
-            ftz,
-            nan,
-            xorsign,
-        };
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x400000000000000000000)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, p, ftz, nan, xorsign) = Self::fields_e1(w, sm)?;
-        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let o = Self {
-            d,
-            a,
-            b,
-            p,
-            ftz,
-            nan,
-            xorsign,
-        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x400000000000000000000)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/fmnmx.toml:70; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, p, ftz, nan, xorsign) = Self::fields_e1(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?)
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let o = Self {
-            d,
-            a,
-            b,
-            p,
-            ftz,
-            nan,
-            xorsign,
-        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x400000000000000000000)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/fmnmx.toml:79 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/fmnmx.toml:79 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e2(w: u128, sm: u32) -> Option<(Reg, Src, Src, bool, bool, bool)> {
+    fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
@@ -464,81 +408,53 @@ impl OpFmnmx {
         let ftz: bool = bit(w, 80);
         let nan: bool = bit(w, 81);
         let xorsign: bool = bit(w, 82);
-        Some((d, a, p, ftz, nan, xorsign))
-    }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
-    #[inline(always)]
-    fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, p, ftz, nan, xorsign) = Self::fields_e2(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
-            .with_neg(bit(w, 63))
-            .with_abs(bit(w, 62));
-        let o = Self {
+        Some(Self {
             d,
             a,
-            b,
+            b: Src::RZ,
             p,
             ftz,
             nan,
             xorsign,
-        };
+        })
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
+    #[inline(always)]
+    fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e2(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, p, ftz, nan, xorsign) = Self::fields_e2(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let o = Self {
-            d,
-            a,
-            b,
-            p,
-            ftz,
-            nan,
-            xorsign,
-        };
+        let mut o = Self::fields_e2(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, p, ftz, nan, xorsign) = Self::fields_e2(w, sm)?;
-        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+        let mut o = Self::fields_e2(w, sm)?;
+        o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let o = Self {
-            d,
-            a,
-            b,
-            p,
-            ftz,
-            nan,
-            xorsign,
-        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/fmnmx.toml:79; form at isa-spec/spec/ops/fmnmx.toml:58).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, p, ftz, nan, xorsign) = Self::fields_e2(w, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
+        let mut o = Self::fields_e2(w, sm)?;
+        o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let o = Self {
-            d,
-            a,
-            b,
-            p,
-            ftz,
-            nan,
-            xorsign,
-        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/fmnmx.toml:85 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/fmnmx.toml:85 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e3(w: u128, sm: u32) -> Option<(Reg, Src, Src, bool, bool, bool)> {
+    fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
             .with_neg(bit(w, 48))
@@ -548,31 +464,30 @@ impl OpFmnmx {
         let ftz: bool = bit(w, 44);
         let nan: bool = false;
         let xorsign: bool = false;
-        Some((d, a, p, ftz, nan, xorsign))
-    }
-    /// Form `r`'s fields (isa-spec/spec/ops/fmnmx.toml:85; form at isa-spec/spec/ops/fmnmx.toml:88).
-    #[inline(always)]
-    fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, p, ftz, nan, xorsign) = Self::fields_e3(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
-            .with_neg(bit(w, 45))
-            .with_abs(bit(w, 49));
-        let o = Self {
+        Some(Self {
             d,
             a,
-            b,
+            b: Src::RZ,
             p,
             ftz,
             nan,
             xorsign,
-        };
+        })
+    }
+    /// Form `r`'s fields (isa-spec/spec/ops/fmnmx.toml:85; form at isa-spec/spec/ops/fmnmx.toml:88).
+    #[inline(always)]
+    fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e3(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
+            .with_neg(bit(w, 45))
+            .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/fmnmx.toml:85; form at isa-spec/spec/ops/fmnmx.toml:88).
     #[inline(always)]
     fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, p, ftz, nan, xorsign) = Self::fields_e3(w, sm)?;
-        let b = Src::imm(
+        let mut o = Self::fields_e3(w, sm)?;
+        o.b = Src::imm(
                 imm_from_field(
                     (bits(w, 20, 19) | bits(w, 56, 1) << 19),
                     20u32,
@@ -582,33 +497,15 @@ impl OpFmnmx {
             )
             .with_neg(bit(w, 45))
             .with_abs(bit(w, 49));
-        let o = Self {
-            d,
-            a,
-            b,
-            p,
-            ftz,
-            nan,
-            xorsign,
-        };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/fmnmx.toml:85; form at isa-spec/spec/ops/fmnmx.toml:88).
     #[inline(always)]
     fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, p, ftz, nan, xorsign) = Self::fields_e3(w, sm)?;
-        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
+        let mut o = Self::fields_e3(w, sm)?;
+        o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_neg(bit(w, 45))
             .with_abs(bit(w, 49));
-        let o = Self {
-            d,
-            a,
-            b,
-            p,
-            ftz,
-            nan,
-            xorsign,
-        };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.

@@ -148,9 +148,9 @@ impl OpFmul {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/fmul.toml:46 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/fmul.toml:46 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Src, bool, Rnd, bool)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
@@ -158,70 +158,79 @@ impl OpFmul {
         let ftz: bool = bit(w, 80);
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
         let sat: bool = bit(w, 77);
-        Some((d, a, ftz, rnd, sat))
+        Some(Self {
+            d,
+            a,
+            b: Src::RZ,
+            ftz,
+            rnd,
+            sat,
+        })
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/fmul.toml:46; form at isa-spec/spec/ops/fmul.toml:49).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, ftz, rnd, sat) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let o = Self { d, a, b, ftz, rnd, sat };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/fmul.toml:46; form at isa-spec/spec/ops/fmul.toml:49).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, ftz, rnd, sat) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let o = Self { d, a, b, ftz, rnd, sat };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/fmul.toml:46; form at isa-spec/spec/ops/fmul.toml:49).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, ftz, rnd, sat) = Self::fields_e0(w, sm)?;
-        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let o = Self { d, a, b, ftz, rnd, sat };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/fmul.toml:46; form at isa-spec/spec/ops/fmul.toml:49).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, ftz, rnd, sat) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let o = Self { d, a, b, ftz, rnd, sat };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/fmul.toml:63 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/fmul.toml:63 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e1(w: u128, sm: u32) -> Option<(Reg, Src, bool, Rnd, bool)> {
+    fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let ftz: bool = bit(w, 44);
         let rnd: Rnd = Rnd::from_index(bits(w, 39, 2) as usize)?;
         let sat: bool = bit(w, 50);
-        Some((d, a, ftz, rnd, sat))
+        Some(Self {
+            d,
+            a,
+            b: Src::RZ,
+            ftz,
+            rnd,
+            sat,
+        })
     }
     /// Form `r`'s fields (isa-spec/spec/ops/fmul.toml:63; form at isa-spec/spec/ops/fmul.toml:66).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, ftz, rnd, sat) = Self::fields_e1(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
             .with_neg(bit(w, 48));
-        let o = Self { d, a, b, ftz, rnd, sat };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/fmul.toml:63; form at isa-spec/spec/ops/fmul.toml:66).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, ftz, rnd, sat) = Self::fields_e1(w, sm)?;
-        let b = Src::imm(
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::imm(
                 imm_from_field(
                     (bits(w, 20, 19) | bits(w, 56, 1) << 19),
                     20u32,
@@ -230,16 +239,13 @@ impl OpFmul {
                 ),
             )
             .with_neg(bit(w, 48));
-        let o = Self { d, a, b, ftz, rnd, sat };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/fmul.toml:63; form at isa-spec/spec/ops/fmul.toml:66).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, ftz, rnd, sat) = Self::fields_e1(w, sm)?;
-        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
-            .with_neg(bit(w, 48));
-        let o = Self { d, a, b, ftz, rnd, sat };
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.

@@ -171,9 +171,9 @@ impl OpFsetp {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/fsetp.toml:59 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/fsetp.toml:59 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Reg, Src, Src, Fcmp, bool, Setop)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let q = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
@@ -184,85 +184,54 @@ impl OpFsetp {
         let cmp: Fcmp = Fcmp::from_index(bits(w, 76, 4) as usize)?;
         let ftz: bool = bit(w, 80);
         let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
-        Some((p, q, a, acc, cmp, ftz, setop))
-    }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
-    #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (p, q, a, acc, cmp, ftz, setop) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
-            .with_neg(bit(w, 63))
-            .with_abs(bit(w, 62));
-        let o = Self {
+        Some(Self {
             p,
             q,
             a,
-            b,
+            b: Src::RZ,
             acc,
             cmp,
             ftz,
             setop,
-        };
+        })
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (p, q, a, acc, cmp, ftz, setop) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let o = Self {
-            p,
-            q,
-            a,
-            b,
-            acc,
-            cmp,
-            ftz,
-            setop,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (p, q, a, acc, cmp, ftz, setop) = Self::fields_e0(w, sm)?;
-        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let o = Self {
-            p,
-            q,
-            a,
-            b,
-            acc,
-            cmp,
-            ftz,
-            setop,
-        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/fsetp.toml:59; form at isa-spec/spec/ops/fsetp.toml:62).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (p, q, a, acc, cmp, ftz, setop) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let o = Self {
-            p,
-            q,
-            a,
-            b,
-            acc,
-            cmp,
-            ftz,
-            setop,
-        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/fsetp.toml:75 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/fsetp.toml:75 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e1(w: u128, sm: u32) -> Option<(Reg, Reg, Src, Src, Fcmp, bool, Setop)> {
+    fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
         let q = reg_below(RegFile::Pred, bits(w, 0, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
@@ -273,32 +242,31 @@ impl OpFsetp {
         let cmp: Fcmp = Fcmp::from_index(bits(w, 48, 4) as usize)?;
         let ftz: bool = bit(w, 47);
         let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
-        Some((p, q, a, acc, cmp, ftz, setop))
-    }
-    /// Form `r`'s fields (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
-    #[inline(always)]
-    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (p, q, a, acc, cmp, ftz, setop) = Self::fields_e1(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
-            .with_neg(bit(w, 6))
-            .with_abs(bit(w, 44));
-        let o = Self {
+        Some(Self {
             p,
             q,
             a,
-            b,
+            b: Src::RZ,
             acc,
             cmp,
             ftz,
             setop,
-        };
+        })
+    }
+    /// Form `r`'s fields (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
+    #[inline(always)]
+    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
+            .with_neg(bit(w, 6))
+            .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (p, q, a, acc, cmp, ftz, setop) = Self::fields_e1(w, sm)?;
-        let b = Src::imm(
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::imm(
                 imm_from_field(
                     (bits(w, 20, 19) | bits(w, 56, 1) << 19),
                     20u32,
@@ -308,35 +276,15 @@ impl OpFsetp {
             )
             .with_neg(bit(w, 6))
             .with_abs(bit(w, 44));
-        let o = Self {
-            p,
-            q,
-            a,
-            b,
-            acc,
-            cmp,
-            ftz,
-            setop,
-        };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/fsetp.toml:75; form at isa-spec/spec/ops/fsetp.toml:78).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (p, q, a, acc, cmp, ftz, setop) = Self::fields_e1(w, sm)?;
-        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_neg(bit(w, 6))
             .with_abs(bit(w, 44));
-        let o = Self {
-            p,
-            q,
-            a,
-            b,
-            acc,
-            cmp,
-            ftz,
-            setop,
-        };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.

@@ -628,9 +628,9 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/hadd2.toml:75 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/hadd2.toml:75 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e1(w: u128, sm: u32) -> Option<(Reg, Src, Hfmt, bool, bool, Hswz)> {
+    fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
@@ -643,24 +643,23 @@ impl OpHadd2 {
         let ftz: bool = bit(w, 80);
         let sat: bool = bit(w, 77);
         let asel: Hswz = Hswz::from_index(bits(w, 74, 2) as usize)?;
-        Some((d, a, fmt, ftz, sat, asel))
-    }
-    /// Form `rri`'s fields (isa-spec/spec/ops/hadd2.toml:75; form at isa-spec/spec/ops/hadd2.toml:80).
-    #[inline(always)]
-    fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, fmt, ftz, sat, asel) = Self::fields_e1(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let bsel: Hswz = Hswz::H1h0;
-        let o = Self {
+        Some(Self {
             d,
             a,
-            b,
+            b: Src::RZ,
             fmt,
             ftz,
             sat,
             asel,
-            bsel,
-        };
+            bsel: Hswz::H1h0,
+        })
+    }
+    /// Form `rri`'s fields (isa-spec/spec/ops/hadd2.toml:75; form at isa-spec/spec/ops/hadd2.toml:80).
+    #[inline(always)]
+    fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        o.bsel = Hswz::H1h0;
         if !o.legal_f0(sm) {
             return None;
         }
@@ -669,21 +668,11 @@ impl OpHadd2 {
     /// Form `rrc`'s fields (isa-spec/spec/ops/hadd2.toml:75; form at isa-spec/spec/ops/hadd2.toml:80).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, fmt, ftz, sat, asel) = Self::fields_e1(w, sm)?;
-        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let bsel: Hswz = Hswz::from_index(bits(w, 60, 2) as usize)?;
-        let o = Self {
-            d,
-            a,
-            b,
-            fmt,
-            ftz,
-            sat,
-            asel,
-            bsel,
-        };
+        o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         if !o.legal_f0(sm) {
             return None;
         }
@@ -692,21 +681,11 @@ impl OpHadd2 {
     /// Form `rru`'s fields (isa-spec/spec/ops/hadd2.toml:75; form at isa-spec/spec/ops/hadd2.toml:80).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, fmt, ftz, sat, asel) = Self::fields_e1(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?)
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let bsel: Hswz = Hswz::from_index(bits(w, 60, 2) as usize)?;
-        let o = Self {
-            d,
-            a,
-            b,
-            fmt,
-            ftz,
-            sat,
-            asel,
-            bsel,
-        };
+        o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         if !o.legal_f0(sm) {
             return None;
         }
@@ -745,9 +724,9 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/hadd2.toml:108 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/hadd2.toml:108 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e3(w: u128, sm: u32) -> Option<(Reg, Src, Hfmt, bool, bool, Hswz)> {
+    fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
@@ -759,24 +738,23 @@ impl OpHadd2 {
         let ftz: bool = bit(w, 80);
         let sat: bool = bit(w, 77);
         let asel: Hswz = Hswz::from_index(bits(w, 74, 2) as usize)?;
-        Some((d, a, fmt, ftz, sat, asel))
-    }
-    /// Form `rri`'s fields (isa-spec/spec/ops/hadd2.toml:108; form at isa-spec/spec/ops/hadd2.toml:80).
-    #[inline(always)]
-    fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, fmt, ftz, sat, asel) = Self::fields_e3(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let bsel: Hswz = Hswz::H1h0;
-        let o = Self {
+        Some(Self {
             d,
             a,
-            b,
+            b: Src::RZ,
             fmt,
             ftz,
             sat,
             asel,
-            bsel,
-        };
+            bsel: Hswz::H1h0,
+        })
+    }
+    /// Form `rri`'s fields (isa-spec/spec/ops/hadd2.toml:108; form at isa-spec/spec/ops/hadd2.toml:80).
+    #[inline(always)]
+    fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e3(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        o.bsel = Hswz::H1h0;
         if !o.legal_f4(sm) {
             return None;
         }
@@ -785,21 +763,11 @@ impl OpHadd2 {
     /// Form `rrc`'s fields (isa-spec/spec/ops/hadd2.toml:108; form at isa-spec/spec/ops/hadd2.toml:80).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, fmt, ftz, sat, asel) = Self::fields_e3(w, sm)?;
-        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+        let mut o = Self::fields_e3(w, sm)?;
+        o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let bsel: Hswz = Hswz::from_index(bits(w, 60, 2) as usize)?;
-        let o = Self {
-            d,
-            a,
-            b,
-            fmt,
-            ftz,
-            sat,
-            asel,
-            bsel,
-        };
+        o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         if !o.legal_f4(sm) {
             return None;
         }
@@ -808,21 +776,11 @@ impl OpHadd2 {
     /// Form `rru`'s fields (isa-spec/spec/ops/hadd2.toml:108; form at isa-spec/spec/ops/hadd2.toml:80).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, fmt, ftz, sat, asel) = Self::fields_e3(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?)
+        let mut o = Self::fields_e3(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let bsel: Hswz = Hswz::from_index(bits(w, 60, 2) as usize)?;
-        let o = Self {
-            d,
-            a,
-            b,
-            fmt,
-            ftz,
-            sat,
-            asel,
-            bsel,
-        };
+        o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         if !o.legal_f4(sm) {
             return None;
         }
@@ -872,9 +830,9 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/hadd2.toml:132 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/hadd2.toml:132 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e5(w: u128, sm: u32) -> Option<(Reg, Src, Hfmt, bool, bool, Hswz)> {
+    fn fields_e5(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72))
@@ -892,24 +850,23 @@ impl OpHadd2 {
             3 => Hswz::H1h1,
             _ => return None,
         };
-        Some((d, a, fmt, ftz, sat, asel))
-    }
-    /// Form `rri`'s fields (isa-spec/spec/ops/hadd2.toml:132; form at isa-spec/spec/ops/hadd2.toml:80).
-    #[inline(always)]
-    fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, fmt, ftz, sat, asel) = Self::fields_e5(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let bsel: Hswz = Hswz::H1h0;
-        let o = Self {
+        Some(Self {
             d,
             a,
-            b,
+            b: Src::RZ,
             fmt,
             ftz,
             sat,
             asel,
-            bsel,
-        };
+            bsel: Hswz::H1h0,
+        })
+    }
+    /// Form `rri`'s fields (isa-spec/spec/ops/hadd2.toml:132; form at isa-spec/spec/ops/hadd2.toml:80).
+    #[inline(always)]
+    fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e5(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        o.bsel = Hswz::H1h0;
         if !o.legal_f8(sm) {
             return None;
         }
@@ -918,25 +875,15 @@ impl OpHadd2 {
     /// Form `rrc`'s fields (isa-spec/spec/ops/hadd2.toml:132; form at isa-spec/spec/ops/hadd2.toml:80).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, fmt, ftz, sat, asel) = Self::fields_e5(w, sm)?;
-        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+        let mut o = Self::fields_e5(w, sm)?;
+        o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let bsel: Hswz = match bits(w, 60, 2) {
+        o.bsel = match bits(w, 60, 2) {
             0 => Hswz::H1h0,
             2 => Hswz::H0h0,
             3 => Hswz::H1h1,
             _ => return None,
-        };
-        let o = Self {
-            d,
-            a,
-            b,
-            fmt,
-            ftz,
-            sat,
-            asel,
-            bsel,
         };
         if !o.legal_f8(sm) {
             return None;
@@ -946,25 +893,15 @@ impl OpHadd2 {
     /// Form `rru`'s fields (isa-spec/spec/ops/hadd2.toml:132; form at isa-spec/spec/ops/hadd2.toml:80).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, fmt, ftz, sat, asel) = Self::fields_e5(w, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
+        let mut o = Self::fields_e5(w, sm)?;
+        o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let bsel: Hswz = match bits(w, 60, 2) {
+        o.bsel = match bits(w, 60, 2) {
             0 => Hswz::H1h0,
             2 => Hswz::H0h0,
             3 => Hswz::H1h1,
             _ => return None,
-        };
-        let o = Self {
-            d,
-            a,
-            b,
-            fmt,
-            ftz,
-            sat,
-            asel,
-            bsel,
         };
         if !o.legal_f8(sm) {
             return None;

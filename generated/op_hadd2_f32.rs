@@ -312,9 +312,9 @@ impl OpHadd2F32 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/hadd2_f32.toml:69 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/hadd2_f32.toml:69 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e1(w: u128, sm: u32) -> Option<(Reg, Src, HfmtF32, bool, bool, Hswz)> {
+    fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72));
@@ -322,64 +322,43 @@ impl OpHadd2F32 {
         let ftz: bool = bit(w, 80);
         let sat: bool = bit(w, 77);
         let asel: Hswz = Hswz::from_index(bits(w, 74, 2) as usize)?;
-        Some((d, a, fmt, ftz, sat, asel))
-    }
-    /// Form `rri`'s fields (isa-spec/spec/ops/hadd2_f32.toml:69; form at isa-spec/spec/ops/hadd2_f32.toml:74).
-    #[inline(always)]
-    fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, fmt, ftz, sat, asel) = Self::fields_e1(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let bsel: Hswz = Hswz::H1h0;
-        let o = Self {
+        Some(Self {
             d,
             a,
-            b,
+            b: Src::RZ,
             fmt,
             ftz,
             sat,
             asel,
-            bsel,
-        };
+            bsel: Hswz::H1h0,
+        })
+    }
+    /// Form `rri`'s fields (isa-spec/spec/ops/hadd2_f32.toml:69; form at isa-spec/spec/ops/hadd2_f32.toml:74).
+    #[inline(always)]
+    fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rrc`'s fields (isa-spec/spec/ops/hadd2_f32.toml:69; form at isa-spec/spec/ops/hadd2_f32.toml:74).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, fmt, ftz, sat, asel) = Self::fields_e1(w, sm)?;
-        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let bsel: Hswz = Hswz::from_index(bits(w, 60, 2) as usize)?;
-        let o = Self {
-            d,
-            a,
-            b,
-            fmt,
-            ftz,
-            sat,
-            asel,
-            bsel,
-        };
+        o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rru`'s fields (isa-spec/spec/ops/hadd2_f32.toml:69; form at isa-spec/spec/ops/hadd2_f32.toml:74).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, fmt, ftz, sat, asel) = Self::fields_e1(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?)
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let bsel: Hswz = Hswz::from_index(bits(w, 60, 2) as usize)?;
-        let o = Self {
-            d,
-            a,
-            b,
-            fmt,
-            ftz,
-            sat,
-            asel,
-            bsel,
-        };
+        o.bsel = Hswz::from_index(bits(w, 60, 2) as usize)?;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/hadd2_f32.toml:96; form at isa-spec/spec/ops/hadd2_f32.toml:74).
@@ -418,9 +397,9 @@ impl OpHadd2F32 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/hadd2_f32.toml:104 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/hadd2_f32.toml:104 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e3(w: u128, sm: u32) -> Option<(Reg, Src, HfmtF32, bool, bool, Hswz)> {
+    fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72));
@@ -433,73 +412,52 @@ impl OpHadd2F32 {
             3 => Hswz::H1h1,
             _ => return None,
         };
-        Some((d, a, fmt, ftz, sat, asel))
-    }
-    /// Form `rri`'s fields (isa-spec/spec/ops/hadd2_f32.toml:104; form at isa-spec/spec/ops/hadd2_f32.toml:74).
-    #[inline(always)]
-    fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, fmt, ftz, sat, asel) = Self::fields_e3(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let bsel: Hswz = Hswz::H1h0;
-        let o = Self {
+        Some(Self {
             d,
             a,
-            b,
+            b: Src::RZ,
             fmt,
             ftz,
             sat,
             asel,
-            bsel,
-        };
+            bsel: Hswz::H1h0,
+        })
+    }
+    /// Form `rri`'s fields (isa-spec/spec/ops/hadd2_f32.toml:104; form at isa-spec/spec/ops/hadd2_f32.toml:74).
+    #[inline(always)]
+    fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e3(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        o.bsel = Hswz::H1h0;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rrc`'s fields (isa-spec/spec/ops/hadd2_f32.toml:104; form at isa-spec/spec/ops/hadd2_f32.toml:74).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, fmt, ftz, sat, asel) = Self::fields_e3(w, sm)?;
-        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+        let mut o = Self::fields_e3(w, sm)?;
+        o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let bsel: Hswz = match bits(w, 60, 2) {
+        o.bsel = match bits(w, 60, 2) {
             0 => Hswz::H1h0,
             2 => Hswz::H0h0,
             3 => Hswz::H1h1,
             _ => return None,
-        };
-        let o = Self {
-            d,
-            a,
-            b,
-            fmt,
-            ftz,
-            sat,
-            asel,
-            bsel,
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rru`'s fields (isa-spec/spec/ops/hadd2_f32.toml:104; form at isa-spec/spec/ops/hadd2_f32.toml:74).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, fmt, ftz, sat, asel) = Self::fields_e3(w, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
+        let mut o = Self::fields_e3(w, sm)?;
+        o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let bsel: Hswz = match bits(w, 60, 2) {
+        o.bsel = match bits(w, 60, 2) {
             0 => Hswz::H1h0,
             2 => Hswz::H0h0,
             3 => Hswz::H1h1,
             _ => return None,
-        };
-        let o = Self {
-            d,
-            a,
-            b,
-            fmt,
-            ftz,
-            sat,
-            asel,
-            bsel,
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }

@@ -194,9 +194,9 @@ impl OpI2f64 {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/i2f64.toml:57 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/i2f64.toml:57 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, CvtFtype, CvtItype, Rnd)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let dtype: CvtFtype = match bits(w, 75, 3) {
             2 => CvtFtype::F32,
@@ -217,22 +217,21 @@ impl OpI2f64 {
             _ => return None,
         };
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
-        Some((d, dtype, stype, rnd))
+        Some(Self {
+            d,
+            b: Src::RZ,
+            dtype,
+            stype,
+            rnd,
+            sel: 0u32,
+        })
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/i2f64.toml:57; form at isa-spec/spec/ops/i2f64.toml:60).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, dtype, stype, rnd) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        let sel: u32 = bits(w, 60, 2) as u32;
-        let o = Self {
-            d,
-            b,
-            dtype,
-            stype,
-            rnd,
-            sel,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        o.sel = bits(w, 60, 2) as u32;
         if !o.parts_ok() {
             return None;
         }
@@ -244,17 +243,9 @@ impl OpI2f64 {
     /// Form `rir`'s fields (isa-spec/spec/ops/i2f64.toml:57; form at isa-spec/spec/ops/i2f64.toml:60).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, dtype, stype, rnd) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let sel: u32 = 0u32;
-        let o = Self {
-            d,
-            b,
-            dtype,
-            stype,
-            rnd,
-            sel,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        o.sel = 0u32;
         if !o.parts_ok() {
             return None;
         }
@@ -266,17 +257,9 @@ impl OpI2f64 {
     /// Form `rcr`'s fields (isa-spec/spec/ops/i2f64.toml:57; form at isa-spec/spec/ops/i2f64.toml:60).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, dtype, stype, rnd) = Self::fields_e0(w, sm)?;
-        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        let sel: u32 = bits(w, 60, 2) as u32;
-        let o = Self {
-            d,
-            b,
-            dtype,
-            stype,
-            rnd,
-            sel,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
+        o.sel = bits(w, 60, 2) as u32;
         if !o.parts_ok() {
             return None;
         }
@@ -288,17 +271,9 @@ impl OpI2f64 {
     /// Form `rur`'s fields (isa-spec/spec/ops/i2f64.toml:57; form at isa-spec/spec/ops/i2f64.toml:60).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, dtype, stype, rnd) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let sel: u32 = bits(w, 60, 2) as u32;
-        let o = Self {
-            d,
-            b,
-            dtype,
-            stype,
-            rnd,
-            sel,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
+        o.sel = bits(w, 60, 2) as u32;
         if !o.parts_ok() {
             return None;
         }

@@ -148,12 +148,9 @@ impl OpI2fSm50 {
         w |= u128::from(self.b.abs) << 49;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/i2f_sm50.toml:61 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/i2f_sm50.toml:61 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(
-        w: u128,
-        sm: u32,
-    ) -> Option<(Reg, CvtFtypeShown, CvtItypeShown, Rnd, bool)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let dtype: CvtFtypeShown = match bits(w, 8, 2) {
             2 => CvtFtypeShown::F32,
@@ -174,25 +171,24 @@ impl OpI2fSm50 {
         };
         let rnd: Rnd = Rnd::from_index(bits(w, 39, 2) as usize)?;
         let cc: bool = bit(w, 47);
-        Some((d, dtype, stype, rnd, cc))
-    }
-    /// Form `r`'s fields (isa-spec/spec/ops/i2f_sm50.toml:61; form at isa-spec/spec/ops/i2f_sm50.toml:64).
-    #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, dtype, stype, rnd, cc) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
-            .with_neg(bit(w, 45))
-            .with_abs(bit(w, 49));
-        let sel: u32 = bits(w, 41, 2) as u32;
-        let o = Self {
+        Some(Self {
             d,
-            b,
+            b: Src::RZ,
             dtype,
             stype,
             rnd,
             cc,
-            sel,
-        };
+            sel: 0u32,
+        })
+    }
+    /// Form `r`'s fields (isa-spec/spec/ops/i2f_sm50.toml:61; form at isa-spec/spec/ops/i2f_sm50.toml:64).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
+            .with_neg(bit(w, 45))
+            .with_abs(bit(w, 49));
+        o.sel = bits(w, 41, 2) as u32;
         if !o.parts_ok() {
             return None;
         }
@@ -201,20 +197,11 @@ impl OpI2fSm50 {
     /// Form `i`'s fields (isa-spec/spec/ops/i2f_sm50.toml:61; form at isa-spec/spec/ops/i2f_sm50.toml:64).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, dtype, stype, rnd, cc) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        let sel: u32 = 0u32;
-        let o = Self {
-            d,
-            b,
-            dtype,
-            stype,
-            rnd,
-            cc,
-            sel,
-        };
+        o.sel = 0u32;
         if !o.parts_ok() {
             return None;
         }
@@ -223,20 +210,11 @@ impl OpI2fSm50 {
     /// Form `c`'s fields (isa-spec/spec/ops/i2f_sm50.toml:61; form at isa-spec/spec/ops/i2f_sm50.toml:64).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, dtype, stype, rnd, cc) = Self::fields_e0(w, sm)?;
-        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_neg(bit(w, 45))
             .with_abs(bit(w, 49));
-        let sel: u32 = bits(w, 41, 2) as u32;
-        let o = Self {
-            d,
-            b,
-            dtype,
-            stype,
-            rnd,
-            cc,
-            sel,
-        };
+        o.sel = bits(w, 41, 2) as u32;
         if !o.parts_ok() {
             return None;
         }

@@ -173,16 +173,23 @@ impl OpIadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/iadd.toml:78 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/iadd.toml:78 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Reg, Src, bool, bool)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let co0: Reg = Reg::PT;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
             .with_neg(bit(w, 49));
         let cc: bool = bit(w, 47);
         let x: bool = bit(w, 43);
-        Some((d, co0, a, cc, x))
+        Some(Self {
+            d,
+            co0,
+            a,
+            b: Src::RZ,
+            cc,
+            x,
+        })
     }
     /// Form `r`'s fields (isa-spec/spec/ops/iadd.toml:78; form at isa-spec/spec/ops/iadd.toml:81).
     #[inline(always)]
@@ -190,10 +197,9 @@ impl OpIadd {
         if w & 0x3000000000000 == 0x3000000000000 {
             return None;
         }
-        let (d, co0, a, cc, x) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
             .with_neg(bit(w, 48));
-        let o = Self { d, co0, a, b, cc, x };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/iadd.toml:78; form at isa-spec/spec/ops/iadd.toml:81).
@@ -202,11 +208,10 @@ impl OpIadd {
         if w & 0x3000000000000 == 0x3000000000000 {
             return None;
         }
-        let (d, co0, a, cc, x) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        let o = Self { d, co0, a, b, cc, x };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/iadd.toml:78; form at isa-spec/spec/ops/iadd.toml:81).
@@ -215,47 +220,49 @@ impl OpIadd {
         if w & 0x3000000000000 == 0x3000000000000 {
             return None;
         }
-        let (d, co0, a, cc, x) = Self::fields_e0(w, sm)?;
-        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
-            .with_neg(bit(w, 48));
-        let o = Self { d, co0, a, b, cc, x };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/iadd.toml:102 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/iadd.toml:102 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e1(w: u128, sm: u32) -> Option<(Reg, Reg, Src, bool, bool)> {
+    fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let co0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72));
         let cc: bool = false;
         let x: bool = false;
-        Some((d, co0, a, cc, x))
+        Some(Self {
+            d,
+            co0,
+            a,
+            b: Src::RZ,
+            cc,
+            x,
+        })
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/iadd.toml:102; form at isa-spec/spec/ops/iadd.toml:106).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co0, a, cc, x) = Self::fields_e1(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63));
-        let o = Self { d, co0, a, b, cc, x };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/iadd.toml:102; form at isa-spec/spec/ops/iadd.toml:106).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co0, a, cc, x) = Self::fields_e1(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let o = Self { d, co0, a, b, cc, x };
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/iadd.toml:102; form at isa-spec/spec/ops/iadd.toml:106).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co0, a, cc, x) = Self::fields_e1(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?)
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63));
-        let o = Self { d, co0, a, b, cc, x };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.

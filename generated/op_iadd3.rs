@@ -200,14 +200,9 @@ impl OpIadd3 {
         w |= u128::from(self.b.neg) << 50;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/iadd3.toml:119 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/iadd3.toml:119 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(
-        w: u128,
-        sm: u32,
-    ) -> Option<
-        (Reg, Reg, Reg, Src, Src, Iadd3Mode, bool, bool, HalfSel, HalfSel, HalfSel),
-    > {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let co0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let co1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
@@ -221,20 +216,12 @@ impl OpIadd3 {
         let asel: HalfSel = HalfSel::Word;
         let bsel: HalfSel = HalfSel::Word;
         let csel: HalfSel = HalfSel::Word;
-        Some((d, co0, co1, a, c, mode, x, cc, asel, bsel, csel))
-    }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/iadd3.toml:119; form at isa-spec/spec/ops/iadd3.toml:122).
-    #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co0, co1, a, c, mode, x, cc, asel, bsel, csel) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
-            .with_neg(bit(w, 63));
-        let o = Self {
+        Some(Self {
             d,
             co0,
             co1,
             a,
-            b,
+            b: Src::RZ,
             c,
             mode,
             x,
@@ -242,76 +229,40 @@ impl OpIadd3 {
             asel,
             bsel,
             csel,
-        };
+        })
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/iadd3.toml:119; form at isa-spec/spec/ops/iadd3.toml:122).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+            .with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x781e0000000000000000000)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/iadd3.toml:119; form at isa-spec/spec/ops/iadd3.toml:122).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co0, co1, a, c, mode, x, cc, asel, bsel, csel) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let o = Self {
-            d,
-            co0,
-            co1,
-            a,
-            b,
-            c,
-            mode,
-            x,
-            cc,
-            asel,
-            bsel,
-            csel,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x781e0000000000000000000)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/iadd3.toml:119; form at isa-spec/spec/ops/iadd3.toml:122).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co0, co1, a, c, mode, x, cc, asel, bsel, csel) = Self::fields_e0(w, sm)?;
-        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
-            .with_neg(bit(w, 63));
-        let o = Self {
-            d,
-            co0,
-            co1,
-            a,
-            b,
-            c,
-            mode,
-            x,
-            cc,
-            asel,
-            bsel,
-            csel,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x781e0000000000000000000)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/iadd3.toml:119; form at isa-spec/spec/ops/iadd3.toml:122).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co0, co1, a, c, mode, x, cc, asel, bsel, csel) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
-        let o = Self {
-            d,
-            co0,
-            co1,
-            a,
-            b,
-            c,
-            mode,
-            x,
-            cc,
-            asel,
-            bsel,
-            csel,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x781e0000000000000000000)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/iadd3.toml:140 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/iadd3.toml:140 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e1(w: u128, sm: u32) -> Option<(Reg, Reg, Reg, Src, Src, bool, bool)> {
+    fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let co0: Reg = Reg::PT;
         let co1: Reg = Reg::PT;
@@ -321,85 +272,55 @@ impl OpIadd3 {
             .with_neg(bit(w, 49));
         let x: bool = bit(w, 48);
         let cc: bool = bit(w, 47);
-        Some((d, co0, co1, a, c, x, cc))
-    }
-    /// Form `r`'s fields (isa-spec/spec/ops/iadd3.toml:140; form at isa-spec/spec/ops/iadd3.toml:143).
-    #[inline(always)]
-    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co0, co1, a, c, x, cc) = Self::fields_e1(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
-            .with_neg(bit(w, 50));
-        let mode: Iadd3Mode = Iadd3Mode::from_index(bits(w, 37, 2) as usize)?;
-        let asel: HalfSel = HalfSel::from_index(bits(w, 35, 2) as usize)?;
-        let bsel: HalfSel = HalfSel::from_index(bits(w, 33, 2) as usize)?;
-        let csel: HalfSel = HalfSel::from_index(bits(w, 31, 2) as usize)?;
-        let o = Self {
+        Some(Self {
             d,
             co0,
             co1,
             a,
-            b,
+            b: Src::RZ,
             c,
-            mode,
+            mode: Iadd3Mode::None,
             x,
             cc,
-            asel,
-            bsel,
-            csel,
-        };
+            asel: HalfSel::Word,
+            bsel: HalfSel::Word,
+            csel: HalfSel::Word,
+        })
+    }
+    /// Form `r`'s fields (isa-spec/spec/ops/iadd3.toml:140; form at isa-spec/spec/ops/iadd3.toml:143).
+    #[inline(always)]
+    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
+            .with_neg(bit(w, 50));
+        o.mode = Iadd3Mode::from_index(bits(w, 37, 2) as usize)?;
+        o.asel = HalfSel::from_index(bits(w, 35, 2) as usize)?;
+        o.bsel = HalfSel::from_index(bits(w, 33, 2) as usize)?;
+        o.csel = HalfSel::from_index(bits(w, 31, 2) as usize)?;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x70000000)))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/iadd3.toml:140; form at isa-spec/spec/ops/iadd3.toml:143).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co0, co1, a, c, x, cc) = Self::fields_e1(w, sm)?;
-        let b = Src::imm(
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        let mode: Iadd3Mode = Iadd3Mode::None;
-        let asel: HalfSel = HalfSel::Word;
-        let bsel: HalfSel = HalfSel::Word;
-        let csel: HalfSel = HalfSel::Word;
-        let o = Self {
-            d,
-            co0,
-            co1,
-            a,
-            b,
-            c,
-            mode,
-            x,
-            cc,
-            asel,
-            bsel,
-            csel,
-        };
+        o.mode = Iadd3Mode::None;
+        o.asel = HalfSel::Word;
+        o.bsel = HalfSel::Word;
+        o.csel = HalfSel::Word;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/iadd3.toml:140; form at isa-spec/spec/ops/iadd3.toml:143).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co0, co1, a, c, x, cc) = Self::fields_e1(w, sm)?;
-        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
-            .with_neg(bit(w, 50));
-        let mode: Iadd3Mode = Iadd3Mode::None;
-        let asel: HalfSel = HalfSel::Word;
-        let bsel: HalfSel = HalfSel::Word;
-        let csel: HalfSel = HalfSel::Word;
-        let o = Self {
-            d,
-            co0,
-            co1,
-            a,
-            b,
-            c,
-            mode,
-            x,
-            cc,
-            asel,
-            bsel,
-            csel,
-        };
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 50));
+        o.mode = Iadd3Mode::None;
+        o.asel = HalfSel::Word;
+        o.bsel = HalfSel::Word;
+        o.csel = HalfSel::Word;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.

@@ -146,9 +146,9 @@ impl OpIadd3x {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/iadd3x.toml:68 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/iadd3x.toml:68 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Reg, Reg, Src, Src, Src, Src)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let co0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let co1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
@@ -160,76 +160,44 @@ impl OpIadd3x {
             .with_not(bit(w, 90));
         let ci1 = Src::reg(reg_below(RegFile::Pred, bits(w, 77, 3), 7)?)
             .with_not(bit(w, 80));
-        Some((d, co0, co1, a, c, ci0, ci1))
-    }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
-    #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co0, co1, a, c, ci0, ci1) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
-            .with_not(bit(w, 63));
-        let o = Self {
+        Some(Self {
             d,
             co0,
             co1,
             a,
-            b,
+            b: Src::RZ,
             c,
             ci0,
             ci1,
-        };
+        })
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+            .with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co0, co1, a, c, ci0, ci1) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let o = Self {
-            d,
-            co0,
-            co1,
-            a,
-            b,
-            c,
-            ci0,
-            ci1,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co0, co1, a, c, ci0, ci1) = Self::fields_e0(w, sm)?;
-        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
-            .with_not(bit(w, 63));
-        let o = Self {
-            d,
-            co0,
-            co1,
-            a,
-            b,
-            c,
-            ci0,
-            ci1,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/iadd3x.toml:68; form at isa-spec/spec/ops/iadd3x.toml:71).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co0, co1, a, c, ci0, ci1) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
-        let o = Self {
-            d,
-            co0,
-            co1,
-            a,
-            b,
-            c,
-            ci0,
-            ci1,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.

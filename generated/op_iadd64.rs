@@ -122,39 +122,36 @@ impl OpIadd64 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/iadd64.toml:47 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/iadd64.toml:47 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Reg, Src)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let co0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
             .with_neg(bit(w, 72));
-        Some((d, co0, a))
+        Some(Self { d, co0, a, b: Src::RZ })
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/iadd64.toml:47; form at isa-spec/spec/ops/iadd64.toml:51).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co0, a) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63));
-        let o = Self { d, co0, a, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/iadd64.toml:47; form at isa-spec/spec/ops/iadd64.toml:51).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co0, a) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, true));
-        let o = Self { d, co0, a, b };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, true));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/iadd64.toml:47; form at isa-spec/spec/ops/iadd64.toml:51).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co0, a) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63));
-        let o = Self { d, co0, a, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.

@@ -104,9 +104,9 @@ impl OpIcmp {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/icmp.toml:57 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/icmp.toml:57 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Src, Icmp, IsetpType)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let cmp: Icmp = Icmp::from_index(bits(w, 49, 3) as usize)?;
@@ -115,44 +115,47 @@ impl OpIcmp {
             0 => IsetpType::U32,
             _ => return None,
         };
-        Some((d, a, cmp, ty))
+        Some(Self {
+            d,
+            a,
+            b: Src::RZ,
+            c: Src::RZ,
+            cmp,
+            ty,
+        })
     }
     /// Form `r`'s fields (isa-spec/spec/ops/icmp.toml:57; form at isa-spec/spec/ops/icmp.toml:60).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, cmp, ty) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
-        let o = Self { d, a, b, c, cmp, ty };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
+        o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/icmp.toml:57; form at isa-spec/spec/ops/icmp.toml:60).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, cmp, ty) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
-        let o = Self { d, a, b, c, cmp, ty };
+        o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/icmp.toml:57; form at isa-spec/spec/ops/icmp.toml:60).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, cmp, ty) = Self::fields_e0(w, sm)?;
-        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
-        let o = Self { d, a, b, c, cmp, ty };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
+        o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `c2`'s fields (isa-spec/spec/ops/icmp.toml:57; form at isa-spec/spec/ops/icmp.toml:60).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, cmp, ty) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
-        let c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        let o = Self { d, a, b, c, cmp, ty };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
+        o.c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.

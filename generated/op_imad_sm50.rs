@@ -160,12 +160,9 @@ impl OpImadSm50 {
         }
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/imad_sm50.toml:86 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/imad_sm50.toml:86 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(
-        w: u128,
-        sm: u32,
-    ) -> Option<(Reg, Src, ImulSign, bool, bool, bool, bool)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
             .with_neg(bit(w, 52));
@@ -180,7 +177,17 @@ impl OpImadSm50 {
         let sat: bool = bit(w, 50);
         let x: bool = bit(w, 49);
         let cc: bool = bit(w, 47);
-        Some((d, a, sign, hi, sat, x, cc))
+        Some(Self {
+            d,
+            a,
+            b: Src::RZ,
+            c: Src::RZ,
+            sign,
+            hi,
+            sat,
+            x,
+            cc,
+        })
     }
     /// Form `r`'s fields (isa-spec/spec/ops/imad_sm50.toml:86; form at isa-spec/spec/ops/imad_sm50.toml:89).
     #[inline(always)]
@@ -188,21 +195,10 @@ impl OpImadSm50 {
         if w & 0x18000000000000 == 0x18000000000000 {
             return None;
         }
-        let (d, a, sign, hi, sat, x, cc) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
+        o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?)
             .with_neg(bit(w, 51));
-        let o = Self {
-            d,
-            a,
-            b,
-            c,
-            sign,
-            hi,
-            sat,
-            x,
-            cc,
-        };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7ff0000000)))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/imad_sm50.toml:86; form at isa-spec/spec/ops/imad_sm50.toml:89).
@@ -211,23 +207,12 @@ impl OpImadSm50 {
         if w & 0x18000000000000 == 0x18000000000000 {
             return None;
         }
-        let (d, a, sign, hi, sat, x, cc) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?)
+        o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?)
             .with_neg(bit(w, 51));
-        let o = Self {
-            d,
-            a,
-            b,
-            c,
-            sign,
-            hi,
-            sat,
-            x,
-            cc,
-        };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/imad_sm50.toml:86; form at isa-spec/spec/ops/imad_sm50.toml:89).
@@ -236,21 +221,10 @@ impl OpImadSm50 {
         if w & 0x18000000000000 == 0x18000000000000 {
             return None;
         }
-        let (d, a, sign, hi, sat, x, cc) = Self::fields_e0(w, sm)?;
-        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
+        o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?)
             .with_neg(bit(w, 51));
-        let o = Self {
-            d,
-            a,
-            b,
-            c,
-            sign,
-            hi,
-            sat,
-            x,
-            cc,
-        };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `c2`'s fields (isa-spec/spec/ops/imad_sm50.toml:86; form at isa-spec/spec/ops/imad_sm50.toml:89).
@@ -259,21 +233,9 @@ impl OpImadSm50 {
         if w & 0x18000000000000 == 0x18000000000000 {
             return None;
         }
-        let (d, a, sign, hi, sat, x, cc) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
-        let c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
-            .with_neg(bit(w, 51));
-        let o = Self {
-            d,
-            a,
-            b,
-            c,
-            sign,
-            hi,
-            sat,
-            x,
-            cc,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
+        o.c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 51));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.

@@ -162,9 +162,9 @@ impl OpImadWideX {
         w |= u128::from(self.c.not) << 63;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/imad_wide_x.toml:60 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/imad_wide_x.toml:60 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Reg, Src, Src, IntType, XFlag)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let co = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -176,65 +176,67 @@ impl OpImadWideX {
             _ => return None,
         };
         let x: XFlag = XFlag::X;
-        Some((d, co, a, ci, ty, x))
+        Some(Self {
+            d,
+            co,
+            a,
+            b: Src::RZ,
+            c: Src::RZ,
+            ci,
+            ty,
+            x,
+        })
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/imad_wide_x.toml:60; form at isa-spec/spec/ops/imad_wide_x.toml:63).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co, a, ci, ty, x) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_not(bit(w, 75));
-        let o = Self { d, co, a, b, c, ci, ty, x };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/imad_wide_x.toml:60; form at isa-spec/spec/ops/imad_wide_x.toml:63).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co, a, ci, ty, x) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_not(bit(w, 75));
-        let o = Self { d, co, a, b, c, ci, ty, x };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/imad_wide_x.toml:60; form at isa-spec/spec/ops/imad_wide_x.toml:63).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co, a, ci, ty, x) = Self::fields_e0(w, sm)?;
-        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
+        o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_not(bit(w, 75));
-        let o = Self { d, co, a, b, c, ci, ty, x };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/imad_wide_x.toml:60; form at isa-spec/spec/ops/imad_wide_x.toml:63).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co, a, ci, ty, x) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
+        o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?)
             .with_not(bit(w, 75));
-        let o = Self { d, co, a, b, c, ci, ty, x };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rrc`'s fields (isa-spec/spec/ops/imad_wide_x.toml:60; form at isa-spec/spec/ops/imad_wide_x.toml:63).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co, a, ci, ty, x) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        let c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
-            .with_not(bit(w, 63));
-        let o = Self { d, co, a, b, c, ci, ty, x };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
+        o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rru`'s fields (isa-spec/spec/ops/imad_wide_x.toml:60; form at isa-spec/spec/ops/imad_wide_x.toml:63).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co, a, ci, ty, x) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        let c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
-        let o = Self { d, co, a, b, c, ci, ty, x };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
+        o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.

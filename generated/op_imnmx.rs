@@ -246,12 +246,9 @@ impl OpImnmx {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/imnmx.toml:86 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/imnmx.toml:86 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(
-        w: u128,
-        sm: u32,
-    ) -> Option<(Reg, Reg, Reg, Src, Src, Src, IntType, bool, ImnmxX)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let pd0: Reg = Reg::PT;
         let pd1: Reg = Reg::PT;
@@ -266,90 +263,50 @@ impl OpImnmx {
         };
         let cc: bool = false;
         let xmode: ImnmxX = ImnmxX::None;
-        Some((d, pd0, pd1, a, p, q, ty, cc, xmode))
-    }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
-    #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, pd0, pd1, a, p, q, ty, cc, xmode) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        let o = Self {
+        Some(Self {
             d,
             pd0,
             pd1,
             a,
-            b,
+            b: Src::RZ,
             p,
             q,
             ty,
             cc,
             xmode,
-        };
+        })
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, pd0, pd1, a, p, q, ty, cc, xmode) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let o = Self {
-            d,
-            pd0,
-            pd1,
-            a,
-            b,
-            p,
-            q,
-            ty,
-            cc,
-            xmode,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, pd0, pd1, a, p, q, ty, cc, xmode) = Self::fields_e0(w, sm)?;
-        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        let o = Self {
-            d,
-            pd0,
-            pd1,
-            a,
-            b,
-            p,
-            q,
-            ty,
-            cc,
-            xmode,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/imnmx.toml:86; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, pd0, pd1, a, p, q, ty, cc, xmode) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let o = Self {
-            d,
-            pd0,
-            pd1,
-            a,
-            b,
-            p,
-            q,
-            ty,
-            cc,
-            xmode,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/imnmx.toml:105 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/imnmx.toml:105 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e1(
-        w: u128,
-        sm: u32,
-    ) -> Option<(Reg, Reg, Reg, Src, Src, Src, IntType, bool, ImnmxX)> {
+    fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let pd0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let pd1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
@@ -365,71 +322,43 @@ impl OpImnmx {
         };
         let cc: bool = false;
         let xmode: ImnmxX = ImnmxX::None;
-        Some((d, pd0, pd1, a, p, q, ty, cc, xmode))
-    }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/imnmx.toml:105; form at isa-spec/spec/ops/imnmx.toml:91).
-    #[inline(always)]
-    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, pd0, pd1, a, p, q, ty, cc, xmode) = Self::fields_e1(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        let o = Self {
+        Some(Self {
             d,
             pd0,
             pd1,
             a,
-            b,
+            b: Src::RZ,
             p,
             q,
             ty,
             cc,
             xmode,
-        };
+        })
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/imnmx.toml:105; form at isa-spec/spec/ops/imnmx.toml:91).
+    #[inline(always)]
+    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/imnmx.toml:105; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, pd0, pd1, a, p, q, ty, cc, xmode) = Self::fields_e1(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let o = Self {
-            d,
-            pd0,
-            pd1,
-            a,
-            b,
-            p,
-            q,
-            ty,
-            cc,
-            xmode,
-        };
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/imnmx.toml:105; form at isa-spec/spec/ops/imnmx.toml:91).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, pd0, pd1, a, p, q, ty, cc, xmode) = Self::fields_e1(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
-        let o = Self {
-            d,
-            pd0,
-            pd1,
-            a,
-            b,
-            p,
-            q,
-            ty,
-            cc,
-            xmode,
-        };
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/imnmx.toml:119 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/imnmx.toml:119 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e2(
-        w: u128,
-        sm: u32,
-    ) -> Option<(Reg, Reg, Reg, Src, Src, Src, IntType, bool, ImnmxX)> {
+    fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let pd0: Reg = Reg::PT;
         let pd1: Reg = Reg::PT;
@@ -444,65 +373,40 @@ impl OpImnmx {
         };
         let cc: bool = bit(w, 47);
         let xmode: ImnmxX = ImnmxX::from_index(bits(w, 43, 2) as usize)?;
-        Some((d, pd0, pd1, a, p, q, ty, cc, xmode))
-    }
-    /// Form `r`'s fields (isa-spec/spec/ops/imnmx.toml:119; form at isa-spec/spec/ops/imnmx.toml:122).
-    #[inline(always)]
-    fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, pd0, pd1, a, p, q, ty, cc, xmode) = Self::fields_e2(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
-        let o = Self {
+        Some(Self {
             d,
             pd0,
             pd1,
             a,
-            b,
+            b: Src::RZ,
             p,
             q,
             ty,
             cc,
             xmode,
-        };
+        })
+    }
+    /// Form `r`'s fields (isa-spec/spec/ops/imnmx.toml:119; form at isa-spec/spec/ops/imnmx.toml:122).
+    #[inline(always)]
+    fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e2(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/imnmx.toml:119; form at isa-spec/spec/ops/imnmx.toml:122).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, pd0, pd1, a, p, q, ty, cc, xmode) = Self::fields_e2(w, sm)?;
-        let b = Src::imm(
+        let mut o = Self::fields_e2(w, sm)?;
+        o.b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        let o = Self {
-            d,
-            pd0,
-            pd1,
-            a,
-            b,
-            p,
-            q,
-            ty,
-            cc,
-            xmode,
-        };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/imnmx.toml:119; form at isa-spec/spec/ops/imnmx.toml:122).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, pd0, pd1, a, p, q, ty, cc, xmode) = Self::fields_e2(w, sm)?;
-        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        let o = Self {
-            d,
-            pd0,
-            pd1,
-            a,
-            b,
-            p,
-            q,
-            ty,
-            cc,
-            xmode,
-        };
+        let mut o = Self::fields_e2(w, sm)?;
+        o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.

@@ -137,12 +137,9 @@ impl OpImnmx64 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/imnmx64.toml:67 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/imnmx64.toml:67 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(
-        w: u128,
-        sm: u32,
-    ) -> Option<(Reg, Reg, Reg, Src, Src, Src, IsetpType64)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let pd0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let pd1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
@@ -152,57 +149,36 @@ impl OpImnmx64 {
         let q = Src::reg(reg_below(RegFile::Pred, bits(w, 77, 3), 7)?)
             .with_not(bit(w, 80));
         let ty: IsetpType64 = IsetpType64::from_index(bits(w, 73, 1) as usize)?;
-        Some((d, pd0, pd1, a, p, q, ty))
-    }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/imnmx64.toml:67; form at isa-spec/spec/ops/imnmx64.toml:71).
-    #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, pd0, pd1, a, p, q, ty) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        let o = Self {
+        Some(Self {
             d,
             pd0,
             pd1,
             a,
-            b,
+            b: Src::RZ,
             p,
             q,
             ty,
-        };
+        })
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/imnmx64.toml:67; form at isa-spec/spec/ops/imnmx64.toml:71).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/imnmx64.toml:67; form at isa-spec/spec/ops/imnmx64.toml:71).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, pd0, pd1, a, p, q, ty) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, true));
-        let o = Self {
-            d,
-            pd0,
-            pd1,
-            a,
-            b,
-            p,
-            q,
-            ty,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, true));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/imnmx64.toml:67; form at isa-spec/spec/ops/imnmx64.toml:71).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, pd0, pd1, a, p, q, ty) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
-        let o = Self {
-            d,
-            pd0,
-            pd1,
-            a,
-            b,
-            p,
-            q,
-            ty,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.

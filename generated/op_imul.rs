@@ -90,9 +90,9 @@ impl OpImul {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/imul.toml:63 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/imul.toml:63 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Src, ImulSign, bool, bool)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let sign: ImulSign = match bits(w, 40, 2) {
@@ -104,32 +104,36 @@ impl OpImul {
         };
         let hi: bool = bit(w, 39);
         let cc: bool = bit(w, 47);
-        Some((d, a, sign, hi, cc))
+        Some(Self {
+            d,
+            a,
+            b: Src::RZ,
+            sign,
+            hi,
+            cc,
+        })
     }
     /// Form `r`'s fields (isa-spec/spec/ops/imul.toml:63; form at isa-spec/spec/ops/imul.toml:66).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, sign, hi, cc) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
-        let o = Self { d, a, b, sign, hi, cc };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/imul.toml:63; form at isa-spec/spec/ops/imul.toml:66).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, sign, hi, cc) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        let o = Self { d, a, b, sign, hi, cc };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/imul.toml:63; form at isa-spec/spec/ops/imul.toml:66).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, sign, hi, cc) = Self::fields_e0(w, sm)?;
-        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        let o = Self { d, a, b, sign, hi, cc };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.

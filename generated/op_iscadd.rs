@@ -122,15 +122,21 @@ impl OpIscadd {
         }
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/iscadd.toml:45 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/iscadd.toml:45 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Src, u32, bool)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
             .with_neg(bit(w, 49));
         let shift: u32 = bits(w, 39, 5) as u32;
         let cc: bool = bit(w, 47);
-        Some((d, a, shift, cc))
+        Some(Self {
+            d,
+            a,
+            b: Src::RZ,
+            shift,
+            cc,
+        })
     }
     /// Form `r`'s fields (isa-spec/spec/ops/iscadd.toml:45; form at isa-spec/spec/ops/iscadd.toml:48).
     #[inline(always)]
@@ -138,10 +144,9 @@ impl OpIscadd {
         if w & 0x3000000000000 == 0x3000000000000 {
             return None;
         }
-        let (d, a, shift, cc) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
             .with_neg(bit(w, 48));
-        let o = Self { d, a, b, shift, cc };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/iscadd.toml:45; form at isa-spec/spec/ops/iscadd.toml:48).
@@ -150,11 +155,10 @@ impl OpIscadd {
         if w & 0x3000000000000 == 0x3000000000000 {
             return None;
         }
-        let (d, a, shift, cc) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        let o = Self { d, a, b, shift, cc };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/iscadd.toml:45; form at isa-spec/spec/ops/iscadd.toml:48).
@@ -163,10 +167,8 @@ impl OpIscadd {
         if w & 0x3000000000000 == 0x3000000000000 {
             return None;
         }
-        let (d, a, shift, cc) = Self::fields_e0(w, sm)?;
-        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
-            .with_neg(bit(w, 48));
-        let o = Self { d, a, b, shift, cc };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.

@@ -192,12 +192,9 @@ impl OpIsetp {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/isetp.toml:108 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/isetp.toml:108 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(
-        w: u128,
-        sm: u32,
-    ) -> Option<(Reg, Reg, Src, Src, Src, Icmp, IsetpType, Setop, bool, bool)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let d2 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -214,18 +211,11 @@ impl OpIsetp {
         let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
         let ex: bool = bit(w, 72);
         let x: bool = false;
-        Some((d, d2, a, acc, lc, cmp, ty, setop, ex, x))
-    }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
-    #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, d2, a, acc, lc, cmp, ty, setop, ex, x) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        let o = Self {
+        Some(Self {
             d,
             d2,
             a,
-            b,
+            b: Src::RZ,
             acc,
             lc,
             cmp,
@@ -233,75 +223,39 @@ impl OpIsetp {
             setop,
             ex,
             x,
-        };
+        })
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, d2, a, acc, lc, cmp, ty, setop, ex, x) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let o = Self {
-            d,
-            d2,
-            a,
-            b,
-            acc,
-            lc,
-            cmp,
-            ty,
-            setop,
-            ex,
-            x,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, d2, a, acc, lc, cmp, ty, setop, ex, x) = Self::fields_e0(w, sm)?;
-        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        let o = Self {
-            d,
-            d2,
-            a,
-            b,
-            acc,
-            lc,
-            cmp,
-            ty,
-            setop,
-            ex,
-            x,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, d2, a, acc, lc, cmp, ty, setop, ex, x) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let o = Self {
-            d,
-            d2,
-            a,
-            b,
-            acc,
-            lc,
-            cmp,
-            ty,
-            setop,
-            ex,
-            x,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/isetp.toml:131 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/isetp.toml:131 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e1(
-        w: u128,
-        sm: u32,
-    ) -> Option<(Reg, Reg, Src, Src, Src, Icmp, IsetpType, Setop, bool, bool)> {
+    fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
         let d2 = reg_below(RegFile::Pred, bits(w, 0, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
@@ -317,18 +271,11 @@ impl OpIsetp {
         let setop: Setop = Setop::from_index(bits(w, 45, 2) as usize)?;
         let ex: bool = false;
         let x: bool = bit(w, 43);
-        Some((d, d2, a, acc, lc, cmp, ty, setop, ex, x))
-    }
-    /// Form `r`'s fields (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
-    #[inline(always)]
-    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, d2, a, acc, lc, cmp, ty, setop, ex, x) = Self::fields_e1(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
-        let o = Self {
+        Some(Self {
             d,
             d2,
             a,
-            b,
+            b: Src::RZ,
             acc,
             lc,
             cmp,
@@ -336,49 +283,29 @@ impl OpIsetp {
             setop,
             ex,
             x,
-        };
+        })
+    }
+    /// Form `r`'s fields (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
+    #[inline(always)]
+    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, d2, a, acc, lc, cmp, ty, setop, ex, x) = Self::fields_e1(w, sm)?;
-        let b = Src::imm(
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        let o = Self {
-            d,
-            d2,
-            a,
-            b,
-            acc,
-            lc,
-            cmp,
-            ty,
-            setop,
-            ex,
-            x,
-        };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, d2, a, acc, lc, cmp, ty, setop, ex, x) = Self::fields_e1(w, sm)?;
-        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        let o = Self {
-            d,
-            d2,
-            a,
-            b,
-            acc,
-            lc,
-            cmp,
-            ty,
-            setop,
-            ex,
-            x,
-        };
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.

@@ -134,12 +134,9 @@ impl OpIsetp64 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/isetp64.toml:91 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/isetp64.toml:91 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(
-        w: u128,
-        sm: u32,
-    ) -> Option<(Reg, Reg, Src, Src, Src, Icmp, IsetpType64, Setop, bool)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let d2 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -151,63 +148,38 @@ impl OpIsetp64 {
         let ty: IsetpType64 = IsetpType64::from_index(bits(w, 73, 1) as usize)?;
         let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
         let ex: bool = bit(w, 72);
-        Some((d, d2, a, acc, lc, cmp, ty, setop, ex))
-    }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/isetp64.toml:91; form at isa-spec/spec/ops/isetp64.toml:95).
-    #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, d2, a, acc, lc, cmp, ty, setop, ex) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        let o = Self {
+        Some(Self {
             d,
             d2,
             a,
-            b,
+            b: Src::RZ,
             acc,
             lc,
             cmp,
             ty,
             setop,
             ex,
-        };
+        })
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/isetp64.toml:91; form at isa-spec/spec/ops/isetp64.toml:95).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/isetp64.toml:91; form at isa-spec/spec/ops/isetp64.toml:95).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, d2, a, acc, lc, cmp, ty, setop, ex) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, true));
-        let o = Self {
-            d,
-            d2,
-            a,
-            b,
-            acc,
-            lc,
-            cmp,
-            ty,
-            setop,
-            ex,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, true));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/isetp64.toml:91; form at isa-spec/spec/ops/isetp64.toml:95).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, d2, a, acc, lc, cmp, ty, setop, ex) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
-        let o = Self {
-            d,
-            d2,
-            a,
-            b,
-            acc,
-            lc,
-            cmp,
-            ty,
-            setop,
-            ex,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.

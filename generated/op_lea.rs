@@ -102,47 +102,48 @@ impl OpLea {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/lea.toml:46 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/lea.toml:46 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Reg, Src, u32)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let co = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let shift: u32 = bits(w, 75, 5) as u32;
-        Some((d, co, a, shift))
+        Some(Self {
+            d,
+            co,
+            a,
+            b: Src::RZ,
+            shift,
+        })
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/lea.toml:46; form at isa-spec/spec/ops/lea.toml:49).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co, a, shift) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63));
-        let o = Self { d, co, a, b, shift };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/lea.toml:46; form at isa-spec/spec/ops/lea.toml:49).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co, a, shift) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let o = Self { d, co, a, b, shift };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/lea.toml:46; form at isa-spec/spec/ops/lea.toml:49).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co, a, shift) = Self::fields_e0(w, sm)?;
-        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
-            .with_neg(bit(w, 63));
-        let o = Self { d, co, a, b, shift };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/lea.toml:46; form at isa-spec/spec/ops/lea.toml:49).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co, a, shift) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
-        let o = Self { d, co, a, b, shift };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.

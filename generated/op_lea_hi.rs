@@ -128,105 +128,67 @@ impl OpLeaHi {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/lea_hi.toml:61 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/lea_hi.toml:61 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Reg, Src, u32)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let co = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let shift: u32 = bits(w, 75, 5) as u32;
-        Some((d, co, a, shift))
+        Some(Self {
+            d,
+            co,
+            a,
+            b: Src::RZ,
+            c: Src::RZ,
+            sx32: false,
+            shift,
+        })
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/lea_hi.toml:61; form at isa-spec/spec/ops/lea_hi.toml:64).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co, a, shift) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63));
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        let sx32: bool = bit(w, 73);
-        let o = Self {
-            d,
-            co,
-            a,
-            b,
-            c,
-            sx32,
-            shift,
-        };
+        o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
+        o.sx32 = bit(w, 73);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/lea_hi.toml:61; form at isa-spec/spec/ops/lea_hi.toml:64).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co, a, shift) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        let sx32: bool = bit(w, 73);
-        let o = Self {
-            d,
-            co,
-            a,
-            b,
-            c,
-            sx32,
-            shift,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
+        o.sx32 = bit(w, 73);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/lea_hi.toml:61; form at isa-spec/spec/ops/lea_hi.toml:64).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co, a, shift) = Self::fields_e0(w, sm)?;
-        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
-            .with_neg(bit(w, 63));
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        let sx32: bool = bit(w, 73);
-        let o = Self {
-            d,
-            co,
-            a,
-            b,
-            c,
-            sx32,
-            shift,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_neg(bit(w, 63));
+        o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
+        o.sx32 = bit(w, 73);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/lea_hi.toml:61; form at isa-spec/spec/ops/lea_hi.toml:64).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co, a, shift) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        let sx32: bool = bit(w, 73);
-        let o = Self {
-            d,
-            co,
-            a,
-            b,
-            c,
-            sx32,
-            shift,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
+        o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
+        o.sx32 = bit(w, 73);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
     /// Form `rri`'s fields (isa-spec/spec/ops/lea_hi.toml:61; form at isa-spec/spec/ops/lea_hi.toml:64).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, co, a, shift) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        let c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let sx32: bool = false;
-        let o = Self {
-            d,
-            co,
-            a,
-            b,
-            c,
-            sx32,
-            shift,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
+        o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        o.sx32 = false;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.

@@ -92,55 +92,44 @@ impl OpLeaHiSm50 {
         w |= u128::from(self.x) << 57;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/lea_hi_sm50.toml:75 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/lea_hi_sm50.toml:75 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Reg, Src, bool)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::Pred, bits(w, 48, 3), 7)?;
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         let cc: bool = bit(w, 47);
-        Some((pd, d, c, cc))
+        Some(Self {
+            pd,
+            d,
+            a: Src::RZ,
+            b: Src::RZ,
+            c,
+            shift: 0u32,
+            x: false,
+            cc,
+        })
     }
     /// Form `r`'s fields (isa-spec/spec/ops/lea_hi_sm50.toml:75; form at isa-spec/spec/ops/lea_hi_sm50.toml:78).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (pd, d, c, cc) = Self::fields_e0(w, sm)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
             .with_neg(bit(w, 37));
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
-        let shift: u32 = bits(w, 28, 5) as u32;
-        let x: bool = bit(w, 38);
-        let o = Self {
-            pd,
-            d,
-            a,
-            b,
-            c,
-            shift,
-            x,
-            cc,
-        };
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
+        o.shift = bits(w, 28, 5) as u32;
+        o.x = bit(w, 38);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x1e00000000)))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/lea_hi_sm50.toml:75; form at isa-spec/spec/ops/lea_hi_sm50.toml:78).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (pd, d, c, cc) = Self::fields_e0(w, sm)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
             .with_neg(bit(w, 56));
-        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        let shift: u32 = bits(w, 51, 5) as u32;
-        let x: bool = bit(w, 57);
-        let o = Self {
-            pd,
-            d,
-            a,
-            b,
-            c,
-            shift,
-            x,
-            cc,
-        };
+        o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
+        o.shift = bits(w, 51, 5) as u32;
+        o.x = bit(w, 57);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.

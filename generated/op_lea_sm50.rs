@@ -100,9 +100,9 @@ impl OpLeaSm50 {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/lea_sm50.toml:66 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/lea_sm50.toml:66 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Reg, Src, u32, bool, bool)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::Pred, bits(w, 48, 3), 7)?;
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
@@ -110,32 +110,37 @@ impl OpLeaSm50 {
         let shift: u32 = bits(w, 39, 5) as u32;
         let x: bool = bit(w, 46);
         let cc: bool = bit(w, 47);
-        Some((pd, d, a, shift, x, cc))
+        Some(Self {
+            pd,
+            d,
+            a,
+            b: Src::RZ,
+            shift,
+            x,
+            cc,
+        })
     }
     /// Form `r`'s fields (isa-spec/spec/ops/lea_sm50.toml:66; form at isa-spec/spec/ops/lea_sm50.toml:69).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (pd, d, a, shift, x, cc) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
-        let o = Self { pd, d, a, b, shift, x, cc };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x107ff0000000)))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/lea_sm50.toml:66; form at isa-spec/spec/ops/lea_sm50.toml:69).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (pd, d, a, shift, x, cc) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        let o = Self { pd, d, a, b, shift, x, cc };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x100000000000)))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/lea_sm50.toml:66; form at isa-spec/spec/ops/lea_sm50.toml:69).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (pd, d, a, shift, x, cc) = Self::fields_e0(w, sm)?;
-        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        let o = Self { pd, d, a, b, shift, x, cc };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x100000000000)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.

@@ -104,12 +104,9 @@ impl OpLop {
         w |= u128::from(self.b.not) << 40;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/lop.toml:65 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/lop.toml:65 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(
-        w: u128,
-        sm: u32,
-    ) -> Option<(Reg, Reg, Src, LopOp, PredOp, bool, bool)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::Pred, bits(w, 48, 3), 7)?;
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
@@ -118,61 +115,39 @@ impl OpLop {
         let pop: PredOp = PredOp::from_index(bits(w, 44, 2) as usize)?;
         let cc: bool = bit(w, 47);
         let x: bool = bit(w, 43);
-        Some((pd, d, a, op, pop, cc, x))
-    }
-    /// Form `r`'s fields (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/ops/lop.toml:68).
-    #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (pd, d, a, op, pop, cc, x) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
-            .with_not(bit(w, 40));
-        let o = Self {
+        Some(Self {
             pd,
             d,
             a,
-            b,
+            b: Src::RZ,
             op,
             pop,
             cc,
             x,
-        };
+        })
+    }
+    /// Form `r`'s fields (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/ops/lop.toml:68).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
+            .with_not(bit(w, 40));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/ops/lop.toml:68).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (pd, d, a, op, pop, cc, x) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        let o = Self {
-            pd,
-            d,
-            a,
-            b,
-            op,
-            pop,
-            cc,
-            x,
-        };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/lop.toml:65; form at isa-spec/spec/ops/lop.toml:68).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (pd, d, a, op, pop, cc, x) = Self::fields_e0(w, sm)?;
-        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
-            .with_not(bit(w, 40));
-        let o = Self {
-            pd,
-            d,
-            a,
-            b,
-            op,
-            pop,
-            cc,
-            x,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_not(bit(w, 40));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.

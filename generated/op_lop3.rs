@@ -192,12 +192,9 @@ impl OpLop3 {
         w |= fit::<E>(Self::NAME, "lut", self.lut as u128, 8u32)? << 48;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/lop3.toml:94 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/lop3.toml:94 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(
-        w: u128,
-        sm: u32,
-    ) -> Option<(Reg, Reg, Src, Src, Src, u32, PredOp, bool, bool, bool)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
@@ -209,18 +206,11 @@ impl OpLop3 {
         let pand: bool = bit(w, 80);
         let cc: bool = false;
         let x: bool = false;
-        Some((pd, d, a, c, pc, lut, pop, pand, cc, x))
-    }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
-    #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (pd, d, a, c, pc, lut, pop, pand, cc, x) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        let o = Self {
+        Some(Self {
             pd,
             d,
             a,
-            b,
+            b: Src::RZ,
             c,
             pc,
             lut,
@@ -228,152 +218,92 @@ impl OpLop3 {
             pand,
             cc,
             x,
-        };
+        })
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (pd, d, a, c, pc, lut, pop, pand, cc, x) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let o = Self {
-            pd,
-            d,
-            a,
-            b,
-            c,
-            pc,
-            lut,
-            pop,
-            pand,
-            cc,
-            x,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (pd, d, a, c, pc, lut, pop, pand, cc, x) = Self::fields_e0(w, sm)?;
-        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        let o = Self {
-            pd,
-            d,
-            a,
-            b,
-            c,
-            pc,
-            lut,
-            pop,
-            pand,
-            cc,
-            x,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/lop3.toml:94; form at isa-spec/spec/ops/lop3.toml:97).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (pd, d, a, c, pc, lut, pop, pand, cc, x) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let o = Self {
-            pd,
-            d,
-            a,
-            b,
-            c,
-            pc,
-            lut,
-            pop,
-            pand,
-            cc,
-            x,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/lop3.toml:113 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/lop3.toml:113 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e1(w: u128, sm: u32) -> Option<(Reg, Src, Src, Src, bool, bool)> {
+    fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         let pc: Src = Src::FALSE;
         let pand: bool = false;
         let cc: bool = bit(w, 47);
-        Some((d, a, c, pc, pand, cc))
+        Some(Self {
+            pd: Reg::PT,
+            d,
+            a,
+            b: Src::RZ,
+            c,
+            pc,
+            lut: 0u32,
+            pop: PredOp::F,
+            pand,
+            cc,
+            x: false,
+        })
     }
     /// Form `r`'s fields (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, c, pc, pand, cc) = Self::fields_e1(w, sm)?;
-        let pd = reg_below(RegFile::Pred, bits(w, 48, 3), 7)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
-        let lut: u32 = bits(w, 28, 8) as u32;
-        let pop: PredOp = PredOp::from_index(bits(w, 36, 2) as usize)?;
-        let x: bool = bit(w, 38);
-        let o = Self {
-            pd,
-            d,
-            a,
-            b,
-            c,
-            pc,
-            lut,
-            pop,
-            pand,
-            cc,
-            x,
-        };
+        let mut o = Self::fields_e1(w, sm)?;
+        o.pd = reg_below(RegFile::Pred, bits(w, 48, 3), 7)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
+        o.lut = bits(w, 28, 8) as u32;
+        o.pop = PredOp::from_index(bits(w, 36, 2) as usize)?;
+        o.x = bit(w, 38);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `i`'s fields (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, c, pc, pand, cc) = Self::fields_e1(w, sm)?;
-        let pd: Reg = Reg::PT;
-        let b = Src::imm(
+        let mut o = Self::fields_e1(w, sm)?;
+        o.pd = Reg::PT;
+        o.b = Src::imm(
             imm_from_field((bits(w, 20, 19) | bits(w, 56, 1) << 19), 20u32, 0u32, true),
         );
-        let lut: u32 = bits(w, 48, 8) as u32;
-        let pop: PredOp = PredOp::F;
-        let x: bool = false;
-        let o = Self {
-            pd,
-            d,
-            a,
-            b,
-            c,
-            pc,
-            lut,
-            pop,
-            pand,
-            cc,
-            x,
-        };
+        o.lut = bits(w, 48, 8) as u32;
+        o.pop = PredOp::F;
+        o.x = false;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Form `c`'s fields (isa-spec/spec/ops/lop3.toml:113; form at isa-spec/spec/ops/lop3.toml:116).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, c, pc, pand, cc) = Self::fields_e1(w, sm)?;
-        let pd: Reg = Reg::PT;
-        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        let lut: u32 = bits(w, 48, 8) as u32;
-        let pop: PredOp = PredOp::F;
-        let x: bool = false;
-        let o = Self {
-            pd,
-            d,
-            a,
-            b,
-            c,
-            pc,
-            lut,
-            pop,
-            pand,
-            cc,
-            x,
-        };
+        let mut o = Self::fields_e1(w, sm)?;
+        o.pd = Reg::PT;
+        o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
+        o.lut = bits(w, 48, 8) as u32;
+        o.pop = PredOp::F;
+        o.x = false;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.

@@ -421,9 +421,9 @@ impl OpMufu {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/mufu.toml:65 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/mufu.toml:65 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, MufuOp, MufuFmt, bool)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let op: MufuOp = match bits(w, 74, 6) {
             0 => MufuOp::Cos,
@@ -439,17 +439,23 @@ impl OpMufu {
         };
         let fmt: MufuFmt = MufuFmt::F32;
         let sat: bool = false;
-        Some((d, op, fmt, sat))
+        Some(Self {
+            d,
+            a: Src::RZ,
+            op,
+            fmt,
+            sel: 0u32,
+            sat,
+        })
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:65; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, op, fmt, sat) = Self::fields_e0(w, sm)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let sel: u32 = bits(w, 60, 2) as u32;
-        let o = Self { d, a, op, fmt, sel, sat };
+        o.sel = bits(w, 60, 2) as u32;
         if !o.parts_ok() {
             return None;
         }
@@ -461,10 +467,9 @@ impl OpMufu {
     /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:65; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, op, fmt, sat) = Self::fields_e0(w, sm)?;
-        let a = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let sel: u32 = 0u32;
-        let o = Self { d, a, op, fmt, sel, sat };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.a = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        o.sel = 0u32;
         if !o.parts_ok() {
             return None;
         }
@@ -476,12 +481,11 @@ impl OpMufu {
     /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:65; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, op, fmt, sat) = Self::fields_e0(w, sm)?;
-        let a = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.a = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let sel: u32 = bits(w, 60, 2) as u32;
-        let o = Self { d, a, op, fmt, sel, sat };
+        o.sel = bits(w, 60, 2) as u32;
         if !o.parts_ok() {
             return None;
         }
@@ -490,9 +494,9 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x3000000000000000000)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/mufu.toml:74 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/mufu.toml:74 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e1(w: u128, sm: u32) -> Option<(Reg, MufuOp, MufuFmt, bool)> {
+    fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
         let fmt: MufuFmt = match bits(w, 73, 1) {
@@ -501,17 +505,23 @@ impl OpMufu {
             _ => return None,
         };
         let sat: bool = false;
-        Some((d, op, fmt, sat))
+        Some(Self {
+            d,
+            a: Src::RZ,
+            op,
+            fmt,
+            sel: 0u32,
+            sat,
+        })
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, op, fmt, sat) = Self::fields_e1(w, sm)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+        let mut o = Self::fields_e1(w, sm)?;
+        o.a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let sel: u32 = bits(w, 60, 2) as u32;
-        let o = Self { d, a, op, fmt, sel, sat };
+        o.sel = bits(w, 60, 2) as u32;
         if !o.parts_ok() {
             return None;
         }
@@ -523,10 +533,9 @@ impl OpMufu {
     /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, op, fmt, sat) = Self::fields_e1(w, sm)?;
-        let a = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let sel: u32 = 0u32;
-        let o = Self { d, a, op, fmt, sel, sat };
+        let mut o = Self::fields_e1(w, sm)?;
+        o.a = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        o.sel = 0u32;
         if !o.parts_ok() {
             return None;
         }
@@ -538,12 +547,11 @@ impl OpMufu {
     /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, op, fmt, sat) = Self::fields_e1(w, sm)?;
-        let a = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+        let mut o = Self::fields_e1(w, sm)?;
+        o.a = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let sel: u32 = bits(w, 60, 2) as u32;
-        let o = Self { d, a, op, fmt, sel, sat };
+        o.sel = bits(w, 60, 2) as u32;
         if !o.parts_ok() {
             return None;
         }
@@ -555,12 +563,11 @@ impl OpMufu {
     /// Form `rur`'s fields (isa-spec/spec/ops/mufu.toml:74; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, op, fmt, sat) = Self::fields_e1(w, sm)?;
-        let a = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?)
+        let mut o = Self::fields_e1(w, sm)?;
+        o.a = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let sel: u32 = bits(w, 60, 2) as u32;
-        let o = Self { d, a, op, fmt, sel, sat };
+        o.sel = bits(w, 60, 2) as u32;
         if !o.parts_ok() {
             return None;
         }
@@ -569,24 +576,30 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1000000000000000000)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/mufu.toml:85 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/mufu.toml:85 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e2(w: u128, sm: u32) -> Option<(Reg, MufuOp, MufuFmt, bool)> {
+    fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let op: MufuOp = MufuOp::from_index(bits(w, 74, 6) as usize)?;
         let fmt: MufuFmt = MufuFmt::from_index(bits(w, 72, 2) as usize)?;
         let sat: bool = false;
-        Some((d, op, fmt, sat))
+        Some(Self {
+            d,
+            a: Src::RZ,
+            op,
+            fmt,
+            sel: 0u32,
+            sat,
+        })
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/mufu.toml:85; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, op, fmt, sat) = Self::fields_e2(w, sm)?;
-        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+        let mut o = Self::fields_e2(w, sm)?;
+        o.a = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let sel: u32 = bits(w, 60, 2) as u32;
-        let o = Self { d, a, op, fmt, sel, sat };
+        o.sel = bits(w, 60, 2) as u32;
         if !o.parts_ok() {
             return None;
         }
@@ -598,10 +611,9 @@ impl OpMufu {
     /// Form `rir`'s fields (isa-spec/spec/ops/mufu.toml:85; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, op, fmt, sat) = Self::fields_e2(w, sm)?;
-        let a = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let sel: u32 = 0u32;
-        let o = Self { d, a, op, fmt, sel, sat };
+        let mut o = Self::fields_e2(w, sm)?;
+        o.a = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        o.sel = 0u32;
         if !o.parts_ok() {
             return None;
         }
@@ -613,12 +625,11 @@ impl OpMufu {
     /// Form `rcr`'s fields (isa-spec/spec/ops/mufu.toml:85; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, op, fmt, sat) = Self::fields_e2(w, sm)?;
-        let a = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+        let mut o = Self::fields_e2(w, sm)?;
+        o.a = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let sel: u32 = bits(w, 60, 2) as u32;
-        let o = Self { d, a, op, fmt, sel, sat };
+        o.sel = bits(w, 60, 2) as u32;
         if !o.parts_ok() {
             return None;
         }
@@ -630,12 +641,11 @@ impl OpMufu {
     /// Form `rur`'s fields (isa-spec/spec/ops/mufu.toml:85; form at isa-spec/spec/ops/mufu.toml:90).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, op, fmt, sat) = Self::fields_e2(w, sm)?;
-        let a = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
+        let mut o = Self::fields_e2(w, sm)?;
+        o.a = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
             .with_neg(bit(w, 63))
             .with_abs(bit(w, 62));
-        let sel: u32 = bits(w, 60, 2) as u32;
-        let o = Self { d, a, op, fmt, sel, sat };
+        o.sel = bits(w, 60, 2) as u32;
         if !o.parts_ok() {
             return None;
         }

@@ -90,9 +90,9 @@ impl OpPlop3 {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UPred, 3u32, sm)? << 68;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/plop3.toml:52 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/plop3.toml:52 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Reg, Src, Src, u32, u32)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let pq = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
         let a = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
@@ -101,40 +101,30 @@ impl OpPlop3 {
             .with_not(bit(w, 80));
         let lut0: u32 = (bits(w, 64, 3) | bits(w, 72, 5) << 3) as u32;
         let lut1: u32 = bits(w, 16, 8) as u32;
-        Some((pd, pq, a, b, lut0, lut1))
-    }
-    /// Form `p`'s fields (isa-spec/spec/ops/plop3.toml:52; form at isa-spec/spec/ops/plop3.toml:55).
-    #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (pd, pq, a, b, lut0, lut1) = Self::fields_e0(w, sm)?;
-        let c = Src::reg(reg_below(RegFile::Pred, bits(w, 68, 3), 7)?)
-            .with_not(bit(w, 71));
-        let o = Self {
+        Some(Self {
             pd,
             pq,
             a,
             b,
-            c,
+            c: Src::RZ,
             lut0,
             lut1,
-        };
+        })
+    }
+    /// Form `p`'s fields (isa-spec/spec/ops/plop3.toml:52; form at isa-spec/spec/ops/plop3.toml:55).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e0(w, sm)?;
+        o.c = Src::reg(reg_below(RegFile::Pred, bits(w, 68, 3), 7)?)
+            .with_not(bit(w, 71));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `u`'s fields (isa-spec/spec/ops/plop3.toml:52; form at isa-spec/spec/ops/plop3.toml:55).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (pd, pq, a, b, lut0, lut1) = Self::fields_e0(w, sm)?;
-        let c = Src::reg(reg_below(RegFile::UPred, bits(w, 68, 3), 7)?)
+        let mut o = Self::fields_e0(w, sm)?;
+        o.c = Src::reg(reg_below(RegFile::UPred, bits(w, 68, 3), 7)?)
             .with_not(bit(w, 71));
-        let o = Self {
-            pd,
-            pq,
-            a,
-            b,
-            c,
-            lut0,
-            lut1,
-        };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.

@@ -110,29 +110,27 @@ impl OpSel64 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/sel64.toml:38 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/sel64.toml:38 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Src, Src)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let cond = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
             .with_not(bit(w, 90));
-        Some((d, a, cond))
+        Some(Self { d, a, b: Src::RZ, cond })
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/sel64.toml:38; form at isa-spec/spec/ops/sel64.toml:42).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, cond) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        let o = Self { d, a, b, cond };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/sel64.toml:38; form at isa-spec/spec/ops/sel64.toml:42).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, cond) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
-        let o = Self { d, a, b, cond };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.

@@ -258,141 +258,80 @@ impl OpShf {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/shf.toml:87 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/shf.toml:87 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(w: u128, sm: u32) -> Option<(Reg, Src, ShfDir, bool, ShfType, bool)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let dir: ShfDir = ShfDir::from_index(bits(w, 76, 1) as usize)?;
         let wrap: bool = bit(w, 75);
         let ty: ShfType = ShfType::from_index(bits(w, 73, 2) as usize)?;
         let hi: bool = bit(w, 80);
-        Some((d, a, dir, wrap, ty, hi))
-    }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
-    #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, dir, wrap, ty, hi) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        let o = Self {
+        Some(Self {
             d,
             a,
-            b,
-            c,
+            b: Src::RZ,
+            c: Src::RZ,
             dir,
             wrap,
             ty,
             hi,
-        };
+        })
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, dir, wrap, ty, hi) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        let o = Self {
-            d,
-            a,
-            b,
-            c,
-            dir,
-            wrap,
-            ty,
-            hi,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, dir, wrap, ty, hi) = Self::fields_e0(w, sm)?;
-        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        let o = Self {
-            d,
-            a,
-            b,
-            c,
-            dir,
-            wrap,
-            ty,
-            hi,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
+        o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, dir, wrap, ty, hi) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        let o = Self {
-            d,
-            a,
-            b,
-            c,
-            dir,
-            wrap,
-            ty,
-            hi,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
+        o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rri`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, dir, wrap, ty, hi) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        let c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let o = Self {
-            d,
-            a,
-            b,
-            c,
-            dir,
-            wrap,
-            ty,
-            hi,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
+        o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rrc`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, dir, wrap, ty, hi) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        let c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        let o = Self {
-            d,
-            a,
-            b,
-            c,
-            dir,
-            wrap,
-            ty,
-            hi,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
+        o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rru`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, dir, wrap, ty, hi) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
-        let c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
-        let o = Self {
-            d,
-            a,
-            b,
-            c,
-            dir,
-            wrap,
-            ty,
-            hi,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
+        o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `fixed`'s fields (isa-spec/spec/ops/shf.toml:106; form at isa-spec/spec/ops/shf.toml:106).

@@ -233,12 +233,9 @@ impl OpVimnmx {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/vimnmx.toml:88 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/vimnmx.toml:88 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(
-        w: u128,
-        sm: u32,
-    ) -> Option<(Reg, Reg, Reg, Src, Src, VimnmxType, bool)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let pd0 = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
         let pd1 = reg_below(RegFile::Pred, bits(w, 84, 3), 7)?;
@@ -253,65 +250,41 @@ impl OpVimnmx {
             _ => return None,
         };
         let relu: bool = bit(w, 76);
-        Some((d, pd0, pd1, a, p, ty, relu))
-    }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/vimnmx.toml:88; form at isa-spec/spec/ops/vimnmx.toml:112).
-    #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, pd0, pd1, a, p, ty, relu) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        let o = Self {
+        Some(Self {
             d,
             pd0,
             pd1,
             a,
-            b,
+            b: Src::RZ,
             p,
             ty,
             relu,
-        };
+        })
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/vimnmx.toml:88; form at isa-spec/spec/ops/vimnmx.toml:112).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/vimnmx.toml:88; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, pd0, pd1, a, p, ty, relu) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let o = Self {
-            d,
-            pd0,
-            pd1,
-            a,
-            b,
-            p,
-            ty,
-            relu,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/vimnmx.toml:88; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, pd0, pd1, a, p, ty, relu) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
-        let o = Self {
-            d,
-            pd0,
-            pd1,
-            a,
-            b,
-            p,
-            ty,
-            relu,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/vimnmx.toml:96 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/vimnmx.toml:96 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e1(
-        w: u128,
-        sm: u32,
-    ) -> Option<(Reg, Reg, Reg, Src, Src, VimnmxType, bool)> {
+    fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let pd0: Reg = Reg::PT;
         let pd1: Reg = Reg::PT;
@@ -326,82 +299,48 @@ impl OpVimnmx {
             _ => return None,
         };
         let relu: bool = bit(w, 76);
-        Some((d, pd0, pd1, a, p, ty, relu))
-    }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/vimnmx.toml:96; form at isa-spec/spec/ops/vimnmx.toml:112).
-    #[inline(always)]
-    fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, pd0, pd1, a, p, ty, relu) = Self::fields_e1(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        let o = Self {
+        Some(Self {
             d,
             pd0,
             pd1,
             a,
-            b,
+            b: Src::RZ,
             p,
             ty,
             relu,
-        };
+        })
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/vimnmx.toml:96; form at isa-spec/spec/ops/vimnmx.toml:112).
+    #[inline(always)]
+    fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/vimnmx.toml:96; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, pd0, pd1, a, p, ty, relu) = Self::fields_e1(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let o = Self {
-            d,
-            pd0,
-            pd1,
-            a,
-            b,
-            p,
-            ty,
-            relu,
-        };
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rcr`'s fields (isa-spec/spec/ops/vimnmx.toml:96; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, pd0, pd1, a, p, ty, relu) = Self::fields_e1(w, sm)?;
-        let b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
-        let o = Self {
-            d,
-            pd0,
-            pd1,
-            a,
-            b,
-            p,
-            ty,
-            relu,
-        };
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/vimnmx.toml:96; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, pd0, pd1, a, p, ty, relu) = Self::fields_e1(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
-        let o = Self {
-            d,
-            pd0,
-            pd1,
-            a,
-            b,
-            p,
-            ty,
-            relu,
-        };
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/vimnmx.toml:107 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/vimnmx.toml:107 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e2(
-        w: u128,
-        sm: u32,
-    ) -> Option<(Reg, Reg, Reg, Src, Src, VimnmxType, bool)> {
+    fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let pd0: Reg = Reg::PT;
         let pd1: Reg = Reg::PT;
@@ -418,57 +357,36 @@ impl OpVimnmx {
             _ => return None,
         };
         let relu: bool = bit(w, 76);
-        Some((d, pd0, pd1, a, p, ty, relu))
-    }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/vimnmx.toml:107; form at isa-spec/spec/ops/vimnmx.toml:112).
-    #[inline(always)]
-    fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, pd0, pd1, a, p, ty, relu) = Self::fields_e2(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
-        let o = Self {
+        Some(Self {
             d,
             pd0,
             pd1,
             a,
-            b,
+            b: Src::RZ,
             p,
             ty,
             relu,
-        };
+        })
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/vimnmx.toml:107; form at isa-spec/spec/ops/vimnmx.toml:112).
+    #[inline(always)]
+    fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e2(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rir`'s fields (isa-spec/spec/ops/vimnmx.toml:107; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, pd0, pd1, a, p, ty, relu) = Self::fields_e2(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
-        let o = Self {
-            d,
-            pd0,
-            pd1,
-            a,
-            b,
-            p,
-            ty,
-            relu,
-        };
+        let mut o = Self::fields_e2(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Form `rur`'s fields (isa-spec/spec/ops/vimnmx.toml:107; form at isa-spec/spec/ops/vimnmx.toml:112).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, pd0, pd1, a, p, ty, relu) = Self::fields_e2(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
-        let o = Self {
-            d,
-            pd0,
-            pd1,
-            a,
-            b,
-            p,
-            ty,
-            relu,
-        };
+        let mut o = Self::fields_e2(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
     /// Parse one tokenized line; `None` when the mnemonic is not this op's.

@@ -265,12 +265,9 @@ impl OpXmad {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/xmad.toml:120 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/xmad.toml:120 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e0(
-        w: u128,
-        sm: u32,
-    ) -> Option<(Reg, Src, Src, XmadSign, bool, XmadCmode, bool, bool, bool, u32)> {
+    fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
@@ -281,18 +278,10 @@ impl OpXmad {
         let x: bool = bit(w, 38);
         let cc: bool = bit(w, 47);
         let asel: u32 = bits(w, 53, 1) as u32;
-        Some((d, a, c, sign, psl, cmode, mrg, x, cc, asel))
-    }
-    /// Form `r`'s fields (isa-spec/spec/ops/xmad.toml:120; form at isa-spec/spec/ops/xmad.toml:123).
-    #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, c, sign, psl, cmode, mrg, x, cc, asel) = Self::fields_e0(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
-        let bsel: u32 = bits(w, 35, 1) as u32;
-        let o = Self {
+        Some(Self {
             d,
             a,
-            b,
+            b: Src::RZ,
             c,
             sign,
             psl,
@@ -301,8 +290,15 @@ impl OpXmad {
             x,
             cc,
             asel,
-            bsel,
-        };
+            bsel: 0u32,
+        })
+    }
+    /// Form `r`'s fields (isa-spec/spec/ops/xmad.toml:120; form at isa-spec/spec/ops/xmad.toml:123).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
+        o.bsel = bits(w, 35, 1) as u32;
         if !o.parts_ok() {
             return None;
         }
@@ -314,23 +310,9 @@ impl OpXmad {
     /// Form `i`'s fields (isa-spec/spec/ops/xmad.toml:120; form at isa-spec/spec/ops/xmad.toml:123).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, c, sign, psl, cmode, mrg, x, cc, asel) = Self::fields_e0(w, sm)?;
-        let b = Src::imm(imm_from_field(bits(w, 20, 16), 16u32, 0u32, false));
-        let bsel: u32 = 0u32;
-        let o = Self {
-            d,
-            a,
-            b,
-            c,
-            sign,
-            psl,
-            cmode,
-            mrg,
-            x,
-            cc,
-            asel,
-            bsel,
-        };
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 20, 16), 16u32, 0u32, false));
+        o.bsel = 0u32;
         if !o.parts_ok() {
             return None;
         }
@@ -339,12 +321,9 @@ impl OpXmad {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/xmad.toml:145 reads alike.
+    /// The fields every form of the encoding at isa-spec/spec/ops/xmad.toml:145 reads alike (the others at placeholder values each form overrides).
     #[inline(always)]
-    fn fields_e1(
-        w: u128,
-        sm: u32,
-    ) -> Option<(Reg, Src, XmadSign, XmadCmode, bool, bool, u32, u32)> {
+    fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let sign: XmadSign = XmadSign::from_index(bits(w, 48, 2) as usize)?;
@@ -359,30 +338,29 @@ impl OpXmad {
         let cc: bool = bit(w, 47);
         let asel: u32 = bits(w, 53, 1) as u32;
         let bsel: u32 = bits(w, 52, 1) as u32;
-        Some((d, a, sign, cmode, x, cc, asel, bsel))
-    }
-    /// Form `c`'s fields (isa-spec/spec/ops/xmad.toml:145; form at isa-spec/spec/ops/xmad.toml:148).
-    #[inline(always)]
-    fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, sign, cmode, x, cc, asel, bsel) = Self::fields_e1(w, sm)?;
-        let b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
-        let psl: bool = bit(w, 55);
-        let mrg: bool = bit(w, 56);
-        let o = Self {
+        Some(Self {
             d,
             a,
-            b,
-            c,
+            b: Src::RZ,
+            c: Src::RZ,
             sign,
-            psl,
+            psl: false,
             cmode,
-            mrg,
+            mrg: false,
             x,
             cc,
             asel,
             bsel,
-        };
+        })
+    }
+    /// Form `c`'s fields (isa-spec/spec/ops/xmad.toml:145; form at isa-spec/spec/ops/xmad.toml:148).
+    #[inline(always)]
+    fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
+        o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
+        o.psl = bit(w, 55);
+        o.mrg = bit(w, 56);
         if !o.parts_ok() {
             return None;
         }
@@ -394,25 +372,11 @@ impl OpXmad {
     /// Form `c2`'s fields (isa-spec/spec/ops/xmad.toml:145; form at isa-spec/spec/ops/xmad.toml:148).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let (d, a, sign, cmode, x, cc, asel, bsel) = Self::fields_e1(w, sm)?;
-        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
-        let c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
-        let psl: bool = false;
-        let mrg: bool = false;
-        let o = Self {
-            d,
-            a,
-            b,
-            c,
-            sign,
-            psl,
-            cmode,
-            mrg,
-            x,
-            cc,
-            asel,
-            bsel,
-        };
+        let mut o = Self::fields_e1(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
+        o.c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
+        o.psl = false;
+        o.mrg = false;
         if !o.parts_ok() {
             return None;
         }

@@ -333,6 +333,18 @@ fn form_lets(spec: &Spec, op: &Op, form: &Form) -> Vec<(TokenStream, TokenStream
         .collect()
 }
 
+/// `let x = e;` or `let x: T = e;` as `o.x = e;`.
+fn let_to_set(stmt: &TokenStream) -> TokenStream {
+    let t: Vec<proc_macro2::TokenTree> = stmt.clone().into_iter().collect();
+    let name = t[1].clone();
+    let eq = t
+        .iter()
+        .position(|x| matches!(x, proc_macro2::TokenTree::Punct(p) if p.as_char() == '='))
+        .expect("a let statement has `=`");
+    let rest: TokenStream = t[eq + 1..].iter().cloned().collect();
+    quote!(o.#name = #rest)
+}
+
 /// The name a `let` statement binds (its second token).
 fn bound_name(stmt: &TokenStream) -> TokenStream {
     let t: Vec<_> = stmt.clone().into_iter().collect();
@@ -344,16 +356,28 @@ fn form_decode_fn(
     op: &Op,
     f: &crate::encode::FormRef<'_>,
     lets: Vec<TokenStream>,
+    shared: Option<&proc_macro2::Ident>,
 ) -> TokenStream {
     let (fid, form) = (f.id, f.form);
     let parts = form_fn("parts", fid);
-    let inits = op
-        .dsts
-        .iter()
-        .map(|d| &d.name)
-        .chain(op.srcs.iter().map(|s| &s.name))
-        .chain(op.modifiers.iter().map(|m| &m.name))
-        .map(|n| field(n));
+    // With a shared reader, the form's own fields set on what it returns.
+    let (lets, build) = match shared {
+        Some(_) => {
+            let sets: Vec<TokenStream> = lets.iter().map(let_to_set).collect();
+            (sets, quote!())
+        }
+        None => {
+            let inits = op
+                .dsts
+                .iter()
+                .map(|d| &d.name)
+                .chain(op.srcs.iter().map(|s| &s.name))
+                .chain(op.modifiers.iter().map(|m| &m.name))
+                .map(|n| field(n));
+            (lets, quote!(let o = Self { #(#inits),* };))
+        }
+    };
+    let start = shared.map(|h| quote!(let mut o = Self::#h(w, sm)?;));
     let common = decode_common(form);
     let not_all = form.not_all.iter().map(|&m| {
         let m = u128_lit(m);
@@ -382,8 +406,9 @@ fn form_decode_fn(
         #[inline(always)]
         fn #parts(w: u128, sm: u32) -> Option<(Self, Common)> {
             #(#not_all)*
+            #start
             #(#lets)*
-            let o = Self { #(#inits),* };
+            #build
             #parts_check
             #legal
             #common
@@ -412,34 +437,71 @@ fn encoding_decode_fns(
         return fs
             .iter()
             .zip(stmts)
-            .map(|(f, l)| form_decode_fn(spec, op, f, l))
+            .map(|(f, l)| form_decode_fn(spec, op, f, l, None))
             .collect();
     }
     let helper = ident(&format!("fields_e{enc_id}"));
-    let (moved, types): (Vec<_>, Vec<_>) = lets[0]
+    let moved: Vec<&TokenStream> = lets[0]
         .iter()
-        .filter(|(s, _)| shared.contains(&s.to_string()))
-        .cloned()
-        .unzip();
-    let names: Vec<TokenStream> = moved.iter().map(bound_name).collect();
+        .map(|(s, _)| s)
+        .filter(|s| shared.contains(&s.to_string()))
+        .collect();
+    let names: Vec<String> = moved.iter().map(|s| bound_name(s).to_string()).collect();
+    let inits = placeholder_inits(spec, op, &names);
     let doc = format!(
-        " The fields every form of the encoding at {} reads alike.",
+        " The fields every form of the encoding at {} reads alike (the others \
+         at placeholder values each form overrides).",
         crate::shared::spec_line(spec, &fs[0].enc.loc)
     );
     let mut out = vec![quote! {
         #[doc = #doc]
         #[inline(always)]
-        fn #helper(w: u128, sm: u32) -> Option<(#(#types),*)> {
+        fn #helper(w: u128, sm: u32) -> Option<Self> {
             #(#moved)*
-            Some((#(#names),*))
+            Some(Self { #(#inits),* })
         }
     }];
     for (f, l) in fs.iter().zip(stmts) {
-        let rest = l.into_iter().filter(|s| !shared.contains(&s.to_string()));
-        let lets = std::iter::once(quote!(let (#(#names),*) = Self::#helper(w, sm)?;))
-            .chain(rest)
+        let rest = l
+            .into_iter()
+            .filter(|s| !shared.contains(&s.to_string()))
             .collect();
-        out.push(form_decode_fn(spec, op, f, lets));
+        out.push(form_decode_fn(spec, op, f, rest, Some(&helper)));
+    }
+    out
+}
+
+/// A struct literal's fields: the bound name for those in `names`, a
+/// placeholder (the default, or RZ) for the others.
+fn placeholder_inits(spec: &Spec, op: &Op, names: &[String]) -> Vec<TokenStream> {
+    let bound = |n: &str| names.iter().any(|x| x == n);
+    let mut out = Vec::new();
+    for d in &op.dsts {
+        let f = field(&d.name);
+        let v = dst_default(d).unwrap_or(quote!(Reg::RZ));
+        out.push(if bound(&f.to_string()) {
+            quote!(#f)
+        } else {
+            quote!(#f: #v)
+        });
+    }
+    for s in &op.srcs {
+        let f = field(&s.name);
+        let v = src_default(s).unwrap_or(quote!(Src::RZ));
+        out.push(if bound(&f.to_string()) {
+            quote!(#f)
+        } else {
+            quote!(#f: #v)
+        });
+    }
+    for m in &op.modifiers {
+        let f = field(&m.name);
+        let v = mod_default(spec, m);
+        out.push(if bound(&f.to_string()) {
+            quote!(#f)
+        } else {
+            quote!(#f: #v)
+        });
     }
     out
 }
