@@ -56,7 +56,7 @@ impl OpDadd {
             _ => None,
         }
     }
-    /// What every form of the encoding at isa-spec/spec/ops/dadd.toml:51 packs alike.
+    /// What all forms of isa-spec/spec/ops/dadd.toml:51 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -142,7 +142,7 @@ impl OpDadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/dadd.toml:75 packs alike.
+    /// What all forms of isa-spec/spec/ops/dadd.toml:75 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -217,7 +217,7 @@ impl OpDadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/dadd.toml:83 packs alike.
+    /// What all forms of isa-spec/spec/ops/dadd.toml:83 pack alike.
     #[inline(always)]
     fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -295,7 +295,7 @@ impl OpDadd {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/dadd.toml:51 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/dadd.toml:51 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -340,7 +340,7 @@ impl OpDadd {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/dadd.toml:75 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/dadd.toml:75 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -376,7 +376,7 @@ impl OpDadd {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/dadd.toml:83 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/dadd.toml:83 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -471,11 +471,7 @@ impl OpDadd {
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        true
-    }
-    fold_via_cc!();
+    fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/dadd.toml:2.

@@ -59,7 +59,7 @@ impl OpDfma {
             _ => None,
         }
     }
-    /// What every form of the encoding at isa-spec/spec/ops/dfma.toml:44 packs alike.
+    /// What all forms of isa-spec/spec/ops/dfma.toml:44 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -213,7 +213,7 @@ impl OpDfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/dfma.toml:60 packs alike.
+    /// What all forms of isa-spec/spec/ops/dfma.toml:60 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -337,7 +337,7 @@ impl OpDfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/dfma.toml:44 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/dfma.toml:44 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -433,7 +433,7 @@ impl OpDfma {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/dfma.toml:60 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/dfma.toml:60 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -540,11 +540,7 @@ impl OpDfma {
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        true
-    }
-    fold_via_cc!();
+    fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/dfma.toml:2.

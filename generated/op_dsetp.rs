@@ -62,7 +62,7 @@ impl OpDsetp {
             _ => None,
         }
     }
-    /// What every form of the encoding at isa-spec/spec/ops/dsetp.toml:62 packs alike.
+    /// What all forms of isa-spec/spec/ops/dsetp.toml:62 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -181,7 +181,7 @@ impl OpDsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/dsetp.toml:91 packs alike.
+    /// What all forms of isa-spec/spec/ops/dsetp.toml:91 pack alike.
     #[inline(always)]
     fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -289,7 +289,7 @@ impl OpDsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/dsetp.toml:101 packs alike.
+    /// What all forms of isa-spec/spec/ops/dsetp.toml:101 pack alike.
     #[inline(always)]
     fn encode_e4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -363,7 +363,7 @@ impl OpDsetp {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/dsetp.toml:62 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/dsetp.toml:62 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -436,7 +436,7 @@ impl OpDsetp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/dsetp.toml:91 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/dsetp.toml:91 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -500,7 +500,7 @@ impl OpDsetp {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/dsetp.toml:101 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/dsetp.toml:101 read alike; each sets the others.
     #[inline(always)]
     fn fields_e4(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -605,11 +605,7 @@ impl OpDsetp {
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        true
-    }
-    fold_via_cc!();
+    fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/dsetp.toml:2.

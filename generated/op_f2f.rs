@@ -121,7 +121,7 @@ impl OpF2f {
                 && matches!(self.dtype, CvtFtypeShown32::F16 | CvtFtypeShown32::F32)
                 && matches!(self.stype, CvtFtypeShown32::Bf16)))
     }
-    /// What every form of the encoding at isa-spec/spec/ops/f2f.toml:63 packs alike.
+    /// What all forms of isa-spec/spec/ops/f2f.toml:63 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0;
@@ -175,7 +175,7 @@ impl OpF2f {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/f2f.toml:63 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/f2f.toml:63 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -352,11 +352,7 @@ impl OpF2f {
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        true
-    }
-    fold_via_cc!();
+    fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/f2f.toml:2.

@@ -139,7 +139,7 @@ impl OpF2fSm50 {
                     F2fRndSm50::Ceil | F2fRndSm50::Trunc
                 ) && matches!(self.stype, CvtFtypeShown::F64)))
     }
-    /// What every form of the encoding at isa-spec/spec/ops/f2f_sm50.toml:81 packs alike.
+    /// What all forms of isa-spec/spec/ops/f2f_sm50.toml:81 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -271,7 +271,7 @@ impl OpF2fSm50 {
             } << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/f2f_sm50.toml:81 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/f2f_sm50.toml:81 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -492,11 +492,7 @@ impl OpF2fSm50 {
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        true
-    }
-    fold_via_cc!();
+    fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/f2f_sm50.toml:6.

@@ -119,7 +119,7 @@ impl OpF2i64 {
                 && matches!(self.dtype, CvtItype::S64 | CvtItype::U64)
                 && matches!(self.stype, CvtFtype::Bf16)))
     }
-    /// What every form of the encoding at isa-spec/spec/ops/f2i64.toml:68 packs alike.
+    /// What all forms of isa-spec/spec/ops/f2i64.toml:68 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0;
@@ -178,7 +178,7 @@ impl OpF2i64 {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/f2i64.toml:68 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/f2i64.toml:68 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -370,11 +370,7 @@ impl OpF2i64 {
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        true
-    }
-    fold_via_cc!();
+    fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/f2i64.toml:3.

@@ -73,7 +73,7 @@ impl OpF2iSm50 {
             _ => None,
         }
     }
-    /// What every form of the encoding at isa-spec/spec/ops/f2i_sm50.toml:62 packs alike.
+    /// What all forms of isa-spec/spec/ops/f2i_sm50.toml:62 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -219,7 +219,7 @@ impl OpF2iSm50 {
         }
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/f2i_sm50.toml:62 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/f2i_sm50.toml:62 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -427,11 +427,7 @@ impl OpF2iSm50 {
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        true
-    }
-    fold_via_cc!();
+    fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/f2i_sm50.toml:5.

@@ -71,7 +71,7 @@ impl OpFadd {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/fadd.toml:57 packs alike.
+    /// What all forms of isa-spec/spec/ops/fadd.toml:57 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -114,7 +114,7 @@ impl OpFadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/fadd.toml:73 packs alike.
+    /// What all forms of isa-spec/spec/ops/fadd.toml:73 pack alike.
     #[inline(always)]
     fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -175,7 +175,7 @@ impl OpFadd {
         let o = Self { d, a, b, ftz, rnd, sat };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/fadd.toml:57 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/fadd.toml:57 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -219,7 +219,7 @@ impl OpFadd {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/fadd.toml:73 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/fadd.toml:73 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -304,11 +304,7 @@ impl OpFadd {
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        true
-    }
-    fold_via_cc!();
+    fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/fadd.toml:2.

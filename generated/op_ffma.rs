@@ -60,7 +60,7 @@ impl OpFfma {
             _ => None,
         }
     }
-    /// What every form of the encoding at isa-spec/spec/ops/ffma.toml:51 packs alike.
+    /// What all forms of isa-spec/spec/ops/ffma.toml:51 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -170,7 +170,7 @@ impl OpFfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/ffma.toml:65 packs alike.
+    /// What all forms of isa-spec/spec/ops/ffma.toml:65 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -226,7 +226,7 @@ impl OpFfma {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/ffma.toml:51 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/ffma.toml:51 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -326,7 +326,7 @@ impl OpFfma {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/ffma.toml:65 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/ffma.toml:65 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -426,11 +426,7 @@ impl OpFfma {
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        true
-    }
-    fold_via_cc!();
+    fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/ffma.toml:2.

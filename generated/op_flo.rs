@@ -53,7 +53,7 @@ impl OpFlo {
             _ => None,
         }
     }
-    /// What every form of the encoding at isa-spec/spec/ops/flo.toml:46 packs alike.
+    /// What all forms of isa-spec/spec/ops/flo.toml:46 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0;
@@ -99,7 +99,7 @@ impl OpFlo {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/flo.toml:73 packs alike.
+    /// What all forms of isa-spec/spec/ops/flo.toml:73 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "pd", self.pd == Reg::PT, sm)?;
@@ -142,7 +142,7 @@ impl OpFlo {
         w |= u128::from(self.b.not) << 40;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/flo.toml:46 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/flo.toml:46 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -180,7 +180,7 @@ impl OpFlo {
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/flo.toml:73 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/flo.toml:73 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let pd: Reg = Reg::PT;
@@ -250,11 +250,7 @@ impl OpFlo {
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        true
-    }
-    fold_via_cc!();
+    fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/flo.toml:3.

@@ -64,7 +64,7 @@ impl OpFmnmx {
             _ => None,
         }
     }
-    /// What every form of the encoding at isa-spec/spec/ops/fmnmx.toml:53 packs alike.
+    /// What all forms of isa-spec/spec/ops/fmnmx.toml:53 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -120,7 +120,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/fmnmx.toml:70 packs alike.
+    /// What all forms of isa-spec/spec/ops/fmnmx.toml:70 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -180,7 +180,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/fmnmx.toml:79 packs alike.
+    /// What all forms of isa-spec/spec/ops/fmnmx.toml:79 pack alike.
     #[inline(always)]
     fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -236,7 +236,7 @@ impl OpFmnmx {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/fmnmx.toml:85 packs alike.
+    /// What all forms of isa-spec/spec/ops/fmnmx.toml:85 pack alike.
     #[inline(always)]
     fn encode_e3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -284,7 +284,7 @@ impl OpFmnmx {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/fmnmx.toml:53 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/fmnmx.toml:53 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -340,7 +340,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/fmnmx.toml:70 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/fmnmx.toml:70 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -396,7 +396,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x400000000000000000000)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/fmnmx.toml:79 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/fmnmx.toml:79 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -452,7 +452,7 @@ impl OpFmnmx {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/fmnmx.toml:85 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/fmnmx.toml:85 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -552,11 +552,7 @@ impl OpFmnmx {
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        true
-    }
-    fold_via_cc!();
+    fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/fmnmx.toml:2.

@@ -47,7 +47,7 @@ impl OpFsel {
             _ => None,
         }
     }
-    /// What every form of the encoding at isa-spec/spec/ops/fsel.toml:34 packs alike.
+    /// What all forms of isa-spec/spec/ops/fsel.toml:34 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -91,7 +91,7 @@ impl OpFsel {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/fsel.toml:34 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/fsel.toml:34 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -158,11 +158,7 @@ impl OpFsel {
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        true
-    }
-    fold_via_cc!();
+    fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/fsel.toml:2.

@@ -61,7 +61,7 @@ impl OpFsetp {
             _ => None,
         }
     }
-    /// What every form of the encoding at isa-spec/spec/ops/fsetp.toml:59 packs alike.
+    /// What all forms of isa-spec/spec/ops/fsetp.toml:59 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -120,7 +120,7 @@ impl OpFsetp {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/fsetp.toml:75 packs alike.
+    /// What all forms of isa-spec/spec/ops/fsetp.toml:75 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -171,7 +171,7 @@ impl OpFsetp {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/fsetp.toml:59 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/fsetp.toml:59 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -229,7 +229,7 @@ impl OpFsetp {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/fsetp.toml:75 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/fsetp.toml:75 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let p = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -335,11 +335,7 @@ impl OpFsetp {
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        true
-    }
-    fold_via_cc!();
+    fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/fsetp.toml:2.

@@ -242,7 +242,7 @@ impl OpHadd2 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/hadd2.toml:75 packs alike.
+    /// What all forms of isa-spec/spec/ops/hadd2.toml:75 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -341,7 +341,7 @@ impl OpHadd2 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/hadd2.toml:108 packs alike.
+    /// What all forms of isa-spec/spec/ops/hadd2.toml:108 pack alike.
     #[inline(always)]
     fn encode_e3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -477,7 +477,7 @@ impl OpHadd2 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/hadd2.toml:132 packs alike.
+    /// What all forms of isa-spec/spec/ops/hadd2.toml:132 pack alike.
     #[inline(always)]
     fn encode_e5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
@@ -628,7 +628,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/hadd2.toml:75 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/hadd2.toml:75 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -724,7 +724,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/hadd2.toml:108 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/hadd2.toml:108 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -830,7 +830,7 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/hadd2.toml:132 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/hadd2.toml:132 read alike; each sets the others.
     #[inline(always)]
     fn fields_e5(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -1024,11 +1024,7 @@ impl OpHadd2 {
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        true
-    }
-    fold_via_cc!();
+    fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/hadd2.toml:3.

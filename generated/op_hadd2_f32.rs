@@ -90,7 +90,7 @@ impl OpHadd2F32 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/hadd2_f32.toml:69 packs alike.
+    /// What all forms of isa-spec/spec/ops/hadd2_f32.toml:69 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -189,7 +189,7 @@ impl OpHadd2F32 {
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/hadd2_f32.toml:104 packs alike.
+    /// What all forms of isa-spec/spec/ops/hadd2_f32.toml:104 pack alike.
     #[inline(always)]
     fn encode_e3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -312,7 +312,7 @@ impl OpHadd2F32 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/hadd2_f32.toml:69 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/hadd2_f32.toml:69 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -397,7 +397,7 @@ impl OpHadd2F32 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/hadd2_f32.toml:104 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/hadd2_f32.toml:104 read alike; each sets the others.
     #[inline(always)]
     fn fields_e3(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -570,11 +570,7 @@ impl OpHadd2F32 {
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        true
-    }
-    fold_via_cc!();
+    fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/hadd2_f32.toml:7.

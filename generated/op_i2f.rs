@@ -137,7 +137,7 @@ impl OpI2f {
             || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtype32::Bf16)
                 && matches!(self.stype, CvtItype32::S32 | CvtItype32::U32)))
     }
-    /// What every form of the encoding at isa-spec/spec/ops/i2f.toml:57 packs alike.
+    /// What all forms of isa-spec/spec/ops/i2f.toml:57 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -185,7 +185,7 @@ impl OpI2f {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/i2f.toml:57 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/i2f.toml:57 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -355,11 +355,7 @@ impl OpI2f {
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        true
-    }
-    fold_via_cc!();
+    fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/i2f.toml:3.

@@ -146,7 +146,7 @@ impl OpI2f64 {
             || (sm_bit(sm) & 0x700 != 0 && matches!(self.dtype, CvtFtype::Bf16)
                 && matches!(self.stype, CvtItype::S64 | CvtItype::U64)))
     }
-    /// What every form of the encoding at isa-spec/spec/ops/i2f64.toml:57 packs alike.
+    /// What all forms of isa-spec/spec/ops/i2f64.toml:57 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -194,7 +194,7 @@ impl OpI2f64 {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/i2f64.toml:57 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/i2f64.toml:57 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -367,11 +367,7 @@ impl OpI2f64 {
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        true
-    }
-    fold_via_cc!();
+    fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/i2f64.toml:3.

@@ -55,7 +55,7 @@ impl OpIadd {
             _ => None,
         }
     }
-    /// What every form of the encoding at isa-spec/spec/ops/iadd.toml:78 packs alike.
+    /// What all forms of isa-spec/spec/ops/iadd.toml:78 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -131,7 +131,7 @@ impl OpIadd {
         }
         Ok(w)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/iadd.toml:102 packs alike.
+    /// What all forms of isa-spec/spec/ops/iadd.toml:102 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -173,7 +173,7 @@ impl OpIadd {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/iadd.toml:78 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/iadd.toml:78 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -224,7 +224,7 @@ impl OpIadd {
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/iadd.toml:102 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/iadd.toml:102 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -368,11 +368,7 @@ impl OpIadd {
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        true
-    }
-    fold_via_cc!();
+    fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/iadd.toml:2.

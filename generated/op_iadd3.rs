@@ -70,7 +70,7 @@ impl OpIadd3 {
             _ => None,
         }
     }
-    /// What every form of the encoding at isa-spec/spec/ops/iadd3.toml:119 packs alike.
+    /// What all forms of isa-spec/spec/ops/iadd3.toml:119 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -133,7 +133,7 @@ impl OpIadd3 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/iadd3.toml:140 packs alike.
+    /// What all forms of isa-spec/spec/ops/iadd3.toml:140 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -200,7 +200,7 @@ impl OpIadd3 {
         w |= u128::from(self.b.neg) << 50;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/iadd3.toml:119 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/iadd3.toml:119 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -260,7 +260,7 @@ impl OpIadd3 {
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x781e0000000000000000000)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/iadd3.toml:140 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/iadd3.toml:140 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -624,11 +624,7 @@ impl OpIadd3 {
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        true
-    }
-    fold_via_cc!();
+    fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/iadd3.toml:2.

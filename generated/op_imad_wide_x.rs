@@ -67,7 +67,7 @@ impl OpImadWideX {
             _ => None,
         }
     }
-    /// What every form of the encoding at isa-spec/spec/ops/imad_wide_x.toml:60 packs alike.
+    /// What all forms of isa-spec/spec/ops/imad_wide_x.toml:60 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -162,7 +162,7 @@ impl OpImadWideX {
         w |= u128::from(self.c.not) << 63;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/imad_wide_x.toml:60 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/imad_wide_x.toml:60 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -287,11 +287,7 @@ impl OpImadWideX {
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        true
-    }
-    fold_via_cc!();
+    fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/imad_wide_x.toml:2.

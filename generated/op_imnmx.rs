@@ -109,7 +109,7 @@ impl OpImnmx {
             _ => None,
         }
     }
-    /// What every form of the encoding at isa-spec/spec/ops/imnmx.toml:86 packs alike.
+    /// What all forms of isa-spec/spec/ops/imnmx.toml:86 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -157,7 +157,7 @@ impl OpImnmx {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/imnmx.toml:105 packs alike.
+    /// What all forms of isa-spec/spec/ops/imnmx.toml:105 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -199,7 +199,7 @@ impl OpImnmx {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/imnmx.toml:119 packs alike.
+    /// What all forms of isa-spec/spec/ops/imnmx.toml:119 pack alike.
     #[inline(always)]
     fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -246,7 +246,7 @@ impl OpImnmx {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/imnmx.toml:86 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/imnmx.toml:86 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -304,7 +304,7 @@ impl OpImnmx {
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/imnmx.toml:105 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/imnmx.toml:105 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -356,7 +356,7 @@ impl OpImnmx {
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/imnmx.toml:119 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/imnmx.toml:119 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -530,11 +530,7 @@ impl OpImnmx {
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        true
-    }
-    fold_via_cc!();
+    fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/imnmx.toml:2.

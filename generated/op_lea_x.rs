@@ -54,7 +54,7 @@ impl OpLeaX {
             _ => None,
         }
     }
-    /// What every form of the encoding at isa-spec/spec/ops/lea_x.toml:48 packs alike.
+    /// What all forms of isa-spec/spec/ops/lea_x.toml:48 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -104,7 +104,7 @@ impl OpLeaX {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/lea_x.toml:48 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/lea_x.toml:48 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -188,11 +188,7 @@ impl OpLeaX {
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        true
-    }
-    fold_via_cc!();
+    fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/lea_x.toml:2.

@@ -56,7 +56,7 @@ impl OpLop {
             _ => None,
         }
     }
-    /// What every form of the encoding at isa-spec/spec/ops/lop.toml:65 packs alike.
+    /// What all forms of isa-spec/spec/ops/lop.toml:65 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -104,7 +104,7 @@ impl OpLop {
         w |= u128::from(self.b.not) << 40;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/lop.toml:65 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/lop.toml:65 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::Pred, bits(w, 48, 3), 7)?;
@@ -220,11 +220,7 @@ impl OpLop {
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        true
-    }
-    fold_via_cc!();
+    fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/lop.toml:2.

@@ -87,7 +87,7 @@ impl OpLop3 {
             _ => None,
         }
     }
-    /// What every form of the encoding at isa-spec/spec/ops/lop3.toml:94 packs alike.
+    /// What all forms of isa-spec/spec/ops/lop3.toml:94 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -137,7 +137,7 @@ impl OpLop3 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/lop3.toml:113 packs alike.
+    /// What all forms of isa-spec/spec/ops/lop3.toml:113 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -192,7 +192,7 @@ impl OpLop3 {
         w |= fit::<E>(Self::NAME, "lut", self.lut as u128, 8u32)? << 48;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/lop3.toml:94 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/lop3.toml:94 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -248,7 +248,7 @@ impl OpLop3 {
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/lop3.toml:113 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/lop3.toml:113 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -433,14 +433,7 @@ impl OpLop3 {
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        match family_of(sm) {
-            Some(Family::Sm50) => true,
-            _ => true,
-        }
-    }
-    fold_via_cc!();
+    fold_via_cc!(sm => match family_of(sm) { Some(Family::Sm50) => true, _ => true });
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/lop3.toml:2.

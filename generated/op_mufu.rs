@@ -139,7 +139,7 @@ impl OpMufu {
                     MufuOp::Rcp | MufuOp::Rsq | MufuOp::Sqrt | MufuOp::Tanh
                 )))
     }
-    /// What every form of the encoding at isa-spec/spec/ops/mufu.toml:65 packs alike.
+    /// What all forms of isa-spec/spec/ops/mufu.toml:65 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "modifier fmt", self.fmt == MufuFmt::F32, sm)?;
@@ -211,7 +211,7 @@ impl OpMufu {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/mufu.toml:74 packs alike.
+    /// What all forms of isa-spec/spec/ops/mufu.toml:74 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "modifier sat", self.sat == false, sm)?;
@@ -284,7 +284,7 @@ impl OpMufu {
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 2u32)? << 60;
         Ok(w)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/mufu.toml:85 packs alike.
+    /// What all forms of isa-spec/spec/ops/mufu.toml:85 pack alike.
     #[inline(always)]
     fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         only_default::<E>(Self::NAME, "modifier sat", self.sat == false, sm)?;
@@ -421,7 +421,7 @@ impl OpMufu {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/mufu.toml:65 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/mufu.toml:65 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -494,7 +494,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x3000000000000000000)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/mufu.toml:74 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/mufu.toml:74 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -576,7 +576,7 @@ impl OpMufu {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x1000000000000000000)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/mufu.toml:85 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/mufu.toml:85 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -800,11 +800,7 @@ impl OpMufu {
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        true
-    }
-    fold_via_cc!();
+    fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/mufu.toml:2.

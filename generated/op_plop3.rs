@@ -54,7 +54,7 @@ impl OpPlop3 {
             _ => None,
         }
     }
-    /// What every form of the encoding at isa-spec/spec/ops/plop3.toml:52 packs alike.
+    /// What all forms of isa-spec/spec/ops/plop3.toml:52 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS, sm)?;
@@ -90,7 +90,7 @@ impl OpPlop3 {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UPred, 3u32, sm)? << 68;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/plop3.toml:52 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/plop3.toml:52 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -166,11 +166,7 @@ impl OpPlop3 {
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        true
-    }
-    fold_via_cc!();
+    fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/plop3.toml:2.

@@ -44,7 +44,7 @@ impl OpPopc {
             _ => None,
         }
     }
-    /// What every form of the encoding at isa-spec/spec/ops/popc.toml:22 packs alike.
+    /// What all forms of isa-spec/spec/ops/popc.toml:22 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0;
@@ -87,7 +87,7 @@ impl OpPopc {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/popc.toml:43 packs alike.
+    /// What all forms of isa-spec/spec/ops/popc.toml:43 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0;
@@ -213,11 +213,7 @@ impl OpPopc {
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        true
-    }
-    fold_via_cc!();
+    fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/popc.toml:2.

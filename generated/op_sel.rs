@@ -50,7 +50,7 @@ impl OpSel {
             _ => None,
         }
     }
-    /// What every form of the encoding at isa-spec/spec/ops/sel.toml:35 packs alike.
+    /// What all forms of isa-spec/spec/ops/sel.toml:35 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -94,7 +94,7 @@ impl OpSel {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/sel.toml:47 packs alike.
+    /// What all forms of isa-spec/spec/ops/sel.toml:47 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -137,7 +137,7 @@ impl OpSel {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/sel.toml:35 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/sel.toml:35 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -174,7 +174,7 @@ impl OpSel {
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/sel.toml:47 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/sel.toml:47 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -236,11 +236,7 @@ impl OpSel {
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        true
-    }
-    fold_via_cc!();
+    fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/sel.toml:2.

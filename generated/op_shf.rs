@@ -119,7 +119,7 @@ impl OpShf {
         }
         Ok(())
     }
-    /// What every form of the encoding at isa-spec/spec/ops/shf.toml:87 packs alike.
+    /// What all forms of isa-spec/spec/ops/shf.toml:87 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -258,7 +258,7 @@ impl OpShf {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/shf.toml:87 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/shf.toml:87 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -455,14 +455,7 @@ impl OpShf {
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        match family_of(sm) {
-            Some(Family::Sm50) => true,
-            _ => true,
-        }
-    }
-    fold_via_cc!();
+    fold_via_cc!(sm => match family_of(sm) { Some(Family::Sm50) => true, _ => true });
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/shf.toml:2.

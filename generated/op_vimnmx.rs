@@ -65,7 +65,7 @@ impl OpVimnmx {
             _ => None,
         }
     }
-    /// What every form of the encoding at isa-spec/spec/ops/vimnmx.toml:88 packs alike.
+    /// What all forms of isa-spec/spec/ops/vimnmx.toml:88 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -126,7 +126,7 @@ impl OpVimnmx {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/vimnmx.toml:96 packs alike.
+    /// What all forms of isa-spec/spec/ops/vimnmx.toml:96 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -195,7 +195,7 @@ impl OpVimnmx {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/vimnmx.toml:107 packs alike.
+    /// What all forms of isa-spec/spec/ops/vimnmx.toml:107 pack alike.
     #[inline(always)]
     fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -233,7 +233,7 @@ impl OpVimnmx {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/vimnmx.toml:88 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/vimnmx.toml:88 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -282,7 +282,7 @@ impl OpVimnmx {
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/vimnmx.toml:96 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/vimnmx.toml:96 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -338,7 +338,7 @@ impl OpVimnmx {
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/vimnmx.toml:107 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/vimnmx.toml:107 read alike; each sets the others.
     #[inline(always)]
     fn fields_e2(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -484,11 +484,7 @@ impl OpVimnmx {
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        true
-    }
-    fold_via_cc!();
+    fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/vimnmx.toml:2.

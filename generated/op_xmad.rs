@@ -168,7 +168,7 @@ impl OpXmad {
     pub fn legal_f3(&self, sm: u32) -> bool {
         ((!self.mrg && !self.psl))
     }
-    /// What every form of the encoding at isa-spec/spec/ops/xmad.toml:120 packs alike.
+    /// What all forms of isa-spec/spec/ops/xmad.toml:120 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -203,7 +203,7 @@ impl OpXmad {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 16u32, 0u32, false)? << 20;
         Ok(w)
     }
-    /// What every form of the encoding at isa-spec/spec/ops/xmad.toml:145 packs alike.
+    /// What all forms of isa-spec/spec/ops/xmad.toml:145 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -265,7 +265,7 @@ impl OpXmad {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/xmad.toml:120 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/xmad.toml:120 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -321,7 +321,7 @@ impl OpXmad {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// The fields every form of the encoding at isa-spec/spec/ops/xmad.toml:145 reads alike (the others at placeholder values each form overrides).
+    /// Fields all forms of isa-spec/spec/ops/xmad.toml:145 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -538,11 +538,7 @@ impl OpXmad {
         let guard = line.guard;
         Some(Ok((op, Common { guard, ctrl, raw })))
     }
-    /// Whether this op has fold semantics on `sm`.
-    pub fn has_fold(&self, sm: u32) -> bool {
-        true
-    }
-    fold_via_cc!();
+    fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/xmad.toml:5.

@@ -449,8 +449,7 @@ fn encoding_decode_fns(
     let names: Vec<String> = moved.iter().map(|s| bound_name(s).to_string()).collect();
     let inits = placeholder_inits(spec, op, &names);
     let doc = format!(
-        " The fields every form of the encoding at {} reads alike (the others \
-         at placeholder values each form overrides).",
+        " Fields all forms of {} read alike; each sets the others.",
         crate::shared::spec_line(spec, &fs[0].enc.loc)
     );
     let mut out = vec![quote! {

@@ -556,7 +556,7 @@ fn encoding_encode_fns(spec: &Spec, op: &Op, enc_id: usize, fs: &[&FormRef]) -> 
         None => quote!(Ok(w)),
     };
     let doc = format!(
-        " What every form of the encoding at {} packs alike.",
+        " What all forms of {} pack alike.",
         crate::shared::spec_line(spec, &fs[0].enc.loc)
     );
     let mut out = vec![quote! {

@@ -203,12 +203,7 @@ pub fn op_fold(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     };
     let spec_doc = crate::shared::spec_doc(spec, &op.loc);
     Ok(quote! {
-        /// Whether this op has fold semantics on `sm`.
-        pub fn has_fold(&self, sm: u32) -> bool {
-            #has_fold
-        }
-
-        fold_via_cc!();
+        fold_via_cc!(sm => #has_fold);
 
         /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
         /// may read (`None`: unknown); also returns the carry it writes.

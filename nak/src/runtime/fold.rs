@@ -76,11 +76,16 @@ impl FoldError {
 /// none), or why the op cannot be folded.
 pub type FoldCc = Result<(FoldOut, Option<bool>), FoldError>;
 
-/// An op's `fold`, written once: its `fold_cc` with the carry flag
-/// unknown (an op that reads Maxwell's carry flag then refuses).
+/// An op's `has_fold` (the expression given, of the parameter named
+/// before `=>`) and its `fold`, written once: `fold_cc` with the carry
+/// flag unknown (an op that reads Maxwell's carry flag then refuses).
 /// Invoked inside each generated op's inherent impl.
 macro_rules! fold_via_cc {
-    () => {
+    ($sm:ident => $has:expr) => {
+        /// Whether this op has fold semantics on `sm`.
+        pub fn has_fold(&self, $sm: u32) -> bool {
+            $has
+        }
         /// Compute the destination values from source values (raw register
         /// bits; the op's source modifiers are applied here). An op that
         /// reads Maxwell's carry flag refuses: use `fold_cc`.
