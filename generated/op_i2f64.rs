@@ -31,9 +31,7 @@ impl OpI2f64 {
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("b", ValueType::B32)];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::F32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
-    pub const fn low_bits_srcs(&self) -> &'static [usize] {
-        &[]
-    }
+    pub const LOW_BITS_SRCS: &'static [usize] = &[];
     /// The type source `b` is read as (`type_by`); `None`: its declared type.
     pub fn b_view_of(stype: CvtItype) -> Option<View> {
         #[allow(unreachable_patterns)]

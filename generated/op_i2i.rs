@@ -35,9 +35,7 @@ impl OpI2i {
     ];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
-    pub const fn low_bits_srcs(&self) -> &'static [usize] {
-        &[]
-    }
+    pub const LOW_BITS_SRCS: &'static [usize] = &[];
     /// The type source `b` is read as (`type_by`); `None`: its declared type.
     pub fn b_view_of(stype: I2iType) -> Option<View> {
         #[allow(unreachable_patterns)]

@@ -36,9 +36,7 @@ impl OpIaddx {
         OperandInfo::new("co0", ValueType::Pred).with_default(Src::reg(Reg::PT)),
     ];
     /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/iaddx.toml).
-    pub const fn low_bits_srcs(&self) -> &'static [usize] {
-        &[0usize, 1usize]
-    }
+    pub const LOW_BITS_SRCS: &'static [usize] = &[0usize, 1usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).

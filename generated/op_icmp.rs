@@ -35,9 +35,7 @@ impl OpIcmp {
     ];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
-    pub const fn low_bits_srcs(&self) -> &'static [usize] {
-        &[]
-    }
+    pub const LOW_BITS_SRCS: &'static [usize] = &[];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).

@@ -25,9 +25,7 @@ impl OpMov {
     pub const SRCS: &'static [OperandInfo] = &[OperandInfo::new("b", ValueType::B32)];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
     /// Sources whose low n bits alone decide the low n bits of every destination (`low_bits` in isa-spec/spec/ops/mov.toml).
-    pub const fn low_bits_srcs(&self) -> &'static [usize] {
-        &[0usize]
-    }
+    pub const LOW_BITS_SRCS: &'static [usize] = &[0usize];
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).

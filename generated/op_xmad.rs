@@ -47,9 +47,7 @@ impl OpXmad {
     ];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
-    pub const fn low_bits_srcs(&self) -> &'static [usize] {
-        &[]
-    }
+    pub const LOW_BITS_SRCS: &'static [usize] = &[];
     /// The type source `a` is read as (`type_by`); `None`: its declared type.
     pub fn a_view_of(sign: XmadSign) -> Option<View> {
         #[allow(unreachable_patterns)]

@@ -112,7 +112,7 @@ fn src_views(spec: &Spec, op: &Op) -> TokenStream {
     }
 }
 
-/// `low_bits_srcs()`: the `low_bits` list as source indices.
+/// `LOW_BITS_SRCS`: the `low_bits` list as source indices.
 fn low_bits_srcs(op: &Op) -> TokenStream {
     let idx = op.low_bits.iter();
     let doc = if op.low_bits.is_empty() {
@@ -125,7 +125,7 @@ fn low_bits_srcs(op: &Op) -> TokenStream {
     };
     quote! {
         #[doc = #doc]
-        pub const fn low_bits_srcs(&self) -> &'static [usize] { &[#(#idx),*] }
+        pub const LOW_BITS_SRCS: &'static [usize] = &[#(#idx),*];
     }
 }
 

@@ -356,7 +356,7 @@ macro_rules! define_ops {
             /// Sources whose low n bits alone decide the low n bits of every
             /// destination (`low_bits` in its spec file).
             pub fn low_bits_srcs(&self) -> &'static [usize] {
-                match self { $(Op::$v(o) => o.low_bits_srcs()),* }
+                match self { $(Op::$v(_) => $t::LOW_BITS_SRCS),* }
             }
             /// The same memory access with `bytes` bytes, if the op has
             /// such a zero-extending size.
