@@ -312,24 +312,12 @@ fn decode_common(form: &Form) -> TokenStream {
     }
 }
 
-/// A form's `let` statements, one per operand and modifier, with the
-/// Rust type each binds (for a helper that returns them).
-fn form_lets(spec: &Spec, op: &Op, form: &Form) -> Vec<(TokenStream, TokenStream)> {
-    let types = op
-        .dsts
-        .iter()
-        .map(|_| quote!(Reg))
-        .chain(op.srcs.iter().map(|_| quote!(Src)))
-        .chain(
-            op.modifiers
-                .iter()
-                .map(|m| crate::shared::mod_type(spec, m)),
-        );
+/// A form's `let` statements, one per operand and modifier.
+fn form_lets(spec: &Spec, op: &Op, form: &Form) -> Vec<TokenStream> {
     decode_dsts(spec, op, form)
         .into_iter()
         .chain(decode_srcs(spec, op, form))
         .chain(decode_mods(spec, op, form))
-        .zip(types)
         .collect()
 }
 
@@ -425,12 +413,7 @@ fn encoding_decode_fns(
     enc_id: usize,
     fs: &[&crate::encode::FormRef<'_>],
 ) -> Vec<TokenStream> {
-    let lets: Vec<Vec<(TokenStream, TokenStream)>> =
-        fs.iter().map(|f| form_lets(spec, op, f.form)).collect();
-    let stmts: Vec<Vec<TokenStream>> = lets
-        .iter()
-        .map(|l| l.iter().map(|(s, _)| s.clone()).collect())
-        .collect();
+    let stmts: Vec<Vec<TokenStream>> = fs.iter().map(|f| form_lets(spec, op, f.form)).collect();
     let refs: Vec<&[TokenStream]> = stmts.iter().map(|v| v.as_slice()).collect();
     let shared = crate::shared::common_statements(&refs);
     if fs.len() < 2 || shared.len() < 3 {
@@ -441,9 +424,8 @@ fn encoding_decode_fns(
             .collect();
     }
     let helper = ident(&format!("fields_e{enc_id}"));
-    let moved: Vec<&TokenStream> = lets[0]
+    let moved: Vec<&TokenStream> = stmts[0]
         .iter()
-        .map(|(s, _)| s)
         .filter(|s| shared.contains(&s.to_string()))
         .collect();
     let names: Vec<String> = moved.iter().map(|s| bound_name(s).to_string()).collect();

@@ -515,11 +515,9 @@ fn encoding_encode_fns(spec: &Spec, op: &Op, enc_id: usize, fs: &[&FormRef]) -> 
     let checks: Vec<&[TokenStream]> = codes.iter().map(|c| c.checks.as_slice()).collect();
     let bodies: Vec<&[TokenStream]> = codes.iter().map(|c| c.body.as_slice()).collect();
     let (sc, sb) = (common_statements(&checks), common_statements(&bodies));
-    let tails: Vec<String> = codes
-        .iter()
-        .map(|c| format!("{:?}", c.tail.as_ref().map(|t| t.to_string())))
-        .collect();
-    let same_tail = codes[0].tail.is_some() && tails.iter().all(|t| *t == tails[0]);
+    let tail_text = |c: &FormCode| c.tail.as_ref().map(|t| t.to_string());
+    let same_tail =
+        codes[0].tail.is_some() && codes.iter().all(|c| tail_text(c) == tail_text(&codes[0]));
     let moved = sc.len() + sb.len() + usize::from(same_tail);
     if fs.len() < 2 || moved < 2 {
         return fs
