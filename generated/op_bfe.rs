@@ -135,14 +135,8 @@ impl OpBfe {
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x7e8000000000)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BFE` (isa-spec/spec/ops/bfe.toml:38); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `BFE` (isa-spec/spec/ops/bfe.toml:38).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BFE"]])?;
         let mut cur = 0usize;
         let ty: ShrType = take_enum_suffix(
@@ -176,13 +170,9 @@ impl OpBfe {
         };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
-        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b"]));
+        asm_try!(at.finish(& ["d", "a", "b"]));
         let op = Self { d, a, b, ty, brev, cc };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -199,31 +189,24 @@ impl OpBfe {
         let ty = self.ty;
         let brev = self.brev;
         let cc = self.cc;
-        match family_of(sm) {
-            _ => {
-                if cc || brev || (b >> 8 & 0xff) == 0
-                    || (b & 0xff) + (b >> 8 & 0xff) > 32
-                {
-                    return Err(
-                        FoldError::new(
-                            format!(
-                                "{} has no fold on SM{} when {}", "bfe", sm,
-                                "cc || brev || (b >> 8 & 0xff) == 0 || (b & 0xff) + (b >> 8 & 0xff) > 32"
-                            ),
-                        ),
-                    );
-                }
-                let cc_in: bool = false;
-                let pos = b & 0xff;
-                let len = b >> 8 & 0xff;
-                let field = ((a as u64) >> pos) & ((1u64 << len) - 1);
-                let out_d: u32 = match ty {
-                    ShrType::U32 => field as u32,
-                    ShrType::S32 => (((field << (64 - len)) as i64) >> (64 - len)) as u32,
-                };
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
-            }
+        if cc || brev || (b >> 8 & 0xff) == 0 || (b & 0xff) + (b >> 8 & 0xff) > 32 {
+            return Err(
+                FoldError::new(
+                    format!(
+                        "{} has no fold on SM{} when {}", "bfe", sm,
+                        "cc || brev || (b >> 8 & 0xff) == 0 || (b & 0xff) + (b >> 8 & 0xff) > 32"
+                    ),
+                ),
+            );
         }
+        let pos = b & 0xff;
+        let len = b >> 8 & 0xff;
+        let field = ((a as u64) >> pos) & ((1u64 << len) - 1);
+        let out_d: u32 = match ty {
+            ShrType::U32 => field as u32,
+            ShrType::S32 => (((field << (64 - len)) as i64) >> (64 - len)) as u32,
+        };
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpBfe {}
@@ -261,26 +244,22 @@ impl Forms for OpBfe {
         let reuse_a = false;
         let reuse_b = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("BFE");
-                out.push_text_chunk(self.ty.chunk_sm(sm));
-                if self.brev {
-                    out.push_str(".BREV");
-                }
-                out.push_str(" ");
-                {
-                    write_reg(out, self.d);
-                    if self.cc {
-                        out.push_str(".CC");
-                    }
-                };
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-            }
+        out.push_str("BFE");
+        out.push_text_chunk(self.ty.chunk_sm(sm));
+        if self.brev {
+            out.push_str(".BREV");
         }
+        out.push_str(" ");
+        {
+            write_reg(out, self.d);
+            if self.cc {
+                out.push_str(".CC");
+            }
+        };
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
         out.trim_end_spaces();
     }
 }

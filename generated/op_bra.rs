@@ -316,7 +316,7 @@ impl OpBra {
             Src::PT
         };
         let target = asm_try!(rel_operand(at.take(), "target", addr, next));
-        let reuse_marks = asm_try!(at.finish(& ["cond", "target"]));
+        asm_try!(at.finish(& ["cond", "target"]));
         let op = Self {
             cond,
             mode,
@@ -324,11 +324,7 @@ impl OpBra {
             cc: Cc::T,
             target,
         };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     /// Parse syntax `BRA` (isa-spec/spec/ops/bra.toml:48).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -356,7 +352,7 @@ impl OpBra {
             Cc::T
         };
         let target = asm_try!(rel_operand(at.take(), "target", addr, next));
-        let reuse_marks = asm_try!(at.finish(& ["cc", "target"]));
+        asm_try!(at.finish(& ["cc", "target"]));
         let op = Self {
             cond: Src::PT,
             mode,
@@ -364,11 +360,7 @@ impl OpBra {
             cc,
             target,
         };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -383,9 +375,7 @@ impl OpBra {
         let any = self.any;
         let cc = self.cc;
         let target = self.target;
-        match family_of(sm) {
-            _ => Ok((FoldOut::new(&[]), None)),
-        }
+        Ok((FoldOut::new(&[]), None))
     }
 }
 impl MemOp for OpBra {}

@@ -130,14 +130,8 @@ impl OpBraUp {
         let o = Self { cond, ucond, any, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BRA.U` (isa-spec/spec/ops/bra_up.toml:30); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `BRA.U` (isa-spec/spec/ops/bra_up.toml:30).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BRA", "U"]])?;
         let mut cur = 0usize;
         let any: bool = take_suffix(rest, &mut cur, ".ANY");
@@ -154,13 +148,9 @@ impl OpBraUp {
         };
         let ucond = asm_try!(src_operand(at.take(), "ucond", ImmStyle::Hex));
         let target = asm_try!(rel_operand(at.take(), "target", addr, next));
-        let reuse_marks = asm_try!(at.finish(& ["cond", "ucond", "target"]));
+        asm_try!(at.finish(& ["cond", "ucond", "target"]));
         let op = Self { cond, ucond, any, target };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -176,9 +166,7 @@ impl OpBraUp {
         let ucond: bool = ucond_raw.with_mods(ucond_neg, ucond_abs, ucond_not);
         let any = self.any;
         let target = self.target;
-        match family_of(sm) {
-            _ => Ok((FoldOut::new(&[]), None)),
-        }
+        Ok((FoldOut::new(&[]), None))
     }
 }
 impl MemOp for OpBraUp {}
@@ -215,28 +203,24 @@ impl Forms for OpBraUp {
         let reuse_cond = false;
         let reuse_ucond = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("BRA.U");
-                if self.any {
-                    out.push_str(".ANY");
-                }
-                let mut first = true;
-                if self.cond != Src::PT {
-                    out.push_str(" ");
-                    first = false;
-                    write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
-                }
-                out.push_str(if first { " " } else { ", " });
-                first = false;
-                write_src(out, &self.ucond, reuse_ucond, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_signed_hex(
-                    out,
-                    (addr as i64).wrapping_add(next).wrapping_add(self.target),
-                );
-            }
+        out.push_str("BRA.U");
+        if self.any {
+            out.push_str(".ANY");
         }
+        let mut first = true;
+        if self.cond != Src::PT {
+            out.push_str(" ");
+            first = false;
+            write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
+        }
+        out.push_str(if first { " " } else { ", " });
+        first = false;
+        write_src(out, &self.ucond, reuse_ucond, ImmStyle::Hex.for_sm(sm));
+        out.push_str(", ");
+        write_signed_hex(
+            out,
+            (addr as i64).wrapping_add(next).wrapping_add(self.target),
+        );
         out.trim_end_spaces();
     }
 }

@@ -180,14 +180,8 @@ impl OpBraUr {
         let o = Self { cond, ur, mode, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `BRA` (isa-spec/spec/ops/bra_ur.toml:29); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `BRA` (isa-spec/spec/ops/bra_ur.toml:29).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["BRA"]])?;
         let mut cur = 0usize;
         let mode: BraUrMode = take_enum_suffix(
@@ -209,13 +203,9 @@ impl OpBraUr {
         };
         let ur = asm_try!(src_operand(at.take(), "ur", ImmStyle::Hex));
         let target = asm_try!(rel_operand(at.take(), "target", addr, next));
-        let reuse_marks = asm_try!(at.finish(& ["cond", "ur", "target"]));
+        asm_try!(at.finish(& ["cond", "ur", "target"]));
         let op = Self { cond, ur, mode, target };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -231,9 +221,7 @@ impl OpBraUr {
         let ur: u32 = ur_raw.with_mods(ur_neg, ur_abs, ur_not);
         let mode = self.mode;
         let target = self.target;
-        match family_of(sm) {
-            _ => Ok((FoldOut::new(&[]), None)),
-        }
+        Ok((FoldOut::new(&[]), None))
     }
 }
 impl MemOp for OpBraUr {}
@@ -272,26 +260,22 @@ impl Forms for OpBraUr {
         let reuse_cond = false;
         let reuse_ur = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("BRA");
-                out.push_text_chunk(self.mode.chunk_sm(sm));
-                let mut first = true;
-                if self.cond != Src::PT {
-                    out.push_str(" ");
-                    first = false;
-                    write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
-                }
-                out.push_str(if first { " " } else { ", " });
-                first = false;
-                write_src(out, &self.ur, reuse_ur, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_signed_hex(
-                    out,
-                    (addr as i64).wrapping_add(next).wrapping_add(self.target),
-                );
-            }
+        out.push_str("BRA");
+        out.push_text_chunk(self.mode.chunk_sm(sm));
+        let mut first = true;
+        if self.cond != Src::PT {
+            out.push_str(" ");
+            first = false;
+            write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
         }
+        out.push_str(if first { " " } else { ", " });
+        first = false;
+        write_src(out, &self.ur, reuse_ur, ImmStyle::Hex.for_sm(sm));
+        out.push_str(", ");
+        write_signed_hex(
+            out,
+            (addr as i64).wrapping_add(next).wrapping_add(self.target),
+        );
         out.trim_end_spaces();
     }
 }

@@ -111,14 +111,8 @@ impl OpCallAbs {
         let o = Self { cond, noinc, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `CALL.ABS` (isa-spec/spec/ops/call_abs.toml:25); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `CALL.ABS` (isa-spec/spec/ops/call_abs.toml:25).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["CALL", "ABS"]])?;
         let mut cur = 0usize;
         let noinc: bool = take_suffix(rest, &mut cur, ".NOINC");
@@ -133,13 +127,9 @@ impl OpCallAbs {
             Src::PT
         };
         let target = asm_try!(abs_operand(at.take(), "target"));
-        let reuse_marks = asm_try!(at.finish(& ["cond", "target"]));
+        asm_try!(at.finish(& ["cond", "target"]));
         let op = Self { cond, noinc, target };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -152,9 +142,7 @@ impl OpCallAbs {
         let cond: bool = cond_raw.with_mods(cond_neg, cond_abs, cond_not);
         let noinc = self.noinc;
         let target = self.target;
-        match family_of(sm) {
-            _ => Ok((FoldOut::new(&[]), None)),
-        }
+        Ok((FoldOut::new(&[]), None))
     }
 }
 impl MemOp for OpCallAbs {}
@@ -189,23 +177,19 @@ impl Forms for OpCallAbs {
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_cond = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("CALL.ABS");
-                if self.noinc {
-                    out.push_str(".NOINC");
-                }
-                let mut first = true;
-                if self.cond != Src::PT {
-                    out.push_str(" ");
-                    first = false;
-                    write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
-                }
-                out.push_str(if first { " " } else { ", " });
-                first = false;
-                write_hex(out, self.target);
-            }
+        out.push_str("CALL.ABS");
+        if self.noinc {
+            out.push_str(".NOINC");
         }
+        let mut first = true;
+        if self.cond != Src::PT {
+            out.push_str(" ");
+            first = false;
+            write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
+        }
+        out.push_str(if first { " " } else { ", " });
+        first = false;
+        write_hex(out, self.target);
         out.trim_end_spaces();
     }
 }

@@ -120,14 +120,8 @@ impl OpCallAbsR {
         let o = Self { cond, a, noinc, off };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `CALL.ABS` (isa-spec/spec/ops/call_abs_r.toml:33); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `CALL.ABS` (isa-spec/spec/ops/call_abs_r.toml:33).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["CALL", "ABS"]])?;
         let mut cur = 0usize;
         let noinc: bool = take_suffix(rest, &mut cur, ".NOINC");
@@ -148,13 +142,9 @@ impl OpCallAbsR {
             at.skip();
             0i64
         };
-        let reuse_marks = asm_try!(at.finish(& ["cond", "a", "off"]));
+        asm_try!(at.finish(& ["cond", "a", "off"]));
         let op = Self { cond, a, noinc, off };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -170,9 +160,7 @@ impl OpCallAbsR {
         let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let noinc = self.noinc;
         let off = self.off;
-        match family_of(sm) {
-            _ => Ok((FoldOut::new(&[]), None)),
-        }
+        Ok((FoldOut::new(&[]), None))
     }
 }
 impl MemOp for OpCallAbsR {}
@@ -208,26 +196,22 @@ impl Forms for OpCallAbsR {
         let reuse_cond = false;
         let reuse_a = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("CALL.ABS");
-                if self.noinc {
-                    out.push_str(".NOINC");
-                }
-                let mut first = true;
-                if self.cond != Src::PT {
-                    out.push_str(" ");
-                    first = false;
-                    write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
-                }
-                out.push_str(if first { " " } else { ", " });
-                first = false;
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
-                if self.off != 0i64 {
-                    out.push_str(" ");
-                    write_signed_hex(out, self.off);
-                }
-            }
+        out.push_str("CALL.ABS");
+        if self.noinc {
+            out.push_str(".NOINC");
+        }
+        let mut first = true;
+        if self.cond != Src::PT {
+            out.push_str(" ");
+            first = false;
+            write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
+        }
+        out.push_str(if first { " " } else { ", " });
+        first = false;
+        write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
+        if self.off != 0i64 {
+            out.push_str(" ");
+            write_signed_hex(out, self.off);
         }
         out.trim_end_spaces();
     }

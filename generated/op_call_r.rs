@@ -120,14 +120,8 @@ impl OpCallR {
         let o = Self { cond, a, noinc, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `CALL.REL` (isa-spec/spec/ops/call_r.toml:30); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `CALL.REL` (isa-spec/spec/ops/call_r.toml:30).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["CALL", "REL"]])?;
         let mut cur = 0usize;
         let noinc: bool = take_suffix(rest, &mut cur, ".NOINC");
@@ -144,13 +138,9 @@ impl OpCallR {
         };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
         let target = asm_try!(rel_operand(at.take(), "target", addr, next));
-        let reuse_marks = asm_try!(at.finish(& ["cond", "a", "target"]));
+        asm_try!(at.finish(& ["cond", "a", "target"]));
         let op = Self { cond, a, noinc, target };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -166,9 +156,7 @@ impl OpCallR {
         let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let noinc = self.noinc;
         let target = self.target;
-        match family_of(sm) {
-            _ => Ok((FoldOut::new(&[]), None)),
-        }
+        Ok((FoldOut::new(&[]), None))
     }
 }
 impl MemOp for OpCallR {}
@@ -205,28 +193,24 @@ impl Forms for OpCallR {
         let reuse_cond = false;
         let reuse_a = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("CALL.REL");
-                if self.noinc {
-                    out.push_str(".NOINC");
-                }
-                let mut first = true;
-                if self.cond != Src::PT {
-                    out.push_str(" ");
-                    first = false;
-                    write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
-                }
-                out.push_str(if first { " " } else { ", " });
-                first = false;
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
-                out.push_str(" ");
-                write_signed_hex(
-                    out,
-                    (addr as i64).wrapping_add(next).wrapping_add(self.target),
-                );
-            }
+        out.push_str("CALL.REL");
+        if self.noinc {
+            out.push_str(".NOINC");
         }
+        let mut first = true;
+        if self.cond != Src::PT {
+            out.push_str(" ");
+            first = false;
+            write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
+        }
+        out.push_str(if first { " " } else { ", " });
+        first = false;
+        write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
+        out.push_str(" ");
+        write_signed_hex(
+            out,
+            (addr as i64).wrapping_add(next).wrapping_add(self.target),
+        );
         out.trim_end_spaces();
     }
 }

@@ -62,17 +62,10 @@ impl OpCs2r {
         let o = Self { d, sr };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `CS2R` (isa-spec/spec/ops/cs2r.toml:16); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `CS2R` (isa-spec/spec/ops/cs2r.toml:16).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["CS2R"]])?;
-        let mut cur = 0usize;
-        if cur != rest.len() {
+        if !rest.is_empty() {
             return None;
         }
         let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
@@ -80,13 +73,9 @@ impl OpCs2r {
         let sr = asm_try!(
             enum_operand(at.take(), "sr", & Sr::ALL, | v | v.text_sm(sm), | v | v.text())
         );
-        let reuse_marks = asm_try!(at.finish(& ["d", "sr"]));
+        asm_try!(at.finish(& ["d", "sr"]));
         let op = Self { d, sr };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -95,17 +84,11 @@ impl OpCs2r {
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("cs2r", 0usize, srcs)?;
         let sr = self.sr;
-        match family_of(sm) {
-            _ => {
-                Err(
-                    FoldError::new(
-                        format!(
-                            "{} has no fold for every destination on SM{}", "cs2r", sm
-                        ),
-                    ),
-                )
-            }
-        }
+        Err(
+            FoldError::new(
+                format!("{} has no fold for every destination on SM{}", "cs2r", sm),
+            ),
+        )
     }
 }
 impl MemOp for OpCs2r {}
@@ -137,15 +120,11 @@ impl Forms for OpCs2r {
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("CS2R");
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                out.push_text_chunk(self.sr.chunk_sm(sm));
-            }
-        }
+        out.push_str("CS2R");
+        out.push_str(" ");
+        write_reg(out, self.d);
+        out.push_str(", ");
+        out.push_text_chunk(self.sr.chunk_sm(sm));
         out.trim_end_spaces();
     }
 }

@@ -419,14 +419,8 @@ impl OpDadd {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `DADD` (isa-spec/spec/ops/dadd.toml:36); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `DADD` (isa-spec/spec/ops/dadd.toml:36).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["DADD"]])?;
         let mut cur = 0usize;
         let rnd: Rnd = take_enum_suffix(rest, &mut cur, &Rnd::ALL, |v| v.text_sm(sm))?;
@@ -465,9 +459,7 @@ impl OpDadd {
                 ("b", &[19, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
             ],
         );
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -483,20 +475,15 @@ impl OpDadd {
         let b: f64 = b_raw.with_mods(b_neg, b_abs, b_not);
         let rnd = self.rnd;
         let cc = self.cc;
-        match family_of(sm) {
-            _ => {
-                if cc {
-                    return Err(
-                        FoldError::new(
-                            format!("{} has no fold on SM{} when {}", "dadd", sm, "cc"),
-                        ),
-                    );
-                }
-                let cc_in: bool = false;
-                let out_d: f64 = dadd_f64(a, b, rnd)?;
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
-            }
+        if cc {
+            return Err(
+                FoldError::new(
+                    format!("{} has no fold on SM{} when {}", "dadd", sm, "cc"),
+                ),
+            );
         }
+        let out_d: f64 = dadd_f64(a, b, rnd)?;
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpDadd {}
@@ -549,23 +536,19 @@ impl Forms for OpDadd {
         let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 17 & 1 != 0);
         let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 19 & 1 != 0);
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("DADD");
-                out.push_text_chunk(self.rnd.chunk_sm(sm));
-                out.push_str(" ");
-                {
-                    write_reg(out, self.d);
-                    if self.cc {
-                        out.push_str(".CC");
-                    }
-                };
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::F64Hi.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::F64Hi.for_sm(sm));
+        out.push_str("DADD");
+        out.push_text_chunk(self.rnd.chunk_sm(sm));
+        out.push_str(" ");
+        {
+            write_reg(out, self.d);
+            if self.cc {
+                out.push_str(".CC");
             }
-        }
+        };
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::F64Hi.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::F64Hi.for_sm(sm));
         out.trim_end_spaces();
     }
 }

@@ -503,14 +503,8 @@ impl OpDfma {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `DFMA` (isa-spec/spec/ops/dfma.toml:33); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `DFMA` (isa-spec/spec/ops/dfma.toml:33).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["DFMA"]])?;
         let mut cur = 0usize;
         let rnd: Rnd = take_enum_suffix(rest, &mut cur, &Rnd::ALL, |v| v.text_sm(sm))?;
@@ -534,9 +528,7 @@ impl OpDfma {
                 ("c", &[19, 19, 19, 19, 0, 0, 0, 0, 0, 0, 0, 0]),
             ],
         );
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -554,13 +546,8 @@ impl OpDfma {
         let (c_neg, c_abs, c_not) = self.c.flags();
         let c: f64 = c_raw.with_mods(c_neg, c_abs, c_not);
         let rnd = self.rnd;
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let out_d: f64 = dfma_f64(a, b, c, rnd)?;
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
-            }
-        }
+        let out_d: f64 = dfma_f64(a, b, c, rnd)?;
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpDfma {}
@@ -619,20 +606,16 @@ impl Forms for OpDfma {
         let reuse_b = (matches!(form, Some(0 | 4 | 5 | 6)) && c.ctrl >> 18 & 1 != 0);
         let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 19 & 1 != 0);
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("DFMA");
-                out.push_text_chunk(self.rnd.chunk_sm(sm));
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::F64Hi.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::F64Hi.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::F64Hi.for_sm(sm));
-            }
-        }
+        out.push_str("DFMA");
+        out.push_text_chunk(self.rnd.chunk_sm(sm));
+        out.push_str(" ");
+        write_reg(out, self.d);
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::F64Hi.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::F64Hi.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.c, reuse_c, ImmStyle::F64Hi.for_sm(sm));
         out.trim_end_spaces();
     }
 }

@@ -287,14 +287,8 @@ impl OpDmul {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `DMUL` (isa-spec/spec/ops/dmul.toml:28); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `DMUL` (isa-spec/spec/ops/dmul.toml:28).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["DMUL"]])?;
         let mut cur = 0usize;
         let rnd: Rnd = take_enum_suffix(rest, &mut cur, &Rnd::ALL, |v| v.text_sm(sm))?;
@@ -313,9 +307,7 @@ impl OpDmul {
             form,
             &[("a", &[17, 17, 17, 17, 0, 0, 0]), ("b", &[18, 0, 0, 0, 0, 0, 0])],
         );
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -330,13 +322,8 @@ impl OpDmul {
         let (b_neg, b_abs, b_not) = self.b.flags();
         let b: f64 = b_raw.with_mods(b_neg, b_abs, b_not);
         let rnd = self.rnd;
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let out_d: f64 = dmul_f64(a, b, rnd)?;
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
-            }
-        }
+        let out_d: f64 = dmul_f64(a, b, rnd)?;
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpDmul {}
@@ -383,18 +370,14 @@ impl Forms for OpDmul {
         let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 17 & 1 != 0);
         let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("DMUL");
-                out.push_text_chunk(self.rnd.chunk_sm(sm));
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::F64Hi.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::F64Hi.for_sm(sm));
-            }
-        }
+        out.push_str("DMUL");
+        out.push_text_chunk(self.rnd.chunk_sm(sm));
+        out.push_str(" ");
+        write_reg(out, self.d);
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::F64Hi.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::F64Hi.for_sm(sm));
         out.trim_end_spaces();
     }
 }

@@ -554,14 +554,8 @@ impl OpDsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `DSETP` (isa-spec/spec/ops/dsetp.toml:48); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `DSETP` (isa-spec/spec/ops/dsetp.toml:48).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["DSETP"]])?;
         let mut cur = 0usize;
         let cmp: Dcmp = take_enum_suffix(rest, &mut cur, &Dcmp::ALL, |v| v.text_sm(sm))?;
@@ -599,9 +593,7 @@ impl OpDsetp {
                 ("b", &[0, 0, 0, 19, 0, 0, 0, 0, 0, 0]),
             ],
         );
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -620,25 +612,20 @@ impl OpDsetp {
         let acc: bool = acc_raw.with_mods(acc_neg, acc_abs, acc_not);
         let cmp = self.cmp;
         let setop = self.setop;
-        match family_of(sm) {
-            _ => {
-                if sm >= 70 && (cmp == Dcmp::F || cmp == Dcmp::T) {
-                    return Err(
-                        FoldError::new(
-                            format!(
-                                "{} has no fold on SM{} when {}", "dsetp", sm,
-                                "sm >= 70 && (cmp == Dcmp::F || cmp == Dcmp::T)"
-                            ),
-                        ),
-                    );
-                }
-                let cc_in: bool = false;
-                let r = dcmp_f64(cmp, a, b);
-                let out_p: bool = setop_apply(setop, r, acc);
-                let out_q: bool = setop_apply(setop, !r, acc);
-                Ok((FoldOut::new(&[out_p.into_value(), out_q.into_value()]), None))
-            }
+        if sm >= 70 && (cmp == Dcmp::F || cmp == Dcmp::T) {
+            return Err(
+                FoldError::new(
+                    format!(
+                        "{} has no fold on SM{} when {}", "dsetp", sm,
+                        "sm >= 70 && (cmp == Dcmp::F || cmp == Dcmp::T)"
+                    ),
+                ),
+            );
         }
+        let r = dcmp_f64(cmp, a, b);
+        let out_p: bool = setop_apply(setop, r, acc);
+        let out_q: bool = setop_apply(setop, !r, acc);
+        Ok((FoldOut::new(&[out_p.into_value(), out_q.into_value()]), None))
     }
 }
 impl MemOp for OpDsetp {}
@@ -692,23 +679,19 @@ impl Forms for OpDsetp {
         let reuse_b = (matches!(form, Some(3)) && c.ctrl >> 19 & 1 != 0);
         let reuse_acc = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("DSETP");
-                out.push_text_chunk(self.cmp.chunk_sm(sm));
-                out.push_text_chunk(self.setop.chunk_sm(sm));
-                out.push_str(" ");
-                write_reg(out, self.p);
-                out.push_str(", ");
-                write_reg(out, self.q);
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::F64Hi.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::F64Hi.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.acc, reuse_acc, ImmStyle::Hex.for_sm(sm));
-            }
-        }
+        out.push_str("DSETP");
+        out.push_text_chunk(self.cmp.chunk_sm(sm));
+        out.push_text_chunk(self.setop.chunk_sm(sm));
+        out.push_str(" ");
+        write_reg(out, self.p);
+        out.push_str(", ");
+        write_reg(out, self.q);
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::F64Hi.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::F64Hi.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.acc, reuse_acc, ImmStyle::Hex.for_sm(sm));
         out.trim_end_spaces();
     }
 }

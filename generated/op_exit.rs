@@ -76,14 +76,8 @@ impl OpExit {
         let o = Self { cond, keeprefcount };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `EXIT` (isa-spec/spec/ops/exit.toml:18); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `EXIT` (isa-spec/spec/ops/exit.toml:18).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["EXIT"]])?;
         let mut cur = 0usize;
         let keeprefcount: bool = take_suffix(rest, &mut cur, ".KEEPREFCOUNT");
@@ -97,13 +91,9 @@ impl OpExit {
             at.skip();
             Src::PT
         };
-        let reuse_marks = asm_try!(at.finish(& ["cond"]));
+        asm_try!(at.finish(& ["cond"]));
         let op = Self { cond, keeprefcount };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -115,9 +105,7 @@ impl OpExit {
         let (cond_neg, cond_abs, cond_not) = self.cond.flags();
         let cond: bool = cond_raw.with_mods(cond_neg, cond_abs, cond_not);
         let keeprefcount = self.keeprefcount;
-        match family_of(sm) {
-            _ => Ok((FoldOut::new(&[]), None)),
-        }
+        Ok((FoldOut::new(&[]), None))
     }
 }
 impl MemOp for OpExit {}
@@ -152,19 +140,15 @@ impl Forms for OpExit {
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_cond = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("EXIT");
-                if self.keeprefcount {
-                    out.push_str(".KEEPREFCOUNT");
-                }
-                let mut first = true;
-                if self.cond != Src::PT {
-                    out.push_str(" ");
-                    first = false;
-                    write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
-                }
-            }
+        out.push_str("EXIT");
+        if self.keeprefcount {
+            out.push_str(".KEEPREFCOUNT");
+        }
+        let mut first = true;
+        if self.cond != Src::PT {
+            out.push_str(" ");
+            first = false;
+            write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
         }
         out.trim_end_spaces();
     }

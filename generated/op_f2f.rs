@@ -263,14 +263,8 @@ impl OpF2f {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `F2F` (isa-spec/spec/ops/f2f.toml:51); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `F2F` (isa-spec/spec/ops/f2f.toml:51).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["F2F"]])?;
         let mut cur = 0usize;
         let ftz: bool = take_suffix(rest, &mut cur, ".FTZ");
@@ -334,7 +328,7 @@ impl OpF2f {
                 }
             }
         };
-        let reuse_marks = asm_try!(at.finish(& ["d", "b"]));
+        asm_try!(at.finish(& ["d", "b"]));
         let op = Self {
             d,
             b: v_b.0,
@@ -344,11 +338,7 @@ impl OpF2f {
             rnd,
             sel: v_b.1,
         };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -369,13 +359,8 @@ impl OpF2f {
         let stype = self.stype;
         let rnd = self.rnd;
         let sel = self.sel;
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let out_d: f32 = f2f_f32(b, stype, dtype, rnd, ftz)?;
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
-            }
-        }
+        let out_d: f32 = f2f_f32(b, stype, dtype, rnd, ftz)?;
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpF2f {}
@@ -434,33 +419,29 @@ impl Forms for OpF2f {
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("F2F");
-                if self.ftz {
-                    out.push_str(".FTZ");
-                }
-                out.push_text_chunk(self.dtype.chunk_sm(sm));
-                out.push_text_chunk(self.stype.chunk_sm(sm));
-                out.push_text_chunk(self.rnd.chunk_sm(sm));
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                {
-                    let view = self.b_view();
-                    let style = view.map_or(ImmStyle::F32, View::imm_style).for_sm(sm);
-                    write_src_part(
-                        out,
-                        &self.b,
-                        reuse_b,
-                        style,
-                        view,
-                        self.sel,
-                        PartStyle::Index,
-                    )
-                };
-            }
+        out.push_str("F2F");
+        if self.ftz {
+            out.push_str(".FTZ");
         }
+        out.push_text_chunk(self.dtype.chunk_sm(sm));
+        out.push_text_chunk(self.stype.chunk_sm(sm));
+        out.push_text_chunk(self.rnd.chunk_sm(sm));
+        out.push_str(" ");
+        write_reg(out, self.d);
+        out.push_str(", ");
+        {
+            let view = self.b_view();
+            let style = view.map_or(ImmStyle::F32, View::imm_style).for_sm(sm);
+            write_src_part(
+                out,
+                &self.b,
+                reuse_b,
+                style,
+                view,
+                self.sel,
+                PartStyle::Index,
+            )
+        };
         out.trim_end_spaces();
     }
 }

@@ -378,14 +378,8 @@ impl OpF2fSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x148000000f000)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `F2F` (isa-spec/spec/ops/f2f_sm50.toml:72); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `F2F` (isa-spec/spec/ops/f2f_sm50.toml:72).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["F2F"]])?;
         let mut cur = 0usize;
         let ftz: bool = take_suffix(rest, &mut cur, ".FTZ");
@@ -472,7 +466,7 @@ impl OpF2fSm50 {
                 }
             }
         };
-        let reuse_marks = asm_try!(at.finish(& ["d", "b"]));
+        asm_try!(at.finish(& ["d", "b"]));
         let op = Self {
             d,
             b: v_b.0,
@@ -484,11 +478,7 @@ impl OpF2fSm50 {
             cc,
             sel: v_b.1,
         };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -511,31 +501,24 @@ impl OpF2fSm50 {
         let sat = self.sat;
         let cc = self.cc;
         let sel = self.sel;
-        match family_of(sm) {
-            _ => {
-                if cc || sat
-                    || !(stype == CvtFtypeShown::F16 && dtype == CvtFtypeShown::F32)
-                {
-                    return Err(
-                        FoldError::new(
-                            format!(
-                                "{} has no fold on SM{} when {}", "f2f_sm50", sm,
-                                "cc || sat || !(stype == CvtFtypeShown::F16 && dtype == CvtFtypeShown::F32)"
-                            ),
-                        ),
-                    );
-                }
-                let cc_in: bool = false;
-                let out_d: f32 = f2f_f32(
-                    b,
-                    CvtFtypeShown32::F16,
-                    CvtFtypeShown32::F32,
-                    Rnd::Rn,
-                    ftz,
-                )?;
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
-            }
+        if cc || sat || !(stype == CvtFtypeShown::F16 && dtype == CvtFtypeShown::F32) {
+            return Err(
+                FoldError::new(
+                    format!(
+                        "{} has no fold on SM{} when {}", "f2f_sm50", sm,
+                        "cc || sat || !(stype == CvtFtypeShown::F16 && dtype == CvtFtypeShown::F32)"
+                    ),
+                ),
+            );
         }
+        let out_d: f32 = f2f_f32(
+            b,
+            CvtFtypeShown32::F16,
+            CvtFtypeShown32::F32,
+            Rnd::Rn,
+            ftz,
+        )?;
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpF2fSm50 {}
@@ -589,41 +572,37 @@ impl Forms for OpF2fSm50 {
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("F2F");
-                if self.ftz {
-                    out.push_str(".FTZ");
-                }
-                out.push_text_chunk(self.dtype.chunk_sm(sm));
-                out.push_text_chunk(self.stype.chunk_sm(sm));
-                out.push_text_chunk(self.rnd.chunk_sm(sm));
-                if self.sat {
-                    out.push_str(".SAT");
-                }
-                out.push_str(" ");
-                {
-                    write_reg(out, self.d);
-                    if self.cc {
-                        out.push_str(".CC");
-                    }
-                };
-                out.push_str(", ");
-                {
-                    let view = self.b_view();
-                    let style = view.map_or(ImmStyle::F32, View::imm_style).for_sm(sm);
-                    write_src_part(
-                        out,
-                        &self.b,
-                        reuse_b,
-                        style,
-                        view,
-                        self.sel,
-                        PartStyle::Index,
-                    )
-                };
-            }
+        out.push_str("F2F");
+        if self.ftz {
+            out.push_str(".FTZ");
         }
+        out.push_text_chunk(self.dtype.chunk_sm(sm));
+        out.push_text_chunk(self.stype.chunk_sm(sm));
+        out.push_text_chunk(self.rnd.chunk_sm(sm));
+        if self.sat {
+            out.push_str(".SAT");
+        }
+        out.push_str(" ");
+        {
+            write_reg(out, self.d);
+            if self.cc {
+                out.push_str(".CC");
+            }
+        };
+        out.push_str(", ");
+        {
+            let view = self.b_view();
+            let style = view.map_or(ImmStyle::F32, View::imm_style).for_sm(sm);
+            write_src_part(
+                out,
+                &self.b,
+                reuse_b,
+                style,
+                view,
+                self.sel,
+                PartStyle::Index,
+            )
+        };
         out.trim_end_spaces();
     }
 }

@@ -274,14 +274,8 @@ impl OpF2i64 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `F2I` (isa-spec/spec/ops/f2i64.toml:56); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `F2I` (isa-spec/spec/ops/f2i64.toml:56).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["F2I"]])?;
         let mut cur = 0usize;
         let ftz: bool = take_suffix(rest, &mut cur, ".FTZ");
@@ -351,7 +345,7 @@ impl OpF2i64 {
                 }
             }
         };
-        let reuse_marks = asm_try!(at.finish(& ["d", "b"]));
+        asm_try!(at.finish(& ["d", "b"]));
         let op = Self {
             d,
             b: v_b.0,
@@ -362,11 +356,7 @@ impl OpF2i64 {
             ntz,
             sel: v_b.1,
         };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -388,13 +378,8 @@ impl OpF2i64 {
         let rnd = self.rnd;
         let ntz = self.ntz;
         let sel = self.sel;
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let out_d: u32 = fold_unmodelled("F2I with a 64-bit type")?;
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
-            }
-        }
+        let out_d: u32 = fold_unmodelled("F2I with a 64-bit type")?;
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpF2i64 {}
@@ -453,36 +438,32 @@ impl Forms for OpF2i64 {
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("F2I");
-                if self.ftz {
-                    out.push_str(".FTZ");
-                }
-                out.push_text_chunk(self.dtype.chunk_sm(sm));
-                out.push_text_chunk(self.stype.chunk_sm(sm));
-                out.push_text_chunk(self.rnd.chunk_sm(sm));
-                if self.ntz {
-                    out.push_str(".NTZ");
-                }
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                {
-                    let view = self.b_view();
-                    let style = view.map_or(ImmStyle::F32, View::imm_style).for_sm(sm);
-                    write_src_part(
-                        out,
-                        &self.b,
-                        reuse_b,
-                        style,
-                        view,
-                        self.sel,
-                        PartStyle::Index,
-                    )
-                };
-            }
+        out.push_str("F2I");
+        if self.ftz {
+            out.push_str(".FTZ");
         }
+        out.push_text_chunk(self.dtype.chunk_sm(sm));
+        out.push_text_chunk(self.stype.chunk_sm(sm));
+        out.push_text_chunk(self.rnd.chunk_sm(sm));
+        if self.ntz {
+            out.push_str(".NTZ");
+        }
+        out.push_str(" ");
+        write_reg(out, self.d);
+        out.push_str(", ");
+        {
+            let view = self.b_view();
+            let style = view.map_or(ImmStyle::F32, View::imm_style).for_sm(sm);
+            write_src_part(
+                out,
+                &self.b,
+                reuse_b,
+                style,
+                view,
+                self.sel,
+                PartStyle::Index,
+            )
+        };
         out.trim_end_spaces();
     }
 }

@@ -315,14 +315,8 @@ impl OpF2iSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x54c000000e000)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `F2I` (isa-spec/spec/ops/f2i_sm50.toml:52); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `F2I` (isa-spec/spec/ops/f2i_sm50.toml:52).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["F2I"]])?;
         let mut cur = 0usize;
         let ftz: bool = take_suffix(rest, &mut cur, ".FTZ");
@@ -408,7 +402,7 @@ impl OpF2iSm50 {
                 }
             }
         };
-        let reuse_marks = asm_try!(at.finish(& ["d", "b"]));
+        asm_try!(at.finish(& ["d", "b"]));
         let op = Self {
             d,
             b: v_b.0,
@@ -419,11 +413,7 @@ impl OpF2iSm50 {
             cc,
             sel: v_b.1,
         };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -445,36 +435,30 @@ impl OpF2iSm50 {
         let rnd = self.rnd;
         let cc = self.cc;
         let sel = self.sel;
-        match family_of(sm) {
-            _ => {
-                if cc || stype == CvtFtypeShown::F64
-                    || (stype == CvtFtypeShown::F32 && sel != 0)
-                    || !(dtype == CvtItypeShown::S32 || dtype == CvtItypeShown::U32)
-                {
-                    return Err(
-                        FoldError::new(
-                            format!(
-                                "{} has no fold on SM{} when {}", "f2i_sm50", sm,
-                                "cc || stype == CvtFtypeShown::F64 || (stype == CvtFtypeShown::F32 && sel != 0)\n    || !(dtype == CvtItypeShown::S32 || dtype == CvtItypeShown::U32)"
-                            ),
-                        ),
-                    );
-                }
-                let cc_in: bool = false;
-                let st = if stype == CvtFtypeShown::F16 {
-                    CvtFtype32::F16
-                } else {
-                    CvtFtype32::F32
-                };
-                let dt = if dtype == CvtItypeShown::S32 {
-                    CvtItype32::S32
-                } else {
-                    CvtItype32::U32
-                };
-                let out_d: u32 = f2i_u32(b, st, dt, rnd, ftz)?;
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
-            }
+        if cc || stype == CvtFtypeShown::F64 || (stype == CvtFtypeShown::F32 && sel != 0)
+            || !(dtype == CvtItypeShown::S32 || dtype == CvtItypeShown::U32)
+        {
+            return Err(
+                FoldError::new(
+                    format!(
+                        "{} has no fold on SM{} when {}", "f2i_sm50", sm,
+                        "cc || stype == CvtFtypeShown::F64 || (stype == CvtFtypeShown::F32 && sel != 0)\n    || !(dtype == CvtItypeShown::S32 || dtype == CvtItypeShown::U32)"
+                    ),
+                ),
+            );
         }
+        let st = if stype == CvtFtypeShown::F16 {
+            CvtFtype32::F16
+        } else {
+            CvtFtype32::F32
+        };
+        let dt = if dtype == CvtItypeShown::S32 {
+            CvtItype32::S32
+        } else {
+            CvtItype32::U32
+        };
+        let out_d: u32 = f2i_u32(b, st, dt, rnd, ftz)?;
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpF2iSm50 {}
@@ -519,38 +503,26 @@ impl Forms for OpF2iSm50 {
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("F2I");
-                if self.ftz {
-                    out.push_str(".FTZ");
-                }
-                out.push_text_chunk(self.dtype.chunk_sm(sm));
-                out.push_text_chunk(self.stype.chunk_sm(sm));
-                out.push_text_chunk(self.rnd.chunk_sm(sm));
-                out.push_str(" ");
-                {
-                    write_reg(out, self.d);
-                    if self.cc {
-                        out.push_str(".CC");
-                    }
-                };
-                out.push_str(", ");
-                {
-                    let view = self.b_view();
-                    let style = view.map_or(ImmStyle::F32, View::imm_style).for_sm(sm);
-                    write_src_part(
-                        out,
-                        &self.b,
-                        reuse_b,
-                        style,
-                        view,
-                        self.sel,
-                        PartStyle::Half,
-                    )
-                };
-            }
+        out.push_str("F2I");
+        if self.ftz {
+            out.push_str(".FTZ");
         }
+        out.push_text_chunk(self.dtype.chunk_sm(sm));
+        out.push_text_chunk(self.stype.chunk_sm(sm));
+        out.push_text_chunk(self.rnd.chunk_sm(sm));
+        out.push_str(" ");
+        {
+            write_reg(out, self.d);
+            if self.cc {
+                out.push_str(".CC");
+            }
+        };
+        out.push_str(", ");
+        {
+            let view = self.b_view();
+            let style = view.map_or(ImmStyle::F32, View::imm_style).for_sm(sm);
+            write_src_part(out, &self.b, reuse_b, style, view, self.sel, PartStyle::Half)
+        };
         out.trim_end_spaces();
     }
 }

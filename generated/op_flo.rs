@@ -211,14 +211,8 @@ impl OpFlo {
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_not(bit(w, 40));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FLO` (isa-spec/spec/ops/flo.toml:30); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `FLO` (isa-spec/spec/ops/flo.toml:30).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FLO"]])?;
         let mut cur = 0usize;
         let ty: FloType = take_enum_suffix(
@@ -240,13 +234,9 @@ impl OpFlo {
             Reg::PT
         };
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::Hex));
-        let reuse_marks = asm_try!(at.finish(& ["d", "pd", "b"]));
+        asm_try!(at.finish(& ["d", "pd", "b"]));
         let op = Self { pd, d, b, ty, sh };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -259,17 +249,12 @@ impl OpFlo {
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let ty = self.ty;
         let sh = self.sh;
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let v = if ty == FloType::S32 && (b as i32) < 0 { !b } else { b };
-                let lead = v.leading_zeros();
-                let r = if v == 0 { u32::MAX } else if sh { lead } else { 31 - lead };
-                let out_pd: bool = v == 0;
-                let out_d: u32 = r;
-                Ok((FoldOut::new(&[out_pd.into_value(), out_d.into_value()]), None))
-            }
-        }
+        let v = if ty == FloType::S32 && (b as i32) < 0 { !b } else { b };
+        let lead = v.leading_zeros();
+        let r = if v == 0 { u32::MAX } else if sh { lead } else { 31 - lead };
+        let out_pd: bool = v == 0;
+        let out_d: u32 = r;
+        Ok((FoldOut::new(&[out_pd.into_value(), out_d.into_value()]), None))
     }
 }
 impl MemOp for OpFlo {}
@@ -314,33 +299,25 @@ impl Forms for OpFlo {
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("FLO");
-                out.push_text_chunk(self.ty.chunk_sm(sm));
-                if self.sh {
-                    out.push_str(".SH");
-                }
-                out.push_str(" ");
-                write_reg(out, self.d);
-                if self.pd != Reg::PT {
-                    out.push_str(", ");
-                    write_reg(out, self.pd);
-                }
-                out.push_str(", ");
-                write_src(
-                    out,
-                    &self.b,
-                    reuse_b,
-                    if matches!(sm, 50 | 52 | 60) {
-                        ImmStyle::SignedHex
-                    } else {
-                        ImmStyle::Hex
-                    }
-                        .for_sm(sm),
-                );
-            }
+        out.push_str("FLO");
+        out.push_text_chunk(self.ty.chunk_sm(sm));
+        if self.sh {
+            out.push_str(".SH");
         }
+        out.push_str(" ");
+        write_reg(out, self.d);
+        if self.pd != Reg::PT {
+            out.push_str(", ");
+            write_reg(out, self.pd);
+        }
+        out.push_str(", ");
+        write_src(
+            out,
+            &self.b,
+            reuse_b,
+            if matches!(sm, 50 | 52 | 60) { ImmStyle::SignedHex } else { ImmStyle::Hex }
+                .for_sm(sm),
+        );
         out.trim_end_spaces();
     }
 }

@@ -506,14 +506,8 @@ impl OpFmnmx {
             .with_abs(bit(w, 49));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FMNMX` (isa-spec/spec/ops/fmnmx.toml:42); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `FMNMX` (isa-spec/spec/ops/fmnmx.toml:42).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FMNMX"]])?;
         let mut cur = 0usize;
         let ftz: bool = take_suffix(rest, &mut cur, ".FTZ");
@@ -546,9 +540,7 @@ impl OpFmnmx {
                 ("b", &[18, 0, 0, 0, 18, 0, 0, 0, 18, 0, 0, 0, 0, 0, 0]),
             ],
         );
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -568,13 +560,8 @@ impl OpFmnmx {
         let ftz = self.ftz;
         let nan = self.nan;
         let xorsign = self.xorsign;
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let out_d: f32 = fmnmx_f32(a, b, p, ftz, nan, xorsign);
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
-            }
-        }
+        let out_d: f32 = fmnmx_f32(a, b, p, ftz, nan, xorsign);
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpFmnmx {}
@@ -640,28 +627,24 @@ impl Forms for OpFmnmx {
         let reuse_b = (matches!(form, Some(0 | 4 | 8)) && c.ctrl >> 18 & 1 != 0);
         let reuse_p = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("FMNMX");
-                if self.ftz {
-                    out.push_str(".FTZ");
-                }
-                if self.nan {
-                    out.push_str(".NAN");
-                }
-                if self.xorsign {
-                    out.push_str(".XORSIGN");
-                }
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::F32.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::F32.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.p, reuse_p, ImmStyle::Hex.for_sm(sm));
-            }
+        out.push_str("FMNMX");
+        if self.ftz {
+            out.push_str(".FTZ");
         }
+        if self.nan {
+            out.push_str(".NAN");
+        }
+        if self.xorsign {
+            out.push_str(".XORSIGN");
+        }
+        out.push_str(" ");
+        write_reg(out, self.d);
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::F32.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::F32.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.p, reuse_p, ImmStyle::Hex.for_sm(sm));
         out.trim_end_spaces();
     }
 }

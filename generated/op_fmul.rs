@@ -246,14 +246,8 @@ impl OpFmul {
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FMUL` (isa-spec/spec/ops/fmul.toml:34); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `FMUL` (isa-spec/spec/ops/fmul.toml:34).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FMUL"]])?;
         let mut cur = 0usize;
         let ftz: bool = take_suffix(rest, &mut cur, ".FTZ");
@@ -274,9 +268,7 @@ impl OpFmul {
             form,
             &[("a", &[17, 17, 17, 17, 0, 0, 0]), ("b", &[18, 0, 0, 0, 0, 0, 0])],
         );
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -293,13 +285,8 @@ impl OpFmul {
         let ftz = self.ftz;
         let rnd = self.rnd;
         let sat = self.sat;
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let out_d: f32 = fmul_f32(a, b, rnd, ftz, sat);
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
-            }
-        }
+        let out_d: f32 = fmul_f32(a, b, rnd, ftz, sat);
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpFmul {}
@@ -346,24 +333,20 @@ impl Forms for OpFmul {
         let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 17 & 1 != 0);
         let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("FMUL");
-                if self.ftz {
-                    out.push_str(".FTZ");
-                }
-                out.push_text_chunk(self.rnd.chunk_sm(sm));
-                if self.sat {
-                    out.push_str(".SAT");
-                }
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::F32.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::F32.for_sm(sm));
-            }
+        out.push_str("FMUL");
+        if self.ftz {
+            out.push_str(".FTZ");
         }
+        out.push_text_chunk(self.rnd.chunk_sm(sm));
+        if self.sat {
+            out.push_str(".SAT");
+        }
+        out.push_str(" ");
+        write_reg(out, self.d);
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::F32.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::F32.for_sm(sm));
         out.trim_end_spaces();
     }
 }

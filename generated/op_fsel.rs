@@ -126,17 +126,10 @@ impl OpFsel {
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FSEL` (isa-spec/spec/ops/fsel.toml:23); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `FSEL` (isa-spec/spec/ops/fsel.toml:23).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FSEL"]])?;
-        let mut cur = 0usize;
-        if cur != rest.len() {
+        if !rest.is_empty() {
             return None;
         }
         let mut at = asm_try!(Operands:: < 4 > ::start(line, 4, 0usize));
@@ -152,9 +145,7 @@ impl OpFsel {
             form,
             &[("a", &[17, 17, 17, 17]), ("b", &[18, 0, 0, 0])],
         );
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -171,13 +162,8 @@ impl OpFsel {
         let cond_raw: bool = srcs[2usize].pred()?;
         let (cond_neg, cond_abs, cond_not) = self.cond.flags();
         let cond: bool = cond_raw.with_mods(cond_neg, cond_abs, cond_not);
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let out_d: f32 = if cond { a } else { b };
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
-            }
-        }
+        let out_d: f32 = if cond { a } else { b };
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpFsel {}
@@ -219,19 +205,15 @@ impl Forms for OpFsel {
         let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
         let reuse_cond = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("FSEL");
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::F32.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::F32.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
-            }
-        }
+        out.push_str("FSEL");
+        out.push_str(" ");
+        write_reg(out, self.d);
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::F32.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::F32.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
         out.trim_end_spaces();
     }
 }

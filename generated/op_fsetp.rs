@@ -285,14 +285,8 @@ impl OpFsetp {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `FSETP` (isa-spec/spec/ops/fsetp.toml:43); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `FSETP` (isa-spec/spec/ops/fsetp.toml:43).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FSETP"]])?;
         let mut cur = 0usize;
         let cmp: Fcmp = take_enum_suffix(rest, &mut cur, &Fcmp::ALL, |v| v.text_sm(sm))?;
@@ -329,9 +323,7 @@ impl OpFsetp {
             form,
             &[("a", &[17, 17, 17, 17, 0, 0, 0]), ("b", &[18, 0, 0, 0, 0, 0, 0])],
         );
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -351,15 +343,10 @@ impl OpFsetp {
         let cmp = self.cmp;
         let ftz = self.ftz;
         let setop = self.setop;
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let r = fcmp_f32(cmp, a, b, ftz);
-                let out_p: bool = setop_apply(setop, r, acc);
-                let out_q: bool = setop_apply(setop, !r, acc);
-                Ok((FoldOut::new(&[out_p.into_value(), out_q.into_value()]), None))
-            }
-        }
+        let r = fcmp_f32(cmp, a, b, ftz);
+        let out_p: bool = setop_apply(setop, r, acc);
+        let out_q: bool = setop_apply(setop, !r, acc);
+        Ok((FoldOut::new(&[out_p.into_value(), out_q.into_value()]), None))
     }
 }
 impl MemOp for OpFsetp {}
@@ -407,26 +394,22 @@ impl Forms for OpFsetp {
         let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
         let reuse_acc = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("FSETP");
-                out.push_text_chunk(self.cmp.chunk_sm(sm));
-                if self.ftz {
-                    out.push_str(".FTZ");
-                }
-                out.push_text_chunk(self.setop.chunk_sm(sm));
-                out.push_str(" ");
-                write_reg(out, self.p);
-                out.push_str(", ");
-                write_reg(out, self.q);
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::F32.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::F32.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.acc, reuse_acc, ImmStyle::Hex.for_sm(sm));
-            }
+        out.push_str("FSETP");
+        out.push_text_chunk(self.cmp.chunk_sm(sm));
+        if self.ftz {
+            out.push_str(".FTZ");
         }
+        out.push_text_chunk(self.setop.chunk_sm(sm));
+        out.push_str(" ");
+        write_reg(out, self.p);
+        out.push_str(", ");
+        write_reg(out, self.q);
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::F32.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::F32.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.acc, reuse_acc, ImmStyle::Hex.for_sm(sm));
         out.trim_end_spaces();
     }
 }

@@ -906,14 +906,8 @@ impl OpHadd2 {
         }
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HADD2` (isa-spec/spec/ops/hadd2.toml:51); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `HADD2` (isa-spec/spec/ops/hadd2.toml:51).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HADD2"]])?;
         let mut cur = 0usize;
         let fmt: Hfmt = take_enum_suffix(rest, &mut cur, &Hfmt::ALL, |v| v.text_sm(sm))?;
@@ -1018,9 +1012,7 @@ impl OpHadd2 {
                 ("b", &[19, 0, 0, 0, 19, 0, 0, 0, 19, 0, 0, 0]),
             ],
         );
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -1039,13 +1031,8 @@ impl OpHadd2 {
         let sat = self.sat;
         let asel = self.asel;
         let bsel = self.bsel;
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let out_d: u32 = fold_unmodelled("HADD2 (packed halves)")?;
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
-            }
-        }
+        let out_d: u32 = fold_unmodelled("HADD2 (packed halves)")?;
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpHadd2 {}
@@ -1140,38 +1127,34 @@ impl Forms for OpHadd2 {
         ) && c.ctrl >> 17 & 1 != 0);
         let reuse_b = (matches!(form, Some(0 | 4 | 8)) && c.ctrl >> 19 & 1 != 0);
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("HADD2");
-                out.push_text_chunk(self.fmt.chunk_sm(sm));
-                if self.ftz {
-                    out.push_str(".FTZ");
-                }
-                if self.sat {
-                    out.push_str(".SAT");
-                }
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_src_swizzled(
-                    out,
-                    &self.a,
-                    reuse_a,
-                    self.a_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
-                    self.asel.text_sm(sm),
-                    true,
-                );
-                out.push_str(", ");
-                write_src_swizzled(
-                    out,
-                    &self.b,
-                    reuse_b,
-                    self.b_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
-                    self.bsel.text_sm(sm),
-                    true,
-                );
-            }
+        out.push_str("HADD2");
+        out.push_text_chunk(self.fmt.chunk_sm(sm));
+        if self.ftz {
+            out.push_str(".FTZ");
         }
+        if self.sat {
+            out.push_str(".SAT");
+        }
+        out.push_str(" ");
+        write_reg(out, self.d);
+        out.push_str(", ");
+        write_src_swizzled(
+            out,
+            &self.a,
+            reuse_a,
+            self.a_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
+            self.asel.text_sm(sm),
+            true,
+        );
+        out.push_str(", ");
+        write_src_swizzled(
+            out,
+            &self.b,
+            reuse_b,
+            self.b_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
+            self.bsel.text_sm(sm),
+            true,
+        );
         out.trim_end_spaces();
     }
 }

@@ -459,14 +459,8 @@ impl OpHadd2F32 {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `HADD2` (isa-spec/spec/ops/hadd2_f32.toml:48); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `HADD2` (isa-spec/spec/ops/hadd2_f32.toml:48).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["HADD2"]])?;
         let mut cur = 0usize;
         let fmt: HfmtF32 = take_enum_suffix(
@@ -564,9 +558,7 @@ impl OpHadd2F32 {
         };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(&reuse_marks, form, &[("b", &[19, 0, 0, 0, 19, 0, 0, 0])]);
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -585,13 +577,8 @@ impl OpHadd2F32 {
         let sat = self.sat;
         let asel = self.asel;
         let bsel = self.bsel;
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let out_d: f32 = fold_unmodelled("HADD2.F32 (packed halves)")?;
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
-            }
-        }
+        let out_d: f32 = fold_unmodelled("HADD2.F32 (packed halves)")?;
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpHadd2F32 {}
@@ -640,38 +627,34 @@ impl Forms for OpHadd2F32 {
         let reuse_a = false;
         let reuse_b = (matches!(form, Some(0 | 4)) && c.ctrl >> 19 & 1 != 0);
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("HADD2");
-                out.push_text_chunk(self.fmt.chunk_sm(sm));
-                if self.ftz {
-                    out.push_str(".FTZ");
-                }
-                if self.sat {
-                    out.push_str(".SAT");
-                }
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_src_swizzled(
-                    out,
-                    &self.a,
-                    reuse_a,
-                    ImmStyle::Hex.for_sm(sm),
-                    self.asel.text_sm(sm),
-                    true,
-                );
-                out.push_str(", ");
-                write_src_swizzled(
-                    out,
-                    &self.b,
-                    reuse_b,
-                    self.b_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
-                    self.bsel.text_sm(sm),
-                    true,
-                );
-            }
+        out.push_str("HADD2");
+        out.push_text_chunk(self.fmt.chunk_sm(sm));
+        if self.ftz {
+            out.push_str(".FTZ");
         }
+        if self.sat {
+            out.push_str(".SAT");
+        }
+        out.push_str(" ");
+        write_reg(out, self.d);
+        out.push_str(", ");
+        write_src_swizzled(
+            out,
+            &self.a,
+            reuse_a,
+            ImmStyle::Hex.for_sm(sm),
+            self.asel.text_sm(sm),
+            true,
+        );
+        out.push_str(", ");
+        write_src_swizzled(
+            out,
+            &self.b,
+            reuse_b,
+            self.b_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
+            self.bsel.text_sm(sm),
+            true,
+        );
         out.trim_end_spaces();
     }
 }

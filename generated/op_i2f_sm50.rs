@@ -218,14 +218,8 @@ impl OpI2fSm50 {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x558000000d000)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `I2F` (isa-spec/spec/ops/i2f_sm50.toml:50); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `I2F` (isa-spec/spec/ops/i2f_sm50.toml:50).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["I2F"]])?;
         let mut cur = 0usize;
         let dtype: CvtFtypeShown = take_enum_suffix(
@@ -302,7 +296,7 @@ impl OpI2fSm50 {
                 }
             }
         };
-        let reuse_marks = asm_try!(at.finish(& ["d", "b"]));
+        asm_try!(at.finish(& ["d", "b"]));
         let op = Self {
             d,
             b: v_b.0,
@@ -312,11 +306,7 @@ impl OpI2fSm50 {
             cc,
             sel: v_b.1,
         };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -347,39 +337,33 @@ impl OpI2fSm50 {
         let rnd = self.rnd;
         let cc = self.cc;
         let sel = self.sel;
-        match family_of(sm) {
-            _ => {
-                if cc || dtype != CvtFtypeShown::F32 || stype == CvtItypeShown::S64
-                    || stype == CvtItypeShown::U64
-                    || ((stype == CvtItypeShown::S32 || stype == CvtItypeShown::U32)
-                        && sel != 0)
-                {
-                    return Err(
-                        FoldError::new(
-                            format!(
-                                "{} has no fold on SM{} when {}", "i2f_sm50", sm,
-                                "cc || dtype != CvtFtypeShown::F32\n    || stype == CvtItypeShown::S64 || stype == CvtItypeShown::U64\n    || ((stype == CvtItypeShown::S32 || stype == CvtItypeShown::U32) && sel != 0)"
-                            ),
-                        ),
-                    );
-                }
-                let cc_in: bool = false;
-                let st = match stype {
-                    CvtItypeShown::S32 => CvtItype32::S32,
-                    CvtItypeShown::U32 => CvtItype32::U32,
-                    CvtItypeShown::S16 => CvtItype32::S16,
-                    CvtItypeShown::U16 => CvtItype32::U16,
-                    CvtItypeShown::S8 => CvtItype32::S8,
-                    _ => CvtItype32::U8,
-                };
-                let out_d: f32 = if b_neg || b_abs {
-                    fold_unmodelled("Maxwell I2F with a negated or absolute source")?
-                } else {
-                    i2f_f32(b, st, CvtFtype32::F32, rnd)?
-                };
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
-            }
+        if cc || dtype != CvtFtypeShown::F32 || stype == CvtItypeShown::S64
+            || stype == CvtItypeShown::U64
+            || ((stype == CvtItypeShown::S32 || stype == CvtItypeShown::U32) && sel != 0)
+        {
+            return Err(
+                FoldError::new(
+                    format!(
+                        "{} has no fold on SM{} when {}", "i2f_sm50", sm,
+                        "cc || dtype != CvtFtypeShown::F32\n    || stype == CvtItypeShown::S64 || stype == CvtItypeShown::U64\n    || ((stype == CvtItypeShown::S32 || stype == CvtItypeShown::U32) && sel != 0)"
+                    ),
+                ),
+            );
         }
+        let st = match stype {
+            CvtItypeShown::S32 => CvtItype32::S32,
+            CvtItypeShown::U32 => CvtItype32::U32,
+            CvtItypeShown::S16 => CvtItype32::S16,
+            CvtItypeShown::U16 => CvtItype32::U16,
+            CvtItypeShown::S8 => CvtItype32::S8,
+            _ => CvtItype32::U8,
+        };
+        let out_d: f32 = if b_neg || b_abs {
+            fold_unmodelled("Maxwell I2F with a negated or absolute source")?
+        } else {
+            i2f_f32(b, st, CvtFtype32::F32, rnd)?
+        };
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpI2fSm50 {}
@@ -424,35 +408,31 @@ impl Forms for OpI2fSm50 {
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("I2F");
-                out.push_text_chunk(self.dtype.chunk_sm(sm));
-                out.push_text_chunk(self.stype.chunk_sm(sm));
-                out.push_text_chunk(self.rnd.chunk_sm(sm));
-                out.push_str(" ");
-                {
-                    write_reg(out, self.d);
-                    if self.cc {
-                        out.push_str(".CC");
-                    }
-                };
-                out.push_str(", ");
-                {
-                    let view = self.b_view();
-                    let style = ImmStyle::SignedHex.for_sm(sm);
-                    write_src_part(
-                        out,
-                        &self.b,
-                        reuse_b,
-                        style,
-                        view,
-                        self.sel,
-                        PartStyle::Bytes,
-                    )
-                };
+        out.push_str("I2F");
+        out.push_text_chunk(self.dtype.chunk_sm(sm));
+        out.push_text_chunk(self.stype.chunk_sm(sm));
+        out.push_text_chunk(self.rnd.chunk_sm(sm));
+        out.push_str(" ");
+        {
+            write_reg(out, self.d);
+            if self.cc {
+                out.push_str(".CC");
             }
-        }
+        };
+        out.push_str(", ");
+        {
+            let view = self.b_view();
+            let style = ImmStyle::SignedHex.for_sm(sm);
+            write_src_part(
+                out,
+                &self.b,
+                reuse_b,
+                style,
+                view,
+                self.sel,
+                PartStyle::Bytes,
+            )
+        };
         out.trim_end_spaces();
     }
 }

@@ -201,14 +201,8 @@ impl OpI2i {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `I2I` (isa-spec/spec/ops/i2i.toml:51); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `I2I` (isa-spec/spec/ops/i2i.toml:51).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["I2I"]])?;
         let mut cur = 0usize;
         let dtype: I2iType = take_enum_suffix(
@@ -285,7 +279,7 @@ impl OpI2i {
                 }
             }
         };
-        let reuse_marks = asm_try!(at.finish(& ["d", "b"]));
+        asm_try!(at.finish(& ["d", "b"]));
         let op = Self {
             d,
             b: v_b.0,
@@ -295,11 +289,7 @@ impl OpI2i {
             cc,
             sel: v_b.1,
         };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -330,44 +320,38 @@ impl OpI2i {
         let sat = self.sat;
         let cc = self.cc;
         let sel = self.sel;
-        match family_of(sm) {
-            _ => {
-                if cc || !(dtype == I2iType::S32 || dtype == I2iType::U32)
-                    || ((stype == I2iType::S32 || stype == I2iType::U32) && sel != 0)
-                    || (!(stype == I2iType::S32 || stype == I2iType::U32)
-                        && (b_neg || b_abs))
-                {
-                    return Err(
-                        FoldError::new(
-                            format!(
-                                "{} has no fold on SM{} when {}", "i2i", sm,
-                                "cc || !(dtype == I2iType::S32 || dtype == I2iType::U32)\n    || ((stype == I2iType::S32 || stype == I2iType::U32) && sel != 0)\n    || (!(stype == I2iType::S32 || stype == I2iType::U32) && (b_neg || b_abs))"
-                            ),
-                        ),
-                    );
-                }
-                let cc_in: bool = false;
-                let x: i64 = match stype {
-                    I2iType::S32 => b_raw as i32 as i64,
-                    I2iType::U32 => b_raw as i64,
-                    I2iType::S16 => b as u16 as i16 as i64,
-                    I2iType::U16 => b as u16 as i64,
-                    I2iType::S8 => b as u8 as i8 as i64,
-                    _ => b as u8 as i64,
-                };
-                let x = if b_abs { x.abs() } else { x };
-                let x = if b_neg { -x } else { x };
-                let r = if !sat {
-                    x
-                } else if dtype == I2iType::S32 {
-                    x.clamp(i32::MIN as i64, i32::MAX as i64)
-                } else {
-                    x.clamp(0, u32::MAX as i64)
-                };
-                let out_d: u32 = r as u32;
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
-            }
+        if cc || !(dtype == I2iType::S32 || dtype == I2iType::U32)
+            || ((stype == I2iType::S32 || stype == I2iType::U32) && sel != 0)
+            || (!(stype == I2iType::S32 || stype == I2iType::U32) && (b_neg || b_abs))
+        {
+            return Err(
+                FoldError::new(
+                    format!(
+                        "{} has no fold on SM{} when {}", "i2i", sm,
+                        "cc || !(dtype == I2iType::S32 || dtype == I2iType::U32)\n    || ((stype == I2iType::S32 || stype == I2iType::U32) && sel != 0)\n    || (!(stype == I2iType::S32 || stype == I2iType::U32) && (b_neg || b_abs))"
+                    ),
+                ),
+            );
         }
+        let x: i64 = match stype {
+            I2iType::S32 => b_raw as i32 as i64,
+            I2iType::U32 => b_raw as i64,
+            I2iType::S16 => b as u16 as i16 as i64,
+            I2iType::U16 => b as u16 as i64,
+            I2iType::S8 => b as u8 as i8 as i64,
+            _ => b as u8 as i64,
+        };
+        let x = if b_abs { x.abs() } else { x };
+        let x = if b_neg { -x } else { x };
+        let r = if !sat {
+            x
+        } else if dtype == I2iType::S32 {
+            x.clamp(i32::MIN as i64, i32::MAX as i64)
+        } else {
+            x.clamp(0, u32::MAX as i64)
+        };
+        let out_d: u32 = r as u32;
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpI2i {}
@@ -412,37 +396,33 @@ impl Forms for OpI2i {
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("I2I");
-                out.push_text_chunk(self.dtype.chunk_sm(sm));
-                out.push_text_chunk(self.stype.chunk_sm(sm));
-                if self.sat {
-                    out.push_str(".SAT");
-                }
-                out.push_str(" ");
-                {
-                    write_reg(out, self.d);
-                    if self.cc {
-                        out.push_str(".CC");
-                    }
-                };
-                out.push_str(", ");
-                {
-                    let view = self.b_view();
-                    let style = ImmStyle::SignedHex.for_sm(sm);
-                    write_src_part(
-                        out,
-                        &self.b,
-                        reuse_b,
-                        style,
-                        view,
-                        self.sel,
-                        PartStyle::Bytes,
-                    )
-                };
-            }
+        out.push_str("I2I");
+        out.push_text_chunk(self.dtype.chunk_sm(sm));
+        out.push_text_chunk(self.stype.chunk_sm(sm));
+        if self.sat {
+            out.push_str(".SAT");
         }
+        out.push_str(" ");
+        {
+            write_reg(out, self.d);
+            if self.cc {
+                out.push_str(".CC");
+            }
+        };
+        out.push_str(", ");
+        {
+            let view = self.b_view();
+            let style = ImmStyle::SignedHex.for_sm(sm);
+            write_src_part(
+                out,
+                &self.b,
+                reuse_b,
+                style,
+                view,
+                self.sel,
+                PartStyle::Bytes,
+            )
+        };
         out.trim_end_spaces();
     }
 }

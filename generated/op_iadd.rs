@@ -324,8 +324,7 @@ impl OpIadd {
                     ][f as usize]
                 },
             );
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, raw)
     }
     /// Parse syntax `IADD` (isa-spec/spec/ops/iadd.toml:46).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -363,8 +362,7 @@ impl OpIadd {
                     ][f as usize]
                 },
             );
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -380,32 +378,26 @@ impl OpIadd {
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let cc = self.cc;
         let x = self.x;
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = match (x, cc_in) {
-                    (true, None) => {
-                        return Err(
-                            FoldError::new(
-                                format!(
-                                    "{} reads the carry flag, which is not known", "iadd"
-                                ),
-                            ),
-                        );
-                    }
-                    (_, c) => c.unwrap_or(false),
-                };
-                let a1 = if a_neg { !a_raw } else { a_raw };
-                let b1 = if b_neg { !b_raw } else { b_raw };
-                let cin = if x { cc_in as u64 } else { a_neg as u64 + b_neg as u64 };
-                let sum = a1 as u64 + b1 as u64 + cin;
-                let out_d: u32 = sum as u32;
-                let out_co0: bool = sum >> 32 != 0;
-                Ok((
-                    FoldOut::new(&[out_d.into_value(), out_co0.into_value()]),
-                    if cc { Some(sum >> 32 != 0) } else { None },
-                ))
+        let cc_in: bool = match (x, cc_in) {
+            (true, None) => {
+                return Err(
+                    FoldError::new(
+                        format!("{} reads the carry flag, which is not known", "iadd"),
+                    ),
+                );
             }
-        }
+            (_, c) => c.unwrap_or(false),
+        };
+        let a1 = if a_neg { !a_raw } else { a_raw };
+        let b1 = if b_neg { !b_raw } else { b_raw };
+        let cin = if x { cc_in as u64 } else { a_neg as u64 + b_neg as u64 };
+        let sum = a1 as u64 + b1 as u64 + cin;
+        let out_d: u32 = sum as u32;
+        let out_co0: bool = sum >> 32 != 0;
+        Ok((
+            FoldOut::new(&[out_d.into_value(), out_co0.into_value()]),
+            if cc { Some(sum >> 32 != 0) } else { None },
+        ))
     }
 }
 impl MemOp for OpIadd {}

@@ -332,8 +332,7 @@ impl OpIadd3 {
     /// Parse syntax `IADD3` (isa-spec/spec/ops/iadd3.toml:80).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD3"]])?;
-        let mut cur = 0usize;
-        if cur != rest.len() {
+        if !rest.is_empty() {
             return None;
         }
         let mut at = asm_try!(Operands:: < 6 > ::start(line, 4, 2usize));
@@ -391,14 +390,12 @@ impl OpIadd3 {
                     ][f as usize]
                 },
             );
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, raw)
     }
     /// Parse syntax `IADD3` (isa-spec/spec/ops/iadd3.toml:90).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD3"]])?;
-        let mut cur = 0usize;
-        if cur != rest.len() {
+        if !rest.is_empty() {
             return None;
         }
         let mut at = asm_try!(Operands:: < 6 > ::start(line, 6, 0usize));
@@ -446,8 +443,7 @@ impl OpIadd3 {
                     ][f as usize]
                 },
             );
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, raw)
     }
     /// Parse syntax `IADD3` (isa-spec/spec/ops/iadd3.toml:95).
     fn parse_syntax2(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -619,8 +615,7 @@ impl OpIadd3 {
                     ][f as usize]
                 },
             );
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -643,47 +638,41 @@ impl OpIadd3 {
         let asel = self.asel;
         let bsel = self.bsel;
         let csel = self.csel;
-        match family_of(sm) {
-            _ => {
-                if x || cc || mode != Iadd3Mode::None || asel != HalfSel::Word
-                    || bsel != HalfSel::Word || csel != HalfSel::Word
-                {
-                    return Err(
-                        FoldError::new(
-                            format!(
-                                "{} has no fold on SM{} when {}", "iadd3", sm,
-                                "x || cc || mode != Iadd3Mode::None || asel != HalfSel::Word || bsel != HalfSel::Word || csel != HalfSel::Word"
-                            ),
-                        ),
-                    );
-                }
-                let cc_in: bool = match (x, cc_in) {
-                    (true, None) => {
-                        return Err(
-                            FoldError::new(
-                                format!(
-                                    "{} reads the carry flag, which is not known", "iadd3"
-                                ),
-                            ),
-                        );
-                    }
-                    (_, c) => c.unwrap_or(false),
-                };
-                let term = |v: u32, n: bool| -> u64 {
-                    if n { (!v) as u64 + 1 } else { v as u64 }
-                };
-                let sum = term(a_raw, a_neg) + term(b_raw, b_neg) + term(c_raw, c_neg);
-                let out_d: u32 = sum as u32;
-                let out_co0: bool = sum >= (1u64 << 32);
-                let out_co1: bool = sum >= (1u64 << 33);
-                Ok((
-                    FoldOut::new(
-                        &[out_d.into_value(), out_co0.into_value(), out_co1.into_value()],
+        if x || cc || mode != Iadd3Mode::None || asel != HalfSel::Word
+            || bsel != HalfSel::Word || csel != HalfSel::Word
+        {
+            return Err(
+                FoldError::new(
+                    format!(
+                        "{} has no fold on SM{} when {}", "iadd3", sm,
+                        "x || cc || mode != Iadd3Mode::None || asel != HalfSel::Word || bsel != HalfSel::Word || csel != HalfSel::Word"
                     ),
-                    None,
-                ))
-            }
+                ),
+            );
         }
+        let cc_in: bool = match (x, cc_in) {
+            (true, None) => {
+                return Err(
+                    FoldError::new(
+                        format!("{} reads the carry flag, which is not known", "iadd3"),
+                    ),
+                );
+            }
+            (_, c) => c.unwrap_or(false),
+        };
+        let term = |v: u32, n: bool| -> u64 {
+            if n { (!v) as u64 + 1 } else { v as u64 }
+        };
+        let sum = term(a_raw, a_neg) + term(b_raw, b_neg) + term(c_raw, c_neg);
+        let out_d: u32 = sum as u32;
+        let out_co0: bool = sum >= (1u64 << 32);
+        let out_co1: bool = sum >= (1u64 << 33);
+        Ok((
+            FoldOut::new(
+                &[out_d.into_value(), out_co0.into_value(), out_co1.into_value()],
+            ),
+            None,
+        ))
     }
 }
 impl MemOp for OpIadd3 {}

@@ -69,14 +69,8 @@ impl OpIadd32i {
         let o = Self { d, a, b, cc, x };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IADD32I` (isa-spec/spec/ops/iadd32i.toml:32); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `IADD32I` (isa-spec/spec/ops/iadd32i.toml:32).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD32I"]])?;
         let mut cur = 0usize;
         let x: bool = take_suffix(rest, &mut cur, ".X");
@@ -104,13 +98,9 @@ impl OpIadd32i {
         };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
-        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b"]));
+        asm_try!(at.finish(& ["d", "a", "b"]));
         let op = Self { d, a, b, cc, x };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -126,30 +116,24 @@ impl OpIadd32i {
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let cc = self.cc;
         let x = self.x;
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = match (x, cc_in) {
-                    (true, None) => {
-                        return Err(
-                            FoldError::new(
-                                format!(
-                                    "{} reads the carry flag, which is not known", "iadd32i"
-                                ),
-                            ),
-                        );
-                    }
-                    (_, c) => c.unwrap_or(false),
-                };
-                let a1 = if a_neg { !a_raw } else { a_raw };
-                let cin = if x { cc_in as u64 } else { a_neg as u64 };
-                let sum = a1 as u64 + b as u64 + cin;
-                let out_d: u32 = sum as u32;
-                Ok((
-                    FoldOut::new(&[out_d.into_value()]),
-                    if cc { Some(sum >> 32 != 0) } else { None },
-                ))
+        let cc_in: bool = match (x, cc_in) {
+            (true, None) => {
+                return Err(
+                    FoldError::new(
+                        format!("{} reads the carry flag, which is not known", "iadd32i"),
+                    ),
+                );
             }
-        }
+            (_, c) => c.unwrap_or(false),
+        };
+        let a1 = if a_neg { !a_raw } else { a_raw };
+        let cin = if x { cc_in as u64 } else { a_neg as u64 };
+        let sum = a1 as u64 + b as u64 + cin;
+        let out_d: u32 = sum as u32;
+        Ok((
+            FoldOut::new(&[out_d.into_value()]),
+            if cc { Some(sum >> 32 != 0) } else { None },
+        ))
     }
 }
 impl MemOp for OpIadd32i {}
@@ -183,25 +167,21 @@ impl Forms for OpIadd32i {
         let reuse_a = false;
         let reuse_b = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("IADD32I");
-                if self.x {
-                    out.push_str(".X");
-                }
-                out.push_str(" ");
-                {
-                    write_reg(out, self.d);
-                    if self.cc {
-                        out.push_str(".CC");
-                    }
-                };
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-            }
+        out.push_str("IADD32I");
+        if self.x {
+            out.push_str(".X");
         }
+        out.push_str(" ");
+        {
+            write_reg(out, self.d);
+            if self.cc {
+                out.push_str(".CC");
+            }
+        };
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
         out.trim_end_spaces();
     }
 }

@@ -208,8 +208,7 @@ impl OpIadd3x {
     /// Parse syntax `IADD3.X` (isa-spec/spec/ops/iadd3x.toml:48).
     fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD3", "X"]])?;
-        let mut cur = 0usize;
-        if cur != rest.len() {
+        if !rest.is_empty() {
             return None;
         }
         let mut at = asm_try!(Operands:: < 8 > ::start(line, 6, 2usize));
@@ -250,15 +249,12 @@ impl OpIadd3x {
             form,
             &[("a", &[17, 17, 17, 17]), ("b", &[18, 0, 0, 0]), ("c", &[19, 19, 19, 19])],
         );
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     /// Parse syntax `IADD3.X` (isa-spec/spec/ops/iadd3x.toml:53).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD3", "X"]])?;
-        let mut cur = 0usize;
-        if cur != rest.len() {
+        if !rest.is_empty() {
             return None;
         }
         let mut at = asm_try!(Operands:: < 8 > ::start(line, 8, 0usize));
@@ -289,9 +285,7 @@ impl OpIadd3x {
             form,
             &[("a", &[17, 17, 17, 17]), ("b", &[18, 0, 0, 0]), ("c", &[19, 19, 19, 19])],
         );
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -314,21 +308,16 @@ impl OpIadd3x {
         let ci1_raw: bool = srcs[4usize].pred()?;
         let (ci1_neg, ci1_abs, ci1_not) = self.ci1.flags();
         let ci1: bool = ci1_raw.with_mods(ci1_neg, ci1_abs, ci1_not);
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let sum = a as u64 + b as u64 + c as u64 + ci0 as u64 + ci1 as u64;
-                let out_d: u32 = sum as u32;
-                let out_co0: bool = sum >= (1u64 << 32);
-                let out_co1: bool = sum >= (1u64 << 33);
-                Ok((
-                    FoldOut::new(
-                        &[out_d.into_value(), out_co0.into_value(), out_co1.into_value()],
-                    ),
-                    None,
-                ))
-            }
-        }
+        let sum = a as u64 + b as u64 + c as u64 + ci0 as u64 + ci1 as u64;
+        let out_d: u32 = sum as u32;
+        let out_co0: bool = sum >= (1u64 << 32);
+        let out_co1: bool = sum >= (1u64 << 33);
+        Ok((
+            FoldOut::new(
+                &[out_d.into_value(), out_co0.into_value(), out_co1.into_value()],
+            ),
+            None,
+        ))
     }
 }
 impl MemOp for OpIadd3x {}

@@ -152,17 +152,10 @@ impl OpIadd64 {
             .with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IADD.64` (isa-spec/spec/ops/iadd64.toml:29); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `IADD.64` (isa-spec/spec/ops/iadd64.toml:29).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD", "64"]])?;
-        let mut cur = 0usize;
-        if cur != rest.len() {
+        if !rest.is_empty() {
             return None;
         }
         let mut at = asm_try!(Operands:: < 4 > ::start(line, 3, 1usize));
@@ -184,8 +177,7 @@ impl OpIadd64 {
             &[("a", &[17, 17, 17]), ("b", &[18, 0, 0])],
         );
         let raw = form.map_or(0, |_| 0x78000000000000000000000);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -199,18 +191,13 @@ impl OpIadd64 {
         let b_raw: i64 = srcs[1usize].u64()? as i64;
         let (b_neg, b_abs, b_not) = self.b.flags();
         let b: i64 = b_raw.with_mods(b_neg, b_abs, b_not);
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let term = |v: u64, n: bool| -> u128 {
-                    if n { (!v) as u128 + 1 } else { v as u128 }
-                };
-                let sum = term(a_raw, a_neg) + term(b_raw as u64, b_neg);
-                let out_d: u64 = sum as u64;
-                let out_co0: bool = sum >= (1u128 << 64);
-                Ok((FoldOut::new(&[out_d.into_value(), out_co0.into_value()]), None))
-            }
-        }
+        let term = |v: u64, n: bool| -> u128 {
+            if n { (!v) as u128 + 1 } else { v as u128 }
+        };
+        let sum = term(a_raw, a_neg) + term(b_raw as u64, b_neg);
+        let out_d: u64 = sum as u64;
+        let out_co0: bool = sum >= (1u128 << 64);
+        Ok((FoldOut::new(&[out_d.into_value(), out_co0.into_value()]), None))
     }
 }
 impl MemOp for OpIadd64 {}
@@ -249,21 +236,17 @@ impl Forms for OpIadd64 {
         let reuse_a = (matches!(form, Some(0 | 1 | 2)) && c.ctrl >> 17 & 1 != 0);
         let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("IADD.64");
-                out.push_str(" ");
-                write_reg(out, self.d);
-                if self.co0 != Reg::PT {
-                    out.push_str(", ");
-                    write_reg(out, self.co0);
-                }
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-            }
+        out.push_str("IADD.64");
+        out.push_str(" ");
+        write_reg(out, self.d);
+        if self.co0 != Reg::PT {
+            out.push_str(", ");
+            write_reg(out, self.co0);
         }
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
         out.trim_end_spaces();
     }
 }

@@ -157,17 +157,10 @@ impl OpIadd64x {
             .with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IADD.64.X` (isa-spec/spec/ops/iadd64x.toml:33); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `IADD.64.X` (isa-spec/spec/ops/iadd64x.toml:33).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IADD", "64", "X"]])?;
-        let mut cur = 0usize;
-        if cur != rest.len() {
+        if !rest.is_empty() {
             return None;
         }
         let mut at = asm_try!(Operands:: < 5 > ::start(line, 4, 1usize));
@@ -189,9 +182,7 @@ impl OpIadd64x {
             form,
             &[("a", &[17, 17, 17]), ("b", &[18, 0, 0])],
         );
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -208,15 +199,10 @@ impl OpIadd64x {
         let ci_raw: bool = srcs[2usize].pred()?;
         let (ci_neg, ci_abs, ci_not) = self.ci.flags();
         let ci: bool = ci_raw.with_mods(ci_neg, ci_abs, ci_not);
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let sum = a as u128 + (b as u64) as u128 + ci as u128;
-                let out_d: u64 = sum as u64;
-                let out_co0: bool = sum >= (1u128 << 64);
-                Ok((FoldOut::new(&[out_d.into_value(), out_co0.into_value()]), None))
-            }
-        }
+        let sum = a as u128 + (b as u64) as u128 + ci as u128;
+        let out_d: u64 = sum as u64;
+        let out_co0: bool = sum >= (1u128 << 64);
+        Ok((FoldOut::new(&[out_d.into_value(), out_co0.into_value()]), None))
     }
 }
 impl MemOp for OpIadd64x {}
@@ -256,23 +242,19 @@ impl Forms for OpIadd64x {
         let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
         let reuse_ci = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("IADD.64.X");
-                out.push_str(" ");
-                write_reg(out, self.d);
-                if self.co0 != Reg::PT {
-                    out.push_str(", ");
-                    write_reg(out, self.co0);
-                }
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.ci, reuse_ci, ImmStyle::Hex.for_sm(sm));
-            }
+        out.push_str("IADD.64.X");
+        out.push_str(" ");
+        write_reg(out, self.d);
+        if self.co0 != Reg::PT {
+            out.push_str(", ");
+            write_reg(out, self.co0);
         }
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.ci, reuse_ci, ImmStyle::Hex.for_sm(sm));
         out.trim_end_spaces();
     }
 }

@@ -156,14 +156,8 @@ impl OpIcmp {
         o.c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ICMP` (isa-spec/spec/ops/icmp.toml:33); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `ICMP` (isa-spec/spec/ops/icmp.toml:33).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ICMP"]])?;
         let mut cur = 0usize;
         let cmp: Icmp = take_enum_suffix(rest, &mut cur, &Icmp::ALL, |v| v.text_sm(sm))?;
@@ -181,13 +175,9 @@ impl OpIcmp {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         let c = asm_try!(src_operand(at.take(), "c", ImmStyle::SignedHex));
-        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "c"]));
+        asm_try!(at.finish(& ["d", "a", "b", "c"]));
         let op = Self { d, a, b, c, cmp, ty };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -206,25 +196,20 @@ impl OpIcmp {
         let c: u32 = c_raw.with_mods(c_neg, c_abs, c_not);
         let cmp = self.cmp;
         let ty = self.ty;
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let lt = if ty == IsetpType::S32 { (c as i32) < 0 } else { false };
-                let eq = c == 0;
-                let r = match cmp {
-                    Icmp::F => false,
-                    Icmp::Lt => lt,
-                    Icmp::Eq => eq,
-                    Icmp::Le => lt || eq,
-                    Icmp::Gt => !lt && !eq,
-                    Icmp::Ne => !eq,
-                    Icmp::Ge => !lt,
-                    Icmp::T => true,
-                };
-                let out_d: u32 = if r { a } else { b };
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
-            }
-        }
+        let lt = if ty == IsetpType::S32 { (c as i32) < 0 } else { false };
+        let eq = c == 0;
+        let r = match cmp {
+            Icmp::F => false,
+            Icmp::Lt => lt,
+            Icmp::Eq => eq,
+            Icmp::Le => lt || eq,
+            Icmp::Gt => !lt && !eq,
+            Icmp::Ne => !eq,
+            Icmp::Ge => !lt,
+            Icmp::T => true,
+        };
+        let out_d: u32 = if r { a } else { b };
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpIcmp {}
@@ -265,21 +250,17 @@ impl Forms for OpIcmp {
         let reuse_b = false;
         let reuse_c = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("ICMP");
-                out.push_text_chunk(self.cmp.chunk_sm(sm));
-                out.push_text_chunk(self.ty.chunk_sm(sm));
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
-            }
-        }
+        out.push_str("ICMP");
+        out.push_text_chunk(self.cmp.chunk_sm(sm));
+        out.push_text_chunk(self.ty.chunk_sm(sm));
+        out.push_str(" ");
+        write_reg(out, self.d);
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
         out.trim_end_spaces();
     }
 }

@@ -210,14 +210,8 @@ impl OpImad {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMAD` (isa-spec/spec/ops/imad.toml:28); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `IMAD` (isa-spec/spec/ops/imad.toml:28).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(
             &line.parts,
             &[&["IMAD", "MOV"], &["IMAD", "SHL"], &["IMAD", "IADD"], &["IMAD"]],
@@ -249,9 +243,7 @@ impl OpImad {
                 ("c", &[19, 19, 19, 19, 0, 0, 0]),
             ],
         );
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -269,13 +261,8 @@ impl OpImad {
         let (c_neg, c_abs, c_not) = self.c.flags();
         let c: i32 = c_raw.with_mods(c_neg, c_abs, c_not);
         let ty = self.ty;
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let out_d: u32 = a.wrapping_mul(b as u32).wrapping_add(c as u32);
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
-            }
-        }
+        let out_d: u32 = a.wrapping_mul(b as u32).wrapping_add(c as u32);
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpImad {}
@@ -324,62 +311,58 @@ impl Forms for OpImad {
         let reuse_b = (matches!(form, Some(0 | 4 | 5 | 6)) && c.ctrl >> 18 & 1 != 0);
         let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 19 & 1 != 0);
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str(
-                    if matches!({ self.a.kind }, SrcKind::Reg(r) if r.is_zero()) == true
-                        && (self.b.slot_kind() == SlotKind::UGpr) == false
-                        && (self.c.slot_kind() == SlotKind::UGpr) == false
-                    {
+        out.push_str(
+            if matches!({ self.a.kind }, SrcKind::Reg(r) if r.is_zero()) == true
+                && (self.b.slot_kind() == SlotKind::UGpr) == false
+                && (self.c.slot_kind() == SlotKind::UGpr) == false
+            {
+                "IMAD.MOV"
+            } else {
+                if matches!({ self.b.kind }, SrcKind::Reg(r) if r.is_zero()) == true
+                    && (self.b.slot_kind() == SlotKind::UGpr) == false
+                    && (self.c.slot_kind() == SlotKind::UGpr) == false
+                {
+                    "IMAD.MOV"
+                } else {
+                    if self.b == Src::imm(0u32) {
                         "IMAD.MOV"
                     } else {
-                        if matches!({ self.b.kind }, SrcKind::Reg(r) if r.is_zero())
-                            == true && (self.b.slot_kind() == SlotKind::UGpr) == false
-                            && (self.c.slot_kind() == SlotKind::UGpr) == false
+                        if self.b == Src::imm(1u32)
+                            && matches!({ self.c.kind }, SrcKind::Reg(r) if r.is_zero())
+                                == true
                         {
                             "IMAD.MOV"
                         } else {
-                            if self.b == Src::imm(0u32) {
-                                "IMAD.MOV"
+                            if self.b == Src::imm(65536u32) {
+                                "IMAD"
                             } else {
-                                if self.b == Src::imm(1u32)
+                                if !self.b.has_mods()
+                                    && matches!(
+                                        { self.b.kind }, SrcKind::Imm(v) if v.is_power_of_two() && v
+                                        <= 1073741824u32
+                                    )
                                     && matches!({ self.c.kind }, SrcKind::Reg(r) if r.is_zero())
                                         == true
                                 {
-                                    "IMAD.MOV"
+                                    "IMAD.SHL"
                                 } else {
-                                    if self.b == Src::imm(65536u32) {
-                                        "IMAD"
-                                    } else {
-                                        if !self.b.has_mods()
-                                            && matches!(
-                                                { self.b.kind }, SrcKind::Imm(v) if v.is_power_of_two() && v
-                                                <= 1073741824u32
-                                            )
-                                            && matches!({ self.c.kind }, SrcKind::Reg(r) if r.is_zero())
-                                                == true
-                                        {
-                                            "IMAD.SHL"
-                                        } else {
-                                            if self.b == Src::imm(1u32) { "IMAD.IADD" } else { "IMAD" }
-                                        }
-                                    }
+                                    if self.b == Src::imm(1u32) { "IMAD.IADD" } else { "IMAD" }
                                 }
                             }
                         }
-                    },
-                );
-                out.push_text_chunk(self.ty.chunk_sm(sm));
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
-            }
-        }
+                    }
+                }
+            },
+        );
+        out.push_text_chunk(self.ty.chunk_sm(sm));
+        out.push_str(" ");
+        write_reg(out, self.d);
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
         out.trim_end_spaces();
     }
 }

@@ -183,14 +183,8 @@ impl OpImadPoSm50 {
         o.c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMAD` (isa-spec/spec/ops/imad_po_sm50.toml:54); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `IMAD` (isa-spec/spec/ops/imad_po_sm50.toml:54).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMAD"]])?;
         let mut cur = 0usize;
         let sign: ImulSign = take_enum_suffix(
@@ -233,7 +227,7 @@ impl OpImadPoSm50 {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         let c = asm_try!(src_operand(at.take(), "c", ImmStyle::SignedHex));
-        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "c"]));
+        asm_try!(at.finish(& ["d", "a", "b", "c"]));
         let op = Self {
             d,
             a,
@@ -246,11 +240,7 @@ impl OpImadPoSm50 {
             x,
             cc,
         };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -273,25 +263,20 @@ impl OpImadPoSm50 {
         let sat = self.sat;
         let x = self.x;
         let cc = self.cc;
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = match (x, cc_in) {
-                    (true, None) => {
-                        return Err(
-                            FoldError::new(
-                                format!(
-                                    "{} reads the carry flag, which is not known",
-                                    "imad_po_sm50"
-                                ),
-                            ),
-                        );
-                    }
-                    (_, c) => c.unwrap_or(false),
-                };
-                let out_d: u32 = fold_unmodelled("IMAD.PO")?;
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
+        let cc_in: bool = match (x, cc_in) {
+            (true, None) => {
+                return Err(
+                    FoldError::new(
+                        format!(
+                            "{} reads the carry flag, which is not known", "imad_po_sm50"
+                        ),
+                    ),
+                );
             }
-        }
+            (_, c) => c.unwrap_or(false),
+        };
+        let out_d: u32 = fold_unmodelled("IMAD.PO")?;
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpImadPoSm50 {}
@@ -332,35 +317,31 @@ impl Forms for OpImadPoSm50 {
         let reuse_b = false;
         let reuse_c = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("IMAD");
-                out.push_text_chunk(self.sign.chunk_sm(sm));
-                if self.hi {
-                    out.push_str(".HI");
-                }
-                out.push_text_chunk(self.po.chunk_sm(sm));
-                if self.sat {
-                    out.push_str(".SAT");
-                }
-                if self.x {
-                    out.push_str(".X");
-                }
-                out.push_str(" ");
-                {
-                    write_reg(out, self.d);
-                    if self.cc {
-                        out.push_str(".CC");
-                    }
-                };
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
-            }
+        out.push_str("IMAD");
+        out.push_text_chunk(self.sign.chunk_sm(sm));
+        if self.hi {
+            out.push_str(".HI");
         }
+        out.push_text_chunk(self.po.chunk_sm(sm));
+        if self.sat {
+            out.push_str(".SAT");
+        }
+        if self.x {
+            out.push_str(".X");
+        }
+        out.push_str(" ");
+        {
+            write_reg(out, self.d);
+            if self.cc {
+                out.push_str(".CC");
+            }
+        };
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
         out.trim_end_spaces();
     }
 }

@@ -236,14 +236,8 @@ impl OpImadSm50 {
         o.c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 51));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMAD` (isa-spec/spec/ops/imad_sm50.toml:59); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `IMAD` (isa-spec/spec/ops/imad_sm50.toml:59).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMAD"]])?;
         let mut cur = 0usize;
         let sign: ImulSign = take_enum_suffix(
@@ -280,7 +274,7 @@ impl OpImadSm50 {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         let c = asm_try!(src_operand(at.take(), "c", ImmStyle::SignedHex));
-        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "c"]));
+        asm_try!(at.finish(& ["d", "a", "b", "c"]));
         let op = Self {
             d,
             a,
@@ -292,11 +286,7 @@ impl OpImadSm50 {
             x,
             cc,
         };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -318,47 +308,43 @@ impl OpImadSm50 {
         let sat = self.sat;
         let x = self.x;
         let cc = self.cc;
-        match family_of(sm) {
-            _ => {
-                if x || cc || sat || (hi && (a_neg || c_neg)) {
-                    return Err(
-                        FoldError::new(
-                            format!(
-                                "{} has no fold on SM{} when {}", "imad_sm50", sm,
-                                "x || cc || sat || (hi && (a_neg || c_neg))"
-                            ),
-                        ),
-                    );
-                }
-                let cc_in: bool = match (x, cc_in) {
-                    (true, None) => {
-                        return Err(
-                            FoldError::new(
-                                format!(
-                                    "{} reads the carry flag, which is not known", "imad_sm50"
-                                ),
-                            ),
-                        );
-                    }
-                    (_, c) => c.unwrap_or(false),
-                };
-                let ax = if sign == ImulSign::S32S32 || sign == ImulSign::S32U32 {
-                    a_raw as i32 as i64
-                } else {
-                    a_raw as i64
-                };
-                let bx = if sign == ImulSign::S32S32 || sign == ImulSign::U32S32 {
-                    b as i32 as i64
-                } else {
-                    b as i64
-                };
-                let p = (ax as i128) * (bx as i128);
-                let lo = if a_neg { (p as u32).wrapping_neg() } else { p as u32 };
-                let prod = if hi { (p >> 32) as u32 } else { lo };
-                let out_d: u32 = prod.wrapping_add(c);
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
-            }
+        if x || cc || sat || (hi && (a_neg || c_neg)) {
+            return Err(
+                FoldError::new(
+                    format!(
+                        "{} has no fold on SM{} when {}", "imad_sm50", sm,
+                        "x || cc || sat || (hi && (a_neg || c_neg))"
+                    ),
+                ),
+            );
         }
+        let cc_in: bool = match (x, cc_in) {
+            (true, None) => {
+                return Err(
+                    FoldError::new(
+                        format!(
+                            "{} reads the carry flag, which is not known", "imad_sm50"
+                        ),
+                    ),
+                );
+            }
+            (_, c) => c.unwrap_or(false),
+        };
+        let ax = if sign == ImulSign::S32S32 || sign == ImulSign::S32U32 {
+            a_raw as i32 as i64
+        } else {
+            a_raw as i64
+        };
+        let bx = if sign == ImulSign::S32S32 || sign == ImulSign::U32S32 {
+            b as i32 as i64
+        } else {
+            b as i64
+        };
+        let p = (ax as i128) * (bx as i128);
+        let lo = if a_neg { (p as u32).wrapping_neg() } else { p as u32 };
+        let prod = if hi { (p >> 32) as u32 } else { lo };
+        let out_d: u32 = prod.wrapping_add(c);
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpImadSm50 {}
@@ -399,34 +385,30 @@ impl Forms for OpImadSm50 {
         let reuse_b = false;
         let reuse_c = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("IMAD");
-                out.push_text_chunk(self.sign.chunk_sm(sm));
-                if self.hi {
-                    out.push_str(".HI");
-                }
-                if self.sat {
-                    out.push_str(".SAT");
-                }
-                if self.x {
-                    out.push_str(".X");
-                }
-                out.push_str(" ");
-                {
-                    write_reg(out, self.d);
-                    if self.cc {
-                        out.push_str(".CC");
-                    }
-                };
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
-            }
+        out.push_str("IMAD");
+        out.push_text_chunk(self.sign.chunk_sm(sm));
+        if self.hi {
+            out.push_str(".HI");
         }
+        if self.sat {
+            out.push_str(".SAT");
+        }
+        if self.x {
+            out.push_str(".X");
+        }
+        out.push_str(" ");
+        {
+            write_reg(out, self.d);
+            if self.cc {
+                out.push_str(".CC");
+            }
+        };
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
         out.trim_end_spaces();
     }
 }

@@ -237,14 +237,8 @@ impl OpImadWideX {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMAD.WIDE` (isa-spec/spec/ops/imad_wide_x.toml:43); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `IMAD.WIDE` (isa-spec/spec/ops/imad_wide_x.toml:43).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMAD", "WIDE"]])?;
         let mut cur = 0usize;
         let ty: IntType = take_enum_suffix(
@@ -281,9 +275,7 @@ impl OpImadWideX {
                 ("c", &[19, 19, 19, 19, 0, 0]),
             ],
         );
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -305,20 +297,15 @@ impl OpImadWideX {
         let ci: bool = ci_raw.with_mods(ci_neg, ci_abs, ci_not);
         let ty = self.ty;
         let x = self.x;
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let prod = if ty == IntType::S32 {
-                    ((a as i32 as i64) * (b as i32 as i64)) as u64
-                } else {
-                    (a as u64) * (b as u32 as u64)
-                };
-                let sum = prod as u128 + c as u128 + ci as u128;
-                let out_d: u64 = sum as u64;
-                let out_co: bool = sum >= (1u128 << 64);
-                Ok((FoldOut::new(&[out_d.into_value(), out_co.into_value()]), None))
-            }
-        }
+        let prod = if ty == IntType::S32 {
+            ((a as i32 as i64) * (b as i32 as i64)) as u64
+        } else {
+            (a as u64) * (b as u32 as u64)
+        };
+        let sum = prod as u128 + c as u128 + ci as u128;
+        let out_d: u64 = sum as u64;
+        let out_co: bool = sum >= (1u128 << 64);
+        Ok((FoldOut::new(&[out_d.into_value(), out_co.into_value()]), None))
     }
 }
 impl MemOp for OpImadWideX {}
@@ -375,27 +362,23 @@ impl Forms for OpImadWideX {
         let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 19 & 1 != 0);
         let reuse_ci = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("IMAD.WIDE");
-                out.push_text_chunk(self.ty.chunk_sm(sm));
-                out.push_text_chunk(self.x.chunk_sm(sm));
-                out.push_str(" ");
-                write_reg(out, self.d);
-                if self.co != Reg::PT {
-                    out.push_str(", ");
-                    write_reg(out, self.co);
-                }
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.ci, reuse_ci, ImmStyle::Hex.for_sm(sm));
-            }
+        out.push_str("IMAD.WIDE");
+        out.push_text_chunk(self.ty.chunk_sm(sm));
+        out.push_text_chunk(self.x.chunk_sm(sm));
+        out.push_str(" ");
+        write_reg(out, self.d);
+        if self.co != Reg::PT {
+            out.push_str(", ");
+            write_reg(out, self.co);
         }
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.c, reuse_c, ImmStyle::Hex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.ci, reuse_ci, ImmStyle::Hex.for_sm(sm));
         out.trim_end_spaces();
     }
 }

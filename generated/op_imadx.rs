@@ -232,14 +232,8 @@ impl OpImadx {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMAD` (isa-spec/spec/ops/imadx.toml:37); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `IMAD` (isa-spec/spec/ops/imadx.toml:37).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMAD"]])?;
         let mut cur = 0usize;
         let ty: IntType = take_enum_suffix(
@@ -270,9 +264,7 @@ impl OpImadx {
                 ("c", &[19, 19, 19, 19, 0, 0, 0]),
             ],
         );
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -294,16 +286,11 @@ impl OpImadx {
         let ci: bool = ci_raw.with_mods(ci_neg, ci_abs, ci_not);
         let ty = self.ty;
         let x = self.x;
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let out_d: u32 = a
-                    .wrapping_mul(b as u32)
-                    .wrapping_add(c as u32)
-                    .wrapping_add(ci as u32);
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
-            }
-        }
+        let out_d: u32 = a
+            .wrapping_mul(b as u32)
+            .wrapping_add(c as u32)
+            .wrapping_add(ci as u32);
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpImadx {}
@@ -362,23 +349,19 @@ impl Forms for OpImadx {
         let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 19 & 1 != 0);
         let reuse_ci = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("IMAD");
-                out.push_text_chunk(self.ty.chunk_sm(sm));
-                out.push_text_chunk(self.x.chunk_sm(sm));
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.ci, reuse_ci, ImmStyle::Hex.for_sm(sm));
-            }
-        }
+        out.push_str("IMAD");
+        out.push_text_chunk(self.ty.chunk_sm(sm));
+        out.push_text_chunk(self.x.chunk_sm(sm));
+        out.push_str(" ");
+        write_reg(out, self.d);
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.ci, reuse_ci, ImmStyle::Hex.for_sm(sm));
         out.trim_end_spaces();
     }
 }

@@ -477,9 +477,7 @@ impl OpImnmx {
                 ("b", &[18, 0, 0, 0, 18, 0, 0, 0, 0, 0]),
             ],
         );
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     /// Parse syntax `IMNMX` (isa-spec/spec/ops/imnmx.toml:67).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -524,9 +522,7 @@ impl OpImnmx {
                 ("b", &[18, 0, 0, 0, 18, 0, 0, 0, 0, 0]),
             ],
         );
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -549,49 +545,36 @@ impl OpImnmx {
         let ty = self.ty;
         let cc = self.cc;
         let xmode = self.xmode;
-        match family_of(sm) {
-            _ => {
-                if self.pd0 != Reg::PT {
-                    return Err(
-                        FoldError::new(
-                            "imnmx has no fold for its result `pd0` unless it is PT"
-                                .to_string(),
-                        ),
-                    );
-                }
-                if self.pd1 != Reg::PT {
-                    return Err(
-                        FoldError::new(
-                            "imnmx has no fold for its result `pd1` unless it is PT"
-                                .to_string(),
-                        ),
-                    );
-                }
-                if cc || xmode != ImnmxX::None || q {
-                    return Err(
-                        FoldError::new(
-                            format!(
-                                "{} has no fold on SM{} when {}", "imnmx", sm,
-                                "cc || xmode != ImnmxX::None || q"
-                            ),
-                        ),
-                    );
-                }
-                let cc_in: bool = false;
-                let lt = if ty == IntType::S32 {
-                    (a as i32) < (b as i32)
-                } else {
-                    a < b
-                };
-                let out_d: u32 = if lt == p { a } else { b };
-                Ok((
-                    FoldOut::new(
-                        &[out_d.into_value(), true.into_value(), true.into_value()],
-                    ),
-                    None,
-                ))
-            }
+        if self.pd0 != Reg::PT {
+            return Err(
+                FoldError::new(
+                    "imnmx has no fold for its result `pd0` unless it is PT".to_string(),
+                ),
+            );
         }
+        if self.pd1 != Reg::PT {
+            return Err(
+                FoldError::new(
+                    "imnmx has no fold for its result `pd1` unless it is PT".to_string(),
+                ),
+            );
+        }
+        if cc || xmode != ImnmxX::None || q {
+            return Err(
+                FoldError::new(
+                    format!(
+                        "{} has no fold on SM{} when {}", "imnmx", sm,
+                        "cc || xmode != ImnmxX::None || q"
+                    ),
+                ),
+            );
+        }
+        let lt = if ty == IntType::S32 { (a as i32) < (b as i32) } else { a < b };
+        let out_d: u32 = if lt == p { a } else { b };
+        Ok((
+            FoldOut::new(&[out_d.into_value(), true.into_value(), true.into_value()]),
+            None,
+        ))
     }
 }
 impl MemOp for OpImnmx {}

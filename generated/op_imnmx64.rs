@@ -179,14 +179,8 @@ impl OpImnmx64 {
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMNMX` (isa-spec/spec/ops/imnmx64.toml:50); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `IMNMX` (isa-spec/spec/ops/imnmx64.toml:50).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMNMX"]])?;
         let mut cur = 0usize;
         let ty: IsetpType64 = take_enum_suffix(
@@ -223,9 +217,7 @@ impl OpImnmx64 {
             form,
             &[("a", &[17, 17, 17]), ("b", &[18, 0, 0])],
         );
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -246,46 +238,35 @@ impl OpImnmx64 {
         let (q_neg, q_abs, q_not) = self.q.flags();
         let q: bool = q_raw.with_mods(q_neg, q_abs, q_not);
         let ty = self.ty;
-        match family_of(sm) {
-            _ => {
-                if self.pd0 != Reg::PT {
-                    return Err(
-                        FoldError::new(
-                            "imnmx64 has no fold for its result `pd0` unless it is PT"
-                                .to_string(),
-                        ),
-                    );
-                }
-                if self.pd1 != Reg::PT {
-                    return Err(
-                        FoldError::new(
-                            "imnmx64 has no fold for its result `pd1` unless it is PT"
-                                .to_string(),
-                        ),
-                    );
-                }
-                if q {
-                    return Err(
-                        FoldError::new(
-                            format!("{} has no fold on SM{} when {}", "imnmx64", sm, "q"),
-                        ),
-                    );
-                }
-                let cc_in: bool = false;
-                let lt = if ty == IsetpType64::S64 {
-                    a < b
-                } else {
-                    (a as u64) < (b as u64)
-                };
-                let out_d: u64 = (if lt == p { a } else { b }) as u64;
-                Ok((
-                    FoldOut::new(
-                        &[out_d.into_value(), true.into_value(), true.into_value()],
-                    ),
-                    None,
-                ))
-            }
+        if self.pd0 != Reg::PT {
+            return Err(
+                FoldError::new(
+                    "imnmx64 has no fold for its result `pd0` unless it is PT"
+                        .to_string(),
+                ),
+            );
         }
+        if self.pd1 != Reg::PT {
+            return Err(
+                FoldError::new(
+                    "imnmx64 has no fold for its result `pd1` unless it is PT"
+                        .to_string(),
+                ),
+            );
+        }
+        if q {
+            return Err(
+                FoldError::new(
+                    format!("{} has no fold on SM{} when {}", "imnmx64", sm, "q"),
+                ),
+            );
+        }
+        let lt = if ty == IsetpType64::S64 { a < b } else { (a as u64) < (b as u64) };
+        let out_d: u64 = (if lt == p { a } else { b }) as u64;
+        Ok((
+            FoldOut::new(&[out_d.into_value(), true.into_value(), true.into_value()]),
+            None,
+        ))
     }
 }
 impl MemOp for OpImnmx64 {}
@@ -330,26 +311,22 @@ impl Forms for OpImnmx64 {
         let reuse_p = false;
         let reuse_q = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("IMNMX");
-                out.push_text_chunk(self.ty.chunk_sm(sm));
-                out.push_str(" ");
-                write_reg(out, self.pd0);
-                out.push_str(", ");
-                write_reg(out, self.pd1);
-                out.push_str(", ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.p, reuse_p, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.q, reuse_q, ImmStyle::Hex.for_sm(sm));
-            }
-        }
+        out.push_str("IMNMX");
+        out.push_text_chunk(self.ty.chunk_sm(sm));
+        out.push_str(" ");
+        write_reg(out, self.pd0);
+        out.push_str(", ");
+        write_reg(out, self.pd1);
+        out.push_str(", ");
+        write_reg(out, self.d);
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.p, reuse_p, ImmStyle::Hex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.q, reuse_q, ImmStyle::Hex.for_sm(sm));
         out.trim_end_spaces();
     }
 }

@@ -134,14 +134,8 @@ impl OpImul {
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `IMUL` (isa-spec/spec/ops/imul.toml:38); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `IMUL` (isa-spec/spec/ops/imul.toml:38).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["IMUL"]])?;
         let mut cur = 0usize;
         let sign: ImulSign = take_enum_suffix(
@@ -175,13 +169,9 @@ impl OpImul {
         };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
-        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b"]));
+        asm_try!(at.finish(& ["d", "a", "b"]));
         let op = Self { d, a, b, sign, hi, cc };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -198,31 +188,26 @@ impl OpImul {
         let sign = self.sign;
         let hi = self.hi;
         let cc = self.cc;
-        match family_of(sm) {
-            _ => {
-                if cc {
-                    return Err(
-                        FoldError::new(
-                            format!("{} has no fold on SM{} when {}", "imul", sm, "cc"),
-                        ),
-                    );
-                }
-                let cc_in: bool = false;
-                let ax = if sign == ImulSign::S32S32 || sign == ImulSign::S32U32 {
-                    a as i32 as i64
-                } else {
-                    a as i64
-                };
-                let bx = if sign == ImulSign::S32S32 || sign == ImulSign::U32S32 {
-                    b as i32 as i64
-                } else {
-                    b as i64
-                };
-                let p = (ax as i128) * (bx as i128);
-                let out_d: u32 = if hi { (p >> 32) as u32 } else { p as u32 };
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
-            }
+        if cc {
+            return Err(
+                FoldError::new(
+                    format!("{} has no fold on SM{} when {}", "imul", sm, "cc"),
+                ),
+            );
         }
+        let ax = if sign == ImulSign::S32S32 || sign == ImulSign::S32U32 {
+            a as i32 as i64
+        } else {
+            a as i64
+        };
+        let bx = if sign == ImulSign::S32S32 || sign == ImulSign::U32S32 {
+            b as i32 as i64
+        } else {
+            b as i64
+        };
+        let p = (ax as i128) * (bx as i128);
+        let out_d: u32 = if hi { (p >> 32) as u32 } else { p as u32 };
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpImul {}
@@ -260,26 +245,22 @@ impl Forms for OpImul {
         let reuse_a = false;
         let reuse_b = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("IMUL");
-                out.push_text_chunk(self.sign.chunk_sm(sm));
-                if self.hi {
-                    out.push_str(".HI");
-                }
-                out.push_str(" ");
-                {
-                    write_reg(out, self.d);
-                    if self.cc {
-                        out.push_str(".CC");
-                    }
-                };
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-            }
+        out.push_str("IMUL");
+        out.push_text_chunk(self.sign.chunk_sm(sm));
+        if self.hi {
+            out.push_str(".HI");
         }
+        out.push_str(" ");
+        {
+            write_reg(out, self.d);
+            if self.cc {
+                out.push_str(".CC");
+            }
+        };
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
         out.trim_end_spaces();
     }
 }

@@ -169,14 +169,8 @@ impl OpIscadd {
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 48));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ISCADD` (isa-spec/spec/ops/iscadd.toml:31); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `ISCADD` (isa-spec/spec/ops/iscadd.toml:31).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ISCADD"]])?;
         let mut cur = 0usize;
         let mut cc: bool = false;
@@ -204,13 +198,9 @@ impl OpIscadd {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         let shift = asm_try!(uint_operand(at.take(), "shift"));
-        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "shift"]));
+        asm_try!(at.finish(& ["d", "a", "b", "shift"]));
         let op = Self { d, a, b, shift, cc };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -226,22 +216,17 @@ impl OpIscadd {
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let shift = self.shift;
         let cc = self.cc;
-        match family_of(sm) {
-            _ => {
-                if cc {
-                    return Err(
-                        FoldError::new(
-                            format!("{} has no fold on SM{} when {}", "iscadd", sm, "cc"),
-                        ),
-                    );
-                }
-                let cc_in: bool = false;
-                let out_d: u32 = (a_raw << (shift as u32 & 31))
-                    .wrapping_mul(if a_neg { u32::MAX } else { 1 })
-                    .wrapping_add(b);
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
-            }
+        if cc {
+            return Err(
+                FoldError::new(
+                    format!("{} has no fold on SM{} when {}", "iscadd", sm, "cc"),
+                ),
+            );
         }
+        let out_d: u32 = (a_raw << (shift as u32 & 31))
+            .wrapping_mul(if a_neg { u32::MAX } else { 1 })
+            .wrapping_add(b);
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpIscadd {}
@@ -279,24 +264,20 @@ impl Forms for OpIscadd {
         let reuse_a = false;
         let reuse_b = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("ISCADD");
-                out.push_str(" ");
-                {
-                    write_reg(out, self.d);
-                    if self.cc {
-                        out.push_str(".CC");
-                    }
-                };
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_hex(out, self.shift as u64);
+        out.push_str("ISCADD");
+        out.push_str(" ");
+        {
+            write_reg(out, self.d);
+            if self.cc {
+                out.push_str(".CC");
             }
-        }
+        };
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+        out.push_str(", ");
+        write_hex(out, self.shift as u64);
         out.trim_end_spaces();
     }
 }

@@ -158,14 +158,8 @@ impl OpIset {
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ISET` (isa-spec/spec/ops/iset.toml:57); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `ISET` (isa-spec/spec/ops/iset.toml:57).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ISET"]])?;
         let mut cur = 0usize;
         let bf: bool = take_suffix(rest, &mut cur, ".BF");
@@ -208,7 +202,7 @@ impl OpIset {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::SignedHex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         let acc = asm_try!(src_operand(at.take(), "acc", ImmStyle::Hex));
-        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "acc"]));
+        asm_try!(at.finish(& ["d", "a", "b", "acc"]));
         let op = Self {
             d,
             a,
@@ -221,11 +215,7 @@ impl OpIset {
             setop,
             cc,
         };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -248,45 +238,28 @@ impl OpIset {
         let x = self.x;
         let setop = self.setop;
         let cc = self.cc;
-        match family_of(sm) {
-            _ => {
-                if x || cc {
-                    return Err(
-                        FoldError::new(
-                            format!(
-                                "{} has no fold on SM{} when {}", "iset", sm, "x || cc"
-                            ),
-                        ),
-                    );
-                }
-                let cc_in: bool = false;
-                let lt = if ty == IsetpType::S32 {
-                    (a as i32) < (b as i32)
-                } else {
-                    a < b
-                };
-                let eq = a == b;
-                let r = match cmp {
-                    Icmp::F => false,
-                    Icmp::Lt => lt,
-                    Icmp::Eq => eq,
-                    Icmp::Le => lt || eq,
-                    Icmp::Gt => !lt && !eq,
-                    Icmp::Ne => !eq,
-                    Icmp::Ge => !lt,
-                    Icmp::T => true,
-                };
-                let p = setop_apply(setop, r, acc);
-                let out_d: u32 = if !p {
-                    0
-                } else if bf {
-                    0x3f80_0000
-                } else {
-                    u32::MAX
-                };
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
-            }
+        if x || cc {
+            return Err(
+                FoldError::new(
+                    format!("{} has no fold on SM{} when {}", "iset", sm, "x || cc"),
+                ),
+            );
         }
+        let lt = if ty == IsetpType::S32 { (a as i32) < (b as i32) } else { a < b };
+        let eq = a == b;
+        let r = match cmp {
+            Icmp::F => false,
+            Icmp::Lt => lt,
+            Icmp::Eq => eq,
+            Icmp::Le => lt || eq,
+            Icmp::Gt => !lt && !eq,
+            Icmp::Ne => !eq,
+            Icmp::Ge => !lt,
+            Icmp::T => true,
+        };
+        let p = setop_apply(setop, r, acc);
+        let out_d: u32 = if !p { 0 } else if bf { 0x3f80_0000 } else { u32::MAX };
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpIset {}
@@ -325,33 +298,29 @@ impl Forms for OpIset {
         let reuse_b = false;
         let reuse_acc = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("ISET");
-                if self.bf {
-                    out.push_str(".BF");
-                }
-                out.push_text_chunk(self.cmp.chunk_sm(sm));
-                out.push_text_chunk(self.ty.chunk_sm(sm));
-                if self.x {
-                    out.push_str(".X");
-                }
-                out.push_text_chunk(self.setop.chunk_sm(sm));
-                out.push_str(" ");
-                {
-                    write_reg(out, self.d);
-                    if self.cc {
-                        out.push_str(".CC");
-                    }
-                };
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.acc, reuse_acc, ImmStyle::Hex.for_sm(sm));
-            }
+        out.push_str("ISET");
+        if self.bf {
+            out.push_str(".BF");
         }
+        out.push_text_chunk(self.cmp.chunk_sm(sm));
+        out.push_text_chunk(self.ty.chunk_sm(sm));
+        if self.x {
+            out.push_str(".X");
+        }
+        out.push_text_chunk(self.setop.chunk_sm(sm));
+        out.push_str(" ");
+        {
+            write_reg(out, self.d);
+            if self.cc {
+                out.push_str(".CC");
+            }
+        };
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.acc, reuse_acc, ImmStyle::Hex.for_sm(sm));
         out.trim_end_spaces();
     }
 }

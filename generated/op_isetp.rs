@@ -367,9 +367,7 @@ impl OpIsetp {
             form,
             &[("a", &[17, 17, 17, 17, 0, 0, 0]), ("b", &[18, 0, 0, 0, 0, 0, 0])],
         );
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     /// Parse syntax `ISETP` (isa-spec/spec/ops/isetp.toml:68).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -424,9 +422,7 @@ impl OpIsetp {
             form,
             &[("a", &[17, 17, 17, 17, 0, 0, 0]), ("b", &[18, 0, 0, 0, 0, 0, 0])],
         );
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     /// Parse syntax `ISETP` (isa-spec/spec/ops/isetp.toml:77).
     fn parse_syntax2(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -483,9 +479,7 @@ impl OpIsetp {
             form,
             &[("a", &[17, 17, 17, 17, 0, 0, 0]), ("b", &[18, 0, 0, 0, 0, 0, 0])],
         );
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -510,45 +504,36 @@ impl OpIsetp {
         let setop = self.setop;
         let ex = self.ex;
         let x = self.x;
-        match family_of(sm) {
-            _ => {
-                if x {
-                    return Err(
-                        FoldError::new(
-                            format!("{} has no fold on SM{} when {}", "isetp", sm, "x"),
-                        ),
-                    );
-                }
-                let cc_in: bool = false;
-                let lt = if ty == IsetpType::S32 {
-                    (a as i32) < (b as i32)
-                } else {
-                    a < b
-                };
-                let eq = a == b;
-                let r = if ex && eq {
-                    match cmp {
-                        Icmp::F => false,
-                        Icmp::T => true,
-                        _ => lc,
-                    }
-                } else {
-                    match cmp {
-                        Icmp::F => false,
-                        Icmp::Lt => lt,
-                        Icmp::Eq => eq,
-                        Icmp::Le => lt || eq,
-                        Icmp::Gt => !lt && !eq,
-                        Icmp::Ne => !eq,
-                        Icmp::Ge => !lt,
-                        Icmp::T => true,
-                    }
-                };
-                let out_d: bool = setop_apply(setop, r, acc);
-                let out_d2: bool = setop_apply(setop, !r, acc);
-                Ok((FoldOut::new(&[out_d.into_value(), out_d2.into_value()]), None))
-            }
+        if x {
+            return Err(
+                FoldError::new(
+                    format!("{} has no fold on SM{} when {}", "isetp", sm, "x"),
+                ),
+            );
         }
+        let lt = if ty == IsetpType::S32 { (a as i32) < (b as i32) } else { a < b };
+        let eq = a == b;
+        let r = if ex && eq {
+            match cmp {
+                Icmp::F => false,
+                Icmp::T => true,
+                _ => lc,
+            }
+        } else {
+            match cmp {
+                Icmp::F => false,
+                Icmp::Lt => lt,
+                Icmp::Eq => eq,
+                Icmp::Le => lt || eq,
+                Icmp::Gt => !lt && !eq,
+                Icmp::Ne => !eq,
+                Icmp::Ge => !lt,
+                Icmp::T => true,
+            }
+        };
+        let out_d: bool = setop_apply(setop, r, acc);
+        let out_d2: bool = setop_apply(setop, !r, acc);
+        Ok((FoldOut::new(&[out_d.into_value(), out_d2.into_value()]), None))
     }
 }
 impl MemOp for OpIsetp {}

@@ -180,14 +180,8 @@ impl OpIsetp64 {
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `ISETP` (isa-spec/spec/ops/isetp64.toml:57); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `ISETP` (isa-spec/spec/ops/isetp64.toml:57).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ISETP"]])?;
         let mut cur = 0usize;
         let cmp: Icmp = take_enum_suffix(rest, &mut cur, &Icmp::ALL, |v| v.text_sm(sm))?;
@@ -240,9 +234,7 @@ impl OpIsetp64 {
             form,
             &[("a", &[17, 17, 17]), ("b", &[18, 0, 0])],
         );
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -266,41 +258,36 @@ impl OpIsetp64 {
         let ty = self.ty;
         let setop = self.setop;
         let ex = self.ex;
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let signed = ty == IsetpType64::S64;
-                let lt = if signed { a < b } else { (a as u64) < (b as u64) };
-                let eq = a == b;
-                let test = match cmp {
-                    Icmp::F => false,
-                    Icmp::Lt => lt,
-                    Icmp::Eq => eq,
-                    Icmp::Le => lt || eq,
-                    Icmp::Gt => !lt && !eq,
-                    Icmp::Ne => !eq,
-                    Icmp::Ge => !lt,
-                    Icmp::T => true,
-                };
-                let r = if ex && eq {
-                    match cmp {
-                        Icmp::F => false,
-                        Icmp::T => true,
-                        _ => lc,
-                    }
-                } else {
-                    test
-                };
-                let comb = |x: bool| match setop {
-                    Setop::And => x && acc,
-                    Setop::Or => x || acc,
-                    Setop::Xor => x ^ acc,
-                };
-                let out_d: bool = comb(r);
-                let out_d2: bool = comb(!r);
-                Ok((FoldOut::new(&[out_d.into_value(), out_d2.into_value()]), None))
+        let signed = ty == IsetpType64::S64;
+        let lt = if signed { a < b } else { (a as u64) < (b as u64) };
+        let eq = a == b;
+        let test = match cmp {
+            Icmp::F => false,
+            Icmp::Lt => lt,
+            Icmp::Eq => eq,
+            Icmp::Le => lt || eq,
+            Icmp::Gt => !lt && !eq,
+            Icmp::Ne => !eq,
+            Icmp::Ge => !lt,
+            Icmp::T => true,
+        };
+        let r = if ex && eq {
+            match cmp {
+                Icmp::F => false,
+                Icmp::T => true,
+                _ => lc,
             }
-        }
+        } else {
+            test
+        };
+        let comb = |x: bool| match setop {
+            Setop::And => x && acc,
+            Setop::Or => x || acc,
+            Setop::Xor => x ^ acc,
+        };
+        let out_d: bool = comb(r);
+        let out_d2: bool = comb(!r);
+        Ok((FoldOut::new(&[out_d.into_value(), out_d2.into_value()]), None))
     }
 }
 impl MemOp for OpIsetp64 {}
@@ -350,30 +337,26 @@ impl Forms for OpIsetp64 {
         let reuse_acc = false;
         let reuse_lc = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("ISETP");
-                out.push_text_chunk(self.cmp.chunk_sm(sm));
-                out.push_text_chunk(self.ty.chunk_sm(sm));
-                out.push_text_chunk(self.setop.chunk_sm(sm));
-                if self.ex {
-                    out.push_str(".EX");
-                }
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_reg(out, self.d2);
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.acc, reuse_acc, ImmStyle::Hex.for_sm(sm));
-                if self.ex == true {
-                    out.push_str(", ");
-                    write_src(out, &self.lc, reuse_lc, ImmStyle::Hex.for_sm(sm));
-                }
-            }
+        out.push_str("ISETP");
+        out.push_text_chunk(self.cmp.chunk_sm(sm));
+        out.push_text_chunk(self.ty.chunk_sm(sm));
+        out.push_text_chunk(self.setop.chunk_sm(sm));
+        if self.ex {
+            out.push_str(".EX");
+        }
+        out.push_str(" ");
+        write_reg(out, self.d);
+        out.push_str(", ");
+        write_reg(out, self.d2);
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.acc, reuse_acc, ImmStyle::Hex.for_sm(sm));
+        if self.ex == true {
+            out.push_str(", ");
+            write_src(out, &self.lc, reuse_lc, ImmStyle::Hex.for_sm(sm));
         }
         out.trim_end_spaces();
     }

@@ -244,14 +244,8 @@ impl OpLdc {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0xce0000000000)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LDC` (isa-spec/spec/ops/ldc.toml:41); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `LDC` (isa-spec/spec/ops/ldc.toml:41).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LDC"]])?;
         let mut cur = 0usize;
         let size: MemSize = take_enum_suffix(
@@ -272,7 +266,7 @@ impl OpLdc {
         let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
         let d = asm_try!(dst_operand(at.take(), "d", false));
         let v_a = asm_try!(cmem_operand(at.take(), "a", sm));
-        let reuse_marks = asm_try!(at.finish(& ["d", "a"]));
+        asm_try!(at.finish(& ["d", "a"]));
         let op = Self {
             d,
             a: v_a.0,
@@ -281,11 +275,7 @@ impl OpLdc {
             size,
             mode,
         };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -300,17 +290,11 @@ impl OpLdc {
         let bank = self.bank;
         let size = self.size;
         let mode = self.mode;
-        match family_of(sm) {
-            _ => {
-                Err(
-                    FoldError::new(
-                        format!(
-                            "{} has no fold for every destination on SM{}", "ldc", sm
-                        ),
-                    ),
-                )
-            }
-        }
+        Err(
+            FoldError::new(
+                format!("{} has no fold for every destination on SM{}", "ldc", sm),
+            ),
+        )
     }
 }
 impl MemOp for OpLdc {}
@@ -347,17 +331,13 @@ impl Forms for OpLdc {
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("LDC");
-                out.push_text_chunk(self.size.chunk_sm(sm));
-                out.push_text_chunk(self.mode.chunk_sm(sm));
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_cmem(out, self.bank as u64, &self.a, reuse_a, self.off as i64, sm);
-            }
-        }
+        out.push_str("LDC");
+        out.push_text_chunk(self.size.chunk_sm(sm));
+        out.push_text_chunk(self.mode.chunk_sm(sm));
+        out.push_str(" ");
+        write_reg(out, self.d);
+        out.push_str(", ");
+        write_cmem(out, self.bank as u64, &self.a, reuse_a, self.off as i64, sm);
         out.trim_end_spaces();
     }
 }

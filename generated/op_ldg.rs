@@ -412,14 +412,8 @@ impl OpLdg {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LDG.E` (isa-spec/spec/ops/ldg.toml:39); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `LDG.E` (isa-spec/spec/ops/ldg.toml:39).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LDG", "E"]])?;
         let mut cur = 0usize;
         let cache: MemCache = take_enum_suffix(
@@ -452,7 +446,7 @@ impl OpLdg {
         let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
         let d = asm_try!(dst_operand(at.take(), "d", false));
         let v_a = asm_try!(mem_operand(at.take(), "a", true, 24u32, sm));
-        let reuse_marks = asm_try!(at.finish(& ["d", "a"]));
+        asm_try!(at.finish(& ["d", "a"]));
         let op = Self {
             d,
             a: v_a.0,
@@ -462,11 +456,7 @@ impl OpLdg {
             ltc,
             sem,
         };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -482,17 +472,11 @@ impl OpLdg {
         let cache = self.cache;
         let ltc = self.ltc;
         let sem = self.sem;
-        match family_of(sm) {
-            _ => {
-                Err(
-                    FoldError::new(
-                        format!(
-                            "{} has no fold for every destination on SM{}", "ldg", sm
-                        ),
-                    ),
-                )
-            }
-        }
+        Err(
+            FoldError::new(
+                format!("{} has no fold for every destination on SM{}", "ldg", sm),
+            ),
+        )
     }
 }
 /// Spec: isa-spec/spec/ops/ldg.toml:44.
@@ -580,19 +564,15 @@ impl Forms for OpLdg {
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("LDG.E");
-                out.push_text_chunk(self.cache.chunk_sm(sm));
-                out.push_text_chunk(self.ltc.chunk_sm(sm));
-                out.push_text_chunk(self.size.chunk_sm(sm));
-                out.push_text_chunk(self.sem.chunk_sm(sm));
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_mem(out, &self.a, reuse_a, self.off as i64, 24u32, sm);
-            }
-        }
+        out.push_str("LDG.E");
+        out.push_text_chunk(self.cache.chunk_sm(sm));
+        out.push_text_chunk(self.ltc.chunk_sm(sm));
+        out.push_text_chunk(self.size.chunk_sm(sm));
+        out.push_text_chunk(self.sem.chunk_sm(sm));
+        out.push_str(" ");
+        write_reg(out, self.d);
+        out.push_str(", ");
+        write_mem(out, &self.a, reuse_a, self.off as i64, 24u32, sm);
         out.trim_end_spaces();
     }
 }

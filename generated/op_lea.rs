@@ -144,17 +144,10 @@ impl OpLea {
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LEA` (isa-spec/spec/ops/lea.toml:30); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `LEA` (isa-spec/spec/ops/lea.toml:30).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LEA"]])?;
-        let mut cur = 0usize;
-        if cur != rest.len() {
+        if !rest.is_empty() {
             return None;
         }
         let mut at = asm_try!(Operands:: < 5 > ::start(line, 4, 1usize));
@@ -177,8 +170,7 @@ impl OpLea {
             &[("a", &[17, 17, 17, 17]), ("b", &[18, 0, 0, 0])],
         );
         let raw = form.map_or(0, |_| 0x78000000000000000000000);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -193,18 +185,13 @@ impl OpLea {
         let (b_neg, b_abs, b_not) = self.b.flags();
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let shift = self.shift;
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let term = |v: u32, n: bool| -> u64 {
-                    if n { (!v) as u64 + 1 } else { v as u64 }
-                };
-                let sum = term(a_raw << (shift as u32), false) + term(b_raw, b_neg);
-                let out_d: u32 = sum as u32;
-                let out_co: bool = sum >= (1u64 << 32);
-                Ok((FoldOut::new(&[out_d.into_value(), out_co.into_value()]), None))
-            }
-        }
+        let term = |v: u32, n: bool| -> u64 {
+            if n { (!v) as u64 + 1 } else { v as u64 }
+        };
+        let sum = term(a_raw << (shift as u32), false) + term(b_raw, b_neg);
+        let out_d: u32 = sum as u32;
+        let out_co: bool = sum >= (1u64 << 32);
+        Ok((FoldOut::new(&[out_d.into_value(), out_co.into_value()]), None))
     }
 }
 impl MemOp for OpLea {}
@@ -245,23 +232,19 @@ impl Forms for OpLea {
         let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 17 & 1 != 0);
         let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("LEA");
-                out.push_str(" ");
-                write_reg(out, self.d);
-                if self.co != Reg::PT {
-                    out.push_str(", ");
-                    write_reg(out, self.co);
-                }
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_hex(out, self.shift as u64);
-            }
+        out.push_str("LEA");
+        out.push_str(" ");
+        write_reg(out, self.d);
+        if self.co != Reg::PT {
+            out.push_str(", ");
+            write_reg(out, self.co);
         }
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
+        out.push_str(", ");
+        write_hex(out, self.shift as u64);
         out.trim_end_spaces();
     }
 }

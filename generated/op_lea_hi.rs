@@ -189,14 +189,8 @@ impl OpLeaHi {
         o.sx32 = false;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LEA.HI` (isa-spec/spec/ops/lea_hi.toml:40); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `LEA.HI` (isa-spec/spec/ops/lea_hi.toml:40).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LEA", "HI"]])?;
         let mut cur = 0usize;
         let sx32: bool = take_suffix(rest, &mut cur, ".SX32");
@@ -243,8 +237,7 @@ impl OpLeaHi {
             ],
         );
         let raw = form.map_or(0, |_| 0x78000000000000000000000);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, raw)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -263,21 +256,16 @@ impl OpLeaHi {
         let c: u32 = c_raw.with_mods(c_neg, c_abs, c_not);
         let sx32 = self.sx32;
         let shift = self.shift;
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let hi = if sx32 { ((a_raw as i32) >> 31) as u32 } else { c };
-                let x = ((hi as u64) << 32) | a_raw as u64;
-                let t = ((x << (shift as u32)) >> 32) as u32;
-                let term = |v: u32, n: bool| -> u64 {
-                    if n { (!v) as u64 + 1 } else { v as u64 }
-                };
-                let sum = term(t, false) + term(b_raw, b_neg);
-                let out_d: u32 = sum as u32;
-                let out_co: bool = sum >= (1u64 << 32);
-                Ok((FoldOut::new(&[out_d.into_value(), out_co.into_value()]), None))
-            }
-        }
+        let hi = if sx32 { ((a_raw as i32) >> 31) as u32 } else { c };
+        let x = ((hi as u64) << 32) | a_raw as u64;
+        let t = ((x << (shift as u32)) >> 32) as u32;
+        let term = |v: u32, n: bool| -> u64 {
+            if n { (!v) as u64 + 1 } else { v as u64 }
+        };
+        let sum = term(t, false) + term(b_raw, b_neg);
+        let out_d: u32 = sum as u32;
+        let out_co: bool = sum >= (1u64 << 32);
+        Ok((FoldOut::new(&[out_d.into_value(), out_co.into_value()]), None))
     }
 }
 impl MemOp for OpLeaHi {}
@@ -321,30 +309,26 @@ impl Forms for OpLeaHi {
         let reuse_b = (matches!(form, Some(0 | 4)) && c.ctrl >> 18 & 1 != 0);
         let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 19 & 1 != 0);
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("LEA.HI");
-                if self.sx32 {
-                    out.push_str(".SX32");
-                }
-                out.push_str(" ");
-                write_reg(out, self.d);
-                if self.co != Reg::PT {
-                    out.push_str(", ");
-                    write_reg(out, self.co);
-                }
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
-                if self.sx32 == false {
-                    out.push_str(", ");
-                    write_src(out, &self.c, reuse_c, ImmStyle::Hex.for_sm(sm));
-                }
-                out.push_str(", ");
-                write_hex(out, self.shift as u64);
-            }
+        out.push_str("LEA.HI");
+        if self.sx32 {
+            out.push_str(".SX32");
         }
+        out.push_str(" ");
+        write_reg(out, self.d);
+        if self.co != Reg::PT {
+            out.push_str(", ");
+            write_reg(out, self.co);
+        }
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
+        if self.sx32 == false {
+            out.push_str(", ");
+            write_src(out, &self.c, reuse_c, ImmStyle::Hex.for_sm(sm));
+        }
+        out.push_str(", ");
+        write_hex(out, self.shift as u64);
         out.trim_end_spaces();
     }
 }

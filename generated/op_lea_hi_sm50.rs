@@ -130,14 +130,8 @@ impl OpLeaHiSm50 {
         o.x = bit(w, 57);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LEA.HI` (isa-spec/spec/ops/lea_hi_sm50.toml:51); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `LEA.HI` (isa-spec/spec/ops/lea_hi_sm50.toml:51).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LEA", "HI"]])?;
         let mut cur = 0usize;
         let x: bool = take_suffix(rest, &mut cur, ".X");
@@ -178,7 +172,7 @@ impl OpLeaHiSm50 {
             at.skip();
             0u32
         };
-        let reuse_marks = asm_try!(at.finish(& ["pd", "d", "a", "b", "c", "shift"]));
+        asm_try!(at.finish(& ["pd", "d", "a", "b", "c", "shift"]));
         let op = Self {
             pd,
             d,
@@ -189,11 +183,7 @@ impl OpLeaHiSm50 {
             x,
             cc,
         };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -213,44 +203,40 @@ impl OpLeaHiSm50 {
         let shift = self.shift;
         let x = self.x;
         let cc = self.cc;
-        match family_of(sm) {
-            _ => {
-                if self.pd != Reg::PT {
-                    return Err(
-                        FoldError::new(
-                            "lea_hi_sm50 has no fold for its result `pd` unless it is PT"
-                                .to_string(),
-                        ),
-                    );
-                }
-                if x || cc || a_neg {
-                    return Err(
-                        FoldError::new(
-                            format!(
-                                "{} has no fold on SM{} when {}", "lea_hi_sm50", sm,
-                                "x || cc || a_neg"
-                            ),
-                        ),
-                    );
-                }
-                let cc_in: bool = match (x, cc_in) {
-                    (true, None) => {
-                        return Err(
-                            FoldError::new(
-                                format!(
-                                    "{} reads the carry flag, which is not known", "lea_hi_sm50"
-                                ),
-                            ),
-                        );
-                    }
-                    (_, c) => c.unwrap_or(false),
-                };
-                let x = ((c as u64) << 32) | a_raw as u64;
-                let t = ((x << (shift as u32)) >> 32) as u32;
-                let out_d: u32 = t.wrapping_add(b);
-                Ok((FoldOut::new(&[true.into_value(), out_d.into_value()]), None))
-            }
+        if self.pd != Reg::PT {
+            return Err(
+                FoldError::new(
+                    "lea_hi_sm50 has no fold for its result `pd` unless it is PT"
+                        .to_string(),
+                ),
+            );
         }
+        if x || cc || a_neg {
+            return Err(
+                FoldError::new(
+                    format!(
+                        "{} has no fold on SM{} when {}", "lea_hi_sm50", sm,
+                        "x || cc || a_neg"
+                    ),
+                ),
+            );
+        }
+        let cc_in: bool = match (x, cc_in) {
+            (true, None) => {
+                return Err(
+                    FoldError::new(
+                        format!(
+                            "{} reads the carry flag, which is not known", "lea_hi_sm50"
+                        ),
+                    ),
+                );
+            }
+            (_, c) => c.unwrap_or(false),
+        };
+        let x = ((c as u64) << 32) | a_raw as u64;
+        let t = ((x << (shift as u32)) >> 32) as u32;
+        let out_d: u32 = t.wrapping_add(b);
+        Ok((FoldOut::new(&[true.into_value(), out_d.into_value()]), None))
     }
 }
 impl MemOp for OpLeaHiSm50 {}
@@ -287,37 +273,33 @@ impl Forms for OpLeaHiSm50 {
         let reuse_b = false;
         let reuse_c = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("LEA.HI");
-                if self.x {
-                    out.push_str(".X");
-                }
-                let mut first = true;
-                if self.pd != Reg::PT {
-                    out.push_str(" ");
-                    first = false;
-                    write_reg(out, self.pd);
-                }
-                out.push_str(if first { " " } else { ", " });
-                first = false;
-                {
-                    write_reg(out, self.d);
-                    if self.cc {
-                        out.push_str(".CC");
-                    }
-                };
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
-                if self.shift != 0u32 {
-                    out.push_str(", ");
-                    write_hex(out, self.shift as u64);
-                }
+        out.push_str("LEA.HI");
+        if self.x {
+            out.push_str(".X");
+        }
+        let mut first = true;
+        if self.pd != Reg::PT {
+            out.push_str(" ");
+            first = false;
+            write_reg(out, self.pd);
+        }
+        out.push_str(if first { " " } else { ", " });
+        first = false;
+        {
+            write_reg(out, self.d);
+            if self.cc {
+                out.push_str(".CC");
             }
+        };
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
+        if self.shift != 0u32 {
+            out.push_str(", ");
+            write_hex(out, self.shift as u64);
         }
         out.trim_end_spaces();
     }

@@ -199,14 +199,8 @@ impl OpLeaHiX {
         o.sx32 = false;
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LEA.HI.X` (isa-spec/spec/ops/lea_hi_x.toml:46); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `LEA.HI.X` (isa-spec/spec/ops/lea_hi_x.toml:46).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LEA", "HI", "X"]])?;
         let mut cur = 0usize;
         let sx32: bool = take_suffix(rest, &mut cur, ".SX32");
@@ -256,9 +250,7 @@ impl OpLeaHiX {
                 ("c", &[19, 19, 19, 19, 0]),
             ],
         );
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -280,18 +272,13 @@ impl OpLeaHiX {
         let ci: bool = ci_raw.with_mods(ci_neg, ci_abs, ci_not);
         let sx32 = self.sx32;
         let shift = self.shift;
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let hi = if sx32 { ((a_raw as i32) >> 31) as u32 } else { c };
-                let x = ((hi as u64) << 32) | a_raw as u64;
-                let t = ((x << (shift as u32)) >> 32) as u32;
-                let sum = t as u64 + b as u64 + ci as u64;
-                let out_d: u32 = sum as u32;
-                let out_co: bool = sum >= (1u64 << 32);
-                Ok((FoldOut::new(&[out_d.into_value(), out_co.into_value()]), None))
-            }
-        }
+        let hi = if sx32 { ((a_raw as i32) >> 31) as u32 } else { c };
+        let x = ((hi as u64) << 32) | a_raw as u64;
+        let t = ((x << (shift as u32)) >> 32) as u32;
+        let sum = t as u64 + b as u64 + ci as u64;
+        let out_d: u32 = sum as u32;
+        let out_co: bool = sum >= (1u64 << 32);
+        Ok((FoldOut::new(&[out_d.into_value(), out_co.into_value()]), None))
     }
 }
 impl MemOp for OpLeaHiX {}
@@ -345,32 +332,28 @@ impl Forms for OpLeaHiX {
         let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 19 & 1 != 0);
         let reuse_ci = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("LEA.HI.X");
-                if self.sx32 {
-                    out.push_str(".SX32");
-                }
-                out.push_str(" ");
-                write_reg(out, self.d);
-                if self.co != Reg::PT {
-                    out.push_str(", ");
-                    write_reg(out, self.co);
-                }
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
-                if self.sx32 == false {
-                    out.push_str(", ");
-                    write_src(out, &self.c, reuse_c, ImmStyle::Hex.for_sm(sm));
-                }
-                out.push_str(", ");
-                write_hex(out, self.shift as u64);
-                out.push_str(", ");
-                write_src(out, &self.ci, reuse_ci, ImmStyle::Hex.for_sm(sm));
-            }
+        out.push_str("LEA.HI.X");
+        if self.sx32 {
+            out.push_str(".SX32");
         }
+        out.push_str(" ");
+        write_reg(out, self.d);
+        if self.co != Reg::PT {
+            out.push_str(", ");
+            write_reg(out, self.co);
+        }
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
+        if self.sx32 == false {
+            out.push_str(", ");
+            write_src(out, &self.c, reuse_c, ImmStyle::Hex.for_sm(sm));
+        }
+        out.push_str(", ");
+        write_hex(out, self.shift as u64);
+        out.push_str(", ");
+        write_src(out, &self.ci, reuse_ci, ImmStyle::Hex.for_sm(sm));
         out.trim_end_spaces();
     }
 }

@@ -141,14 +141,8 @@ impl OpLeaSm50 {
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x100000000000)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LEA` (isa-spec/spec/ops/lea_sm50.toml:48); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `LEA` (isa-spec/spec/ops/lea_sm50.toml:48).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LEA"]])?;
         let mut cur = 0usize;
         let x: bool = take_suffix(rest, &mut cur, ".X");
@@ -188,13 +182,9 @@ impl OpLeaSm50 {
             at.skip();
             0u32
         };
-        let reuse_marks = asm_try!(at.finish(& ["pd", "d", "a", "b", "shift"]));
+        asm_try!(at.finish(& ["pd", "d", "a", "b", "shift"]));
         let op = Self { pd, d, a, b, shift, x, cc };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -211,43 +201,37 @@ impl OpLeaSm50 {
         let shift = self.shift;
         let x = self.x;
         let cc = self.cc;
-        match family_of(sm) {
-            _ => {
-                if self.pd != Reg::PT {
-                    return Err(
-                        FoldError::new(
-                            "lea_sm50 has no fold for its result `pd` unless it is PT"
-                                .to_string(),
-                        ),
-                    );
-                }
-                if x || cc {
-                    return Err(
-                        FoldError::new(
-                            format!(
-                                "{} has no fold on SM{} when {}", "lea_sm50", sm, "x || cc"
-                            ),
-                        ),
-                    );
-                }
-                let cc_in: bool = match (x, cc_in) {
-                    (true, None) => {
-                        return Err(
-                            FoldError::new(
-                                format!(
-                                    "{} reads the carry flag, which is not known", "lea_sm50"
-                                ),
-                            ),
-                        );
-                    }
-                    (_, c) => c.unwrap_or(false),
-                };
-                let out_d: u32 = (a_raw << (shift as u32))
-                    .wrapping_mul(if a_neg { u32::MAX } else { 1 })
-                    .wrapping_add(b);
-                Ok((FoldOut::new(&[true.into_value(), out_d.into_value()]), None))
-            }
+        if self.pd != Reg::PT {
+            return Err(
+                FoldError::new(
+                    "lea_sm50 has no fold for its result `pd` unless it is PT"
+                        .to_string(),
+                ),
+            );
         }
+        if x || cc {
+            return Err(
+                FoldError::new(
+                    format!("{} has no fold on SM{} when {}", "lea_sm50", sm, "x || cc"),
+                ),
+            );
+        }
+        let cc_in: bool = match (x, cc_in) {
+            (true, None) => {
+                return Err(
+                    FoldError::new(
+                        format!(
+                            "{} reads the carry flag, which is not known", "lea_sm50"
+                        ),
+                    ),
+                );
+            }
+            (_, c) => c.unwrap_or(false),
+        };
+        let out_d: u32 = (a_raw << (shift as u32))
+            .wrapping_mul(if a_neg { u32::MAX } else { 1 })
+            .wrapping_add(b);
+        Ok((FoldOut::new(&[true.into_value(), out_d.into_value()]), None))
     }
 }
 impl MemOp for OpLeaSm50 {}
@@ -285,35 +269,31 @@ impl Forms for OpLeaSm50 {
         let reuse_a = false;
         let reuse_b = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("LEA");
-                if self.x {
-                    out.push_str(".X");
-                }
-                let mut first = true;
-                if self.pd != Reg::PT {
-                    out.push_str(" ");
-                    first = false;
-                    write_reg(out, self.pd);
-                }
-                out.push_str(if first { " " } else { ", " });
-                first = false;
-                {
-                    write_reg(out, self.d);
-                    if self.cc {
-                        out.push_str(".CC");
-                    }
-                };
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-                if self.shift != 0u32 {
-                    out.push_str(", ");
-                    write_hex(out, self.shift as u64);
-                }
+        out.push_str("LEA");
+        if self.x {
+            out.push_str(".X");
+        }
+        let mut first = true;
+        if self.pd != Reg::PT {
+            out.push_str(" ");
+            first = false;
+            write_reg(out, self.pd);
+        }
+        out.push_str(if first { " " } else { ", " });
+        first = false;
+        {
+            write_reg(out, self.d);
+            if self.cc {
+                out.push_str(".CC");
             }
+        };
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::SignedHex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
+        if self.shift != 0u32 {
+            out.push_str(", ");
+            write_hex(out, self.shift as u64);
         }
         out.trim_end_spaces();
     }

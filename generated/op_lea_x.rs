@@ -149,17 +149,10 @@ impl OpLeaX {
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_not(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LEA.X` (isa-spec/spec/ops/lea_x.toml:35); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `LEA.X` (isa-spec/spec/ops/lea_x.toml:35).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LEA", "X"]])?;
-        let mut cur = 0usize;
-        if cur != rest.len() {
+        if !rest.is_empty() {
             return None;
         }
         let mut at = asm_try!(Operands:: < 6 > ::start(line, 5, 1usize));
@@ -182,9 +175,7 @@ impl OpLeaX {
             form,
             &[("a", &[17, 17, 17, 17]), ("b", &[18, 0, 0, 0])],
         );
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -202,16 +193,11 @@ impl OpLeaX {
         let (ci_neg, ci_abs, ci_not) = self.ci.flags();
         let ci: bool = ci_raw.with_mods(ci_neg, ci_abs, ci_not);
         let shift = self.shift;
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let t = a_raw << (shift as u32);
-                let sum = t as u64 + b as u64 + ci as u64;
-                let out_d: u32 = sum as u32;
-                let out_co: bool = sum >= (1u64 << 32);
-                Ok((FoldOut::new(&[out_d.into_value(), out_co.into_value()]), None))
-            }
-        }
+        let t = a_raw << (shift as u32);
+        let sum = t as u64 + b as u64 + ci as u64;
+        let out_d: u32 = sum as u32;
+        let out_co: bool = sum >= (1u64 << 32);
+        Ok((FoldOut::new(&[out_d.into_value(), out_co.into_value()]), None))
     }
 }
 impl MemOp for OpLeaX {}
@@ -253,25 +239,21 @@ impl Forms for OpLeaX {
         let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
         let reuse_ci = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("LEA.X");
-                out.push_str(" ");
-                write_reg(out, self.d);
-                if self.co != Reg::PT {
-                    out.push_str(", ");
-                    write_reg(out, self.co);
-                }
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_hex(out, self.shift as u64);
-                out.push_str(", ");
-                write_src(out, &self.ci, reuse_ci, ImmStyle::Hex.for_sm(sm));
-            }
+        out.push_str("LEA.X");
+        out.push_str(" ");
+        write_reg(out, self.d);
+        if self.co != Reg::PT {
+            out.push_str(", ");
+            write_reg(out, self.co);
         }
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
+        out.push_str(", ");
+        write_hex(out, self.shift as u64);
+        out.push_str(", ");
+        write_src(out, &self.ci, reuse_ci, ImmStyle::Hex.for_sm(sm));
         out.trim_end_spaces();
     }
 }

@@ -148,14 +148,8 @@ impl OpLop {
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_not(bit(w, 40));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LOP` (isa-spec/spec/ops/lop.toml:47); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `LOP` (isa-spec/spec/ops/lop.toml:47).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LOP"]])?;
         let mut cur = 0usize;
         let op: LopOp = take_enum_suffix(
@@ -201,7 +195,7 @@ impl OpLop {
         };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::Hex));
-        let reuse_marks = asm_try!(at.finish(& ["pd", "d", "a", "b"]));
+        asm_try!(at.finish(& ["pd", "d", "a", "b"]));
         let op = Self {
             pd,
             d,
@@ -212,11 +206,7 @@ impl OpLop {
             cc,
             x,
         };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -234,34 +224,27 @@ impl OpLop {
         let pop = self.pop;
         let cc = self.cc;
         let x = self.x;
-        match family_of(sm) {
-            _ => {
-                if cc || x {
-                    return Err(
-                        FoldError::new(
-                            format!(
-                                "{} has no fold on SM{} when {}", "lop", sm, "cc || x"
-                            ),
-                        ),
-                    );
-                }
-                let cc_in: bool = false;
-                let r = match op {
-                    LopOp::And => a & b,
-                    LopOp::Or => a | b,
-                    LopOp::Xor => a ^ b,
-                    LopOp::PassB => b,
-                };
-                let out_pd: bool = match pop {
-                    PredOp::F => false,
-                    PredOp::T => true,
-                    PredOp::Z => r == 0,
-                    PredOp::Nz => r != 0,
-                };
-                let out_d: u32 = r;
-                Ok((FoldOut::new(&[out_pd.into_value(), out_d.into_value()]), None))
-            }
+        if cc || x {
+            return Err(
+                FoldError::new(
+                    format!("{} has no fold on SM{} when {}", "lop", sm, "cc || x"),
+                ),
+            );
         }
+        let r = match op {
+            LopOp::And => a & b,
+            LopOp::Or => a | b,
+            LopOp::Xor => a ^ b,
+            LopOp::PassB => b,
+        };
+        let out_pd: bool = match pop {
+            PredOp::F => false,
+            PredOp::T => true,
+            PredOp::Z => r == 0,
+            PredOp::Nz => r != 0,
+        };
+        let out_d: u32 = r;
+        Ok((FoldOut::new(&[out_pd.into_value(), out_d.into_value()]), None))
     }
 }
 impl MemOp for OpLop {}
@@ -299,44 +282,36 @@ impl Forms for OpLop {
         let reuse_a = false;
         let reuse_b = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("LOP");
-                out.push_text_chunk(self.op.chunk_sm(sm));
-                if self.x {
-                    out.push_str(".X");
-                }
-                out.push_text_chunk(self.pop.chunk_sm(sm));
-                let mut first = true;
-                if self.pd != Reg::PT {
-                    out.push_str(" ");
-                    first = false;
-                    write_reg(out, self.pd);
-                }
-                out.push_str(if first { " " } else { ", " });
-                first = false;
-                {
-                    write_reg(out, self.d);
-                    if self.cc {
-                        out.push_str(".CC");
-                    }
-                };
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(
-                    out,
-                    &self.b,
-                    reuse_b,
-                    if matches!(sm, 50 | 52 | 60) {
-                        ImmStyle::SignedHex
-                    } else {
-                        ImmStyle::Hex
-                    }
-                        .for_sm(sm),
-                );
-            }
+        out.push_str("LOP");
+        out.push_text_chunk(self.op.chunk_sm(sm));
+        if self.x {
+            out.push_str(".X");
         }
+        out.push_text_chunk(self.pop.chunk_sm(sm));
+        let mut first = true;
+        if self.pd != Reg::PT {
+            out.push_str(" ");
+            first = false;
+            write_reg(out, self.pd);
+        }
+        out.push_str(if first { " " } else { ", " });
+        first = false;
+        {
+            write_reg(out, self.d);
+            if self.cc {
+                out.push_str(".CC");
+            }
+        };
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
+        out.push_str(", ");
+        write_src(
+            out,
+            &self.b,
+            reuse_b,
+            if matches!(sm, 50 | 52 | 60) { ImmStyle::SignedHex } else { ImmStyle::Hex }
+                .for_sm(sm),
+        );
         out.trim_end_spaces();
     }
 }

@@ -356,9 +356,7 @@ impl OpLop3 {
                 ("c", &[19, 19, 19, 19, 0, 0, 0]),
             ],
         );
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     /// Parse syntax `LOP3.LUT` (isa-spec/spec/ops/lop3.toml:72).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -427,9 +425,7 @@ impl OpLop3 {
                 ("c", &[19, 19, 19, 19, 0, 0, 0]),
             ],
         );
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => match family_of(sm) { Some(Family::Sm50) => true, _ => true });
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -465,7 +461,6 @@ impl OpLop3 {
                         ),
                     );
                 }
-                let cc_in: bool = false;
                 let r = lut3_u32(lut, a, b, c);
                 let out_pd: bool = match pop {
                     PredOp::F => false,
@@ -477,7 +472,6 @@ impl OpLop3 {
                 Ok((FoldOut::new(&[out_pd.into_value(), out_d.into_value()]), None))
             }
             _ => {
-                let cc_in: bool = false;
                 let r = lut3_u32(lut, a, b, c);
                 let out_pd: bool = if pand { (r != 0) && pc } else { (r != 0) || pc };
                 let out_d: u32 = r;

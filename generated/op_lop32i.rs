@@ -73,14 +73,8 @@ impl OpLop32i {
         let o = Self { d, a, b, op, cc, x };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LOP32I` (isa-spec/spec/ops/lop32i.toml:36); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `LOP32I` (isa-spec/spec/ops/lop32i.toml:36).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LOP32I"]])?;
         let mut cur = 0usize;
         let op: LopOp = take_enum_suffix(
@@ -114,13 +108,9 @@ impl OpLop32i {
         };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::Hex));
-        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b"]));
+        asm_try!(at.finish(& ["d", "a", "b"]));
         let op = Self { d, a, b, op, cc, x };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -137,27 +127,20 @@ impl OpLop32i {
         let op = self.op;
         let cc = self.cc;
         let x = self.x;
-        match family_of(sm) {
-            _ => {
-                if cc || x {
-                    return Err(
-                        FoldError::new(
-                            format!(
-                                "{} has no fold on SM{} when {}", "lop32i", sm, "cc || x"
-                            ),
-                        ),
-                    );
-                }
-                let cc_in: bool = false;
-                let out_d: u32 = match op {
-                    LopOp::And => a & b,
-                    LopOp::Or => a | b,
-                    LopOp::Xor => a ^ b,
-                    LopOp::PassB => b,
-                };
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
-            }
+        if cc || x {
+            return Err(
+                FoldError::new(
+                    format!("{} has no fold on SM{} when {}", "lop32i", sm, "cc || x"),
+                ),
+            );
         }
+        let out_d: u32 = match op {
+            LopOp::And => a & b,
+            LopOp::Or => a | b,
+            LopOp::Xor => a ^ b,
+            LopOp::PassB => b,
+        };
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpLop32i {}
@@ -191,26 +174,22 @@ impl Forms for OpLop32i {
         let reuse_a = false;
         let reuse_b = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("LOP32I");
-                out.push_text_chunk(self.op.chunk_sm(sm));
-                if self.x {
-                    out.push_str(".X");
-                }
-                out.push_str(" ");
-                {
-                    write_reg(out, self.d);
-                    if self.cc {
-                        out.push_str(".CC");
-                    }
-                };
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
-            }
+        out.push_str("LOP32I");
+        out.push_text_chunk(self.op.chunk_sm(sm));
+        if self.x {
+            out.push_str(".X");
         }
+        out.push_str(" ");
+        {
+            write_reg(out, self.d);
+            if self.cc {
+                out.push_str(".CC");
+            }
+        };
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
         out.trim_end_spaces();
     }
 }

@@ -157,17 +157,10 @@ impl OpMov {
         let o = Self { d, b, mask };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `MOV` (isa-spec/spec/ops/mov.toml:22); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `MOV` (isa-spec/spec/ops/mov.toml:22).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["MOV"]])?;
-        let mut cur = 0usize;
-        if cur != rest.len() {
+        if !rest.is_empty() {
             return None;
         }
         let mut at = asm_try!(Operands:: < 3 > ::start(line, 2, 1usize));
@@ -183,9 +176,7 @@ impl OpMov {
         let op = Self { d, b, mask };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(&reuse_marks, form, &[("b", &[18, 0, 0, 0, 0, 0])]);
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -197,13 +188,8 @@ impl OpMov {
         let (b_neg, b_abs, b_not) = self.b.flags();
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let mask = self.mask;
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let out_d: u32 = b;
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
-            }
-        }
+        let out_d: u32 = b;
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpMov {}
@@ -247,18 +233,14 @@ impl Forms for OpMov {
         let form = if c.ctrl & 262144 != 0 { self.form_id(sm) } else { None };
         let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("MOV");
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
-                if self.mask != 15u32 {
-                    out.push_str(", ");
-                    write_hex(out, self.mask as u64);
-                }
-            }
+        out.push_str("MOV");
+        out.push_str(" ");
+        write_reg(out, self.d);
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
+        if self.mask != 15u32 {
+            out.push_str(", ");
+            write_hex(out, self.mask as u64);
         }
         out.trim_end_spaces();
     }

@@ -713,14 +713,8 @@ impl OpMufu {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x2bfffff000000)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `MUFU` (isa-spec/spec/ops/mufu.toml:49); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `MUFU` (isa-spec/spec/ops/mufu.toml:49).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["MUFU"]])?;
         let mut cur = 0usize;
         let op: MufuOp = take_enum_suffix(
@@ -783,7 +777,7 @@ impl OpMufu {
                 }
             }
         };
-        let reuse_marks = asm_try!(at.finish(& ["d", "a"]));
+        asm_try!(at.finish(& ["d", "a"]));
         let op = Self {
             d,
             a: v_a.0,
@@ -792,11 +786,7 @@ impl OpMufu {
             sel: v_a.1,
             sat,
         };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -816,20 +806,15 @@ impl OpMufu {
         let fmt = self.fmt;
         let sel = self.sel;
         let sat = self.sat;
-        match family_of(sm) {
-            _ => {
-                if sat {
-                    return Err(
-                        FoldError::new(
-                            format!("{} has no fold on SM{} when {}", "mufu", sm, "sat"),
-                        ),
-                    );
-                }
-                let cc_in: bool = false;
-                let out_d: f32 = mufu_f32(op, fmt, a)?;
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
-            }
+        if sat {
+            return Err(
+                FoldError::new(
+                    format!("{} has no fold on SM{} when {}", "mufu", sm, "sat"),
+                ),
+            );
         }
+        let out_d: f32 = mufu_f32(op, fmt, a)?;
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpMufu {}
@@ -933,32 +918,28 @@ impl Forms for OpMufu {
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("MUFU");
-                out.push_text_chunk(self.op.chunk_sm(sm));
-                out.push_text_chunk(self.fmt.chunk_sm(sm));
-                if self.sat {
-                    out.push_str(".SAT");
-                }
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                {
-                    let view = self.a_view();
-                    let style = view.map_or(ImmStyle::F32, View::imm_style).for_sm(sm);
-                    write_src_part(
-                        out,
-                        &self.a,
-                        reuse_a,
-                        style,
-                        view,
-                        self.sel,
-                        PartStyle::Index,
-                    )
-                };
-            }
+        out.push_str("MUFU");
+        out.push_text_chunk(self.op.chunk_sm(sm));
+        out.push_text_chunk(self.fmt.chunk_sm(sm));
+        if self.sat {
+            out.push_str(".SAT");
         }
+        out.push_str(" ");
+        write_reg(out, self.d);
+        out.push_str(", ");
+        {
+            let view = self.a_view();
+            let style = view.map_or(ImmStyle::F32, View::imm_style).for_sm(sm);
+            write_src_part(
+                out,
+                &self.a,
+                reuse_a,
+                style,
+                view,
+                self.sel,
+                PartStyle::Index,
+            )
+        };
         out.trim_end_spaces();
     }
 }

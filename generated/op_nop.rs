@@ -67,14 +67,8 @@ impl OpNop {
         let o = Self { trig, code };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `NOP` (isa-spec/spec/ops/nop.toml:18); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `NOP` (isa-spec/spec/ops/nop.toml:18).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["NOP"]])?;
         let mut cur = 0usize;
         let trig: bool = take_suffix(rest, &mut cur, ".TRIG");
@@ -88,13 +82,9 @@ impl OpNop {
             at.skip();
             0u32
         };
-        let reuse_marks = asm_try!(at.finish(& ["code"]));
+        asm_try!(at.finish(& ["code"]));
         let op = Self { trig, code };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -104,9 +94,7 @@ impl OpNop {
         check_sources("nop", 0usize, srcs)?;
         let trig = self.trig;
         let code = self.code;
-        match family_of(sm) {
-            _ => Ok((FoldOut::new(&[]), None)),
-        }
+        Ok((FoldOut::new(&[]), None))
     }
 }
 impl MemOp for OpNop {}
@@ -140,19 +128,15 @@ impl Forms for OpNop {
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("NOP");
-                if self.trig {
-                    out.push_str(".TRIG");
-                }
-                let mut first = true;
-                if self.code != 0u32 {
-                    out.push_str(" ");
-                    first = false;
-                    write_hex(out, self.code as u64);
-                }
-            }
+        out.push_str("NOP");
+        if self.trig {
+            out.push_str(".TRIG");
+        }
+        let mut first = true;
+        if self.code != 0u32 {
+            out.push_str(" ");
+            first = false;
+            write_hex(out, self.code as u64);
         }
         out.trim_end_spaces();
     }

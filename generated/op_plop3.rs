@@ -125,17 +125,10 @@ impl OpPlop3 {
             .with_not(bit(w, 71));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `PLOP3.LUT` (isa-spec/spec/ops/plop3.toml:38); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `PLOP3.LUT` (isa-spec/spec/ops/plop3.toml:38).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["PLOP3", "LUT"]])?;
-        let mut cur = 0usize;
-        if cur != rest.len() {
+        if !rest.is_empty() {
             return None;
         }
         let mut at = asm_try!(Operands:: < 7 > ::start(line, 7, 0usize));
@@ -146,9 +139,7 @@ impl OpPlop3 {
         let c = asm_try!(src_operand(at.take(), "c", ImmStyle::Hex));
         let lut0 = asm_try!(uint_operand(at.take(), "lut0"));
         let lut1 = asm_try!(uint_operand(at.take(), "lut1"));
-        let reuse_marks = asm_try!(
-            at.finish(& ["pd", "pq", "a", "b", "c", "lut0", "lut1"])
-        );
+        asm_try!(at.finish(& ["pd", "pq", "a", "b", "c", "lut0", "lut1"]));
         let op = Self {
             pd,
             pq,
@@ -158,11 +149,7 @@ impl OpPlop3 {
             lut0,
             lut1,
         };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -181,15 +168,10 @@ impl OpPlop3 {
         let c: bool = c_raw.with_mods(c_neg, c_abs, c_not);
         let lut0 = self.lut0;
         let lut1 = self.lut1;
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let i = ((a as u32) << 2) | ((b as u32) << 1) | c as u32;
-                let out_pd: bool = (lut0 >> i) & 1 != 0;
-                let out_pq: bool = (lut1 >> i) & 1 != 0;
-                Ok((FoldOut::new(&[out_pd.into_value(), out_pq.into_value()]), None))
-            }
-        }
+        let i = ((a as u32) << 2) | ((b as u32) << 1) | c as u32;
+        let out_pd: bool = (lut0 >> i) & 1 != 0;
+        let out_pq: bool = (lut1 >> i) & 1 != 0;
+        Ok((FoldOut::new(&[out_pd.into_value(), out_pq.into_value()]), None))
     }
 }
 impl MemOp for OpPlop3 {}
@@ -226,25 +208,21 @@ impl Forms for OpPlop3 {
         let reuse_b = false;
         let reuse_c = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("PLOP3.LUT");
-                out.push_str(" ");
-                write_reg(out, self.pd);
-                out.push_str(", ");
-                write_reg(out, self.pq);
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_hex(out, self.lut0 as u64);
-                out.push_str(", ");
-                write_hex(out, self.lut1 as u64);
-            }
-        }
+        out.push_str("PLOP3.LUT");
+        out.push_str(" ");
+        write_reg(out, self.pd);
+        out.push_str(", ");
+        write_reg(out, self.pq);
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.c, reuse_c, ImmStyle::Hex.for_sm(sm));
+        out.push_str(", ");
+        write_hex(out, self.lut0 as u64);
+        out.push_str(", ");
+        write_hex(out, self.lut1 as u64);
         out.trim_end_spaces();
     }
 }

@@ -187,29 +187,18 @@ impl OpPopc {
         let o = Self { d, b };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `POPC` (isa-spec/spec/ops/popc.toml:15); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `POPC` (isa-spec/spec/ops/popc.toml:15).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["POPC"]])?;
-        let mut cur = 0usize;
-        if cur != rest.len() {
+        if !rest.is_empty() {
             return None;
         }
         let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
         let d = asm_try!(dst_operand(at.take(), "d", false));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::Hex));
-        let reuse_marks = asm_try!(at.finish(& ["d", "b"]));
+        asm_try!(at.finish(& ["d", "b"]));
         let op = Self { d, b };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -220,13 +209,8 @@ impl OpPopc {
         let b_raw: u32 = srcs[0usize].u32()?;
         let (b_neg, b_abs, b_not) = self.b.flags();
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let out_d: u32 = b.count_ones();
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
-            }
-        }
+        let out_d: u32 = b.count_ones();
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpPopc {}
@@ -271,25 +255,17 @@ impl Forms for OpPopc {
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_b = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("POPC");
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_src(
-                    out,
-                    &self.b,
-                    reuse_b,
-                    if matches!(sm, 50 | 52 | 60) {
-                        ImmStyle::SignedHex
-                    } else {
-                        ImmStyle::Hex
-                    }
-                        .for_sm(sm),
-                );
-            }
-        }
+        out.push_str("POPC");
+        out.push_str(" ");
+        write_reg(out, self.d);
+        out.push_str(", ");
+        write_src(
+            out,
+            &self.b,
+            reuse_b,
+            if matches!(sm, 50 | 52 | 60) { ImmStyle::SignedHex } else { ImmStyle::Hex }
+                .for_sm(sm),
+        );
         out.trim_end_spaces();
     }
 }

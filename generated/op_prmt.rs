@@ -294,14 +294,8 @@ impl OpPrmt {
         o.c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `PRMT` (isa-spec/spec/ops/prmt.toml:27); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `PRMT` (isa-spec/spec/ops/prmt.toml:27).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["PRMT"]])?;
         let mut cur = 0usize;
         let mode: PrmtMode = take_enum_suffix(
@@ -330,9 +324,7 @@ impl OpPrmt {
                 ("c", &[19, 19, 19, 19, 0, 0, 0, 0, 0, 0, 0]),
             ],
         );
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -350,39 +342,30 @@ impl OpPrmt {
         let (c_neg, c_abs, c_not) = self.c.flags();
         let c: u32 = c_raw.with_mods(c_neg, c_abs, c_not);
         let mode = self.mode;
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let x = ((c as u64) << 32) | a as u64;
-                let byte = |i: u32| ((x >> (8 * (i & 7))) & 0xff) as u32;
-                let s = b & 3;
-                let pick = |i0: u32, i1: u32, i2: u32, i3: u32| {
-                    byte(i0) | (byte(i1) << 8) | (byte(i2) << 16) | (byte(i3) << 24)
-                };
-                let nib = |k: u32| (b >> (4 * k)) & 0xf;
-                let sign = |n: u32| if byte(n) & 0x80 != 0 { 0xffu32 } else { 0 };
-                let idx = |k: u32| {
-                    if nib(k) & 8 != 0 { sign(nib(k)) } else { byte(nib(k)) }
-                };
-                let r = match mode {
-                    PrmtMode::Idx => {
-                        idx(0) | (idx(1) << 8) | (idx(2) << 16) | (idx(3) << 24)
-                    }
-                    PrmtMode::F4e => pick(s, s + 1, s + 2, s + 3),
-                    PrmtMode::B4e => {
-                        pick(s, s.wrapping_sub(1), s.wrapping_sub(2), s.wrapping_sub(3))
-                    }
-                    PrmtMode::Rc8 => pick(s, s, s, s),
-                    PrmtMode::Ecl => pick(s, s.max(1), s.max(2), 3),
-                    PrmtMode::Ecr => pick(0, s.min(1), s.min(2), s),
-                    PrmtMode::Rc16 => {
-                        if s & 1 != 0 { pick(2, 3, 2, 3) } else { pick(0, 1, 0, 1) }
-                    }
-                };
-                let out_d: u32 = r;
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
+        let x = ((c as u64) << 32) | a as u64;
+        let byte = |i: u32| ((x >> (8 * (i & 7))) & 0xff) as u32;
+        let s = b & 3;
+        let pick = |i0: u32, i1: u32, i2: u32, i3: u32| {
+            byte(i0) | (byte(i1) << 8) | (byte(i2) << 16) | (byte(i3) << 24)
+        };
+        let nib = |k: u32| (b >> (4 * k)) & 0xf;
+        let sign = |n: u32| if byte(n) & 0x80 != 0 { 0xffu32 } else { 0 };
+        let idx = |k: u32| if nib(k) & 8 != 0 { sign(nib(k)) } else { byte(nib(k)) };
+        let r = match mode {
+            PrmtMode::Idx => idx(0) | (idx(1) << 8) | (idx(2) << 16) | (idx(3) << 24),
+            PrmtMode::F4e => pick(s, s + 1, s + 2, s + 3),
+            PrmtMode::B4e => {
+                pick(s, s.wrapping_sub(1), s.wrapping_sub(2), s.wrapping_sub(3))
             }
-        }
+            PrmtMode::Rc8 => pick(s, s, s, s),
+            PrmtMode::Ecl => pick(s, s.max(1), s.max(2), 3),
+            PrmtMode::Ecr => pick(0, s.min(1), s.min(2), s),
+            PrmtMode::Rc16 => {
+                if s & 1 != 0 { pick(2, 3, 2, 3) } else { pick(0, 1, 0, 1) }
+            }
+        };
+        let out_d: u32 = r;
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpPrmt {}
@@ -439,30 +422,22 @@ impl Forms for OpPrmt {
         let reuse_b = (matches!(form, Some(0 | 4 | 5 | 6)) && c.ctrl >> 18 & 1 != 0);
         let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 19 & 1 != 0);
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("PRMT");
-                out.push_text_chunk(self.mode.chunk_sm(sm));
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(
-                    out,
-                    &self.b,
-                    reuse_b,
-                    if matches!(sm, 50 | 52 | 60) {
-                        ImmStyle::SignedHex
-                    } else {
-                        ImmStyle::Hex
-                    }
-                        .for_sm(sm),
-                );
-                out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::Hex.for_sm(sm));
-            }
-        }
+        out.push_str("PRMT");
+        out.push_text_chunk(self.mode.chunk_sm(sm));
+        out.push_str(" ");
+        write_reg(out, self.d);
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
+        out.push_str(", ");
+        write_src(
+            out,
+            &self.b,
+            reuse_b,
+            if matches!(sm, 50 | 52 | 60) { ImmStyle::SignedHex } else { ImmStyle::Hex }
+                .for_sm(sm),
+        );
+        out.push_str(", ");
+        write_src(out, &self.c, reuse_c, ImmStyle::Hex.for_sm(sm));
         out.trim_end_spaces();
     }
 }

@@ -242,14 +242,8 @@ impl OpRet {
         let o = Self { cond, a, nodec, target };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `RET.REL` (isa-spec/spec/ops/ret.toml:32); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `RET.REL` (isa-spec/spec/ops/ret.toml:32).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["RET", "REL"]])?;
         let mut cur = 0usize;
         let nodec: bool = take_suffix(rest, &mut cur, ".NODEC");
@@ -266,13 +260,9 @@ impl OpRet {
         };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
         let target = asm_try!(rel_operand(at.take(), "target", addr, next));
-        let reuse_marks = asm_try!(at.finish(& ["cond", "a", "target"]));
+        asm_try!(at.finish(& ["cond", "a", "target"]));
         let op = Self { cond, a, nodec, target };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -288,9 +278,7 @@ impl OpRet {
         let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let nodec = self.nodec;
         let target = self.target;
-        match family_of(sm) {
-            _ => Ok((FoldOut::new(&[]), None)),
-        }
+        Ok((FoldOut::new(&[]), None))
     }
 }
 impl MemOp for OpRet {}
@@ -333,28 +321,24 @@ impl Forms for OpRet {
         let reuse_cond = false;
         let reuse_a = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("RET.REL");
-                if self.nodec {
-                    out.push_str(".NODEC");
-                }
-                let mut first = true;
-                if self.cond != Src::PT {
-                    out.push_str(" ");
-                    first = false;
-                    write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
-                }
-                out.push_str(if first { " " } else { ", " });
-                first = false;
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
-                out.push_str(" ");
-                write_signed_hex(
-                    out,
-                    (addr as i64).wrapping_add(next).wrapping_add(self.target),
-                );
-            }
+        out.push_str("RET.REL");
+        if self.nodec {
+            out.push_str(".NODEC");
         }
+        let mut first = true;
+        if self.cond != Src::PT {
+            out.push_str(" ");
+            first = false;
+            write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
+        }
+        out.push_str(if first { " " } else { ", " });
+        first = false;
+        write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
+        out.push_str(" ");
+        write_signed_hex(
+            out,
+            (addr as i64).wrapping_add(next).wrapping_add(self.target),
+        );
         out.trim_end_spaces();
     }
 }

@@ -242,14 +242,8 @@ impl OpRetAbs {
         let o = Self { cond, a, nodec, off };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `RET.ABS` (isa-spec/spec/ops/ret_abs.toml:31); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `RET.ABS` (isa-spec/spec/ops/ret_abs.toml:31).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["RET", "ABS"]])?;
         let mut cur = 0usize;
         let nodec: bool = take_suffix(rest, &mut cur, ".NODEC");
@@ -265,13 +259,9 @@ impl OpRetAbs {
         };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
         let off = asm_try!(disp_operand(at.take(), "off"));
-        let reuse_marks = asm_try!(at.finish(& ["cond", "a", "off"]));
+        asm_try!(at.finish(& ["cond", "a", "off"]));
         let op = Self { cond, a, nodec, off };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -287,9 +277,7 @@ impl OpRetAbs {
         let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
         let nodec = self.nodec;
         let off = self.off;
-        match family_of(sm) {
-            _ => Ok((FoldOut::new(&[]), None)),
-        }
+        Ok((FoldOut::new(&[]), None))
     }
 }
 impl MemOp for OpRetAbs {}
@@ -331,25 +319,21 @@ impl Forms for OpRetAbs {
         let reuse_cond = false;
         let reuse_a = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("RET.ABS");
-                if self.nodec {
-                    out.push_str(".NODEC");
-                }
-                let mut first = true;
-                if self.cond != Src::PT {
-                    out.push_str(" ");
-                    first = false;
-                    write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
-                }
-                out.push_str(if first { " " } else { ", " });
-                first = false;
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
-                out.push_str(" ");
-                write_signed_hex(out, self.off);
-            }
+        out.push_str("RET.ABS");
+        if self.nodec {
+            out.push_str(".NODEC");
         }
+        let mut first = true;
+        if self.cond != Src::PT {
+            out.push_str(" ");
+            first = false;
+            write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
+        }
+        out.push_str(if first { " " } else { ", " });
+        first = false;
+        write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
+        out.push_str(" ");
+        write_signed_hex(out, self.off);
         out.trim_end_spaces();
     }
 }

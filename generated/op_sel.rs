@@ -204,17 +204,10 @@ impl OpSel {
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SEL` (isa-spec/spec/ops/sel.toml:24); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `SEL` (isa-spec/spec/ops/sel.toml:24).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SEL"]])?;
-        let mut cur = 0usize;
-        if cur != rest.len() {
+        if !rest.is_empty() {
             return None;
         }
         let mut at = asm_try!(Operands:: < 4 > ::start(line, 4, 0usize));
@@ -230,9 +223,7 @@ impl OpSel {
             form,
             &[("a", &[17, 17, 17, 17, 0, 0, 0]), ("b", &[18, 0, 0, 0, 0, 0, 0])],
         );
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -249,13 +240,8 @@ impl OpSel {
         let cond_raw: bool = srcs[2usize].pred()?;
         let (cond_neg, cond_abs, cond_not) = self.cond.flags();
         let cond: bool = cond_raw.with_mods(cond_neg, cond_abs, cond_not);
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let out_d: u32 = if cond { a } else { b };
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
-            }
-        }
+        let out_d: u32 = if cond { a } else { b };
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpSel {}
@@ -303,29 +289,21 @@ impl Forms for OpSel {
         let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
         let reuse_cond = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("SEL");
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(
-                    out,
-                    &self.b,
-                    reuse_b,
-                    if matches!(sm, 50 | 52 | 60) {
-                        ImmStyle::SignedHex
-                    } else {
-                        ImmStyle::Hex
-                    }
-                        .for_sm(sm),
-                );
-                out.push_str(", ");
-                write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
-            }
-        }
+        out.push_str("SEL");
+        out.push_str(" ");
+        write_reg(out, self.d);
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
+        out.push_str(", ");
+        write_src(
+            out,
+            &self.b,
+            reuse_b,
+            if matches!(sm, 50 | 52 | 60) { ImmStyle::SignedHex } else { ImmStyle::Hex }
+                .for_sm(sm),
+        );
+        out.push_str(", ");
+        write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
         out.trim_end_spaces();
     }
 }

@@ -131,17 +131,10 @@ impl OpSel64 {
         o.b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SEL.64` (isa-spec/spec/ops/sel64.toml:23); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `SEL.64` (isa-spec/spec/ops/sel64.toml:23).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SEL", "64"]])?;
-        let mut cur = 0usize;
-        if cur != rest.len() {
+        if !rest.is_empty() {
             return None;
         }
         let mut at = asm_try!(Operands:: < 4 > ::start(line, 4, 0usize));
@@ -153,9 +146,7 @@ impl OpSel64 {
         let op = Self { d, a, b, cond };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(&reuse_marks, form, &[("a", &[17, 17]), ("b", &[18, 0])]);
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -172,13 +163,8 @@ impl OpSel64 {
         let cond_raw: bool = srcs[2usize].pred()?;
         let (cond_neg, cond_abs, cond_not) = self.cond.flags();
         let cond: bool = cond_raw.with_mods(cond_neg, cond_abs, cond_not);
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let out_d: u64 = if cond { a } else { b };
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
-            }
-        }
+        let out_d: u64 = if cond { a } else { b };
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpSel64 {}
@@ -216,19 +202,15 @@ impl Forms for OpSel64 {
         let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
         let reuse_cond = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("SEL.64");
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
-            }
-        }
+        out.push_str("SEL.64");
+        out.push_str(" ");
+        write_reg(out, self.d);
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.cond, reuse_cond, ImmStyle::Hex.for_sm(sm));
         out.trim_end_spaces();
     }
 }

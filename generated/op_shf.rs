@@ -396,14 +396,8 @@ impl OpShf {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SHF` (isa-spec/spec/ops/shf.toml:47); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `SHF` (isa-spec/spec/ops/shf.toml:47).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SHF"]])?;
         let mut cur = 0usize;
         let dir: ShfDir = take_enum_suffix(
@@ -449,9 +443,7 @@ impl OpShf {
                 ("c", &[19, 19, 19, 19, 0, 0, 0, 0, 0]),
             ],
         );
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => match family_of(sm) { Some(Family::Sm50) => true, _ => true });
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -474,7 +466,6 @@ impl OpShf {
         let hi = self.hi;
         match family_of(sm) {
             Some(Family::Sm50) => {
-                let cc_in: bool = false;
                 let bits = match ty {
                     ShfType::S64 | ShfType::U64 => 64,
                     _ => 32,
@@ -498,7 +489,6 @@ impl OpShf {
                 Ok((FoldOut::new(&[out_d.into_value()]), None))
             }
             _ => {
-                let cc_in: bool = false;
                 let bits = match ty {
                     ShfType::S64 | ShfType::U64 => 64,
                     _ => 32,
@@ -599,27 +589,23 @@ impl Forms for OpShf {
         let reuse_b = (matches!(form, Some(0 | 4 | 5 | 6)) && c.ctrl >> 18 & 1 != 0);
         let reuse_c = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 19 & 1 != 0);
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("SHF");
-                out.push_text_chunk(self.dir.chunk_sm(sm));
-                if self.wrap {
-                    out.push_str(".W");
-                }
-                out.push_text_chunk(self.ty.chunk_sm(sm));
-                if self.hi {
-                    out.push_str(".HI");
-                }
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::Hex.for_sm(sm));
-            }
+        out.push_str("SHF");
+        out.push_text_chunk(self.dir.chunk_sm(sm));
+        if self.wrap {
+            out.push_str(".W");
         }
+        out.push_text_chunk(self.ty.chunk_sm(sm));
+        if self.hi {
+            out.push_str(".HI");
+        }
+        out.push_str(" ");
+        write_reg(out, self.d);
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.c, reuse_c, ImmStyle::Hex.for_sm(sm));
         out.trim_end_spaces();
     }
 }

@@ -113,14 +113,8 @@ impl OpShl {
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SHL` (isa-spec/spec/ops/shl.toml:24); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `SHL` (isa-spec/spec/ops/shl.toml:24).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SHL"]])?;
         let mut cur = 0usize;
         let wrap: bool = take_suffix(rest, &mut cur, ".W");
@@ -131,13 +125,9 @@ impl OpShl {
         let d = asm_try!(dst_operand(at.take(), "d", false));
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
-        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b"]));
+        asm_try!(at.finish(& ["d", "a", "b"]));
         let op = Self { d, a, b, wrap };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -152,13 +142,8 @@ impl OpShl {
         let (b_neg, b_abs, b_not) = self.b.flags();
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let wrap = self.wrap;
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let out_d: u32 = ((a as u64) << shift_amount(b, 32, wrap)) as u32;
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
-            }
-        }
+        let out_d: u32 = ((a as u64) << shift_amount(b, 32, wrap)) as u32;
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpShl {}
@@ -196,20 +181,16 @@ impl Forms for OpShl {
         let reuse_a = false;
         let reuse_b = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("SHL");
-                if self.wrap {
-                    out.push_str(".W");
-                }
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-            }
+        out.push_str("SHL");
+        if self.wrap {
+            out.push_str(".W");
         }
+        out.push_str(" ");
+        write_reg(out, self.d);
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
         out.trim_end_spaces();
     }
 }

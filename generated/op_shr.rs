@@ -121,14 +121,8 @@ impl OpShr {
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `SHR` (isa-spec/spec/ops/shr.toml:27); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `SHR` (isa-spec/spec/ops/shr.toml:27).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["SHR"]])?;
         let mut cur = 0usize;
         let ty: ShrType = take_enum_suffix(
@@ -145,13 +139,9 @@ impl OpShr {
         let d = asm_try!(dst_operand(at.take(), "d", false));
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::Hex));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
-        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b"]));
+        asm_try!(at.finish(& ["d", "a", "b"]));
         let op = Self { d, a, b, ty, wrap };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -167,17 +157,12 @@ impl OpShr {
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let ty = self.ty;
         let wrap = self.wrap;
-        match family_of(sm) {
-            _ => {
-                let cc_in: bool = false;
-                let s = shift_amount(b, 32, wrap);
-                let out_d: u32 = match ty {
-                    ShrType::S32 => ((a as i32 as i64) >> s) as u32,
-                    ShrType::U32 => ((a as u64) >> s) as u32,
-                };
-                Ok((FoldOut::new(&[out_d.into_value()]), None))
-            }
-        }
+        let s = shift_amount(b, 32, wrap);
+        let out_d: u32 = match ty {
+            ShrType::S32 => ((a as i32 as i64) >> s) as u32,
+            ShrType::U32 => ((a as u64) >> s) as u32,
+        };
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpShr {}
@@ -215,21 +200,17 @@ impl Forms for OpShr {
         let reuse_a = false;
         let reuse_b = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("SHR");
-                out.push_text_chunk(self.ty.chunk_sm(sm));
-                if self.wrap {
-                    out.push_str(".W");
-                }
-                out.push_str(" ");
-                write_reg(out, self.d);
-                out.push_str(", ");
-                write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-            }
+        out.push_str("SHR");
+        out.push_text_chunk(self.ty.chunk_sm(sm));
+        if self.wrap {
+            out.push_str(".W");
         }
+        out.push_str(" ");
+        write_reg(out, self.d);
+        out.push_str(", ");
+        write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
         out.trim_end_spaces();
     }
 }

@@ -328,14 +328,8 @@ impl OpStg {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `STG.E` (isa-spec/spec/ops/stg.toml:35); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `STG.E` (isa-spec/spec/ops/stg.toml:35).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["STG", "E"]])?;
         let mut cur = 0usize;
         let cache: MemCache = take_enum_suffix(
@@ -362,7 +356,7 @@ impl OpStg {
         let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
         let v_a = asm_try!(mem_operand(at.take(), "a", true, 24u32, sm));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
-        let reuse_marks = asm_try!(at.finish(& ["a", "b"]));
+        asm_try!(at.finish(& ["a", "b"]));
         let op = Self {
             a: v_a.0,
             b,
@@ -371,11 +365,7 @@ impl OpStg {
             cache,
             sem,
         };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -393,9 +383,7 @@ impl OpStg {
         let size = self.size;
         let cache = self.cache;
         let sem = self.sem;
-        match family_of(sm) {
-            _ => Ok((FoldOut::new(&[]), None)),
-        }
+        Ok((FoldOut::new(&[]), None))
     }
 }
 /// Spec: isa-spec/spec/ops/stg.toml:40.
@@ -482,18 +470,14 @@ impl Forms for OpStg {
         let reuse_a = false;
         let reuse_b = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("STG.E");
-                out.push_text_chunk(self.cache.chunk_sm(sm));
-                out.push_text_chunk(self.size.chunk_sm(sm));
-                out.push_text_chunk(self.sem.chunk_sm(sm));
-                out.push_str(" ");
-                write_mem(out, &self.a, reuse_a, self.off as i64, 24u32, sm);
-                out.push_str(", ");
-                write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
-            }
-        }
+        out.push_str("STG.E");
+        out.push_text_chunk(self.cache.chunk_sm(sm));
+        out.push_text_chunk(self.size.chunk_sm(sm));
+        out.push_text_chunk(self.sem.chunk_sm(sm));
+        out.push_str(" ");
+        write_mem(out, &self.a, reuse_a, self.off as i64, 24u32, sm);
+        out.push_str(", ");
+        write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
         out.trim_end_spaces();
     }
 }

@@ -433,9 +433,7 @@ impl OpVimnmx {
                 ("b", &[18, 0, 0, 18, 0, 0, 0, 18, 0, 0]),
             ],
         );
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     /// Parse syntax `VIMNMX` (isa-spec/spec/ops/vimnmx.toml:54).
     fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
@@ -478,9 +476,7 @@ impl OpVimnmx {
                 ("b", &[18, 0, 0, 18, 0, 0, 0, 18, 0, 0]),
             ],
         );
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -499,58 +495,49 @@ impl OpVimnmx {
         let p: bool = p_raw.with_mods(p_neg, p_abs, p_not);
         let ty = self.ty;
         let relu = self.relu;
-        match family_of(sm) {
-            _ => {
-                if self.pd0 != Reg::PT {
-                    return Err(
-                        FoldError::new(
-                            "vimnmx has no fold for its result `pd0` unless it is PT"
-                                .to_string(),
-                        ),
-                    );
-                }
-                if self.pd1 != Reg::PT {
-                    return Err(
-                        FoldError::new(
-                            "vimnmx has no fold for its result `pd1` unless it is PT"
-                                .to_string(),
-                        ),
-                    );
-                }
-                let cc_in: bool = false;
-                let (bits, signed): (u32, bool) = match ty {
-                    VimnmxType::S32 => (32, true),
-                    VimnmxType::U32 => (32, false),
-                    VimnmxType::S16x2 => (16, true),
-                    VimnmxType::U16x2 => (16, false),
-                    VimnmxType::S8x4 => (8, true),
-                    VimnmxType::U8x4 => (8, false),
-                };
-                let mask: u32 = if bits == 32 { u32::MAX } else { (1u32 << bits) - 1 };
-                let lane = |x: u32, i: u32| -> i64 {
-                    let v = (x >> (i * bits)) & mask;
-                    if signed && (v >> (bits - 1)) & 1 == 1 {
-                        v as i64 - (1i64 << bits)
-                    } else {
-                        v as i64
-                    }
-                };
-                let pick = |i: u32| -> u32 {
-                    let (x, y) = (lane(a, i), lane(b, i));
-                    let m = if (x < y) == p { x } else { y };
-                    let m = if relu && m < 0 { 0 } else { m };
-                    ((m as u32) & mask) << (i * bits)
-                };
-                let out_d: u32 = pick(0) | if bits < 32 { pick(1) } else { 0 }
-                    | if bits < 16 { pick(2) | pick(3) } else { 0 };
-                Ok((
-                    FoldOut::new(
-                        &[out_d.into_value(), true.into_value(), true.into_value()],
-                    ),
-                    None,
-                ))
-            }
+        if self.pd0 != Reg::PT {
+            return Err(
+                FoldError::new(
+                    "vimnmx has no fold for its result `pd0` unless it is PT".to_string(),
+                ),
+            );
         }
+        if self.pd1 != Reg::PT {
+            return Err(
+                FoldError::new(
+                    "vimnmx has no fold for its result `pd1` unless it is PT".to_string(),
+                ),
+            );
+        }
+        let (bits, signed): (u32, bool) = match ty {
+            VimnmxType::S32 => (32, true),
+            VimnmxType::U32 => (32, false),
+            VimnmxType::S16x2 => (16, true),
+            VimnmxType::U16x2 => (16, false),
+            VimnmxType::S8x4 => (8, true),
+            VimnmxType::U8x4 => (8, false),
+        };
+        let mask: u32 = if bits == 32 { u32::MAX } else { (1u32 << bits) - 1 };
+        let lane = |x: u32, i: u32| -> i64 {
+            let v = (x >> (i * bits)) & mask;
+            if signed && (v >> (bits - 1)) & 1 == 1 {
+                v as i64 - (1i64 << bits)
+            } else {
+                v as i64
+            }
+        };
+        let pick = |i: u32| -> u32 {
+            let (x, y) = (lane(a, i), lane(b, i));
+            let m = if (x < y) == p { x } else { y };
+            let m = if relu && m < 0 { 0 } else { m };
+            ((m as u32) & mask) << (i * bits)
+        };
+        let out_d: u32 = pick(0) | if bits < 32 { pick(1) } else { 0 }
+            | if bits < 16 { pick(2) | pick(3) } else { 0 };
+        Ok((
+            FoldOut::new(&[out_d.into_value(), true.into_value(), true.into_value()]),
+            None,
+        ))
     }
 }
 impl MemOp for OpVimnmx {}

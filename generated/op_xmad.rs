@@ -383,14 +383,8 @@ impl OpXmad {
         }
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `XMAD` (isa-spec/spec/ops/xmad.toml:81); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-        match sm {
-            _ => Self::parse_syntax0(line, sm, addr),
-        }
-    }
-    /// Parse syntax `XMAD` (isa-spec/spec/ops/xmad.toml:81).
-    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["XMAD"]])?;
         let mut cur = 0usize;
         let sign: XmadSign = take_enum_suffix(
@@ -515,7 +509,7 @@ impl OpXmad {
             }
         };
         let c = asm_try!(src_operand(at.take(), "c", ImmStyle::SignedHex));
-        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "c"]));
+        asm_try!(at.finish(& ["d", "a", "b", "c"]));
         let op = Self {
             d,
             a: v_a.0,
@@ -530,11 +524,7 @@ impl OpXmad {
             asel: v_a.1,
             bsel: v_b.1,
         };
-        let form = op.form_id(sm);
-        let ctrl = 0u32;
-        let raw = form.map_or(0, |_| 0);
-        let guard = line.guard;
-        Some(Ok((op, Common { guard, ctrl, raw })))
+        parsed(op, line, 0, 0)
     }
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
@@ -569,55 +559,49 @@ impl OpXmad {
         let cc = self.cc;
         let asel = self.asel;
         let bsel = self.bsel;
-        match family_of(sm) {
-            _ => {
-                if cmode == XmadCmode::Csfu {
-                    return Err(
-                        FoldError::new(
-                            format!(
-                                "{} has no fold on SM{} when {}", "xmad", sm,
-                                "cmode == XmadCmode::Csfu"
-                            ),
-                        ),
-                    );
-                }
-                let cc_in: bool = match (x, cc_in) {
-                    (true, None) => {
-                        return Err(
-                            FoldError::new(
-                                format!(
-                                    "{} reads the carry flag, which is not known", "xmad"
-                                ),
-                            ),
-                        );
-                    }
-                    (_, c) => c.unwrap_or(false),
-                };
-                let a_signed = sign == XmadSign::S16U16 || sign == XmadSign::S16S16;
-                let b_signed = sign == XmadSign::U16S16 || sign == XmadSign::S16S16;
-                let ax = if a_signed { a as u16 as i16 as i32 as u32 } else { a };
-                let bx = if b_signed { b as u16 as i16 as i32 as u32 } else { b };
-                let prod = ax.wrapping_mul(bx);
-                let prod = if psl { prod << 16 } else { prod };
-                let addend = match cmode {
-                    XmadCmode::Clo => c & 0xffff,
-                    XmadCmode::Chi => c >> 16,
-                    XmadCmode::Cbcc => c.wrapping_add(b_raw << 16),
-                    _ => c,
-                };
-                let cin = if x { cc_in as u64 } else { 0 };
-                let sum = prod as u64 + addend as u64 + cin;
-                let out_d: u32 = if mrg {
-                    (sum as u32 & 0xffff) | (b_raw << 16)
-                } else {
-                    sum as u32
-                };
-                Ok((
-                    FoldOut::new(&[out_d.into_value()]),
-                    if cc { Some(sum >> 32 != 0) } else { None },
-                ))
-            }
+        if cmode == XmadCmode::Csfu {
+            return Err(
+                FoldError::new(
+                    format!(
+                        "{} has no fold on SM{} when {}", "xmad", sm,
+                        "cmode == XmadCmode::Csfu"
+                    ),
+                ),
+            );
         }
+        let cc_in: bool = match (x, cc_in) {
+            (true, None) => {
+                return Err(
+                    FoldError::new(
+                        format!("{} reads the carry flag, which is not known", "xmad"),
+                    ),
+                );
+            }
+            (_, c) => c.unwrap_or(false),
+        };
+        let a_signed = sign == XmadSign::S16U16 || sign == XmadSign::S16S16;
+        let b_signed = sign == XmadSign::U16S16 || sign == XmadSign::S16S16;
+        let ax = if a_signed { a as u16 as i16 as i32 as u32 } else { a };
+        let bx = if b_signed { b as u16 as i16 as i32 as u32 } else { b };
+        let prod = ax.wrapping_mul(bx);
+        let prod = if psl { prod << 16 } else { prod };
+        let addend = match cmode {
+            XmadCmode::Clo => c & 0xffff,
+            XmadCmode::Chi => c >> 16,
+            XmadCmode::Cbcc => c.wrapping_add(b_raw << 16),
+            _ => c,
+        };
+        let cin = if x { cc_in as u64 } else { 0 };
+        let sum = prod as u64 + addend as u64 + cin;
+        let out_d: u32 = if mrg {
+            (sum as u32 & 0xffff) | (b_raw << 16)
+        } else {
+            sum as u32
+        };
+        Ok((
+            FoldOut::new(&[out_d.into_value()]),
+            if cc { Some(sum >> 32 != 0) } else { None },
+        ))
     }
 }
 impl MemOp for OpXmad {}
@@ -678,63 +662,55 @@ impl Forms for OpXmad {
         let reuse_b = false;
         let reuse_c = false;
         write_guard(out, &c.guard);
-        match sm {
-            _ => {
-                out.push_str("XMAD");
-                out.push_text_chunk(self.sign.chunk_sm(sm));
-                if self.psl {
-                    out.push_str(".PSL");
-                }
-                out.push_text_chunk(self.cmode.chunk_sm(sm));
-                if self.mrg {
-                    out.push_str(".MRG");
-                }
-                if self.x {
-                    out.push_str(".X");
-                }
-                out.push_str(" ");
-                {
-                    write_reg(out, self.d);
-                    if self.cc {
-                        out.push_str(".CC");
-                    }
-                };
-                out.push_str(", ");
-                {
-                    let view = self.a_view();
-                    let style = view
-                        .map_or(ImmStyle::SignedHex, View::imm_style)
-                        .for_sm(sm);
-                    write_src_part(
-                        out,
-                        &self.a,
-                        reuse_a,
-                        style,
-                        view,
-                        self.asel,
-                        PartStyle::Index,
-                    )
-                };
-                out.push_str(", ");
-                {
-                    let view = self.b_view();
-                    let style = view
-                        .map_or(ImmStyle::SignedHex, View::imm_style)
-                        .for_sm(sm);
-                    write_src_part(
-                        out,
-                        &self.b,
-                        reuse_b,
-                        style,
-                        view,
-                        self.bsel,
-                        PartStyle::Index,
-                    )
-                };
-                out.push_str(", ");
-                write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
-            }
+        out.push_str("XMAD");
+        out.push_text_chunk(self.sign.chunk_sm(sm));
+        if self.psl {
+            out.push_str(".PSL");
         }
+        out.push_text_chunk(self.cmode.chunk_sm(sm));
+        if self.mrg {
+            out.push_str(".MRG");
+        }
+        if self.x {
+            out.push_str(".X");
+        }
+        out.push_str(" ");
+        {
+            write_reg(out, self.d);
+            if self.cc {
+                out.push_str(".CC");
+            }
+        };
+        out.push_str(", ");
+        {
+            let view = self.a_view();
+            let style = view.map_or(ImmStyle::SignedHex, View::imm_style).for_sm(sm);
+            write_src_part(
+                out,
+                &self.a,
+                reuse_a,
+                style,
+                view,
+                self.asel,
+                PartStyle::Index,
+            )
+        };
+        out.push_str(", ");
+        {
+            let view = self.b_view();
+            let style = view.map_or(ImmStyle::SignedHex, View::imm_style).for_sm(sm);
+            write_src_part(
+                out,
+                &self.b,
+                reuse_b,
+                style,
+                view,
+                self.bsel,
+                PartStyle::Index,
+            )
+        };
+        out.push_str(", ");
+        write_src(out, &self.c, reuse_c, ImmStyle::SignedHex.for_sm(sm));
         out.trim_end_spaces();
     }
 }

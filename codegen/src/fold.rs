@@ -85,8 +85,10 @@ fn fold_body(op: &Op, fold: &Fold) -> Result<TokenStream, Error> {
                 (_, c) => c.unwrap_or(false),
             };
         }
-    } else {
+    } else if mentions_cc_in(fold) {
         quote!(let cc_in: bool = false;)
+    } else {
+        quote!()
     };
     let mut outs = Vec::new();
     let mut vals = Vec::new();
@@ -118,8 +120,19 @@ fn fold_body(op: &Op, fold: &Fold) -> Result<TokenStream, Error> {
         quote!(None)
     };
     Ok(
-        quote!({ #(#unknown)* #refuse #carry_in #lets #(#outs)* Ok((FoldOut::new(&[#(#vals),*]), #carry_out)) }),
+        quote!(#(#unknown)* #refuse #carry_in #lets #(#outs)* Ok((FoldOut::new(&[#(#vals),*]), #carry_out))),
     )
+}
+
+/// Whether an expression of `fold` reads the carry `cc_in` (without
+/// `reads_cc` it is false, and without a reader it is not bound).
+fn mentions_cc_in(fold: &Fold) -> bool {
+    let exprs = [&fold.lets, &fold.refuse, &fold.cc_out, &fold.writes_cc];
+    exprs
+        .into_iter()
+        .flatten()
+        .chain(fold.dsts.iter().flatten())
+        .any(|e| e.text.contains("cc_in"))
 }
 
 pub fn op_fold(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
@@ -191,7 +204,7 @@ pub fn op_fold(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
     for (fi, fold) in &op.fold_family {
         let fam = enum_variant(&spec.families[*fi].name);
         let body = fold_body(op, fold)?;
-        arms.push(quote!(Some(Family::#fam) => #body));
+        arms.push(quote!(Some(Family::#fam) => { #body }));
         let has = !fold.is_empty() || op.dsts.is_empty();
         has_arms.push(quote!(Some(Family::#fam) => #has));
     }
@@ -200,6 +213,12 @@ pub fn op_fold(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
         quote!(#default_has)
     } else {
         quote!(match family_of(sm) { #(#has_arms,)* _ => #default_has })
+    };
+    // One fold for every family: its statements, with no match.
+    let body = if arms.is_empty() {
+        default
+    } else {
+        quote!(match family_of(sm) { #(#arms,)* _ => { #default } })
     };
     let spec_doc = crate::shared::spec_doc(spec, &op.loc);
     Ok(quote! {
@@ -211,10 +230,7 @@ pub fn op_fold(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
         pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
             check_sources(#name, #nsrc, srcs)?;
             #(#binds)*
-            match family_of(sm) {
-                #(#arms,)*
-                _ => #default,
-            }
+            #body
         }
     })
 }

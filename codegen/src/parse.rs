@@ -19,10 +19,14 @@ fn parts(s: &str) -> Vec<String> {
 }
 
 pub fn op_parse(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
-    let mut fns = vec![parse_fn(spec, op, &op.asm, 0)?];
+    if op.asm.variants.is_empty() {
+        // One syntax: `parse` is its parser.
+        return parse_fn(spec, op, &op.asm, None);
+    }
+    let mut fns = vec![parse_fn(spec, op, &op.asm, Some(0))?];
     let mut arms = Vec::new();
     for (i, (sms, a)) in op.asm.variants.iter().enumerate() {
-        fns.push(parse_fn(spec, op, a, i + 1)?);
+        fns.push(parse_fn(spec, op, a, Some(i + 1))?);
         let pat = crate::encode::sm_pattern(sms);
         let n = ident(&format!("parse_syntax{}", i + 1));
         arms.push(quote!(#pat => Self::#n(line, sm, addr)));
@@ -38,14 +42,26 @@ pub fn op_parse(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
 
 /// One syntax's parser: mnemonic and suffixes, then the operands in
 /// order (an [`Operands`] walk), then the op, its `.reuse` marks and raw
-/// bits. Each step is a function below.
-fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Error> {
-    let fname = ident(&format!("parse_syntax{n}"));
-    let syntax_doc = format!(
-        " Parse syntax `{}` ({}).",
-        asm.mnemonic,
-        crate::shared::spec_line(spec, &asm.loc)
-    );
+/// bits. Each step is a function below. `n`: the syntax's number among
+/// several (`None`: the op's only syntax, parsed by `pub fn parse`).
+fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: Option<usize>) -> Result<TokenStream, Error> {
+    let at = crate::shared::spec_line(spec, &asm.loc);
+    let (head, syntax_doc) = match n {
+        Some(n) => {
+            let fname = ident(&format!("parse_syntax{n}"));
+            (
+                quote!(fn #fname),
+                format!(" Parse syntax `{}` ({at}).", asm.mnemonic),
+            )
+        }
+        None => (
+            quote!(pub fn parse),
+            format!(
+                " Parse one tokenized line of syntax `{}` ({at}); `None` when the mnemonic is not this op's.",
+                asm.mnemonic
+            ),
+        ),
+    };
     let cand_arrays = mnemonic_candidates(op, asm);
     let suffix_code = suffix_lets(spec, op, asm)?;
     let (required, optional) = operand_counts(spec, op, asm);
@@ -62,30 +78,37 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: usize) -> Result<TokenStream, Er
         .map(|o| operand_step(spec, op, o, &mut assigned))
         .collect();
     let inits = struct_inits(spec, op, asm, &assigned);
-    let (reuse_ctrl, raw) = parse_ctrl_raw(op, asm);
+    let (tail, reads_marks) = parse_tail(op, asm);
+    let marks = reads_marks.then(|| quote!(let reuse_marks =));
     let item_names: Vec<String> = asm
         .operands
         .iter()
         .map(|o| item_name(op, &o.item))
         .collect();
     let n_items = Literal::usize_unsuffixed(item_names.len());
-    Ok(quote! {
-        #[doc = #syntax_doc]
-        fn #fname(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-            let rest = strip_any_mnemonic(&line.parts, &[#(#cand_arrays),*])?;
+    // With no suffixes to read, the mnemonic must be all there is.
+    let suffixes = if suffix_code.is_empty() {
+        quote!(if !rest.is_empty() {
+            return None;
+        })
+    } else {
+        quote! {
             let mut cur = 0usize;
             #(#suffix_code)*
             if cur != rest.len() { return None; }
+        }
+    };
+    Ok(quote! {
+        #[doc = #syntax_doc]
+        #head(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
+            let rest = strip_any_mnemonic(&line.parts, &[#(#cand_arrays),*])?;
+            #suffixes
             let mut at = asm_try!(Operands::<#n_items>::start(line, #required, #optional));
             #next
             #(#steps)*
-            let reuse_marks = asm_try!(at.finish(&[#(#item_names),*]));
+            #marks asm_try!(at.finish(&[#(#item_names),*]));
             let op = Self { #(#inits),* };
-            let form = op.form_id(sm);
-            #reuse_ctrl
-            #raw
-            let guard = line.guard;
-            Some(Ok((op, Common { guard, ctrl, raw })))
+            #tail
         }
     })
 }
@@ -562,10 +585,12 @@ fn struct_inits(
     inits
 }
 
-/// `let ctrl` (the `.reuse` marks as the chosen form's control bits) and
-/// `let raw` (the raw bits as ptxas writes them in that form), both
-/// looked up in per-form tables.
-fn parse_ctrl_raw(op: &Op, asm: &Asm) -> (TokenStream, TokenStream) {
+/// The parser's result: the op with its guard, `ctrl` (the `.reuse` marks
+/// as the chosen form's control bits) and `raw` (the raw bits as ptxas
+/// writes them in that form), both looked up in per-form tables; the form
+/// is chosen only when one of them depends on it.
+/// Also whether it reads the `.reuse` marks.
+fn parse_tail(op: &Op, asm: &Asm) -> (TokenStream, bool) {
     let fs = forms(op);
     let reuse = op.srcs.iter().enumerate().filter_map(|(i, s)| {
         asm.operands.iter().find(|o| {
@@ -582,23 +607,38 @@ fn parse_ctrl_raw(op: &Op, asm: &Asm) -> (TokenStream, TokenStream) {
     });
     let reuse: Vec<TokenStream> = reuse.collect();
     let ctrl = if reuse.is_empty() {
-        quote!(let ctrl = 0u32;)
+        None
     } else {
-        quote!(let ctrl = reuse_ctrl(&reuse_marks, form, &[#(#reuse),*]);)
+        Some(quote!(let ctrl = reuse_ctrl(&reuse_marks, form, &[#(#reuse),*]);))
     };
     let canon: Vec<u128> = fs.iter().map(|f| f.form.canonical_raw()).collect();
     let raw = match canon.first() {
-        None => quote!(let raw = 0u128;),
+        _ if canon.iter().all(|&x| x == 0) => None,
         Some(&c) if canon.iter().all(|&x| x == c) => {
             let c = crate::encode::u128_lit(c);
-            quote!(let raw = form.map_or(0, |_| #c);)
+            Some(quote!(let raw = form.map_or(0, |_| #c);))
         }
-        Some(_) => {
+        _ => {
             let c = canon.iter().map(|&c| crate::encode::u128_lit(c));
-            quote!(let raw = form.map_or(0, |f| [#(#c),*][f as usize]);)
+            Some(quote!(let raw = form.map_or(0, |f| [#(#c),*][f as usize]);))
         }
     };
-    (ctrl, raw)
+    let form = (ctrl.is_some() || raw.is_some()).then(|| quote!(let form = op.form_id(sm);));
+    let value = |name: &str, code: &Option<TokenStream>| match code {
+        Some(_) => {
+            let v = ident(name);
+            quote!(#v)
+        }
+        None => quote!(0),
+    };
+    let (cv, rv) = (value("ctrl", &ctrl), value("raw", &raw));
+    let tail = quote! {
+        #form
+        #ctrl
+        #raw
+        parsed(op, line, #cv, #rv)
+    };
+    (tail, ctrl.is_some())
 }
 
 /// The Rust type of a suffix modifier.

@@ -208,6 +208,12 @@ pub fn op_print(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             None => default = body,
         }
     }
+    // One syntax: its text, with no match on the SM.
+    let text = if arms.is_empty() {
+        default
+    } else {
+        quote!(match sm { #(#arms)* _ => { #default } })
+    };
     let spec_doc = crate::shared::spec_doc(spec, &op.asm.loc);
     Ok(quote! {
         /// Write nvdisasm's text (normalized as in the corpus) for this op
@@ -220,10 +226,7 @@ pub fn op_print(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             #next
             #(#reuse_lets)*
             write_guard(out, &c.guard);
-            match sm {
-                #(#arms)*
-                _ => { #default }
-            }
+            #text
             out.trim_end_spaces();
         }
     })

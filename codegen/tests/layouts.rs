@@ -20,6 +20,8 @@ fn compact_and_formatted_layouts_are_the_same_code() {
             "{}: formatting the compact copy does not give the mirror",
             f.name
         );
-        assert!(c.contents.len() < f.contents.len(), "{}", f.name);
     }
+    // The build copy skips formatting; it is no larger for that.
+    let size = |files: &[isa_codegen::File]| files.iter().map(|f| f.contents.len()).sum::<usize>();
+    assert!(size(&compact) < size(&formatted));
 }

@@ -703,6 +703,13 @@ pub fn cmem_operand(tok: &Operand, name: &str, _sm: u32) -> Result<(Src, i32, u3
 /// else the op and its common part, or the error in the line.
 pub type Parsed<T> = Option<Result<(T, crate::runtime::instr::Common), AsmError>>;
 
+/// A generated parser's success: `op` under `line`'s guard, with the
+/// control bits its `.reuse` marks set and the raw bits ptxas writes.
+pub fn parsed<T>(op: T, line: &Line, ctrl: u32, raw: u128) -> Parsed<T> {
+    let guard = line.guard;
+    Some(Ok((op, crate::runtime::instr::Common { guard, ctrl, raw })))
+}
+
 /// A generated parser's walk over a line's operands: the operand items
 /// of its syntax (`N` of them) take tokens in order, an optional item only
 /// while the line has more tokens than the required items need; which
