@@ -77,7 +77,7 @@ impl OpIscadd {
         w |= u128::from(self.b.neg) << 48;
         w |= u128::from(self.a.neg) << 49;
         w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        if w & 0x3000000000000 == 0x3000000000000 {
+        if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
             return Err(
                 E::fail(
                     Self::NAME,
@@ -108,7 +108,7 @@ impl OpIscadd {
         w |= u128::from(self.cc) << 47;
         w |= u128::from(self.a.neg) << 49;
         w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        if w & 0x3000000000000 == 0x3000000000000 {
+        if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
             return Err(
                 E::fail(
                     Self::NAME,
@@ -135,7 +135,7 @@ impl OpIscadd {
         w |= u128::from(self.b.neg) << 48;
         w |= u128::from(self.a.neg) << 49;
         w |= common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?;
-        if w & 0x3000000000000 == 0x3000000000000 {
+        if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
             return Err(
                 E::fail(
                     Self::NAME,
@@ -150,7 +150,7 @@ impl OpIscadd {
     /// Form `r`'s fields (isa-spec/spec/ops/iscadd.toml:45; form at isa-spec/spec/ops/iscadd.toml:48).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        if w & 0x3000000000000 == 0x3000000000000 {
+        if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
             return None;
         }
         let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
@@ -164,7 +164,7 @@ impl OpIscadd {
     /// Form `i`'s fields (isa-spec/spec/ops/iscadd.toml:45; form at isa-spec/spec/ops/iscadd.toml:48).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        if w & 0x3000000000000 == 0x3000000000000 {
+        if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
             return None;
         }
         let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;
@@ -180,7 +180,7 @@ impl OpIscadd {
     /// Form `c`'s fields (isa-spec/spec/ops/iscadd.toml:45; form at isa-spec/spec/ops/iscadd.toml:48).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        if w & 0x3000000000000 == 0x3000000000000 {
+        if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
             return None;
         }
         let d = reg_at(w, RegFile::Gpr, 0, 8, sm)?;

@@ -298,9 +298,13 @@ fn form_decode_fn(spec: &Spec, op: &Op, f: &crate::encode::FormRef<'_>) -> Token
         .chain(op.modifiers.iter().map(|m| &m.name))
         .map(|n| field(n));
     let common = decode_common(form);
-    let not_all = form.not_all.iter().map(|&m| {
-        let m = u128_lit(m);
-        quote!(if w & #m == #m { return None; })
+    let not_all = form.not_all.iter().map(|n| {
+        let (m, wm, wv) = (
+            u128_lit(n.mask),
+            u128_lit(n.when_mask),
+            u128_lit(n.when_value),
+        );
+        quote!(if w & #m == #m && w & #wm == #wv { return None; })
     });
     let parts_check = if crate::shared::has_parts(op) {
         quote!(if !o.parts_ok() {

@@ -216,7 +216,12 @@ fn encode_checks(spec: &Spec, op: &Op, f: &FormRef) -> Vec<TokenStream> {
         }
         if s.align > 1 {
             let al = Literal::u8_unsuffixed(s.align as u8);
-            checks.push(quote!(if let SrcKind::Reg(r) = self.#fld.kind { if r.file == RegFile::Gpr && !r.is_zero() && r.idx % #al != 0 { return Err(E::fail(Self::NAME, format_args!("{} must be a register aligned to {}, not {}", #sname, #al, r))); } }));
+            // A memory base whose width says `.U32` is one register.
+            let narrow = mem_base_width(op, i).map_or(quote!(false), |w| {
+                let wf = field(&op.modifiers[w].name);
+                quote!((self.#wf.text() == ".U32"))
+            });
+            checks.push(quote!(if let SrcKind::Reg(r) = self.#fld.kind { if r.file == RegFile::Gpr && !r.is_zero() && r.idx % #al != 0 && !#narrow { return Err(E::fail(Self::NAME, format_args!("{} must be a register aligned to {}, not {}", #sname, #al, r))); } }));
         }
     }
     for (i, d) in op.dsts.iter().enumerate() {
@@ -411,9 +416,9 @@ fn form_encode_fn(spec: &Spec, op: &Op, f: &FormRef) -> TokenStream {
     if let Some((g, n, c)) = common {
         body.push(quote!(w |= common_fields::<E>(Self::NAME, c, sm, #g, #n, #c)?;));
     }
-    let not_all = f.form.not_all.iter().map(|&m| {
-        let m = u128_lit(m);
-        quote!(if w & #m == #m { return Err(E::fail(Self::NAME, format_args!("this combination of modifiers is not encodable on SM{}", sm))); })
+    let not_all = f.form.not_all.iter().map(|n| {
+        let (m, wm, wv) = (u128_lit(n.mask), u128_lit(n.when_mask), u128_lit(n.when_value));
+        quote!(if w & #m == #m && w & #wm == #wv { return Err(E::fail(Self::NAME, format_args!("this combination of modifiers is not encodable on SM{}", sm))); })
     });
     let form_name = format!(
         " Form `{}` on SM {:?} ({}; form at {}).",
@@ -538,4 +543,12 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Err
         }
     };
     Ok((inherent, trait_impl))
+}
+
+/// The width modifier of the memory address whose base is source `i`.
+fn mem_base_width(op: &Op, i: usize) -> Option<usize> {
+    op.asm.operands.iter().find_map(|o| match &o.item {
+        AsmItem::Mem(m) if m.base == i => m.width,
+        _ => None,
+    })
 }

@@ -135,7 +135,7 @@ fn text(spec: &Spec, op: &Op, form: &isa_spec::model::Form, vals: &[usize], sm: 
                 ModType::Rel => "0x100".to_string(),
                 ModType::Int { .. } => "0x1".to_string(),
             }),
-            AsmItem::Mem(_, _) => Some("[R4]".to_string()),
+            AsmItem::Mem(_) => Some("[R4]".to_string()),
         };
         if let (true, Some(mut s)) = (shown, item) {
             for &m in &o.suffixes {

@@ -19,9 +19,9 @@
 
 use crate::runtime::asm::{
     AsmError, Base, Line, Operands, Parsed, asm_try, bool_operand, check_operand_count,
-    dst_operand, enum_operand, int_operand, is_pred_token, mem_operand, parse_i64, parse_u64,
-    rel_operand, reuse_ctrl, src_operand, strip_any_mnemonic, take_enum_suffix, take_suffix,
-    to_dst, to_src, uint_operand,
+    dst_operand, enum_operand, int_operand, is_pred_token, mem_addr_operand, mem_operand,
+    mem_width, parse_i64, parse_u64, rel_operand, reuse_ctrl, src_operand, strip_any_mnemonic,
+    take_enum_suffix, take_suffix, to_dst, to_src, uint_operand,
 };
 use crate::runtime::decode::{
     Forms, bit, bits, cbuf_at, common_at, decode_form, guard_of, print_form, print_form_bundled,
@@ -46,8 +46,8 @@ use crate::runtime::line_buf::{LineBuf, line_text, text_chunks};
 use crate::runtime::mem::{MemAccess, MemKind, MemOp, src_data_reg};
 use crate::runtime::operand::{CBuf, Reg, RegFile, SlotKind, Src, SrcKind, reg};
 use crate::runtime::print::{
-    ImmStyle, write_guard, write_hex, write_mem, write_reg, write_signed_hex, write_src,
-    write_src_part,
+    ImmStyle, write_guard, write_hex, write_mem, write_mem_addr, write_reg, write_signed_hex,
+    write_src, write_src_part,
 };
 use crate::runtime::view::View;
 use std::fmt::Write as _;
