@@ -192,7 +192,7 @@ impl OpIadd {
     /// Form `r`'s fields (isa-spec/spec/ops/iadd.toml:78; form at isa-spec/spec/ops/iadd.toml:81).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        if w & 0x3000000000000 == 0x3000000000000 {
+        if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
             return None;
         }
         let mut o = Self::fields_e0(w, sm)?;
@@ -203,7 +203,7 @@ impl OpIadd {
     /// Form `i`'s fields (isa-spec/spec/ops/iadd.toml:78; form at isa-spec/spec/ops/iadd.toml:81).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        if w & 0x3000000000000 == 0x3000000000000 {
+        if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
             return None;
         }
         let mut o = Self::fields_e0(w, sm)?;
@@ -215,7 +215,7 @@ impl OpIadd {
     /// Form `c`'s fields (isa-spec/spec/ops/iadd.toml:78; form at isa-spec/spec/ops/iadd.toml:81).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        if w & 0x3000000000000 == 0x3000000000000 {
+        if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
             return None;
         }
         let mut o = Self::fields_e0(w, sm)?;

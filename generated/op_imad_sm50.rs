@@ -190,7 +190,7 @@ impl OpImadSm50 {
     /// Form `r`'s fields (isa-spec/spec/ops/imad_sm50.toml:86; form at isa-spec/spec/ops/imad_sm50.toml:89).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        if w & 0x18000000000000 == 0x18000000000000 {
+        if w & 0x18000000000000 == 0x18000000000000 && w & 0 == 0 {
             return None;
         }
         let mut o = Self::fields_e0(w, sm)?;
@@ -202,7 +202,7 @@ impl OpImadSm50 {
     /// Form `i`'s fields (isa-spec/spec/ops/imad_sm50.toml:86; form at isa-spec/spec/ops/imad_sm50.toml:89).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        if w & 0x18000000000000 == 0x18000000000000 {
+        if w & 0x18000000000000 == 0x18000000000000 && w & 0 == 0 {
             return None;
         }
         let mut o = Self::fields_e0(w, sm)?;
@@ -216,7 +216,7 @@ impl OpImadSm50 {
     /// Form `c`'s fields (isa-spec/spec/ops/imad_sm50.toml:86; form at isa-spec/spec/ops/imad_sm50.toml:89).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        if w & 0x18000000000000 == 0x18000000000000 {
+        if w & 0x18000000000000 == 0x18000000000000 && w & 0 == 0 {
             return None;
         }
         let mut o = Self::fields_e0(w, sm)?;
@@ -228,7 +228,7 @@ impl OpImadSm50 {
     /// Form `c2`'s fields (isa-spec/spec/ops/imad_sm50.toml:86; form at isa-spec/spec/ops/imad_sm50.toml:89).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
-        if w & 0x18000000000000 == 0x18000000000000 {
+        if w & 0x18000000000000 == 0x18000000000000 && w & 0 == 0 {
             return None;
         }
         let mut o = Self::fields_e0(w, sm)?;

@@ -139,7 +139,7 @@ impl OpIscadd {
     /// Form `r`'s fields (isa-spec/spec/ops/iscadd.toml:45; form at isa-spec/spec/ops/iscadd.toml:48).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        if w & 0x3000000000000 == 0x3000000000000 {
+        if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
             return None;
         }
         let mut o = Self::fields_e0(w, sm)?;
@@ -150,7 +150,7 @@ impl OpIscadd {
     /// Form `i`'s fields (isa-spec/spec/ops/iscadd.toml:45; form at isa-spec/spec/ops/iscadd.toml:48).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        if w & 0x3000000000000 == 0x3000000000000 {
+        if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
             return None;
         }
         let mut o = Self::fields_e0(w, sm)?;
@@ -162,7 +162,7 @@ impl OpIscadd {
     /// Form `c`'s fields (isa-spec/spec/ops/iscadd.toml:45; form at isa-spec/spec/ops/iscadd.toml:48).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        if w & 0x3000000000000 == 0x3000000000000 {
+        if w & 0x3000000000000 == 0x3000000000000 && w & 0 == 0 {
             return None;
         }
         let mut o = Self::fields_e0(w, sm)?;

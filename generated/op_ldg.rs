@@ -2,36 +2,43 @@
 // The build writes it to OUT_DIR; refresh this copy in generated/ with
 // `NAK_UPDATE_GENERATED=1 cargo test -p isa-tests --test generated`.
 
-/// `LDG.E`: Load 1..16 bytes from global memory at a + off into d (and the registers after it).
+/// `LDG.E`: Load 1..16 bytes from global memory at a + off (+ u) into d (and the registers after it).
 ///
-/// Spec: isa-spec/spec/ops/ldg.toml:3 (op `ldg`). SMs: 50, 52, 60, 70, 75.
+/// Spec: isa-spec/spec/ops/ldg.toml:8 (op `ldg`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpLdg {
-    /// Destination (u32). (isa-spec/spec/ops/ldg.toml:8)
+    /// Destination (u32). (isa-spec/spec/ops/ldg.toml:13)
     pub d: Reg,
-    /// Source (u64). 64-bit address register pair. (isa-spec/spec/ops/ldg.toml:12)
+    /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/ldg.toml:17)
     pub a: Src,
-    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/ldg.toml:17)
+    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/ldg.toml:22)
+    pub ua: Src,
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/ldg.toml:28)
     pub off: i32,
-    /// Modifier.  (isa-spec/spec/ops/ldg.toml:22)
+    /// Modifier. Width of the base register a. (isa-spec/spec/ops/ldg.toml:33)
+    pub awidth: MemAddrWidth,
+    /// Modifier. How the address uses u. (isa-spec/spec/ops/ldg.toml:39)
+    pub amode: MemAddrMode,
+    /// Modifier.  (isa-spec/spec/ops/ldg.toml:45)
     pub size: MemSize,
-    /// Modifier.  (isa-spec/spec/ops/ldg.toml:26)
+    /// Modifier.  (isa-spec/spec/ops/ldg.toml:49)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/ldg.toml:30)
+    /// Modifier.  (isa-spec/spec/ops/ldg.toml:53)
     pub ltc: MemLtc,
-    /// Modifier.  (isa-spec/spec/ops/ldg.toml:35)
+    /// Modifier.  (isa-spec/spec/ops/ldg.toml:58)
     pub sem: MemSem,
 }
-op_fields!(OpLdg, [a], [d]);
-/// Spec: isa-spec/spec/ops/ldg.toml:3.
+op_fields!(OpLdg, [a, ua], [d]);
+/// Spec: isa-spec/spec/ops/ldg.toml:8.
 impl OpLdg {
     pub const NAME: &'static str = "ldg";
     pub const MNEMONIC: &'static str = "LDG.E";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75];
+    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_align(2),
+        OperandInfo::new("ua", ValueType::U32).with_default(Src::RZ),
     ];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -41,19 +48,25 @@ impl OpLdg {
     /// the kinds, not a test per form).
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
-        match (self.a.kind,) {
-            (reg!(Gpr),) if smb & 0x10 != 0 => Some(0),
-            (reg!(Gpr),) if smb & 0x8 != 0 => Some(1),
-            (reg!(Gpr),) if smb & 0x7 != 0 => Some(2),
+        match (self.a.kind, self.ua.kind) {
+            (reg!(Gpr), _) if smb & 0x10 != 0 && self.ua == Src::RZ => Some(0),
+            (reg!(Gpr), _) if smb & 0x8 != 0 && self.ua == Src::RZ => Some(1),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x10 != 0 => Some(2),
+            (reg!(Gpr), _) if smb & 0x7e0 != 0 && self.ua == Src::RZ => Some(3),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0xe0 != 0 => Some(4),
+            (reg!(Gpr), reg!(UGpr)) if smb & 0x700 != 0 => Some(5),
+            (reg!(Gpr), _) if smb & 0x7 != 0 && self.ua == Src::RZ => Some(6),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75] (isa-spec/spec/ops/ldg.toml:57; form at isa-spec/spec/ops/ldg.toml:57).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/ldg.toml:82; form at isa-spec/spec/ops/ldg.toml:82).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
+                && !(self.awidth.text() == ".U32")
+            {
                 return Err(
                     E::fail(
                         Self::NAME,
@@ -64,21 +77,68 @@ impl OpLdg {
                 );
             }
         }
-        let mut w: u128 = 0xe01000000000000000381;
+        only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        let mut w: u128 = 0xe01000000000000000181;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= (self.ltc.index() as u128) << 68;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
         w
-            |= code_of(
-                &[
-                    0xe, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xf, 0x10,
-                    0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b,
-                    0x1c, 0x1d, 0x1e, 0x1f,
-                ],
-                self.sem.index(),
-            ) << 76;
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(0xe),
+                    Some(0),
+                    Some(1),
+                    Some(2),
+                    Some(3),
+                    Some(4),
+                    Some(5),
+                    Some(6),
+                    Some(7),
+                    Some(8),
+                    Some(9),
+                    Some(0xa),
+                    Some(0xb),
+                    Some(0xc),
+                    Some(0xd),
+                    Some(0xf),
+                    Some(0x10),
+                    Some(0x11),
+                    Some(0x12),
+                    Some(0x13),
+                    Some(0x14),
+                    Some(0x15),
+                    Some(0x16),
+                    Some(0x17),
+                    Some(0x18),
+                    Some(0x19),
+                    Some(0x1a),
+                    Some(0x1b),
+                    Some(0x1c),
+                    Some(0x1d),
+                    Some(0x1e),
+                    Some(0x1f),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                ];
+                match CODES[self.sem.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "sem", self.sem.name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 76;
         w
             |= {
                 const CODES: &[Option<u128>] = &[
@@ -109,14 +169,52 @@ impl OpLdg {
                     }
                 }
             } << 84;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[Some(1), None, None];
+                match CODES[self.amode.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "amode", self.amode
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 9;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[Some(0), None, None];
+                match CODES[self.awidth.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "awidth", self.awidth
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70] (isa-spec/spec/ops/ldg.toml:85; form at isa-spec/spec/ops/ldg.toml:85).
+    /// Form `fixed` on SM [70] (isa-spec/spec/ops/ldg.toml:127; form at isa-spec/spec/ops/ldg.toml:127).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
+                && !(self.awidth.text() == ".U32")
+            {
                 return Err(
                     E::fail(
                         Self::NAME,
@@ -127,21 +225,68 @@ impl OpLdg {
                 );
             }
         }
+        only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
         only_default::<E>(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
-        let mut w: u128 = 0xe01000000000000000381;
+        let mut w: u128 = 0xe01000000000000000181;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
         w
-            |= code_of(
-                &[
-                    0xe, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xa, 0xb, 0xc, 0xd, 0xf, 0x10,
-                    0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b,
-                    0x1c, 0x1d, 0x1e, 0x1f,
-                ],
-                self.sem.index(),
-            ) << 76;
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(0xe),
+                    Some(0),
+                    Some(1),
+                    Some(2),
+                    Some(3),
+                    Some(4),
+                    Some(5),
+                    Some(6),
+                    Some(7),
+                    Some(8),
+                    Some(9),
+                    Some(0xa),
+                    Some(0xb),
+                    Some(0xc),
+                    Some(0xd),
+                    Some(0xf),
+                    Some(0x10),
+                    Some(0x11),
+                    Some(0x12),
+                    Some(0x13),
+                    Some(0x14),
+                    Some(0x15),
+                    Some(0x16),
+                    Some(0x17),
+                    Some(0x18),
+                    Some(0x19),
+                    Some(0x1a),
+                    Some(0x1b),
+                    Some(0x1c),
+                    Some(0x1d),
+                    Some(0x1e),
+                    Some(0x1f),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                ];
+                match CODES[self.sem.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "sem", self.sem.name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 76;
         w
             |= {
                 const CODES: &[Option<u128>] = &[
@@ -172,14 +317,52 @@ impl OpLdg {
                     }
                 }
             } << 84;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[Some(1), None, None];
+                match CODES[self.amode.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "amode", self.amode
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 9;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[Some(0), None, None];
+                match CODES[self.awidth.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "awidth", self.awidth
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/ldg.toml:93; form at isa-spec/spec/ops/ldg.toml:93).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/ldg.toml:135; form at isa-spec/spec/ops/ldg.toml:135).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
+                && !(self.awidth.text() == ".U32")
+            {
                 return Err(
                     E::fail(
                         Self::NAME,
@@ -190,6 +373,684 @@ impl OpLdg {
                 );
             }
         }
+        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x80e01000000000000000181;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= (self.ltc.index() as u128) << 68;
+        w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(0xe),
+                    Some(0),
+                    Some(1),
+                    Some(2),
+                    Some(3),
+                    Some(4),
+                    Some(5),
+                    Some(6),
+                    Some(7),
+                    Some(8),
+                    Some(9),
+                    Some(0xa),
+                    Some(0xb),
+                    Some(0xc),
+                    Some(0xd),
+                    Some(0xf),
+                    Some(0x10),
+                    Some(0x11),
+                    Some(0x12),
+                    Some(0x13),
+                    Some(0x14),
+                    Some(0x15),
+                    Some(0x16),
+                    Some(0x17),
+                    Some(0x18),
+                    Some(0x19),
+                    Some(0x1a),
+                    Some(0x1b),
+                    Some(0x1c),
+                    Some(0x1d),
+                    Some(0x1e),
+                    Some(0x1f),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                ];
+                match CODES[self.sem.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "sem", self.sem.name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 76;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(1),
+                    Some(0),
+                    Some(2),
+                    Some(3),
+                    Some(4),
+                    Some(5),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                ];
+                match CODES[self.cache.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "cache", self.cache
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 84;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[None, Some(4), None];
+                match CODES[self.amode.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "amode", self.amode
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 9;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[None, Some(0), Some(1)];
+                match CODES[self.awidth.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "awidth", self.awidth
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 90;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `fixed` on SM [80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/ldg.toml:152; form at isa-spec/spec/ops/ldg.toml:152).
+    #[inline(always)]
+    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
+                && !(self.awidth.text() == ".U32")
+            {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        let mut w: u128 = 0xe01000000000000000181;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= (self.ltc.index() as u128) << 68;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(4),
+                    Some(0),
+                    Some(1),
+                    Some(2),
+                    Some(3),
+                    Some(5),
+                    Some(6),
+                    None,
+                ];
+                match CODES[self.size.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "size", self.size.name(),
+                                    sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 73;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(0),
+                    Some(2),
+                    Some(3),
+                    Some(9),
+                    Some(0xb),
+                    Some(0xf),
+                    None,
+                    Some(4),
+                    Some(1),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    Some(5),
+                    None,
+                    Some(7),
+                    Some(6),
+                    Some(0xa),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    Some(8),
+                    None,
+                    Some(0xc),
+                    None,
+                    Some(0xd),
+                    Some(0xe),
+                    None,
+                    None,
+                    None,
+                ];
+                match CODES[self.sem.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "sem", self.sem.name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 77;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(1),
+                    Some(0),
+                    Some(2),
+                    Some(3),
+                    Some(4),
+                    Some(5),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                ];
+                match CODES[self.cache.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "cache", self.cache
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 84;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[Some(1), None, None];
+                match CODES[self.amode.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "amode", self.amode
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 9;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[Some(0), None, None];
+                match CODES[self.awidth.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "awidth", self.awidth
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 90;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/ldg.toml:204; form at isa-spec/spec/ops/ldg.toml:204).
+    #[inline(always)]
+    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
+                && !(self.awidth.text() == ".U32")
+            {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x80e01000000000000000981;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= (self.ltc.index() as u128) << 68;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(4),
+                    Some(0),
+                    Some(1),
+                    Some(2),
+                    Some(3),
+                    Some(5),
+                    Some(6),
+                    None,
+                ];
+                match CODES[self.size.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "size", self.size.name(),
+                                    sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 73;
+        {
+            let v: u128 = code_of(&[1, 0, 3], self.amode.index());
+            w |= (v & 1) << 76;
+            w |= ((v >> 1) & 1) << 101;
+        }
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(0),
+                    Some(2),
+                    Some(3),
+                    Some(9),
+                    Some(0xb),
+                    Some(0xf),
+                    None,
+                    Some(4),
+                    Some(1),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    Some(5),
+                    None,
+                    Some(7),
+                    Some(6),
+                    Some(0xa),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    Some(8),
+                    None,
+                    Some(0xc),
+                    None,
+                    Some(0xd),
+                    Some(0xe),
+                    None,
+                    None,
+                    None,
+                ];
+                match CODES[self.sem.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "sem", self.sem.name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 77;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(1),
+                    Some(0),
+                    Some(2),
+                    Some(3),
+                    Some(4),
+                    Some(5),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                ];
+                match CODES[self.cache.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "cache", self.cache
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 84;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[None, None, Some(1)];
+                match CODES[self.awidth.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "awidth", self.awidth
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 90;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/ldg.toml:227; form at isa-spec/spec/ops/ldg.toml:227).
+    #[inline(always)]
+    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
+                && !(self.awidth.text() == ".U32")
+            {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x80e01000000000000000981;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= (self.ltc.index() as u128) << 68;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(4),
+                    Some(0),
+                    Some(1),
+                    Some(2),
+                    Some(3),
+                    Some(5),
+                    Some(6),
+                    None,
+                ];
+                match CODES[self.size.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "size", self.size.name(),
+                                    sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 73;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[None, Some(0), Some(1)];
+                match CODES[self.amode.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "amode", self.amode
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 76;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(0),
+                    Some(2),
+                    Some(3),
+                    Some(9),
+                    Some(0xb),
+                    Some(0xf),
+                    None,
+                    Some(4),
+                    Some(1),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    Some(5),
+                    None,
+                    Some(7),
+                    Some(6),
+                    Some(0xa),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    Some(8),
+                    None,
+                    Some(0xc),
+                    None,
+                    Some(0xd),
+                    Some(0xe),
+                    None,
+                    None,
+                    None,
+                ];
+                match CODES[self.sem.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "sem", self.sem.name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 77;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(1),
+                    Some(0),
+                    Some(2),
+                    Some(3),
+                    Some(4),
+                    Some(5),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                ];
+                match CODES[self.cache.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "cache", self.cache
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 84;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[None, None, Some(1)];
+                match CODES[self.awidth.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "awidth", self.awidth
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 90;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        if w & 0xff000000 == 0xff000000 && w & 0x10000000000000000000 == 0 {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "this combination of modifiers is not encodable on SM{}", sm
+                    ),
+                ),
+            );
+        }
+        Ok(w)
+    }
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/ldg.toml:241; form at isa-spec/spec/ops/ldg.toml:241).
+    #[inline(always)]
+    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
+                && !(self.awidth.text() == ".U32")
+            {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier awidth", self.awidth == MemAddrWidth::None, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier amode", self.amode == MemAddrMode::Reg, sm)?;
         only_default::<E>(Self::NAME, "modifier ltc", self.ltc == MemLtc::None, sm)?;
         only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
         let mut w: u128 = 0xeed0200000000000;
@@ -229,12 +1090,21 @@ impl OpLdg {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:57; form at isa-spec/spec/ops/ldg.toml:57).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:82; form at isa-spec/spec/ops/ldg.toml:82).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let ua: Src = Src::RZ;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let awidth: MemAddrWidth = match bits(w, 90, 1) {
+            0 => MemAddrWidth::None,
+            _ => return None,
+        };
+        let amode: MemAddrMode = match bits(w, 9, 3) {
+            1 => MemAddrMode::Reg,
+            _ => return None,
+        };
         let size: MemSize = match bits(w, 73, 3) {
             4 => MemSize::B32,
             0 => MemSize::U8,
@@ -294,7 +1164,10 @@ impl OpLdg {
         let o = Self {
             d,
             a,
+            ua,
             off,
+            awidth,
+            amode,
             size,
             cache,
             ltc,
@@ -302,12 +1175,21 @@ impl OpLdg {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:85; form at isa-spec/spec/ops/ldg.toml:85).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:127; form at isa-spec/spec/ops/ldg.toml:127).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let ua: Src = Src::RZ;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let awidth: MemAddrWidth = match bits(w, 90, 1) {
+            0 => MemAddrWidth::None,
+            _ => return None,
+        };
+        let amode: MemAddrMode = match bits(w, 9, 3) {
+            1 => MemAddrMode::Reg,
+            _ => return None,
+        };
         let size: MemSize = match bits(w, 73, 3) {
             4 => MemSize::B32,
             0 => MemSize::U8,
@@ -367,7 +1249,10 @@ impl OpLdg {
         let o = Self {
             d,
             a,
+            ua,
             off,
+            awidth,
+            amode,
             size,
             cache,
             ltc,
@@ -375,12 +1260,311 @@ impl OpLdg {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:93; form at isa-spec/spec/ops/ldg.toml:93).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:135; form at isa-spec/spec/ops/ldg.toml:135).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
+        let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let awidth: MemAddrWidth = match bits(w, 90, 1) {
+            0 => MemAddrWidth::U32,
+            1 => MemAddrWidth::B64,
+            _ => return None,
+        };
+        let amode: MemAddrMode = match bits(w, 9, 3) {
+            4 => MemAddrMode::Ur,
+            _ => return None,
+        };
+        let size: MemSize = match bits(w, 73, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            7 => MemSize::U128,
+            _ => return None,
+        };
+        let cache: MemCache = match bits(w, 84, 3) {
+            1 => MemCache::None,
+            0 => MemCache::Ef,
+            2 => MemCache::El,
+            3 => MemCache::Lu,
+            4 => MemCache::Eu,
+            5 => MemCache::Na,
+            _ => return None,
+        };
+        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let sem: MemSem = match bits(w, 76, 5) {
+            0xe => MemSem::WeakSys,
+            0 => MemSem::ConstantCta,
+            1 => MemSem::ConstantCtaPrivate,
+            2 => MemSem::ConstantSm,
+            3 => MemSem::ConstantSmPrivate,
+            4 => MemSem::ConstantGpu,
+            5 => MemSem::ConstantGpuPrivate,
+            6 => MemSem::ConstantSys,
+            7 => MemSem::ConstantSysPrivate,
+            8 => MemSem::WeakCta,
+            9 => MemSem::WeakCtaPrivate,
+            0xa => MemSem::WeakSm,
+            0xb => MemSem::WeakSmPrivate,
+            0xc => MemSem::WeakGpu,
+            0xd => MemSem::WeakGpuPrivate,
+            0xf => MemSem::WeakSysPrivate,
+            0x10 => MemSem::StrongCta,
+            0x11 => MemSem::StrongCtaPrivate,
+            0x12 => MemSem::StrongSm,
+            0x13 => MemSem::StrongSmPrivate,
+            0x14 => MemSem::StrongGpu,
+            0x15 => MemSem::StrongGpuPrivate,
+            0x16 => MemSem::StrongSys,
+            0x17 => MemSem::StrongSysPrivate,
+            0x18 => MemSem::MmioCta,
+            0x19 => MemSem::MmioCtaPrivate,
+            0x1a => MemSem::MmioSm,
+            0x1b => MemSem::MmioSmPrivate,
+            0x1c => MemSem::MmioGpu,
+            0x1d => MemSem::MmioGpuPrivate,
+            0x1e => MemSem::MmioSys,
+            0x1f => MemSem::MmioSysPrivate,
+            _ => return None,
+        };
+        let o = Self {
+            d,
+            a,
+            ua,
+            off,
+            awidth,
+            amode,
+            size,
+            cache,
+            ltc,
+            sem,
+        };
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:152; form at isa-spec/spec/ops/ldg.toml:152).
+    #[inline(always)]
+    fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let ua: Src = Src::RZ;
+        let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let awidth: MemAddrWidth = match bits(w, 90, 1) {
+            0 => MemAddrWidth::None,
+            _ => return None,
+        };
+        let amode: MemAddrMode = match bits(w, 9, 3) {
+            1 => MemAddrMode::Reg,
+            _ => return None,
+        };
+        let size: MemSize = match bits(w, 73, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            _ => return None,
+        };
+        let cache: MemCache = match bits(w, 84, 3) {
+            1 => MemCache::None,
+            0 => MemCache::Ef,
+            2 => MemCache::El,
+            3 => MemCache::Lu,
+            4 => MemCache::Eu,
+            5 => MemCache::Na,
+            _ => return None,
+        };
+        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let sem: MemSem = match bits(w, 77, 4) {
+            0 => MemSem::WeakSys,
+            2 => MemSem::ConstantCta,
+            3 => MemSem::ConstantCtaPrivate,
+            9 => MemSem::ConstantSm,
+            0xb => MemSem::ConstantSmPrivate,
+            0xf => MemSem::ConstantGpu,
+            4 => MemSem::ConstantSys,
+            1 => MemSem::ConstantSysPrivate,
+            5 => MemSem::StrongSm,
+            7 => MemSem::StrongGpu,
+            6 => MemSem::StrongGpuPrivate,
+            0xa => MemSem::StrongSys,
+            8 => MemSem::MmioGpu,
+            0xc => MemSem::MmioSys,
+            0xd => MemSem::ConstantVc,
+            0xe => MemSem::ConstantVcPrivate,
+            _ => return None,
+        };
+        let o = Self {
+            d,
+            a,
+            ua,
+            off,
+            awidth,
+            amode,
+            size,
+            cache,
+            ltc,
+            sem,
+        };
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:204; form at isa-spec/spec/ops/ldg.toml:204).
+    #[inline(always)]
+    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 63)?);
+        let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let awidth: MemAddrWidth = match bits(w, 90, 1) {
+            1 => MemAddrWidth::B64,
+            _ => return None,
+        };
+        let amode: MemAddrMode = match (bits(w, 76, 1) | bits(w, 101, 1) << 1) {
+            1 => MemAddrMode::Reg,
+            0 => MemAddrMode::Ur,
+            3 => MemAddrMode::Desc,
+            _ => return None,
+        };
+        let size: MemSize = match bits(w, 73, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            _ => return None,
+        };
+        let cache: MemCache = match bits(w, 84, 3) {
+            1 => MemCache::None,
+            0 => MemCache::Ef,
+            2 => MemCache::El,
+            3 => MemCache::Lu,
+            4 => MemCache::Eu,
+            5 => MemCache::Na,
+            _ => return None,
+        };
+        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let sem: MemSem = match bits(w, 77, 4) {
+            0 => MemSem::WeakSys,
+            2 => MemSem::ConstantCta,
+            3 => MemSem::ConstantCtaPrivate,
+            9 => MemSem::ConstantSm,
+            0xb => MemSem::ConstantSmPrivate,
+            0xf => MemSem::ConstantGpu,
+            4 => MemSem::ConstantSys,
+            1 => MemSem::ConstantSysPrivate,
+            5 => MemSem::StrongSm,
+            7 => MemSem::StrongGpu,
+            6 => MemSem::StrongGpuPrivate,
+            0xa => MemSem::StrongSys,
+            8 => MemSem::MmioGpu,
+            0xc => MemSem::MmioSys,
+            0xd => MemSem::ConstantVc,
+            0xe => MemSem::ConstantVcPrivate,
+            _ => return None,
+        };
+        let o = Self {
+            d,
+            a,
+            ua,
+            off,
+            awidth,
+            amode,
+            size,
+            cache,
+            ltc,
+            sem,
+        };
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:227; form at isa-spec/spec/ops/ldg.toml:227).
+    #[inline(always)]
+    fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+        if w & 0xff000000 == 0xff000000 && w & 0x10000000000000000000 == 0 {
+            return None;
+        }
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let ua = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
+        let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let awidth: MemAddrWidth = match bits(w, 90, 1) {
+            1 => MemAddrWidth::B64,
+            _ => return None,
+        };
+        let amode: MemAddrMode = match bits(w, 76, 1) {
+            0 => MemAddrMode::Ur,
+            1 => MemAddrMode::Desc,
+            _ => return None,
+        };
+        let size: MemSize = match bits(w, 73, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            _ => return None,
+        };
+        let cache: MemCache = match bits(w, 84, 3) {
+            1 => MemCache::None,
+            0 => MemCache::Ef,
+            2 => MemCache::El,
+            3 => MemCache::Lu,
+            4 => MemCache::Eu,
+            5 => MemCache::Na,
+            _ => return None,
+        };
+        let ltc: MemLtc = MemLtc::from_index(bits(w, 68, 2) as usize)?;
+        let sem: MemSem = match bits(w, 77, 4) {
+            0 => MemSem::WeakSys,
+            2 => MemSem::ConstantCta,
+            3 => MemSem::ConstantCtaPrivate,
+            9 => MemSem::ConstantSm,
+            0xb => MemSem::ConstantSmPrivate,
+            0xf => MemSem::ConstantGpu,
+            4 => MemSem::ConstantSys,
+            1 => MemSem::ConstantSysPrivate,
+            5 => MemSem::StrongSm,
+            7 => MemSem::StrongGpu,
+            6 => MemSem::StrongGpuPrivate,
+            0xa => MemSem::StrongSys,
+            8 => MemSem::MmioGpu,
+            0xc => MemSem::MmioSys,
+            0xd => MemSem::ConstantVc,
+            0xe => MemSem::ConstantVcPrivate,
+            _ => return None,
+        };
+        let o = Self {
+            d,
+            a,
+            ua,
+            off,
+            awidth,
+            amode,
+            size,
+            cache,
+            ltc,
+            sem,
+        };
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/ldg.toml:241; form at isa-spec/spec/ops/ldg.toml:241).
+    #[inline(always)]
+    fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let ua: Src = Src::RZ;
         let off: i32 = sext_field(bits(w, 20, 24), 24u32) as i32;
+        let awidth: MemAddrWidth = MemAddrWidth::None;
+        let amode: MemAddrMode = MemAddrMode::Reg;
         let size: MemSize = match bits(w, 48, 3) {
             4 => MemSize::B32,
             0 => MemSize::U8,
@@ -404,7 +1588,10 @@ impl OpLdg {
         let o = Self {
             d,
             a,
+            ua,
             off,
+            awidth,
+            amode,
             size,
             cache,
             ltc,
@@ -412,7 +1599,7 @@ impl OpLdg {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `LDG.E` (isa-spec/spec/ops/ldg.toml:39); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `LDG.E` (isa-spec/spec/ops/ldg.toml:62); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["LDG", "E"]])?;
         let mut cur = 0usize;
@@ -445,12 +1632,52 @@ impl OpLdg {
         }
         let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
         let d = asm_try!(dst_operand(at.take(), "d", false));
-        let v_a = asm_try!(mem_operand(at.take(), "a", true, 24u32, sm));
+        let v_a = {
+            let tok = at.take();
+            {
+                let tok = tok;
+                let p = asm_try!(mem_addr_operand(tok, "a", 24u32, sm));
+                (
+                    p.base.clone(),
+                    p.off,
+                    asm_try!(
+                        mem_width(tok, & p.width, & MemAddrWidth::ALL, | v | v
+                        .text_sm(sm))
+                    ),
+                    p
+                        .ur
+                        .unwrap_or(
+                            if p.width.is_some() {
+                                Src::reg(Reg::ugpr(4u8))
+                            } else {
+                                Src::RZ
+                            },
+                        ),
+                    match p.mode {
+                        crate::runtime::mem::AddrMode::Reg => MemAddrMode::Reg,
+                        crate::runtime::mem::AddrMode::Ur => MemAddrMode::Ur,
+                        crate::runtime::mem::AddrMode::Desc => MemAddrMode::Desc,
+                        #[allow(unreachable_patterns)]
+                        _ => {
+                            return Some(
+                                Err(AsmError {
+                                    col: tok.col,
+                                    message: "address form not available".to_string(),
+                                }),
+                            );
+                        }
+                    },
+                )
+            }
+        };
         asm_try!(at.finish(& ["d", "a"]));
         let op = Self {
             d,
             a: v_a.0,
+            ua: v_a.3,
             off: v_a.1,
+            awidth: v_a.2,
+            amode: v_a.4,
             size,
             cache,
             ltc,
@@ -461,13 +1688,18 @@ impl OpLdg {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/ldg.toml:3.
+    /// Spec: isa-spec/spec/ops/ldg.toml:8.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
-        check_sources("ldg", 1usize, srcs)?;
+        check_sources("ldg", 2usize, srcs)?;
         let a_raw: u64 = srcs[0usize].u64()?;
         let (a_neg, a_abs, a_not) = self.a.flags();
         let a: u64 = a_raw.with_mods(a_neg, a_abs, a_not);
+        let ua_raw: u32 = srcs[1usize].u32()?;
+        let (ua_neg, ua_abs, ua_not) = self.ua.flags();
+        let ua: u32 = ua_raw.with_mods(ua_neg, ua_abs, ua_not);
         let off = self.off;
+        let awidth = self.awidth;
+        let amode = self.amode;
         let size = self.size;
         let cache = self.cache;
         let ltc = self.ltc;
@@ -479,7 +1711,7 @@ impl OpLdg {
         )
     }
 }
-/// Spec: isa-spec/spec/ops/ldg.toml:44.
+/// Spec: isa-spec/spec/ops/ldg.toml:69.
 impl MemOp for OpLdg {
     /// The memory access (`[memory]` in isa-spec/spec/ops/ldg.toml).
     fn mem_access(&self) -> Option<MemAccess> {
@@ -528,10 +1760,11 @@ impl MemOp for OpLdg {
     /// Whether this access may be combined with another: a memory op
     /// whose ordering modifiers (`[memory] ordered`) are at their defaults.
     fn mem_combinable(&self) -> bool {
-        self.sem == Default::default()
+        self.sem == Default::default() && self.amode == Default::default()
+            && self.awidth == Default::default()
     }
 }
-/// Spec: isa-spec/spec/ops/ldg.toml:3.
+/// Spec: isa-spec/spec/ops/ldg.toml:8.
 impl Encode for OpLdg {
     const NAME: &'static str = "ldg";
     /// The form [`Self::form_id`] picks, packed.
@@ -541,11 +1774,15 @@ impl Encode for OpLdg {
             Some(0) => self.encode_f0::<E>(sm, c),
             Some(1) => self.encode_f1::<E>(sm, c),
             Some(2) => self.encode_f2::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a])),
+            Some(3) => self.encode_f3::<E>(sm, c),
+            Some(4) => self.encode_f4::<E>(sm, c),
+            Some(5) => self.encode_f5::<E>(sm, c),
+            Some(6) => self.encode_f6::<E>(sm, c),
+            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.ua])),
         }
     }
 }
-/// Spec: isa-spec/spec/ops/ldg.toml:3.
+/// Spec: isa-spec/spec/ops/ldg.toml:8.
 impl Forms for OpLdg {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
@@ -553,16 +1790,21 @@ impl Forms for OpLdg {
             0 => Self::parts_f0(w, sm),
             1 => Self::parts_f1(w, sm),
             2 => Self::parts_f2(w, sm),
+            3 => Self::parts_f3(w, sm),
+            4 => Self::parts_f4(w, sm),
+            5 => Self::parts_f5(w, sm),
+            6 => Self::parts_f6(w, sm),
             _ => None,
         }
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/ldg.toml:39.
+    /// Spec: isa-spec/spec/ops/ldg.toml:62.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
+        let reuse_ua = false;
         write_guard(out, &c.guard);
         out.push_str("LDG.E");
         out.push_text_chunk(self.cache.chunk_sm(sm));
@@ -572,9 +1814,23 @@ impl Forms for OpLdg {
         out.push_str(" ");
         write_reg(out, self.d);
         out.push_str(", ");
-        write_mem(out, &self.a, reuse_a, self.off as i64, 24u32, sm);
+        write_mem_addr(
+            out,
+            &self.a,
+            reuse_a,
+            self.awidth.text_sm(sm),
+            Some(&self.ua),
+            match self.amode {
+                MemAddrMode::Reg => crate::runtime::mem::AddrMode::Reg,
+                MemAddrMode::Ur => crate::runtime::mem::AddrMode::Ur,
+                MemAddrMode::Desc => crate::runtime::mem::AddrMode::Desc,
+            },
+            self.off as i64,
+            24u32,
+            sm,
+        );
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/ldg.toml:3.
+/// Spec: isa-spec/spec/ops/ldg.toml:8.
 impl Legalize for OpLdg {}

@@ -2,35 +2,42 @@
 // The build writes it to OUT_DIR; refresh this copy in generated/ with
 // `NAK_UPDATE_GENERATED=1 cargo test -p isa-tests --test generated`.
 
-/// `STG.E`: Store 1..16 bytes of b (and the registers after it) to global memory at a + off.
+/// `STG.E`: Store 1..16 bytes of b (and the registers after it) to global memory at a + off (+ ua).
 ///
-/// Spec: isa-spec/spec/ops/stg.toml:3 (op `stg`). SMs: 50, 52, 60, 70, 75.
+/// Spec: isa-spec/spec/ops/stg.toml:5 (op `stg`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpStg {
-    /// Source (u64). 64-bit address register pair. (isa-spec/spec/ops/stg.toml:8)
+    /// Source (u64). 64-bit address register pair (`.U32`: one register, zero-extended). (isa-spec/spec/ops/stg.toml:10)
     pub a: Src,
-    /// Source (u32). Data; RZ stores zeros. (isa-spec/spec/ops/stg.toml:13)
+    /// Source (u32). Data; RZ stores zeros. (isa-spec/spec/ops/stg.toml:15)
     pub b: Src,
-    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/stg.toml:18)
+    /// Source (u32). Uniform register: added to the address or the memory descriptor, as `amode` says. (isa-spec/spec/ops/stg.toml:20)
+    pub ua: Src,
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/stg.toml:26)
     pub off: i32,
-    /// Modifier.  (isa-spec/spec/ops/stg.toml:23)
+    /// Modifier. Width of the base register a. (isa-spec/spec/ops/stg.toml:31)
+    pub awidth: MemAddrWidth,
+    /// Modifier. How the address uses ua. (isa-spec/spec/ops/stg.toml:37)
+    pub amode: MemAddrMode,
+    /// Modifier.  (isa-spec/spec/ops/stg.toml:43)
     pub size: MemSize,
-    /// Modifier.  (isa-spec/spec/ops/stg.toml:27)
+    /// Modifier.  (isa-spec/spec/ops/stg.toml:47)
     pub cache: MemCache,
-    /// Modifier.  (isa-spec/spec/ops/stg.toml:31)
+    /// Modifier.  (isa-spec/spec/ops/stg.toml:51)
     pub sem: MemSem,
 }
-op_fields!(OpStg, [a, b], []);
-/// Spec: isa-spec/spec/ops/stg.toml:3.
+op_fields!(OpStg, [a, b, ua], []);
+/// Spec: isa-spec/spec/ops/stg.toml:5.
 impl OpStg {
     pub const NAME: &'static str = "stg";
     pub const MNEMONIC: &'static str = "STG.E";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75];
+    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U64).with_align(2),
         OperandInfo::new("b", ValueType::U32),
+        OperandInfo::new("ua", ValueType::U32).with_default(Src::RZ),
     ];
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -40,18 +47,30 @@ impl OpStg {
     /// the kinds, not a test per form).
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
-        match (self.a.kind, self.b.kind) {
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x18 != 0 => Some(0),
-            (reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => Some(1),
+        match (self.a.kind, self.b.kind, self.ua.kind) {
+            (reg!(Gpr), reg!(Gpr), _) if smb & 0x18 != 0 && self.ua == Src::RZ => Some(0),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x10 != 0 => Some(1),
+            (reg!(Gpr), reg!(Gpr), _) if smb & 0x1e0 != 0 && self.ua == Src::RZ => {
+                Some(2)
+            }
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0xe0 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x100 != 0 => Some(4),
+            (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x600 != 0 => Some(5),
+            (reg!(Gpr), reg!(Gpr), _) if smb & 0x600 != 0 && self.ua == Src::RZ => {
+                Some(6)
+            }
+            (reg!(Gpr), reg!(Gpr), _) if smb & 0x7 != 0 && self.ua == Src::RZ => Some(7),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/stg.toml:50; form at isa-spec/spec/ops/stg.toml:50).
+    /// Form `fixed` on SM [70, 75] (isa-spec/spec/ops/stg.toml:75; form at isa-spec/spec/ops/stg.toml:75).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
+                && !(self.awidth.text() == ".U32")
+            {
                 return Err(
                     E::fail(
                         Self::NAME,
@@ -63,7 +82,8 @@ impl OpStg {
             }
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x1000000000000000386;
+        only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        let mut w: u128 = 0x1000000000000000186;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
@@ -103,6 +123,11 @@ impl OpStg {
                     Some(0x1d),
                     Some(0x1e),
                     Some(0x1f),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
                 ];
                 match CODES[self.sem.index()] {
                     Some(c) => c,
@@ -148,14 +173,52 @@ impl OpStg {
                     }
                 }
             } << 84;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[Some(1), None, None];
+                match CODES[self.amode.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "amode", self.amode
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 9;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[Some(0), None, None];
+                match CODES[self.awidth.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "awidth", self.awidth
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/stg.toml:87; form at isa-spec/spec/ops/stg.toml:87).
+    /// Form `fixed` on SM [75] (isa-spec/spec/ops/stg.toml:128; form at isa-spec/spec/ops/stg.toml:128).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
+                && !(self.awidth.text() == ".U32")
+            {
                 return Err(
                     E::fail(
                         Self::NAME,
@@ -167,6 +230,1044 @@ impl OpStg {
             }
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x80001000000000000000186;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 64;
+        w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(0xe),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    Some(8),
+                    Some(9),
+                    Some(0xa),
+                    Some(0xb),
+                    Some(0xc),
+                    Some(0xd),
+                    Some(0xf),
+                    Some(0x10),
+                    Some(0x11),
+                    Some(0x12),
+                    Some(0x13),
+                    Some(0x14),
+                    Some(0x15),
+                    Some(0x16),
+                    Some(0x17),
+                    Some(0x18),
+                    Some(0x19),
+                    Some(0x1a),
+                    Some(0x1b),
+                    Some(0x1c),
+                    Some(0x1d),
+                    Some(0x1e),
+                    Some(0x1f),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                ];
+                match CODES[self.sem.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "sem", self.sem.name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 76;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(1),
+                    Some(0),
+                    Some(2),
+                    Some(3),
+                    Some(4),
+                    Some(5),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                ];
+                match CODES[self.cache.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "cache", self.cache
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 84;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[None, Some(4), None];
+                match CODES[self.amode.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "amode", self.amode
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 9;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[None, Some(0), Some(1)];
+                match CODES[self.awidth.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "awidth", self.awidth
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 90;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/stg.toml:146; form at isa-spec/spec/ops/stg.toml:146).
+    #[inline(always)]
+    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
+                && !(self.awidth.text() == ".U32")
+            {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        let mut w: u128 = 0x1000000000000000186;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(4),
+                    Some(0),
+                    Some(1),
+                    Some(2),
+                    Some(3),
+                    Some(5),
+                    Some(6),
+                    None,
+                ];
+                match CODES[self.size.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "size", self.size.name(),
+                                    sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 73;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(0),
+                    Some(2),
+                    Some(3),
+                    Some(9),
+                    Some(0xb),
+                    Some(0xf),
+                    None,
+                    None,
+                    Some(1),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    Some(5),
+                    Some(4),
+                    Some(7),
+                    Some(6),
+                    Some(0xa),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    Some(8),
+                    None,
+                    Some(0xc),
+                    None,
+                    Some(0xd),
+                    Some(0xe),
+                    None,
+                    None,
+                    None,
+                ];
+                match CODES[self.sem.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "sem", self.sem.name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 77;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(1),
+                    Some(0),
+                    Some(2),
+                    Some(3),
+                    Some(4),
+                    Some(5),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                ];
+                match CODES[self.cache.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "cache", self.cache
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 84;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[Some(1), None, None];
+                match CODES[self.amode.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "amode", self.amode
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 9;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[Some(0), None, None];
+                match CODES[self.awidth.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "awidth", self.awidth
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 90;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/stg.toml:197; form at isa-spec/spec/ops/stg.toml:197).
+    #[inline(always)]
+    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
+                && !(self.awidth.text() == ".U32")
+            {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x80001000000000000000986;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 64;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(4),
+                    Some(0),
+                    Some(1),
+                    Some(2),
+                    Some(3),
+                    Some(5),
+                    Some(6),
+                    None,
+                ];
+                match CODES[self.size.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "size", self.size.name(),
+                                    sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 73;
+        {
+            let v: u128 = code_of(&[1, 0, 3], self.amode.index());
+            w |= (v & 1) << 76;
+            w |= ((v >> 1) & 1) << 101;
+        }
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(0),
+                    Some(2),
+                    Some(3),
+                    Some(9),
+                    Some(0xb),
+                    Some(0xf),
+                    None,
+                    None,
+                    Some(1),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    Some(5),
+                    Some(4),
+                    Some(7),
+                    Some(6),
+                    Some(0xa),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    Some(8),
+                    None,
+                    Some(0xc),
+                    None,
+                    Some(0xd),
+                    Some(0xe),
+                    None,
+                    None,
+                    None,
+                ];
+                match CODES[self.sem.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "sem", self.sem.name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 77;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(1),
+                    Some(0),
+                    Some(2),
+                    Some(3),
+                    Some(4),
+                    Some(5),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                ];
+                match CODES[self.cache.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "cache", self.cache
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 84;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[None, None, Some(1)];
+                match CODES[self.awidth.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "awidth", self.awidth
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 90;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `fixed` on SM [90] (isa-spec/spec/ops/stg.toml:220; form at isa-spec/spec/ops/stg.toml:220).
+    #[inline(always)]
+    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
+                && !(self.awidth.text() == ".U32")
+            {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x80001000000000000000986;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 64;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(4),
+                    Some(0),
+                    Some(1),
+                    Some(2),
+                    Some(3),
+                    Some(5),
+                    Some(6),
+                    None,
+                ];
+                match CODES[self.size.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "size", self.size.name(),
+                                    sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 73;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[None, Some(0), Some(1)];
+                match CODES[self.amode.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "amode", self.amode
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 76;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(0),
+                    Some(2),
+                    Some(3),
+                    Some(9),
+                    Some(0xb),
+                    Some(0xf),
+                    None,
+                    None,
+                    Some(1),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    Some(5),
+                    Some(4),
+                    Some(7),
+                    Some(6),
+                    Some(0xa),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    Some(8),
+                    None,
+                    Some(0xc),
+                    None,
+                    Some(0xd),
+                    Some(0xe),
+                    None,
+                    None,
+                    None,
+                ];
+                match CODES[self.sem.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "sem", self.sem.name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 77;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(1),
+                    Some(0),
+                    Some(2),
+                    Some(3),
+                    Some(4),
+                    Some(5),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                ];
+                match CODES[self.cache.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "cache", self.cache
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 84;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[None, None, Some(1)];
+                match CODES[self.awidth.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "awidth", self.awidth
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 90;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        if w & 0xff000000 == 0xff000000 && w & 0x10000000000000000000 == 0 {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "this combination of modifiers is not encodable on SM{}", sm
+                    ),
+                ),
+            );
+        }
+        Ok(w)
+    }
+    /// Form `fixed` on SM [100, 120] (isa-spec/spec/ops/stg.toml:234; form at isa-spec/spec/ops/stg.toml:234).
+    #[inline(always)]
+    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
+                && !(self.awidth.text() == ".U32")
+            {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "ua", &self.ua, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x80001000000000000000986;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 64;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(4),
+                    Some(0),
+                    Some(1),
+                    Some(2),
+                    Some(3),
+                    Some(5),
+                    Some(6),
+                    None,
+                ];
+                match CODES[self.size.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "size", self.size.name(),
+                                    sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 73;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[None, Some(0), Some(1)];
+                match CODES[self.amode.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "amode", self.amode
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 76;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(0),
+                    Some(2),
+                    Some(3),
+                    Some(9),
+                    Some(0xb),
+                    None,
+                    None,
+                    None,
+                    Some(1),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    Some(5),
+                    Some(4),
+                    Some(7),
+                    Some(6),
+                    Some(0xa),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    Some(8),
+                    None,
+                    Some(0xc),
+                    None,
+                    None,
+                    None,
+                    Some(0xd),
+                    Some(0xe),
+                    Some(0xf),
+                ];
+                match CODES[self.sem.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "sem", self.sem.name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 77;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(1),
+                    Some(0),
+                    Some(2),
+                    Some(3),
+                    Some(4),
+                    Some(5),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                ];
+                match CODES[self.cache.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "cache", self.cache
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 84;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[None, None, Some(1)];
+                match CODES[self.awidth.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "awidth", self.awidth
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 90;
+        w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
+        if w & 0xff000000 == 0xff000000 && w & 0x10000000000000000000 == 0 {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "this combination of modifiers is not encodable on SM{}", sm
+                    ),
+                ),
+            );
+        }
+        Ok(w)
+    }
+    /// Form `fixed` on SM [100, 120] (isa-spec/spec/ops/stg.toml:246; form at isa-spec/spec/ops/stg.toml:246).
+    #[inline(always)]
+    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
+                && !(self.awidth.text() == ".U32")
+            {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        let mut w: u128 = 0x1000000000000000186;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(4),
+                    Some(0),
+                    Some(1),
+                    Some(2),
+                    Some(3),
+                    Some(5),
+                    Some(6),
+                    None,
+                ];
+                match CODES[self.size.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "size", self.size.name(),
+                                    sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 73;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(0),
+                    Some(2),
+                    Some(3),
+                    Some(9),
+                    Some(0xb),
+                    None,
+                    None,
+                    None,
+                    Some(1),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    Some(5),
+                    Some(4),
+                    Some(7),
+                    Some(6),
+                    Some(0xa),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    Some(8),
+                    None,
+                    Some(0xc),
+                    None,
+                    None,
+                    None,
+                    Some(0xd),
+                    Some(0xe),
+                    Some(0xf),
+                ];
+                match CODES[self.sem.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "sem", self.sem.name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 77;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[
+                    Some(1),
+                    Some(0),
+                    Some(2),
+                    Some(3),
+                    Some(4),
+                    Some(5),
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                ];
+                match CODES[self.cache.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "cache", self.cache
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 84;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[Some(1), None, None];
+                match CODES[self.amode.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "amode", self.amode
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 9;
+        w
+            |= {
+                const CODES: &[Option<u128>] = &[Some(0), None, None];
+                match CODES[self.awidth.index()] {
+                    Some(c) => c,
+                    None => {
+                        return Err(
+                            E::fail(
+                                Self::NAME,
+                                format_args!(
+                                    "{} `{}` does not exist on SM{}", "awidth", self.awidth
+                                    .name(), sm
+                                ),
+                            ),
+                        );
+                    }
+                }
+            } << 90;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/stg.toml:259; form at isa-spec/spec/ops/stg.toml:259).
+    #[inline(always)]
+    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0
+                && !(self.awidth.text() == ".U32")
+            {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "ua", self.ua == Src::RZ, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier awidth", self.awidth == MemAddrWidth::None, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier amode", self.amode == MemAddrMode::Reg, sm)?;
         only_default::<E>(Self::NAME, "modifier sem", self.sem == MemSem::WeakSys, sm)?;
         let mut w: u128 = 0xeed8200000000000;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
@@ -231,12 +1332,21 @@ impl OpStg {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:50; form at isa-spec/spec/ops/stg.toml:50).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:75; form at isa-spec/spec/ops/stg.toml:75).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        let ua: Src = Src::RZ;
         let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let awidth: MemAddrWidth = match bits(w, 90, 1) {
+            0 => MemAddrWidth::None,
+            _ => return None,
+        };
+        let amode: MemAddrMode = match bits(w, 9, 3) {
+            1 => MemAddrMode::Reg,
+            _ => return None,
+        };
         let size: MemSize = match bits(w, 73, 3) {
             4 => MemSize::B32,
             0 => MemSize::U8,
@@ -287,19 +1397,441 @@ impl OpStg {
         let o = Self {
             a,
             b,
+            ua,
             off,
+            awidth,
+            amode,
             size,
             cache,
             sem,
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:87; form at isa-spec/spec/ops/stg.toml:87).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:128; form at isa-spec/spec/ops/stg.toml:128).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 8), 63)?);
+        let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let awidth: MemAddrWidth = match bits(w, 90, 1) {
+            0 => MemAddrWidth::U32,
+            1 => MemAddrWidth::B64,
+            _ => return None,
+        };
+        let amode: MemAddrMode = match bits(w, 9, 3) {
+            4 => MemAddrMode::Ur,
+            _ => return None,
+        };
+        let size: MemSize = match bits(w, 73, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            7 => MemSize::U128,
+            _ => return None,
+        };
+        let cache: MemCache = match bits(w, 84, 3) {
+            1 => MemCache::None,
+            0 => MemCache::Ef,
+            2 => MemCache::El,
+            3 => MemCache::Lu,
+            4 => MemCache::Eu,
+            5 => MemCache::Na,
+            _ => return None,
+        };
+        let sem: MemSem = match bits(w, 76, 5) {
+            0xe => MemSem::WeakSys,
+            8 => MemSem::WeakCta,
+            9 => MemSem::WeakCtaPrivate,
+            0xa => MemSem::WeakSm,
+            0xb => MemSem::WeakSmPrivate,
+            0xc => MemSem::WeakGpu,
+            0xd => MemSem::WeakGpuPrivate,
+            0xf => MemSem::WeakSysPrivate,
+            0x10 => MemSem::StrongCta,
+            0x11 => MemSem::StrongCtaPrivate,
+            0x12 => MemSem::StrongSm,
+            0x13 => MemSem::StrongSmPrivate,
+            0x14 => MemSem::StrongGpu,
+            0x15 => MemSem::StrongGpuPrivate,
+            0x16 => MemSem::StrongSys,
+            0x17 => MemSem::StrongSysPrivate,
+            0x18 => MemSem::MmioCta,
+            0x19 => MemSem::MmioCtaPrivate,
+            0x1a => MemSem::MmioSm,
+            0x1b => MemSem::MmioSmPrivate,
+            0x1c => MemSem::MmioGpu,
+            0x1d => MemSem::MmioGpuPrivate,
+            0x1e => MemSem::MmioSys,
+            0x1f => MemSem::MmioSysPrivate,
+            _ => return None,
+        };
+        let o = Self {
+            a,
+            b,
+            ua,
+            off,
+            awidth,
+            amode,
+            size,
+            cache,
+            sem,
+        };
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:146; form at isa-spec/spec/ops/stg.toml:146).
+    #[inline(always)]
+    fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        let ua: Src = Src::RZ;
+        let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let awidth: MemAddrWidth = match bits(w, 90, 1) {
+            0 => MemAddrWidth::None,
+            _ => return None,
+        };
+        let amode: MemAddrMode = match bits(w, 9, 3) {
+            1 => MemAddrMode::Reg,
+            _ => return None,
+        };
+        let size: MemSize = match bits(w, 73, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            _ => return None,
+        };
+        let cache: MemCache = match bits(w, 84, 3) {
+            1 => MemCache::None,
+            0 => MemCache::Ef,
+            2 => MemCache::El,
+            3 => MemCache::Lu,
+            4 => MemCache::Eu,
+            5 => MemCache::Na,
+            _ => return None,
+        };
+        let sem: MemSem = match bits(w, 77, 4) {
+            0 => MemSem::WeakSys,
+            2 => MemSem::ConstantCta,
+            3 => MemSem::ConstantCtaPrivate,
+            9 => MemSem::ConstantSm,
+            0xb => MemSem::ConstantSmPrivate,
+            0xf => MemSem::ConstantGpu,
+            1 => MemSem::ConstantSysPrivate,
+            5 => MemSem::StrongSm,
+            4 => MemSem::StrongSmPrivate,
+            7 => MemSem::StrongGpu,
+            6 => MemSem::StrongGpuPrivate,
+            0xa => MemSem::StrongSys,
+            8 => MemSem::MmioGpu,
+            0xc => MemSem::MmioSys,
+            0xd => MemSem::ConstantVc,
+            0xe => MemSem::ConstantVcPrivate,
+            _ => return None,
+        };
+        let o = Self {
+            a,
+            b,
+            ua,
+            off,
+            awidth,
+            amode,
+            size,
+            cache,
+            sem,
+        };
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:197; form at isa-spec/spec/ops/stg.toml:197).
+    #[inline(always)]
+    fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 8), 63)?);
+        let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let awidth: MemAddrWidth = match bits(w, 90, 1) {
+            1 => MemAddrWidth::B64,
+            _ => return None,
+        };
+        let amode: MemAddrMode = match (bits(w, 76, 1) | bits(w, 101, 1) << 1) {
+            1 => MemAddrMode::Reg,
+            0 => MemAddrMode::Ur,
+            3 => MemAddrMode::Desc,
+            _ => return None,
+        };
+        let size: MemSize = match bits(w, 73, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            _ => return None,
+        };
+        let cache: MemCache = match bits(w, 84, 3) {
+            1 => MemCache::None,
+            0 => MemCache::Ef,
+            2 => MemCache::El,
+            3 => MemCache::Lu,
+            4 => MemCache::Eu,
+            5 => MemCache::Na,
+            _ => return None,
+        };
+        let sem: MemSem = match bits(w, 77, 4) {
+            0 => MemSem::WeakSys,
+            2 => MemSem::ConstantCta,
+            3 => MemSem::ConstantCtaPrivate,
+            9 => MemSem::ConstantSm,
+            0xb => MemSem::ConstantSmPrivate,
+            0xf => MemSem::ConstantGpu,
+            1 => MemSem::ConstantSysPrivate,
+            5 => MemSem::StrongSm,
+            4 => MemSem::StrongSmPrivate,
+            7 => MemSem::StrongGpu,
+            6 => MemSem::StrongGpuPrivate,
+            0xa => MemSem::StrongSys,
+            8 => MemSem::MmioGpu,
+            0xc => MemSem::MmioSys,
+            0xd => MemSem::ConstantVc,
+            0xe => MemSem::ConstantVcPrivate,
+            _ => return None,
+        };
+        let o = Self {
+            a,
+            b,
+            ua,
+            off,
+            awidth,
+            amode,
+            size,
+            cache,
+            sem,
+        };
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:220; form at isa-spec/spec/ops/stg.toml:220).
+    #[inline(always)]
+    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+        if w & 0xff000000 == 0xff000000 && w & 0x10000000000000000000 == 0 {
+            return None;
+        }
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 8), 63)?);
+        let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let awidth: MemAddrWidth = match bits(w, 90, 1) {
+            1 => MemAddrWidth::B64,
+            _ => return None,
+        };
+        let amode: MemAddrMode = match bits(w, 76, 1) {
+            0 => MemAddrMode::Ur,
+            1 => MemAddrMode::Desc,
+            _ => return None,
+        };
+        let size: MemSize = match bits(w, 73, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            _ => return None,
+        };
+        let cache: MemCache = match bits(w, 84, 3) {
+            1 => MemCache::None,
+            0 => MemCache::Ef,
+            2 => MemCache::El,
+            3 => MemCache::Lu,
+            4 => MemCache::Eu,
+            5 => MemCache::Na,
+            _ => return None,
+        };
+        let sem: MemSem = match bits(w, 77, 4) {
+            0 => MemSem::WeakSys,
+            2 => MemSem::ConstantCta,
+            3 => MemSem::ConstantCtaPrivate,
+            9 => MemSem::ConstantSm,
+            0xb => MemSem::ConstantSmPrivate,
+            0xf => MemSem::ConstantGpu,
+            1 => MemSem::ConstantSysPrivate,
+            5 => MemSem::StrongSm,
+            4 => MemSem::StrongSmPrivate,
+            7 => MemSem::StrongGpu,
+            6 => MemSem::StrongGpuPrivate,
+            0xa => MemSem::StrongSys,
+            8 => MemSem::MmioGpu,
+            0xc => MemSem::MmioSys,
+            0xd => MemSem::ConstantVc,
+            0xe => MemSem::ConstantVcPrivate,
+            _ => return None,
+        };
+        let o = Self {
+            a,
+            b,
+            ua,
+            off,
+            awidth,
+            amode,
+            size,
+            cache,
+            sem,
+        };
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:234; form at isa-spec/spec/ops/stg.toml:234).
+    #[inline(always)]
+    fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+        if w & 0xff000000 == 0xff000000 && w & 0x10000000000000000000 == 0 {
+            return None;
+        }
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        let ua = Src::reg(reg_below(RegFile::UGpr, bits(w, 64, 8), 255)?);
+        let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let awidth: MemAddrWidth = match bits(w, 90, 1) {
+            1 => MemAddrWidth::B64,
+            _ => return None,
+        };
+        let amode: MemAddrMode = match bits(w, 76, 1) {
+            0 => MemAddrMode::Ur,
+            1 => MemAddrMode::Desc,
+            _ => return None,
+        };
+        let size: MemSize = match bits(w, 73, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            _ => return None,
+        };
+        let cache: MemCache = match bits(w, 84, 3) {
+            1 => MemCache::None,
+            0 => MemCache::Ef,
+            2 => MemCache::El,
+            3 => MemCache::Lu,
+            4 => MemCache::Eu,
+            5 => MemCache::Na,
+            _ => return None,
+        };
+        let sem: MemSem = match bits(w, 77, 4) {
+            0 => MemSem::WeakSys,
+            2 => MemSem::ConstantCta,
+            3 => MemSem::ConstantCtaPrivate,
+            9 => MemSem::ConstantSm,
+            0xb => MemSem::ConstantSmPrivate,
+            1 => MemSem::ConstantSysPrivate,
+            5 => MemSem::StrongSm,
+            4 => MemSem::StrongSmPrivate,
+            7 => MemSem::StrongGpu,
+            6 => MemSem::StrongGpuPrivate,
+            0xa => MemSem::StrongSys,
+            8 => MemSem::MmioGpu,
+            0xc => MemSem::MmioSys,
+            0xd => MemSem::WeakSysOrdered,
+            0xe => MemSem::StrongSysOrdered,
+            0xf => MemSem::MmioSysOrdered,
+            _ => return None,
+        };
+        let o = Self {
+            a,
+            b,
+            ua,
+            off,
+            awidth,
+            amode,
+            size,
+            cache,
+            sem,
+        };
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:246; form at isa-spec/spec/ops/stg.toml:246).
+    #[inline(always)]
+    fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
+        let ua: Src = Src::RZ;
+        let off: i32 = sext_field(bits(w, 40, 24), 24u32) as i32;
+        let awidth: MemAddrWidth = match bits(w, 90, 1) {
+            0 => MemAddrWidth::None,
+            _ => return None,
+        };
+        let amode: MemAddrMode = match bits(w, 9, 3) {
+            1 => MemAddrMode::Reg,
+            _ => return None,
+        };
+        let size: MemSize = match bits(w, 73, 3) {
+            4 => MemSize::B32,
+            0 => MemSize::U8,
+            1 => MemSize::S8,
+            2 => MemSize::U16,
+            3 => MemSize::S16,
+            5 => MemSize::B64,
+            6 => MemSize::B128,
+            _ => return None,
+        };
+        let cache: MemCache = match bits(w, 84, 3) {
+            1 => MemCache::None,
+            0 => MemCache::Ef,
+            2 => MemCache::El,
+            3 => MemCache::Lu,
+            4 => MemCache::Eu,
+            5 => MemCache::Na,
+            _ => return None,
+        };
+        let sem: MemSem = match bits(w, 77, 4) {
+            0 => MemSem::WeakSys,
+            2 => MemSem::ConstantCta,
+            3 => MemSem::ConstantCtaPrivate,
+            9 => MemSem::ConstantSm,
+            0xb => MemSem::ConstantSmPrivate,
+            1 => MemSem::ConstantSysPrivate,
+            5 => MemSem::StrongSm,
+            4 => MemSem::StrongSmPrivate,
+            7 => MemSem::StrongGpu,
+            6 => MemSem::StrongGpuPrivate,
+            0xa => MemSem::StrongSys,
+            8 => MemSem::MmioGpu,
+            0xc => MemSem::MmioSys,
+            0xd => MemSem::WeakSysOrdered,
+            0xe => MemSem::StrongSysOrdered,
+            0xf => MemSem::MmioSysOrdered,
+            _ => return None,
+        };
+        let o = Self {
+            a,
+            b,
+            ua,
+            off,
+            awidth,
+            amode,
+            size,
+            cache,
+            sem,
+        };
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/stg.toml:259; form at isa-spec/spec/ops/stg.toml:259).
+    #[inline(always)]
+    fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
         let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?);
+        let ua: Src = Src::RZ;
         let off: i32 = sext_field(bits(w, 20, 24), 24u32) as i32;
+        let awidth: MemAddrWidth = MemAddrWidth::None;
+        let amode: MemAddrMode = MemAddrMode::Reg;
         let size: MemSize = match bits(w, 48, 3) {
             4 => MemSize::B32,
             0 => MemSize::U8,
@@ -321,14 +1853,17 @@ impl OpStg {
         let o = Self {
             a,
             b,
+            ua,
             off,
+            awidth,
+            amode,
             size,
             cache,
             sem,
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `STG.E` (isa-spec/spec/ops/stg.toml:35); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line of syntax `STG.E` (isa-spec/spec/ops/stg.toml:55); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["STG", "E"]])?;
         let mut cur = 0usize;
@@ -354,13 +1889,53 @@ impl OpStg {
             return None;
         }
         let mut at = asm_try!(Operands:: < 2 > ::start(line, 2, 0usize));
-        let v_a = asm_try!(mem_operand(at.take(), "a", true, 24u32, sm));
+        let v_a = {
+            let tok = at.take();
+            {
+                let tok = tok;
+                let p = asm_try!(mem_addr_operand(tok, "a", 24u32, sm));
+                (
+                    p.base.clone(),
+                    p.off,
+                    asm_try!(
+                        mem_width(tok, & p.width, & MemAddrWidth::ALL, | v | v
+                        .text_sm(sm))
+                    ),
+                    p
+                        .ur
+                        .unwrap_or(
+                            if p.width.is_some() {
+                                Src::reg(Reg::ugpr(4u8))
+                            } else {
+                                Src::RZ
+                            },
+                        ),
+                    match p.mode {
+                        crate::runtime::mem::AddrMode::Reg => MemAddrMode::Reg,
+                        crate::runtime::mem::AddrMode::Ur => MemAddrMode::Ur,
+                        crate::runtime::mem::AddrMode::Desc => MemAddrMode::Desc,
+                        #[allow(unreachable_patterns)]
+                        _ => {
+                            return Some(
+                                Err(AsmError {
+                                    col: tok.col,
+                                    message: "address form not available".to_string(),
+                                }),
+                            );
+                        }
+                    },
+                )
+            }
+        };
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::SignedHex));
         asm_try!(at.finish(& ["a", "b"]));
         let op = Self {
             a: v_a.0,
             b,
+            ua: v_a.3,
             off: v_a.1,
+            awidth: v_a.2,
+            amode: v_a.4,
             size,
             cache,
             sem,
@@ -370,23 +1945,28 @@ impl OpStg {
     fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/stg.toml:3.
+    /// Spec: isa-spec/spec/ops/stg.toml:5.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
-        check_sources("stg", 2usize, srcs)?;
+        check_sources("stg", 3usize, srcs)?;
         let a_raw: u64 = srcs[0usize].u64()?;
         let (a_neg, a_abs, a_not) = self.a.flags();
         let a: u64 = a_raw.with_mods(a_neg, a_abs, a_not);
         let b_raw: u32 = srcs[1usize].u32()?;
         let (b_neg, b_abs, b_not) = self.b.flags();
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
+        let ua_raw: u32 = srcs[2usize].u32()?;
+        let (ua_neg, ua_abs, ua_not) = self.ua.flags();
+        let ua: u32 = ua_raw.with_mods(ua_neg, ua_abs, ua_not);
         let off = self.off;
+        let awidth = self.awidth;
+        let amode = self.amode;
         let size = self.size;
         let cache = self.cache;
         let sem = self.sem;
         Ok((FoldOut::new(&[]), None))
     }
 }
-/// Spec: isa-spec/spec/ops/stg.toml:40.
+/// Spec: isa-spec/spec/ops/stg.toml:62.
 impl MemOp for OpStg {
     /// The memory access (`[memory]` in isa-spec/spec/ops/stg.toml).
     fn mem_access(&self) -> Option<MemAccess> {
@@ -435,10 +2015,11 @@ impl MemOp for OpStg {
     /// Whether this access may be combined with another: a memory op
     /// whose ordering modifiers (`[memory] ordered`) are at their defaults.
     fn mem_combinable(&self) -> bool {
-        self.sem == Default::default()
+        self.sem == Default::default() && self.amode == Default::default()
+            && self.awidth == Default::default()
     }
 }
-/// Spec: isa-spec/spec/ops/stg.toml:3.
+/// Spec: isa-spec/spec/ops/stg.toml:5.
 impl Encode for OpStg {
     const NAME: &'static str = "stg";
     /// The form [`Self::form_id`] picks, packed.
@@ -447,39 +2028,66 @@ impl Encode for OpStg {
         match self.form_id(sm) {
             Some(0) => self.encode_f0::<E>(sm, c),
             Some(1) => self.encode_f1::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b])),
+            Some(2) => self.encode_f2::<E>(sm, c),
+            Some(3) => self.encode_f3::<E>(sm, c),
+            Some(4) => self.encode_f4::<E>(sm, c),
+            Some(5) => self.encode_f5::<E>(sm, c),
+            Some(6) => self.encode_f6::<E>(sm, c),
+            Some(7) => self.encode_f7::<E>(sm, c),
+            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.ua])),
         }
     }
 }
-/// Spec: isa-spec/spec/ops/stg.toml:3.
+/// Spec: isa-spec/spec/ops/stg.toml:5.
 impl Forms for OpStg {
     #[inline(always)]
     fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
         match F {
             0 => Self::parts_f0(w, sm),
             1 => Self::parts_f1(w, sm),
+            2 => Self::parts_f2(w, sm),
+            3 => Self::parts_f3(w, sm),
+            4 => Self::parts_f4(w, sm),
+            5 => Self::parts_f5(w, sm),
+            6 => Self::parts_f6(w, sm),
+            7 => Self::parts_f7(w, sm),
             _ => None,
         }
     }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/stg.toml:35.
+    /// Spec: isa-spec/spec/ops/stg.toml:55.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
         let reuse_b = false;
+        let reuse_ua = false;
         write_guard(out, &c.guard);
         out.push_str("STG.E");
         out.push_text_chunk(self.cache.chunk_sm(sm));
         out.push_text_chunk(self.size.chunk_sm(sm));
         out.push_text_chunk(self.sem.chunk_sm(sm));
         out.push_str(" ");
-        write_mem(out, &self.a, reuse_a, self.off as i64, 24u32, sm);
+        write_mem_addr(
+            out,
+            &self.a,
+            reuse_a,
+            self.awidth.text_sm(sm),
+            Some(&self.ua),
+            match self.amode {
+                MemAddrMode::Reg => crate::runtime::mem::AddrMode::Reg,
+                MemAddrMode::Ur => crate::runtime::mem::AddrMode::Ur,
+                MemAddrMode::Desc => crate::runtime::mem::AddrMode::Desc,
+            },
+            self.off as i64,
+            24u32,
+            sm,
+        );
         out.push_str(", ");
         write_src(out, &self.b, reuse_b, ImmStyle::SignedHex.for_sm(sm));
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/stg.toml:3.
+/// Spec: isa-spec/spec/ops/stg.toml:5.
 impl Legalize for OpStg {}

@@ -367,9 +367,13 @@ fn form_decode_fn(
     };
     let start = shared.map(|h| quote!(let mut o = Self::#h(w, sm)?;));
     let common = decode_common(form);
-    let not_all = form.not_all.iter().map(|&m| {
-        let m = u128_lit(m);
-        quote!(if w & #m == #m { return None; })
+    let not_all = form.not_all.iter().map(|n| {
+        let (m, wm, wv) = (
+            u128_lit(n.mask),
+            u128_lit(n.when_mask),
+            u128_lit(n.when_value),
+        );
+        quote!(if w & #m == #m && w & #wm == #wv { return None; })
     });
     let parts_check = if crate::shared::has_parts(op) {
         quote!(if !o.parts_ok() {

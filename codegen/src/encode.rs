@@ -217,7 +217,12 @@ fn encode_checks(spec: &Spec, op: &Op, f: &FormRef) -> Vec<TokenStream> {
         }
         if s.align > 1 {
             let al = Literal::u8_unsuffixed(s.align as u8);
-            checks.push(quote!(if let SrcKind::Reg(r) = self.#fld.kind { if r.file == RegFile::Gpr && !r.is_zero() && r.idx % #al != 0 { return Err(E::fail(Self::NAME, format_args!("{} must be a register aligned to {}, not {}", #sname, #al, r))); } }));
+            // A memory base whose width says `.U32` is one register.
+            let narrow = mem_base_width(op, i).map_or(quote!(false), |w| {
+                let wf = field(&op.modifiers[w].name);
+                quote!((self.#wf.text() == ".U32"))
+            });
+            checks.push(quote!(if let SrcKind::Reg(r) = self.#fld.kind { if r.file == RegFile::Gpr && !r.is_zero() && r.idx % #al != 0 && !#narrow { return Err(E::fail(Self::NAME, format_args!("{} must be a register aligned to {}, not {}", #sname, #al, r))); } }));
         }
     }
     for (i, d) in op.dsts.iter().enumerate() {
@@ -434,9 +439,14 @@ fn form_code(spec: &Spec, op: &Op, f: &FormRef) -> FormCode {
         .form
         .not_all
         .iter()
-        .map(|&m| {
-            let m = u128_lit(m);
-            quote!(if w & #m == #m { return Err(E::fail(Self::NAME, format_args!("this combination of modifiers is not encodable on SM{}", sm))); })
+        .map(|n| {
+            let m = u128_lit(n.mask);
+            // A conditional entry holds only while other bits have a value.
+            let when = (n.when_mask != 0).then(|| {
+                let (wm, wv) = (u128_lit(n.when_mask), u128_lit(n.when_value));
+                quote!(&& w & #wm == #wv)
+            });
+            quote!(if w & #m == #m #when { return Err(E::fail(Self::NAME, format_args!("this combination of modifiers is not encodable on SM{}", sm))); })
         })
         .collect();
     FormCode {
@@ -685,4 +695,12 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Err
         }
     };
     Ok((inherent, trait_impl))
+}
+
+/// The width modifier of the memory address whose base is source `i`.
+fn mem_base_width(op: &Op, i: usize) -> Option<usize> {
+    op.asm.operands.iter().find_map(|o| match &o.item {
+        AsmItem::Mem(m) if m.base == i => m.width,
+        _ => None,
+    })
 }

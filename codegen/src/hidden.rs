@@ -77,6 +77,7 @@ fn rules(spec: &Spec, op: &Op, form: &Form) -> Vec<Rule> {
     for (sms, asm_ops) in syntax_groups(op, form) {
         conditional_operands(op, form, &sms, asm_ops, &mut out);
         adjacent_optionals(op, form, &sms, asm_ops, &mut out);
+        mem_address(spec, op, form, &sms, asm_ops, &mut out);
     }
     let sms = form.sms.clone();
     for (s, src) in op.srcs.iter().enumerate() {
@@ -259,6 +260,100 @@ fn conditional_operands(
                 when_any: 0,
                 mask,
                 value,
+            });
+        }
+    }
+}
+
+/// A memory address `[a.w+u+off] by mode` hides bits two ways: in `reg`
+/// mode its uniform register `u` is not printed (the parser gives it URZ,
+/// or the `else URn` register),
+/// and in `ur` mode an RZ base is left out with its width (`[UR4+0xc]`:
+/// the parser writes `.64`, as ptxas does).
+fn mem_address(
+    spec: &Spec,
+    op: &Op,
+    form: &Form,
+    sms: &[u32],
+    asm_ops: &[isa_spec::model::AsmOperand],
+    out: &mut Vec<Rule>,
+) {
+    for o in asm_ops {
+        let AsmItem::Mem(m) = &o.item else { continue };
+        let (Some(u), Some(mode)) = (m.ur, m.mode) else {
+            continue;
+        };
+        let Some(mf) = mod_field(form, mode) else {
+            continue;
+        };
+        let code_of = |f: &Field, mi: usize, pick: &dyn Fn(&isa_spec::model::EnumValue) -> bool| {
+            let ModType::Enum(e) = op.modifiers[mi].ty else {
+                return None;
+            };
+            let vi = spec.enums[e].values.iter().position(pick)?;
+            match &f.target {
+                FieldTarget::Modifier { codes: Some(c), .. } => c.get(vi).copied().flatten(),
+                _ => None,
+            }
+        };
+        let by_name = |n: &'static str| move |v: &isa_spec::model::EnumValue| v.name == n;
+        let reg_field = |s: usize| {
+            form.fields
+                .iter()
+                .find(|f| matches!(f.target, FieldTarget::SrcReg { idx, .. } if idx == s))
+        };
+        let zero = |sm: u32, file: SlotKindClass| {
+            spec.families
+                .iter()
+                .find(|f| f.sms.contains(&sm))
+                .and_then(|f| f.zero_index(file, sm))
+        };
+        // Each rule per run of SMs with one zero-register index.
+        let mut per_zero = |file: SlotKindClass, rule: &dyn Fn(u128) -> Option<Rule>| {
+            let mut groups: Vec<(u32, Vec<u32>)> = Vec::new();
+            for &sm in sms {
+                let Some(z) = zero(sm, file) else { continue };
+                match groups.iter_mut().find(|g| g.0 == z) {
+                    Some(g) => g.1.push(sm),
+                    None => groups.push((z, vec![sm])),
+                }
+            }
+            for (z, g) in groups {
+                if let Some(mut r) = rule(u128::from(z)) {
+                    r.sms = g;
+                    out.push(r);
+                }
+            }
+        };
+        if let (Some(reg), Some(uf)) = (code_of(mf, mode, &by_name("reg")), reg_field(u)) {
+            let ur_else = m.ur_else;
+            per_zero(SlotKindClass::Ugpr, &|z| {
+                Some(Rule {
+                    sms: Vec::new(),
+                    when_mask: mf.bits.mask(),
+                    when_value: mf.bits.place(u128::from(reg)),
+                    when_any: 0,
+                    mask: uf.bits.mask(),
+                    value: uf.bits.place(ur_else.map_or(z, u128::from)),
+                })
+            });
+        }
+        let width = m.width.and_then(|w| mod_field(form, w).map(|f| (w, f)));
+        if let (Some(ur), Some((w, wf)), Some(bf)) =
+            (code_of(mf, mode, &by_name("ur")), width, reg_field(m.base))
+        {
+            let Some(c64) = code_of(wf, w, &|v| v.text == ".64") else {
+                continue;
+            };
+            per_zero(SlotKindClass::Gpr, &|z| {
+                Some(Rule {
+                    sms: Vec::new(),
+                    when_mask: mf.bits.mask() | bf.bits.mask(),
+                    when_value: mf.bits.place(u128::from(ur)) | bf.bits.place(z),
+                    when_any: 0,
+                    mask: wf.bits.mask(),
+                    value: wf.bits.place(u128::from(c64)),
+                })
             });
         }
     }

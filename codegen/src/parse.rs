@@ -209,7 +209,8 @@ fn operand_counts(spec: &Spec, op: &Op, asm: &Asm) -> (TokenStream, usize) {
 fn item_name(op: &Op, item: &AsmItem) -> String {
     match item {
         AsmItem::Dst(i) => op.dsts[*i].name.clone(),
-        AsmItem::Src(i) | AsmItem::Mem(i, ..) => op.srcs[*i].name.clone(),
+        AsmItem::Src(i) => op.srcs[*i].name.clone(),
+        AsmItem::Mem(m) => op.srcs[m.base].name.clone(),
         AsmItem::Modifier(i) => op.modifiers[*i].name.clone(),
     }
 }
@@ -221,6 +222,85 @@ struct Conv {
     conv: Box<dyn Fn(TokenStream) -> TokenStream>,
     once: bool,
     fits: TokenStream,
+}
+
+/// [`Conv`] of a Volta+ address `[a.w+u+off] by mode`: a tuple of the
+/// base, the offset, the width's value, the uniform register (its default
+/// when not printed) and the mode's value (`()` for parts the item lacks).
+fn mem_addr_conv(spec: &Spec, op: &Op, m: &isa_spec::model::MemItem) -> Conv {
+    let n = op.srcs[m.base].name.clone();
+    let bits = match op.modifiers[m.off].ty {
+        ModType::Int { bits, .. } => bits.min(63),
+        _ => 63,
+    };
+    let width = match m.width {
+        Some(w) => match &op.modifiers[w].ty {
+            ModType::Enum(e) => {
+                let t = enum_type(&spec.enums[*e].name);
+                quote!(asm_try!(mem_width(tok, &p.width, &#t::ALL, |v| v.text_sm(sm))))
+            }
+            _ => quote!(()),
+        },
+        None => quote!(()),
+    };
+    let (ur, mode) = match (m.ur, m.mode) {
+        (Some(u), Some(md)) => {
+            let def = src_default(&op.srcs[u]).unwrap_or(quote!(Src::reg(Reg::URZ)));
+            let mode = match &op.modifiers[md].ty {
+                ModType::Enum(e) => {
+                    let en = &spec.enums[*e];
+                    let t = enum_type(&en.name);
+                    let arms = en.values.iter().filter_map(|v| {
+                        let var = crate::names::enum_variant(&v.name);
+                        let mode = match isa_spec::model::MemMode::from_name(&v.name)? {
+                            isa_spec::model::MemMode::Reg => quote!(Reg),
+                            isa_spec::model::MemMode::Ur => quote!(Ur),
+                            isa_spec::model::MemMode::Desc => quote!(Desc),
+                        };
+                        Some(quote!(crate::runtime::mem::AddrMode::#mode => #t::#var))
+                    });
+                    quote!(match p.mode { #(#arms,)* #[allow(unreachable_patterns)] _ => return Some(Err(AsmError { col: tok.col, message: "address form not available".to_string() })) })
+                }
+                _ => quote!(()),
+            };
+            // Not printed (mode `reg`): a printed width means the uniform
+            // register form, whose field the assembler fills with URZ.
+            {
+                let hidden = match m.ur_else {
+                    Some(n) => quote!(Src::reg(Reg::ugpr(#n))),
+                    None => quote!(Src::reg(Reg::URZ)),
+                };
+                (
+                    quote!(p.ur.unwrap_or(if p.width.is_some() { #hidden } else { #def })),
+                    mode,
+                )
+            }
+        }
+        _ => (quote!(()), quote!(())),
+    };
+    let no_ur = m.ur.is_none().then(|| {
+        quote!(if p.mode != crate::runtime::mem::AddrMode::Reg {
+            return Some(Err(AsmError {
+                col: tok.col,
+                message: format!("{} takes no uniform register", #n),
+            }));
+        })
+    });
+    Conv {
+        conv: Box::new(move |t| {
+            quote!({
+                let tok = #t;
+                let p = asm_try!(mem_addr_operand(tok, #n, #bits, sm));
+                #no_ur
+                (p.base.clone(), p.off, #width, #ur, #mode)
+            })
+        }),
+        once: false,
+        fits: quote!(matches!(
+            tok.base,
+            Base::Mem(..) | Base::MemOther(..) | Base::Addr(..)
+        )),
+    }
 }
 
 /// [`Conv`] of a destination, a source, a modifier or an address.
@@ -244,18 +324,18 @@ fn operand_conv(spec: &Spec, op: &Op, item: &AsmItem) -> Conv {
         }
         AsmItem::Src(i) => src_conv(spec, op, *i, pred_fits(op.srcs[*i].ty.is_pred())),
         AsmItem::Modifier(i) => modifier_conv(spec, &op.modifiers[*i]),
-        AsmItem::Mem(a, _, Some(_)) => {
-            let n = op.srcs[*a].name.clone();
+        AsmItem::Mem(m) if m.bank.is_some() => {
+            let n = op.srcs[m.base].name.clone();
             Conv {
                 conv: Box::new(move |t| quote!(asm_try!(cmem_operand(#t, #n, sm)))),
                 once: true,
                 fits: quote!(matches!(tok.base, Base::CMem(..) | Base::CBuf(..))),
             }
         }
-        AsmItem::Mem(a, o, None) => {
-            let n = op.srcs[*a].name.clone();
-            let reg = !op.srcs[*a].ty.is_pred();
-            let bits = match op.modifiers[*o].ty {
+        AsmItem::Mem(m) if m.width.is_none() && m.ur.is_none() => {
+            let n = op.srcs[m.base].name.clone();
+            let reg = !op.srcs[m.base].ty.is_pred();
+            let bits = match op.modifiers[m.off].ty {
                 ModType::Int { bits, .. } => bits.min(63),
                 _ => 63,
             };
@@ -265,6 +345,7 @@ fn operand_conv(spec: &Spec, op: &Op, item: &AsmItem) -> Conv {
                 fits: quote!(matches!(tok.base, Base::Mem(..) | Base::MemOther(..))),
             }
         }
+        AsmItem::Mem(m) => mem_addr_conv(spec, op, m),
     }
 }
 
@@ -417,11 +498,18 @@ fn operand_step(
     };
     let part_of = |i: usize| op.srcs[i].part.filter(|_| !op.srcs[i].type_by.is_empty());
     match &o.item {
-        AsmItem::Mem(a, m, bank) => {
-            assigned.push((AsmItem::Src(*a), quote!(#v.0)));
-            assigned.push((AsmItem::Modifier(*m), quote!(#v.1)));
-            if let Some(b) = bank {
-                assigned.push((AsmItem::Modifier(*b), quote!(#v.2)));
+        AsmItem::Mem(m) => {
+            assigned.push((AsmItem::Src(m.base), quote!(#v.0)));
+            assigned.push((AsmItem::Modifier(m.off), quote!(#v.1)));
+            if let Some(b) = m.bank {
+                assigned.push((AsmItem::Modifier(b), quote!(#v.2)));
+            }
+            if let Some(w) = m.width {
+                assigned.push((AsmItem::Modifier(w), quote!(#v.2)));
+            }
+            if let (Some(u), Some(md)) = (m.ur, m.mode) {
+                assigned.push((AsmItem::Src(u), quote!(#v.3)));
+                assigned.push((AsmItem::Modifier(md), quote!(#v.4)));
             }
         }
         AsmItem::Src(i) if part_of(*i).is_some() => {
@@ -520,16 +608,27 @@ fn operand_default(spec: &Spec, op: &Op, item: &AsmItem) -> TokenStream {
         }
         AsmItem::Src(i) => src_default(&op.srcs[*i]).unwrap_or(quote!(Src::RZ)),
         AsmItem::Modifier(i) => mod_default(spec, &op.modifiers[*i]),
-        AsmItem::Mem(a, o, bank) => {
-            let s = src_default(&op.srcs[*a]).unwrap_or(quote!(Src::RZ));
-            let m = mod_default(spec, &op.modifiers[*o]);
-            match bank {
-                Some(b) => {
-                    let b = mod_default(spec, &op.modifiers[*b]);
-                    quote!((#s, #m, #b))
-                }
-                None => quote!((#s, #m)),
+        AsmItem::Mem(m) => {
+            let s = src_default(&op.srcs[m.base]).unwrap_or(quote!(Src::RZ));
+            let o = mod_default(spec, &op.modifiers[m.off]);
+            if let Some(b) = m.bank {
+                let b = mod_default(spec, &op.modifiers[b]);
+                return quote!((#s, #o, #b));
             }
+            if m.width.is_none() && m.ur.is_none() {
+                return quote!((#s, #o));
+            }
+            let w = m
+                .width
+                .map_or(quote!(()), |w| mod_default(spec, &op.modifiers[w]));
+            let (u, md) = match (m.ur, m.mode) {
+                (Some(u), Some(md)) => (
+                    src_default(&op.srcs[u]).unwrap_or(quote!(Src::reg(Reg::URZ))),
+                    mod_default(spec, &op.modifiers[md]),
+                ),
+                _ => (quote!(()), quote!(())),
+            };
+            quote!((#s, #o, #w, #u, #md))
         }
     }
 }
@@ -594,7 +693,7 @@ fn parse_tail(op: &Op, asm: &Asm) -> (TokenStream, bool) {
     let fs = forms(op);
     let reuse = op.srcs.iter().enumerate().filter_map(|(i, s)| {
         asm.operands.iter().find(|o| {
-            o.item == AsmItem::Src(i) || matches!(o.item, AsmItem::Mem(a, ..) if a == i)
+            o.item == AsmItem::Src(i) || matches!(o.item, AsmItem::Mem(m) if m.base == i)
         })?;
         let bits: Vec<Literal> = fs
             .iter()

@@ -138,6 +138,82 @@ pub(crate) fn asm_cond(spec: &Spec, op: &Op, o: &AsmOperand) -> TokenStream {
     }
 }
 
+/// Print a memory address: `[a+off]` with `write_mem`, one with a width or
+/// a uniform register with `write_mem_addr`.
+fn mem_print(spec: &Spec, op: &Op, m: &isa_spec::model::MemItem) -> TokenStream {
+    let s = &op.srcs[m.base];
+    let f = field(&s.name);
+    let off = field(&op.modifiers[m.off].name);
+    let r = crate::names::ident(&format!("reuse_{}", s.name));
+    let bits = match op.modifiers[m.off].ty {
+        ModType::Int { bits, .. } => bits,
+        _ => 64,
+    };
+    if let Some(b) = m.bank {
+        let bank = field(&op.modifiers[b].name);
+        return quote!(write_cmem(out, self.#bank as u64, &self.#f, #r, self.#off as i64, sm));
+    }
+    if m.width.is_none() && m.ur.is_none() {
+        return quote!(write_mem(out, &self.#f, #r, self.#off as i64, #bits, sm));
+    }
+    let width = match m.width {
+        Some(w) => {
+            let wf = field(&op.modifiers[w].name);
+            quote!(self.#wf.text_sm(sm))
+        }
+        None => quote!(""),
+    };
+    let (ur, mode) = match (m.ur, m.mode) {
+        (Some(u), Some(md)) => {
+            let uf = field(&op.srcs[u].name);
+            match mem_mode_expr(spec, op, md) {
+                Ok(mode) => (quote!(Some(&self.#uf)), mode),
+                Err(e) => {
+                    let msg = e.message;
+                    return quote!(compile_error!(#msg));
+                }
+            }
+        }
+        _ => (quote!(None), quote!(crate::runtime::mem::AddrMode::Reg)),
+    };
+    quote!(write_mem_addr(out, &self.#f, #r, #width, #ur, #mode, self.#off as i64, #bits, sm))
+}
+
+/// The runtime `AddrMode` of the op's address-mode modifier `md` (an
+/// enum whose values are named `reg`, `ur`, `desc`).
+pub(crate) fn mem_mode_expr(spec: &Spec, op: &Op, md: usize) -> Result<TokenStream, Error> {
+    let m = &op.modifiers[md];
+    let ModType::Enum(e) = m.ty else {
+        return Err(Error {
+            message: format!("op {}: address mode `{}` is not an enum", op.name, m.name),
+            loc: None,
+        });
+    };
+    let en = &spec.enums[e];
+    let t = crate::names::enum_type(&en.name);
+    let f = field(&m.name);
+    let mut arms = Vec::new();
+    for v in &en.values {
+        let mode = match isa_spec::model::MemMode::from_name(&v.name) {
+            Some(isa_spec::model::MemMode::Reg) => quote!(Reg),
+            Some(isa_spec::model::MemMode::Ur) => quote!(Ur),
+            Some(isa_spec::model::MemMode::Desc) => quote!(Desc),
+            None => {
+                return Err(Error {
+                    message: format!(
+                        "op {}: address mode value `{}` of `{}` is not reg, ur or desc",
+                        op.name, v.name, en.name
+                    ),
+                    loc: None,
+                });
+            }
+        };
+        let var = crate::names::enum_variant(&v.name);
+        arms.push(quote!(#t::#var => crate::runtime::mem::AddrMode::#mode));
+    }
+    Ok(quote!(match self.#f { #(#arms),* }))
+}
+
 /// Print the text of enum `e`'s value `v` on `sm`: one fixed-size store of
 /// its padded chunk where the enum has one.
 fn enum_text(spec: &Spec, e: usize, v: TokenStream) -> TokenStream {
@@ -377,24 +453,7 @@ fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
                     ModType::Bool => quote!(out.push_str(if self.#f { "1" } else { "0" })),
                 }
             }
-            AsmItem::Mem(a, o, Some(b)) => {
-                let f = field(&op.srcs[*a].name);
-                let off = field(&op.modifiers[*o].name);
-                let bank = field(&op.modifiers[*b].name);
-                let r = crate::names::ident(&format!("reuse_{}", op.srcs[*a].name));
-                quote!(write_cmem(out, self.#bank as u64, &self.#f, #r, self.#off as i64, sm))
-            }
-            AsmItem::Mem(a, o, None) => {
-                let s = &op.srcs[*a];
-                let f = field(&s.name);
-                let off = field(&op.modifiers[*o].name);
-                let r = crate::names::ident(&format!("reuse_{}", s.name));
-                let bits = match op.modifiers[*o].ty {
-                    ModType::Int { bits, .. } => bits,
-                    _ => 64,
-                };
-                quote!(write_mem(out, &self.#f, #r, self.#off as i64, #bits, sm))
-            }
+            AsmItem::Mem(m) => mem_print(spec, op, m),
         };
         // Modifiers printed right after the operand (`R2.CC`); a source's
         // swizzle is placed by `write_src_swizzled`.

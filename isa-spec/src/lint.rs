@@ -379,11 +379,14 @@ fn with_preset_note(d: Diagnostic, form: &Form) -> Diagnostic {
 
 /// Whether a `not_all` mask of `form` is all ones in the fixed bits
 /// (`mask`, `value`) of another form, a word `form` never matches
-/// (Maxwell IMAD's both negations are IMAD.PO, its own op).
+/// (Maxwell IMAD's both negations are IMAD.PO, its own op); a
+/// conditional entry only where those fixed bits also meet its condition.
 fn not_all_excludes(form: &Form, mask: u128, value: u128) -> bool {
-    form.not_all
-        .iter()
-        .any(|&m| m & mask == m && value & m == m)
+    form.not_all.iter().any(|n| {
+        let m = n.mask;
+        let when = n.when_mask & mask == n.when_mask && value & n.when_mask == n.when_value;
+        m & mask == m && value & m == m && when
+    })
 }
 
 /// Whether an enum field of `form` has no valid code that agrees with the

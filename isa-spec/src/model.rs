@@ -308,10 +308,54 @@ pub enum AsmItem {
     Src(usize),
     Modifier(usize),
     /// A memory address `[a+off]`: a register source and a signed integer
-    /// modifier printed together (`[R4+0x10]`, `[R4]`, `[0x10]`, `[R4+-0x8]`);
-    /// with a bank (an unsigned integer modifier), a constant-bank address
-    /// `c[bank][a+off]` (`c[0x3][R2+0x10]`).
-    Mem(usize, usize, Option<usize>),
+    /// modifier printed together (`[R4+0x10]`, `[R4]`, `[0x10]`, `[R4+-0x8]`),
+    /// with Volta+'s optional parts (`[a.w+u+off] by mode`); with a bank, a
+    /// constant-bank address `c[bank][a+off]` (`c[0x3][R2+0x10]`).
+    Mem(MemItem),
+}
+
+/// The parts of a memory address operand (`AsmItem::Mem`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemItem {
+    /// Register source of the base address.
+    pub base: usize,
+    /// Signed integer modifier: the byte offset.
+    pub off: usize,
+    /// Enum modifier printed right after the base (`R2.64`, `R2.U32`).
+    pub width: Option<usize>,
+    /// Uniform register source: a UR added to the address (`[R2.64+UR4]`)
+    /// or the descriptor (`desc[UR4][R2.64]`), as `mode` says.
+    pub ur: Option<usize>,
+    /// Enum modifier of type `mem_addr_mode` choosing the syntax: `reg`
+    /// (`[a.w+off]`, `ur` not printed), `ur` (`[a.w+u+off]`), `desc`
+    /// (`desc[u][a.w+off]`).
+    pub mode: Option<usize>,
+    /// `else URn`: the uniform register the assembler writes where mode
+    /// `reg` leaves it unprinted (what ptxas puts there); None: URZ.
+    pub ur_else: Option<u8>,
+    /// Unsigned integer modifier: the constant bank of `c[bank][a+off]`.
+    pub bank: Option<usize>,
+}
+
+/// How a memory address's uniform register is used (the values of enum
+/// `mem_addr_mode`, by name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemMode {
+    Reg,
+    Ur,
+    Desc,
+}
+
+impl MemMode {
+    /// The mode an enum value of `mem_addr_mode` names.
+    pub fn from_name(name: &str) -> Option<MemMode> {
+        match name {
+            "reg" => Some(MemMode::Reg),
+            "ur" => Some(MemMode::Ur),
+            "desc" => Some(MemMode::Desc),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -685,6 +729,15 @@ pub struct Field {
     pub slot: Option<String>,
 }
 
+/// One `not_all` entry: `mask` all ones is not this form while
+/// `w & when_mask == when_value`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotAll {
+    pub mask: u128,
+    pub when_mask: u128,
+    pub when_value: u128,
+}
+
 #[derive(Debug)]
 pub struct Form {
     /// Preset form name, or "fixed".
@@ -696,9 +749,10 @@ pub struct Form {
     pub src_kinds: Vec<Option<SlotKindClass>>,
     /// Per source: the control bit that marks its register `.reuse`.
     pub reuse: Vec<Option<u32>>,
-    /// Bit masks that must not be all ones (`not_all`): such words neither
-    /// encode nor decode as this form.
-    pub not_all: Vec<u128>,
+    /// Bit masks that must not be all ones (`not_all`), each while the
+    /// word's bits `when_mask` equal `when_value` (0, 0: always): such
+    /// words neither encode nor decode as this form.
+    pub not_all: Vec<NotAll>,
     /// (source, destination) pairs: the source is the destination's
     /// register (`tied`), encoded by the destination's field.
     pub tied: Vec<(usize, usize)>,

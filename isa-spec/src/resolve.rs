@@ -1550,6 +1550,74 @@ fn resolve_src_views(
     ok
 }
 
+/// A memory address operand: `[a+off]`, `[a.w+off]` (enum modifier `w`
+/// printed after the base register) or `[a.w+u+off] by mode` (uniform
+/// register source `u`, used as `mode`, an enum modifier of type
+/// `mem_addr_mode`, says: not printed, added, or the descriptor).
+fn parse_mem_item(op: &Op, s: &str) -> Result<MemItem, String> {
+    let bad = || {
+        format!(
+            "memory operand `{s}` is not `[SRC+OFFSET]`, `[SRC.WIDTH+OFFSET]` or `[SRC.WIDTH+UR+OFFSET] by MODE`"
+        )
+    };
+    let (addr, mode) = match s.split_once(" by ") {
+        Some((a, m)) => (a.trim(), Some(m.trim())),
+        None => (s, None),
+    };
+    let (mode, ur_else) = match mode.and_then(|m| m.split_once(" else ")) {
+        Some((m, e)) => {
+            let idx = e
+                .trim()
+                .strip_prefix("UR")
+                .and_then(|n| n.parse::<u8>().ok())
+                .ok_or_else(|| format!("`else {e}` is not a uniform register URn"))?;
+            (Some(m.trim()), Some(idx))
+        }
+        None => (mode, None),
+    };
+    let inner = addr
+        .strip_prefix('[')
+        .and_then(|r| r.strip_suffix(']'))
+        .ok_or_else(bad)?;
+    let parts: Vec<&str> = inner.split('+').map(str::trim).collect();
+    let (base, ur, off) = match parts.as_slice() {
+        [b, o] => (*b, None, *o),
+        [b, u, o] => (*b, Some(*u), *o),
+        _ => return Err(bad()),
+    };
+    let (base, width) = match base.split_once('.') {
+        Some((b, w)) => (b, Some(w)),
+        None => (base, None),
+    };
+    let src = |n: &str| {
+        op.src(n)
+            .ok_or_else(|| format!("`{n}` is not a source of `{}`", op.name))
+    };
+    let enum_mod = |n: &str| {
+        op.modifier(n)
+            .filter(|&i| matches!(op.modifiers[i].ty, ModType::Enum(_)))
+            .ok_or_else(|| format!("`{n}` is not an enum modifier of `{}`", op.name))
+    };
+    let item = MemItem {
+        base: src(base)?,
+        off: op
+            .modifier(off)
+            .filter(|&i| matches!(op.modifiers[i].ty, ModType::Int { signed: true, .. }))
+            .ok_or_else(|| format!("`{off}` is not a signed integer modifier of `{}`", op.name))?,
+        width: width.map(enum_mod).transpose()?,
+        ur: ur.map(src).transpose()?,
+        mode: mode.map(enum_mod).transpose()?,
+        ur_else,
+        bank: None,
+    };
+    if item.ur.is_some() != item.mode.is_some() {
+        return Err(format!(
+            "memory operand `{s}`: a UR term needs `by MODE`, and `by` a UR term"
+        ));
+    }
+    Ok(item)
+}
+
 fn parse_asm_operand(op: &Op, s: &str) -> Result<(AsmItem, AsmCond, Vec<usize>), String> {
     // `c[bank][a+off]`: a constant-bank address, the bank an unsigned modifier.
     if let Some((bank, rest)) = s.strip_prefix("c[").and_then(|r| r.split_once(']')) {
@@ -1562,25 +1630,21 @@ fn parse_asm_operand(op: &Op, s: &str) -> Result<(AsmItem, AsmCond, Vec<usize>),
                     op.name
                 )
             })?;
-        return match parse_asm_operand(op, rest)? {
-            (AsmItem::Mem(a, o, None), cond, sfx) => Ok((AsmItem::Mem(a, o, Some(b)), cond, sfx)),
-            _ => Err(format!(
+        let mut item = parse_mem_item(op, rest)?;
+        if item.width.is_some() || item.ur.is_some() {
+            return Err(format!(
                 "constant address `{s}` is not `c[BANK][SRC+OFFSET]`"
-            )),
-        };
+            ));
+        }
+        item.bank = Some(b);
+        return Ok((AsmItem::Mem(item), AsmCond::Always, Vec::new()));
     }
-    if let Some(inner) = s.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
-        let (a, o) = inner
-            .split_once('+')
-            .ok_or_else(|| format!("memory operand `{s}` is not `[SRC+OFFSET]`"))?;
-        let a = op
-            .src(a.trim())
-            .ok_or_else(|| format!("`{a}` is not a source of `{}`", op.name))?;
-        let o = op
-            .modifier(o.trim())
-            .filter(|&i| matches!(op.modifiers[i].ty, ModType::Int { signed: true, .. }))
-            .ok_or_else(|| format!("`{o}` is not a signed integer modifier of `{}`", op.name))?;
-        return Ok((AsmItem::Mem(a, o, None), AsmCond::Always, Vec::new()));
+    if s.starts_with('[') {
+        return Ok((
+            AsmItem::Mem(parse_mem_item(op, s)?),
+            AsmCond::Always,
+            Vec::new(),
+        ));
     }
     let (name, cond) = if let Some((n, c)) = s.split_once(" if ") {
         let c = c.trim();
@@ -1853,7 +1917,7 @@ struct EncodingParts<'a> {
     overrides: BTreeMap<String, Vec<Option<u64>>>,
     /// Source -> its `.reuse` control bit, where the family rule does not hold.
     reuse_over: BTreeMap<String, Option<u32>>,
-    not_all: Vec<u128>,
+    not_all: Vec<NotAll>,
     tied: Vec<(usize, usize)>,
     /// The op's own `fields`, and each form's `form.<name>` fields.
     op_fields: Vec<Field>,
@@ -2038,17 +2102,53 @@ fn reuse_overrides(
     out
 }
 
-/// The `not_all` ranges as masks; a range that does not parse is reported
-/// and left out.
-fn not_all_masks(cx: &mut Ctx, ranges: &[S<String>]) -> Vec<u128> {
+/// The `not_all` entries: `"24..32"` (never all ones) or `"24..32 if 76 ==
+/// 0"` (not while bits 76.. hold that value); one that does not parse is
+/// reported and left out.
+fn not_all_masks(cx: &mut Ctx, ranges: &[S<String>]) -> Vec<NotAll> {
     let mut out = Vec::new();
     for b in ranges {
-        match parse_bits(b.get_ref()) {
-            Ok(bits) => out.push(bits.mask()),
+        match parse_not_all(b.get_ref()) {
+            Ok(n) => out.push(n),
             Err(m) => cx.err(Code::S0101, b, m),
         }
     }
     out
+}
+
+fn parse_not_all(s: &str) -> Result<NotAll, String> {
+    let (bits, cond) = match s.split_once(" if ") {
+        Some((b, c)) => (b.trim(), Some(c.trim())),
+        None => (s.trim(), None),
+    };
+    let mask = parse_bits(bits)?.mask();
+    let (when_mask, when_value) = match cond {
+        None => (0, 0),
+        Some(c) => {
+            let (r, v) = c
+                .split_once("==")
+                .ok_or_else(|| format!("`not_all` condition `{c}` is not `BITS == VALUE`"))?;
+            let b = parse_bits(r.trim())?;
+            let v = v.trim();
+            let v = match v.strip_prefix("0x") {
+                Some(h) => u128::from_str_radix(h, 16),
+                None => v.parse::<u128>(),
+            }
+            .map_err(|_| format!("bad `not_all` value `{v}`"))?;
+            if b.width() < 128 && v >> b.width() != 0 {
+                return Err(format!(
+                    "`not_all` value {v} does not fit bits `{}`",
+                    r.trim()
+                ));
+            }
+            (b.mask(), b.place(v))
+        }
+    };
+    Ok(NotAll {
+        mask,
+        when_mask,
+        when_value,
+    })
 }
 
 /// The `tied` table as (source, destination) indices.

@@ -135,8 +135,8 @@ fn text(spec: &Spec, op: &Op, form: &isa_spec::model::Form, vals: &[usize], sm: 
                 ModType::Rel | ModType::Abs { .. } => "0x100".to_string(),
                 ModType::Int { .. } => "0x1".to_string(),
             }),
-            AsmItem::Mem(_, _, None) => Some("[R4]".to_string()),
-            AsmItem::Mem(_, _, Some(_)) => Some("c[0x0][R4]".to_string()),
+            AsmItem::Mem(m) if m.bank.is_some() => Some("c[0x0][R4]".to_string()),
+            AsmItem::Mem(_) => Some("[R4]".to_string()),
         };
         if let (true, Some(mut s)) = (shown, item) {
             for &m in &o.suffixes {

@@ -22,6 +22,61 @@ pub enum Base {
     /// An address whose base is not a register (`[0x75+0x8]`, `[c[0x0][0x8]]`):
     /// IR text before legalization, which copies the base to a register.
     MemOther(Box<Operand>, i64),
+    /// A Volta+ address with a width, a uniform register or a descriptor:
+    /// `[R2.64+0x10]`, `[R2.U32+UR4]`, `[UR4+0xc]`, `desc[UR4][R2.64]`.
+    Addr(Box<MemAddr>),
+}
+
+/// The parts of a Volta+ memory address token.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MemAddr {
+    /// The descriptor of `desc[UR4][...]`.
+    pub desc: Option<Reg>,
+    /// The base register (RZ when left out: `[UR4+0xc]`).
+    pub base: Reg,
+    /// The base's width suffix without its dot (`64`, `U32`); a left-out
+    /// base reads as `64`, what ptxas writes for `[UR4+0xc]`.
+    pub width: Option<String>,
+    /// The uniform register added to the address.
+    pub ur: Option<Reg>,
+    pub off: i64,
+}
+
+/// `desc[UR4]` and the terms of `[R2.64+UR4+0x10]`, or None when they
+/// are not such an address (the caller then tries `[R+offset]`).
+fn parse_mem_addr(desc: Option<Reg>, inner: &str) -> Option<MemAddr> {
+    let terms: Vec<&str> = inner.split('+').map(str::trim).collect();
+    let mut a = MemAddr {
+        desc,
+        base: Reg::RZ,
+        width: None,
+        ur: None,
+        off: 0,
+    };
+    let (first, rest) = terms.split_first()?;
+    let is_ur = |t: &str| parse_reg(t).filter(|r| r.file == RegFile::UGpr);
+    let mut rest = rest;
+    if let Some(u) = is_ur(first) {
+        a.ur = Some(u);
+        a.width = Some("64".to_string());
+    } else {
+        let (b, w) = match first.split_once('.') {
+            Some((b, w)) => (b, Some(w.to_string())),
+            None => (*first, None),
+        };
+        a.base = parse_reg(b).filter(|r| r.file == RegFile::Gpr)?;
+        a.width = w;
+        if let Some((u, r)) = rest.split_first().and_then(|(t, r)| Some((is_ur(t)?, r))) {
+            a.ur = Some(u);
+            rest = r;
+        }
+    }
+    match rest {
+        [] => {}
+        [o] => a.off = parse_i64(o)?,
+        _ => return None,
+    }
+    (a.desc.is_some() || a.ur.is_some() || a.width.is_some()).then_some(a)
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -179,9 +234,27 @@ fn parse_operand(text: &str, col: usize) -> Result<Operand, AsmError> {
         t = &t[1..t.len() - 1];
     }
     let t = t.trim();
+    if let Some(rest) = t.strip_prefix("desc[") {
+        let bad = || err(col, format!("bad memory address `{text}`"));
+        let (d, rest) = rest.split_once(']').ok_or_else(bad)?;
+        let d = parse_reg(d.trim())
+            .filter(|r| r.file == RegFile::UGpr)
+            .ok_or_else(bad)?;
+        let inner = rest
+            .trim()
+            .strip_prefix('[')
+            .and_then(|r| r.strip_suffix(']'))
+            .ok_or_else(bad)?;
+        op.base = Base::Addr(Box::new(parse_mem_addr(Some(d), inner).ok_or_else(bad)?));
+        return Ok(op);
+    }
     if let Some(inner) = t.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
         let bad = || err(col, format!("bad memory address `{text}`"));
         let inner = inner.trim();
+        if let Some(a) = parse_mem_addr(None, inner) {
+            op.base = Base::Addr(Box::new(a));
+            return Ok(op);
+        }
         let (base, off) = match inner.rsplit_once('+') {
             Some((b, o)) => (b.trim(), parse_i64(o.trim()).ok_or_else(bad)?),
             None => match (parse_reg(inner), parse_i64(inner)) {
@@ -417,7 +490,7 @@ pub fn to_src(o: &Operand, style: ImmStyle) -> Option<Src> {
         // Infinities and NaNs are words to the tokenizer.
         Base::Word(w) if style.is_float() => SrcKind::Imm(imm_value(w, style)?),
         Base::Word(_) => return None,
-        Base::Mem(..) | Base::MemOther(..) | Base::CMem(..) => return None,
+        Base::Mem(..) | Base::MemOther(..) | Base::CMem(..) | Base::Addr(..) => return None,
     };
     Some(Src {
         kind,
@@ -697,6 +770,77 @@ pub fn cmem_operand(tok: &Operand, name: &str, _sm: u32) -> Result<(Src, i32, u3
         Ok(off) => Ok((Src::reg(reg), off, bank as u32)),
         Err(_) => Err(err(tok.col, format!("offset of {name} out of range"))),
     }
+}
+
+/// A memory address operand as the generated parser of a `[a.w+u+off] by
+/// mode` item reads it.
+pub struct MemParsed {
+    pub base: Src,
+    pub off: i32,
+    /// The width suffix without its dot; None: none printed.
+    pub width: Option<String>,
+    pub ur: Option<Src>,
+    pub mode: crate::runtime::mem::AddrMode,
+}
+
+/// A Volta+ memory address of source `name` (`[R2.64+0x10]`,
+/// `[R2.U32+UR4]`, `desc[UR4][R2.64]`, or a plain `[R2+0x10]`).
+pub fn mem_addr_operand(
+    tok: &Operand,
+    name: &str,
+    bits: u32,
+    sm: u32,
+) -> Result<MemParsed, AsmError> {
+    use crate::runtime::mem::AddrMode;
+    let a = match &tok.base {
+        Base::Addr(a) => (**a).clone(),
+        Base::Mem(..) | Base::MemOther(..) => {
+            let (base, off) = mem_operand(tok, name, true, bits, sm)?;
+            return Ok(MemParsed {
+                base,
+                off,
+                width: None,
+                ur: None,
+                mode: AddrMode::Reg,
+            });
+        }
+        _ => {
+            return Err(err(
+                tok.col,
+                format!("{name} must be a memory address [R+offset]"),
+            ));
+        }
+    };
+    let off =
+        i32::try_from(a.off).map_err(|_| err(tok.col, format!("offset of {name} out of range")))?;
+    let (ur, mode) = match (a.desc, a.ur) {
+        (Some(d), None) => (Some(Src::reg(d)), AddrMode::Desc),
+        (None, Some(u)) => (Some(Src::reg(u)), AddrMode::Ur),
+        (None, None) => (None, AddrMode::Reg),
+        (Some(_), Some(_)) => return Err(err(tok.col, format!("bad address for {name}"))),
+    };
+    Ok(MemParsed {
+        base: Src::reg(a.base),
+        off,
+        width: a.width,
+        ur,
+        mode,
+    })
+}
+
+/// The value of a width enum whose text (on `sm`) is `.` + `width`, or
+/// empty for no width.
+pub fn mem_width<T: Copy>(
+    tok: &Operand,
+    width: &Option<String>,
+    all: &[T],
+    text: impl Fn(T) -> &'static str,
+) -> Result<T, AsmError> {
+    let want = width.as_deref().map_or(String::new(), |w| format!(".{w}"));
+    all.iter()
+        .copied()
+        .find(|&v| text(v) == want)
+        .ok_or_else(|| err(tok.col, format!("bad address width `{want}`")))
 }
 
 /// What a generated parser returns: `None` when the line is not its op's,

@@ -3,6 +3,17 @@
 
 use crate::runtime::operand::{Reg, Src, SrcKind};
 
+/// How a memory address uses its uniform register (the spec's
+/// `mem_addr_mode` enum): not at all (`[R2.64+0x10]`), added to the
+/// address (`[R2.64+UR4+0x10]`), or as the access descriptor
+/// (`desc[UR4][R2.64+0x10]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AddrMode {
+    Reg,
+    Ur,
+    Desc,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MemKind {
     Load,

@@ -3,6 +3,7 @@
 
 use crate::runtime::fmt_float;
 use crate::runtime::line_buf::LineBuf;
+use crate::runtime::mem::AddrMode;
 use crate::runtime::operand::{MOD_ABS, MOD_NEG, MOD_NOT, Reg, RegFile, Src, SrcKind};
 use crate::runtime::view::{PartStyle, View};
 
@@ -234,6 +235,54 @@ pub fn write_cmem(out: &mut LineBuf, bank: u64, base: &Src, reuse: bool, offset:
     } else {
         write_mem(out, base, reuse, offset, 64, sm);
     }
+}
+
+/// A Volta+ memory address: the base register with its width suffix
+/// (`R2.64`, `R2.U32`), then per `mode` the uniform register added
+/// (`[R2.64+UR4+0x10]`; an RZ base is left out: `[UR4+0xc]`) or as the
+/// descriptor (`desc[UR4][R2.64+0x10]`). With a width, an RZ base is
+/// printed (`[RZ.64+0x4]`); without one and without a UR term, as
+/// `write_mem`.
+#[allow(clippy::too_many_arguments)]
+pub fn write_mem_addr(
+    out: &mut LineBuf,
+    base: &Src,
+    reuse: bool,
+    width: &str,
+    ur: Option<&Src>,
+    mode: AddrMode,
+    offset: i64,
+    bits: u32,
+    sm: u32,
+) {
+    let ur = ur.filter(|_| mode != AddrMode::Reg);
+    if ur.is_none() && width.is_empty() {
+        return write_mem(out, base, reuse, offset, bits, sm);
+    }
+    if let (AddrMode::Desc, Some(u)) = (mode, ur) {
+        out.push_str("desc[");
+        write_src(out, u, false, ImmStyle::Hex);
+        out.push(']');
+    }
+    out.push('[');
+    let rz = matches!(base.kind, SrcKind::Reg(r) if r.is_zero());
+    let added = ur.filter(|_| mode == AddrMode::Ur);
+    let show_base = !(rz && added.is_some());
+    if show_base {
+        write_src(out, base, reuse, ImmStyle::Hex);
+        out.push_str(width);
+    }
+    if let Some(u) = added {
+        if show_base {
+            out.push('+');
+        }
+        write_src(out, u, false, ImmStyle::Hex);
+    }
+    if offset != 0 {
+        out.push('+');
+        write_signed_hex(out, offset);
+    }
+    out.push(']');
 }
 
 fn write_imm(out: &mut LineBuf, v: u32, style: ImmStyle) {

@@ -392,7 +392,7 @@ pub fn parse_hw(line: &str, sm: u32) -> Result<(Op, Common), String> {
                 let w = w.trim_start_matches(['-', '+']);
                 w.starts_with("INF") || w.starts_with("QNAN") || w == "NAN"
             }
-            Base::Mem(..) | Base::MemOther(..) | Base::CMem(..) => false,
+            Base::Mem(..) | Base::MemOther(..) | Base::CMem(..) | Base::Addr(..) => false,
         })
         .map(|(i, _)| i)
         .take(8)
