@@ -21,21 +21,50 @@ struct Counts {
     /// Decoded lines whose text `nak asm` turns back into ptxas's bits
     /// (control bits aside).
     assembled: usize,
+    /// Decoded lines whose bits differ from `nak asm`'s only where the
+    /// text shows nothing ([`Assembled::TextLost`]).
+    text_lost: usize,
 }
 
-/// Whether nvdisasm's `text` assembles to `word`'s bits, control bits
-/// aside; on a mismatch, the bits that differ (0 when the text is refused).
-fn assembles_to(sm: u32, word: u128, text: &str, addr: u64) -> Result<(), u128> {
-    let family = nak::isa::family_of(sm).ok_or(0u128)?;
+/// How nvdisasm's text of a ptxas word assembles.
+enum Assembled {
+    /// To ptxas's bits, control bits aside.
+    Exact,
+    /// To other bits only where the form's hidden rules say the text
+    /// shows nothing (SM80's `STG.E [R2.64]` hides its descriptor UR,
+    /// which ptxas varies): no assembler can recover them from the text.
+    TextLost,
+    /// To other bits (0: the text was refused).
+    Differs(u128),
+}
+
+/// How nvdisasm's `text` of `word` assembles on `sm`.
+fn assembles_to(sm: u32, word: u128, text: &str, addr: u64) -> Assembled {
+    let Some(family) = nak::isa::family_of(sm) else {
+        return Assembled::Differs(0);
+    };
     let ctrl = family
         .control_in_word()
         .map_or(0, |(lo, w)| ((1u128 << w) - 1) << lo);
-    let line = nak::runtime::asm::tokenize(text).map_err(|_| 0u128)?;
-    let (op, c) = nak::isa::parse(&line, sm, addr).map_err(|_| 0u128)?;
-    let got = op.encode(sm, &c).map_err(|_| 0u128)?;
-    match (got ^ word) & !ctrl {
-        0 => Ok(()),
-        d => Err(d),
+    let got = nak::runtime::asm::tokenize(text)
+        .ok()
+        .and_then(|line| nak::isa::parse(&line, sm, addr).ok())
+        .and_then(|(op, c)| Some((op.encode(sm, &c).ok()?, op)));
+    let Some((got, op)) = got else {
+        return Assembled::Differs(0);
+    };
+    let d = (got ^ word) & !ctrl;
+    if d == 0 {
+        return Assembled::Exact;
+    }
+    let form = nak::isa::FORMS
+        .iter()
+        .find(|f| f.op == op.name() && Some(f.id) == op.form_id(sm));
+    match form {
+        Some(f) if f.hidden_canonical(sm, got) & !ctrl == f.hidden_canonical(sm, word) & !ctrl => {
+            Assembled::TextLost
+        }
+        _ => Assembled::Differs(d),
     }
 }
 
@@ -58,8 +87,8 @@ fn corpus_decodes_reencodes_and_prints() {
     let mut low_asm = Vec::new();
     let mut asm_misses: BTreeMap<(u32, String, u128), (usize, String)> = BTreeMap::new();
     println!(
-        "{:<8} {:>8} {:>8} {:>8} {:>9} {:>9} {:>9} {:>9}",
-        "corpus", "lines", "covered", "decoded", "bit-exact", "text-same", "coverage", "asm-exact"
+        "{:<8} {:>8} {:>8} {:>8} {:>9} {:>9} {:>9} {:>9} {:>9}",
+        "corpus", "lines", "covered", "decoded", "bit-exact", "text-same", "coverage", "asm-exact", "text-lost"
     );
     for (stem, sm) in corpus::files() {
         let text = corpus::read(&stem).expect("corpus file readable");
@@ -86,8 +115,9 @@ fn corpus_decodes_reencodes_and_prints() {
             n.decoded += 1;
             let addr = if family.bundle().is_some() { 8 } else { 0 };
             match assembles_to(sm, word, t, addr) {
-                Ok(()) => n.assembled += 1,
-                Err(d) => {
+                Assembled::Exact => n.assembled += 1,
+                Assembled::TextLost => n.text_lost += 1,
+                Assembled::Differs(d) => {
                     let e = asm_misses
                         .entry((sm, nak::dis::corpus::text_mnemonic(t).to_string(), d))
                         .or_insert((0, String::new()));
@@ -105,23 +135,27 @@ fn corpus_decodes_reencodes_and_prints() {
                 failing.insert(key, why);
             }
         }
+        // Canonical assembly: nvdisasm's text of ptxas code assembles back
+        // to ptxas's bits, for every line whose text carries them (what
+        // the text cannot carry, such as a NaN's payload, stays within the
+        // 1%; a field the spec's hidden rules show unprinted is counted
+        // apart, as text-lost).
+        let carried = n.decoded - n.text_lost;
         println!(
-            "{stem:<8} {:>8} {:>8} {:>8} {:>9} {:>9} {:>8.2}% {:>8.2}%",
+            "{stem:<8} {:>8} {:>8} {:>8} {:>9} {:>9} {:>8.2}% {:>8.2}% {:>9}",
             n.lines,
             n.covered,
             n.decoded,
             n.exact,
             n.same,
             100.0 * n.decoded as f64 / n.lines.max(1) as f64,
-            100.0 * n.assembled as f64 / n.decoded.max(1) as f64
+            100.0 * n.assembled as f64 / carried.max(1) as f64,
+            n.text_lost
         );
-        // Canonical assembly: nvdisasm's text of ptxas code assembles back
-        // to ptxas's bits (what text cannot carry, such as a NaN's
-        // payload, stays within the 1%).
-        if n.assembled * 100 < n.decoded * 99 {
+        if n.assembled * 100 < carried * 99 {
             low_asm.push(format!(
-                "{stem}: `nak asm` reproduces ptxas's bits for only {} of {} decoded lines (< 99%)",
-                n.assembled, n.decoded
+                "{stem}: `nak asm` reproduces ptxas's bits for only {} of {carried} decoded lines whose text carries them (< 99%)",
+                n.assembled
             ));
         }
     }

@@ -153,7 +153,14 @@ impl FormInfo {
     /// every bit the text does not carry at the value the assembler
     /// writes. Control bits are left as they are.
     pub fn canonical_word(&self, sm: u32, w: u128) -> u128 {
-        let mut w = (w & !self.unknown) | self.canonical;
+        self.hidden_canonical(sm, (w & !self.unknown) | self.canonical)
+    }
+
+    /// `w` with only the bits its hidden rules say nvdisasm's text does
+    /// not show at the assembler's values (raw bits as they are): two
+    /// words equal under it print the same text, so no assembler can tell
+    /// them apart.
+    pub fn hidden_canonical(&self, sm: u32, mut w: u128) -> u128 {
         for h in self.hidden {
             let any = h.when_any == 0 || w & h.when_any != 0;
             let when = h.when.iter().any(|&(m, v)| w & m == v);
