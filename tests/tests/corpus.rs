@@ -88,7 +88,15 @@ fn corpus_decodes_reencodes_and_prints() {
     let mut asm_misses: BTreeMap<(u32, String, u128), (usize, String)> = BTreeMap::new();
     println!(
         "{:<8} {:>8} {:>8} {:>8} {:>9} {:>9} {:>9} {:>9} {:>9}",
-        "corpus", "lines", "covered", "decoded", "bit-exact", "text-same", "coverage", "asm-exact", "text-lost"
+        "corpus",
+        "lines",
+        "covered",
+        "decoded",
+        "bit-exact",
+        "text-same",
+        "coverage",
+        "asm-exact",
+        "text-lost"
     );
     for (stem, sm) in corpus::files() {
         let text = corpus::read(&stem).expect("corpus file readable");
