@@ -368,13 +368,7 @@ impl OpBra {
     /// Spec: isa-spec/spec/ops/bra.toml:3.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("bra", 1usize, srcs)?;
-        let cond_raw: bool = srcs[0usize].pred()?;
-        let (cond_neg, cond_abs, cond_not) = self.cond.flags();
-        let cond: bool = cond_raw.with_mods(cond_neg, cond_abs, cond_not);
-        let mode = self.mode;
-        let any = self.any;
-        let cc = self.cc;
-        let target = self.target;
+        let cond: bool = src_value(srcs, 0usize, &self.cond)?;
         Ok((FoldOut::new(&[]), None))
     }
 }
@@ -382,37 +376,14 @@ impl MemOp for OpBra {}
 /// Spec: isa-spec/spec/ops/bra.toml:3.
 impl Encode for OpBra {
     const NAME: &'static str = "bra";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f0::<E>(sm, c)
-            }
-            Some(1) => {
-                self.combo_f1::<E>(sm)?;
-                self.encode_f1::<E>(sm, c)
-            }
-            Some(2) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f2::<E>(sm, c)
-            }
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.cond])),
-        }
-    }
+    encode_by_form!(
+        0 : combo_f0 => encode_f0, 1 : combo_f1 => encode_f1, 2 : combo_f0 => encode_f2;
+        [cond]
+    );
 }
 /// Spec: isa-spec/spec/ops/bra.toml:3.
 impl Forms for OpBra {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

@@ -158,14 +158,8 @@ impl OpBraUp {
     /// Spec: isa-spec/spec/ops/bra_up.toml:4.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("bra_up", 2usize, srcs)?;
-        let cond_raw: bool = srcs[0usize].pred()?;
-        let (cond_neg, cond_abs, cond_not) = self.cond.flags();
-        let cond: bool = cond_raw.with_mods(cond_neg, cond_abs, cond_not);
-        let ucond_raw: bool = srcs[1usize].pred()?;
-        let (ucond_neg, ucond_abs, ucond_not) = self.ucond.flags();
-        let ucond: bool = ucond_raw.with_mods(ucond_neg, ucond_abs, ucond_not);
-        let any = self.any;
-        let target = self.target;
+        let cond: bool = src_value(srcs, 0usize, &self.cond)?;
+        let ucond: bool = src_value(srcs, 1usize, &self.ucond)?;
         Ok((FoldOut::new(&[]), None))
     }
 }
@@ -173,26 +167,11 @@ impl MemOp for OpBraUp {}
 /// Spec: isa-spec/spec/ops/bra_up.toml:4.
 impl Encode for OpBraUp {
     const NAME: &'static str = "bra_up";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.cond, self.ucond])),
-        }
-    }
+    encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [cond, ucond]);
 }
 /// Spec: isa-spec/spec/ops/bra_up.toml:4.
 impl Forms for OpBraUp {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

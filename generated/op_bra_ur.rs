@@ -213,14 +213,8 @@ impl OpBraUr {
     /// Spec: isa-spec/spec/ops/bra_ur.toml:5.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("bra_ur", 2usize, srcs)?;
-        let cond_raw: bool = srcs[0usize].pred()?;
-        let (cond_neg, cond_abs, cond_not) = self.cond.flags();
-        let cond: bool = cond_raw.with_mods(cond_neg, cond_abs, cond_not);
-        let ur_raw: u32 = srcs[1usize].u32()?;
-        let (ur_neg, ur_abs, ur_not) = self.ur.flags();
-        let ur: u32 = ur_raw.with_mods(ur_neg, ur_abs, ur_not);
-        let mode = self.mode;
-        let target = self.target;
+        let cond: bool = src_value(srcs, 0usize, &self.cond)?;
+        let ur: u32 = src_value(srcs, 1usize, &self.ur)?;
         Ok((FoldOut::new(&[]), None))
     }
 }
@@ -228,28 +222,11 @@ impl MemOp for OpBraUr {}
 /// Spec: isa-spec/spec/ops/bra_ur.toml:5.
 impl Encode for OpBraUr {
     const NAME: &'static str = "bra_ur";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            Some(2) => self.encode_f2::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.cond, self.ur])),
-        }
-    }
+    encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [cond, ur]);
 }
 /// Spec: isa-spec/spec/ops/bra_ur.toml:5.
 impl Forms for OpBraUr {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

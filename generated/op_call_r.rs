@@ -148,14 +148,8 @@ impl OpCallR {
     /// Spec: isa-spec/spec/ops/call_r.toml:6.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("call_r", 2usize, srcs)?;
-        let cond_raw: bool = srcs[0usize].pred()?;
-        let (cond_neg, cond_abs, cond_not) = self.cond.flags();
-        let cond: bool = cond_raw.with_mods(cond_neg, cond_abs, cond_not);
-        let a_raw: u32 = srcs[1usize].u32()?;
-        let (a_neg, a_abs, a_not) = self.a.flags();
-        let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
-        let noinc = self.noinc;
-        let target = self.target;
+        let cond: bool = src_value(srcs, 0usize, &self.cond)?;
+        let a: u32 = src_value(srcs, 1usize, &self.a)?;
         Ok((FoldOut::new(&[]), None))
     }
 }
@@ -163,26 +157,11 @@ impl MemOp for OpCallR {}
 /// Spec: isa-spec/spec/ops/call_r.toml:6.
 impl Encode for OpCallR {
     const NAME: &'static str = "call_r";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.cond, self.a])),
-        }
-    }
+    encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [cond, a]);
 }
 /// Spec: isa-spec/spec/ops/call_r.toml:6.
 impl Forms for OpCallR {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

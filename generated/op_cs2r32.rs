@@ -71,7 +71,6 @@ impl OpCs2r32 {
     /// Spec: isa-spec/spec/ops/cs2r32.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("cs2r32", 0usize, srcs)?;
-        let sr = self.sr;
         Err(
             FoldError::new(
                 format!("{} has no fold for every destination on SM{}", "cs2r32", sm),
@@ -83,24 +82,11 @@ impl MemOp for OpCs2r32 {}
 /// Spec: isa-spec/spec/ops/cs2r32.toml:2.
 impl Encode for OpCs2r32 {
     const NAME: &'static str = "cs2r32";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[])),
-        }
-    }
+    encode_by_form!(0 : => encode_f0; []);
 }
 /// Spec: isa-spec/spec/ops/cs2r32.toml:2.
 impl Forms for OpCs2r32 {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

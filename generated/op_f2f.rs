@@ -358,7 +358,6 @@ impl OpF2f {
         let dtype = self.dtype;
         let stype = self.stype;
         let rnd = self.rnd;
-        let sel = self.sel;
         let out_d: f32 = f2f_f32(b, stype, dtype, rnd, ftz)?;
         Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
@@ -367,50 +366,14 @@ impl MemOp for OpF2f {}
 /// Spec: isa-spec/spec/ops/f2f.toml:2.
 impl Encode for OpF2f {
     const NAME: &'static str = "f2f";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        if !self.parts_ok() {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("a part selector names no part of its source's type"),
-                ),
-            );
-        }
-        match self.form_id(sm) {
-            Some(0) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f0::<E>(sm, c)
-            }
-            Some(1) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f1::<E>(sm, c)
-            }
-            Some(2) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f2::<E>(sm, c)
-            }
-            Some(3) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f3::<E>(sm, c)
-            }
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.b])),
-        }
-    }
+    encode_by_form!(
+        parts_ok; 0 : combo_f0 => encode_f0, 1 : combo_f0 => encode_f1, 2 : combo_f0 =>
+        encode_f2, 3 : combo_f0 => encode_f3; [b]
+    );
 }
 /// Spec: isa-spec/spec/ops/f2f.toml:2.
 impl Forms for OpF2f {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            3 => Self::parts_f3(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

@@ -61,6 +61,12 @@ impl OpF2fSm50 {
     pub fn parts_ok(&self) -> bool {
         self.b_view().is_none_or(|v| v.part_ok(self.sel))
     }
+    /// Codes of `stype`'s values, in hex (`-`: none; isa-spec/spec/ops/f2f_sm50.toml:48).
+    const STYPE_CODES0: [u16; CvtFtypeShown::COUNT] = codes("2 1 - 3");
+    /// Codes of `dtype`'s values, in hex (`-`: none; isa-spec/spec/ops/f2f_sm50.toml:44).
+    const DTYPE_CODES0: [u16; CvtFtypeShown::COUNT] = codes("2 1 - 3");
+    /// Codes of `stype`'s values, in hex (`-`: none; isa-spec/spec/ops/f2f_sm50.toml:48).
+    const STYPE_CODES1: [u16; CvtFtypeShown::COUNT] = codes("2 - - 3");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -144,23 +150,8 @@ impl OpF2fSm50 {
         let mut w: u128 = 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(2), Some(1), None, Some(3)];
-                match CODES[self.stype.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "stype", self.stype
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 10;
+            |= self.stype.code_in::<E>(Self::NAME, "stype", &Self::STYPE_CODES0, sm)?
+                << 10;
         {
             let v: u128 = (self.rnd.index() as u128);
             w |= (v & 3) << 39;
@@ -172,24 +163,7 @@ impl OpF2fSm50 {
         w |= u128::from(self.cc) << 47;
         w |= u128::from(self.b.abs) << 49;
         w |= u128::from(self.sat) << 50;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(2), Some(1), None, Some(3)];
-                match CODES[self.dtype.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "dtype", self.dtype
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 8;
+        w |= self.dtype.code_in::<E>(Self::NAME, "dtype", &Self::DTYPE_CODES0, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/f2f_sm50.toml:81; form at isa-spec/spec/ops/f2f_sm50.toml:85).
@@ -224,23 +198,8 @@ impl OpF2fSm50 {
         }
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(2), None, None, Some(3)];
-                match CODES[self.stype.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "stype", self.stype
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 10;
+            |= self.stype.code_in::<E>(Self::NAME, "stype", &Self::STYPE_CODES1, sm)?
+                << 10;
         {
             let v: u128 = (self.rnd.index() as u128);
             w |= (v & 3) << 39;
@@ -249,24 +208,7 @@ impl OpF2fSm50 {
         w |= u128::from(self.ftz) << 44;
         w |= u128::from(self.cc) << 47;
         w |= u128::from(self.sat) << 50;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(2), Some(1), None, Some(3)];
-                match CODES[self.dtype.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "dtype", self.dtype
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 8;
+        w |= self.dtype.code_in::<E>(Self::NAME, "dtype", &Self::DTYPE_CODES0, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Fields all forms of isa-spec/spec/ops/f2f_sm50.toml:81 read alike; each sets the others.
@@ -497,10 +439,8 @@ impl OpF2fSm50 {
         let ftz = self.ftz;
         let dtype = self.dtype;
         let stype = self.stype;
-        let rnd = self.rnd;
         let sat = self.sat;
         let cc = self.cc;
-        let sel = self.sel;
         if cc || sat || !(stype == CvtFtypeShown::F16 && dtype == CvtFtypeShown::F32) {
             return Err(
                 FoldError::new(
@@ -525,45 +465,14 @@ impl MemOp for OpF2fSm50 {}
 /// Spec: isa-spec/spec/ops/f2f_sm50.toml:6.
 impl Encode for OpF2fSm50 {
     const NAME: &'static str = "f2f_sm50";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        if !self.parts_ok() {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("a part selector names no part of its source's type"),
-                ),
-            );
-        }
-        match self.form_id(sm) {
-            Some(0) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f0::<E>(sm, c)
-            }
-            Some(1) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f1::<E>(sm, c)
-            }
-            Some(2) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f2::<E>(sm, c)
-            }
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.b])),
-        }
-    }
+    encode_by_form!(
+        parts_ok; 0 : combo_f0 => encode_f0, 1 : combo_f0 => encode_f1, 2 : combo_f0 =>
+        encode_f2; [b]
+    );
 }
 /// Spec: isa-spec/spec/ops/f2f_sm50.toml:6.
 impl Forms for OpF2fSm50 {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

@@ -59,6 +59,12 @@ impl OpF2iSm50 {
     pub fn parts_ok(&self) -> bool {
         self.b_view().is_none_or(|v| v.half_part_ok(self.sel))
     }
+    /// Codes of `stype`'s values, in hex (`-`: none; isa-spec/spec/ops/f2i_sm50.toml:34).
+    const STYPE_CODES0: [u16; CvtFtypeShown::COUNT] = codes("2 1 - 3");
+    /// Codes of `dtype`'s values, in hex (`-`: none; isa-spec/spec/ops/f2i_sm50.toml:30).
+    const DTYPE_CODES0: [u16; CvtItypeShown::COUNT] = codes("6 2 5 1 - - 7 3");
+    /// Codes of `stype`'s values, in hex (`-`: none; isa-spec/spec/ops/f2i_sm50.toml:34).
+    const STYPE_CODES1: [u16; CvtFtypeShown::COUNT] = codes("2 - - 3");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -78,23 +84,8 @@ impl OpF2iSm50 {
         let mut w: u128 = 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(2), Some(1), None, Some(3)];
-                match CODES[self.stype.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "stype", self.stype
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 10;
+            |= self.stype.code_in::<E>(Self::NAME, "stype", &Self::STYPE_CODES0, sm)?
+                << 10;
         w |= (self.rnd.index() as u128) << 39;
         w |= fit::<E>(Self::NAME, "sel", self.sel as u128, 1u32)? << 41;
         w |= u128::from(self.ftz) << 44;
@@ -102,32 +93,9 @@ impl OpF2iSm50 {
         w |= u128::from(self.cc) << 47;
         w |= u128::from(self.b.abs) << 49;
         {
-            let v: u128 = {
-                const CODES: &[Option<u128>] = &[
-                    Some(6),
-                    Some(2),
-                    Some(5),
-                    Some(1),
-                    None,
-                    None,
-                    Some(7),
-                    Some(3),
-                ];
-                match CODES[self.dtype.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "dtype", self.dtype
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            };
+            let v: u128 = self
+                .dtype
+                .code_in::<E>(Self::NAME, "dtype", &Self::DTYPE_CODES0, sm)?;
             w |= (v & 3) << 8;
             w |= ((v >> 2) & 1) << 12;
         }
@@ -165,53 +133,15 @@ impl OpF2iSm50 {
         }
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(2), None, None, Some(3)];
-                match CODES[self.stype.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "stype", self.stype
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 10;
+            |= self.stype.code_in::<E>(Self::NAME, "stype", &Self::STYPE_CODES1, sm)?
+                << 10;
         w |= (self.rnd.index() as u128) << 39;
         w |= u128::from(self.ftz) << 44;
         w |= u128::from(self.cc) << 47;
         {
-            let v: u128 = {
-                const CODES: &[Option<u128>] = &[
-                    Some(6),
-                    Some(2),
-                    Some(5),
-                    Some(1),
-                    None,
-                    None,
-                    Some(7),
-                    Some(3),
-                ];
-                match CODES[self.dtype.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "dtype", self.dtype
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            };
+            let v: u128 = self
+                .dtype
+                .code_in::<E>(Self::NAME, "dtype", &Self::DTYPE_CODES0, sm)?;
             w |= (v & 3) << 8;
             w |= ((v >> 2) & 1) << 12;
         }
@@ -465,36 +395,11 @@ impl MemOp for OpF2iSm50 {}
 /// Spec: isa-spec/spec/ops/f2i_sm50.toml:5.
 impl Encode for OpF2iSm50 {
     const NAME: &'static str = "f2i_sm50";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        if !self.parts_ok() {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("a part selector names no part of its source's type"),
-                ),
-            );
-        }
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            Some(2) => self.encode_f2::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.b])),
-        }
-    }
+    encode_by_form!(parts_ok; 0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [b]);
 }
 /// Spec: isa-spec/spec/ops/f2i_sm50.toml:5.
 impl Forms for OpF2iSm50 {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

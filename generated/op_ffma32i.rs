@@ -107,15 +107,9 @@ impl OpFfma32i {
     /// Spec: isa-spec/spec/ops/ffma32i.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ffma32i", 3usize, srcs)?;
-        let a_raw: f32 = f32::from_bits(srcs[0usize].u32()?);
-        let (a_neg, a_abs, a_not) = self.a.flags();
-        let a: f32 = a_raw.with_mods(a_neg, a_abs, a_not);
-        let b_raw: f32 = f32::from_bits(srcs[1usize].u32()?);
-        let (b_neg, b_abs, b_not) = self.b.flags();
-        let b: f32 = b_raw.with_mods(b_neg, b_abs, b_not);
-        let c_raw: f32 = f32::from_bits(srcs[2usize].u32()?);
-        let (c_neg, c_abs, c_not) = self.c.flags();
-        let c: f32 = c_raw.with_mods(c_neg, c_abs, c_not);
+        let a: f32 = src_value(srcs, 0usize, &self.a)?;
+        let b: f32 = src_value(srcs, 1usize, &self.b)?;
+        let c: f32 = src_value(srcs, 2usize, &self.c)?;
         let ftz = self.ftz;
         let sat = self.sat;
         let out_d: f32 = ffma_f32(a, b, c, Rnd::Rn, ftz, sat);
@@ -126,24 +120,11 @@ impl MemOp for OpFfma32i {}
 /// Spec: isa-spec/spec/ops/ffma32i.toml:2.
 impl Encode for OpFfma32i {
     const NAME: &'static str = "ffma32i";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.c])),
-        }
-    }
+    encode_by_form!(0 : => encode_f0; [a, b, c]);
 }
 /// Spec: isa-spec/spec/ops/ffma32i.toml:2.
 impl Forms for OpFfma32i {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

@@ -90,12 +90,8 @@ impl OpFmul32i {
     /// Spec: isa-spec/spec/ops/fmul32i.toml:3.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("fmul32i", 2usize, srcs)?;
-        let a_raw: f32 = f32::from_bits(srcs[0usize].u32()?);
-        let (a_neg, a_abs, a_not) = self.a.flags();
-        let a: f32 = a_raw.with_mods(a_neg, a_abs, a_not);
-        let b_raw: f32 = f32::from_bits(srcs[1usize].u32()?);
-        let (b_neg, b_abs, b_not) = self.b.flags();
-        let b: f32 = b_raw.with_mods(b_neg, b_abs, b_not);
+        let a: f32 = src_value(srcs, 0usize, &self.a)?;
+        let b: f32 = src_value(srcs, 1usize, &self.b)?;
         let ftz = self.ftz;
         let sat = self.sat;
         let out_d: f32 = fmul_f32(a, b, Rnd::Rn, ftz, sat);
@@ -106,24 +102,11 @@ impl MemOp for OpFmul32i {}
 /// Spec: isa-spec/spec/ops/fmul32i.toml:3.
 impl Encode for OpFmul32i {
     const NAME: &'static str = "fmul32i";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b])),
-        }
-    }
+    encode_by_form!(0 : => encode_f0; [a, b]);
 }
 /// Spec: isa-spec/spec/ops/fmul32i.toml:3.
 impl Forms for OpFmul32i {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

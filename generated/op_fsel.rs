@@ -153,15 +153,9 @@ impl OpFsel {
     /// Spec: isa-spec/spec/ops/fsel.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("fsel", 3usize, srcs)?;
-        let a_raw: f32 = f32::from_bits(srcs[0usize].u32()?);
-        let (a_neg, a_abs, a_not) = self.a.flags();
-        let a: f32 = a_raw.with_mods(a_neg, a_abs, a_not);
-        let b_raw: f32 = f32::from_bits(srcs[1usize].u32()?);
-        let (b_neg, b_abs, b_not) = self.b.flags();
-        let b: f32 = b_raw.with_mods(b_neg, b_abs, b_not);
-        let cond_raw: bool = srcs[2usize].pred()?;
-        let (cond_neg, cond_abs, cond_not) = self.cond.flags();
-        let cond: bool = cond_raw.with_mods(cond_neg, cond_abs, cond_not);
+        let a: f32 = src_value(srcs, 0usize, &self.a)?;
+        let b: f32 = src_value(srcs, 1usize, &self.b)?;
+        let cond: bool = src_value(srcs, 2usize, &self.cond)?;
         let out_d: f32 = if cond { a } else { b };
         Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
@@ -170,30 +164,14 @@ impl MemOp for OpFsel {}
 /// Spec: isa-spec/spec/ops/fsel.toml:2.
 impl Encode for OpFsel {
     const NAME: &'static str = "fsel";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            Some(2) => self.encode_f2::<E>(sm, c),
-            Some(3) => self.encode_f3::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.cond])),
-        }
-    }
+    encode_by_form!(
+        0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a, b,
+        cond]
+    );
 }
 /// Spec: isa-spec/spec/ops/fsel.toml:2.
 impl Forms for OpFsel {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            3 => Self::parts_f3(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

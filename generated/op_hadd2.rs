@@ -69,6 +69,16 @@ impl OpHadd2 {
     pub fn b_view(&self) -> Option<View> {
         Self::b_view_of(self.fmt)
     }
+    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/hadd2.toml:30).
+    const FMT_CODES0: [u16; Hfmt::COUNT] = codes("0 1 -");
+    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/hadd2.toml:30).
+    const FMT_CODES1: [u16; Hfmt::COUNT] = codes("0 - -");
+    /// Codes of `bsel`'s values, in hex (`-`: none; isa-spec/spec/ops/hadd2.toml:48).
+    const BSEL_CODES0: [u16; Hswz::COUNT] = codes("0 - 2 3");
+    /// Codes of `asel`'s values, in hex (`-`: none; isa-spec/spec/ops/hadd2.toml:44).
+    const ASEL_CODES0: [u16; Hswz::COUNT] = codes("0 - 2 3");
+    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/hadd2.toml:30).
+    const FMT_CODES2: [u16; Hfmt::COUNT] = codes("0 - 2");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -220,23 +230,7 @@ impl OpHadd2 {
         w |= (self.bsel.index() as u128) << 60;
         w |= (self.asel.index() as u128) << 74;
         w |= u128::from(self.sat) << 77;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), Some(1), None];
-                match CODES[self.fmt.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "fmt", self.fmt.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 78;
+        w |= self.fmt.code_in::<E>(Self::NAME, "fmt", &Self::FMT_CODES0, sm)? << 78;
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
@@ -251,23 +245,7 @@ impl OpHadd2 {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.asel.index() as u128) << 74;
         w |= u128::from(self.sat) << 77;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), Some(1), None];
-                match CODES[self.fmt.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "fmt", self.fmt.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 78;
+        w |= self.fmt.code_in::<E>(Self::NAME, "fmt", &Self::FMT_CODES0, sm)? << 78;
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
@@ -319,23 +297,7 @@ impl OpHadd2 {
         w |= (self.bsel.index() as u128) << 60;
         w |= (self.asel.index() as u128) << 74;
         w |= u128::from(self.sat) << 77;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), None, None];
-                match CODES[self.fmt.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "fmt", self.fmt.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 78;
+        w |= self.fmt.code_in::<E>(Self::NAME, "fmt", &Self::FMT_CODES1, sm)? << 78;
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
@@ -350,23 +312,7 @@ impl OpHadd2 {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.asel.index() as u128) << 74;
         w |= u128::from(self.sat) << 77;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), None, None];
-                match CODES[self.fmt.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "fmt", self.fmt.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 78;
+        w |= self.fmt.code_in::<E>(Self::NAME, "fmt", &Self::FMT_CODES1, sm)? << 78;
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
@@ -415,60 +361,13 @@ impl OpHadd2 {
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), None, Some(2), Some(3)];
-                match CODES[self.bsel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "bsel", self.bsel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 60;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), None, Some(2), Some(3)];
-                match CODES[self.asel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "asel", self.asel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 74;
+        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
+        w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 74;
         w |= u128::from(self.sat) << 77;
         {
-            let v: u128 = {
-                const CODES: &[Option<u128>] = &[Some(0), None, Some(2)];
-                match CODES[self.fmt.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "fmt", self.fmt.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            };
+            let v: u128 = self
+                .fmt
+                .code_in::<E>(Self::NAME, "fmt", &Self::FMT_CODES2, sm)?;
             w |= (v & 1) << 78;
             w |= ((v >> 1) & 1) << 85;
         }
@@ -484,42 +383,12 @@ impl OpHadd2 {
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), None, Some(2), Some(3)];
-                match CODES[self.asel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "asel", self.asel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 74;
+        w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 74;
         w |= u128::from(self.sat) << 77;
         {
-            let v: u128 = {
-                const CODES: &[Option<u128>] = &[Some(0), None, Some(2)];
-                match CODES[self.fmt.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "fmt", self.fmt.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            };
+            let v: u128 = self
+                .fmt
+                .code_in::<E>(Self::NAME, "fmt", &Self::FMT_CODES2, sm)?;
             w |= (v & 1) << 78;
             w |= ((v >> 1) & 1) << 85;
         }
@@ -544,24 +413,7 @@ impl OpHadd2 {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), None, Some(2), Some(3)];
-                match CODES[self.bsel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "bsel", self.bsel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 60;
+        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
     /// Form `rru` on SM [90, 100, 120] (isa-spec/spec/ops/hadd2.toml:132; form at isa-spec/spec/ops/hadd2.toml:80).
@@ -572,24 +424,7 @@ impl OpHadd2 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), None, Some(2), Some(3)];
-                match CODES[self.bsel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "bsel", self.bsel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 60;
+        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/hadd2.toml:62; form at isa-spec/spec/ops/hadd2.toml:80).
@@ -1020,17 +855,8 @@ impl OpHadd2 {
     /// Spec: isa-spec/spec/ops/hadd2.toml:3.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("hadd2", 2usize, srcs)?;
-        let a_raw: u32 = srcs[0usize].u32()?;
-        let (a_neg, a_abs, a_not) = self.a.flags();
-        let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
-        let b_raw: u32 = srcs[1usize].u32()?;
-        let (b_neg, b_abs, b_not) = self.b.flags();
-        let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
-        let fmt = self.fmt;
-        let ftz = self.ftz;
-        let sat = self.sat;
-        let asel = self.asel;
-        let bsel = self.bsel;
+        let a: u32 = src_value(srcs, 0usize, &self.a)?;
+        let b: u32 = src_value(srcs, 1usize, &self.b)?;
         let out_d: u32 = fold_unmodelled("HADD2 (packed halves)")?;
         Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
@@ -1039,82 +865,21 @@ impl MemOp for OpHadd2 {}
 /// Spec: isa-spec/spec/ops/hadd2.toml:3.
 impl Encode for OpHadd2 {
     const NAME: &'static str = "hadd2";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f0::<E>(sm, c)
-            }
-            Some(1) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f1::<E>(sm, c)
-            }
-            Some(2) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f2::<E>(sm, c)
-            }
-            Some(3) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f3::<E>(sm, c)
-            }
-            Some(4) => {
-                self.combo_f4::<E>(sm)?;
-                self.encode_f4::<E>(sm, c)
-            }
-            Some(5) => {
-                self.combo_f4::<E>(sm)?;
-                self.encode_f5::<E>(sm, c)
-            }
-            Some(6) => {
-                self.combo_f4::<E>(sm)?;
-                self.encode_f6::<E>(sm, c)
-            }
-            Some(7) => {
-                self.combo_f4::<E>(sm)?;
-                self.encode_f7::<E>(sm, c)
-            }
-            Some(8) => {
-                self.combo_f8::<E>(sm)?;
-                self.encode_f8::<E>(sm, c)
-            }
-            Some(9) => {
-                self.combo_f8::<E>(sm)?;
-                self.encode_f9::<E>(sm, c)
-            }
-            Some(10) => {
-                self.combo_f8::<E>(sm)?;
-                self.encode_f10::<E>(sm, c)
-            }
-            Some(11) => {
-                self.combo_f8::<E>(sm)?;
-                self.encode_f11::<E>(sm, c)
-            }
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b])),
-        }
-    }
+    encode_by_form!(
+        0 : combo_f0 => encode_f0, 1 : combo_f0 => encode_f1, 2 : combo_f0 => encode_f2,
+        3 : combo_f0 => encode_f3, 4 : combo_f4 => encode_f4, 5 : combo_f4 => encode_f5,
+        6 : combo_f4 => encode_f6, 7 : combo_f4 => encode_f7, 8 : combo_f8 => encode_f8,
+        9 : combo_f8 => encode_f9, 10 : combo_f8 => encode_f10, 11 : combo_f8 =>
+        encode_f11; [a, b]
+    );
 }
 /// Spec: isa-spec/spec/ops/hadd2.toml:3.
 impl Forms for OpHadd2 {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            3 => Self::parts_f3(w, sm),
-            4 => Self::parts_f4(w, sm),
-            5 => Self::parts_f5(w, sm),
-            6 => Self::parts_f6(w, sm),
-            7 => Self::parts_f7(w, sm),
-            8 => Self::parts_f8(w, sm),
-            9 => Self::parts_f9(w, sm),
-            10 => Self::parts_f10(w, sm),
-            11 => Self::parts_f11(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(
+        0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
+        parts_f5, 6 : parts_f6, 7 : parts_f7, 8 : parts_f8, 9 : parts_f9, 10 : parts_f10,
+        11 : parts_f11
+    );
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

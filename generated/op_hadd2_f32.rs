@@ -52,6 +52,10 @@ impl OpHadd2F32 {
     pub fn b_view(&self) -> Option<View> {
         Self::b_view_of(self.fmt)
     }
+    /// Codes of `bsel`'s values, in hex (`-`: none; isa-spec/spec/ops/hadd2_f32.toml:45).
+    const BSEL_CODES0: [u16; Hswz::COUNT] = codes("0 - 2 3");
+    /// Codes of `asel`'s values, in hex (`-`: none; isa-spec/spec/ops/hadd2_f32.toml:41).
+    const ASEL_CODES0: [u16; Hswz::COUNT] = codes("0 - 2 3");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -147,42 +151,8 @@ impl OpHadd2F32 {
         w |= u128::from(self.b.neg) << 63;
         w |= u128::from(self.a.neg) << 72;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), None, Some(2), Some(3)];
-                match CODES[self.bsel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "bsel", self.bsel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 60;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), None, Some(2), Some(3)];
-                match CODES[self.asel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "asel", self.asel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 74;
+        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
+        w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 74;
         w |= u128::from(self.sat) << 77;
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
@@ -196,24 +166,7 @@ impl OpHadd2F32 {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= u128::from(self.a.neg) << 72;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), None, Some(2), Some(3)];
-                match CODES[self.asel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "asel", self.asel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 74;
+        w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 74;
         w |= u128::from(self.sat) << 77;
         w |= u128::from(self.ftz) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
@@ -236,24 +189,7 @@ impl OpHadd2F32 {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), None, Some(2), Some(3)];
-                match CODES[self.bsel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "bsel", self.bsel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 60;
+        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
     /// Form `rru` on SM [90, 100, 120] (isa-spec/spec/ops/hadd2_f32.toml:104; form at isa-spec/spec/ops/hadd2_f32.toml:74).
@@ -264,24 +200,7 @@ impl OpHadd2F32 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), None, Some(2), Some(3)];
-                match CODES[self.bsel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "bsel", self.bsel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 60;
+        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
     /// Form `rrr`'s fields (isa-spec/spec/ops/hadd2_f32.toml:58; form at isa-spec/spec/ops/hadd2_f32.toml:74).
@@ -566,17 +485,8 @@ impl OpHadd2F32 {
     /// Spec: isa-spec/spec/ops/hadd2_f32.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("hadd2_f32", 2usize, srcs)?;
-        let a_raw: u32 = srcs[0usize].u32()?;
-        let (a_neg, a_abs, a_not) = self.a.flags();
-        let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
-        let b_raw: u32 = srcs[1usize].u32()?;
-        let (b_neg, b_abs, b_not) = self.b.flags();
-        let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
-        let fmt = self.fmt;
-        let ftz = self.ftz;
-        let sat = self.sat;
-        let asel = self.asel;
-        let bsel = self.bsel;
+        let a: u32 = src_value(srcs, 0usize, &self.a)?;
+        let b: u32 = src_value(srcs, 1usize, &self.b)?;
         let out_d: f32 = fold_unmodelled("HADD2.F32 (packed halves)")?;
         Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
@@ -585,38 +495,17 @@ impl MemOp for OpHadd2F32 {}
 /// Spec: isa-spec/spec/ops/hadd2_f32.toml:7.
 impl Encode for OpHadd2F32 {
     const NAME: &'static str = "hadd2_f32";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            Some(2) => self.encode_f2::<E>(sm, c),
-            Some(3) => self.encode_f3::<E>(sm, c),
-            Some(4) => self.encode_f4::<E>(sm, c),
-            Some(5) => self.encode_f5::<E>(sm, c),
-            Some(6) => self.encode_f6::<E>(sm, c),
-            Some(7) => self.encode_f7::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b])),
-        }
-    }
+    encode_by_form!(
+        0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3, 4 : =>
+        encode_f4, 5 : => encode_f5, 6 : => encode_f6, 7 : => encode_f7; [a, b]
+    );
 }
 /// Spec: isa-spec/spec/ops/hadd2_f32.toml:7.
 impl Forms for OpHadd2F32 {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            3 => Self::parts_f3(w, sm),
-            4 => Self::parts_f4(w, sm),
-            5 => Self::parts_f5(w, sm),
-            6 => Self::parts_f6(w, sm),
-            7 => Self::parts_f7(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(
+        0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
+        parts_f5, 6 : parts_f6, 7 : parts_f7
+    );
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

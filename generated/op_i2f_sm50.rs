@@ -61,6 +61,8 @@ impl OpI2fSm50 {
     pub fn parts_ok(&self) -> bool {
         self.b_view().is_none_or(|v| v.byte_part_ok(self.sel))
     }
+    /// Codes of `dtype`'s values, in hex (`-`: none; isa-spec/spec/ops/i2f_sm50.toml:28).
+    const DTYPE_CODES0: [u16; CvtFtypeShown::COUNT] = codes("2 1 - 3");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -85,24 +87,7 @@ impl OpI2fSm50 {
         }
         w |= (self.rnd.index() as u128) << 39;
         w |= u128::from(self.cc) << 47;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(2), Some(1), None, Some(3)];
-                match CODES[self.dtype.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "dtype", self.dtype
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 8;
+        w |= self.dtype.code_in::<E>(Self::NAME, "dtype", &Self::DTYPE_CODES0, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
     /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/i2f_sm50.toml:61; form at isa-spec/spec/ops/i2f_sm50.toml:64).
@@ -370,36 +355,11 @@ impl MemOp for OpI2fSm50 {}
 /// Spec: isa-spec/spec/ops/i2f_sm50.toml:5.
 impl Encode for OpI2fSm50 {
     const NAME: &'static str = "i2f_sm50";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        if !self.parts_ok() {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("a part selector names no part of its source's type"),
-                ),
-            );
-        }
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            Some(2) => self.encode_f2::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.b])),
-        }
-    }
+    encode_by_form!(parts_ok; 0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [b]);
 }
 /// Spec: isa-spec/spec/ops/i2f_sm50.toml:5.
 impl Forms for OpI2fSm50 {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

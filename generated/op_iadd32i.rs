@@ -111,9 +111,7 @@ impl OpIadd32i {
         let a_raw: u32 = srcs[0usize].u32()?;
         let (a_neg, a_abs, a_not) = self.a.flags();
         let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
-        let b_raw: u32 = srcs[1usize].u32()?;
-        let (b_neg, b_abs, b_not) = self.b.flags();
-        let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
+        let b: u32 = src_value(srcs, 1usize, &self.b)?;
         let cc = self.cc;
         let x = self.x;
         let cc_in: bool = match (x, cc_in) {
@@ -140,24 +138,11 @@ impl MemOp for OpIadd32i {}
 /// Spec: isa-spec/spec/ops/iadd32i.toml:2.
 impl Encode for OpIadd32i {
     const NAME: &'static str = "iadd32i";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b])),
-        }
-    }
+    encode_by_form!(0 : => encode_f0; [a, b]);
 }
 /// Spec: isa-spec/spec/ops/iadd32i.toml:2.
 impl Forms for OpIadd32i {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

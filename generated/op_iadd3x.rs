@@ -293,21 +293,11 @@ impl OpIadd3x {
     /// Spec: isa-spec/spec/ops/iadd3x.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("iadd3x", 5usize, srcs)?;
-        let a_raw: u32 = srcs[0usize].u32()?;
-        let (a_neg, a_abs, a_not) = self.a.flags();
-        let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
-        let b_raw: u32 = srcs[1usize].u32()?;
-        let (b_neg, b_abs, b_not) = self.b.flags();
-        let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
-        let c_raw: u32 = srcs[2usize].u32()?;
-        let (c_neg, c_abs, c_not) = self.c.flags();
-        let c: u32 = c_raw.with_mods(c_neg, c_abs, c_not);
-        let ci0_raw: bool = srcs[3usize].pred()?;
-        let (ci0_neg, ci0_abs, ci0_not) = self.ci0.flags();
-        let ci0: bool = ci0_raw.with_mods(ci0_neg, ci0_abs, ci0_not);
-        let ci1_raw: bool = srcs[4usize].pred()?;
-        let (ci1_neg, ci1_abs, ci1_not) = self.ci1.flags();
-        let ci1: bool = ci1_raw.with_mods(ci1_neg, ci1_abs, ci1_not);
+        let a: u32 = src_value(srcs, 0usize, &self.a)?;
+        let b: u32 = src_value(srcs, 1usize, &self.b)?;
+        let c: u32 = src_value(srcs, 2usize, &self.c)?;
+        let ci0: bool = src_value(srcs, 3usize, &self.ci0)?;
+        let ci1: bool = src_value(srcs, 4usize, &self.ci1)?;
         let sum = a as u64 + b as u64 + c as u64 + ci0 as u64 + ci1 as u64;
         let out_d: u32 = sum as u32;
         let out_co0: bool = sum >= (1u64 << 32);
@@ -324,39 +314,14 @@ impl MemOp for OpIadd3x {}
 /// Spec: isa-spec/spec/ops/iadd3x.toml:2.
 impl Encode for OpIadd3x {
     const NAME: &'static str = "iadd3x";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            Some(2) => self.encode_f2::<E>(sm, c),
-            Some(3) => self.encode_f3::<E>(sm, c),
-            _ => {
-                Err(
-                    no_form(
-                        Self::NAME,
-                        Self::SMS,
-                        sm,
-                        &[self.a, self.b, self.c, self.ci0, self.ci1],
-                    ),
-                )
-            }
-        }
-    }
+    encode_by_form!(
+        0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [a, b, c,
+        ci0, ci1]
+    );
 }
 /// Spec: isa-spec/spec/ops/iadd3x.toml:2.
 impl Forms for OpIadd3x {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            3 => Self::parts_f3(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

@@ -283,20 +283,11 @@ impl OpImadWideX {
     /// Spec: isa-spec/spec/ops/imad_wide_x.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("imad_wide_x", 4usize, srcs)?;
-        let a_raw: u32 = srcs[0usize].u32()?;
-        let (a_neg, a_abs, a_not) = self.a.flags();
-        let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
-        let b_raw: i32 = srcs[1usize].u32()? as i32;
-        let (b_neg, b_abs, b_not) = self.b.flags();
-        let b: i32 = b_raw.with_mods(b_neg, b_abs, b_not);
-        let c_raw: u64 = srcs[2usize].u64()?;
-        let (c_neg, c_abs, c_not) = self.c.flags();
-        let c: u64 = c_raw.with_mods(c_neg, c_abs, c_not);
-        let ci_raw: bool = srcs[3usize].pred()?;
-        let (ci_neg, ci_abs, ci_not) = self.ci.flags();
-        let ci: bool = ci_raw.with_mods(ci_neg, ci_abs, ci_not);
+        let a: u32 = src_value(srcs, 0usize, &self.a)?;
+        let b: i32 = src_value(srcs, 1usize, &self.b)?;
+        let c: u64 = src_value(srcs, 2usize, &self.c)?;
+        let ci: bool = src_value(srcs, 3usize, &self.ci)?;
         let ty = self.ty;
-        let x = self.x;
         let prod = if ty == IntType::S32 {
             ((a as i32 as i64) * (b as i32 as i64)) as u64
         } else {
@@ -312,43 +303,17 @@ impl MemOp for OpImadWideX {}
 /// Spec: isa-spec/spec/ops/imad_wide_x.toml:2.
 impl Encode for OpImadWideX {
     const NAME: &'static str = "imad_wide_x";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            Some(2) => self.encode_f2::<E>(sm, c),
-            Some(3) => self.encode_f3::<E>(sm, c),
-            Some(4) => self.encode_f4::<E>(sm, c),
-            Some(5) => self.encode_f5::<E>(sm, c),
-            _ => {
-                Err(
-                    no_form(
-                        Self::NAME,
-                        Self::SMS,
-                        sm,
-                        &[self.a, self.b, self.c, self.ci],
-                    ),
-                )
-            }
-        }
-    }
+    encode_by_form!(
+        0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3, 4 : =>
+        encode_f4, 5 : => encode_f5; [a, b, c, ci]
+    );
 }
 /// Spec: isa-spec/spec/ops/imad_wide_x.toml:2.
 impl Forms for OpImadWideX {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            3 => Self::parts_f3(w, sm),
-            4 => Self::parts_f4(w, sm),
-            5 => Self::parts_f5(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(
+        0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
+        parts_f5
+    );
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

@@ -225,18 +225,10 @@ impl OpImnmx64 {
     /// Spec: isa-spec/spec/ops/imnmx64.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("imnmx64", 4usize, srcs)?;
-        let a_raw: i64 = srcs[0usize].u64()? as i64;
-        let (a_neg, a_abs, a_not) = self.a.flags();
-        let a: i64 = a_raw.with_mods(a_neg, a_abs, a_not);
-        let b_raw: i64 = srcs[1usize].u64()? as i64;
-        let (b_neg, b_abs, b_not) = self.b.flags();
-        let b: i64 = b_raw.with_mods(b_neg, b_abs, b_not);
-        let p_raw: bool = srcs[2usize].pred()?;
-        let (p_neg, p_abs, p_not) = self.p.flags();
-        let p: bool = p_raw.with_mods(p_neg, p_abs, p_not);
-        let q_raw: bool = srcs[3usize].pred()?;
-        let (q_neg, q_abs, q_not) = self.q.flags();
-        let q: bool = q_raw.with_mods(q_neg, q_abs, q_not);
+        let a: i64 = src_value(srcs, 0usize, &self.a)?;
+        let b: i64 = src_value(srcs, 1usize, &self.b)?;
+        let p: bool = src_value(srcs, 2usize, &self.p)?;
+        let q: bool = src_value(srcs, 3usize, &self.q)?;
         let ty = self.ty;
         if self.pd0 != Reg::PT {
             return Err(
@@ -273,32 +265,11 @@ impl MemOp for OpImnmx64 {}
 /// Spec: isa-spec/spec/ops/imnmx64.toml:2.
 impl Encode for OpImnmx64 {
     const NAME: &'static str = "imnmx64";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            Some(2) => self.encode_f2::<E>(sm, c),
-            _ => {
-                Err(
-                    no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.p, self.q]),
-                )
-            }
-        }
-    }
+    encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b, p, q]);
 }
 /// Spec: isa-spec/spec/ops/imnmx64.toml:2.
 impl Forms for OpImnmx64 {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

@@ -179,12 +179,8 @@ impl OpImul {
     /// Spec: isa-spec/spec/ops/imul.toml:5.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("imul", 2usize, srcs)?;
-        let a_raw: u32 = srcs[0usize].u32()?;
-        let (a_neg, a_abs, a_not) = self.a.flags();
-        let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
-        let b_raw: u32 = srcs[1usize].u32()?;
-        let (b_neg, b_abs, b_not) = self.b.flags();
-        let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
+        let a: u32 = src_value(srcs, 0usize, &self.a)?;
+        let b: u32 = src_value(srcs, 1usize, &self.b)?;
         let sign = self.sign;
         let hi = self.hi;
         let cc = self.cc;
@@ -214,28 +210,11 @@ impl MemOp for OpImul {}
 /// Spec: isa-spec/spec/ops/imul.toml:5.
 impl Encode for OpImul {
     const NAME: &'static str = "imul";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            Some(2) => self.encode_f2::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b])),
-        }
-    }
+    encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b]);
 }
 /// Spec: isa-spec/spec/ops/imul.toml:5.
 impl Forms for OpImul {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

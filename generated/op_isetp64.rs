@@ -242,18 +242,10 @@ impl OpIsetp64 {
     /// Spec: isa-spec/spec/ops/isetp64.toml:3.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("isetp64", 4usize, srcs)?;
-        let a_raw: i64 = srcs[0usize].u64()? as i64;
-        let (a_neg, a_abs, a_not) = self.a.flags();
-        let a: i64 = a_raw.with_mods(a_neg, a_abs, a_not);
-        let b_raw: i64 = srcs[1usize].u64()? as i64;
-        let (b_neg, b_abs, b_not) = self.b.flags();
-        let b: i64 = b_raw.with_mods(b_neg, b_abs, b_not);
-        let acc_raw: bool = srcs[2usize].pred()?;
-        let (acc_neg, acc_abs, acc_not) = self.acc.flags();
-        let acc: bool = acc_raw.with_mods(acc_neg, acc_abs, acc_not);
-        let lc_raw: bool = srcs[3usize].pred()?;
-        let (lc_neg, lc_abs, lc_not) = self.lc.flags();
-        let lc: bool = lc_raw.with_mods(lc_neg, lc_abs, lc_not);
+        let a: i64 = src_value(srcs, 0usize, &self.a)?;
+        let b: i64 = src_value(srcs, 1usize, &self.b)?;
+        let acc: bool = src_value(srcs, 2usize, &self.acc)?;
+        let lc: bool = src_value(srcs, 3usize, &self.lc)?;
         let cmp = self.cmp;
         let ty = self.ty;
         let setop = self.setop;
@@ -294,37 +286,13 @@ impl MemOp for OpIsetp64 {}
 /// Spec: isa-spec/spec/ops/isetp64.toml:3.
 impl Encode for OpIsetp64 {
     const NAME: &'static str = "isetp64";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            Some(2) => self.encode_f2::<E>(sm, c),
-            _ => {
-                Err(
-                    no_form(
-                        Self::NAME,
-                        Self::SMS,
-                        sm,
-                        &[self.a, self.b, self.acc, self.lc],
-                    ),
-                )
-            }
-        }
-    }
+    encode_by_form!(
+        0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b, acc, lc]
+    );
 }
 /// Spec: isa-spec/spec/ops/isetp64.toml:3.
 impl Forms for OpIsetp64 {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

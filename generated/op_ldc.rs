@@ -34,6 +34,8 @@ impl OpLdc {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/ldc.toml:33).
+    const SIZE_CODES0: [u16; MemSize::COUNT] = codes("4 0 1 2 3 5 - -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -55,33 +57,7 @@ impl OpLdc {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 16u32)? << 38;
         w |= fit::<E>(Self::NAME, "bank", self.bank as u128, 5u32)? << 54;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(4),
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    Some(5),
-                    None,
-                    None,
-                ];
-                match CODES[self.size.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "size", self.size.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 73;
+        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
         w |= (self.mode.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
@@ -94,33 +70,7 @@ impl OpLdc {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 16u32)? << 38;
         w |= fit::<E>(Self::NAME, "bank", self.bank as u128, 5u32)? << 54;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(4),
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    Some(5),
-                    None,
-                    None,
-                ];
-                match CODES[self.size.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "size", self.size.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 73;
+        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
         w |= (self.mode.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
@@ -133,33 +83,7 @@ impl OpLdc {
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 16u32)? << 20;
         w |= fit::<E>(Self::NAME, "bank", self.bank as u128, 5u32)? << 36;
         w |= (self.mode.index() as u128) << 44;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(4),
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    Some(5),
-                    None,
-                    None,
-                ];
-                match CODES[self.size.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "size", self.size.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 48;
+        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 48;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
@@ -283,13 +207,7 @@ impl OpLdc {
     /// Spec: isa-spec/spec/ops/ldc.toml:8.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ldc", 1usize, srcs)?;
-        let a_raw: u32 = srcs[0usize].u32()?;
-        let (a_neg, a_abs, a_not) = self.a.flags();
-        let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
-        let off = self.off;
-        let bank = self.bank;
-        let size = self.size;
-        let mode = self.mode;
+        let a: u32 = src_value(srcs, 0usize, &self.a)?;
         Err(
             FoldError::new(
                 format!("{} has no fold for every destination on SM{}", "ldc", sm),
@@ -301,28 +219,11 @@ impl MemOp for OpLdc {}
 /// Spec: isa-spec/spec/ops/ldc.toml:8.
 impl Encode for OpLdc {
     const NAME: &'static str = "ldc";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            Some(2) => self.encode_f2::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a])),
-        }
-    }
+    encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a]);
 }
 /// Spec: isa-spec/spec/ops/ldc.toml:8.
 impl Forms for OpLdc {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

@@ -43,6 +43,32 @@ impl OpLdg {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:58).
+    const SEM_CODES0: [u16; MemSem::COUNT] = codes(
+        "e 0 1 2 3 4 5 6 7 8 9 a b c d f 10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f - - - - -",
+    );
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:49).
+    const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:39).
+    const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("1 - -");
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:33).
+    const AWIDTH_CODES0: [u16; MemAddrWidth::COUNT] = codes("0 - -");
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:39).
+    const AMODE_CODES1: [u16; MemAddrMode::COUNT] = codes("- 4 -");
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:33).
+    const AWIDTH_CODES1: [u16; MemAddrWidth::COUNT] = codes("- 0 1");
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:45).
+    const SIZE_CODES0: [u16; MemSize::COUNT] = codes("4 0 1 2 3 5 6 -");
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:58).
+    const SEM_CODES1: [u16; MemSem::COUNT] = codes(
+        "0 2 3 9 b f - 4 1 - - - - - - - - - 5 - 7 6 a - - - - - 8 - c - d e - - -",
+    );
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:33).
+    const AWIDTH_CODES2: [u16; MemAddrWidth::COUNT] = codes("- - 1");
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:39).
+    const AMODE_CODES2: [u16; MemAddrMode::COUNT] = codes("- 0 1");
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/ldg.toml:49).
+    const CACHE_CODES1: [u16; MemCache::COUNT] = codes("0 - - - - - 1 2 3 - -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -84,127 +110,14 @@ impl OpLdg {
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= (self.ltc.index() as u128) << 68;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
+        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0xe),
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    Some(4),
-                    Some(5),
-                    Some(6),
-                    Some(7),
-                    Some(8),
-                    Some(9),
-                    Some(0xa),
-                    Some(0xb),
-                    Some(0xc),
-                    Some(0xd),
-                    Some(0xf),
-                    Some(0x10),
-                    Some(0x11),
-                    Some(0x12),
-                    Some(0x13),
-                    Some(0x14),
-                    Some(0x15),
-                    Some(0x16),
-                    Some(0x17),
-                    Some(0x18),
-                    Some(0x19),
-                    Some(0x1a),
-                    Some(0x1b),
-                    Some(0x1c),
-                    Some(0x1d),
-                    Some(0x1e),
-                    Some(0x1f),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                ];
-                match CODES[self.sem.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "sem", self.sem.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 76;
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
+                << 84;
+        w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(1),
-                    Some(0),
-                    Some(2),
-                    Some(3),
-                    Some(4),
-                    Some(5),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                ];
-                match CODES[self.cache.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "cache", self.cache
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 84;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(1), None, None];
-                match CODES[self.amode.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "amode", self.amode
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 9;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), None, None];
-                match CODES[self.awidth.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "awidth", self.awidth
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 90;
+            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)?
+                << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [70] (isa-spec/spec/ops/ldg.toml:127; form at isa-spec/spec/ops/ldg.toml:127).
@@ -232,127 +145,14 @@ impl OpLdg {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
+        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0xe),
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    Some(4),
-                    Some(5),
-                    Some(6),
-                    Some(7),
-                    Some(8),
-                    Some(9),
-                    Some(0xa),
-                    Some(0xb),
-                    Some(0xc),
-                    Some(0xd),
-                    Some(0xf),
-                    Some(0x10),
-                    Some(0x11),
-                    Some(0x12),
-                    Some(0x13),
-                    Some(0x14),
-                    Some(0x15),
-                    Some(0x16),
-                    Some(0x17),
-                    Some(0x18),
-                    Some(0x19),
-                    Some(0x1a),
-                    Some(0x1b),
-                    Some(0x1c),
-                    Some(0x1d),
-                    Some(0x1e),
-                    Some(0x1f),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                ];
-                match CODES[self.sem.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "sem", self.sem.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 76;
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
+                << 84;
+        w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(1),
-                    Some(0),
-                    Some(2),
-                    Some(3),
-                    Some(4),
-                    Some(5),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                ];
-                match CODES[self.cache.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "cache", self.cache
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 84;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(1), None, None];
-                match CODES[self.amode.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "amode", self.amode
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 9;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), None, None];
-                match CODES[self.awidth.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "awidth", self.awidth
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 90;
+            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)?
+                << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [75] (isa-spec/spec/ops/ldg.toml:135; form at isa-spec/spec/ops/ldg.toml:135).
@@ -381,127 +181,14 @@ impl OpLdg {
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= (self.ltc.index() as u128) << 68;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
+        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0xe),
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    Some(4),
-                    Some(5),
-                    Some(6),
-                    Some(7),
-                    Some(8),
-                    Some(9),
-                    Some(0xa),
-                    Some(0xb),
-                    Some(0xc),
-                    Some(0xd),
-                    Some(0xf),
-                    Some(0x10),
-                    Some(0x11),
-                    Some(0x12),
-                    Some(0x13),
-                    Some(0x14),
-                    Some(0x15),
-                    Some(0x16),
-                    Some(0x17),
-                    Some(0x18),
-                    Some(0x19),
-                    Some(0x1a),
-                    Some(0x1b),
-                    Some(0x1c),
-                    Some(0x1d),
-                    Some(0x1e),
-                    Some(0x1f),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                ];
-                match CODES[self.sem.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "sem", self.sem.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 76;
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
+                << 84;
+        w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES1, sm)? << 9;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(1),
-                    Some(0),
-                    Some(2),
-                    Some(3),
-                    Some(4),
-                    Some(5),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                ];
-                match CODES[self.cache.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "cache", self.cache
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 84;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[None, Some(4), None];
-                match CODES[self.amode.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "amode", self.amode
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 9;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[None, Some(0), Some(1)];
-                match CODES[self.awidth.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "awidth", self.awidth
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 90;
+            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)?
+                << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/ldg.toml:152; form at isa-spec/spec/ops/ldg.toml:152).
@@ -528,154 +215,15 @@ impl OpLdg {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= (self.ltc.index() as u128) << 68;
+        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
+        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(4),
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    Some(5),
-                    Some(6),
-                    None,
-                ];
-                match CODES[self.size.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "size", self.size.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 73;
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
+                << 84;
+        w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0),
-                    Some(2),
-                    Some(3),
-                    Some(9),
-                    Some(0xb),
-                    Some(0xf),
-                    None,
-                    Some(4),
-                    Some(1),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    Some(5),
-                    None,
-                    Some(7),
-                    Some(6),
-                    Some(0xa),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    Some(8),
-                    None,
-                    Some(0xc),
-                    None,
-                    Some(0xd),
-                    Some(0xe),
-                    None,
-                    None,
-                    None,
-                ];
-                match CODES[self.sem.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "sem", self.sem.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 77;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(1),
-                    Some(0),
-                    Some(2),
-                    Some(3),
-                    Some(4),
-                    Some(5),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                ];
-                match CODES[self.cache.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "cache", self.cache
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 84;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(1), None, None];
-                match CODES[self.amode.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "amode", self.amode
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 9;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), None, None];
-                match CODES[self.awidth.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "awidth", self.awidth
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 90;
+            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)?
+                << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/ldg.toml:204; form at isa-spec/spec/ops/ldg.toml:204).
@@ -703,141 +251,19 @@ impl OpLdg {
         w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= (self.ltc.index() as u128) << 68;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(4),
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    Some(5),
-                    Some(6),
-                    None,
-                ];
-                match CODES[self.size.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "size", self.size.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 73;
+        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
         {
             let v: u128 = code_of(&[1, 0, 3], self.amode.index());
             w |= (v & 1) << 76;
             w |= ((v >> 1) & 1) << 101;
         }
+        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0),
-                    Some(2),
-                    Some(3),
-                    Some(9),
-                    Some(0xb),
-                    Some(0xf),
-                    None,
-                    Some(4),
-                    Some(1),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    Some(5),
-                    None,
-                    Some(7),
-                    Some(6),
-                    Some(0xa),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    Some(8),
-                    None,
-                    Some(0xc),
-                    None,
-                    Some(0xd),
-                    Some(0xe),
-                    None,
-                    None,
-                    None,
-                ];
-                match CODES[self.sem.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "sem", self.sem.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 77;
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
+                << 84;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(1),
-                    Some(0),
-                    Some(2),
-                    Some(3),
-                    Some(4),
-                    Some(5),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                ];
-                match CODES[self.cache.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "cache", self.cache
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 84;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[None, None, Some(1)];
-                match CODES[self.awidth.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "awidth", self.awidth
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 90;
+            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES2, sm)?
+                << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/ldg.toml:227; form at isa-spec/spec/ops/ldg.toml:227).
@@ -865,154 +291,17 @@ impl OpLdg {
         w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 32;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= (self.ltc.index() as u128) << 68;
+        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(4),
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    Some(5),
-                    Some(6),
-                    None,
-                ];
-                match CODES[self.size.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "size", self.size.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 73;
+            |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES2, sm)?
+                << 76;
+        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[None, Some(0), Some(1)];
-                match CODES[self.amode.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "amode", self.amode
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 76;
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
+                << 84;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0),
-                    Some(2),
-                    Some(3),
-                    Some(9),
-                    Some(0xb),
-                    Some(0xf),
-                    None,
-                    Some(4),
-                    Some(1),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    Some(5),
-                    None,
-                    Some(7),
-                    Some(6),
-                    Some(0xa),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    Some(8),
-                    None,
-                    Some(0xc),
-                    None,
-                    Some(0xd),
-                    Some(0xe),
-                    None,
-                    None,
-                    None,
-                ];
-                match CODES[self.sem.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "sem", self.sem.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 77;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(1),
-                    Some(0),
-                    Some(2),
-                    Some(3),
-                    Some(4),
-                    Some(5),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                ];
-                match CODES[self.cache.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "cache", self.cache
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 84;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[None, None, Some(1)];
-                match CODES[self.awidth.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "awidth", self.awidth
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 90;
+            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES2, sm)?
+                << 90;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 && w & 0x10000000000000000000 == 0 {
             return Err(
@@ -1057,35 +346,8 @@ impl OpLdg {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 20;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    None,
-                    None,
-                ];
-                match CODES[self.cache.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "cache", self.cache
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 46;
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES1, sm)?
+                << 46;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 48;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
@@ -1691,19 +953,8 @@ impl OpLdg {
     /// Spec: isa-spec/spec/ops/ldg.toml:8.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ldg", 2usize, srcs)?;
-        let a_raw: u64 = srcs[0usize].u64()?;
-        let (a_neg, a_abs, a_not) = self.a.flags();
-        let a: u64 = a_raw.with_mods(a_neg, a_abs, a_not);
-        let ua_raw: u32 = srcs[1usize].u32()?;
-        let (ua_neg, ua_abs, ua_not) = self.ua.flags();
-        let ua: u32 = ua_raw.with_mods(ua_neg, ua_abs, ua_not);
-        let off = self.off;
-        let awidth = self.awidth;
-        let amode = self.amode;
-        let size = self.size;
-        let cache = self.cache;
-        let ltc = self.ltc;
-        let sem = self.sem;
+        let a: u64 = src_value(srcs, 0usize, &self.a)?;
+        let ua: u32 = src_value(srcs, 1usize, &self.ua)?;
         Err(
             FoldError::new(
                 format!("{} has no fold for every destination on SM{}", "ldg", sm),
@@ -1767,36 +1018,17 @@ impl MemOp for OpLdg {
 /// Spec: isa-spec/spec/ops/ldg.toml:8.
 impl Encode for OpLdg {
     const NAME: &'static str = "ldg";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            Some(2) => self.encode_f2::<E>(sm, c),
-            Some(3) => self.encode_f3::<E>(sm, c),
-            Some(4) => self.encode_f4::<E>(sm, c),
-            Some(5) => self.encode_f5::<E>(sm, c),
-            Some(6) => self.encode_f6::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.ua])),
-        }
-    }
+    encode_by_form!(
+        0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3, 4 : =>
+        encode_f4, 5 : => encode_f5, 6 : => encode_f6; [a, ua]
+    );
 }
 /// Spec: isa-spec/spec/ops/ldg.toml:8.
 impl Forms for OpLdg {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            3 => Self::parts_f3(w, sm),
-            4 => Self::parts_f4(w, sm),
-            5 => Self::parts_f5(w, sm),
-            6 => Self::parts_f6(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(
+        0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
+        parts_f5, 6 : parts_f6
+    );
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

@@ -251,9 +251,7 @@ impl OpLeaHi {
         let b_raw: u32 = srcs[1usize].u32()?;
         let (b_neg, b_abs, b_not) = self.b.flags();
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
-        let c_raw: u32 = srcs[2usize].u32()?;
-        let (c_neg, c_abs, c_not) = self.c.flags();
-        let c: u32 = c_raw.with_mods(c_neg, c_abs, c_not);
+        let c: u32 = src_value(srcs, 2usize, &self.c)?;
         let sx32 = self.sx32;
         let shift = self.shift;
         let hi = if sx32 { ((a_raw as i32) >> 31) as u32 } else { c };
@@ -272,32 +270,14 @@ impl MemOp for OpLeaHi {}
 /// Spec: isa-spec/spec/ops/lea_hi.toml:2.
 impl Encode for OpLeaHi {
     const NAME: &'static str = "lea_hi";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            Some(2) => self.encode_f2::<E>(sm, c),
-            Some(3) => self.encode_f3::<E>(sm, c),
-            Some(4) => self.encode_f4::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.c])),
-        }
-    }
+    encode_by_form!(
+        0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3, 4 : =>
+        encode_f4; [a, b, c]
+    );
 }
 /// Spec: isa-spec/spec/ops/lea_hi.toml:2.
 impl Forms for OpLeaHi {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            3 => Self::parts_f3(w, sm),
-            4 => Self::parts_f4(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

@@ -80,10 +80,7 @@ impl OpMov32i {
     /// Spec: isa-spec/spec/ops/mov32i.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("mov32i", 1usize, srcs)?;
-        let b_raw: u32 = srcs[0usize].u32()?;
-        let (b_neg, b_abs, b_not) = self.b.flags();
-        let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
-        let mask = self.mask;
+        let b: u32 = src_value(srcs, 0usize, &self.b)?;
         let out_d: u32 = b;
         Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
@@ -92,24 +89,11 @@ impl MemOp for OpMov32i {}
 /// Spec: isa-spec/spec/ops/mov32i.toml:2.
 impl Encode for OpMov32i {
     const NAME: &'static str = "mov32i";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.b])),
-        }
-    }
+    encode_by_form!(0 : => encode_f0; [b]);
 }
 /// Spec: isa-spec/spec/ops/mov32i.toml:2.
 impl Forms for OpMov32i {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

@@ -136,9 +136,7 @@ impl OpMov64 {
     /// Spec: isa-spec/spec/ops/mov64.toml:4.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("mov64", 1usize, srcs)?;
-        let b_raw: u64 = srcs[0usize].u64()?;
-        let (b_neg, b_abs, b_not) = self.b.flags();
-        let b: u64 = b_raw.with_mods(b_neg, b_abs, b_not);
+        let b: u64 = src_value(srcs, 0usize, &self.b)?;
         let out_d: u64 = b;
         Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
@@ -147,28 +145,11 @@ impl MemOp for OpMov64 {}
 /// Spec: isa-spec/spec/ops/mov64.toml:4.
 impl Encode for OpMov64 {
     const NAME: &'static str = "mov64";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            Some(2) => self.encode_f2::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.b])),
-        }
-    }
+    encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [b]);
 }
 /// Spec: isa-spec/spec/ops/mov64.toml:4.
 impl Forms for OpMov64 {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

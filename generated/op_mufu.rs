@@ -59,6 +59,12 @@ impl OpMufu {
     pub fn parts_ok(&self) -> bool {
         self.a_view().is_none_or(|v| v.part_ok(self.sel))
     }
+    /// Codes of `op`'s values, in hex (`-`: none; isa-spec/spec/ops/mufu.toml:28).
+    const OP_CODES0: [u16; MufuOp::COUNT] = codes("0 1 2 3 4 5 6 7 8 -");
+    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/mufu.toml:32).
+    const FMT_CODES0: [u16; MufuFmt::COUNT] = codes("0 1 -");
+    /// Codes of `op`'s values, in hex (`-`: none; isa-spec/spec/ops/mufu.toml:28).
+    const OP_CODES1: [u16; MufuOp::COUNT] = codes("0 1 2 3 4 5 6 7 - -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -144,34 +150,7 @@ impl OpMufu {
         only_default::<E>(Self::NAME, "modifier sat", self.sat == false, sm)?;
         let mut w: u128 = 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    Some(4),
-                    Some(5),
-                    Some(6),
-                    Some(7),
-                    Some(8),
-                    None,
-                ];
-                match CODES[self.op.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "op", self.op.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 74;
+        w |= self.op.code_in::<E>(Self::NAME, "op", &Self::OP_CODES0, sm)? << 74;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [70] (isa-spec/spec/ops/mufu.toml:65; form at isa-spec/spec/ops/mufu.toml:90).
@@ -215,23 +194,7 @@ impl OpMufu {
         only_default::<E>(Self::NAME, "modifier sat", self.sat == false, sm)?;
         let mut w: u128 = 0;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), Some(1), None];
-                match CODES[self.fmt.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "fmt", self.fmt.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 73;
+        w |= self.fmt.code_in::<E>(Self::NAME, "fmt", &Self::FMT_CODES0, sm)? << 73;
         w |= (self.op.index() as u128) << 74;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
@@ -343,34 +306,7 @@ impl OpMufu {
         only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
         let mut w: u128 = 0x5080000000000000 | (c.raw & 0x2bfffff000000);
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    Some(4),
-                    Some(5),
-                    Some(6),
-                    Some(7),
-                    Some(8),
-                    None,
-                ];
-                match CODES[self.op.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "op", self.op.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 20;
+        w |= self.op.code_in::<E>(Self::NAME, "op", &Self::OP_CODES0, sm)? << 20;
         w |= u128::from(self.a.abs) << 46;
         w |= u128::from(self.a.neg) << 48;
         w |= u128::from(self.sat) << 50;
@@ -385,34 +321,7 @@ impl OpMufu {
         only_default::<E>(Self::NAME, "modifier sel", self.sel == 0u32, sm)?;
         let mut w: u128 = 0x5080000000000000 | (c.raw & 0x2bfffff000000);
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    Some(4),
-                    Some(5),
-                    Some(6),
-                    Some(7),
-                    None,
-                    None,
-                ];
-                match CODES[self.op.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "op", self.op.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 20;
+        w |= self.op.code_in::<E>(Self::NAME, "op", &Self::OP_CODES1, sm)? << 20;
         w |= u128::from(self.a.abs) << 46;
         w |= u128::from(self.a.neg) << 48;
         w |= u128::from(self.sat) << 50;
@@ -804,7 +713,6 @@ impl OpMufu {
         };
         let op = self.op;
         let fmt = self.fmt;
-        let sel = self.sel;
         let sat = self.sat;
         if sat {
             return Err(
@@ -821,95 +729,21 @@ impl MemOp for OpMufu {}
 /// Spec: isa-spec/spec/ops/mufu.toml:2.
 impl Encode for OpMufu {
     const NAME: &'static str = "mufu";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        if !self.parts_ok() {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("a part selector names no part of its source's type"),
-                ),
-            );
-        }
-        match self.form_id(sm) {
-            Some(0) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f0::<E>(sm, c)
-            }
-            Some(1) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f1::<E>(sm, c)
-            }
-            Some(2) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f2::<E>(sm, c)
-            }
-            Some(3) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f3::<E>(sm, c)
-            }
-            Some(4) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f4::<E>(sm, c)
-            }
-            Some(5) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f5::<E>(sm, c)
-            }
-            Some(6) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f6::<E>(sm, c)
-            }
-            Some(7) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f7::<E>(sm, c)
-            }
-            Some(8) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f8::<E>(sm, c)
-            }
-            Some(9) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f9::<E>(sm, c)
-            }
-            Some(10) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f10::<E>(sm, c)
-            }
-            Some(11) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f11::<E>(sm, c)
-            }
-            Some(12) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f12::<E>(sm, c)
-            }
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a])),
-        }
-    }
+    encode_by_form!(
+        parts_ok; 0 : combo_f0 => encode_f0, 1 : combo_f0 => encode_f1, 2 : combo_f0 =>
+        encode_f2, 3 : combo_f0 => encode_f3, 4 : combo_f0 => encode_f4, 5 : combo_f0 =>
+        encode_f5, 6 : combo_f0 => encode_f6, 7 : combo_f0 => encode_f7, 8 : combo_f0 =>
+        encode_f8, 9 : combo_f0 => encode_f9, 10 : combo_f0 => encode_f10, 11 : combo_f0
+        => encode_f11, 12 : combo_f0 => encode_f12; [a]
+    );
 }
 /// Spec: isa-spec/spec/ops/mufu.toml:2.
 impl Forms for OpMufu {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            3 => Self::parts_f3(w, sm),
-            4 => Self::parts_f4(w, sm),
-            5 => Self::parts_f5(w, sm),
-            6 => Self::parts_f6(w, sm),
-            7 => Self::parts_f7(w, sm),
-            8 => Self::parts_f8(w, sm),
-            9 => Self::parts_f9(w, sm),
-            10 => Self::parts_f10(w, sm),
-            11 => Self::parts_f11(w, sm),
-            12 => Self::parts_f12(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(
+        0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
+        parts_f5, 6 : parts_f6, 7 : parts_f7, 8 : parts_f8, 9 : parts_f9, 10 : parts_f10,
+        11 : parts_f11, 12 : parts_f12
+    );
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

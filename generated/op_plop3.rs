@@ -157,15 +157,9 @@ impl OpPlop3 {
     /// Spec: isa-spec/spec/ops/plop3.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("plop3", 3usize, srcs)?;
-        let a_raw: bool = srcs[0usize].pred()?;
-        let (a_neg, a_abs, a_not) = self.a.flags();
-        let a: bool = a_raw.with_mods(a_neg, a_abs, a_not);
-        let b_raw: bool = srcs[1usize].pred()?;
-        let (b_neg, b_abs, b_not) = self.b.flags();
-        let b: bool = b_raw.with_mods(b_neg, b_abs, b_not);
-        let c_raw: bool = srcs[2usize].pred()?;
-        let (c_neg, c_abs, c_not) = self.c.flags();
-        let c: bool = c_raw.with_mods(c_neg, c_abs, c_not);
+        let a: bool = src_value(srcs, 0usize, &self.a)?;
+        let b: bool = src_value(srcs, 1usize, &self.b)?;
+        let c: bool = src_value(srcs, 2usize, &self.c)?;
         let lut0 = self.lut0;
         let lut1 = self.lut1;
         let i = ((a as u32) << 2) | ((b as u32) << 1) | c as u32;
@@ -178,26 +172,11 @@ impl MemOp for OpPlop3 {}
 /// Spec: isa-spec/spec/ops/plop3.toml:2.
 impl Encode for OpPlop3 {
     const NAME: &'static str = "plop3";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.c])),
-        }
-    }
+    encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [a, b, c]);
 }
 /// Spec: isa-spec/spec/ops/plop3.toml:2.
 impl Forms for OpPlop3 {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

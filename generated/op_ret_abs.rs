@@ -269,14 +269,8 @@ impl OpRetAbs {
     /// Spec: isa-spec/spec/ops/ret_abs.toml:6.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("ret_abs", 2usize, srcs)?;
-        let cond_raw: bool = srcs[0usize].pred()?;
-        let (cond_neg, cond_abs, cond_not) = self.cond.flags();
-        let cond: bool = cond_raw.with_mods(cond_neg, cond_abs, cond_not);
-        let a_raw: u32 = srcs[1usize].u32()?;
-        let (a_neg, a_abs, a_not) = self.a.flags();
-        let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
-        let nodec = self.nodec;
-        let off = self.off;
+        let cond: bool = src_value(srcs, 0usize, &self.cond)?;
+        let a: u32 = src_value(srcs, 1usize, &self.a)?;
         Ok((FoldOut::new(&[]), None))
     }
 }
@@ -284,32 +278,14 @@ impl MemOp for OpRetAbs {}
 /// Spec: isa-spec/spec/ops/ret_abs.toml:6.
 impl Encode for OpRetAbs {
     const NAME: &'static str = "ret_abs";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            Some(2) => self.encode_f2::<E>(sm, c),
-            Some(3) => self.encode_f3::<E>(sm, c),
-            Some(4) => self.encode_f4::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.cond, self.a])),
-        }
-    }
+    encode_by_form!(
+        0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3, 4 : =>
+        encode_f4; [cond, a]
+    );
 }
 /// Spec: isa-spec/spec/ops/ret_abs.toml:6.
 impl Forms for OpRetAbs {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            3 => Self::parts_f3(w, sm),
-            4 => Self::parts_f4(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

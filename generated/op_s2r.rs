@@ -88,7 +88,6 @@ impl OpS2r {
     /// Spec: isa-spec/spec/ops/s2r.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("s2r", 0usize, srcs)?;
-        let sr = self.sr;
         Err(
             FoldError::new(
                 format!("{} has no fold for every destination on SM{}", "s2r", sm),
@@ -100,26 +99,11 @@ impl MemOp for OpS2r {}
 /// Spec: isa-spec/spec/ops/s2r.toml:2.
 impl Encode for OpS2r {
     const NAME: &'static str = "s2r";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[])),
-        }
-    }
+    encode_by_form!(0 : => encode_f0, 1 : => encode_f1; []);
 }
 /// Spec: isa-spec/spec/ops/s2r.toml:2.
 impl Forms for OpS2r {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

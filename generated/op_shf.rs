@@ -40,6 +40,8 @@ impl OpShf {
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::B32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
+    /// Codes of `ty`'s values, in hex (`-`: none; isa-spec/spec/ops/shf.toml:39).
+    const TY_CODES0: [u16; ShfType::COUNT] = codes("3 2 - 0");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -199,23 +201,7 @@ impl OpShf {
         let mut w: u128 = 0x58f8000000000000;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(3), Some(2), None, Some(0)];
-                match CODES[self.ty.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "ty", self.ty.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 37;
+        w |= self.ty.code_in::<E>(Self::NAME, "ty", &Self::TY_CODES0, sm)? << 37;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         w |= u128::from(self.hi) << 48;
         w |= u128::from(self.wrap) << 50;
@@ -232,23 +218,7 @@ impl OpShf {
         let mut w: u128 = 0x30f8000000000000;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 6u32, 0u32, false)? << 20;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(3), Some(2), None, Some(0)];
-                match CODES[self.ty.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "ty", self.ty.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 37;
+        w |= self.ty.code_in::<E>(Self::NAME, "ty", &Self::TY_CODES0, sm)? << 37;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         w |= u128::from(self.hi) << 48;
         w |= u128::from(self.wrap) << 50;
@@ -451,15 +421,9 @@ impl OpShf {
     /// Spec: isa-spec/spec/ops/shf.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("shf", 3usize, srcs)?;
-        let a_raw: u32 = srcs[0usize].u32()?;
-        let (a_neg, a_abs, a_not) = self.a.flags();
-        let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
-        let b_raw: u32 = srcs[1usize].u32()?;
-        let (b_neg, b_abs, b_not) = self.b.flags();
-        let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
-        let c_raw: u32 = srcs[2usize].u32()?;
-        let (c_neg, c_abs, c_not) = self.c.flags();
-        let c: u32 = c_raw.with_mods(c_neg, c_abs, c_not);
+        let a: u32 = src_value(srcs, 0usize, &self.a)?;
+        let b: u32 = src_value(srcs, 1usize, &self.b)?;
+        let c: u32 = src_value(srcs, 2usize, &self.c)?;
         let dir = self.dir;
         let wrap = self.wrap;
         let ty = self.ty;
@@ -516,67 +480,19 @@ impl MemOp for OpShf {}
 /// Spec: isa-spec/spec/ops/shf.toml:2.
 impl Encode for OpShf {
     const NAME: &'static str = "shf";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f0::<E>(sm, c)
-            }
-            Some(1) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f1::<E>(sm, c)
-            }
-            Some(2) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f2::<E>(sm, c)
-            }
-            Some(3) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f3::<E>(sm, c)
-            }
-            Some(4) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f4::<E>(sm, c)
-            }
-            Some(5) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f5::<E>(sm, c)
-            }
-            Some(6) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f6::<E>(sm, c)
-            }
-            Some(7) => {
-                self.combo_f7::<E>(sm)?;
-                self.encode_f7::<E>(sm, c)
-            }
-            Some(8) => {
-                self.combo_f7::<E>(sm)?;
-                self.encode_f8::<E>(sm, c)
-            }
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.c])),
-        }
-    }
+    encode_by_form!(
+        0 : combo_f0 => encode_f0, 1 : combo_f0 => encode_f1, 2 : combo_f0 => encode_f2,
+        3 : combo_f0 => encode_f3, 4 : combo_f0 => encode_f4, 5 : combo_f0 => encode_f5,
+        6 : combo_f0 => encode_f6, 7 : combo_f7 => encode_f7, 8 : combo_f7 => encode_f8;
+        [a, b, c]
+    );
 }
 /// Spec: isa-spec/spec/ops/shf.toml:2.
 impl Forms for OpShf {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            3 => Self::parts_f3(w, sm),
-            4 => Self::parts_f4(w, sm),
-            5 => Self::parts_f5(w, sm),
-            6 => Self::parts_f6(w, sm),
-            7 => Self::parts_f7(w, sm),
-            8 => Self::parts_f8(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(
+        0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
+        parts_f5, 6 : parts_f6, 7 : parts_f7, 8 : parts_f8
+    );
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

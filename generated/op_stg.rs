@@ -42,6 +42,36 @@ impl OpStg {
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:51).
+    const SEM_CODES0: [u16; MemSem::COUNT] = codes(
+        "e - - - - - - - - 8 9 a b c d f 10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f - - - - -",
+    );
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:47).
+    const CACHE_CODES0: [u16; MemCache::COUNT] = codes("1 0 2 3 4 5 - - - - -");
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:37).
+    const AMODE_CODES0: [u16; MemAddrMode::COUNT] = codes("1 - -");
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:31).
+    const AWIDTH_CODES0: [u16; MemAddrWidth::COUNT] = codes("0 - -");
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:37).
+    const AMODE_CODES1: [u16; MemAddrMode::COUNT] = codes("- 4 -");
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:31).
+    const AWIDTH_CODES1: [u16; MemAddrWidth::COUNT] = codes("- 0 1");
+    /// Codes of `size`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:43).
+    const SIZE_CODES0: [u16; MemSize::COUNT] = codes("4 0 1 2 3 5 6 -");
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:51).
+    const SEM_CODES1: [u16; MemSem::COUNT] = codes(
+        "0 2 3 9 b f - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - d e - - -",
+    );
+    /// Codes of `awidth`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:31).
+    const AWIDTH_CODES2: [u16; MemAddrWidth::COUNT] = codes("- - 1");
+    /// Codes of `amode`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:37).
+    const AMODE_CODES2: [u16; MemAddrMode::COUNT] = codes("- 0 1");
+    /// Codes of `sem`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:51).
+    const SEM_CODES2: [u16; MemSem::COUNT] = codes(
+        "0 2 3 9 b - - - 1 - - - - - - - - - 5 4 7 6 a - - - - - 8 - c - - - d e f",
+    );
+    /// Codes of `cache`'s values, in hex (`-`: none; isa-spec/spec/ops/stg.toml:47).
+    const CACHE_CODES1: [u16; MemCache::COUNT] = codes("0 - - - - - 1 - - 2 3");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -88,127 +118,14 @@ impl OpStg {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
+        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0xe),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    Some(8),
-                    Some(9),
-                    Some(0xa),
-                    Some(0xb),
-                    Some(0xc),
-                    Some(0xd),
-                    Some(0xf),
-                    Some(0x10),
-                    Some(0x11),
-                    Some(0x12),
-                    Some(0x13),
-                    Some(0x14),
-                    Some(0x15),
-                    Some(0x16),
-                    Some(0x17),
-                    Some(0x18),
-                    Some(0x19),
-                    Some(0x1a),
-                    Some(0x1b),
-                    Some(0x1c),
-                    Some(0x1d),
-                    Some(0x1e),
-                    Some(0x1f),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                ];
-                match CODES[self.sem.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "sem", self.sem.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 76;
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
+                << 84;
+        w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(1),
-                    Some(0),
-                    Some(2),
-                    Some(3),
-                    Some(4),
-                    Some(5),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                ];
-                match CODES[self.cache.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "cache", self.cache
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 84;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(1), None, None];
-                match CODES[self.amode.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "amode", self.amode
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 9;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), None, None];
-                match CODES[self.awidth.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "awidth", self.awidth
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 90;
+            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)?
+                << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [75] (isa-spec/spec/ops/stg.toml:128; form at isa-spec/spec/ops/stg.toml:128).
@@ -237,127 +154,14 @@ impl OpStg {
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 64;
         w |= code_of(&[4, 0, 1, 2, 3, 5, 6, 7], self.size.index()) << 73;
+        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES0, sm)? << 76;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0xe),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    Some(8),
-                    Some(9),
-                    Some(0xa),
-                    Some(0xb),
-                    Some(0xc),
-                    Some(0xd),
-                    Some(0xf),
-                    Some(0x10),
-                    Some(0x11),
-                    Some(0x12),
-                    Some(0x13),
-                    Some(0x14),
-                    Some(0x15),
-                    Some(0x16),
-                    Some(0x17),
-                    Some(0x18),
-                    Some(0x19),
-                    Some(0x1a),
-                    Some(0x1b),
-                    Some(0x1c),
-                    Some(0x1d),
-                    Some(0x1e),
-                    Some(0x1f),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                ];
-                match CODES[self.sem.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "sem", self.sem.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 76;
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
+                << 84;
+        w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES1, sm)? << 9;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(1),
-                    Some(0),
-                    Some(2),
-                    Some(3),
-                    Some(4),
-                    Some(5),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                ];
-                match CODES[self.cache.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "cache", self.cache
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 84;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[None, Some(4), None];
-                match CODES[self.amode.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "amode", self.amode
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 9;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[None, Some(0), Some(1)];
-                match CODES[self.awidth.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "awidth", self.awidth
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 90;
+            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES1, sm)?
+                << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [80, 86, 89, 90] (isa-spec/spec/ops/stg.toml:146; form at isa-spec/spec/ops/stg.toml:146).
@@ -384,154 +188,15 @@ impl OpStg {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
+        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(4),
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    Some(5),
-                    Some(6),
-                    None,
-                ];
-                match CODES[self.size.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "size", self.size.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 73;
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
+                << 84;
+        w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0),
-                    Some(2),
-                    Some(3),
-                    Some(9),
-                    Some(0xb),
-                    Some(0xf),
-                    None,
-                    None,
-                    Some(1),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    Some(5),
-                    Some(4),
-                    Some(7),
-                    Some(6),
-                    Some(0xa),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    Some(8),
-                    None,
-                    Some(0xc),
-                    None,
-                    Some(0xd),
-                    Some(0xe),
-                    None,
-                    None,
-                    None,
-                ];
-                match CODES[self.sem.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "sem", self.sem.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 77;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(1),
-                    Some(0),
-                    Some(2),
-                    Some(3),
-                    Some(4),
-                    Some(5),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                ];
-                match CODES[self.cache.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "cache", self.cache
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 84;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(1), None, None];
-                match CODES[self.amode.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "amode", self.amode
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 9;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), None, None];
-                match CODES[self.awidth.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "awidth", self.awidth
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 90;
+            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)?
+                << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [80, 86, 89] (isa-spec/spec/ops/stg.toml:197; form at isa-spec/spec/ops/stg.toml:197).
@@ -559,141 +224,19 @@ impl OpStg {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 64;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(4),
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    Some(5),
-                    Some(6),
-                    None,
-                ];
-                match CODES[self.size.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "size", self.size.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 73;
+        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
         {
             let v: u128 = code_of(&[1, 0, 3], self.amode.index());
             w |= (v & 1) << 76;
             w |= ((v >> 1) & 1) << 101;
         }
+        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0),
-                    Some(2),
-                    Some(3),
-                    Some(9),
-                    Some(0xb),
-                    Some(0xf),
-                    None,
-                    None,
-                    Some(1),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    Some(5),
-                    Some(4),
-                    Some(7),
-                    Some(6),
-                    Some(0xa),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    Some(8),
-                    None,
-                    Some(0xc),
-                    None,
-                    Some(0xd),
-                    Some(0xe),
-                    None,
-                    None,
-                    None,
-                ];
-                match CODES[self.sem.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "sem", self.sem.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 77;
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
+                << 84;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(1),
-                    Some(0),
-                    Some(2),
-                    Some(3),
-                    Some(4),
-                    Some(5),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                ];
-                match CODES[self.cache.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "cache", self.cache
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 84;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[None, None, Some(1)];
-                match CODES[self.awidth.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "awidth", self.awidth
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 90;
+            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES2, sm)?
+                << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [90] (isa-spec/spec/ops/stg.toml:220; form at isa-spec/spec/ops/stg.toml:220).
@@ -721,154 +264,17 @@ impl OpStg {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 64;
+        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(4),
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    Some(5),
-                    Some(6),
-                    None,
-                ];
-                match CODES[self.size.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "size", self.size.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 73;
+            |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES2, sm)?
+                << 76;
+        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES1, sm)? << 77;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[None, Some(0), Some(1)];
-                match CODES[self.amode.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "amode", self.amode
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 76;
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
+                << 84;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0),
-                    Some(2),
-                    Some(3),
-                    Some(9),
-                    Some(0xb),
-                    Some(0xf),
-                    None,
-                    None,
-                    Some(1),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    Some(5),
-                    Some(4),
-                    Some(7),
-                    Some(6),
-                    Some(0xa),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    Some(8),
-                    None,
-                    Some(0xc),
-                    None,
-                    Some(0xd),
-                    Some(0xe),
-                    None,
-                    None,
-                    None,
-                ];
-                match CODES[self.sem.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "sem", self.sem.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 77;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(1),
-                    Some(0),
-                    Some(2),
-                    Some(3),
-                    Some(4),
-                    Some(5),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                ];
-                match CODES[self.cache.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "cache", self.cache
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 84;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[None, None, Some(1)];
-                match CODES[self.awidth.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "awidth", self.awidth
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 90;
+            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES2, sm)?
+                << 90;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 && w & 0x10000000000000000000 == 0 {
             return Err(
@@ -907,154 +313,17 @@ impl OpStg {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
         w |= src_field::<E>(Self::NAME, "ua", &self.ua, RegFile::UGpr, 8u32, sm)? << 64;
+        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(4),
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    Some(5),
-                    Some(6),
-                    None,
-                ];
-                match CODES[self.size.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "size", self.size.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 73;
+            |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES2, sm)?
+                << 76;
+        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES2, sm)? << 77;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[None, Some(0), Some(1)];
-                match CODES[self.amode.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "amode", self.amode
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 76;
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
+                << 84;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0),
-                    Some(2),
-                    Some(3),
-                    Some(9),
-                    Some(0xb),
-                    None,
-                    None,
-                    None,
-                    Some(1),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    Some(5),
-                    Some(4),
-                    Some(7),
-                    Some(6),
-                    Some(0xa),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    Some(8),
-                    None,
-                    Some(0xc),
-                    None,
-                    None,
-                    None,
-                    Some(0xd),
-                    Some(0xe),
-                    Some(0xf),
-                ];
-                match CODES[self.sem.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "sem", self.sem.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 77;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(1),
-                    Some(0),
-                    Some(2),
-                    Some(3),
-                    Some(4),
-                    Some(5),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                ];
-                match CODES[self.cache.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "cache", self.cache
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 84;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[None, None, Some(1)];
-                match CODES[self.awidth.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "awidth", self.awidth
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 90;
+            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES2, sm)?
+                << 90;
         w |= common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?;
         if w & 0xff000000 == 0xff000000 && w & 0x10000000000000000000 == 0 {
             return Err(
@@ -1092,154 +361,15 @@ impl OpStg {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 40;
+        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 73;
+        w |= self.sem.code_in::<E>(Self::NAME, "sem", &Self::SEM_CODES2, sm)? << 77;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(4),
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    Some(5),
-                    Some(6),
-                    None,
-                ];
-                match CODES[self.size.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "size", self.size.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 73;
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES0, sm)?
+                << 84;
+        w |= self.amode.code_in::<E>(Self::NAME, "amode", &Self::AMODE_CODES0, sm)? << 9;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0),
-                    Some(2),
-                    Some(3),
-                    Some(9),
-                    Some(0xb),
-                    None,
-                    None,
-                    None,
-                    Some(1),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    Some(5),
-                    Some(4),
-                    Some(7),
-                    Some(6),
-                    Some(0xa),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    Some(8),
-                    None,
-                    Some(0xc),
-                    None,
-                    None,
-                    None,
-                    Some(0xd),
-                    Some(0xe),
-                    Some(0xf),
-                ];
-                match CODES[self.sem.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "sem", self.sem.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 77;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(1),
-                    Some(0),
-                    Some(2),
-                    Some(3),
-                    Some(4),
-                    Some(5),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                ];
-                match CODES[self.cache.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "cache", self.cache
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 84;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(1), None, None];
-                match CODES[self.amode.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "amode", self.amode
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 9;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), None, None];
-                match CODES[self.awidth.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "awidth", self.awidth
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 90;
+            |= self.awidth.code_in::<E>(Self::NAME, "awidth", &Self::AWIDTH_CODES0, sm)?
+                << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/stg.toml:259; form at isa-spec/spec/ops/stg.toml:259).
@@ -1273,62 +403,9 @@ impl OpStg {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 0;
         w |= fit_signed::<E>(Self::NAME, "off", self.off as i64, 24u32)? << 20;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0),
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    Some(1),
-                    None,
-                    None,
-                    Some(2),
-                    Some(3),
-                ];
-                match CODES[self.cache.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "cache", self.cache
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 46;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(4),
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    Some(5),
-                    Some(6),
-                    None,
-                ];
-                match CODES[self.size.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "size", self.size.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 48;
+            |= self.cache.code_in::<E>(Self::NAME, "cache", &Self::CACHE_CODES1, sm)?
+                << 46;
+        w |= self.size.code_in::<E>(Self::NAME, "size", &Self::SIZE_CODES0, sm)? << 48;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
@@ -1948,21 +1025,9 @@ impl OpStg {
     /// Spec: isa-spec/spec/ops/stg.toml:5.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("stg", 3usize, srcs)?;
-        let a_raw: u64 = srcs[0usize].u64()?;
-        let (a_neg, a_abs, a_not) = self.a.flags();
-        let a: u64 = a_raw.with_mods(a_neg, a_abs, a_not);
-        let b_raw: u32 = srcs[1usize].u32()?;
-        let (b_neg, b_abs, b_not) = self.b.flags();
-        let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
-        let ua_raw: u32 = srcs[2usize].u32()?;
-        let (ua_neg, ua_abs, ua_not) = self.ua.flags();
-        let ua: u32 = ua_raw.with_mods(ua_neg, ua_abs, ua_not);
-        let off = self.off;
-        let awidth = self.awidth;
-        let amode = self.amode;
-        let size = self.size;
-        let cache = self.cache;
-        let sem = self.sem;
+        let a: u64 = src_value(srcs, 0usize, &self.a)?;
+        let b: u32 = src_value(srcs, 1usize, &self.b)?;
+        let ua: u32 = src_value(srcs, 2usize, &self.ua)?;
         Ok((FoldOut::new(&[]), None))
     }
 }
@@ -2022,38 +1087,17 @@ impl MemOp for OpStg {
 /// Spec: isa-spec/spec/ops/stg.toml:5.
 impl Encode for OpStg {
     const NAME: &'static str = "stg";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            Some(2) => self.encode_f2::<E>(sm, c),
-            Some(3) => self.encode_f3::<E>(sm, c),
-            Some(4) => self.encode_f4::<E>(sm, c),
-            Some(5) => self.encode_f5::<E>(sm, c),
-            Some(6) => self.encode_f6::<E>(sm, c),
-            Some(7) => self.encode_f7::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.ua])),
-        }
-    }
+    encode_by_form!(
+        0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3, 4 : =>
+        encode_f4, 5 : => encode_f5, 6 : => encode_f6, 7 : => encode_f7; [a, b, ua]
+    );
 }
 /// Spec: isa-spec/spec/ops/stg.toml:5.
 impl Forms for OpStg {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            3 => Self::parts_f3(w, sm),
-            4 => Self::parts_f4(w, sm),
-            5 => Self::parts_f5(w, sm),
-            6 => Self::parts_f6(w, sm),
-            7 => Self::parts_f7(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(
+        0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
+        parts_f5, 6 : parts_f6, 7 : parts_f7
+    );
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

@@ -44,6 +44,8 @@ impl OpVimnmx {
     ];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
+    /// Codes of `ty`'s values, in hex (`-`: none; isa-spec/spec/ops/vimnmx.toml:41).
+    const TY_CODES0: [u16; VimnmxType::COUNT] = codes("1 0 2 3 - -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -72,30 +74,7 @@ impl OpVimnmx {
         let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(1),
-                    Some(0),
-                    Some(2),
-                    Some(3),
-                    None,
-                    None,
-                ];
-                match CODES[self.ty.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "ty", self.ty.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 72;
+        w |= self.ty.code_in::<E>(Self::NAME, "ty", &Self::TY_CODES0, sm)? << 72;
         w |= u128::from(self.relu) << 76;
         w |= dst_field::<E>(Self::NAME, "pd0", self.pd0, RegFile::Pred, 3u32, sm)? << 81;
         w |= dst_field::<E>(Self::NAME, "pd1", self.pd1, RegFile::Pred, 3u32, sm)? << 84;
@@ -135,30 +114,7 @@ impl OpVimnmx {
         let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(1),
-                    Some(0),
-                    Some(2),
-                    Some(3),
-                    None,
-                    None,
-                ];
-                match CODES[self.ty.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "ty", self.ty.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 72;
+        w |= self.ty.code_in::<E>(Self::NAME, "ty", &Self::TY_CODES0, sm)? << 72;
         w |= u128::from(self.relu) << 76;
         w |= src_field::<E>(Self::NAME, "p", &self.p, RegFile::Pred, 3u32, sm)? << 87;
         w |= u128::from(self.p.not) << 90;
@@ -484,15 +440,9 @@ impl OpVimnmx {
     /// Spec: isa-spec/spec/ops/vimnmx.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("vimnmx", 3usize, srcs)?;
-        let a_raw: u32 = srcs[0usize].u32()?;
-        let (a_neg, a_abs, a_not) = self.a.flags();
-        let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
-        let b_raw: u32 = srcs[1usize].u32()?;
-        let (b_neg, b_abs, b_not) = self.b.flags();
-        let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
-        let p_raw: bool = srcs[2usize].pred()?;
-        let (p_neg, p_abs, p_not) = self.p.flags();
-        let p: bool = p_raw.with_mods(p_neg, p_abs, p_not);
+        let a: u32 = src_value(srcs, 0usize, &self.a)?;
+        let b: u32 = src_value(srcs, 1usize, &self.b)?;
+        let p: bool = src_value(srcs, 2usize, &self.p)?;
         let ty = self.ty;
         let relu = self.relu;
         if self.pd0 != Reg::PT {
@@ -544,42 +494,18 @@ impl MemOp for OpVimnmx {}
 /// Spec: isa-spec/spec/ops/vimnmx.toml:2.
 impl Encode for OpVimnmx {
     const NAME: &'static str = "vimnmx";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            Some(2) => self.encode_f2::<E>(sm, c),
-            Some(3) => self.encode_f3::<E>(sm, c),
-            Some(4) => self.encode_f4::<E>(sm, c),
-            Some(5) => self.encode_f5::<E>(sm, c),
-            Some(6) => self.encode_f6::<E>(sm, c),
-            Some(7) => self.encode_f7::<E>(sm, c),
-            Some(8) => self.encode_f8::<E>(sm, c),
-            Some(9) => self.encode_f9::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.p])),
-        }
-    }
+    encode_by_form!(
+        0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3, 4 : =>
+        encode_f4, 5 : => encode_f5, 6 : => encode_f6, 7 : => encode_f7, 8 : =>
+        encode_f8, 9 : => encode_f9; [a, b, p]
+    );
 }
 /// Spec: isa-spec/spec/ops/vimnmx.toml:2.
 impl Forms for OpVimnmx {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            3 => Self::parts_f3(w, sm),
-            4 => Self::parts_f4(w, sm),
-            5 => Self::parts_f5(w, sm),
-            6 => Self::parts_f6(w, sm),
-            7 => Self::parts_f7(w, sm),
-            8 => Self::parts_f8(w, sm),
-            9 => Self::parts_f9(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(
+        0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
+        parts_f5, 6 : parts_f6, 7 : parts_f7, 8 : parts_f8, 9 : parts_f9
+    );
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

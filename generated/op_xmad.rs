@@ -86,6 +86,8 @@ impl OpXmad {
         self.a_view().is_none_or(|v| v.part_ok(self.asel))
             && self.b_view().is_none_or(|v| v.part_ok(self.bsel))
     }
+    /// Codes of `cmode`'s values, in hex (`-`: none; isa-spec/spec/ops/xmad.toml:50).
+    const CMODE_CODES0: [u16; XmadCmode::COUNT] = codes("0 1 2 3 -");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -213,29 +215,8 @@ impl OpXmad {
         w |= u128::from(self.cc) << 47;
         w |= (self.sign.index() as u128) << 48;
         w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    None,
-                ];
-                match CODES[self.cmode.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "cmode", self.cmode
-                                    .name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 50;
+            |= self.cmode.code_in::<E>(Self::NAME, "cmode", &Self::CMODE_CODES0, sm)?
+                << 50;
         w |= fit::<E>(Self::NAME, "bsel", self.bsel as u128, 1u32)? << 52;
         w |= fit::<E>(Self::NAME, "asel", self.asel as u128, 1u32)? << 53;
         w |= u128::from(self.x) << 54;
@@ -548,17 +529,13 @@ impl OpXmad {
             }
             _ => b_raw.with_mods(b_neg, b_abs, b_not),
         };
-        let c_raw: u32 = srcs[2usize].u32()?;
-        let (c_neg, c_abs, c_not) = self.c.flags();
-        let c: u32 = c_raw.with_mods(c_neg, c_abs, c_not);
+        let c: u32 = src_value(srcs, 2usize, &self.c)?;
         let sign = self.sign;
         let psl = self.psl;
         let cmode = self.cmode;
         let mrg = self.mrg;
         let x = self.x;
         let cc = self.cc;
-        let asel = self.asel;
-        let bsel = self.bsel;
         if cmode == XmadCmode::Csfu {
             return Err(
                 FoldError::new(
@@ -608,50 +585,14 @@ impl MemOp for OpXmad {}
 /// Spec: isa-spec/spec/ops/xmad.toml:5.
 impl Encode for OpXmad {
     const NAME: &'static str = "xmad";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        if !self.parts_ok() {
-            return Err(
-                E::fail(
-                    Self::NAME,
-                    format_args!("a part selector names no part of its source's type"),
-                ),
-            );
-        }
-        match self.form_id(sm) {
-            Some(0) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f0::<E>(sm, c)
-            }
-            Some(1) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f1::<E>(sm, c)
-            }
-            Some(2) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f2::<E>(sm, c)
-            }
-            Some(3) => {
-                self.combo_f3::<E>(sm)?;
-                self.encode_f3::<E>(sm, c)
-            }
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.c])),
-        }
-    }
+    encode_by_form!(
+        parts_ok; 0 : combo_f0 => encode_f0, 1 : combo_f0 => encode_f1, 2 : combo_f0 =>
+        encode_f2, 3 : combo_f3 => encode_f3; [a, b, c]
+    );
 }
 /// Spec: isa-spec/spec/ops/xmad.toml:5.
 impl Forms for OpXmad {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            3 => Self::parts_f3(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

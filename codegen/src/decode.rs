@@ -507,15 +507,10 @@ pub fn op_decode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Err
     let arms = fs.iter().map(|f| {
         let id = Literal::u8_unsuffixed(f.id as u8);
         let parts = form_fn("parts", f.id);
-        quote!(#id => Self::#parts(w, sm))
+        quote!(#id: #parts)
     });
     // The `Forms` impl's field reader; its printer is added by the caller.
-    let parts = quote! {
-        #[inline(always)]
-        fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-            match F { #(#arms,)* _ => None }
-        }
-    };
+    let parts = quote!(parts_by_form!(#(#arms),*););
     Ok((quote!(#(#fns)*), parts))
 }
 

@@ -279,21 +279,10 @@ fn modifier_value(
             quote!(code_of(&[#(#c),*], self.#fld.index()))
         }
         (ModType::Enum(_), Some(codes)) => {
-            // Some values do not exist in this encoding.
-            let c = codes.iter().map(|c| match c {
-                Some(c) => {
-                    let c = u128_lit(*c as u128);
-                    quote!(Some(#c))
-                }
-                None => quote!(None),
-            });
-            quote!({
-                const CODES: &[Option<u128>] = &[#(#c),*];
-                match CODES[self.#fld.index()] {
-                    Some(c) => c,
-                    None => return Err(E::fail(Self::NAME, format_args!("{} `{}` does not exist on SM{}", #mname, self.#fld.name(), sm))),
-                }
-            })
+            // Some values do not exist in this encoding: the op's table
+            // of codes says which (`code_tables`).
+            let table = code_table_name(op, idx, codes);
+            quote!(self.#fld.code_in::<E>(Self::NAME, #mname, &Self::#table, sm)?)
         }
         (ModType::Int { signed: false, .. }, _) => {
             quote!(fit::<E>(Self::NAME, #mname, self.#fld as u128, #wdt)?)
@@ -622,9 +611,9 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Err
         let id = Literal::u8_unsuffixed(f.id as u8);
         if rules {
             let k = &combo_names[f.id];
-            quote!(Some(#id) => { self.#k::<E>(sm)?; self.#n::<E>(sm, c) })
+            quote!(#id: #k => #n)
         } else {
-            quote!(Some(#id) => self.#n::<E>(sm, c))
+            quote!(#id: => #n)
         }
     });
     let fns = encode_fns(spec, op, &fs);
@@ -652,17 +641,10 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Err
         quote!()
     };
     let src_fields: Vec<_> = op.srcs.iter().map(|s| field(&s.name)).collect();
-    let parts_check = if crate::shared::has_parts(op) {
-        quote!(if !self.parts_ok() {
-            return Err(E::fail(
-                Self::NAME,
-                format_args!("a part selector names no part of its source's type"),
-            ));
-        })
-    } else {
-        quote!()
-    };
+    let parts_check = crate::shared::has_parts(op).then(|| quote!(parts_ok;));
+    let tables = code_tables(spec, op);
     let inherent = quote! {
+        #(#tables)*
         /// The encoding form that takes the current operand kinds on `sm`:
         /// the first in spec order whose slots fit (one decision tree on
         /// the kinds, not a test per form).
@@ -683,18 +665,89 @@ pub fn op_encode(spec: &Spec, op: &Op) -> Result<(TokenStream, TokenStream), Err
         #impl_doc
         impl Encode for #ty {
             const NAME: &'static str = #name;
-            /// The form [`Self::form_id`] picks, packed.
-            #[inline(always)]
-            fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-                #parts_check
-                match self.form_id(sm) {
-                    #(#arms,)*
-                    _ => Err(no_form(Self::NAME, Self::SMS, sm, &[#(self.#src_fields),*])),
-                }
-            }
+            encode_by_form!(#parts_check #(#arms),*; [#(#src_fields),*]);
         }
     };
     Ok((inherent, trait_impl))
+}
+
+/// Every distinct table of an enum modifier's codes in which some value
+/// has no code, in the order of the op's encodings: (modifier, codes).
+fn partial_code_tables(op: &Op) -> Vec<(usize, &[Option<u64>])> {
+    let mut tables: Vec<(usize, &[Option<u64>])> = Vec::new();
+    for e in &op.encodings {
+        for form in &e.forms {
+            for f in &form.fields {
+                if let FieldTarget::Modifier {
+                    idx,
+                    codes: Some(codes),
+                    ..
+                } = &f.target
+                {
+                    let entry = (*idx, codes.as_slice());
+                    let partial = codes.iter().any(Option::is_none);
+                    if partial
+                        && matches!(op.modifiers[*idx].ty, ModType::Enum(_))
+                        && !tables.contains(&entry)
+                    {
+                        tables.push(entry);
+                    }
+                }
+            }
+        }
+    }
+    tables
+}
+
+/// The name of the op's constant holding modifier `idx`'s `codes`
+/// (`SEM_CODES1`: the second distinct table of `sem`).
+fn code_table_name(op: &Op, idx: usize, codes: &[Option<u64>]) -> Ident {
+    let n = partial_code_tables(op)
+        .iter()
+        .filter(|t| t.0 == idx)
+        .position(|t| t.1 == codes)
+        .unwrap_or(0);
+    ident(&format!(
+        "{}_CODES{n}",
+        op.modifiers[idx].name.to_uppercase()
+    ))
+}
+
+/// The op's tables of enum codes where some value has none, one
+/// constant each, written as `codes("4 0 1 - 3")` (`-`: no code).
+fn code_tables(spec: &Spec, op: &Op) -> Vec<TokenStream> {
+    partial_code_tables(op)
+        .into_iter()
+        .map(|(idx, codes)| {
+            let m = &op.modifiers[idx];
+            let ModType::Enum(e) = m.ty else {
+                return quote!();
+            };
+            let t = crate::names::enum_type(&spec.enums[e].name);
+            let name = code_table_name(op, idx, codes);
+            if codes.iter().flatten().any(|&c| c >= 0xffff) {
+                let msg = format!(
+                    "op {}: a code of `{}` does not fit 16 bits",
+                    op.name, m.name
+                );
+                return quote!(compile_error!(#msg););
+            }
+            let text: Vec<String> = codes
+                .iter()
+                .map(|c| c.map_or("-".to_string(), |c| format!("{c:x}")))
+                .collect();
+            let text = text.join(" ");
+            let doc = format!(
+                " Codes of `{}`'s values, in hex (`-`: none; {}).",
+                m.name,
+                crate::shared::spec_line(spec, &m.loc)
+            );
+            quote! {
+                #[doc = #doc]
+                const #name: [u16; #t::COUNT] = codes(#text);
+            }
+        })
+        .collect()
 }
 
 /// The width modifier of the memory address whose base is source `i`.

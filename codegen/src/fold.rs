@@ -124,15 +124,38 @@ fn fold_body(op: &Op, fold: &Fold) -> Result<TokenStream, Error> {
     )
 }
 
-/// Whether an expression of `fold` reads the carry `cc_in` (without
-/// `reads_cc` it is false, and without a reader it is not bound).
-fn mentions_cc_in(fold: &Fold) -> bool {
-    let exprs = [&fold.lets, &fold.refuse, &fold.cc_out, &fold.writes_cc];
+/// Every expression text of `fold`.
+fn texts(fold: &Fold) -> impl Iterator<Item = &str> {
+    let exprs = [
+        &fold.lets,
+        &fold.refuse,
+        &fold.reads_cc,
+        &fold.writes_cc,
+        &fold.cc_out,
+    ];
     exprs
         .into_iter()
         .flatten()
         .chain(fold.dsts.iter().flatten())
-        .any(|e| e.text.contains("cc_in"))
+        .map(|e| e.text.as_str())
+}
+
+/// Whether identifier `name` occurs in a text of `folds`: only the names
+/// the spec's expressions read are bound.
+fn reads<'a>(mut folds: impl Iterator<Item = &'a Fold>, name: &str) -> bool {
+    let ident_char = |c: char| c.is_alphanumeric() || c == '_';
+    folds.any(|f| texts(f).any(|t| t.split(|c: char| !ident_char(c)).any(|w| w == name)))
+}
+
+/// Every fold of `op`: its default and its per-family ones.
+fn all_folds(op: &Op) -> impl Iterator<Item = &Fold> + Clone {
+    std::iter::once(&op.fold).chain(op.fold_family.iter().map(|(_, f)| f))
+}
+
+/// Whether an expression of `fold` reads the carry `cc_in` (without
+/// `reads_cc` it is false, and without a reader it is not bound).
+fn mentions_cc_in(fold: &Fold) -> bool {
+    reads(std::iter::once(fold), "cc_in")
 }
 
 pub fn op_fold(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
@@ -188,13 +211,26 @@ pub fn op_fold(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             }
             None => apply,
         };
+        // Without a part selector, and with no expression reading the raw
+        // value or the flags apart, one call reads the source.
+        let apart = [&raw, &neg, &abs, &not]
+            .iter()
+            .any(|n| reads(all_folds(op), &n.to_string()));
+        if s.part.is_none() && !apart {
+            binds.push(quote!(let #f: #t = src_value(srcs, #i, &self.#f)?;));
+            continue;
+        }
         binds.push(quote! {
             let #raw: #t = #read;
             let (#neg, #abs, #not) = self.#f.flags();
             let #f: #t = #apply;
         });
     }
-    for m in &op.modifiers {
+    for m in op
+        .modifiers
+        .iter()
+        .filter(|m| reads(all_folds(op), &m.name))
+    {
         let f = field(&m.name);
         binds.push(quote!(let #f = self.#f;));
     }

@@ -25,17 +25,17 @@ use crate::runtime::asm::{
     to_dst, to_src, uint_operand,
 };
 use crate::runtime::decode::{
-    At, Forms, bit, bits, cbuf_at, common_at, decode_form, guard_of, print_form,
+    At, Forms, bit, bits, cbuf_at, common_at, decode_form, guard_of, parts_by_form, print_form,
     print_form_bundled, reg_at, reg_below, try_form,
 };
 use crate::runtime::encode::{
     Encode, EncodeError, Fail, MOD_ABS, MOD_NEG, MOD_NOT, Refused, cbuf_index_field,
-    cbuf_offset_field, code_of, common_fields, ctrl_field, dst_field, fit, fit_signed, forbid_mods,
-    guard_field, imm_field, imm_from_field, imm_src_field, no_form, only_default, reg_from_index,
-    reg_index, sext_field, src_field, src_reg,
+    cbuf_offset_field, code_of, codes, common_fields, ctrl_field, dst_field, encode_by_form, fit,
+    fit_signed, forbid_mods, guard_field, imm_field, imm_from_field, imm_src_field, no_form,
+    only_default, reg_from_index, reg_index, sext_field, src_field, src_reg,
 };
 use crate::runtime::fold::{
-    FoldCc, FoldError, FoldOut, IntoValue, SrcMods, Value, check_sources, fold_via_cc,
+    FoldCc, FoldError, FoldOut, IntoValue, SrcMods, Value, check_sources, fold_via_cc, src_value,
 };
 use crate::runtime::fold_fns::*;
 use crate::runtime::instr::{

@@ -95,6 +95,21 @@ macro_rules! try_form {
 }
 pub(crate) use try_form;
 
+/// An op's `Forms::parts`: form `F`'s field reader, from its list of
+/// `id: parts_fN` pairs (the match on `F` folds away when inlined).
+macro_rules! parts_by_form {
+    ($($id:literal: $f:ident),* $(,)?) => {
+        #[inline(always)]
+        fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
+            match F {
+                $($id => Self::$f(w, sm),)*
+                _ => None,
+            }
+        }
+    };
+}
+pub(crate) use parts_by_form;
+
 /// Bits `lo..lo + width` of a word: the generated decoders read every
 /// field with it, one call per field (always inlined: shift and mask
 /// constants).

@@ -62,6 +62,41 @@ impl Fail for Refused {
 /// The encoder every generated op implements: its checks and packing,
 /// generic over how a failed check is reported ([`Fail`]). The wrappers
 /// (`encode`, `try_encode` and the cold error path) are written once here.
+/// An op's `Encode::encode_as`: the form [`form_id`] picks, packed by its
+/// `encode_fN` (`id: combo_fN => encode_fN`: after its check of the
+/// spec's legal combinations; `parts_ok;` first: the part selectors
+/// checked); no form is the error naming the sources' kinds.
+///
+/// [`form_id`]: crate::isa
+macro_rules! encode_by_form {
+    (@fn [$($parts_ok:ident)?] $($id:literal: $($k:ident)? => $f:ident),*; [$($src:ident),*]) => {
+        /// The form [`Self::form_id`] picks, packed.
+        #[inline(always)]
+        fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+            $(if !self.$parts_ok() {
+                return Err(E::fail(
+                    Self::NAME,
+                    format_args!("a part selector names no part of its source's type"),
+                ));
+            })?
+            match self.form_id(sm) {
+                $(Some($id) => {
+                    $(self.$k::<E>(sm)?;)?
+                    self.$f::<E>(sm, c)
+                })*
+                _ => Err(no_form(Self::NAME, Self::SMS, sm, &[$(self.$src),*])),
+            }
+        }
+    };
+    (parts_ok; $($rest:tt)*) => {
+        $crate::runtime::encode::encode_by_form!(@fn [parts_ok] $($rest)*);
+    };
+    ($($rest:tt)*) => {
+        $crate::runtime::encode::encode_by_form!(@fn [] $($rest)*);
+    };
+}
+pub(crate) use encode_by_form;
+
 pub trait Encode: Sized {
     /// Op name as in the spec (for messages).
     const NAME: &'static str;
@@ -304,6 +339,64 @@ pub fn common_fields<E: Fail>(
 #[inline(always)]
 pub fn code_of(codes: &'static [u128], index: usize) -> u128 {
     codes[index]
+}
+
+/// In a table from [`codes`]: the value has no code in that encoding.
+pub const NO_CODE: u16 = u16::MAX;
+
+/// An enum's codes in one encoding, one per value in the enum's order,
+/// from generated text: hex codes separated by blanks, `-` for a value
+/// the encoding lacks ([`NO_CODE`]). Evaluated at compile time (a bad
+/// table fails the build).
+pub const fn codes<const N: usize>(text: &str) -> [u16; N] {
+    let b = text.as_bytes();
+    let mut out = [NO_CODE; N];
+    let (mut i, mut k) = (0, 0);
+    while i < b.len() {
+        if b[i] == b' ' {
+            i += 1;
+            continue;
+        }
+        assert!(k < N, "more codes than values");
+        if b[i] == b'-' {
+            i += 1;
+        } else {
+            let mut v: u16 = 0;
+            while i < b.len() && b[i] != b' ' {
+                let d = match b[i] {
+                    b'0'..=b'9' => b[i] - b'0',
+                    b'a'..=b'f' => b[i] - b'a' + 10,
+                    _ => panic!("a code is not hex"),
+                };
+                v = v * 16 + d as u16;
+                i += 1;
+            }
+            out[k] = v;
+        }
+        k += 1;
+    }
+    assert!(k == N, "fewer codes than values");
+    out
+}
+
+/// The code at `index` of a table from [`codes`]; the encoder's error
+/// where the value (`what` = `name`) has none on `sm`.
+#[inline(always)]
+pub fn code_in<E: Fail>(
+    op: &'static str,
+    what: &str,
+    name: &str,
+    codes: &[u16],
+    index: usize,
+    sm: u32,
+) -> Result<u128, E> {
+    match codes[index] {
+        NO_CODE => Err(E::fail(
+            op,
+            format_args!("{what} `{name}` does not exist on SM{sm}"),
+        )),
+        c => Ok(u128::from(c)),
+    }
 }
 
 /// Field value of the guard predicate (`c.guard`): a predicate register

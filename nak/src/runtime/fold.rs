@@ -155,6 +155,43 @@ impl IntoValue for bool {
     }
 }
 
+/// A source's value as a fold reads it: a typed view of a [`Value`].
+pub trait FromValue: Sized {
+    fn from_value(v: Value) -> Result<Self, FoldError>;
+}
+
+macro_rules! from_value {
+    ($($t:ty => |$v:ident| $e:expr),* $(,)?) => {$(
+        impl FromValue for $t {
+            #[inline]
+            fn from_value($v: Value) -> Result<Self, FoldError> {
+                $e
+            }
+        }
+    )*};
+}
+from_value!(
+    u32 => |v| v.u32(),
+    i32 => |v| Ok(v.u32()? as i32),
+    f32 => |v| Ok(f32::from_bits(v.u32()?)),
+    u64 => |v| v.u64(),
+    i64 => |v| Ok(v.u64()? as i64),
+    f64 => |v| Ok(f64::from_bits(v.u64()?)),
+    bool => |v| v.pred(),
+);
+
+/// Source `i` of `srcs` read as `T`, with `src`'s modifiers applied
+/// ([`SrcMods`]).
+#[inline]
+pub fn src_value<T: FromValue + SrcMods>(
+    srcs: &[Value],
+    i: usize,
+    src: &crate::runtime::operand::Src,
+) -> Result<T, FoldError> {
+    let (neg, abs, not) = src.flags();
+    Ok(T::from_value(srcs[i])?.with_mods(neg, abs, not))
+}
+
 /// A source value with its modifiers applied, as the generated folds read
 /// it: integers `not` then negate (two's complement), floats `abs` then
 /// negate; predicates `not`.

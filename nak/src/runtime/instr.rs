@@ -235,6 +235,14 @@ macro_rules! enum_tables {
             pub const fn name(self) -> &'static str {
                 Self::NAMES[self as usize]
             }
+            /// This value's code in an encoding's table (`codes`) for
+            /// modifier `what`; the encoder's error where it has none.
+            #[inline(always)]
+            pub fn code_in<E: $crate::runtime::encode::Fail>(
+                self, op: &'static str, what: &str, codes: &[u16], sm: u32,
+            ) -> Result<u128, E> {
+                $crate::runtime::encode::code_in(op, what, self.name(), codes, self as usize, sm)
+            }
             $crate::runtime::instr::enum_tables!(@text_sm $t, $sm_texts);
             $crate::runtime::instr::enum_tables!(@chunk_sm $t, $chunk, $sm_texts);
         }
