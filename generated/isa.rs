@@ -1743,8 +1743,10 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("CALL", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("CS2R", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("DADD", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
-    ("DFMA", &[70, 75, 80, 86, 89, 90, 100, 120]),
-    ("DMUL", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("DFMA", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("DMNMX", &[50, 52, 60]),
+    ("DMUL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("DSET", &[50, 52, 60]),
     ("DSETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("EXIT", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("F2F", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -1872,24 +1874,24 @@ pub const fn sm_bit(sm: u32) -> u64 {
 define_ops! {
     Bfe(OpBfe), Bra(OpBra), BraUp(OpBraUp), BraUr(OpBraUr), Brev(OpBrev), Call(OpCall),
     CallAbs(OpCallAbs), CallAbsR(OpCallAbsR), CallR(OpCallR), Cs2r(OpCs2r),
-    Cs2r32(OpCs2r32), Dadd(OpDadd), Dfma(OpDfma), Dmul(OpDmul), Dsetp(OpDsetp),
-    Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64), F2fSm50(OpF2fSm50), F2i(OpF2i),
-    F2i64(OpF2i64), F2iSm50(OpF2iSm50), Fadd(OpFadd), Fadd32i(OpFadd32i), Ffma(OpFfma),
-    Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx), Fmul(OpFmul), Fmul32i(OpFmul32i),
-    Fsel(OpFsel), Fsetp(OpFsetp), Hadd2(OpHadd2), Hadd2F32(OpHadd2F32), I2f(OpI2f),
-    I2f64(OpI2f64), I2fSm50(OpI2fSm50), I2i(OpI2i), Iabs(OpIabs), Iadd(OpIadd),
-    Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x), Iadd64(OpIadd64),
-    Iadd64x(OpIadd64x), Iaddx(OpIaddx), Icmp(OpIcmp), Imad(OpImad), ImadHi(OpImadHi),
-    ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50), ImadWide(OpImadWide),
-    ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx), Imnmx64(OpImnmx64),
-    Imul(OpImul), Imul32i(OpImul32i), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i),
-    Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldc(OpLdc), Ldg(OpLdg), Lea(OpLea),
-    LeaHi(OpLeaHi), LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX), LeaSm50(OpLeaSm50),
-    LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i), Mov(OpMov),
-    Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu), Nop(OpNop), Plop3(OpPlop3),
-    Popc(OpPopc), Prmt(OpPrmt), Ret(OpRet), RetAbs(OpRetAbs), S2r(OpS2r), Sel(OpSel),
-    Sel64(OpSel64), Shf(OpShf), Shl(OpShl), Shr(OpShr), Stg(OpStg), Vimnmx(OpVimnmx),
-    Xmad(OpXmad)
+    Cs2r32(OpCs2r32), Dadd(OpDadd), Dfma(OpDfma), Dmnmx(OpDmnmx), Dmul(OpDmul),
+    Dset(OpDset), Dsetp(OpDsetp), Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64),
+    F2fSm50(OpF2fSm50), F2i(OpF2i), F2i64(OpF2i64), F2iSm50(OpF2iSm50), Fadd(OpFadd),
+    Fadd32i(OpFadd32i), Ffma(OpFfma), Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx),
+    Fmul(OpFmul), Fmul32i(OpFmul32i), Fsel(OpFsel), Fsetp(OpFsetp), Hadd2(OpHadd2),
+    Hadd2F32(OpHadd2F32), I2f(OpI2f), I2f64(OpI2f64), I2fSm50(OpI2fSm50), I2i(OpI2i),
+    Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x),
+    Iadd64(OpIadd64), Iadd64x(OpIadd64x), Iaddx(OpIaddx), Icmp(OpIcmp), Imad(OpImad),
+    ImadHi(OpImadHi), ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50),
+    ImadWide(OpImadWide), ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx),
+    Imnmx64(OpImnmx64), Imul(OpImul), Imul32i(OpImul32i), Iscadd(OpIscadd),
+    Iscadd32i(OpIscadd32i), Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldc(OpLdc),
+    Ldg(OpLdg), Lea(OpLea), LeaHi(OpLeaHi), LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX),
+    LeaSm50(OpLeaSm50), LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i),
+    Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu), Nop(OpNop),
+    Plop3(OpPlop3), Popc(OpPopc), Prmt(OpPrmt), Ret(OpRet), RetAbs(OpRetAbs), S2r(OpS2r),
+    Sel(OpSel), Sel64(OpSel64), Shf(OpShf), Shl(OpShl), Shr(OpShr), Stg(OpStg),
+    Vimnmx(OpVimnmx), Xmad(OpXmad)
 }
 /// Decode one instruction word; `None` for a word no op of the spec matches.
 #[inline]
@@ -2072,14 +2074,22 @@ fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpFfma, 8 > (w, sm)
+        decode_form:: < OpFfma, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpDset, 1 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpFfma, 8 > (w, sm)
+        decode_form:: < OpFfma, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpDset, 1 > (w, sm)
     );
     None
 }
@@ -2135,6 +2145,10 @@ fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpLeaSm50, 1 > (w, sm)
     );
     try_form!(
+        w & 0xfef0000000000000 == 0x3670000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDfma, 13 > (w, sm)
+    );
+    try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFsetp, 5 > (w, sm)
     );
@@ -2168,6 +2182,10 @@ fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfef8000000000000 == 0x36d0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpLeaSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef0000000000000 == 0x3670000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDfma, 13 > (w, sm)
     );
     try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2209,6 +2227,10 @@ fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpIadd, 1 > (w, sm)
     );
     try_form!(
+        w & 0xfefe7e0000000000 == 0x3880000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDmul, 8 > (w, sm)
+    );
+    try_form!(
         w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpImul, 1 > (w, sm)
     );
@@ -2239,6 +2261,10 @@ fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpImnmx, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDmnmx, 1 > (w, sm)
     );
     try_form!(
         w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2292,6 +2318,10 @@ fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpIadd, 1 > (w, sm)
     );
     try_form!(
+        w & 0xfefe7e0000000000 == 0x3880000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDmul, 8 > (w, sm)
+    );
+    try_form!(
         w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpImul, 1 > (w, sm)
     );
@@ -2322,6 +2352,10 @@ fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpImnmx, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDmnmx, 1 > (w, sm)
     );
     try_form!(
         w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2370,7 +2404,11 @@ fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
 fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpFfma, 9 > (w, sm)
+        decode_form:: < OpFfma, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0xff80000000000000 == 0x4900000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpDset, 2 > (w, sm)
     );
     None
 }
@@ -2407,6 +2445,10 @@ fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpLeaSm50, 2 > (w, sm)
     );
     try_form!(
+        w & 0xfff0000000000000 == 0x4b70000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDfma, 14 > (w, sm)
+    );
+    try_form!(
         w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFsetp, 6 > (w, sm)
     );
@@ -2436,6 +2478,10 @@ fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffeff0000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpShr, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffe7e0000000000 == 0x4c80000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDmul, 9 > (w, sm)
     );
     try_form!(
         w & 0xfff959800000c000 == 0x4ce0000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2472,6 +2518,10 @@ fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffc700000000000 == 0x4c18000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpIscadd, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffc180000000000 == 0x4c50000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDmnmx, 2 > (w, sm)
     );
     try_form!(
         w & 0xfffc880000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2554,7 +2604,11 @@ fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0xfff0800000000000 == 0x5340000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpIcmp, 3 > (w, sm)
+        decode_form:: < OpIcmp, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff0000000000000 == 0x5370000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpDfma, 15 > (w, sm)
     );
     None
 }
@@ -2572,7 +2626,11 @@ fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpShf, 7 > (w, sm)
+        decode_form:: < OpShf, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xff80007ff0000000 == 0x5900000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpDset, 0 > (w, sm)
     );
     None
 }
@@ -2607,6 +2665,10 @@ fn decode_sm50_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff0807ff0000000 == 0x5b40000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpIcmp, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff0007ff0000000 == 0x5b70000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDfma, 12 > (w, sm)
     );
     try_form!(
         w & 0xfff0007ff0000000 == 0x5bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2660,6 +2722,10 @@ fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpShr, 0 > (w, sm)
     );
     try_form!(
+        w & 0xfffe7e7ff0000000 == 0x5c80000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDmul, 7 > (w, sm)
+    );
+    try_form!(
         w & 0xfff959fff000c000 == 0x5ce0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpI2i, 0 > (w, sm)
     );
@@ -2694,6 +2760,10 @@ fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffc707ff0000000 == 0x5c18000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpIscadd, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffc187ff0000000 == 0x5c50000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDmnmx, 0 > (w, sm)
     );
     try_form!(
         w & 0xfffc887ff0000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2921,14 +2991,22 @@ fn print_sm50_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
+        print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpDset, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
+        print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpDset, 1 > (w, sm, at, out)
     );
     None
 }
@@ -2984,6 +3062,10 @@ fn print_sm50_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpLeaSm50, 1 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfef0000000000000 == 0x3670000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDfma, 13 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFsetp, 5 > (w, sm, at, out)
     );
@@ -3017,6 +3099,10 @@ fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfef8000000000000 == 0x36d0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpLeaSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef0000000000000 == 0x3670000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDfma, 13 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3058,6 +3144,10 @@ fn print_sm50_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpIadd, 1 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfefe7e0000000000 == 0x3880000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDmul, 8 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpImul, 1 > (w, sm, at, out)
     );
@@ -3088,6 +3178,10 @@ fn print_sm50_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpImnmx, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDmnmx, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3141,6 +3235,10 @@ fn print_sm50_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpIadd, 1 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfefe7e0000000000 == 0x3880000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDmul, 8 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpImul, 1 > (w, sm, at, out)
     );
@@ -3171,6 +3269,10 @@ fn print_sm50_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpImnmx, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDmnmx, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3219,7 +3321,11 @@ fn print_sm50_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 fn print_sm50_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpFfma, 9 > (w, sm, at, out)
+        print_form_bundled:: < OpFfma, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff80000000000000 == 0x4900000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpDset, 2 > (w, sm, at, out)
     );
     None
 }
@@ -3256,6 +3362,10 @@ fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpLeaSm50, 2 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfff0000000000000 == 0x4b70000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDfma, 14 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFsetp, 6 > (w, sm, at, out)
     );
@@ -3285,6 +3395,10 @@ fn print_sm50_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffeff0000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpShr, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffe7e0000000000 == 0x4c80000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDmul, 9 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff959800000c000 == 0x4ce0000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3321,6 +3435,10 @@ fn print_sm50_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffc700000000000 == 0x4c18000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpIscadd, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffc180000000000 == 0x4c50000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDmnmx, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffc880000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3403,7 +3521,11 @@ fn print_sm50_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0xfff0800000000000 == 0x5340000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpIcmp, 3 > (w, sm, at, out)
+        print_form_bundled:: < OpIcmp, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff0000000000000 == 0x5370000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpDfma, 15 > (w, sm, at, out)
     );
     None
 }
@@ -3421,7 +3543,11 @@ fn print_sm50_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
+        print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff80007ff0000000 == 0x5900000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpDset, 0 > (w, sm, at, out)
     );
     None
 }
@@ -3456,6 +3582,10 @@ fn print_sm50_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff0807ff0000000 == 0x5b40000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpIcmp, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff0007ff0000000 == 0x5b70000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDfma, 12 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff0007ff0000000 == 0x5bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3509,6 +3639,10 @@ fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpShr, 0 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfffe7e7ff0000000 == 0x5c80000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDmul, 7 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfff959fff000c000 == 0x5ce0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpI2i, 0 > (w, sm, at, out)
     );
@@ -3543,6 +3677,10 @@ fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffc707ff0000000 == 0x5c18000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpIscadd, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffc187ff0000000 == 0x5c50000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDmnmx, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffc887ff0000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -7820,6 +7958,38 @@ pub const FORMS: &[FormInfo] = &[
         0x80000000000000000000e2b, 0, 0, [GPR, GPR, UGPR]
     ),
     form_info!(
+        "dfma", "r", 12, Sm50, [50, 52, 60], 0xfff0007ff0000000, 0x5b70000000000000, 0,
+        0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "dfma", "i", 13, Sm50, [50, 52, 60], 0xfef0000000000000, 0x3670000000000000, 0,
+        0, [GPR, IMM, GPR]; (50..= 60, [(0x7ff8000000, 0x7ff8000000)], 0, 0x7f00000,
+        0x7f00000), (50..= 60, [(0x7ff8000000, 0x7ff0000000)], 0x7f00000, 0x7f00000,
+        0x7f00000)
+    ),
+    form_info!(
+        "dfma", "c", 14, Sm50, [50, 52, 60], 0xfff0000000000000, 0x4b70000000000000, 0,
+        0, [GPR, CBUF, GPR]
+    ),
+    form_info!(
+        "dfma", "c2", 15, Sm50, [50, 52, 60], 0xfff0000000000000, 0x5370000000000000, 0,
+        0, [GPR, GPR, CBUF]
+    ),
+    form_info!(
+        "dmnmx", "r", 0, Sm50, [50, 52, 60], 0xfffc187ff0000000, 0x5c50000000000000, 0,
+        0, [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "dmnmx", "i", 1, Sm50, [50, 52, 60], 0xfefc180000000000, 0x3850000000000000, 0,
+        0, [GPR, IMM, PRED]; (50..= 60, [(0x7ff8000000, 0x7ff8000000)], 0, 0x7f00000,
+        0x7f00000), (50..= 60, [(0x7ff8000000, 0x7ff0000000)], 0x7f00000, 0x7f00000,
+        0x7f00000)
+    ),
+    form_info!(
+        "dmnmx", "c", 2, Sm50, [50, 52, 60], 0xfffc180000000000, 0x4c50000000000000, 0,
+        0, [GPR, CBUF, PRED]
+    ),
+    form_info!(
         "dmul", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100],
         0x1ffffff3cff3fffff0000000fff, 0x228, 0, 0, [GPR, GPR]
     ),
@@ -7851,6 +8021,33 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "dmul", "rur", 6, Sm70, [120], 0x1ffffff3cff3fffff0000000fff,
         0x80000000000000000000c28, 0, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "dmul", "r", 7, Sm50, [50, 52, 60], 0xfffe7e7ff0000000, 0x5c80000000000000, 0, 0,
+        [GPR, GPR]
+    ),
+    form_info!(
+        "dmul", "i", 8, Sm50, [50, 52, 60], 0xfefe7e0000000000, 0x3880000000000000, 0, 0,
+        [GPR, IMM]; (50..= 60, [(0x7ff8000000, 0x7ff8000000)], 0, 0x7f00000, 0x7f00000),
+        (50..= 60, [(0x7ff8000000, 0x7ff0000000)], 0x7f00000, 0x7f00000, 0x7f00000)
+    ),
+    form_info!(
+        "dmul", "c", 9, Sm50, [50, 52, 60], 0xfffe7e0000000000, 0x4c80000000000000, 0, 0,
+        [GPR, CBUF]
+    ),
+    form_info!(
+        "dset", "r", 0, Sm50, [50, 52, 60], 0xff80007ff0000000, 0x5900000000000000, 0, 0,
+        [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "dset", "i", 1, Sm50, [50, 52, 60], 0xfe80000000000000, 0x3200000000000000, 0, 0,
+        [GPR, IMM, PRED]; (50..= 60, [(0x7ff8000000, 0x7ff8000000)], 0, 0x7f00000,
+        0x7f00000), (50..= 60, [(0x7ff8000000, 0x7ff0000000)], 0x7f00000, 0x7f00000,
+        0x7f00000)
+    ),
+    form_info!(
+        "dset", "c", 2, Sm50, [50, 52, 60], 0xff80000000000000, 0x4900000000000000, 0, 0,
+        [GPR, CBUF, PRED]
     ),
     form_info!(
         "dsetp", "rri", 0, Sm70, [70, 75, 80, 86, 89, 90, 100],
@@ -9887,7 +10084,9 @@ include!(concat!(env!("OUT_DIR"), "/", "op_cs2r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cs2r32.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_dadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_dfma.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_dmnmx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_dmul.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_dset.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_dsetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_exit.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2f.rs"));
