@@ -962,21 +962,6 @@ enum_tables!(
     ".S32", ".U32"], { (U32, 50 | 51 | 52 | 53 | 54 | 55 | 56 | 57 | 58 | 59 | 60) => ""
     }
 );
-/// Warp-shuffle source lane: IDX reads lane b, UP lane - b, DOWN lane + b, BFLY lane ^ b (within the segment c describes).
-///
-/// Spec: isa-spec/spec/enums/shfl_mode.toml:1 (enum `shfl_mode`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub enum ShflMode {
-    #[default]
-    Idx,
-    Up,
-    Down,
-    Bfly,
-}
-enum_tables!(
-    ShflMode, 8, [Idx, Up, Down, Bfly], ["idx", "up", "down", "bfly"], [".IDX", ".UP",
-    ".DOWN", ".BFLY"], {}
-);
 /// Maxwell SHR: signed (arithmetic) or unsigned (logical) right shift.
 ///
 /// Spec: isa-spec/spec/enums/shr_type.toml:1 (enum `shr_type`).
@@ -1758,8 +1743,10 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("CALL", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("CS2R", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("DADD", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
-    ("DFMA", &[70, 75, 80, 86, 89, 90, 100, 120]),
-    ("DMUL", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("DFMA", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("DMNMX", &[50, 52, 60]),
+    ("DMUL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("DSET", &[50, 52, 60]),
     ("DSETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("EXIT", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("F2F", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -1807,7 +1794,6 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("S2R", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("SEL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("SHF", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
-    ("SHFL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("SHL", &[50, 52, 60]),
     ("SHR", &[50, 52, 60]),
     ("STG", &[50, 52, 60, 70, 75]),
@@ -1888,23 +1874,23 @@ pub const fn sm_bit(sm: u32) -> u64 {
 define_ops! {
     Bfe(OpBfe), Bra(OpBra), BraUp(OpBraUp), BraUr(OpBraUr), Brev(OpBrev), Call(OpCall),
     CallAbs(OpCallAbs), CallAbsR(OpCallAbsR), CallR(OpCallR), Cs2r(OpCs2r),
-    Cs2r32(OpCs2r32), Dadd(OpDadd), Dfma(OpDfma), Dmul(OpDmul), Dsetp(OpDsetp),
-    Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64), F2fSm50(OpF2fSm50), F2i(OpF2i),
-    F2i64(OpF2i64), F2iSm50(OpF2iSm50), Fadd(OpFadd), Fadd32i(OpFadd32i), Ffma(OpFfma),
-    Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx), Fmul(OpFmul), Fmul32i(OpFmul32i),
-    Fsel(OpFsel), Fsetp(OpFsetp), Hadd2(OpHadd2), Hadd2F32(OpHadd2F32), I2f(OpI2f),
-    I2f64(OpI2f64), I2fSm50(OpI2fSm50), I2i(OpI2i), Iabs(OpIabs), Iadd(OpIadd),
-    Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x), Iadd64(OpIadd64),
-    Iadd64x(OpIadd64x), Iaddx(OpIaddx), Icmp(OpIcmp), Imad(OpImad), ImadHi(OpImadHi),
-    ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50), ImadWide(OpImadWide),
-    ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx), Imnmx64(OpImnmx64),
-    Imul(OpImul), Imul32i(OpImul32i), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i),
-    Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldc(OpLdc), Ldg(OpLdg), Lea(OpLea),
-    LeaHi(OpLeaHi), LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX), LeaSm50(OpLeaSm50),
-    LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i), Mov(OpMov),
-    Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu), Nop(OpNop), Plop3(OpPlop3),
-    Popc(OpPopc), Prmt(OpPrmt), Ret(OpRet), RetAbs(OpRetAbs), S2r(OpS2r), Sel(OpSel),
-    Sel64(OpSel64), Shf(OpShf), Shfl(OpShfl), Shl(OpShl), Shr(OpShr), Stg(OpStg),
+    Cs2r32(OpCs2r32), Dadd(OpDadd), Dfma(OpDfma), Dmnmx(OpDmnmx), Dmul(OpDmul),
+    Dset(OpDset), Dsetp(OpDsetp), Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64),
+    F2fSm50(OpF2fSm50), F2i(OpF2i), F2i64(OpF2i64), F2iSm50(OpF2iSm50), Fadd(OpFadd),
+    Fadd32i(OpFadd32i), Ffma(OpFfma), Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx),
+    Fmul(OpFmul), Fmul32i(OpFmul32i), Fsel(OpFsel), Fsetp(OpFsetp), Hadd2(OpHadd2),
+    Hadd2F32(OpHadd2F32), I2f(OpI2f), I2f64(OpI2f64), I2fSm50(OpI2fSm50), I2i(OpI2i),
+    Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x),
+    Iadd64(OpIadd64), Iadd64x(OpIadd64x), Iaddx(OpIaddx), Icmp(OpIcmp), Imad(OpImad),
+    ImadHi(OpImadHi), ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50),
+    ImadWide(OpImadWide), ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx),
+    Imnmx64(OpImnmx64), Imul(OpImul), Imul32i(OpImul32i), Iscadd(OpIscadd),
+    Iscadd32i(OpIscadd32i), Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldc(OpLdc),
+    Ldg(OpLdg), Lea(OpLea), LeaHi(OpLeaHi), LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX),
+    LeaSm50(OpLeaSm50), LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i),
+    Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu), Nop(OpNop),
+    Plop3(OpPlop3), Popc(OpPopc), Prmt(OpPrmt), Ret(OpRet), RetAbs(OpRetAbs), S2r(OpS2r),
+    Sel(OpSel), Sel64(OpSel64), Shf(OpShf), Shl(OpShl), Shr(OpShr), Stg(OpStg),
     Vimnmx(OpVimnmx), Xmad(OpXmad)
 }
 /// Decode one instruction word; `None` for a word no op of the spec matches.
@@ -2088,14 +2074,22 @@ fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpFfma, 8 > (w, sm)
+        decode_form:: < OpFfma, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpDset, 1 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpFfma, 8 > (w, sm)
+        decode_form:: < OpFfma, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpDset, 1 > (w, sm)
     );
     None
 }
@@ -2151,6 +2145,10 @@ fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpLeaSm50, 1 > (w, sm)
     );
     try_form!(
+        w & 0xfef0000000000000 == 0x3670000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDfma, 13 > (w, sm)
+    );
+    try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFsetp, 5 > (w, sm)
     );
@@ -2184,6 +2182,10 @@ fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfef8000000000000 == 0x36d0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpLeaSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef0000000000000 == 0x3670000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDfma, 13 > (w, sm)
     );
     try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2225,6 +2227,10 @@ fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpIadd, 1 > (w, sm)
     );
     try_form!(
+        w & 0xfefe7e0000000000 == 0x3880000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDmul, 8 > (w, sm)
+    );
+    try_form!(
         w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpImul, 1 > (w, sm)
     );
@@ -2255,6 +2261,10 @@ fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpImnmx, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDmnmx, 1 > (w, sm)
     );
     try_form!(
         w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2308,6 +2318,10 @@ fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpIadd, 1 > (w, sm)
     );
     try_form!(
+        w & 0xfefe7e0000000000 == 0x3880000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDmul, 8 > (w, sm)
+    );
+    try_form!(
         w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpImul, 1 > (w, sm)
     );
@@ -2338,6 +2352,10 @@ fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpImnmx, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDmnmx, 1 > (w, sm)
     );
     try_form!(
         w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2386,7 +2404,11 @@ fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
 fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpFfma, 9 > (w, sm)
+        decode_form:: < OpFfma, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0xff80000000000000 == 0x4900000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpDset, 2 > (w, sm)
     );
     None
 }
@@ -2423,6 +2445,10 @@ fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpLeaSm50, 2 > (w, sm)
     );
     try_form!(
+        w & 0xfff0000000000000 == 0x4b70000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDfma, 14 > (w, sm)
+    );
+    try_form!(
         w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFsetp, 6 > (w, sm)
     );
@@ -2452,6 +2478,10 @@ fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffeff0000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpShr, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffe7e0000000000 == 0x4c80000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDmul, 9 > (w, sm)
     );
     try_form!(
         w & 0xfff959800000c000 == 0x4ce0000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2488,6 +2518,10 @@ fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffc700000000000 == 0x4c18000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpIscadd, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffc180000000000 == 0x4c50000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDmnmx, 2 > (w, sm)
     );
     try_form!(
         w & 0xfffc880000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2570,7 +2604,11 @@ fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0xfff0800000000000 == 0x5340000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpIcmp, 3 > (w, sm)
+        decode_form:: < OpIcmp, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff0000000000000 == 0x5370000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpDfma, 15 > (w, sm)
     );
     None
 }
@@ -2588,7 +2626,11 @@ fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpShf, 7 > (w, sm)
+        decode_form:: < OpShf, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xff80007ff0000000 == 0x5900000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpDset, 0 > (w, sm)
     );
     None
 }
@@ -2623,6 +2665,10 @@ fn decode_sm50_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff0807ff0000000 == 0x5b40000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpIcmp, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff0007ff0000000 == 0x5b70000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDfma, 12 > (w, sm)
     );
     try_form!(
         w & 0xfff0007ff0000000 == 0x5bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2676,6 +2722,10 @@ fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpShr, 0 > (w, sm)
     );
     try_form!(
+        w & 0xfffe7e7ff0000000 == 0x5c80000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDmul, 7 > (w, sm)
+    );
+    try_form!(
         w & 0xfff959fff000c000 == 0x5ce0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpI2i, 0 > (w, sm)
     );
@@ -2710,6 +2760,10 @@ fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffc707ff0000000 == 0x5c18000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpIscadd, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffc187ff0000000 == 0x5c50000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDmnmx, 0 > (w, sm)
     );
     try_form!(
         w & 0xfffc887ff0000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2771,22 +2825,6 @@ fn decode_sm50_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 fn decode_sm50_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0xfff8000030000000 == 0xef10000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpShfl, 8 > (w, sm)
-    );
-    try_form!(
-        w & 0xfff8000030000000 == 0xef10000020000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpShfl, 9 > (w, sm)
-    );
-    try_form!(
-        w & 0xfff8000030000000 == 0xef10000010000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpShfl, 10 > (w, sm)
-    );
-    try_form!(
-        w & 0xfff8000030000000 == 0xef10000030000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpShfl, 11 > (w, sm)
-    );
     try_form!(
         w & 0xfff8000000000000 == 0xef90000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpLdc, 2 > (w, sm)
@@ -2953,14 +2991,22 @@ fn print_sm50_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
+        print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpDset, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
+        print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpDset, 1 > (w, sm, at, out)
     );
     None
 }
@@ -3016,6 +3062,10 @@ fn print_sm50_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpLeaSm50, 1 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfef0000000000000 == 0x3670000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDfma, 13 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFsetp, 5 > (w, sm, at, out)
     );
@@ -3049,6 +3099,10 @@ fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfef8000000000000 == 0x36d0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpLeaSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef0000000000000 == 0x3670000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDfma, 13 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3090,6 +3144,10 @@ fn print_sm50_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpIadd, 1 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfefe7e0000000000 == 0x3880000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDmul, 8 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpImul, 1 > (w, sm, at, out)
     );
@@ -3120,6 +3178,10 @@ fn print_sm50_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpImnmx, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDmnmx, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3173,6 +3235,10 @@ fn print_sm50_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpIadd, 1 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfefe7e0000000000 == 0x3880000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDmul, 8 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpImul, 1 > (w, sm, at, out)
     );
@@ -3203,6 +3269,10 @@ fn print_sm50_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpImnmx, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDmnmx, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3251,7 +3321,11 @@ fn print_sm50_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 fn print_sm50_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpFfma, 9 > (w, sm, at, out)
+        print_form_bundled:: < OpFfma, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff80000000000000 == 0x4900000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpDset, 2 > (w, sm, at, out)
     );
     None
 }
@@ -3288,6 +3362,10 @@ fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpLeaSm50, 2 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfff0000000000000 == 0x4b70000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDfma, 14 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFsetp, 6 > (w, sm, at, out)
     );
@@ -3317,6 +3395,10 @@ fn print_sm50_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffeff0000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpShr, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffe7e0000000000 == 0x4c80000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDmul, 9 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff959800000c000 == 0x4ce0000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3353,6 +3435,10 @@ fn print_sm50_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffc700000000000 == 0x4c18000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpIscadd, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffc180000000000 == 0x4c50000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDmnmx, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffc880000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3435,7 +3521,11 @@ fn print_sm50_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0xfff0800000000000 == 0x5340000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpIcmp, 3 > (w, sm, at, out)
+        print_form_bundled:: < OpIcmp, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff0000000000000 == 0x5370000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpDfma, 15 > (w, sm, at, out)
     );
     None
 }
@@ -3453,7 +3543,11 @@ fn print_sm50_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
+        print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff80007ff0000000 == 0x5900000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpDset, 0 > (w, sm, at, out)
     );
     None
 }
@@ -3488,6 +3582,10 @@ fn print_sm50_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff0807ff0000000 == 0x5b40000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpIcmp, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff0007ff0000000 == 0x5b70000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDfma, 12 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff0007ff0000000 == 0x5bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3541,6 +3639,10 @@ fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpShr, 0 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfffe7e7ff0000000 == 0x5c80000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDmul, 7 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfff959fff000c000 == 0x5ce0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpI2i, 0 > (w, sm, at, out)
     );
@@ -3575,6 +3677,10 @@ fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffc707ff0000000 == 0x5c18000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpIscadd, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffc187ff0000000 == 0x5c50000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDmnmx, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffc887ff0000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3636,22 +3742,6 @@ fn print_sm50_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     None
 }
 fn print_sm50_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0xfff8000030000000 == 0xef10000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpShfl, 8 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfff8000030000000 == 0xef10000020000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpShfl, 9 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfff8000030000000 == 0xef10000010000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpShfl, 10 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfff8000030000000 == 0xef10000030000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpShfl, 11 > (w, sm, at, out)
-    );
     try_form!(
         w & 0xfff8000000000000 == 0xef90000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpLdc, 2 > (w, sm, at, out)
@@ -3720,151 +3810,147 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x344, decode_sm70_arm38),
         (0x381, decode_sm70_arm39),
         (0x386, decode_sm70_arm40),
-        (0x389, decode_sm70_arm41),
-        (0x402, decode_sm70_arm42),
-        (0x411, decode_sm70_arm43),
-        (0x416, decode_sm70_arm44),
-        (0x419, decode_sm70_arm45),
-        (0x421, decode_sm70_arm46),
-        (0x423, decode_sm70_arm47),
-        (0x424, decode_sm70_arm48),
-        (0x429, decode_sm70_arm49),
-        (0x42a, decode_sm70_arm50),
-        (0x42b, decode_sm70_arm51),
-        (0x430, decode_sm70_arm52),
-        (0x547, decode_sm70_arm53),
-        (0x589, decode_sm70_arm54),
-        (0x607, decode_sm70_arm55),
-        (0x616, decode_sm70_arm56),
-        (0x619, decode_sm70_arm57),
-        (0x621, decode_sm70_arm58),
-        (0x623, decode_sm70_arm59),
-        (0x624, decode_sm70_arm60),
-        (0x625, decode_sm70_arm61),
-        (0x627, decode_sm70_arm62),
-        (0x629, decode_sm70_arm63),
-        (0x62a, decode_sm70_arm64),
-        (0x62b, decode_sm70_arm65),
-        (0x630, decode_sm70_arm66),
-        (0x802, decode_sm70_arm67),
-        (0x805, decode_sm70_arm68),
-        (0x807, decode_sm70_arm69),
-        (0x808, decode_sm70_arm70),
-        (0x809, decode_sm70_arm71),
-        (0x80b, decode_sm70_arm72),
-        (0x80c, decode_sm70_arm73),
-        (0x810, decode_sm70_arm74),
-        (0x811, decode_sm70_arm75),
-        (0x812, decode_sm70_arm76),
-        (0x813, decode_sm70_arm77),
-        (0x816, decode_sm70_arm78),
-        (0x817, decode_sm70_arm79),
-        (0x819, decode_sm70_arm80),
-        (0x81c, decode_sm70_arm81),
-        (0x820, decode_sm70_arm82),
-        (0x823, decode_sm70_arm83),
-        (0x824, decode_sm70_arm84),
-        (0x825, decode_sm70_arm85),
-        (0x827, decode_sm70_arm86),
-        (0x828, decode_sm70_arm87),
-        (0x82b, decode_sm70_arm88),
-        (0x835, decode_sm70_arm89),
-        (0x848, decode_sm70_arm90),
-        (0x900, decode_sm70_arm91),
-        (0x901, decode_sm70_arm92),
-        (0x904, decode_sm70_arm93),
-        (0x905, decode_sm70_arm94),
-        (0x906, decode_sm70_arm95),
-        (0x908, decode_sm70_arm96),
-        (0x909, decode_sm70_arm97),
-        (0x910, decode_sm70_arm98),
-        (0x911, decode_sm70_arm99),
-        (0x912, decode_sm70_arm100),
-        (0x918, decode_sm70_arm101),
-        (0x919, decode_sm70_arm102),
-        (0x943, decode_sm70_arm103),
-        (0x944, decode_sm70_arm104),
-        (0x947, decode_sm70_arm105),
-        (0x94d, decode_sm70_arm106),
-        (0x950, decode_sm70_arm107),
-        (0x989, decode_sm70_arm108),
-        (0xa02, decode_sm70_arm109),
-        (0xa07, decode_sm70_arm110),
-        (0xa08, decode_sm70_arm111),
-        (0xa09, decode_sm70_arm112),
-        (0xa0b, decode_sm70_arm113),
-        (0xa0c, decode_sm70_arm114),
-        (0xa10, decode_sm70_arm115),
-        (0xa11, decode_sm70_arm116),
-        (0xa12, decode_sm70_arm117),
-        (0xa13, decode_sm70_arm118),
-        (0xa16, decode_sm70_arm119),
-        (0xa17, decode_sm70_arm120),
-        (0xa19, decode_sm70_arm121),
-        (0xa20, decode_sm70_arm122),
-        (0xa23, decode_sm70_arm123),
-        (0xa24, decode_sm70_arm124),
-        (0xa25, decode_sm70_arm125),
-        (0xa27, decode_sm70_arm126),
-        (0xa28, decode_sm70_arm127),
-        (0xa2b, decode_sm70_arm128),
-        (0xa48, decode_sm70_arm129),
-        (0xb00, decode_sm70_arm130),
-        (0xb01, decode_sm70_arm131),
-        (0xb04, decode_sm70_arm132),
-        (0xb05, decode_sm70_arm133),
-        (0xb06, decode_sm70_arm134),
-        (0xb08, decode_sm70_arm135),
-        (0xb09, decode_sm70_arm136),
-        (0xb10, decode_sm70_arm137),
-        (0xb11, decode_sm70_arm138),
-        (0xb12, decode_sm70_arm139),
-        (0xb82, decode_sm70_arm140),
-        (0xc02, decode_sm70_arm141),
-        (0xc07, decode_sm70_arm142),
-        (0xc08, decode_sm70_arm143),
-        (0xc09, decode_sm70_arm144),
-        (0xc0b, decode_sm70_arm145),
-        (0xc0c, decode_sm70_arm146),
-        (0xc10, decode_sm70_arm147),
-        (0xc11, decode_sm70_arm148),
-        (0xc12, decode_sm70_arm149),
-        (0xc13, decode_sm70_arm150),
-        (0xc16, decode_sm70_arm151),
-        (0xc17, decode_sm70_arm152),
-        (0xc19, decode_sm70_arm153),
-        (0xc20, decode_sm70_arm154),
-        (0xc23, decode_sm70_arm155),
-        (0xc24, decode_sm70_arm156),
-        (0xc25, decode_sm70_arm157),
-        (0xc27, decode_sm70_arm158),
-        (0xc28, decode_sm70_arm159),
-        (0xc2b, decode_sm70_arm160),
-        (0xc35, decode_sm70_arm161),
-        (0xc48, decode_sm70_arm162),
-        (0xd00, decode_sm70_arm163),
-        (0xd01, decode_sm70_arm164),
-        (0xd04, decode_sm70_arm165),
-        (0xd05, decode_sm70_arm166),
-        (0xd06, decode_sm70_arm167),
-        (0xd08, decode_sm70_arm168),
-        (0xd09, decode_sm70_arm169),
-        (0xd10, decode_sm70_arm170),
-        (0xd11, decode_sm70_arm171),
-        (0xd12, decode_sm70_arm172),
-        (0xe07, decode_sm70_arm173),
-        (0xe16, decode_sm70_arm174),
-        (0xe19, decode_sm70_arm175),
-        (0xe21, decode_sm70_arm176),
-        (0xe23, decode_sm70_arm177),
-        (0xe24, decode_sm70_arm178),
-        (0xe25, decode_sm70_arm179),
-        (0xe27, decode_sm70_arm180),
-        (0xe29, decode_sm70_arm181),
-        (0xe2a, decode_sm70_arm182),
-        (0xe2b, decode_sm70_arm183),
-        (0xe30, decode_sm70_arm184),
-        (0xf89, decode_sm70_arm185),
+        (0x402, decode_sm70_arm41),
+        (0x411, decode_sm70_arm42),
+        (0x416, decode_sm70_arm43),
+        (0x419, decode_sm70_arm44),
+        (0x421, decode_sm70_arm45),
+        (0x423, decode_sm70_arm46),
+        (0x424, decode_sm70_arm47),
+        (0x429, decode_sm70_arm48),
+        (0x42a, decode_sm70_arm49),
+        (0x42b, decode_sm70_arm50),
+        (0x430, decode_sm70_arm51),
+        (0x547, decode_sm70_arm52),
+        (0x607, decode_sm70_arm53),
+        (0x616, decode_sm70_arm54),
+        (0x619, decode_sm70_arm55),
+        (0x621, decode_sm70_arm56),
+        (0x623, decode_sm70_arm57),
+        (0x624, decode_sm70_arm58),
+        (0x625, decode_sm70_arm59),
+        (0x627, decode_sm70_arm60),
+        (0x629, decode_sm70_arm61),
+        (0x62a, decode_sm70_arm62),
+        (0x62b, decode_sm70_arm63),
+        (0x630, decode_sm70_arm64),
+        (0x802, decode_sm70_arm65),
+        (0x805, decode_sm70_arm66),
+        (0x807, decode_sm70_arm67),
+        (0x808, decode_sm70_arm68),
+        (0x809, decode_sm70_arm69),
+        (0x80b, decode_sm70_arm70),
+        (0x80c, decode_sm70_arm71),
+        (0x810, decode_sm70_arm72),
+        (0x811, decode_sm70_arm73),
+        (0x812, decode_sm70_arm74),
+        (0x813, decode_sm70_arm75),
+        (0x816, decode_sm70_arm76),
+        (0x817, decode_sm70_arm77),
+        (0x819, decode_sm70_arm78),
+        (0x81c, decode_sm70_arm79),
+        (0x820, decode_sm70_arm80),
+        (0x823, decode_sm70_arm81),
+        (0x824, decode_sm70_arm82),
+        (0x825, decode_sm70_arm83),
+        (0x827, decode_sm70_arm84),
+        (0x828, decode_sm70_arm85),
+        (0x82b, decode_sm70_arm86),
+        (0x835, decode_sm70_arm87),
+        (0x848, decode_sm70_arm88),
+        (0x900, decode_sm70_arm89),
+        (0x901, decode_sm70_arm90),
+        (0x904, decode_sm70_arm91),
+        (0x905, decode_sm70_arm92),
+        (0x906, decode_sm70_arm93),
+        (0x908, decode_sm70_arm94),
+        (0x909, decode_sm70_arm95),
+        (0x910, decode_sm70_arm96),
+        (0x911, decode_sm70_arm97),
+        (0x912, decode_sm70_arm98),
+        (0x918, decode_sm70_arm99),
+        (0x919, decode_sm70_arm100),
+        (0x943, decode_sm70_arm101),
+        (0x944, decode_sm70_arm102),
+        (0x947, decode_sm70_arm103),
+        (0x94d, decode_sm70_arm104),
+        (0x950, decode_sm70_arm105),
+        (0xa02, decode_sm70_arm106),
+        (0xa07, decode_sm70_arm107),
+        (0xa08, decode_sm70_arm108),
+        (0xa09, decode_sm70_arm109),
+        (0xa0b, decode_sm70_arm110),
+        (0xa0c, decode_sm70_arm111),
+        (0xa10, decode_sm70_arm112),
+        (0xa11, decode_sm70_arm113),
+        (0xa12, decode_sm70_arm114),
+        (0xa13, decode_sm70_arm115),
+        (0xa16, decode_sm70_arm116),
+        (0xa17, decode_sm70_arm117),
+        (0xa19, decode_sm70_arm118),
+        (0xa20, decode_sm70_arm119),
+        (0xa23, decode_sm70_arm120),
+        (0xa24, decode_sm70_arm121),
+        (0xa25, decode_sm70_arm122),
+        (0xa27, decode_sm70_arm123),
+        (0xa28, decode_sm70_arm124),
+        (0xa2b, decode_sm70_arm125),
+        (0xa48, decode_sm70_arm126),
+        (0xb00, decode_sm70_arm127),
+        (0xb01, decode_sm70_arm128),
+        (0xb04, decode_sm70_arm129),
+        (0xb05, decode_sm70_arm130),
+        (0xb06, decode_sm70_arm131),
+        (0xb08, decode_sm70_arm132),
+        (0xb09, decode_sm70_arm133),
+        (0xb10, decode_sm70_arm134),
+        (0xb11, decode_sm70_arm135),
+        (0xb12, decode_sm70_arm136),
+        (0xb82, decode_sm70_arm137),
+        (0xc02, decode_sm70_arm138),
+        (0xc07, decode_sm70_arm139),
+        (0xc08, decode_sm70_arm140),
+        (0xc09, decode_sm70_arm141),
+        (0xc0b, decode_sm70_arm142),
+        (0xc0c, decode_sm70_arm143),
+        (0xc10, decode_sm70_arm144),
+        (0xc11, decode_sm70_arm145),
+        (0xc12, decode_sm70_arm146),
+        (0xc13, decode_sm70_arm147),
+        (0xc16, decode_sm70_arm148),
+        (0xc17, decode_sm70_arm149),
+        (0xc19, decode_sm70_arm150),
+        (0xc20, decode_sm70_arm151),
+        (0xc23, decode_sm70_arm152),
+        (0xc24, decode_sm70_arm153),
+        (0xc25, decode_sm70_arm154),
+        (0xc27, decode_sm70_arm155),
+        (0xc28, decode_sm70_arm156),
+        (0xc2b, decode_sm70_arm157),
+        (0xc35, decode_sm70_arm158),
+        (0xc48, decode_sm70_arm159),
+        (0xd00, decode_sm70_arm160),
+        (0xd01, decode_sm70_arm161),
+        (0xd04, decode_sm70_arm162),
+        (0xd05, decode_sm70_arm163),
+        (0xd06, decode_sm70_arm164),
+        (0xd08, decode_sm70_arm165),
+        (0xd09, decode_sm70_arm166),
+        (0xd10, decode_sm70_arm167),
+        (0xd11, decode_sm70_arm168),
+        (0xd12, decode_sm70_arm169),
+        (0xe07, decode_sm70_arm170),
+        (0xe16, decode_sm70_arm171),
+        (0xe19, decode_sm70_arm172),
+        (0xe21, decode_sm70_arm173),
+        (0xe23, decode_sm70_arm174),
+        (0xe24, decode_sm70_arm175),
+        (0xe25, decode_sm70_arm176),
+        (0xe27, decode_sm70_arm177),
+        (0xe29, decode_sm70_arm178),
+        (0xe2a, decode_sm70_arm179),
+        (0xe2b, decode_sm70_arm180),
+        (0xe30, decode_sm70_arm181),
     ],
     decode_none,
 );
@@ -4275,23 +4361,12 @@ fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x389 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
-        120) => decode_form:: < OpShfl, 0 > (w, sm)
-    );
-    try_form!(
-        w & 0xfff == 0x389 && matches!(sm, 70 | 75) => return decode_form:: < OpShfl, 4 >
-        (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
         w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) => return
         decode_form:: < OpMov64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLeaHi, 4 > (w, sm)
@@ -4303,35 +4378,35 @@ fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPrmt, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpShf, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFadd, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 4 > (w, sm)
@@ -4343,7 +4418,7 @@ fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDadd, 1 > (w, sm)
@@ -4354,7 +4429,7 @@ fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDsetp, 0 > (w, sm)
@@ -4365,7 +4440,7 @@ fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 4 > (w, sm)
@@ -4376,7 +4451,7 @@ fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0000000000000fff == 0x40000000000000000430 && matches!(sm, 86 |
         89) => decode_form:: < OpHadd2F32, 1 > (w, sm)
@@ -4399,7 +4474,7 @@ fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 89) => decode_form:: < OpBraUp, 0 > (w, sm)
@@ -4410,53 +4485,42 @@ fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x80000000000000000000fff == 0x589 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
-        120) => decode_form:: < OpShfl, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfff == 0x589 && matches!(sm, 70 | 75) => return decode_form:: < OpShfl, 5 >
-        (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) => return
         decode_form:: < OpSel64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPrmt, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpShf, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImad, 5 > (w, sm)
@@ -4467,7 +4531,7 @@ fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImadWide, 4 > (w, sm)
@@ -4478,35 +4542,35 @@ fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return decode_form:: < OpImadHi, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDsetp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff080000ff00000fff == 0x40000000000000000630 && matches!(sm, 86 |
         89) => decode_form:: < OpHadd2F32, 2 > (w, sm)
@@ -4529,14 +4593,14 @@ fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpMov, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpCs2r, 0 > (w, sm)
@@ -4547,21 +4611,21 @@ fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpSel, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsel, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 1 > (w, sm)
@@ -4576,14 +4640,14 @@ fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsetp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIsetp, 1 > (w, sm)
@@ -4594,7 +4658,7 @@ fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIadd3, 1 > (w, sm)
@@ -4606,7 +4670,7 @@ fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 1 > (w, sm)
@@ -4626,28 +4690,28 @@ fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpLop3, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpIabs, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPrmt, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => decode_form:: < OpImnmx, 1 > (w, sm)
@@ -4662,14 +4726,14 @@ fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpShf, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpPlop3, 0 > (w, sm)
@@ -4680,7 +4744,7 @@ fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 1 > (w,
@@ -4688,14 +4752,14 @@ fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 1 > (w, sm)
@@ -4707,7 +4771,7 @@ fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 1 > (w, sm)
@@ -4719,14 +4783,14 @@ fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDmul, 1 > (w, sm)
@@ -4737,7 +4801,7 @@ fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 1 > (w, sm)
@@ -4748,7 +4812,7 @@ fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120) => decode_form::
         < OpIadd, 4 > (w, sm)
@@ -4767,7 +4831,7 @@ fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => decode_form:: < OpVimnmx, 4 > (w, sm)
@@ -4782,42 +4846,42 @@ fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFlo, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBrev, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) => decode_form:: <
         OpMufu, 1 > (w, sm)
@@ -4832,49 +4896,49 @@ fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPopc, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpNop, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpS2r, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCallAbs, 0 > (w, sm)
@@ -4885,7 +4949,7 @@ fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCall, 0 > (w, sm)
@@ -4896,7 +4960,7 @@ fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpBra, 0 > (w, sm)
@@ -4919,14 +4983,14 @@ fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpExit, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpRet, 2 > (w, sm)
@@ -4969,39 +5033,28 @@ fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x80000000000000000000fff == 0x989 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
-        120) => decode_form:: < OpShfl, 2 > (w, sm)
-    );
-    try_form!(
-        w & 0xfff == 0x989 && matches!(sm, 70 | 75) => return decode_form:: < OpShfl, 6 >
-        (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpMov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpSel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFsel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 2 > (w, sm)
@@ -5016,21 +5069,21 @@ fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpIsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpIadd3, 2 > (w, sm)
@@ -5041,7 +5094,7 @@ fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90) => decode_form:: < OpLea, 2 > (w, sm)
@@ -5060,56 +5113,56 @@ fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpLop3, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpIabs, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPrmt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return decode_form:: < OpImnmx, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpShf, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => return decode_form:: < OpFmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImad, 2 > (w, sm)
@@ -5120,7 +5173,7 @@ fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImadWide, 2 > (w, sm)
@@ -5131,70 +5184,70 @@ fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return decode_form:: < OpImadHi, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return decode_form:: < OpVimnmx, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFlo, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpBrev, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2i, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpI2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => decode_form:: <
         OpMufu, 2 > (w, sm)
@@ -5209,35 +5262,35 @@ fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPopc, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2i64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpI2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 89 | 90 |
         100 | 120) => decode_form:: < OpLdc, 0 > (w, sm)
@@ -5248,7 +5301,7 @@ fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120) => decode_form:: < OpMov64, 2 > (w, sm)
@@ -5259,21 +5312,21 @@ fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpSel, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFsel, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => decode_form:: < OpFmnmx, 3 > (w, sm)
@@ -5288,14 +5341,14 @@ fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFsetp, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIsetp, 3 > (w, sm)
@@ -5306,7 +5359,7 @@ fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIadd3, 3 > (w, sm)
@@ -5317,7 +5370,7 @@ fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 3 > (w, sm)
@@ -5336,28 +5389,28 @@ fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpLop3, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpIabs, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPrmt, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpImnmx, 3 > (w, sm)
@@ -5372,28 +5425,28 @@ fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpShf, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFfma, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 3 > (w, sm)
@@ -5404,7 +5457,7 @@ fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 3 > (w, sm)
@@ -5416,14 +5469,14 @@ fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDmul, 3 > (w, sm)
@@ -5434,7 +5487,7 @@ fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDfma, 3 > (w, sm)
@@ -5445,7 +5498,7 @@ fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120) => decode_form:: < OpIadd, 5 > (w, sm)
@@ -5464,7 +5517,7 @@ fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => decode_form:: < OpVimnmx, 6 > (w, sm)
@@ -5479,42 +5532,42 @@ fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFlo, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpBrev, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2f, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2i, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2f, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpMufu, 6 > (w, sm)
@@ -5525,70 +5578,70 @@ fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPopc, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2f64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2i64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2f64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120) => return decode_form:: < OpSel64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPrmt, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpShf, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFadd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFfma, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 6 > (w, sm)
@@ -5599,7 +5652,7 @@ fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 5 > (w, sm)
@@ -5611,14 +5664,14 @@ fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDadd, 3 > (w, sm)
@@ -5629,7 +5682,7 @@ fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDsetp, 2 > (w, sm)
@@ -5640,7 +5693,7 @@ fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDfma, 6 > (w, sm)
@@ -5651,7 +5704,7 @@ fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 89) => decode_form:: < OpHadd2F32, 3 > (w, sm)
@@ -5671,17 +5724,6 @@ fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffde90ff0fffff0000000fff == 0x80000000000000000000e30 && matches!(sm, 90
         | 100 | 120) => return decode_form:: < OpHadd2, 11 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
-        120) => decode_form:: < OpShfl, 3 > (w, sm)
-    );
-    try_form!(
-        w & 0xfff == 0xf89 && matches!(sm, 70 | 75) => return decode_form:: < OpShfl, 7 >
-        (w, sm)
     );
     None
 }
@@ -5733,151 +5775,147 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x344, print_sm70_arm38),
         (0x381, print_sm70_arm39),
         (0x386, print_sm70_arm40),
-        (0x389, print_sm70_arm41),
-        (0x402, print_sm70_arm42),
-        (0x411, print_sm70_arm43),
-        (0x416, print_sm70_arm44),
-        (0x419, print_sm70_arm45),
-        (0x421, print_sm70_arm46),
-        (0x423, print_sm70_arm47),
-        (0x424, print_sm70_arm48),
-        (0x429, print_sm70_arm49),
-        (0x42a, print_sm70_arm50),
-        (0x42b, print_sm70_arm51),
-        (0x430, print_sm70_arm52),
-        (0x547, print_sm70_arm53),
-        (0x589, print_sm70_arm54),
-        (0x607, print_sm70_arm55),
-        (0x616, print_sm70_arm56),
-        (0x619, print_sm70_arm57),
-        (0x621, print_sm70_arm58),
-        (0x623, print_sm70_arm59),
-        (0x624, print_sm70_arm60),
-        (0x625, print_sm70_arm61),
-        (0x627, print_sm70_arm62),
-        (0x629, print_sm70_arm63),
-        (0x62a, print_sm70_arm64),
-        (0x62b, print_sm70_arm65),
-        (0x630, print_sm70_arm66),
-        (0x802, print_sm70_arm67),
-        (0x805, print_sm70_arm68),
-        (0x807, print_sm70_arm69),
-        (0x808, print_sm70_arm70),
-        (0x809, print_sm70_arm71),
-        (0x80b, print_sm70_arm72),
-        (0x80c, print_sm70_arm73),
-        (0x810, print_sm70_arm74),
-        (0x811, print_sm70_arm75),
-        (0x812, print_sm70_arm76),
-        (0x813, print_sm70_arm77),
-        (0x816, print_sm70_arm78),
-        (0x817, print_sm70_arm79),
-        (0x819, print_sm70_arm80),
-        (0x81c, print_sm70_arm81),
-        (0x820, print_sm70_arm82),
-        (0x823, print_sm70_arm83),
-        (0x824, print_sm70_arm84),
-        (0x825, print_sm70_arm85),
-        (0x827, print_sm70_arm86),
-        (0x828, print_sm70_arm87),
-        (0x82b, print_sm70_arm88),
-        (0x835, print_sm70_arm89),
-        (0x848, print_sm70_arm90),
-        (0x900, print_sm70_arm91),
-        (0x901, print_sm70_arm92),
-        (0x904, print_sm70_arm93),
-        (0x905, print_sm70_arm94),
-        (0x906, print_sm70_arm95),
-        (0x908, print_sm70_arm96),
-        (0x909, print_sm70_arm97),
-        (0x910, print_sm70_arm98),
-        (0x911, print_sm70_arm99),
-        (0x912, print_sm70_arm100),
-        (0x918, print_sm70_arm101),
-        (0x919, print_sm70_arm102),
-        (0x943, print_sm70_arm103),
-        (0x944, print_sm70_arm104),
-        (0x947, print_sm70_arm105),
-        (0x94d, print_sm70_arm106),
-        (0x950, print_sm70_arm107),
-        (0x989, print_sm70_arm108),
-        (0xa02, print_sm70_arm109),
-        (0xa07, print_sm70_arm110),
-        (0xa08, print_sm70_arm111),
-        (0xa09, print_sm70_arm112),
-        (0xa0b, print_sm70_arm113),
-        (0xa0c, print_sm70_arm114),
-        (0xa10, print_sm70_arm115),
-        (0xa11, print_sm70_arm116),
-        (0xa12, print_sm70_arm117),
-        (0xa13, print_sm70_arm118),
-        (0xa16, print_sm70_arm119),
-        (0xa17, print_sm70_arm120),
-        (0xa19, print_sm70_arm121),
-        (0xa20, print_sm70_arm122),
-        (0xa23, print_sm70_arm123),
-        (0xa24, print_sm70_arm124),
-        (0xa25, print_sm70_arm125),
-        (0xa27, print_sm70_arm126),
-        (0xa28, print_sm70_arm127),
-        (0xa2b, print_sm70_arm128),
-        (0xa48, print_sm70_arm129),
-        (0xb00, print_sm70_arm130),
-        (0xb01, print_sm70_arm131),
-        (0xb04, print_sm70_arm132),
-        (0xb05, print_sm70_arm133),
-        (0xb06, print_sm70_arm134),
-        (0xb08, print_sm70_arm135),
-        (0xb09, print_sm70_arm136),
-        (0xb10, print_sm70_arm137),
-        (0xb11, print_sm70_arm138),
-        (0xb12, print_sm70_arm139),
-        (0xb82, print_sm70_arm140),
-        (0xc02, print_sm70_arm141),
-        (0xc07, print_sm70_arm142),
-        (0xc08, print_sm70_arm143),
-        (0xc09, print_sm70_arm144),
-        (0xc0b, print_sm70_arm145),
-        (0xc0c, print_sm70_arm146),
-        (0xc10, print_sm70_arm147),
-        (0xc11, print_sm70_arm148),
-        (0xc12, print_sm70_arm149),
-        (0xc13, print_sm70_arm150),
-        (0xc16, print_sm70_arm151),
-        (0xc17, print_sm70_arm152),
-        (0xc19, print_sm70_arm153),
-        (0xc20, print_sm70_arm154),
-        (0xc23, print_sm70_arm155),
-        (0xc24, print_sm70_arm156),
-        (0xc25, print_sm70_arm157),
-        (0xc27, print_sm70_arm158),
-        (0xc28, print_sm70_arm159),
-        (0xc2b, print_sm70_arm160),
-        (0xc35, print_sm70_arm161),
-        (0xc48, print_sm70_arm162),
-        (0xd00, print_sm70_arm163),
-        (0xd01, print_sm70_arm164),
-        (0xd04, print_sm70_arm165),
-        (0xd05, print_sm70_arm166),
-        (0xd06, print_sm70_arm167),
-        (0xd08, print_sm70_arm168),
-        (0xd09, print_sm70_arm169),
-        (0xd10, print_sm70_arm170),
-        (0xd11, print_sm70_arm171),
-        (0xd12, print_sm70_arm172),
-        (0xe07, print_sm70_arm173),
-        (0xe16, print_sm70_arm174),
-        (0xe19, print_sm70_arm175),
-        (0xe21, print_sm70_arm176),
-        (0xe23, print_sm70_arm177),
-        (0xe24, print_sm70_arm178),
-        (0xe25, print_sm70_arm179),
-        (0xe27, print_sm70_arm180),
-        (0xe29, print_sm70_arm181),
-        (0xe2a, print_sm70_arm182),
-        (0xe2b, print_sm70_arm183),
-        (0xe30, print_sm70_arm184),
-        (0xf89, print_sm70_arm185),
+        (0x402, print_sm70_arm41),
+        (0x411, print_sm70_arm42),
+        (0x416, print_sm70_arm43),
+        (0x419, print_sm70_arm44),
+        (0x421, print_sm70_arm45),
+        (0x423, print_sm70_arm46),
+        (0x424, print_sm70_arm47),
+        (0x429, print_sm70_arm48),
+        (0x42a, print_sm70_arm49),
+        (0x42b, print_sm70_arm50),
+        (0x430, print_sm70_arm51),
+        (0x547, print_sm70_arm52),
+        (0x607, print_sm70_arm53),
+        (0x616, print_sm70_arm54),
+        (0x619, print_sm70_arm55),
+        (0x621, print_sm70_arm56),
+        (0x623, print_sm70_arm57),
+        (0x624, print_sm70_arm58),
+        (0x625, print_sm70_arm59),
+        (0x627, print_sm70_arm60),
+        (0x629, print_sm70_arm61),
+        (0x62a, print_sm70_arm62),
+        (0x62b, print_sm70_arm63),
+        (0x630, print_sm70_arm64),
+        (0x802, print_sm70_arm65),
+        (0x805, print_sm70_arm66),
+        (0x807, print_sm70_arm67),
+        (0x808, print_sm70_arm68),
+        (0x809, print_sm70_arm69),
+        (0x80b, print_sm70_arm70),
+        (0x80c, print_sm70_arm71),
+        (0x810, print_sm70_arm72),
+        (0x811, print_sm70_arm73),
+        (0x812, print_sm70_arm74),
+        (0x813, print_sm70_arm75),
+        (0x816, print_sm70_arm76),
+        (0x817, print_sm70_arm77),
+        (0x819, print_sm70_arm78),
+        (0x81c, print_sm70_arm79),
+        (0x820, print_sm70_arm80),
+        (0x823, print_sm70_arm81),
+        (0x824, print_sm70_arm82),
+        (0x825, print_sm70_arm83),
+        (0x827, print_sm70_arm84),
+        (0x828, print_sm70_arm85),
+        (0x82b, print_sm70_arm86),
+        (0x835, print_sm70_arm87),
+        (0x848, print_sm70_arm88),
+        (0x900, print_sm70_arm89),
+        (0x901, print_sm70_arm90),
+        (0x904, print_sm70_arm91),
+        (0x905, print_sm70_arm92),
+        (0x906, print_sm70_arm93),
+        (0x908, print_sm70_arm94),
+        (0x909, print_sm70_arm95),
+        (0x910, print_sm70_arm96),
+        (0x911, print_sm70_arm97),
+        (0x912, print_sm70_arm98),
+        (0x918, print_sm70_arm99),
+        (0x919, print_sm70_arm100),
+        (0x943, print_sm70_arm101),
+        (0x944, print_sm70_arm102),
+        (0x947, print_sm70_arm103),
+        (0x94d, print_sm70_arm104),
+        (0x950, print_sm70_arm105),
+        (0xa02, print_sm70_arm106),
+        (0xa07, print_sm70_arm107),
+        (0xa08, print_sm70_arm108),
+        (0xa09, print_sm70_arm109),
+        (0xa0b, print_sm70_arm110),
+        (0xa0c, print_sm70_arm111),
+        (0xa10, print_sm70_arm112),
+        (0xa11, print_sm70_arm113),
+        (0xa12, print_sm70_arm114),
+        (0xa13, print_sm70_arm115),
+        (0xa16, print_sm70_arm116),
+        (0xa17, print_sm70_arm117),
+        (0xa19, print_sm70_arm118),
+        (0xa20, print_sm70_arm119),
+        (0xa23, print_sm70_arm120),
+        (0xa24, print_sm70_arm121),
+        (0xa25, print_sm70_arm122),
+        (0xa27, print_sm70_arm123),
+        (0xa28, print_sm70_arm124),
+        (0xa2b, print_sm70_arm125),
+        (0xa48, print_sm70_arm126),
+        (0xb00, print_sm70_arm127),
+        (0xb01, print_sm70_arm128),
+        (0xb04, print_sm70_arm129),
+        (0xb05, print_sm70_arm130),
+        (0xb06, print_sm70_arm131),
+        (0xb08, print_sm70_arm132),
+        (0xb09, print_sm70_arm133),
+        (0xb10, print_sm70_arm134),
+        (0xb11, print_sm70_arm135),
+        (0xb12, print_sm70_arm136),
+        (0xb82, print_sm70_arm137),
+        (0xc02, print_sm70_arm138),
+        (0xc07, print_sm70_arm139),
+        (0xc08, print_sm70_arm140),
+        (0xc09, print_sm70_arm141),
+        (0xc0b, print_sm70_arm142),
+        (0xc0c, print_sm70_arm143),
+        (0xc10, print_sm70_arm144),
+        (0xc11, print_sm70_arm145),
+        (0xc12, print_sm70_arm146),
+        (0xc13, print_sm70_arm147),
+        (0xc16, print_sm70_arm148),
+        (0xc17, print_sm70_arm149),
+        (0xc19, print_sm70_arm150),
+        (0xc20, print_sm70_arm151),
+        (0xc23, print_sm70_arm152),
+        (0xc24, print_sm70_arm153),
+        (0xc25, print_sm70_arm154),
+        (0xc27, print_sm70_arm155),
+        (0xc28, print_sm70_arm156),
+        (0xc2b, print_sm70_arm157),
+        (0xc35, print_sm70_arm158),
+        (0xc48, print_sm70_arm159),
+        (0xd00, print_sm70_arm160),
+        (0xd01, print_sm70_arm161),
+        (0xd04, print_sm70_arm162),
+        (0xd05, print_sm70_arm163),
+        (0xd06, print_sm70_arm164),
+        (0xd08, print_sm70_arm165),
+        (0xd09, print_sm70_arm166),
+        (0xd10, print_sm70_arm167),
+        (0xd11, print_sm70_arm168),
+        (0xd12, print_sm70_arm169),
+        (0xe07, print_sm70_arm170),
+        (0xe16, print_sm70_arm171),
+        (0xe19, print_sm70_arm172),
+        (0xe21, print_sm70_arm173),
+        (0xe23, print_sm70_arm174),
+        (0xe24, print_sm70_arm175),
+        (0xe25, print_sm70_arm176),
+        (0xe27, print_sm70_arm177),
+        (0xe29, print_sm70_arm178),
+        (0xe2a, print_sm70_arm179),
+        (0xe2b, print_sm70_arm180),
+        (0xe30, print_sm70_arm181),
     ],
     print_none,
 );
@@ -6293,23 +6331,12 @@ fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x80000000000000000000fff == 0x389 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
-        120) => print_form:: < OpShfl, 0 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfff == 0x389 && matches!(sm, 70 | 75) => return print_form:: < OpShfl, 4 >
-        (w, sm, at, out)
-    );
-    None
-}
-fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
         w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) => return
         print_form:: < OpMov64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLeaHi, 4 > (w, sm, at,
@@ -6322,35 +6349,35 @@ fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPrmt, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpShf, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFadd, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 4 > (w, sm, at,
@@ -6363,7 +6390,7 @@ fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDadd, 1 > (w, sm, at, out)
@@ -6374,7 +6401,7 @@ fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDsetp, 0 > (w, sm, at, out)
@@ -6385,7 +6412,7 @@ fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 4 > (w, sm, at, out)
@@ -6396,7 +6423,7 @@ fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0000000000000fff == 0x40000000000000000430 && matches!(sm, 86 |
         89) => print_form:: < OpHadd2F32, 1 > (w, sm, at, out)
@@ -6419,7 +6446,7 @@ fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 89) => print_form:: < OpBraUp, 0 > (w, sm, at, out)
@@ -6430,53 +6457,42 @@ fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x80000000000000000000fff == 0x589 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
-        120) => print_form:: < OpShfl, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfff == 0x589 && matches!(sm, 70 | 75) => return print_form:: < OpShfl, 5 >
-        (w, sm, at, out)
-    );
-    None
-}
-fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) => return
         print_form:: < OpSel64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPrmt, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpShf, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImad, 5 > (w, sm, at, out)
@@ -6487,7 +6503,7 @@ fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImadWide, 4 > (w, sm, at, out)
@@ -6499,35 +6515,35 @@ fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return print_form:: < OpImadHi, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDsetp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff080000ff00000fff == 0x40000000000000000630 && matches!(sm, 86 |
         89) => print_form:: < OpHadd2F32, 2 > (w, sm, at, out)
@@ -6550,14 +6566,14 @@ fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpMov, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpCs2r, 0 > (w, sm, at,
@@ -6569,21 +6585,21 @@ fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpSel, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsel, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 1 > (w, sm, at, out)
@@ -6598,14 +6614,14 @@ fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsetp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIsetp, 1 > (w, sm, at, out)
@@ -6616,7 +6632,7 @@ fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIadd3, 1 > (w, sm, at, out)
@@ -6628,7 +6644,7 @@ fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 1 > (w, sm, at, out)
@@ -6650,28 +6666,28 @@ fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpLop3, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpIabs, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPrmt, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => print_form:: < OpImnmx, 1 > (w, sm, at, out)
@@ -6686,14 +6702,14 @@ fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpShf, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpPlop3, 0 > (w, sm, at, out)
@@ -6705,7 +6721,7 @@ fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 1 > (w,
@@ -6713,14 +6729,14 @@ fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 1 > (w, sm, at,
@@ -6733,7 +6749,7 @@ fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 1 > (w, sm,
@@ -6746,7 +6762,7 @@ fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 1 > (w, sm,
@@ -6754,7 +6770,7 @@ fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDmul, 1 > (w, sm, at, out)
@@ -6765,7 +6781,7 @@ fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 1 > (w, sm, at, out)
@@ -6776,7 +6792,7 @@ fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120) => print_form:: <
         OpIadd, 4 > (w, sm, at, out)
@@ -6795,7 +6811,7 @@ fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => print_form:: < OpVimnmx, 4 > (w, sm, at, out)
@@ -6810,42 +6826,42 @@ fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFlo, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBrev, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) => print_form:: <
         OpMufu, 1 > (w, sm, at, out)
@@ -6860,49 +6876,49 @@ fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPopc, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpNop, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpS2r, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCallAbs, 0 > (w, sm, at, out)
@@ -6913,7 +6929,7 @@ fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCall, 0 > (w, sm, at, out)
@@ -6924,7 +6940,7 @@ fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpBra, 0 > (w, sm, at, out)
@@ -6947,14 +6963,14 @@ fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpExit, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpRet, 2 > (w, sm, at, out)
@@ -6997,39 +7013,28 @@ fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x80000000000000000000fff == 0x989 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
-        120) => print_form:: < OpShfl, 2 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfff == 0x989 && matches!(sm, 70 | 75) => return print_form:: < OpShfl, 6 >
-        (w, sm, at, out)
-    );
-    None
-}
-fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpMov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpSel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFsel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 2 > (w, sm, at, out)
@@ -7044,21 +7049,21 @@ fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpIsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpIadd3, 2 > (w, sm, at, out)
@@ -7069,7 +7074,7 @@ fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90) => print_form:: < OpLea, 2 > (w, sm, at, out)
@@ -7088,56 +7093,56 @@ fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpLop3, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpIabs, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPrmt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return print_form:: < OpImnmx, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpShf, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => return print_form:: < OpFmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImad, 2 > (w, sm, at, out)
@@ -7148,7 +7153,7 @@ fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImadWide, 2 > (w, sm, at, out)
@@ -7160,70 +7165,70 @@ fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return print_form:: < OpImadHi, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return print_form:: < OpVimnmx, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFlo, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpBrev, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2i, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpI2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => print_form:: <
         OpMufu, 2 > (w, sm, at, out)
@@ -7238,35 +7243,35 @@ fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPopc, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2i64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpI2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 89 | 90 |
         100 | 120) => print_form:: < OpLdc, 0 > (w, sm, at, out)
@@ -7277,7 +7282,7 @@ fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120) => print_form:: < OpMov64, 2 > (w, sm, at, out)
@@ -7289,7 +7294,7 @@ fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpSel, 3 > (w, sm, at,
@@ -7297,7 +7302,7 @@ fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFsel, 3 > (w, sm, at,
@@ -7305,7 +7310,7 @@ fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => print_form:: < OpFmnmx, 3 > (w, sm, at, out)
@@ -7320,7 +7325,7 @@ fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFsetp, 3 > (w, sm,
@@ -7328,7 +7333,7 @@ fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIsetp, 3 > (w, sm, at, out)
@@ -7339,7 +7344,7 @@ fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIadd3, 3 > (w, sm, at, out)
@@ -7351,7 +7356,7 @@ fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 3 > (w, sm, at, out)
@@ -7371,7 +7376,7 @@ fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpLop3, 3 > (w, sm, at,
@@ -7379,7 +7384,7 @@ fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpIabs, 3 > (w, sm, at,
@@ -7387,7 +7392,7 @@ fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPrmt, 3 > (w, sm, at,
@@ -7395,7 +7400,7 @@ fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpImnmx, 3 > (w, sm, at, out)
@@ -7410,7 +7415,7 @@ fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpShf, 3 > (w, sm, at,
@@ -7418,7 +7423,7 @@ fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 3 > (w, sm, at,
@@ -7426,7 +7431,7 @@ fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFfma, 3 > (w, sm, at,
@@ -7434,7 +7439,7 @@ fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 3 > (w, sm, at, out)
@@ -7446,7 +7451,7 @@ fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 3 > (w, sm, at,
@@ -7459,7 +7464,7 @@ fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 3 > (w, sm,
@@ -7467,7 +7472,7 @@ fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDmul, 3 > (w, sm, at, out)
@@ -7478,7 +7483,7 @@ fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDfma, 3 > (w, sm, at, out)
@@ -7489,7 +7494,7 @@ fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120) => print_form:: < OpIadd, 5 > (w, sm, at, out)
@@ -7508,7 +7513,7 @@ fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => print_form:: < OpVimnmx, 6 > (w, sm, at, out)
@@ -7523,7 +7528,7 @@ fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFlo, 3 > (w, sm, at,
@@ -7531,7 +7536,7 @@ fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpBrev, 3 > (w, sm, at,
@@ -7539,7 +7544,7 @@ fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2f, 3 > (w, sm, at,
@@ -7547,7 +7552,7 @@ fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2i, 3 > (w, sm, at,
@@ -7555,7 +7560,7 @@ fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2f, 3 > (w, sm, at,
@@ -7563,7 +7568,7 @@ fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpMufu, 6 > (w, sm, at, out)
@@ -7574,7 +7579,7 @@ fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPopc, 3 > (w, sm, at,
@@ -7582,7 +7587,7 @@ fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2f64, 3 > (w, sm,
@@ -7590,7 +7595,7 @@ fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2i64, 3 > (w, sm,
@@ -7598,7 +7603,7 @@ fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2f64, 3 > (w, sm,
@@ -7606,14 +7611,14 @@ fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120) => return print_form:: < OpSel64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPrmt, 6 > (w, sm, at,
@@ -7621,7 +7626,7 @@ fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpShf, 6 > (w, sm, at,
@@ -7629,7 +7634,7 @@ fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFadd, 3 > (w, sm, at,
@@ -7637,7 +7642,7 @@ fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFfma, 6 > (w, sm, at,
@@ -7645,7 +7650,7 @@ fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 6 > (w, sm, at, out)
@@ -7657,7 +7662,7 @@ fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 5 > (w, sm, at,
@@ -7670,7 +7675,7 @@ fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 5 > (w, sm,
@@ -7678,7 +7683,7 @@ fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDadd, 3 > (w, sm, at, out)
@@ -7689,7 +7694,7 @@ fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDsetp, 2 > (w, sm, at, out)
@@ -7700,7 +7705,7 @@ fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDfma, 6 > (w, sm, at, out)
@@ -7711,7 +7716,7 @@ fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 89) => print_form:: < OpHadd2F32, 3 > (w, sm, at, out)
@@ -7731,17 +7736,6 @@ fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     try_form!(
         w & 0x1ffffde90ff0fffff0000000fff == 0x80000000000000000000e30 && matches!(sm, 90
         | 100 | 120) => return print_form:: < OpHadd2, 11 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
-        120) => print_form:: < OpShfl, 3 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfff == 0xf89 && matches!(sm, 70 | 75) => return print_form:: < OpShfl, 7 >
-        (w, sm, at, out)
     );
     None
 }
@@ -7964,6 +7958,38 @@ pub const FORMS: &[FormInfo] = &[
         0x80000000000000000000e2b, 0, 0, [GPR, GPR, UGPR]
     ),
     form_info!(
+        "dfma", "r", 12, Sm50, [50, 52, 60], 0xfff0007ff0000000, 0x5b70000000000000, 0,
+        0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "dfma", "i", 13, Sm50, [50, 52, 60], 0xfef0000000000000, 0x3670000000000000, 0,
+        0, [GPR, IMM, GPR]; (50..= 60, [(0x7ff8000000, 0x7ff8000000)], 0, 0x7f00000,
+        0x7f00000), (50..= 60, [(0x7ff8000000, 0x7ff0000000)], 0x7f00000, 0x7f00000,
+        0x7f00000)
+    ),
+    form_info!(
+        "dfma", "c", 14, Sm50, [50, 52, 60], 0xfff0000000000000, 0x4b70000000000000, 0,
+        0, [GPR, CBUF, GPR]
+    ),
+    form_info!(
+        "dfma", "c2", 15, Sm50, [50, 52, 60], 0xfff0000000000000, 0x5370000000000000, 0,
+        0, [GPR, GPR, CBUF]
+    ),
+    form_info!(
+        "dmnmx", "r", 0, Sm50, [50, 52, 60], 0xfffc187ff0000000, 0x5c50000000000000, 0,
+        0, [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "dmnmx", "i", 1, Sm50, [50, 52, 60], 0xfefc180000000000, 0x3850000000000000, 0,
+        0, [GPR, IMM, PRED]; (50..= 60, [(0x7ff8000000, 0x7ff8000000)], 0, 0x7f00000,
+        0x7f00000), (50..= 60, [(0x7ff8000000, 0x7ff0000000)], 0x7f00000, 0x7f00000,
+        0x7f00000)
+    ),
+    form_info!(
+        "dmnmx", "c", 2, Sm50, [50, 52, 60], 0xfffc180000000000, 0x4c50000000000000, 0,
+        0, [GPR, CBUF, PRED]
+    ),
+    form_info!(
         "dmul", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100],
         0x1ffffff3cff3fffff0000000fff, 0x228, 0, 0, [GPR, GPR]
     ),
@@ -7995,6 +8021,33 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "dmul", "rur", 6, Sm70, [120], 0x1ffffff3cff3fffff0000000fff,
         0x80000000000000000000c28, 0, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "dmul", "r", 7, Sm50, [50, 52, 60], 0xfffe7e7ff0000000, 0x5c80000000000000, 0, 0,
+        [GPR, GPR]
+    ),
+    form_info!(
+        "dmul", "i", 8, Sm50, [50, 52, 60], 0xfefe7e0000000000, 0x3880000000000000, 0, 0,
+        [GPR, IMM]; (50..= 60, [(0x7ff8000000, 0x7ff8000000)], 0, 0x7f00000, 0x7f00000),
+        (50..= 60, [(0x7ff8000000, 0x7ff0000000)], 0x7f00000, 0x7f00000, 0x7f00000)
+    ),
+    form_info!(
+        "dmul", "c", 9, Sm50, [50, 52, 60], 0xfffe7e0000000000, 0x4c80000000000000, 0, 0,
+        [GPR, CBUF]
+    ),
+    form_info!(
+        "dset", "r", 0, Sm50, [50, 52, 60], 0xff80007ff0000000, 0x5900000000000000, 0, 0,
+        [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "dset", "i", 1, Sm50, [50, 52, 60], 0xfe80000000000000, 0x3200000000000000, 0, 0,
+        [GPR, IMM, PRED]; (50..= 60, [(0x7ff8000000, 0x7ff8000000)], 0, 0x7f00000,
+        0x7f00000), (50..= 60, [(0x7ff8000000, 0x7ff0000000)], 0x7f00000, 0x7f00000,
+        0x7f00000)
+    ),
+    form_info!(
+        "dset", "c", 2, Sm50, [50, 52, 60], 0xff80000000000000, 0x4900000000000000, 0, 0,
+        [GPR, CBUF, PRED]
     ),
     form_info!(
         "dsetp", "rri", 0, Sm70, [70, 75, 80, 86, 89, 90, 100],
@@ -9930,54 +9983,6 @@ pub const FORMS: &[FormInfo] = &[
         0, [GPR, IMM, GPR]
     ),
     form_info!(
-        "shfl", "fixed", 0, Sm70, [80, 86, 89, 90, 100, 120], 0x80000000000000000000fff,
-        0x389, 0x1fff7f1ff00f3ffff0000000000, 0, [GPR, GPR, GPR]
-    ),
-    form_info!(
-        "shfl", "fixed", 1, Sm70, [80, 86, 89, 90, 100, 120], 0x80000000000000000000fff,
-        0x589, 0x1fff7f1fffff3e0000000000000, 0, [GPR, GPR, IMM]
-    ),
-    form_info!(
-        "shfl", "fixed", 2, Sm70, [80, 86, 89, 90, 100, 120], 0x80000000000000000000fff,
-        0x989, 0x1fff7f1ff00f01fffff00000000, 0, [GPR, IMM, GPR]
-    ),
-    form_info!(
-        "shfl", "fixed", 3, Sm70, [80, 86, 89, 90, 100, 120], 0x80000000000000000000fff,
-        0xf89, 0x1fff7f1fffff00000ff00000000, 0, [GPR, IMM, IMM]
-    ),
-    form_info!(
-        "shfl", "fixed", 4, Sm70, [70, 75], 0xfff, 0x389, 0x1fffff1ff00f3ffff0000000000,
-        0, [GPR, GPR, GPR]
-    ),
-    form_info!(
-        "shfl", "fixed", 5, Sm70, [70, 75], 0xfff, 0x589, 0x1fffff1fffff3e0000000000000,
-        0, [GPR, GPR, IMM]
-    ),
-    form_info!(
-        "shfl", "fixed", 6, Sm70, [70, 75], 0xfff, 0x989, 0x1fffff1ff00f01fffff00000000,
-        0, [GPR, IMM, GPR]
-    ),
-    form_info!(
-        "shfl", "fixed", 7, Sm70, [70, 75], 0xfff, 0xf89, 0x1fffff1fffff00000ff00000000,
-        0, [GPR, IMM, IMM]
-    ),
-    form_info!(
-        "shfl", "fixed", 8, Sm50, [50, 52, 60], 0xfff8000030000000, 0xef10000000000000,
-        0x807f00000000, 0, [GPR, GPR, GPR]
-    ),
-    form_info!(
-        "shfl", "fixed", 9, Sm50, [50, 52, 60], 0xfff8000030000000, 0xef10000020000000,
-        0x800300000000, 0, [GPR, GPR, IMM]
-    ),
-    form_info!(
-        "shfl", "fixed", 10, Sm50, [50, 52, 60], 0xfff8000030000000, 0xef10000010000000,
-        0x807f0e000000, 0, [GPR, IMM, GPR]
-    ),
-    form_info!(
-        "shfl", "fixed", 11, Sm50, [50, 52, 60], 0xfff8000030000000, 0xef10000030000000,
-        0x80030e000000, 0, [GPR, IMM, IMM]
-    ),
-    form_info!(
         "shl", "r", 0, Sm50, [50, 52, 60], 0xffffff7ff0000000, 0x5c48000000000000, 0, 0,
         [GPR, GPR]
     ),
@@ -10079,7 +10084,9 @@ include!(concat!(env!("OUT_DIR"), "/", "op_cs2r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cs2r32.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_dadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_dfma.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_dmnmx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_dmul.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_dset.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_dsetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_exit.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2f.rs"));
@@ -10154,7 +10161,6 @@ include!(concat!(env!("OUT_DIR"), "/", "op_s2r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_sel.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_sel64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shf.rs"));
-include!(concat!(env!("OUT_DIR"), "/", "op_shfl.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shl.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shr.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_stg.rs"));

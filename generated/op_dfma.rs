@@ -4,19 +4,21 @@
 
 /// `DFMA`: 64-bit float fused multiply-add.
 ///
-/// Spec: isa-spec/spec/ops/dfma.toml:2 (op `dfma`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/dfma.toml:2 (op `dfma`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpDfma {
-    /// Destination (f64). (isa-spec/spec/ops/dfma.toml:11)
+    /// Destination (f64). (isa-spec/spec/ops/dfma.toml:13)
     pub d: Reg,
-    /// Source (f64). (isa-spec/spec/ops/dfma.toml:15)
+    /// Source (f64). (isa-spec/spec/ops/dfma.toml:17)
     pub a: Src,
-    /// Source (f64). (isa-spec/spec/ops/dfma.toml:20)
+    /// Source (f64). (isa-spec/spec/ops/dfma.toml:22)
     pub b: Src,
-    /// Source (f64). (isa-spec/spec/ops/dfma.toml:25)
+    /// Source (f64). (isa-spec/spec/ops/dfma.toml:27)
     pub c: Src,
-    /// Modifier.  (isa-spec/spec/ops/dfma.toml:30)
+    /// Modifier.  (isa-spec/spec/ops/dfma.toml:32)
     pub rnd: Rnd,
+    /// Modifier. Maxwell/Pascal: also write the CC flags; printed on d (nvdisasm 11.8 prints bit 47 so). (isa-spec/spec/ops/dfma.toml:36)
+    pub cc: bool,
 }
 op_fields!(OpDfma, [a, b, c], [d]);
 /// Spec: isa-spec/spec/ops/dfma.toml:2.
@@ -25,7 +27,7 @@ impl OpDfma {
     pub const MNEMONIC: &'static str = "DFMA";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::F64).with_neg().with_abs().with_align(2),
         OperandInfo::new("b", ValueType::F64).with_neg().with_abs().with_align(2),
@@ -54,15 +56,19 @@ impl OpDfma {
             (reg!(Gpr), reg!(UGpr), reg!(Gpr)) if smb & 0x400 != 0 => Some(9),
             (reg!(Gpr), reg!(Gpr), SrcKind::Imm(_)) if smb & 0x400 != 0 => Some(10),
             (reg!(Gpr), reg!(Gpr), reg!(UGpr)) if smb & 0x400 != 0 => Some(11),
+            (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => Some(12),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Gpr)) if smb & 0x7 != 0 => Some(13),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Gpr)) if smb & 0x7 != 0 => Some(14),
+            (reg!(Gpr), reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7 != 0 => Some(15),
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/dfma.toml:44 pack alike.
+    /// What all forms of isa-spec/spec/ops/dfma.toml:55 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
                     E::fail(
                         Self::NAME,
@@ -74,7 +80,7 @@ impl OpDfma {
             }
         }
         if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
                     E::fail(
                         Self::NAME,
@@ -86,7 +92,7 @@ impl OpDfma {
             }
         }
         if let SrcKind::Reg(r) = self.c.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
                     E::fail(
                         Self::NAME,
@@ -107,6 +113,7 @@ impl OpDfma {
                 ),
             );
         }
+        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
         let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= u128::from(self.a.neg) << 72;
@@ -115,7 +122,7 @@ impl OpDfma {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dfma.toml:55; form at isa-spec/spec/ops/dfma.toml:60).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -129,7 +136,7 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dfma.toml:55; form at isa-spec/spec/ops/dfma.toml:60).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -141,7 +148,7 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/dfma.toml:55; form at isa-spec/spec/ops/dfma.toml:60).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -156,7 +163,7 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dfma.toml:55; form at isa-spec/spec/ops/dfma.toml:60).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -170,7 +177,7 @@ impl OpDfma {
         w |= u128::from(self.c.neg) << 75;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
+    /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dfma.toml:55; form at isa-spec/spec/ops/dfma.toml:60).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -182,7 +189,7 @@ impl OpDfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
+    /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/dfma.toml:55; form at isa-spec/spec/ops/dfma.toml:60).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -197,7 +204,7 @@ impl OpDfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
+    /// Form `rru` on SM [75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dfma.toml:55; form at isa-spec/spec/ops/dfma.toml:60).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -211,12 +218,12 @@ impl OpDfma {
         w |= u128::from(self.b.neg) << 75;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/dfma.toml:60 pack alike.
+    /// What all forms of isa-spec/spec/ops/dfma.toml:71 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
                     E::fail(
                         Self::NAME,
@@ -228,7 +235,7 @@ impl OpDfma {
             }
         }
         if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
                     E::fail(
                         Self::NAME,
@@ -240,7 +247,134 @@ impl OpDfma {
             }
         }
         if let SrcKind::Reg(r) = self.c.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "c", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "{} must be a register aligned to {}, not {}", "d", 2, self.d
+                    ),
+                ),
+            );
+        }
+        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
+        let mut w: u128 = 0;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= u128::from(self.a.neg) << 72;
+        w |= u128::from(self.a.abs) << 73;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= (self.rnd.index() as u128) << 78;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rrr` on SM [120] (isa-spec/spec/ops/dfma.toml:71; form at isa-spec/spec/ops/dfma.toml:60).
+    #[inline(always)]
+    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x22b | self.encode_e1::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= u128::from(self.b.abs) << 62;
+        w |= u128::from(self.b.neg) << 63;
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= u128::from(self.c.abs) << 74;
+        w |= u128::from(self.c.neg) << 75;
+        Ok(w)
+    }
+    /// Form `rir` on SM [120] (isa-spec/spec/ops/dfma.toml:71; form at isa-spec/spec/ops/dfma.toml:60).
+    #[inline(always)]
+    fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x82b | self.encode_e1::<E>(sm, c)?;
+        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= u128::from(self.c.abs) << 74;
+        w |= u128::from(self.c.neg) << 75;
+        Ok(w)
+    }
+    /// Form `rur` on SM [120] (isa-spec/spec/ops/dfma.toml:71; form at isa-spec/spec/ops/dfma.toml:60).
+    #[inline(always)]
+    fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x80000000000000000000c2b | self.encode_e1::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= u128::from(self.b.abs) << 62;
+        w |= u128::from(self.b.neg) << 63;
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= u128::from(self.c.abs) << 74;
+        w |= u128::from(self.c.neg) << 75;
+        Ok(w)
+    }
+    /// Form `rri` on SM [120] (isa-spec/spec/ops/dfma.toml:71; form at isa-spec/spec/ops/dfma.toml:60).
+    #[inline(always)]
+    fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x42b | self.encode_e1::<E>(sm, c)?;
+        w |= imm_src_field::<E>(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= u128::from(self.b.abs) << 74;
+        w |= u128::from(self.b.neg) << 75;
+        Ok(w)
+    }
+    /// Form `rru` on SM [120] (isa-spec/spec/ops/dfma.toml:71; form at isa-spec/spec/ops/dfma.toml:60).
+    #[inline(always)]
+    fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
+        let mut w: u128 = 0x80000000000000000000e2b | self.encode_e1::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= u128::from(self.c.abs) << 62;
+        w |= u128::from(self.c.neg) << 63;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
+        w |= u128::from(self.b.abs) << 74;
+        w |= u128::from(self.b.neg) << 75;
+        Ok(w)
+    }
+    /// What all forms of isa-spec/spec/ops/dfma.toml:79 pack alike.
+    #[inline(always)]
+    fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.b.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "b", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.c.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
                     E::fail(
                         Self::NAME,
@@ -262,80 +396,55 @@ impl OpDfma {
             );
         }
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.rnd.index() as u128) << 78;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= u128::from(self.cc) << 47;
+        w |= u128::from(self.b.neg) << 48;
+        w |= u128::from(self.c.neg) << 49;
+        w |= (self.rnd.index() as u128) << 50;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `rrr` on SM [120] (isa-spec/spec/ops/dfma.toml:60; form at isa-spec/spec/ops/dfma.toml:49).
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/dfma.toml:79; form at isa-spec/spec/ops/dfma.toml:82).
     #[inline(always)]
-    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x22b | self.encode_e1::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= u128::from(self.b.abs) << 62;
-        w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= u128::from(self.c.abs) << 74;
-        w |= u128::from(self.c.neg) << 75;
+    fn encode_f12<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x5b70000000000000 | self.encode_e2::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `rir` on SM [120] (isa-spec/spec/ops/dfma.toml:60; form at isa-spec/spec/ops/dfma.toml:49).
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/dfma.toml:79; form at isa-spec/spec/ops/dfma.toml:82).
     #[inline(always)]
-    fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x82b | self.encode_e1::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= u128::from(self.c.abs) << 74;
-        w |= u128::from(self.c.neg) << 75;
+    fn encode_f13<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x3670000000000000 | self.encode_e2::<E>(sm, c)?;
+        {
+            let v: u128 = imm_src_field::<
+                E,
+            >(Self::NAME, "b", &self.b, 20u32, 12u32, false)?;
+            w |= (v & 0x7ffff) << 20;
+            w |= ((v >> 19) & 1) << 56;
+        }
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `rur` on SM [120] (isa-spec/spec/ops/dfma.toml:60; form at isa-spec/spec/ops/dfma.toml:49).
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/dfma.toml:79; form at isa-spec/spec/ops/dfma.toml:82).
     #[inline(always)]
-    fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c2b | self.encode_e1::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
-        w |= u128::from(self.b.abs) << 62;
-        w |= u128::from(self.b.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= u128::from(self.c.abs) << 74;
-        w |= u128::from(self.c.neg) << 75;
+    fn encode_f14<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x4b70000000000000 | self.encode_e2::<E>(sm, c)?;
+        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
+        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `rri` on SM [120] (isa-spec/spec/ops/dfma.toml:60; form at isa-spec/spec/ops/dfma.toml:49).
+    /// Form `c2` on SM [50, 52, 60] (isa-spec/spec/ops/dfma.toml:79; form at isa-spec/spec/ops/dfma.toml:82).
     #[inline(always)]
-    fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x42b | self.encode_e1::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= u128::from(self.b.abs) << 74;
-        w |= u128::from(self.b.neg) << 75;
+    fn encode_f15<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x5370000000000000 | self.encode_e2::<E>(sm, c)?;
+        w |= cbuf_offset_field::<E>(Self::NAME, "c", &self.c, 4u32, 14u32, true)? << 20;
+        w |= cbuf_index_field::<E>(Self::NAME, "c", &self.c, 5u32)? << 34;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `rru` on SM [120] (isa-spec/spec/ops/dfma.toml:60; form at isa-spec/spec/ops/dfma.toml:49).
-    #[inline(always)]
-    fn encode_f11<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000e2b | self.encode_e1::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::UGpr, 8u32, sm)? << 32;
-        w |= u128::from(self.c.abs) << 62;
-        w |= u128::from(self.c.neg) << 63;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
-        w |= u128::from(self.b.abs) << 74;
-        w |= u128::from(self.b.neg) << 75;
-        Ok(w)
-    }
-    /// Fields all forms of isa-spec/spec/ops/dfma.toml:44 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/dfma.toml:55 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -343,15 +452,17 @@ impl OpDfma {
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
+        let cc: bool = false;
         Some(Self {
             d,
             a,
             b: Src::RZ,
             c: Src::RZ,
             rnd,
+            cc,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/dfma.toml:55; form at isa-spec/spec/ops/dfma.toml:60).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -363,7 +474,7 @@ impl OpDfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
+    /// Form `rir`'s fields (isa-spec/spec/ops/dfma.toml:55; form at isa-spec/spec/ops/dfma.toml:60).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -373,7 +484,7 @@ impl OpDfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/dfma.toml:55; form at isa-spec/spec/ops/dfma.toml:60).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -385,7 +496,7 @@ impl OpDfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
+    /// Form `rur`'s fields (isa-spec/spec/ops/dfma.toml:55; form at isa-spec/spec/ops/dfma.toml:60).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -397,7 +508,7 @@ impl OpDfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
+    /// Form `rri`'s fields (isa-spec/spec/ops/dfma.toml:55; form at isa-spec/spec/ops/dfma.toml:60).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -407,7 +518,7 @@ impl OpDfma {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/dfma.toml:55; form at isa-spec/spec/ops/dfma.toml:60).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -419,7 +530,7 @@ impl OpDfma {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/dfma.toml:44; form at isa-spec/spec/ops/dfma.toml:49).
+    /// Form `rru`'s fields (isa-spec/spec/ops/dfma.toml:55; form at isa-spec/spec/ops/dfma.toml:60).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -431,7 +542,7 @@ impl OpDfma {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/dfma.toml:60 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/dfma.toml:71 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -439,15 +550,17 @@ impl OpDfma {
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
+        let cc: bool = false;
         Some(Self {
             d,
             a,
             b: Src::RZ,
             c: Src::RZ,
             rnd,
+            cc,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/dfma.toml:60; form at isa-spec/spec/ops/dfma.toml:49).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/dfma.toml:71; form at isa-spec/spec/ops/dfma.toml:60).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -459,7 +572,7 @@ impl OpDfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/dfma.toml:60; form at isa-spec/spec/ops/dfma.toml:49).
+    /// Form `rir`'s fields (isa-spec/spec/ops/dfma.toml:71; form at isa-spec/spec/ops/dfma.toml:60).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -469,7 +582,7 @@ impl OpDfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/dfma.toml:60; form at isa-spec/spec/ops/dfma.toml:49).
+    /// Form `rur`'s fields (isa-spec/spec/ops/dfma.toml:71; form at isa-spec/spec/ops/dfma.toml:60).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -481,7 +594,7 @@ impl OpDfma {
             .with_abs(bit(w, 74));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/dfma.toml:60; form at isa-spec/spec/ops/dfma.toml:49).
+    /// Form `rri`'s fields (isa-spec/spec/ops/dfma.toml:71; form at isa-spec/spec/ops/dfma.toml:60).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -491,7 +604,7 @@ impl OpDfma {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/dfma.toml:60; form at isa-spec/spec/ops/dfma.toml:49).
+    /// Form `rru`'s fields (isa-spec/spec/ops/dfma.toml:71; form at isa-spec/spec/ops/dfma.toml:60).
     #[inline(always)]
     fn parts_f11(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -503,29 +616,107 @@ impl OpDfma {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `DFMA` (isa-spec/spec/ops/dfma.toml:33); `None` when the mnemonic is not this op's.
+    /// Fields all forms of isa-spec/spec/ops/dfma.toml:79 read alike; each sets the others.
+    #[inline(always)]
+    fn fields_e2(w: u128, sm: u32) -> Option<Self> {
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let rnd: Rnd = Rnd::from_index(bits(w, 50, 2) as usize)?;
+        let cc: bool = bit(w, 47);
+        Some(Self {
+            d,
+            a,
+            b: Src::RZ,
+            c: Src::RZ,
+            rnd,
+            cc,
+        })
+    }
+    /// Form `r`'s fields (isa-spec/spec/ops/dfma.toml:79; form at isa-spec/spec/ops/dfma.toml:82).
+    #[inline(always)]
+    fn parts_f12(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e2(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
+            .with_neg(bit(w, 48));
+        o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?)
+            .with_neg(bit(w, 49));
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+    }
+    /// Form `i`'s fields (isa-spec/spec/ops/dfma.toml:79; form at isa-spec/spec/ops/dfma.toml:82).
+    #[inline(always)]
+    fn parts_f13(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e2(w, sm)?;
+        o.b = Src::imm(
+                imm_from_field(
+                    (bits(w, 20, 19) | bits(w, 56, 1) << 19),
+                    20u32,
+                    12u32,
+                    false,
+                ),
+            )
+            .with_neg(bit(w, 48));
+        o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?)
+            .with_neg(bit(w, 49));
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+    }
+    /// Form `c`'s fields (isa-spec/spec/ops/dfma.toml:79; form at isa-spec/spec/ops/dfma.toml:82).
+    #[inline(always)]
+    fn parts_f14(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e2(w, sm)?;
+        o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 48));
+        o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?)
+            .with_neg(bit(w, 49));
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+    }
+    /// Form `c2`'s fields (isa-spec/spec/ops/dfma.toml:79; form at isa-spec/spec/ops/dfma.toml:82).
+    #[inline(always)]
+    fn parts_f15(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e2(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?)
+            .with_neg(bit(w, 48));
+        o.c = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 49));
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+    }
+    /// Parse one tokenized line of syntax `DFMA` (isa-spec/spec/ops/dfma.toml:42); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["DFMA"]])?;
         let mut cur = 0usize;
         let rnd: Rnd = take_enum_suffix(rest, &mut cur, &Rnd::ALL, |v| v.text_sm(sm))?;
+        let mut cc: bool = false;
         if cur != rest.len() {
             return None;
         }
         let mut at = asm_try!(Operands:: < 4 > ::start(line, 4, 0usize));
-        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let d = {
+            let tok = at.take();
+            let mut scur = 0usize;
+            cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
+            if scur != tok.suffixes.len() {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!(
+                            "unexpected suffix `.{}` on {}", tok.suffixes[scur], "d"
+                        ),
+                    }),
+                );
+            }
+            let tok = &tok.without_suffixes();
+            asm_try!(dst_operand(tok, "d", false))
+        };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::F64Hi));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::F64Hi));
         let c = asm_try!(src_operand(at.take(), "c", ImmStyle::F64Hi));
         let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "c"]));
-        let op = Self { d, a, b, c, rnd };
+        let op = Self { d, a, b, c, rnd, cc };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
             &reuse_marks,
             form,
             &[
-                ("a", &[17, 17, 17, 17, 17, 17, 17, 0, 0, 0, 0, 0]),
-                ("b", &[18, 0, 0, 0, 18, 18, 18, 0, 0, 0, 0, 0]),
-                ("c", &[19, 19, 19, 19, 0, 0, 0, 0, 0, 0, 0, 0]),
+                ("a", &[17, 17, 17, 17, 17, 17, 17, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+                ("b", &[18, 0, 0, 0, 18, 18, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+                ("c", &[19, 19, 19, 19, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
             ],
         );
         parsed(op, line, ctrl, 0)
@@ -536,10 +727,24 @@ impl OpDfma {
     /// Spec: isa-spec/spec/ops/dfma.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("dfma", 3usize, srcs)?;
-        let a: f64 = src_value(srcs, 0usize, &self.a)?;
-        let b: f64 = src_value(srcs, 1usize, &self.b)?;
-        let c: f64 = src_value(srcs, 2usize, &self.c)?;
+        let a_raw: f64 = f64::from_bits(srcs[0usize].u64()?);
+        let (a_neg, a_abs, a_not) = self.a.flags();
+        let a: f64 = a_raw.with_mods(a_neg, a_abs, a_not);
+        let b_raw: f64 = f64::from_bits(srcs[1usize].u64()?);
+        let (b_neg, b_abs, b_not) = self.b.flags();
+        let b: f64 = b_raw.with_mods(b_neg, b_abs, b_not);
+        let c_raw: f64 = f64::from_bits(srcs[2usize].u64()?);
+        let (c_neg, c_abs, c_not) = self.c.flags();
+        let c: f64 = c_raw.with_mods(c_neg, c_abs, c_not);
         let rnd = self.rnd;
+        let cc = self.cc;
+        if cc {
+            return Err(
+                FoldError::new(
+                    format!("{} has no fold on SM{} when {}", "dfma", sm, "cc"),
+                ),
+            );
+        }
         let out_d: f64 = dfma_f64(a, b, c, rnd)?;
         Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
@@ -548,23 +753,58 @@ impl MemOp for OpDfma {}
 /// Spec: isa-spec/spec/ops/dfma.toml:2.
 impl Encode for OpDfma {
     const NAME: &'static str = "dfma";
-    encode_by_form!(
-        0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3, 4 : =>
-        encode_f4, 5 : => encode_f5, 6 : => encode_f6, 7 : => encode_f7, 8 : =>
-        encode_f8, 9 : => encode_f9, 10 : => encode_f10, 11 : => encode_f11; [a, b, c]
-    );
+    /// The form [`Self::form_id`] picks, packed.
+    #[inline(always)]
+    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        match self.form_id(sm) {
+            Some(0) => self.encode_f0::<E>(sm, c),
+            Some(1) => self.encode_f1::<E>(sm, c),
+            Some(2) => self.encode_f2::<E>(sm, c),
+            Some(3) => self.encode_f3::<E>(sm, c),
+            Some(4) => self.encode_f4::<E>(sm, c),
+            Some(5) => self.encode_f5::<E>(sm, c),
+            Some(6) => self.encode_f6::<E>(sm, c),
+            Some(7) => self.encode_f7::<E>(sm, c),
+            Some(8) => self.encode_f8::<E>(sm, c),
+            Some(9) => self.encode_f9::<E>(sm, c),
+            Some(10) => self.encode_f10::<E>(sm, c),
+            Some(11) => self.encode_f11::<E>(sm, c),
+            Some(12) => self.encode_f12::<E>(sm, c),
+            Some(13) => self.encode_f13::<E>(sm, c),
+            Some(14) => self.encode_f14::<E>(sm, c),
+            Some(15) => self.encode_f15::<E>(sm, c),
+            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.c])),
+        }
+    }
 }
 /// Spec: isa-spec/spec/ops/dfma.toml:2.
 impl Forms for OpDfma {
-    parts_by_form!(
-        0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
-        parts_f5, 6 : parts_f6, 7 : parts_f7, 8 : parts_f8, 9 : parts_f9, 10 : parts_f10,
-        11 : parts_f11
-    );
+    #[inline(always)]
+    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
+        match F {
+            0 => Self::parts_f0(w, sm),
+            1 => Self::parts_f1(w, sm),
+            2 => Self::parts_f2(w, sm),
+            3 => Self::parts_f3(w, sm),
+            4 => Self::parts_f4(w, sm),
+            5 => Self::parts_f5(w, sm),
+            6 => Self::parts_f6(w, sm),
+            7 => Self::parts_f7(w, sm),
+            8 => Self::parts_f8(w, sm),
+            9 => Self::parts_f9(w, sm),
+            10 => Self::parts_f10(w, sm),
+            11 => Self::parts_f11(w, sm),
+            12 => Self::parts_f12(w, sm),
+            13 => Self::parts_f13(w, sm),
+            14 => Self::parts_f14(w, sm),
+            15 => Self::parts_f15(w, sm),
+            _ => None,
+        }
+    }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/dfma.toml:33.
+    /// Spec: isa-spec/spec/ops/dfma.toml:42.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 917504 != 0 { self.form_id(sm) } else { None };
@@ -576,7 +816,12 @@ impl Forms for OpDfma {
         out.push_str("DFMA");
         out.push_text_chunk(self.rnd.chunk_sm(sm));
         out.push_str(" ");
-        write_reg(out, self.d);
+        {
+            write_reg(out, self.d);
+            if self.cc {
+                out.push_str(".CC");
+            }
+        };
         out.push_str(", ");
         write_src(out, &self.a, reuse_a, ImmStyle::F64Hi.for_sm(sm));
         out.push_str(", ");
@@ -588,6 +833,13 @@ impl Forms for OpDfma {
 }
 /// Spec: isa-spec/spec/ops/dfma.toml:2.
 impl Legalize for OpDfma {
+    fn cc_use(&self, sm: u32) -> (bool, bool) {
+        let rnd = self.rnd;
+        let cc = self.cc;
+        match family_of(sm) {
+            _ => (false, cc),
+        }
+    }
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();
         {

@@ -4,17 +4,19 @@
 
 /// `DMUL`: 64-bit float multiply.
 ///
-/// Spec: isa-spec/spec/ops/dmul.toml:2 (op `dmul`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/dmul.toml:2 (op `dmul`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpDmul {
-    /// Destination (f64). (isa-spec/spec/ops/dmul.toml:11)
+    /// Destination (f64). (isa-spec/spec/ops/dmul.toml:13)
     pub d: Reg,
-    /// Source (f64). (isa-spec/spec/ops/dmul.toml:15)
+    /// Source (f64). (isa-spec/spec/ops/dmul.toml:17)
     pub a: Src,
-    /// Source (f64). (isa-spec/spec/ops/dmul.toml:20)
+    /// Source (f64). (isa-spec/spec/ops/dmul.toml:22)
     pub b: Src,
-    /// Modifier.  (isa-spec/spec/ops/dmul.toml:25)
+    /// Modifier.  (isa-spec/spec/ops/dmul.toml:27)
     pub rnd: Rnd,
+    /// Modifier. Maxwell/Pascal: also write the CC flags; printed on d (nvdisasm 11.8 prints bit 47 so). (isa-spec/spec/ops/dmul.toml:31)
+    pub cc: bool,
 }
 op_fields!(OpDmul, [a, b], [d]);
 /// Spec: isa-spec/spec/ops/dmul.toml:2.
@@ -23,7 +25,7 @@ impl OpDmul {
     pub const MNEMONIC: &'static str = "DMUL";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::F64).with_neg().with_abs().with_align(2),
         OperandInfo::new("b", ValueType::F64).with_neg().with_abs().with_align(2),
@@ -46,15 +48,18 @@ impl OpDmul {
             (reg!(Gpr), reg!(Gpr)) if smb & 0x400 != 0 => Some(4),
             (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x400 != 0 => Some(5),
             (reg!(Gpr), reg!(UGpr)) if smb & 0x400 != 0 => Some(6),
+            (reg!(Gpr), reg!(Gpr)) if smb & 0x7 != 0 => Some(7),
+            (reg!(Gpr), SrcKind::Imm(_)) if smb & 0x7 != 0 => Some(8),
+            (reg!(Gpr), SrcKind::CBuf(_)) if smb & 0x7 != 0 => Some(9),
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/dmul.toml:40 pack alike.
+    /// What all forms of isa-spec/spec/ops/dmul.toml:51 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
                     E::fail(
                         Self::NAME,
@@ -66,7 +71,7 @@ impl OpDmul {
             }
         }
         if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
                     E::fail(
                         Self::NAME,
@@ -87,6 +92,7 @@ impl OpDmul {
                 ),
             );
         }
+        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
         let mut w: u128 = 0;
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
         w |= u128::from(self.a.neg) << 72;
@@ -95,7 +101,7 @@ impl OpDmul {
         w |= (self.rnd.index() as u128) << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dmul.toml:40; form at isa-spec/spec/ops/dmul.toml:45).
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dmul.toml:51; form at isa-spec/spec/ops/dmul.toml:56).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -105,7 +111,7 @@ impl OpDmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dmul.toml:40; form at isa-spec/spec/ops/dmul.toml:45).
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dmul.toml:51; form at isa-spec/spec/ops/dmul.toml:56).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -113,7 +119,7 @@ impl OpDmul {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/dmul.toml:40; form at isa-spec/spec/ops/dmul.toml:45).
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/dmul.toml:51; form at isa-spec/spec/ops/dmul.toml:56).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -124,7 +130,7 @@ impl OpDmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dmul.toml:40; form at isa-spec/spec/ops/dmul.toml:45).
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100] (isa-spec/spec/ops/dmul.toml:51; form at isa-spec/spec/ops/dmul.toml:56).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
@@ -134,12 +140,12 @@ impl OpDmul {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/dmul.toml:57 pack alike.
+    /// What all forms of isa-spec/spec/ops/dmul.toml:68 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
                     E::fail(
                         Self::NAME,
@@ -151,7 +157,83 @@ impl OpDmul {
             }
         }
         if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "b", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        if self.d.file == RegFile::Gpr && !self.d.is_zero() && self.d.idx % 2 != 0 {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "{} must be a register aligned to {}, not {}", "d", 2, self.d
+                    ),
+                ),
+            );
+        }
+        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
+        let mut w: u128 = 0;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= u128::from(self.a.neg) << 72;
+        w |= u128::from(self.a.abs) << 73;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= (self.rnd.index() as u128) << 78;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rrr` on SM [120] (isa-spec/spec/ops/dmul.toml:68; form at isa-spec/spec/ops/dmul.toml:56).
+    #[inline(always)]
+    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        let mut w: u128 = 0x228 | self.encode_e1::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= u128::from(self.b.abs) << 62;
+        w |= u128::from(self.b.neg) << 63;
+        Ok(w)
+    }
+    /// Form `rir` on SM [120] (isa-spec/spec/ops/dmul.toml:68; form at isa-spec/spec/ops/dmul.toml:56).
+    #[inline(always)]
+    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x828 | self.encode_e1::<E>(sm, c)?;
+        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+        Ok(w)
+    }
+    /// Form `rur` on SM [120] (isa-spec/spec/ops/dmul.toml:68; form at isa-spec/spec/ops/dmul.toml:56).
+    #[inline(always)]
+    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        let mut w: u128 = 0x80000000000000000000c28 | self.encode_e1::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= u128::from(self.b.abs) << 62;
+        w |= u128::from(self.b.neg) << 63;
+        Ok(w)
+    }
+    /// What all forms of isa-spec/spec/ops/dmul.toml:76 pack alike.
+    #[inline(always)]
+    fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.a.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
+                return Err(
+                    E::fail(
+                        Self::NAME,
+                        format_args!(
+                            "{} must be a register aligned to {}, not {}", "a", 2, r
+                        ),
+                    ),
+                );
+            }
+        }
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
+        if let SrcKind::Reg(r) = self.b.kind {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
                 return Err(
                     E::fail(
                         Self::NAME,
@@ -173,42 +255,42 @@ impl OpDmul {
             );
         }
         let mut w: u128 = 0;
-        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
-        w |= u128::from(self.a.neg) << 72;
-        w |= u128::from(self.a.abs) << 73;
-        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w |= (self.rnd.index() as u128) << 78;
-        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= (self.rnd.index() as u128) << 39;
+        w |= u128::from(self.cc) << 47;
+        w |= u128::from(self.b.neg) << 48;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `rrr` on SM [120] (isa-spec/spec/ops/dmul.toml:57; form at isa-spec/spec/ops/dmul.toml:45).
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/dmul.toml:76; form at isa-spec/spec/ops/dmul.toml:79).
     #[inline(always)]
-    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x228 | self.encode_e1::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
-        w |= u128::from(self.b.abs) << 62;
-        w |= u128::from(self.b.neg) << 63;
+    fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x5c80000000000000 | self.encode_e2::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `rir` on SM [120] (isa-spec/spec/ops/dmul.toml:57; form at isa-spec/spec/ops/dmul.toml:45).
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/dmul.toml:76; form at isa-spec/spec/ops/dmul.toml:79).
     #[inline(always)]
-    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
-        let mut w: u128 = 0x828 | self.encode_e1::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+    fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x3880000000000000 | self.encode_e2::<E>(sm, c)?;
+        {
+            let v: u128 = imm_src_field::<
+                E,
+            >(Self::NAME, "b", &self.b, 20u32, 12u32, false)?;
+            w |= (v & 0x7ffff) << 20;
+            w |= ((v >> 19) & 1) << 56;
+        }
         Ok(w)
     }
-    /// Form `rur` on SM [120] (isa-spec/spec/ops/dmul.toml:57; form at isa-spec/spec/ops/dmul.toml:45).
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/dmul.toml:76; form at isa-spec/spec/ops/dmul.toml:79).
     #[inline(always)]
-    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
-        let mut w: u128 = 0x80000000000000000000c28 | self.encode_e1::<E>(sm, c)?;
-        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
-        w |= u128::from(self.b.abs) << 62;
-        w |= u128::from(self.b.neg) << 63;
+    fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x4c80000000000000 | self.encode_e2::<E>(sm, c)?;
+        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
+        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/dmul.toml:40 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/dmul.toml:51 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -216,9 +298,10 @@ impl OpDmul {
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
-        Some(Self { d, a, b: Src::RZ, rnd })
+        let cc: bool = false;
+        Some(Self { d, a, b: Src::RZ, rnd, cc })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/dmul.toml:40; form at isa-spec/spec/ops/dmul.toml:45).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/dmul.toml:51; form at isa-spec/spec/ops/dmul.toml:56).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -227,14 +310,14 @@ impl OpDmul {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/dmul.toml:40; form at isa-spec/spec/ops/dmul.toml:45).
+    /// Form `rir`'s fields (isa-spec/spec/ops/dmul.toml:51; form at isa-spec/spec/ops/dmul.toml:56).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/dmul.toml:40; form at isa-spec/spec/ops/dmul.toml:45).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/dmul.toml:51; form at isa-spec/spec/ops/dmul.toml:56).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -243,7 +326,7 @@ impl OpDmul {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/dmul.toml:40; form at isa-spec/spec/ops/dmul.toml:45).
+    /// Form `rur`'s fields (isa-spec/spec/ops/dmul.toml:51; form at isa-spec/spec/ops/dmul.toml:56).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -252,7 +335,7 @@ impl OpDmul {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/dmul.toml:57 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/dmul.toml:68 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -260,9 +343,10 @@ impl OpDmul {
             .with_neg(bit(w, 72))
             .with_abs(bit(w, 73));
         let rnd: Rnd = Rnd::from_index(bits(w, 78, 2) as usize)?;
-        Some(Self { d, a, b: Src::RZ, rnd })
+        let cc: bool = false;
+        Some(Self { d, a, b: Src::RZ, rnd, cc })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/dmul.toml:57; form at isa-spec/spec/ops/dmul.toml:45).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/dmul.toml:68; form at isa-spec/spec/ops/dmul.toml:56).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -271,14 +355,14 @@ impl OpDmul {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/dmul.toml:57; form at isa-spec/spec/ops/dmul.toml:45).
+    /// Form `rir`'s fields (isa-spec/spec/ops/dmul.toml:68; form at isa-spec/spec/ops/dmul.toml:56).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/dmul.toml:57; form at isa-spec/spec/ops/dmul.toml:45).
+    /// Form `rur`'s fields (isa-spec/spec/ops/dmul.toml:68; form at isa-spec/spec/ops/dmul.toml:56).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -287,25 +371,84 @@ impl OpDmul {
             .with_abs(bit(w, 62));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `DMUL` (isa-spec/spec/ops/dmul.toml:28); `None` when the mnemonic is not this op's.
+    /// Fields all forms of isa-spec/spec/ops/dmul.toml:76 read alike; each sets the others.
+    #[inline(always)]
+    fn fields_e2(w: u128, sm: u32) -> Option<Self> {
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let rnd: Rnd = Rnd::from_index(bits(w, 39, 2) as usize)?;
+        let cc: bool = bit(w, 47);
+        Some(Self { d, a, b: Src::RZ, rnd, cc })
+    }
+    /// Form `r`'s fields (isa-spec/spec/ops/dmul.toml:76; form at isa-spec/spec/ops/dmul.toml:79).
+    #[inline(always)]
+    fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e2(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
+            .with_neg(bit(w, 48));
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+    }
+    /// Form `i`'s fields (isa-spec/spec/ops/dmul.toml:76; form at isa-spec/spec/ops/dmul.toml:79).
+    #[inline(always)]
+    fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e2(w, sm)?;
+        o.b = Src::imm(
+                imm_from_field(
+                    (bits(w, 20, 19) | bits(w, 56, 1) << 19),
+                    20u32,
+                    12u32,
+                    false,
+                ),
+            )
+            .with_neg(bit(w, 48));
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+    }
+    /// Form `c`'s fields (isa-spec/spec/ops/dmul.toml:76; form at isa-spec/spec/ops/dmul.toml:79).
+    #[inline(always)]
+    fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e2(w, sm)?;
+        o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true).with_neg(bit(w, 48));
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+    }
+    /// Parse one tokenized line of syntax `DMUL` (isa-spec/spec/ops/dmul.toml:37); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["DMUL"]])?;
         let mut cur = 0usize;
         let rnd: Rnd = take_enum_suffix(rest, &mut cur, &Rnd::ALL, |v| v.text_sm(sm))?;
+        let mut cc: bool = false;
         if cur != rest.len() {
             return None;
         }
         let mut at = asm_try!(Operands:: < 3 > ::start(line, 3, 0usize));
-        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let d = {
+            let tok = at.take();
+            let mut scur = 0usize;
+            cc = take_suffix(&tok.suffixes, &mut scur, ".CC");
+            if scur != tok.suffixes.len() {
+                return Some(
+                    Err(AsmError {
+                        col: tok.col,
+                        message: format!(
+                            "unexpected suffix `.{}` on {}", tok.suffixes[scur], "d"
+                        ),
+                    }),
+                );
+            }
+            let tok = &tok.without_suffixes();
+            asm_try!(dst_operand(tok, "d", false))
+        };
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::F64Hi));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::F64Hi));
         let reuse_marks = asm_try!(at.finish(& ["d", "a", "b"]));
-        let op = Self { d, a, b, rnd };
+        let op = Self { d, a, b, rnd, cc };
         let form = op.form_id(sm);
         let ctrl = reuse_ctrl(
             &reuse_marks,
             form,
-            &[("a", &[17, 17, 17, 17, 0, 0, 0]), ("b", &[18, 0, 0, 0, 0, 0, 0])],
+            &[
+                ("a", &[17, 17, 17, 17, 0, 0, 0, 0, 0, 0]),
+                ("b", &[18, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+            ],
         );
         parsed(op, line, ctrl, 0)
     }
@@ -315,9 +458,21 @@ impl OpDmul {
     /// Spec: isa-spec/spec/ops/dmul.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("dmul", 2usize, srcs)?;
-        let a: f64 = src_value(srcs, 0usize, &self.a)?;
-        let b: f64 = src_value(srcs, 1usize, &self.b)?;
+        let a_raw: f64 = f64::from_bits(srcs[0usize].u64()?);
+        let (a_neg, a_abs, a_not) = self.a.flags();
+        let a: f64 = a_raw.with_mods(a_neg, a_abs, a_not);
+        let b_raw: f64 = f64::from_bits(srcs[1usize].u64()?);
+        let (b_neg, b_abs, b_not) = self.b.flags();
+        let b: f64 = b_raw.with_mods(b_neg, b_abs, b_not);
         let rnd = self.rnd;
+        let cc = self.cc;
+        if cc {
+            return Err(
+                FoldError::new(
+                    format!("{} has no fold on SM{} when {}", "dmul", sm, "cc"),
+                ),
+            );
+        }
         let out_d: f64 = dmul_f64(a, b, rnd)?;
         Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
@@ -326,21 +481,46 @@ impl MemOp for OpDmul {}
 /// Spec: isa-spec/spec/ops/dmul.toml:2.
 impl Encode for OpDmul {
     const NAME: &'static str = "dmul";
-    encode_by_form!(
-        0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3, 4 : =>
-        encode_f4, 5 : => encode_f5, 6 : => encode_f6; [a, b]
-    );
+    /// The form [`Self::form_id`] picks, packed.
+    #[inline(always)]
+    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        match self.form_id(sm) {
+            Some(0) => self.encode_f0::<E>(sm, c),
+            Some(1) => self.encode_f1::<E>(sm, c),
+            Some(2) => self.encode_f2::<E>(sm, c),
+            Some(3) => self.encode_f3::<E>(sm, c),
+            Some(4) => self.encode_f4::<E>(sm, c),
+            Some(5) => self.encode_f5::<E>(sm, c),
+            Some(6) => self.encode_f6::<E>(sm, c),
+            Some(7) => self.encode_f7::<E>(sm, c),
+            Some(8) => self.encode_f8::<E>(sm, c),
+            Some(9) => self.encode_f9::<E>(sm, c),
+            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b])),
+        }
+    }
 }
 /// Spec: isa-spec/spec/ops/dmul.toml:2.
 impl Forms for OpDmul {
-    parts_by_form!(
-        0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
-        parts_f5, 6 : parts_f6
-    );
+    #[inline(always)]
+    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
+        match F {
+            0 => Self::parts_f0(w, sm),
+            1 => Self::parts_f1(w, sm),
+            2 => Self::parts_f2(w, sm),
+            3 => Self::parts_f3(w, sm),
+            4 => Self::parts_f4(w, sm),
+            5 => Self::parts_f5(w, sm),
+            6 => Self::parts_f6(w, sm),
+            7 => Self::parts_f7(w, sm),
+            8 => Self::parts_f8(w, sm),
+            9 => Self::parts_f9(w, sm),
+            _ => None,
+        }
+    }
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/dmul.toml:28.
+    /// Spec: isa-spec/spec/ops/dmul.toml:37.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
@@ -350,7 +530,12 @@ impl Forms for OpDmul {
         out.push_str("DMUL");
         out.push_text_chunk(self.rnd.chunk_sm(sm));
         out.push_str(" ");
-        write_reg(out, self.d);
+        {
+            write_reg(out, self.d);
+            if self.cc {
+                out.push_str(".CC");
+            }
+        };
         out.push_str(", ");
         write_src(out, &self.a, reuse_a, ImmStyle::F64Hi.for_sm(sm));
         out.push_str(", ");
@@ -360,6 +545,13 @@ impl Forms for OpDmul {
 }
 /// Spec: isa-spec/spec/ops/dmul.toml:2.
 impl Legalize for OpDmul {
+    fn cc_use(&self, sm: u32) -> (bool, bool) {
+        let rnd = self.rnd;
+        let cc = self.cc;
+        match family_of(sm) {
+            _ => (false, cc),
+        }
+    }
     fn swapped(&self) -> Vec<Self> {
         let mut v = Vec::new();
         {

@@ -33,6 +33,7 @@ pub const HELPERS: &[&str] = &[
     "dadd_f64",
     "dcmp_f64",
     "dfma_f64",
+    "dmnmx_f64",
     "dmul_f64",
     "f2f_f32",
     "f2i_u32",

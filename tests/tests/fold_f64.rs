@@ -1,4 +1,4 @@
-//! Fold semantics of the fp64 ops (DADD, DMUL, DFMA, DSETP) against references
+//! Fold semantics of the fp64 ops (DADD, DMUL, DFMA, DSETP; Maxwell's DSET, DMNMX) against references
 //! built from Rust's own f64 arithmetic: round-to-nearest is the native
 //! operation; the directed modes step from it by the sign of the exact
 //! error (TwoSum for sums, `mul_add` for products), independent of nak's
@@ -42,6 +42,7 @@ fn dmul_op(rnd: Rnd) -> OpDmul {
         a: r(2),
         b: r(4),
         rnd,
+        cc: false,
     }
 }
 
@@ -52,6 +53,7 @@ fn dfma_op(rnd: Rnd) -> OpDfma {
         b: r(4),
         c: r(6),
         rnd,
+        cc: false,
     }
 }
 
@@ -275,6 +277,7 @@ fn source_modifiers_apply_before_the_operation() {
         b: r(4),
         c: r(6).with_neg(true),
         rnd: Rnd::Rn,
+        cc: false,
     };
     assert_eq!(
         bits(op.fold(90, &vals(&[-2.0, 3.0, 1.0]))),
@@ -413,4 +416,178 @@ fn maxwell_dadd_folds_and_cc_writes_refuse() {
         add.cc = true;
         assert!(add.fold(sm, &args).is_err());
     }
+}
+
+#[test]
+fn maxwell_dmul_dfma_fold_and_cc_writes_refuse() {
+    // Maxwell's DMUL and DFMA fold as Volta's (the same helpers); the CC
+    // flags they write with `.CC` are not modelled.
+    for sm in [50, 52, 60] {
+        assert_eq!(dmul(1.5, -3.0, Rnd::Rn, sm), (-4.5f64).to_bits());
+        assert_eq!(dfma(2.0, 3.0, 0.5, Rnd::Rz, sm), 6.5f64.to_bits());
+        let mut mul = dmul_op(Rnd::Rn);
+        mul.cc = true;
+        assert!(mul.fold(sm, &vals(&[1.0, 2.0])).is_err());
+        let mut fma = dfma_op(Rnd::Rn);
+        fma.cc = true;
+        assert!(fma.fold(sm, &vals(&[1.0, 2.0, 3.0])).is_err());
+    }
+}
+
+fn dset_op(cmp: Dcmp, setop: Setop, bf: bool) -> OpDset {
+    OpDset {
+        d: Reg::gpr(0),
+        a: r(2),
+        b: r(4),
+        acc: Src::PT,
+        bf,
+        cmp,
+        setop,
+        cc: false,
+    }
+}
+
+fn word(v: Value) -> u32 {
+    match v {
+        Value::U32(x) => x,
+        other => panic!("not a u32: {other:?}"),
+    }
+}
+
+#[test]
+fn dset_writes_a_mask_or_one_point_zero() {
+    let xs = [
+        0.0,
+        -0.0,
+        1.0,
+        1.0 + f64::EPSILON,
+        -1.0,
+        f64::INFINITY,
+        f64::NAN,
+    ];
+    for cmp in Dcmp::ALL {
+        for setop in Setop::ALL {
+            for bf in [false, true] {
+                for &a in &xs {
+                    for &b in &xs {
+                        for acc in [false, true] {
+                            let args = [
+                                Value::U64(a.to_bits()),
+                                Value::U64(b.to_bits()),
+                                Value::Pred(acc),
+                            ];
+                            let out = dset_op(cmp, setop, bf).fold(50, &args).expect("folds");
+                            let c = dsetp_reference(cmp, a, b);
+                            let p = match setop {
+                                Setop::And => c & acc,
+                                Setop::Or => c | acc,
+                                Setop::Xor => c ^ acc,
+                            };
+                            let want = match (p, bf) {
+                                (false, _) => 0,
+                                (true, false) => u32::MAX,
+                                (true, true) => 1.0f32.to_bits(),
+                            };
+                            let what = format!("{cmp:?} {setop:?} bf={bf} {a:e} {b:e} {acc}");
+                            assert_eq!(word(out.as_slice()[0]), want, "{what}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn dset_applies_source_modifiers_and_refuses_cc() {
+    let mut op = dset_op(Dcmp::Lt, Setop::And, true);
+    op.a = r(2).with_neg(true);
+    op.b = r(4).with_abs(true);
+    // -(2) < |-1|: 1.0; without the modifiers 2 < -1 is false.
+    let args = [
+        Value::U64(2.0f64.to_bits()),
+        Value::U64((-1.0f64).to_bits()),
+        Value::Pred(true),
+    ];
+    assert_eq!(word(op.fold(60, &args).unwrap().as_slice()[0]), 0x3f80_0000);
+    assert_eq!(
+        word(
+            dset_op(Dcmp::Lt, Setop::And, true)
+                .fold(60, &args)
+                .unwrap()
+                .as_slice()[0]
+        ),
+        0
+    );
+    op.cc = true;
+    assert!(op.fold(60, &args).is_err());
+}
+
+fn dmnmx(a: f64, b: f64, min: bool) -> Result<u64, nak::runtime::fold::FoldError> {
+    let op = OpDmnmx {
+        d: Reg::gpr(0),
+        a: r(2),
+        b: r(4),
+        p: Src::PT,
+        cc: false,
+    };
+    let args = [
+        Value::U64(a.to_bits()),
+        Value::U64(b.to_bits()),
+        Value::Pred(min),
+    ];
+    op.fold(50, &args).map(|o| match o.as_slice()[0] {
+        Value::U64(x) => x,
+        other => panic!("not a u64: {other:?}"),
+    })
+}
+
+#[test]
+fn dmnmx_picks_by_the_predicate_and_skips_one_nan() {
+    let mut rng = Rng(0xd_4d4e);
+    for _ in 0..2000 {
+        let (a, b) = (rng.finite(), rng.finite());
+        if a == 0.0 && b == 0.0 {
+            continue;
+        }
+        assert_eq!(
+            dmnmx(a, b, true).unwrap(),
+            a.min(b).to_bits(),
+            "min {a:e} {b:e}"
+        );
+        assert_eq!(
+            dmnmx(a, b, false).unwrap(),
+            a.max(b).to_bits(),
+            "max {a:e} {b:e}"
+        );
+    }
+    // Equal low words do not tie: the whole double is compared.
+    let up = 1.0 + f64::EPSILON;
+    assert_eq!(dmnmx(1.0, up, false).unwrap(), up.to_bits());
+    assert_eq!(dmnmx(f64::NAN, -3.0, true).unwrap(), (-3.0f64).to_bits());
+    assert_eq!(
+        dmnmx(f64::INFINITY, f64::NAN, false).unwrap(),
+        f64::INFINITY.to_bits()
+    );
+    // Undocumented: which NaN two NaNs give, which zero -0 and +0 give.
+    assert!(dmnmx(f64::NAN, f64::NAN, true).is_err());
+    assert!(dmnmx(0.0, -0.0, true).is_err());
+    assert_eq!(dmnmx(-0.0, -0.0, false).unwrap(), (-0.0f64).to_bits());
+}
+
+#[test]
+fn dmnmx_applies_source_modifiers_and_refuses_cc() {
+    let mut op = OpDmnmx {
+        d: Reg::gpr(0),
+        a: r(2).with_abs(true),
+        b: r(4).with_neg(true),
+        p: Src::PT,
+        cc: false,
+    };
+    // min(|-5|, -(2)) = -2.
+    let args = vals(&[-5.0, 2.0]);
+    let args = [args[0], args[1], Value::Pred(true)];
+    assert_eq!(bits(op.fold(52, &args)), (-2.0f64).to_bits());
+    op.cc = true;
+    assert!(op.fold(52, &args).is_err());
 }

@@ -195,3 +195,39 @@ fn f16_immediate_negation_folds_into_the_half() {
     assert_eq!(value(&after), Value::U32(-1i32 as u32));
     after.encode(90, &Common::default()).expect("encodes");
 }
+
+/// An integer negation stays the op's when the op chooses the source's
+/// width: Maxwell's `I2I.U32.U32.SAT R0, -0x5b43baad` negates the word
+/// before it saturates (0), which the immediate form (no negate bit)
+/// cannot say as `0xa4bc4553`: the immediate is copied to a register that
+/// keeps the negation, checked by folding before and after.
+#[test]
+fn i2i_immediate_negation_stays_on_the_op() {
+    use nak::isa::{I2iType, OpI2i};
+    use nak::runtime::fold::Value;
+    let before = OpI2i {
+        d: Reg::gpr(0),
+        b: Src::imm(0x5b43_baad).with_neg(true),
+        dtype: I2iType::U32,
+        stype: I2iType::U32,
+        sat: true,
+        cc: false,
+        sel: 0,
+    };
+    let mut after = before;
+    let mut cx = Cx {
+        next_gpr: 0,
+        copies: 0,
+    };
+    assert!(after.legalize(50, &mut cx).expect("legalizes").is_none());
+    assert_eq!(cx.copies, 1, "copied, not folded: {after:?}");
+    assert!(after.b.neg, "the negation stays on the op: {after:?}");
+    let word = Value::U32(0x5b43_baad);
+    let want = before.fold(50, &[word]).expect("folds");
+    assert_eq!(want.as_slice()[0], Value::U32(0));
+    assert_eq!(
+        after.fold(50, &[word]).expect("folds").as_slice()[0],
+        Value::U32(0)
+    );
+    after.encode(50, &Common::default()).expect("encodes");
+}

@@ -727,3 +727,23 @@ pub fn dmul_f64(a: f64, b: f64, rnd: Rnd) -> Result<f64, FoldError> {
     };
     dfma_f64(a, b, zero, rnd)
 }
+
+/// DMNMX: `min(a, b)` when `min`, else `max(a, b)`. A NaN input yields
+/// the other input (PTX's min.f64 / max.f64, which ptxas compiles to it);
+/// which NaN two NaNs give, and which zero `-0` and `+0` give, is not
+/// documented: such folds refuse.
+pub fn dmnmx_f64(a: f64, b: f64, min: bool) -> Result<f64, FoldError> {
+    if a.is_nan() && b.is_nan() {
+        return fold_unmodelled("DMNMX of two NaNs");
+    }
+    if a == 0.0 && b == 0.0 && a.is_sign_negative() != b.is_sign_negative() {
+        return fold_unmodelled("DMNMX of zeros of both signs");
+    }
+    Ok(if a.is_nan() || b.is_nan() {
+        if a.is_nan() { b } else { a }
+    } else if (a < b) == min {
+        a
+    } else {
+        b
+    })
+}

@@ -99,7 +99,7 @@ pub fn fold_imm_mods(s: &mut Src, ty: ValueType) {
 /// (`type_by`) through part selector `sel`: an immediate of a narrow type
 /// read through part 0 becomes that part (the immediate form holds no
 /// more), an F16 or BF16 part's neg/abs folded into the part's own sign
-/// bit (an integer part with neg/abs is left as it is). One read through another part is left whole, for the copy to a
+/// bit (an integer with neg/abs, of any width, is left as it is). One read through another part is left whole, for the copy to a
 /// register (which keeps `sel`): an op may read more of the source than
 /// the part (XMAD's `.MRG` and `.CBCC` add b's low half shifted up), so
 /// only part 0 narrows exactly.
@@ -112,13 +112,21 @@ pub fn fold_imm_mods_as(
     let (SrcKind::Imm(v), Some(view)) = (s.kind, view) else {
         return fold_imm_mods(s, ty);
     };
+    // An integer's negation or absolute value is the op's to apply, in
+    // the width it chooses (a part's own, or wider: Maxwell's I2I negates
+    // a U32 before it saturates), which the immediate cannot say: left as
+    // it is, for the copy to a register that keeps it.
+    let float = matches!(
+        view,
+        View::F16 | View::Bf16 | View::F32 | View::F64 | View::F16x2 | View::Bf16x2
+    );
+    if !float && (s.neg || s.abs) {
+        return;
+    }
     if view.part_bits() == 0 {
         return fold_imm_mods(s, ty);
     }
-    // An integer part's negation or absolute value is the op's to apply
-    // (in its own width, which the immediate cannot say): left as it is.
-    let float = matches!(view, View::F16 | View::Bf16);
-    if *sel != 0 || (!float && (s.neg || s.abs)) {
+    if *sel != 0 {
         return;
     }
     s.kind = SrcKind::Imm(view.part_value(v, *sel, s.neg, s.abs));

@@ -35,6 +35,9 @@ const PRED_COPY: &[&str] = &[
 /// A register holding a source's value with its modifiers applied:
 /// floats as `s + -0`, integers as `0 + s` (negation) or a LUT (not).
 const F32_MATERIALIZE: &[&str] = &["FADD {d}, -RZ, {s}", "FADD.FTZ {d}, -RZ, {s}"];
+/// An f64 pair (Maxwell's DFMA and DMUL have no abs and negate only one
+/// source): `-0 + s` is `s` for every value but a NaN.
+const F64_MATERIALIZE: &[&str] = &["DADD {d}, -RZ, {s}"];
 const INT_MATERIALIZE: &[&str] = &[
     "IADD3 {d}, RZ, {s}, RZ",
     "IADD3 {d}, PT, PT, RZ, {s}, RZ",
@@ -76,7 +79,7 @@ pub fn copy_op(sm: u32, dst: Reg, src: Src) -> Option<Op> {
 }
 
 /// A hardware op computing `src` with its modifiers into `dst` (32-bit
-/// values only), if the spec has one that does it on `sm`.
+/// values and f64 pairs only), if the spec has one that does it on `sm`.
 pub fn materialize_op(
     sm: u32,
     dst: Reg,
@@ -87,6 +90,7 @@ pub fn materialize_op(
     let plain = Src { not: false, ..src };
     let (templates, s) = match ty {
         T::F32 if !src.not => (F32_MATERIALIZE, src),
+        T::F64 if !src.not => (F64_MATERIALIZE, src),
         T::U32 | T::I32 | T::B32 if src.not && !src.neg && !src.abs => (NOT_MATERIALIZE, plain),
         T::U32 | T::I32 | T::B32 if src.neg && !src.not && !src.abs => (INT_MATERIALIZE, src),
         _ => return None,

@@ -60,10 +60,10 @@ impl LegalizeCx for Cx<'_> {
         ty: ValueType,
         file: RegFile,
     ) -> Result<Reg, LegalizeError> {
-        if file != RegFile::Gpr || ty.regs() != 1 {
+        if file != RegFile::Gpr || !(ty.regs() == 1 || ty == ValueType::F64) {
             return Err(LegalizeError::new(
                 "materialize",
-                "only 32-bit register values",
+                "only 32-bit and f64 register values",
             ));
         }
         // The materializing op reads a register: copy other kinds first.
@@ -81,9 +81,10 @@ impl LegalizeCx for Cx<'_> {
                 ..src
             }
         };
+        let n = ty.regs();
         let r = self
             .pool
-            .alloc(file, 1, 1)
+            .alloc(file, n, n)
             .ok_or_else(|| LegalizeError::new("materialize", "no free register"))?;
         let op = hwops::materialize_op(self.sm, r, base, ty).ok_or_else(|| {
             LegalizeError::new(
