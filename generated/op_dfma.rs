@@ -68,7 +68,7 @@ impl OpDfma {
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
                     E::fail(
                         Self::NAME,
@@ -80,7 +80,7 @@ impl OpDfma {
             }
         }
         if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
                     E::fail(
                         Self::NAME,
@@ -92,7 +92,7 @@ impl OpDfma {
             }
         }
         if let SrcKind::Reg(r) = self.c.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
                     E::fail(
                         Self::NAME,
@@ -223,7 +223,7 @@ impl OpDfma {
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
                     E::fail(
                         Self::NAME,
@@ -235,7 +235,7 @@ impl OpDfma {
             }
         }
         if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
                     E::fail(
                         Self::NAME,
@@ -247,7 +247,7 @@ impl OpDfma {
             }
         }
         if let SrcKind::Reg(r) = self.c.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
                     E::fail(
                         Self::NAME,
@@ -348,7 +348,7 @@ impl OpDfma {
     fn encode_e2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
                     E::fail(
                         Self::NAME,
@@ -361,7 +361,7 @@ impl OpDfma {
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
                     E::fail(
                         Self::NAME,
@@ -374,7 +374,7 @@ impl OpDfma {
         }
         forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_ABS | MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.c.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
                     E::fail(
                         Self::NAME,
@@ -727,15 +727,9 @@ impl OpDfma {
     /// Spec: isa-spec/spec/ops/dfma.toml:2.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("dfma", 3usize, srcs)?;
-        let a_raw: f64 = f64::from_bits(srcs[0usize].u64()?);
-        let (a_neg, a_abs, a_not) = self.a.flags();
-        let a: f64 = a_raw.with_mods(a_neg, a_abs, a_not);
-        let b_raw: f64 = f64::from_bits(srcs[1usize].u64()?);
-        let (b_neg, b_abs, b_not) = self.b.flags();
-        let b: f64 = b_raw.with_mods(b_neg, b_abs, b_not);
-        let c_raw: f64 = f64::from_bits(srcs[2usize].u64()?);
-        let (c_neg, c_abs, c_not) = self.c.flags();
-        let c: f64 = c_raw.with_mods(c_neg, c_abs, c_not);
+        let a: f64 = src_value(srcs, 0usize, &self.a)?;
+        let b: f64 = src_value(srcs, 1usize, &self.b)?;
+        let c: f64 = src_value(srcs, 2usize, &self.c)?;
         let rnd = self.rnd;
         let cc = self.cc;
         if cc {
@@ -753,54 +747,20 @@ impl MemOp for OpDfma {}
 /// Spec: isa-spec/spec/ops/dfma.toml:2.
 impl Encode for OpDfma {
     const NAME: &'static str = "dfma";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            Some(2) => self.encode_f2::<E>(sm, c),
-            Some(3) => self.encode_f3::<E>(sm, c),
-            Some(4) => self.encode_f4::<E>(sm, c),
-            Some(5) => self.encode_f5::<E>(sm, c),
-            Some(6) => self.encode_f6::<E>(sm, c),
-            Some(7) => self.encode_f7::<E>(sm, c),
-            Some(8) => self.encode_f8::<E>(sm, c),
-            Some(9) => self.encode_f9::<E>(sm, c),
-            Some(10) => self.encode_f10::<E>(sm, c),
-            Some(11) => self.encode_f11::<E>(sm, c),
-            Some(12) => self.encode_f12::<E>(sm, c),
-            Some(13) => self.encode_f13::<E>(sm, c),
-            Some(14) => self.encode_f14::<E>(sm, c),
-            Some(15) => self.encode_f15::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.c])),
-        }
-    }
+    encode_by_form!(
+        0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3, 4 : =>
+        encode_f4, 5 : => encode_f5, 6 : => encode_f6, 7 : => encode_f7, 8 : =>
+        encode_f8, 9 : => encode_f9, 10 : => encode_f10, 11 : => encode_f11, 12 : =>
+        encode_f12, 13 : => encode_f13, 14 : => encode_f14, 15 : => encode_f15; [a, b, c]
+    );
 }
 /// Spec: isa-spec/spec/ops/dfma.toml:2.
 impl Forms for OpDfma {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            3 => Self::parts_f3(w, sm),
-            4 => Self::parts_f4(w, sm),
-            5 => Self::parts_f5(w, sm),
-            6 => Self::parts_f6(w, sm),
-            7 => Self::parts_f7(w, sm),
-            8 => Self::parts_f8(w, sm),
-            9 => Self::parts_f9(w, sm),
-            10 => Self::parts_f10(w, sm),
-            11 => Self::parts_f11(w, sm),
-            12 => Self::parts_f12(w, sm),
-            13 => Self::parts_f13(w, sm),
-            14 => Self::parts_f14(w, sm),
-            15 => Self::parts_f15(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(
+        0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
+        parts_f5, 6 : parts_f6, 7 : parts_f7, 8 : parts_f8, 9 : parts_f9, 10 : parts_f10,
+        11 : parts_f11, 12 : parts_f12, 13 : parts_f13, 14 : parts_f14, 15 : parts_f15
+    );
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

@@ -53,7 +53,7 @@ impl OpDmnmx {
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
                     E::fail(
                         Self::NAME,
@@ -66,7 +66,7 @@ impl OpDmnmx {
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
                     E::fail(
                         Self::NAME,
@@ -213,15 +213,9 @@ impl OpDmnmx {
     /// Spec: isa-spec/spec/ops/dmnmx.toml:6.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("dmnmx", 3usize, srcs)?;
-        let a_raw: f64 = f64::from_bits(srcs[0usize].u64()?);
-        let (a_neg, a_abs, a_not) = self.a.flags();
-        let a: f64 = a_raw.with_mods(a_neg, a_abs, a_not);
-        let b_raw: f64 = f64::from_bits(srcs[1usize].u64()?);
-        let (b_neg, b_abs, b_not) = self.b.flags();
-        let b: f64 = b_raw.with_mods(b_neg, b_abs, b_not);
-        let p_raw: bool = srcs[2usize].pred()?;
-        let (p_neg, p_abs, p_not) = self.p.flags();
-        let p: bool = p_raw.with_mods(p_neg, p_abs, p_not);
+        let a: f64 = src_value(srcs, 0usize, &self.a)?;
+        let b: f64 = src_value(srcs, 1usize, &self.b)?;
+        let p: bool = src_value(srcs, 2usize, &self.p)?;
         let cc = self.cc;
         if cc {
             return Err(
@@ -238,28 +232,11 @@ impl MemOp for OpDmnmx {}
 /// Spec: isa-spec/spec/ops/dmnmx.toml:6.
 impl Encode for OpDmnmx {
     const NAME: &'static str = "dmnmx";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            Some(2) => self.encode_f2::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.p])),
-        }
-    }
+    encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b, p]);
 }
 /// Spec: isa-spec/spec/ops/dmnmx.toml:6.
 impl Forms for OpDmnmx {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

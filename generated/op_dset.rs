@@ -57,7 +57,7 @@ impl OpDset {
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.a.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
                     E::fail(
                         Self::NAME,
@@ -70,7 +70,7 @@ impl OpDset {
         }
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         if let SrcKind::Reg(r) = self.b.kind {
-            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 {
+            if r.file == RegFile::Gpr && !r.is_zero() && r.idx % 2 != 0 && !false {
                 return Err(
                     E::fail(
                         Self::NAME,
@@ -241,15 +241,9 @@ impl OpDset {
     /// Spec: isa-spec/spec/ops/dset.toml:9.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("dset", 3usize, srcs)?;
-        let a_raw: f64 = f64::from_bits(srcs[0usize].u64()?);
-        let (a_neg, a_abs, a_not) = self.a.flags();
-        let a: f64 = a_raw.with_mods(a_neg, a_abs, a_not);
-        let b_raw: f64 = f64::from_bits(srcs[1usize].u64()?);
-        let (b_neg, b_abs, b_not) = self.b.flags();
-        let b: f64 = b_raw.with_mods(b_neg, b_abs, b_not);
-        let acc_raw: bool = srcs[2usize].pred()?;
-        let (acc_neg, acc_abs, acc_not) = self.acc.flags();
-        let acc: bool = acc_raw.with_mods(acc_neg, acc_abs, acc_not);
+        let a: f64 = src_value(srcs, 0usize, &self.a)?;
+        let b: f64 = src_value(srcs, 1usize, &self.b)?;
+        let acc: bool = src_value(srcs, 2usize, &self.acc)?;
         let bf = self.bf;
         let cmp = self.cmp;
         let setop = self.setop;
@@ -270,28 +264,11 @@ impl MemOp for OpDset {}
 /// Spec: isa-spec/spec/ops/dset.toml:9.
 impl Encode for OpDset {
     const NAME: &'static str = "dset";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            Some(2) => self.encode_f2::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.acc])),
-        }
-    }
+    encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b, acc]);
 }
 /// Spec: isa-spec/spec/ops/dset.toml:9.
 impl Forms for OpDset {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
