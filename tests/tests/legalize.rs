@@ -62,6 +62,23 @@ fn kinds(ty: ValueType) -> Vec<Src> {
     v
 }
 
+/// Whether some kind of source `i` other than its `default` (the other
+/// sources as in `op`) legalizes and encodes on `sm`.
+fn some_kind_encodes(op: Op, i: usize, ty: ValueType, default: Option<Src>, sm: u32) -> bool {
+    kinds(ty)
+        .into_iter()
+        .filter(|&k| Some(k) != default)
+        .any(|k| {
+            let mut o = op;
+            *o.src_mut(i) = k;
+            let mut cx = Cx {
+                next_gpr: 100,
+                copies: 0,
+            };
+            o.legalize(sm, &mut cx).is_ok() && o.encode(sm, &Common::default()).is_ok()
+        })
+}
+
 /// One instance of each op per SM: decoded from its first form's fixed bits.
 fn instances(sm: u32) -> Vec<Op> {
     let mut seen = std::collections::BTreeSet::new();
@@ -88,11 +105,16 @@ fn legalize_then_encode_succeeds_for_every_operand_kind() {
                 .iter()
                 .filter(|f| f.op == op.name() && f.sms.contains(&sm))
                 .collect();
+            // So do sources that encode with this instance's modifiers only
+            // at their default, the value of an absent operand (SM75 LDG in
+            // register mode has no uniform register term: only the UR form
+            // takes one, with other modifiers).
             let choices: Vec<Vec<Src>> = info
                 .iter()
                 .enumerate()
                 .map(|(i, inf)| {
-                    if forms.iter().any(|f| f.srcs[i].is_some()) {
+                    let encoded = forms.iter().any(|f| f.srcs[i].is_some());
+                    if encoded && some_kind_encodes(op, i, inf.ty, inf.default, sm) {
                         kinds(inf.ty)
                     } else {
                         vec![*op.src(i)]
