@@ -817,7 +817,10 @@ impl SlotForms<'_> {
         } else {
             SlotKindClass::Ugpr
         };
-        if self.direct(reg, i) || self.direct(uniform, i) {
+        // A barrier register holds no value the IR moves into it by a
+        // copy (BMOV is its own op): a source only barrier forms take is
+        // no gap.
+        if self.direct(reg, i) || self.direct(uniform, i) || self.direct(SlotKindClass::Bar, i) {
             return Vec::new();
         }
         kinds
@@ -1187,18 +1190,19 @@ fn suffixes_legal(op: &Op, sm: u32, vals: &[(usize, i64)]) -> bool {
 /// The parser reads these apart, so two ops whose operand lists differ in
 /// one position's token class never read the same text.
 mod tok {
-    pub const REG: u8 = 1;
-    pub const UREG: u8 = 2;
-    pub const NUM: u8 = 4;
-    pub const CBUF: u8 = 8;
-    pub const PRED: u8 = 16;
-    pub const UPRED: u8 = 32;
-    pub const MEM: u8 = 64;
-    pub const WORD: u8 = 128;
+    pub const REG: u16 = 1;
+    pub const UREG: u16 = 2;
+    pub const NUM: u16 = 4;
+    pub const CBUF: u16 = 8;
+    pub const PRED: u16 = 16;
+    pub const UPRED: u16 = 32;
+    pub const MEM: u16 = 64;
+    pub const WORD: u16 = 128;
+    pub const BAR: u16 = 256;
 }
 
 /// The token classes operand `o` of `op` can print as.
-fn token_class(op: &Op, o: &AsmOperand) -> u8 {
+fn token_class(op: &Op, o: &AsmOperand) -> u16 {
     let by_type = |ty: ValueType| {
         if ty.is_pred() {
             tok::PRED | tok::UPRED
@@ -1207,6 +1211,7 @@ fn token_class(op: &Op, o: &AsmOperand) -> u8 {
         }
     };
     match o.item {
+        AsmItem::Dst(i) if op.dst_kind(i) == SlotKindClass::Bar => tok::BAR,
         AsmItem::Dst(i) => by_type(op.dsts[i].ty),
         AsmItem::Src(i) => {
             let kinds = op
@@ -1222,6 +1227,7 @@ fn token_class(op: &Op, o: &AsmOperand) -> u8 {
                     SlotKindClass::Cbuf => tok::CBUF,
                     SlotKindClass::Pred => tok::PRED,
                     SlotKindClass::Upred => tok::UPRED,
+                    SlotKindClass::Bar => tok::BAR,
                 }
             });
             // Never encoded: it prints its default (RZ, PT).
@@ -1241,8 +1247,8 @@ fn token_class(op: &Op, o: &AsmOperand) -> u8 {
 
 /// Every operand list `asm` can print, as token classes (optional operands
 /// present or not).
-fn operand_shapes(op: &Op, asm: &Asm) -> Vec<Vec<u8>> {
-    let mut out: Vec<Vec<u8>> = vec![Vec::new()];
+fn operand_shapes(op: &Op, asm: &Asm) -> Vec<Vec<u16>> {
+    let mut out: Vec<Vec<u16>> = vec![Vec::new()];
     for o in &asm.operands {
         let class = token_class(op, o);
         let optional = o.cond != AsmCond::Always;
