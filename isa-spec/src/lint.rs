@@ -103,7 +103,7 @@ fn encodes_modifier(enc: &Encoding, idx: usize) -> bool {
 /// family: is the omission meant? An encoding of some forms only, as
 /// Maxwell F2I's immediate one, may leave it to another on its SMs);
 /// with `families`/`sms`, it must be encoded on exactly the SMs it
-/// declares (S0603). A one-value enum needs no bits anywhere.
+/// declares, by some encoding of each (S0603). A one-value enum needs no bits anywhere.
 fn check_modifier_encoded(spec: &Spec, op: &Op, idx: usize, m: &Modifier, report: &mut Report) {
     if matches!(m.ty, ModType::Enum(e) if spec.enums[e].values.len() == 1) {
         return;
@@ -147,10 +147,10 @@ fn check_modifier_encoded(spec: &Spec, op: &Op, idx: usize, m: &Modifier, report
                 "is encoded on SM {}, where it is declared not to exist",
                 sm_list(&absent)
             ))
-        } else if !encoded && !present.is_empty() {
+        } else if !encoded && !encoded_elsewhere(op, idx, &present).is_empty() {
             Some(format!(
                 "is declared on SM {} but not encoded there",
-                sm_list(&present)
+                sm_list(&encoded_elsewhere(op, idx, &present))
             ))
         } else {
             None
@@ -166,6 +166,20 @@ fn check_modifier_encoded(spec: &Spec, op: &Op, idx: usize, m: &Modifier, report
             );
         }
     }
+}
+
+/// The SMs of `sms` where no encoding of `op` encodes modifier `idx`: an
+/// encoding of some forms only (WARPSYNC's immediate one, without
+/// `.EXCLUSIVE`) may leave it to another encoding of the same SMs.
+fn encoded_elsewhere(op: &Op, idx: usize, sms: &[u32]) -> Vec<u32> {
+    sms.iter()
+        .copied()
+        .filter(|sm| {
+            !op.encodings
+                .iter()
+                .any(|e| e.sms.contains(sm) && encodes_modifier(e, idx))
+        })
+        .collect()
 }
 
 fn sm_list(sms: &[u32]) -> String {
