@@ -103,7 +103,13 @@ mod tests {
 
     #[test]
     fn names_match_display() {
-        for file in [RegFile::Gpr, RegFile::UGpr, RegFile::Pred, RegFile::UPred, RegFile::Bar] {
+        for file in [
+            RegFile::Gpr,
+            RegFile::UGpr,
+            RegFile::Pred,
+            RegFile::UPred,
+            RegFile::Bar,
+        ] {
             for idx in 0..=255u8 {
                 let r = Reg { file, idx };
                 assert_eq!(reg_name(r), r.to_string(), "{file:?} {idx}");
@@ -111,5 +117,42 @@ mod tests {
                 assert_eq!(&c[..c[7] as usize], r.to_string().as_bytes());
             }
         }
+    }
+
+    /// The barrier file has no zero register: B0..B15 print and parse back
+    /// as themselves, none is the zero register, and the encoder refuses an
+    /// index the SM's file lacks (the spec's count, 16).
+    #[test]
+    fn barrier_registers_round_trip() {
+        use crate::runtime::asm::parse_reg;
+        use crate::runtime::encode::reg_index;
+        for idx in 0..16u8 {
+            let r = Reg::bar(idx);
+            assert!(!r.is_zero());
+            assert_eq!(parse_reg(reg_name(r)), Some(r));
+            let field =
+                reg_index::<crate::runtime::encode::EncodeError>("bmov", "d", r, RegFile::Bar, 90);
+            assert_eq!(field.ok(), Some(u128::from(idx)));
+        }
+        assert!(
+            reg_index::<crate::runtime::encode::EncodeError>(
+                "bmov",
+                "d",
+                Reg::bar(16),
+                RegFile::Bar,
+                90
+            )
+            .is_err()
+        );
+        assert!(
+            reg_index::<crate::runtime::encode::EncodeError>(
+                "bmov",
+                "d",
+                Reg::bar(7),
+                RegFile::Bar,
+                60
+            )
+            .is_err()
+        );
     }
 }
