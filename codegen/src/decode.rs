@@ -765,6 +765,7 @@ fn slot_const(k: Option<SlotKindClass>) -> TokenStream {
         Some(SlotKindClass::Cbuf) => "CBUF",
         Some(SlotKindClass::Pred) => "PRED",
         Some(SlotKindClass::Upred) => "UPRED",
+        Some(SlotKindClass::Bar) => "BAR",
     };
     let c = ident(c);
     quote!(#c)

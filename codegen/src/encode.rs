@@ -51,6 +51,7 @@ pub(crate) fn kind_tokens(k: SlotKindClass) -> TokenStream {
         SlotKindClass::Cbuf => quote!(SlotKind::CBuf),
         SlotKindClass::Pred => quote!(SlotKind::Pred),
         SlotKindClass::Upred => quote!(SlotKind::UPred),
+        SlotKindClass::Bar => quote!(SlotKind::Bar),
     }
 }
 
@@ -60,6 +61,7 @@ pub(crate) fn file_tokens(k: SlotKindClass) -> TokenStream {
         SlotKindClass::Ugpr => quote!(RegFile::UGpr),
         SlotKindClass::Pred => quote!(RegFile::Pred),
         SlotKindClass::Upred => quote!(RegFile::UPred),
+        SlotKindClass::Bar => quote!(RegFile::Bar),
         // Not register kinds; callers never ask.
         SlotKindClass::Imm | SlotKindClass::Cbuf => quote!(RegFile::Gpr),
     }

@@ -18,6 +18,7 @@ const REG_FILES: &[(SlotKindClass, &str)] = &[
     (SlotKindClass::Ugpr, "UGpr"),
     (SlotKindClass::Pred, "Pred"),
     (SlotKindClass::Upred, "UPred"),
+    (SlotKindClass::Bar, "Bar"),
 ];
 
 /// The Rust name of a spec view type (`View::U8`).

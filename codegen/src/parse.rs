@@ -316,6 +316,13 @@ fn operand_conv(spec: &Spec, op: &Op, item: &AsmItem) -> Conv {
         AsmItem::Dst(i) => {
             let d = &op.dsts[*i];
             let (n, pred) = (d.name.clone(), d.ty.is_pred());
+            if op.dst_kind(*i) == SlotKindClass::Bar {
+                return Conv {
+                    conv: Box::new(move |t| quote!(asm_try!(bar_dst_operand(#t, #n)))),
+                    once: true,
+                    fits: pred_fits(false),
+                };
+            }
             Conv {
                 conv: Box::new(move |t| quote!(asm_try!(dst_operand(#t, #n, #pred)))),
                 once: true,

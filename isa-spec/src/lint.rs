@@ -103,7 +103,7 @@ fn encodes_modifier(enc: &Encoding, idx: usize) -> bool {
 /// family: is the omission meant? An encoding of some forms only, as
 /// Maxwell F2I's immediate one, may leave it to another on its SMs);
 /// with `families`/`sms`, it must be encoded on exactly the SMs it
-/// declares (S0603). A one-value enum needs no bits anywhere.
+/// declares, by some encoding of each (S0603). A one-value enum needs no bits anywhere.
 fn check_modifier_encoded(spec: &Spec, op: &Op, idx: usize, m: &Modifier, report: &mut Report) {
     if matches!(m.ty, ModType::Enum(e) if spec.enums[e].values.len() == 1) {
         return;
@@ -147,10 +147,10 @@ fn check_modifier_encoded(spec: &Spec, op: &Op, idx: usize, m: &Modifier, report
                 "is encoded on SM {}, where it is declared not to exist",
                 sm_list(&absent)
             ))
-        } else if !encoded && !present.is_empty() {
+        } else if !encoded && !encoded_elsewhere(op, idx, &present).is_empty() {
             Some(format!(
                 "is declared on SM {} but not encoded there",
-                sm_list(&present)
+                sm_list(&encoded_elsewhere(op, idx, &present))
             ))
         } else {
             None
@@ -166,6 +166,20 @@ fn check_modifier_encoded(spec: &Spec, op: &Op, idx: usize, m: &Modifier, report
             );
         }
     }
+}
+
+/// The SMs of `sms` where no encoding of `op` encodes modifier `idx`: an
+/// encoding of some forms only (WARPSYNC's immediate one, without
+/// `.EXCLUSIVE`) may leave it to another encoding of the same SMs.
+fn encoded_elsewhere(op: &Op, idx: usize, sms: &[u32]) -> Vec<u32> {
+    sms.iter()
+        .copied()
+        .filter(|sm| {
+            !op.encodings
+                .iter()
+                .any(|e| e.sms.contains(sm) && encodes_modifier(e, idx))
+        })
+        .collect()
 }
 
 fn sm_list(sms: &[u32]) -> String {
@@ -820,7 +834,10 @@ impl SlotForms<'_> {
         } else {
             SlotKindClass::Ugpr
         };
-        if self.direct(reg, i) || self.direct(uniform, i) {
+        // A barrier register holds no value the IR moves into it by a
+        // copy (BMOV is its own op): a source only barrier forms take is
+        // no gap.
+        if self.direct(reg, i) || self.direct(uniform, i) || self.direct(SlotKindClass::Bar, i) {
             return Vec::new();
         }
         kinds
@@ -1190,18 +1207,19 @@ fn suffixes_legal(op: &Op, sm: u32, vals: &[(usize, i64)]) -> bool {
 /// The parser reads these apart, so two ops whose operand lists differ in
 /// one position's token class never read the same text.
 mod tok {
-    pub const REG: u8 = 1;
-    pub const UREG: u8 = 2;
-    pub const NUM: u8 = 4;
-    pub const CBUF: u8 = 8;
-    pub const PRED: u8 = 16;
-    pub const UPRED: u8 = 32;
-    pub const MEM: u8 = 64;
-    pub const WORD: u8 = 128;
+    pub const REG: u16 = 1;
+    pub const UREG: u16 = 2;
+    pub const NUM: u16 = 4;
+    pub const CBUF: u16 = 8;
+    pub const PRED: u16 = 16;
+    pub const UPRED: u16 = 32;
+    pub const MEM: u16 = 64;
+    pub const WORD: u16 = 128;
+    pub const BAR: u16 = 256;
 }
 
 /// The token classes operand `o` of `op` can print as.
-fn token_class(op: &Op, o: &AsmOperand) -> u8 {
+fn token_class(op: &Op, o: &AsmOperand) -> u16 {
     let by_type = |ty: ValueType| {
         if ty.is_pred() {
             tok::PRED | tok::UPRED
@@ -1210,6 +1228,7 @@ fn token_class(op: &Op, o: &AsmOperand) -> u8 {
         }
     };
     match o.item {
+        AsmItem::Dst(i) if op.dst_kind(i) == SlotKindClass::Bar => tok::BAR,
         AsmItem::Dst(i) => by_type(op.dsts[i].ty),
         AsmItem::Src(i) => {
             let kinds = op
@@ -1225,6 +1244,7 @@ fn token_class(op: &Op, o: &AsmOperand) -> u8 {
                     SlotKindClass::Cbuf => tok::CBUF,
                     SlotKindClass::Pred => tok::PRED,
                     SlotKindClass::Upred => tok::UPRED,
+                    SlotKindClass::Bar => tok::BAR,
                 }
             });
             // Never encoded: it prints its default (RZ, PT).
@@ -1244,8 +1264,8 @@ fn token_class(op: &Op, o: &AsmOperand) -> u8 {
 
 /// Every operand list `asm` can print, as token classes (optional operands
 /// present or not).
-fn operand_shapes(op: &Op, asm: &Asm) -> Vec<Vec<u8>> {
-    let mut out: Vec<Vec<u8>> = vec![Vec::new()];
+fn operand_shapes(op: &Op, asm: &Asm) -> Vec<Vec<u16>> {
+    let mut out: Vec<Vec<u16>> = vec![Vec::new()];
     for o in &asm.operands {
         let class = token_class(op, o);
         let optional = o.cond != AsmCond::Always;

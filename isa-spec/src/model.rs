@@ -554,6 +554,25 @@ impl Op {
     pub fn dst(&self, name: &str) -> Option<usize> {
         self.dsts.iter().position(|m| m.name == name)
     }
+    /// The register file destination `i` is written to: the kind its
+    /// encodings' fields give it (`d:bar`), else its type's (predicate or
+    /// general register).
+    pub fn dst_kind(&self, i: usize) -> SlotKindClass {
+        let written = self
+            .encodings
+            .iter()
+            .flat_map(|e| &e.forms)
+            .flat_map(|f| &f.fields)
+            .find_map(|f| match f.target {
+                FieldTarget::Dst { idx, kind } if idx == i => Some(kind),
+                _ => None,
+            });
+        written.unwrap_or(if self.dsts[i].ty.is_pred() {
+            SlotKindClass::Pred
+        } else {
+            SlotKindClass::Gpr
+        })
+    }
     /// SMs where the op has an encoding.
     pub fn sms(&self) -> Vec<u32> {
         let mut v: Vec<u32> = self
@@ -632,6 +651,8 @@ pub enum SlotKindClass {
     Cbuf,
     Pred,
     Upred,
+    /// A convergence barrier register (B0..B15; Volta and later).
+    Bar,
 }
 
 impl SlotKindClass {
@@ -643,6 +664,7 @@ impl SlotKindClass {
             Self::Cbuf => "cbuf",
             Self::Pred => "pred",
             Self::Upred => "upred",
+            Self::Bar => "bar",
         }
     }
     pub fn parse(s: &str) -> Option<Self> {
@@ -653,6 +675,7 @@ impl SlotKindClass {
             "cbuf" => Self::Cbuf,
             "pred" => Self::Pred,
             "upred" => Self::Upred,
+            "bar" => Self::Bar,
             _ => return None,
         })
     }

@@ -288,11 +288,12 @@ fn resolve_registers(cx: &mut Ctx, d: &schema::FamilyDef) -> Vec<(SlotKindClass,
                 k @ (SlotKindClass::Gpr
                 | SlotKindClass::Ugpr
                 | SlotKindClass::Pred
-                | SlotKindClass::Upred),
+                | SlotKindClass::Upred
+                | SlotKindClass::Bar),
             ) => k,
             _ => {
                 let msg = format!(
-                    "`{}` is not a register file (gpr, ugpr, pred, upred)",
+                    "`{}` is not a register file (gpr, ugpr, pred, upred, bar)",
                     file.get_ref()
                 );
                 cx.err(Code::S0107, file, msg);
@@ -1865,7 +1866,7 @@ fn src_slot_target(o: &Operand, i: usize, k: &str) -> Result<FieldTarget, String
             .filter(|k| !matches!(k, SlotKindClass::Imm | SlotKindClass::Cbuf))
             .map(|k| FieldTarget::SrcReg { idx: i, kind: k })
             .ok_or_else(|| {
-                format!("unknown kind `{k}` (gpr, ugpr, pred, upred, imm, imms, imm20, cbuf.index, cbuf.offset, cbuf.offset4, cbuf.soffset, cbuf.soffset4)")
+                format!("unknown kind `{k}` (gpr, ugpr, pred, upred, bar, imm, imms, imm20, cbuf.index, cbuf.offset, cbuf.offset4, cbuf.soffset, cbuf.soffset4)")
             }),
     }
 }

@@ -105,6 +105,7 @@ fn src_text(k: SlotKindClass, ty: ValueType) -> &'static str {
         SlotKindClass::Ugpr => "UR4",
         SlotKindClass::Pred => "P1",
         SlotKindClass::Upred => "UP1",
+        SlotKindClass::Bar => "B1",
         SlotKindClass::Cbuf => "c[0x2][0x10]",
         SlotKindClass::Imm if matches!(ty, ValueType::F32 | ValueType::F64) => "1.5",
         SlotKindClass::Imm => "0x1",
@@ -128,6 +129,7 @@ fn text(spec: &Spec, op: &Op, form: &isa_spec::model::Form, vals: &[usize], sm: 
         };
         let item = match o.item {
             AsmItem::Dst(d) if op.dsts[d].ty == ValueType::Pred => Some("P0".to_string()),
+            AsmItem::Dst(d) if op.dst_kind(d) == SlotKindClass::Bar => Some("B2".to_string()),
             AsmItem::Dst(_) => Some("R2".to_string()),
             AsmItem::Src(s) => form.src_kinds[s].map(|k| src_text(k, op.srcs[s].ty).to_string()),
             AsmItem::Modifier(m) => Some(match op.modifiers[m].ty {

@@ -143,6 +143,9 @@ pub fn parse_reg(t: &str) -> Option<Reg> {
                 Reg::gpr(num(n).filter(|&i| i < RegFile::Gpr.zero_index())?)
             } else if let Some(n) = t.strip_prefix('P') {
                 Reg::pred(num(n).filter(|&i| i < RegFile::Pred.zero_index())?)
+            } else if let Some(n) = t.strip_prefix('B') {
+                // Which exist is the SM's (the encoder checks).
+                Reg::bar(num(n).filter(|&i| i < RegFile::Bar.zero_index())?)
             } else {
                 return None;
             }
@@ -632,6 +635,12 @@ pub fn check_operand_count(line: &Line, required: usize, optional: usize) -> Res
             ops.len()
         ),
     ))
+}
+
+/// Destination `name` written to a barrier register (`BMOV.32 B6, R16`).
+pub fn bar_dst_operand(tok: &Operand, name: &str) -> Result<Reg, AsmError> {
+    to_dst(tok, RegFile::Bar)
+        .ok_or_else(|| err(tok.col, format!("{name} must be a barrier register (B0..)")))
 }
 
 /// Destination `name`: a (uniform) predicate register if `pred`, else a

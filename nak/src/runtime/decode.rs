@@ -148,7 +148,8 @@ pub fn reg_below(
     zero: u8,
 ) -> Option<crate::runtime::operand::Reg> {
     use crate::runtime::operand::Reg;
-    if idx == u128::from(zero) {
+    // A file without a zero register (barriers): `zero` is its count.
+    if idx == u128::from(zero) && file.has_zero() {
         Some(Reg {
             file,
             idx: file.zero_index(),

@@ -264,7 +264,7 @@ pub fn reg_index<E: Fail>(
             format_args!("{what}: SM{sm} has no {file:?} registers"),
         ));
     };
-    if r.idx == file.zero_index() {
+    if file.has_zero() && r.idx == file.zero_index() {
         Ok(zero as u128)
     } else if r.idx >= zero {
         Err(E::fail(

@@ -469,6 +469,7 @@ pub mod slot {
     pub const CBUF: Option<SlotKind> = Some(SlotKind::CBuf);
     pub const PRED: Option<SlotKind> = Some(SlotKind::Pred);
     pub const UPRED: Option<SlotKind> = Some(SlotKind::UPred);
+    pub const BAR: Option<SlotKind> = Some(SlotKind::Bar);
     pub const NONE: Option<SlotKind> = None;
 }
 

@@ -13,17 +13,28 @@ pub enum RegFile {
     Pred,
     /// Uniform predicate; index 7 is UPT.
     UPred,
+    /// Convergence barrier register B0..B15 (Volta and later; BSSY, BSYNC,
+    /// BREAK, BMOV). It has no zero register.
+    Bar,
 }
 
 impl RegFile {
     /// The index by which [`Reg`] names the zero register (RZ, URZ) or the
     /// true predicate, whatever the SM's encoding of it (the hardware's is
     /// the spec's, `isa::zero_index`).
+    ///
+    /// A barrier register has none: its value, 255, is no index the
+    /// hardware names (see [`RegFile::has_zero`]).
     pub const fn zero_index(self) -> u8 {
         match self {
-            RegFile::Gpr | RegFile::UGpr => 255,
+            RegFile::Gpr | RegFile::UGpr | RegFile::Bar => 255,
             RegFile::Pred | RegFile::UPred => 7,
         }
+    }
+    /// Whether the file has a zero register or true predicate; for the
+    /// barrier file, the spec's index (`registers`) is its register count.
+    pub const fn has_zero(self) -> bool {
+        !matches!(self, RegFile::Bar)
     }
     pub const fn is_pred(self) -> bool {
         matches!(self, RegFile::Pred | RegFile::UPred)
@@ -81,9 +92,15 @@ impl Reg {
             idx,
         }
     }
+    pub const fn bar(idx: u8) -> Reg {
+        Reg {
+            file: RegFile::Bar,
+            idx,
+        }
+    }
     /// RZ, URZ, PT or UPT.
     pub const fn is_zero(self) -> bool {
-        self.idx == self.file.zero_index()
+        self.file.has_zero() && self.idx == self.file.zero_index()
     }
 }
 
@@ -98,6 +115,7 @@ impl fmt::Display for Reg {
             (RegFile::Pred, false) => write!(f, "P{}", self.idx),
             (RegFile::UPred, true) => f.write_str("UPT"),
             (RegFile::UPred, false) => write!(f, "UP{}", self.idx),
+            (RegFile::Bar, _) => write!(f, "B{}", self.idx),
         }
     }
 }
@@ -241,6 +259,7 @@ impl Src {
                 RegFile::UGpr => SlotKind::UGpr,
                 RegFile::Pred => SlotKind::Pred,
                 RegFile::UPred => SlotKind::UPred,
+                RegFile::Bar => SlotKind::Bar,
             },
             SrcKind::Imm(_) => SlotKind::Imm,
             SrcKind::CBuf(_) => SlotKind::CBuf,
@@ -257,6 +276,7 @@ pub enum SlotKind {
     CBuf,
     Pred,
     UPred,
+    Bar,
 }
 
 impl SlotKind {
@@ -268,6 +288,7 @@ impl SlotKind {
             SlotKind::CBuf => "cbuf",
             SlotKind::Pred => "pred",
             SlotKind::UPred => "upred",
+            SlotKind::Bar => "bar",
         }
     }
 }

@@ -1,5 +1,5 @@
 //! Register names as static strings (`R0`..`R254`, `RZ`, `UR0`.., `URZ`,
-//! `P0`.., `PT`, `UP0`.., `UPT`), built at compile time so that printing a
+//! `P0`.., `PT`, `UP0`.., `UPT`, `B0`..), built at compile time so that printing a
 //! register is one copy instead of a decimal conversion (`nak dis` prints
 //! three or four per instruction).
 
@@ -46,6 +46,8 @@ static GPR_BYTES: [[u8; W]; 256] = name_bytes(b"R", b"RZ", 255);
 static UGPR_BYTES: [[u8; W]; 256] = name_bytes(b"UR", b"URZ", 255);
 static PRED_BYTES: [[u8; W]; 256] = name_bytes(b"P", b"PT", 7);
 static UPRED_BYTES: [[u8; W]; 256] = name_bytes(b"UP", b"UPT", 7);
+// No zero register: index 256 is never reached.
+static BAR_BYTES: [[u8; W]; 256] = name_bytes(b"B", b"", 256);
 
 const fn strs(bytes: &'static [[u8; W]; 256]) -> [&'static str; 256] {
     let mut out = [""; 256];
@@ -66,6 +68,7 @@ static GPR: [&str; 256] = strs(&GPR_BYTES);
 static UGPR: [&str; 256] = strs(&UGPR_BYTES);
 static PRED: [&str; 256] = strs(&PRED_BYTES);
 static UPRED: [&str; 256] = strs(&UPRED_BYTES);
+static BAR: [&str; 256] = strs(&BAR_BYTES);
 
 /// The register's name padded to 8 bytes, its length in the last byte:
 /// printed as one fixed-size store (see `LineBuf::push_chunk`).
@@ -76,6 +79,7 @@ pub fn reg_name_chunk(r: Reg) -> &'static [u8; W] {
         RegFile::UGpr => &UGPR_BYTES,
         RegFile::Pred => &PRED_BYTES,
         RegFile::UPred => &UPRED_BYTES,
+        RegFile::Bar => &BAR_BYTES,
     };
     &t[r.idx as usize]
 }
@@ -88,6 +92,7 @@ pub fn reg_name(r: Reg) -> &'static str {
         RegFile::UGpr => &UGPR,
         RegFile::Pred => &PRED,
         RegFile::UPred => &UPRED,
+        RegFile::Bar => &BAR,
     };
     t[r.idx as usize]
 }
@@ -98,7 +103,13 @@ mod tests {
 
     #[test]
     fn names_match_display() {
-        for file in [RegFile::Gpr, RegFile::UGpr, RegFile::Pred, RegFile::UPred] {
+        for file in [
+            RegFile::Gpr,
+            RegFile::UGpr,
+            RegFile::Pred,
+            RegFile::UPred,
+            RegFile::Bar,
+        ] {
             for idx in 0..=255u8 {
                 let r = Reg { file, idx };
                 assert_eq!(reg_name(r), r.to_string(), "{file:?} {idx}");
@@ -106,5 +117,42 @@ mod tests {
                 assert_eq!(&c[..c[7] as usize], r.to_string().as_bytes());
             }
         }
+    }
+
+    /// The barrier file has no zero register: B0..B15 print and parse back
+    /// as themselves, none is the zero register, and the encoder refuses an
+    /// index the SM's file lacks (the spec's count, 16).
+    #[test]
+    fn barrier_registers_round_trip() {
+        use crate::runtime::asm::parse_reg;
+        use crate::runtime::encode::reg_index;
+        for idx in 0..16u8 {
+            let r = Reg::bar(idx);
+            assert!(!r.is_zero());
+            assert_eq!(parse_reg(reg_name(r)), Some(r));
+            let field =
+                reg_index::<crate::runtime::encode::EncodeError>("bmov", "d", r, RegFile::Bar, 90);
+            assert_eq!(field.ok(), Some(u128::from(idx)));
+        }
+        assert!(
+            reg_index::<crate::runtime::encode::EncodeError>(
+                "bmov",
+                "d",
+                Reg::bar(16),
+                RegFile::Bar,
+                90
+            )
+            .is_err()
+        );
+        assert!(
+            reg_index::<crate::runtime::encode::EncodeError>(
+                "bmov",
+                "d",
+                Reg::bar(7),
+                RegFile::Bar,
+                60
+            )
+            .is_err()
+        );
     }
 }

@@ -69,6 +69,8 @@ pub fn copy_op(sm: u32, dst: Reg, src: Src) -> Option<Op> {
         RegFile::Gpr => GPR_COPY,
         RegFile::UGpr => UGPR_COPY,
         RegFile::Pred | RegFile::UPred => PRED_COPY,
+        // Barrier registers are not values the IR copies.
+        RegFile::Bar => return None,
     };
     let src = Src {
         neg: false,

@@ -27,6 +27,8 @@ pub struct WarpState {
     pub pred: Vec<[bool; 8]>,
     pub ugpr: [u32; 256],
     pub upred: [bool; 8],
+    /// Per lane: the convergence barriers B0..B15 (as BMOV reads them).
+    pub bar: Vec<[u32; 16]>,
     /// Per lane: Maxwell's CC carry flag (`.CC` writes it, `.X` reads it).
     pub cc: Vec<bool>,
     /// Constant buffers by index.
@@ -43,6 +45,7 @@ impl Default for WarpState {
             pred: vec![[false; 8]; LANES],
             ugpr: [0; 256],
             upred: [false; 8],
+            bar: vec![[0; 16]; LANES],
             cc: vec![false; LANES],
             cbuf: Vec::new(),
             global: Vec::new(),
@@ -62,6 +65,7 @@ impl WarpState {
             RegFile::UGpr => self.ugpr[r.idx as usize],
             RegFile::Pred => self.pred[lane][r.idx as usize] as u32,
             RegFile::UPred => self.upred[r.idx as usize] as u32,
+            RegFile::Bar => self.bar[lane][r.idx as usize & 15],
         }
     }
     /// Write a register (writes to RZ/PT are dropped).
@@ -74,6 +78,7 @@ impl WarpState {
             RegFile::UGpr => self.ugpr[r.idx as usize] = v,
             RegFile::Pred => self.pred[lane][r.idx as usize] = v != 0,
             RegFile::UPred => self.upred[r.idx as usize] = v != 0,
+            RegFile::Bar => self.bar[lane][r.idx as usize & 15] = v,
         }
     }
     /// A little-endian word of a constant buffer.
