@@ -76,10 +76,7 @@ impl OpBmovR {
     /// Spec: isa-spec/spec/ops/bmov_r.toml:9.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("bmov_r", 1usize, srcs)?;
-        let a_raw: u32 = srcs[0usize].u32()?;
-        let (a_neg, a_abs, a_not) = self.a.flags();
-        let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
-        let clear = self.clear;
+        let a: u32 = src_value(srcs, 0usize, &self.a)?;
         Err(
             FoldError::new(
                 format!("{} has no fold for every destination on SM{}", "bmov_r", sm),
@@ -91,24 +88,11 @@ impl MemOp for OpBmovR {}
 /// Spec: isa-spec/spec/ops/bmov_r.toml:9.
 impl Encode for OpBmovR {
     const NAME: &'static str = "bmov_r";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a])),
-        }
-    }
+    encode_by_form!(0 : => encode_f0; [a]);
 }
 /// Spec: isa-spec/spec/ops/bmov_r.toml:9.
 impl Forms for OpBmovR {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

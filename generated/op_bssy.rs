@@ -148,11 +148,7 @@ impl OpBssy {
     /// Spec: isa-spec/spec/ops/bssy.toml:7.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("bssy", 1usize, srcs)?;
-        let cond_raw: bool = srcs[0usize].pred()?;
-        let (cond_neg, cond_abs, cond_not) = self.cond.flags();
-        let cond: bool = cond_raw.with_mods(cond_neg, cond_abs, cond_not);
-        let mode = self.mode;
-        let target = self.target;
+        let cond: bool = src_value(srcs, 0usize, &self.cond)?;
         Err(
             FoldError::new(
                 format!("{} has no fold for every destination on SM{}", "bssy", sm),
@@ -164,26 +160,11 @@ impl MemOp for OpBssy {}
 /// Spec: isa-spec/spec/ops/bssy.toml:7.
 impl Encode for OpBssy {
     const NAME: &'static str = "bssy";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.cond])),
-        }
-    }
+    encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [cond]);
 }
 /// Spec: isa-spec/spec/ops/bssy.toml:7.
 impl Forms for OpBssy {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

@@ -121,13 +121,8 @@ impl OpBsync {
     /// Spec: isa-spec/spec/ops/bsync.toml:5.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("bsync", 2usize, srcs)?;
-        let cond_raw: bool = srcs[0usize].pred()?;
-        let (cond_neg, cond_abs, cond_not) = self.cond.flags();
-        let cond: bool = cond_raw.with_mods(cond_neg, cond_abs, cond_not);
-        let b_raw: u32 = srcs[1usize].u32()?;
-        let (b_neg, b_abs, b_not) = self.b.flags();
-        let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
-        let mode = self.mode;
+        let cond: bool = src_value(srcs, 0usize, &self.cond)?;
+        let b: u32 = src_value(srcs, 1usize, &self.b)?;
         Ok((FoldOut::new(&[]), None))
     }
 }
@@ -135,26 +130,11 @@ impl MemOp for OpBsync {}
 /// Spec: isa-spec/spec/ops/bsync.toml:5.
 impl Encode for OpBsync {
     const NAME: &'static str = "bsync";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.cond, self.b])),
-        }
-    }
+    encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [cond, b]);
 }
 /// Spec: isa-spec/spec/ops/bsync.toml:5.
 impl Forms for OpBsync {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

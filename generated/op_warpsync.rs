@@ -371,15 +371,8 @@ impl OpWarpsync {
     /// Spec: isa-spec/spec/ops/warpsync.toml:10.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("warpsync", 2usize, srcs)?;
-        let cond_raw: bool = srcs[0usize].pred()?;
-        let (cond_neg, cond_abs, cond_not) = self.cond.flags();
-        let cond: bool = cond_raw.with_mods(cond_neg, cond_abs, cond_not);
-        let mask_raw: u32 = srcs[1usize].u32()?;
-        let (mask_neg, mask_abs, mask_not) = self.mask.flags();
-        let mask: u32 = mask_raw.with_mods(mask_neg, mask_abs, mask_not);
-        let exclusive = self.exclusive;
-        let collective = self.collective;
-        let target = self.target;
+        let cond: bool = src_value(srcs, 0usize, &self.cond)?;
+        let mask: u32 = src_value(srcs, 1usize, &self.mask)?;
         Ok((FoldOut::new(&[]), None))
     }
 }
@@ -387,47 +380,14 @@ impl MemOp for OpWarpsync {}
 /// Spec: isa-spec/spec/ops/warpsync.toml:10.
 impl Encode for OpWarpsync {
     const NAME: &'static str = "warpsync";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f0::<E>(sm, c)
-            }
-            Some(1) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f1::<E>(sm, c)
-            }
-            Some(2) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f2::<E>(sm, c)
-            }
-            Some(3) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f3::<E>(sm, c)
-            }
-            Some(4) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f4::<E>(sm, c)
-            }
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.cond, self.mask])),
-        }
-    }
+    encode_by_form!(
+        0 : combo_f0 => encode_f0, 1 : combo_f0 => encode_f1, 2 : combo_f0 => encode_f2,
+        3 : combo_f0 => encode_f3, 4 : combo_f0 => encode_f4; [cond, mask]
+    );
 }
 /// Spec: isa-spec/spec/ops/warpsync.toml:10.
 impl Forms for OpWarpsync {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            3 => Self::parts_f3(w, sm),
-            4 => Self::parts_f4(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

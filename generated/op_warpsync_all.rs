@@ -130,12 +130,7 @@ impl OpWarpsyncAll {
     /// Spec: isa-spec/spec/ops/warpsync_all.toml:6.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("warpsync_all", 1usize, srcs)?;
-        let cond_raw: bool = srcs[0usize].pred()?;
-        let (cond_neg, cond_abs, cond_not) = self.cond.flags();
-        let cond: bool = cond_raw.with_mods(cond_neg, cond_abs, cond_not);
-        let collective = self.collective;
-        let all = self.all;
-        let target = self.target;
+        let cond: bool = src_value(srcs, 0usize, &self.cond)?;
         Ok((FoldOut::new(&[]), None))
     }
 }
@@ -143,24 +138,11 @@ impl MemOp for OpWarpsyncAll {}
 /// Spec: isa-spec/spec/ops/warpsync_all.toml:6.
 impl Encode for OpWarpsyncAll {
     const NAME: &'static str = "warpsync_all";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.cond])),
-        }
-    }
+    encode_by_form!(0 : => encode_f0; [cond]);
 }
 /// Spec: isa-spec/spec/ops/warpsync_all.toml:6.
 impl Forms for OpWarpsyncAll {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(0 : parts_f0);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
