@@ -11053,11 +11053,13 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "warpsync", "fixed", 4, Sm70, [90, 100, 120], 0x1fff81c00000000000300000fff,
-        0x348, 0, 0, [PRED, GPR]
+        0x348, 0, 0, [PRED, GPR]; (90..= 120, [(0x4000000000000000000000, 0)], 0,
+        0x3fffffffffffc00ff0000, 0)
     ),
     form_info!(
         "warpsync_all", "fixed", 0, Sm70, [90, 100, 120], 0x1fff83c000000000003ff000fff,
-        0x948, 0, 0, [PRED]
+        0x948, 0, 0, [PRED]; (90..= 120, [(0x4000000000000000000000, 0)], 0,
+        0x3fffffffffffc00ff0000, 0)
     ),
     form_info!(
         "xmad", "r", 0, Sm50, [50, 52, 60], 0xffc00007f0000000, 0x5b00000000000000, 0, 0,

@@ -403,6 +403,7 @@ fn operand_default(op: &Op, form: &Form, item: &AsmItem) -> Option<(u128, u128)>
     let (idx, is_dst) = match item {
         AsmItem::Dst(i) => (*i, true),
         AsmItem::Src(i) => (*i, false),
+        AsmItem::Modifier(m) => return modifier_default(op, form, *m),
         _ => return None,
     };
     let operand = if is_dst { &op.dsts[idx] } else { &op.srcs[idx] };
@@ -436,6 +437,21 @@ fn operand_default(op: &Op, form: &Form, item: &AsmItem) -> Option<(u128, u128)>
         }
     }
     Some((mask, value))
+}
+
+/// A numeric modifier's bits in the form and its default 0 there (an
+/// enum or a nonzero default: none).
+fn modifier_default(op: &Op, form: &Form, m: usize) -> Option<(u128, u128)> {
+    let md = &op.modifiers[m];
+    if matches!(md.ty, ModType::Enum(_) | ModType::Bool) || md.default != 0 {
+        return None;
+    }
+    let mask = form
+        .fields
+        .iter()
+        .filter(|f| matches!(f.target, FieldTarget::Modifier { idx, .. } if idx == m))
+        .fold(0u128, |acc, f| acc | f.bits.mask());
+    (mask != 0).then_some((mask, 0))
 }
 
 fn mod_field(form: &Form, m: usize) -> Option<&Field> {
