@@ -521,6 +521,24 @@ pub enum HfmtF32 {
     F32,
 }
 enum_tables!(HfmtF32, 8, [F32], ["f32"], [".F32"], {});
+/// Packed-half multiply's denormal and zero handling (HFMA2, HMUL2; bits
+/// 76 and 80 from SM70): none, `.FMZ` (a zero product wins over an infinite
+/// or NaN one, as FMUL.FMZ), `.FTZ` (denormals flushed), or both bits set,
+/// printed `.OOB` (HFMA2 from SM90; nvdisasm prints `.INVALID3` elsewhere).
+///
+/// Spec: isa-spec/spec/enums/hmz.toml:1 (enum `hmz`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Hmz {
+    #[default]
+    None,
+    Fmz,
+    Ftz,
+    Oob,
+}
+enum_tables!(
+    Hmz, 8, [None, Fmz, Ftz, Oob], ["none", "fmz", "ftz", "oob"], ["", ".FMZ", ".FTZ",
+    ".OOB"], {}
+);
 /// Which halves of a packed-half source the two lanes read (nvdisasm's
 /// swizzle, printed after the source: `R4.H1_H1`, `c[0x0] [0x170].H0_H0`):
 /// the low lane the low half and the high lane the high half (unprinted),
@@ -539,6 +557,24 @@ pub enum Hswz {
 enum_tables!(
     Hswz, 8, [H1h0, F32, H0h0, H1h1], ["h1h0", "f32", "h0h0", "h1h1"], ["", ".F32",
     ".H0_H0", ".H1_H1"], {}
+);
+/// HFMA2's b swizzle: `hswz` (same codes and texts) plus, from SM86,
+/// a third bit (86) whose code 4 reads the low half and the negated high
+/// half (`R4.H0_NH1`); nvdisasm prints codes 5..7 `.INVALID5`..`.INVALID7`.
+///
+/// Spec: isa-spec/spec/enums/hswz_nh1.toml:1 (enum `hswz_nh1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum HswzNh1 {
+    #[default]
+    H1h0,
+    F32,
+    H0h0,
+    H1h1,
+    H0nh1,
+}
+enum_tables!(
+    HswzNh1, 8, [H1h0, F32, H0h0, H1h1, H0nh1], ["h1h0", "f32", "h0h0", "h1h1", "h0nh1"],
+    ["", ".F32", ".H0_H0", ".H1_H1", ".H0_NH1"], {}
 );
 /// I2I integer type (both ends). Maxwell/Pascal code: log2(bytes) in the low
 /// two bits, signed in bit 2 (dst at 8..10,12; src at 10..12,13); nvdisasm
@@ -1760,6 +1796,8 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("FSEL", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("FSETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("HADD2", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("HFMA2", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("HMUL2", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("I2F", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("I2I", &[50, 52, 60]),
     ("IABS", &[70, 75, 80, 86, 89, 90, 100, 120]),
@@ -1876,20 +1914,20 @@ define_ops! {
     Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64), F2fSm50(OpF2fSm50), F2i(OpF2i),
     F2i64(OpF2i64), F2iSm50(OpF2iSm50), Fadd(OpFadd), Fadd32i(OpFadd32i), Ffma(OpFfma),
     Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx), Fmul(OpFmul), Fmul32i(OpFmul32i),
-    Fsel(OpFsel), Fsetp(OpFsetp), Hadd2(OpHadd2), Hadd2F32(OpHadd2F32), I2f(OpI2f),
-    I2f64(OpI2f64), I2fSm50(OpI2fSm50), I2i(OpI2i), Iabs(OpIabs), Iadd(OpIadd),
-    Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x), Iadd64(OpIadd64),
-    Iadd64x(OpIadd64x), Iaddx(OpIaddx), Icmp(OpIcmp), Imad(OpImad), ImadHi(OpImadHi),
-    ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50), ImadWide(OpImadWide),
-    ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx), Imnmx64(OpImnmx64),
-    Imul(OpImul), Imul32i(OpImul32i), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i),
-    Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldc(OpLdc), Ldg(OpLdg), Lea(OpLea),
-    LeaHi(OpLeaHi), LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX), LeaSm50(OpLeaSm50),
-    LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i), Mov(OpMov),
-    Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu), Nop(OpNop), Plop3(OpPlop3),
-    Popc(OpPopc), Prmt(OpPrmt), Ret(OpRet), RetAbs(OpRetAbs), S2r(OpS2r), Sel(OpSel),
-    Sel64(OpSel64), Shf(OpShf), Shl(OpShl), Shr(OpShr), Stg(OpStg), Vimnmx(OpVimnmx),
-    Xmad(OpXmad)
+    Fsel(OpFsel), Fsetp(OpFsetp), Hadd2(OpHadd2), Hadd2F32(OpHadd2F32), Hfma2(OpHfma2),
+    Hfma2Mma(OpHfma2Mma), Hmul2(OpHmul2), I2f(OpI2f), I2f64(OpI2f64), I2fSm50(OpI2fSm50),
+    I2i(OpI2i), Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i),
+    Iadd3x(OpIadd3x), Iadd64(OpIadd64), Iadd64x(OpIadd64x), Iaddx(OpIaddx), Icmp(OpIcmp),
+    Imad(OpImad), ImadHi(OpImadHi), ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50),
+    ImadWide(OpImadWide), ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx),
+    Imnmx64(OpImnmx64), Imul(OpImul), Imul32i(OpImul32i), Iscadd(OpIscadd),
+    Iscadd32i(OpIscadd32i), Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldc(OpLdc),
+    Ldg(OpLdg), Lea(OpLea), LeaHi(OpLeaHi), LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX),
+    LeaSm50(OpLeaSm50), LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i),
+    Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu), Nop(OpNop),
+    Plop3(OpPlop3), Popc(OpPopc), Prmt(OpPrmt), Ret(OpRet), RetAbs(OpRetAbs), S2r(OpS2r),
+    Sel(OpSel), Sel64(OpSel64), Shf(OpShf), Shl(OpShl), Shr(OpShr), Stg(OpStg),
+    Vimnmx(OpVimnmx), Xmad(OpXmad)
 }
 /// Decode one instruction word; `None` for a word no op of the spec matches.
 #[inline]
@@ -3656,163 +3694,178 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x22a, decode_sm70_arm22),
         (0x22b, decode_sm70_arm23),
         (0x230, decode_sm70_arm24),
-        (0x235, decode_sm70_arm25),
-        (0x248, decode_sm70_arm26),
-        (0x300, decode_sm70_arm27),
-        (0x301, decode_sm70_arm28),
-        (0x304, decode_sm70_arm29),
-        (0x305, decode_sm70_arm30),
-        (0x306, decode_sm70_arm31),
-        (0x308, decode_sm70_arm32),
-        (0x309, decode_sm70_arm33),
-        (0x310, decode_sm70_arm34),
-        (0x311, decode_sm70_arm35),
-        (0x312, decode_sm70_arm36),
-        (0x343, decode_sm70_arm37),
-        (0x344, decode_sm70_arm38),
-        (0x381, decode_sm70_arm39),
-        (0x386, decode_sm70_arm40),
-        (0x402, decode_sm70_arm41),
-        (0x411, decode_sm70_arm42),
-        (0x416, decode_sm70_arm43),
-        (0x419, decode_sm70_arm44),
-        (0x421, decode_sm70_arm45),
-        (0x423, decode_sm70_arm46),
-        (0x424, decode_sm70_arm47),
-        (0x429, decode_sm70_arm48),
-        (0x42a, decode_sm70_arm49),
-        (0x42b, decode_sm70_arm50),
-        (0x430, decode_sm70_arm51),
-        (0x547, decode_sm70_arm52),
-        (0x607, decode_sm70_arm53),
-        (0x616, decode_sm70_arm54),
-        (0x619, decode_sm70_arm55),
-        (0x621, decode_sm70_arm56),
-        (0x623, decode_sm70_arm57),
-        (0x624, decode_sm70_arm58),
-        (0x625, decode_sm70_arm59),
-        (0x627, decode_sm70_arm60),
-        (0x629, decode_sm70_arm61),
-        (0x62a, decode_sm70_arm62),
-        (0x62b, decode_sm70_arm63),
-        (0x630, decode_sm70_arm64),
-        (0x802, decode_sm70_arm65),
-        (0x805, decode_sm70_arm66),
-        (0x807, decode_sm70_arm67),
-        (0x808, decode_sm70_arm68),
-        (0x809, decode_sm70_arm69),
-        (0x80b, decode_sm70_arm70),
-        (0x80c, decode_sm70_arm71),
-        (0x810, decode_sm70_arm72),
-        (0x811, decode_sm70_arm73),
-        (0x812, decode_sm70_arm74),
-        (0x813, decode_sm70_arm75),
-        (0x816, decode_sm70_arm76),
-        (0x817, decode_sm70_arm77),
-        (0x819, decode_sm70_arm78),
-        (0x81c, decode_sm70_arm79),
-        (0x820, decode_sm70_arm80),
-        (0x823, decode_sm70_arm81),
-        (0x824, decode_sm70_arm82),
-        (0x825, decode_sm70_arm83),
-        (0x827, decode_sm70_arm84),
-        (0x828, decode_sm70_arm85),
-        (0x82b, decode_sm70_arm86),
-        (0x835, decode_sm70_arm87),
-        (0x848, decode_sm70_arm88),
-        (0x900, decode_sm70_arm89),
-        (0x901, decode_sm70_arm90),
-        (0x904, decode_sm70_arm91),
-        (0x905, decode_sm70_arm92),
-        (0x906, decode_sm70_arm93),
-        (0x908, decode_sm70_arm94),
-        (0x909, decode_sm70_arm95),
-        (0x910, decode_sm70_arm96),
-        (0x911, decode_sm70_arm97),
-        (0x912, decode_sm70_arm98),
-        (0x918, decode_sm70_arm99),
-        (0x919, decode_sm70_arm100),
-        (0x943, decode_sm70_arm101),
-        (0x944, decode_sm70_arm102),
-        (0x947, decode_sm70_arm103),
-        (0x94d, decode_sm70_arm104),
-        (0x950, decode_sm70_arm105),
-        (0xa02, decode_sm70_arm106),
-        (0xa07, decode_sm70_arm107),
-        (0xa08, decode_sm70_arm108),
-        (0xa09, decode_sm70_arm109),
-        (0xa0b, decode_sm70_arm110),
-        (0xa0c, decode_sm70_arm111),
-        (0xa10, decode_sm70_arm112),
-        (0xa11, decode_sm70_arm113),
-        (0xa12, decode_sm70_arm114),
-        (0xa13, decode_sm70_arm115),
-        (0xa16, decode_sm70_arm116),
-        (0xa17, decode_sm70_arm117),
-        (0xa19, decode_sm70_arm118),
-        (0xa20, decode_sm70_arm119),
-        (0xa23, decode_sm70_arm120),
-        (0xa24, decode_sm70_arm121),
-        (0xa25, decode_sm70_arm122),
-        (0xa27, decode_sm70_arm123),
-        (0xa28, decode_sm70_arm124),
-        (0xa2b, decode_sm70_arm125),
-        (0xa48, decode_sm70_arm126),
-        (0xb00, decode_sm70_arm127),
-        (0xb01, decode_sm70_arm128),
-        (0xb04, decode_sm70_arm129),
-        (0xb05, decode_sm70_arm130),
-        (0xb06, decode_sm70_arm131),
-        (0xb08, decode_sm70_arm132),
-        (0xb09, decode_sm70_arm133),
-        (0xb10, decode_sm70_arm134),
-        (0xb11, decode_sm70_arm135),
-        (0xb12, decode_sm70_arm136),
-        (0xb82, decode_sm70_arm137),
-        (0xc02, decode_sm70_arm138),
-        (0xc07, decode_sm70_arm139),
-        (0xc08, decode_sm70_arm140),
-        (0xc09, decode_sm70_arm141),
-        (0xc0b, decode_sm70_arm142),
-        (0xc0c, decode_sm70_arm143),
-        (0xc10, decode_sm70_arm144),
-        (0xc11, decode_sm70_arm145),
-        (0xc12, decode_sm70_arm146),
-        (0xc13, decode_sm70_arm147),
-        (0xc16, decode_sm70_arm148),
-        (0xc17, decode_sm70_arm149),
-        (0xc19, decode_sm70_arm150),
-        (0xc20, decode_sm70_arm151),
-        (0xc23, decode_sm70_arm152),
-        (0xc24, decode_sm70_arm153),
-        (0xc25, decode_sm70_arm154),
-        (0xc27, decode_sm70_arm155),
-        (0xc28, decode_sm70_arm156),
-        (0xc2b, decode_sm70_arm157),
-        (0xc35, decode_sm70_arm158),
-        (0xc48, decode_sm70_arm159),
-        (0xd00, decode_sm70_arm160),
-        (0xd01, decode_sm70_arm161),
-        (0xd04, decode_sm70_arm162),
-        (0xd05, decode_sm70_arm163),
-        (0xd06, decode_sm70_arm164),
-        (0xd08, decode_sm70_arm165),
-        (0xd09, decode_sm70_arm166),
-        (0xd10, decode_sm70_arm167),
-        (0xd11, decode_sm70_arm168),
-        (0xd12, decode_sm70_arm169),
-        (0xe07, decode_sm70_arm170),
-        (0xe16, decode_sm70_arm171),
-        (0xe19, decode_sm70_arm172),
-        (0xe21, decode_sm70_arm173),
-        (0xe23, decode_sm70_arm174),
-        (0xe24, decode_sm70_arm175),
-        (0xe25, decode_sm70_arm176),
-        (0xe27, decode_sm70_arm177),
-        (0xe29, decode_sm70_arm178),
-        (0xe2a, decode_sm70_arm179),
-        (0xe2b, decode_sm70_arm180),
-        (0xe30, decode_sm70_arm181),
+        (0x231, decode_sm70_arm25),
+        (0x232, decode_sm70_arm26),
+        (0x235, decode_sm70_arm27),
+        (0x248, decode_sm70_arm28),
+        (0x300, decode_sm70_arm29),
+        (0x301, decode_sm70_arm30),
+        (0x304, decode_sm70_arm31),
+        (0x305, decode_sm70_arm32),
+        (0x306, decode_sm70_arm33),
+        (0x308, decode_sm70_arm34),
+        (0x309, decode_sm70_arm35),
+        (0x310, decode_sm70_arm36),
+        (0x311, decode_sm70_arm37),
+        (0x312, decode_sm70_arm38),
+        (0x343, decode_sm70_arm39),
+        (0x344, decode_sm70_arm40),
+        (0x381, decode_sm70_arm41),
+        (0x386, decode_sm70_arm42),
+        (0x402, decode_sm70_arm43),
+        (0x411, decode_sm70_arm44),
+        (0x416, decode_sm70_arm45),
+        (0x419, decode_sm70_arm46),
+        (0x421, decode_sm70_arm47),
+        (0x423, decode_sm70_arm48),
+        (0x424, decode_sm70_arm49),
+        (0x429, decode_sm70_arm50),
+        (0x42a, decode_sm70_arm51),
+        (0x42b, decode_sm70_arm52),
+        (0x430, decode_sm70_arm53),
+        (0x431, decode_sm70_arm54),
+        (0x435, decode_sm70_arm55),
+        (0x547, decode_sm70_arm56),
+        (0x607, decode_sm70_arm57),
+        (0x616, decode_sm70_arm58),
+        (0x619, decode_sm70_arm59),
+        (0x621, decode_sm70_arm60),
+        (0x623, decode_sm70_arm61),
+        (0x624, decode_sm70_arm62),
+        (0x625, decode_sm70_arm63),
+        (0x627, decode_sm70_arm64),
+        (0x629, decode_sm70_arm65),
+        (0x62a, decode_sm70_arm66),
+        (0x62b, decode_sm70_arm67),
+        (0x630, decode_sm70_arm68),
+        (0x631, decode_sm70_arm69),
+        (0x635, decode_sm70_arm70),
+        (0x802, decode_sm70_arm71),
+        (0x805, decode_sm70_arm72),
+        (0x807, decode_sm70_arm73),
+        (0x808, decode_sm70_arm74),
+        (0x809, decode_sm70_arm75),
+        (0x80b, decode_sm70_arm76),
+        (0x80c, decode_sm70_arm77),
+        (0x810, decode_sm70_arm78),
+        (0x811, decode_sm70_arm79),
+        (0x812, decode_sm70_arm80),
+        (0x813, decode_sm70_arm81),
+        (0x816, decode_sm70_arm82),
+        (0x817, decode_sm70_arm83),
+        (0x819, decode_sm70_arm84),
+        (0x81c, decode_sm70_arm85),
+        (0x820, decode_sm70_arm86),
+        (0x823, decode_sm70_arm87),
+        (0x824, decode_sm70_arm88),
+        (0x825, decode_sm70_arm89),
+        (0x827, decode_sm70_arm90),
+        (0x828, decode_sm70_arm91),
+        (0x82b, decode_sm70_arm92),
+        (0x831, decode_sm70_arm93),
+        (0x832, decode_sm70_arm94),
+        (0x835, decode_sm70_arm95),
+        (0x848, decode_sm70_arm96),
+        (0x900, decode_sm70_arm97),
+        (0x901, decode_sm70_arm98),
+        (0x904, decode_sm70_arm99),
+        (0x905, decode_sm70_arm100),
+        (0x906, decode_sm70_arm101),
+        (0x908, decode_sm70_arm102),
+        (0x909, decode_sm70_arm103),
+        (0x910, decode_sm70_arm104),
+        (0x911, decode_sm70_arm105),
+        (0x912, decode_sm70_arm106),
+        (0x918, decode_sm70_arm107),
+        (0x919, decode_sm70_arm108),
+        (0x943, decode_sm70_arm109),
+        (0x944, decode_sm70_arm110),
+        (0x947, decode_sm70_arm111),
+        (0x94d, decode_sm70_arm112),
+        (0x950, decode_sm70_arm113),
+        (0xa02, decode_sm70_arm114),
+        (0xa07, decode_sm70_arm115),
+        (0xa08, decode_sm70_arm116),
+        (0xa09, decode_sm70_arm117),
+        (0xa0b, decode_sm70_arm118),
+        (0xa0c, decode_sm70_arm119),
+        (0xa10, decode_sm70_arm120),
+        (0xa11, decode_sm70_arm121),
+        (0xa12, decode_sm70_arm122),
+        (0xa13, decode_sm70_arm123),
+        (0xa16, decode_sm70_arm124),
+        (0xa17, decode_sm70_arm125),
+        (0xa19, decode_sm70_arm126),
+        (0xa20, decode_sm70_arm127),
+        (0xa23, decode_sm70_arm128),
+        (0xa24, decode_sm70_arm129),
+        (0xa25, decode_sm70_arm130),
+        (0xa27, decode_sm70_arm131),
+        (0xa28, decode_sm70_arm132),
+        (0xa2b, decode_sm70_arm133),
+        (0xa31, decode_sm70_arm134),
+        (0xa32, decode_sm70_arm135),
+        (0xa35, decode_sm70_arm136),
+        (0xa48, decode_sm70_arm137),
+        (0xb00, decode_sm70_arm138),
+        (0xb01, decode_sm70_arm139),
+        (0xb04, decode_sm70_arm140),
+        (0xb05, decode_sm70_arm141),
+        (0xb06, decode_sm70_arm142),
+        (0xb08, decode_sm70_arm143),
+        (0xb09, decode_sm70_arm144),
+        (0xb10, decode_sm70_arm145),
+        (0xb11, decode_sm70_arm146),
+        (0xb12, decode_sm70_arm147),
+        (0xb82, decode_sm70_arm148),
+        (0xc02, decode_sm70_arm149),
+        (0xc07, decode_sm70_arm150),
+        (0xc08, decode_sm70_arm151),
+        (0xc09, decode_sm70_arm152),
+        (0xc0b, decode_sm70_arm153),
+        (0xc0c, decode_sm70_arm154),
+        (0xc10, decode_sm70_arm155),
+        (0xc11, decode_sm70_arm156),
+        (0xc12, decode_sm70_arm157),
+        (0xc13, decode_sm70_arm158),
+        (0xc16, decode_sm70_arm159),
+        (0xc17, decode_sm70_arm160),
+        (0xc19, decode_sm70_arm161),
+        (0xc20, decode_sm70_arm162),
+        (0xc23, decode_sm70_arm163),
+        (0xc24, decode_sm70_arm164),
+        (0xc25, decode_sm70_arm165),
+        (0xc27, decode_sm70_arm166),
+        (0xc28, decode_sm70_arm167),
+        (0xc2b, decode_sm70_arm168),
+        (0xc31, decode_sm70_arm169),
+        (0xc32, decode_sm70_arm170),
+        (0xc35, decode_sm70_arm171),
+        (0xc48, decode_sm70_arm172),
+        (0xd00, decode_sm70_arm173),
+        (0xd01, decode_sm70_arm174),
+        (0xd04, decode_sm70_arm175),
+        (0xd05, decode_sm70_arm176),
+        (0xd06, decode_sm70_arm177),
+        (0xd08, decode_sm70_arm178),
+        (0xd09, decode_sm70_arm179),
+        (0xd10, decode_sm70_arm180),
+        (0xd11, decode_sm70_arm181),
+        (0xd12, decode_sm70_arm182),
+        (0xe07, decode_sm70_arm183),
+        (0xe16, decode_sm70_arm184),
+        (0xe19, decode_sm70_arm185),
+        (0xe21, decode_sm70_arm186),
+        (0xe23, decode_sm70_arm187),
+        (0xe24, decode_sm70_arm188),
+        (0xe25, decode_sm70_arm189),
+        (0xe27, decode_sm70_arm190),
+        (0xe29, decode_sm70_arm191),
+        (0xe2a, decode_sm70_arm192),
+        (0xe2b, decode_sm70_arm193),
+        (0xe30, decode_sm70_arm194),
+        (0xe31, decode_sm70_arm195),
+        (0xe35, decode_sm70_arm196),
     ],
     decode_none,
 );
@@ -4071,6 +4124,36 @@ fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0x1ffffe080000fffff0000000fff == 0x231 && matches!(sm, 70 | 75) =>
+        decode_form:: < OpHfma2, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff84000000fffff0000000fff == 0x231 && matches!(sm, 80) => decode_form:: <
+        OpHfma2, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80000000fffff0000000fff == 0x231 && matches!(sm, 86 | 89) =>
+        decode_form:: < OpHfma2, 14 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80000000fffff0000000fff == 0x231 && matches!(sm, 90 | 100 | 120) =>
+        return decode_form:: < OpHfma2, 21 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffffe80ff0fffff0000000fff == 0x232 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => decode_form:: < OpHmul2, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffffde80ff0fffff0000000fff == 0x232 && matches!(sm, 90 | 100 | 120) =>
+        return decode_form:: < OpHmul2, 4 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x235 && matches!(sm, 120) => decode_form::
         < OpIadd, 3 > (w, sm)
     );
@@ -4084,11 +4167,19 @@ fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x4000000000000000235 && matches!(sm, 120)
-        => return decode_form:: < OpIaddx, 0 > (w, sm)
+        => decode_form:: < OpIaddx, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8664c003fffff0000000fff == 0x235 && matches!(sm, 80 | 86 | 89) =>
+        decode_form:: < OpHfma2Mma, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8460c003fffff0000000fff == 0x235 && matches!(sm, 90) => return
+        decode_form:: < OpHfma2Mma, 7 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
         => decode_form:: < OpVimnmx, 3 > (w, sm)
@@ -4103,42 +4194,42 @@ fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x300 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFlo, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x301 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBrev, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x304 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x305 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x306 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) => decode_form:: <
         OpMufu, 0 > (w, sm)
@@ -4153,35 +4244,35 @@ fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x309 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPopc, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x310 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x311 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x312 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCallAbsR, 0 > (w, sm)
@@ -4192,7 +4283,7 @@ fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCallR, 0 > (w, sm)
@@ -4203,7 +4294,7 @@ fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e01ff000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 70)
         => decode_form:: < OpLdg, 1 > (w, sm)
@@ -4214,21 +4305,21 @@ fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e01ff0000000000ff0fff == 0x1000000000000000386 && matches!(sm, 70 |
         75) => return decode_form:: < OpStg, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) => return
         decode_form:: < OpMov64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLeaHi, 4 > (w, sm)
@@ -4240,35 +4331,35 @@ fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPrmt, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpShf, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFadd, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 4 > (w, sm)
@@ -4280,7 +4371,7 @@ fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDadd, 1 > (w, sm)
@@ -4291,7 +4382,7 @@ fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDsetp, 0 > (w, sm)
@@ -4302,7 +4393,7 @@ fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 4 > (w, sm)
@@ -4313,7 +4404,7 @@ fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0000000000000fff == 0x40000000000000000430 && matches!(sm, 86 |
         89) => decode_form:: < OpHadd2F32, 1 > (w, sm)
@@ -4336,7 +4427,37 @@ fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffffe080000000000000000fff == 0x431 && matches!(sm, 70 | 75) =>
+        decode_form:: < OpHfma2, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff84000000000000000000fff == 0x431 && matches!(sm, 80) => decode_form:: <
+        OpHfma2, 11 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80000000000000000000fff == 0x431 && matches!(sm, 86 | 89) =>
+        decode_form:: < OpHfma2, 18 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80000000000000000000fff == 0x431 && matches!(sm, 90 | 100 | 120) =>
+        return decode_form:: < OpHfma2, 25 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff8664c000000000000000fff == 0x435 && matches!(sm, 80 | 86 | 89) =>
+        decode_form:: < OpHfma2Mma, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8460c000000000000000fff == 0x435 && matches!(sm, 90) => return
+        decode_form:: < OpHfma2Mma, 11 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 89) => decode_form:: < OpBraUp, 0 > (w, sm)
@@ -4347,42 +4468,42 @@ fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) => return
         decode_form:: < OpSel64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPrmt, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpShf, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImad, 5 > (w, sm)
@@ -4393,7 +4514,7 @@ fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImadWide, 4 > (w, sm)
@@ -4404,35 +4525,35 @@ fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return decode_form:: < OpImadHi, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDsetp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff080000ff00000fff == 0x40000000000000000630 && matches!(sm, 86 |
         89) => decode_form:: < OpHadd2F32, 2 > (w, sm)
@@ -4455,14 +4576,44 @@ fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffffe08000080000ff00000fff == 0x631 && matches!(sm, 70 | 75) =>
+        decode_form:: < OpHfma2, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8400000080000ff00000fff == 0x631 && matches!(sm, 80) => decode_form:: <
+        OpHfma2, 12 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8000000080000ff00000fff == 0x631 && matches!(sm, 86 | 89) =>
+        decode_form:: < OpHfma2, 19 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8000000080000ff00000fff == 0x631 && matches!(sm, 90) => return
+        decode_form:: < OpHfma2, 26 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff8664c00380000ff00000fff == 0x635 && matches!(sm, 80 | 86 | 89) =>
+        decode_form:: < OpHfma2Mma, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8460c00380000ff00000fff == 0x635 && matches!(sm, 90) => return
+        decode_form:: < OpHfma2Mma, 12 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpMov, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpCs2r, 0 > (w, sm)
@@ -4473,21 +4624,21 @@ fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpSel, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsel, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 1 > (w, sm)
@@ -4502,14 +4653,14 @@ fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsetp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIsetp, 1 > (w, sm)
@@ -4520,7 +4671,7 @@ fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIadd3, 1 > (w, sm)
@@ -4532,7 +4683,7 @@ fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 1 > (w, sm)
@@ -4552,28 +4703,28 @@ fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpLop3, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpIabs, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPrmt, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => decode_form:: < OpImnmx, 1 > (w, sm)
@@ -4588,14 +4739,14 @@ fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpShf, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpPlop3, 0 > (w, sm)
@@ -4606,7 +4757,7 @@ fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 1 > (w,
@@ -4614,14 +4765,14 @@ fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 1 > (w, sm)
@@ -4633,7 +4784,7 @@ fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 1 > (w, sm)
@@ -4645,14 +4796,14 @@ fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDmul, 1 > (w, sm)
@@ -4663,7 +4814,7 @@ fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 1 > (w, sm)
@@ -4674,7 +4825,37 @@ fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffffe080000000000000000fff == 0x831 && matches!(sm, 70 | 75) =>
+        decode_form:: < OpHfma2, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff84000000000000000000fff == 0x831 && matches!(sm, 80) => decode_form:: <
+        OpHfma2, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff84000000000000000000fff == 0x831 && matches!(sm, 86 | 89) =>
+        decode_form:: < OpHfma2, 15 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff84000000000000000000fff == 0x831 && matches!(sm, 90 | 100 | 120) =>
+        return decode_form:: < OpHfma2, 22 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffffe80ff0000000000000fff == 0x832 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => decode_form:: < OpHmul2, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffffde80ff0000000000000fff == 0x832 && matches!(sm, 90 | 100 | 120) =>
+        return decode_form:: < OpHmul2, 5 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120) => decode_form::
         < OpIadd, 4 > (w, sm)
@@ -4689,11 +4870,19 @@ fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x4000000000000000835 && matches!(sm, 120)
-        => return decode_form:: < OpIaddx, 1 > (w, sm)
+        => decode_form:: < OpIaddx, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8664c000000000000000fff == 0x835 && matches!(sm, 80 | 86 | 89) =>
+        decode_form:: < OpHfma2Mma, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8460c000000000000000fff == 0x835 && matches!(sm, 90) => return
+        decode_form:: < OpHfma2Mma, 8 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => decode_form:: < OpVimnmx, 4 > (w, sm)
@@ -4708,42 +4897,42 @@ fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFlo, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBrev, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) => decode_form:: <
         OpMufu, 1 > (w, sm)
@@ -4758,49 +4947,49 @@ fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPopc, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpNop, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpS2r, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCallAbs, 0 > (w, sm)
@@ -4811,7 +5000,7 @@ fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCall, 0 > (w, sm)
@@ -4822,7 +5011,7 @@ fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpBra, 0 > (w, sm)
@@ -4845,14 +5034,14 @@ fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpExit, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpRet, 2 > (w, sm)
@@ -4895,28 +5084,28 @@ fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpMov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpSel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFsel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 2 > (w, sm)
@@ -4931,21 +5120,21 @@ fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpIsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpIadd3, 2 > (w, sm)
@@ -4956,7 +5145,7 @@ fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90) => decode_form:: < OpLea, 2 > (w, sm)
@@ -4975,56 +5164,56 @@ fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpLop3, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpIabs, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPrmt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return decode_form:: < OpImnmx, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpShf, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => return decode_form:: < OpFmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImad, 2 > (w, sm)
@@ -5035,7 +5224,7 @@ fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImadWide, 2 > (w, sm)
@@ -5046,70 +5235,111 @@ fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return decode_form:: < OpImadHi, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 75) =>
+        decode_form:: < OpHfma2, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8400000080000ff00000fff == 0xa31 && matches!(sm, 80) => decode_form:: <
+        OpHfma2, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8000000080000ff00000fff == 0xa31 && matches!(sm, 86 | 89) =>
+        decode_form:: < OpHfma2, 16 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8000000080000ff00000fff == 0xa31 && matches!(sm, 90) => return
+        decode_form:: < OpHfma2, 23 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => decode_form:: < OpHmul2, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffffde80ff080000ff00000fff == 0xa32 && matches!(sm, 90) => return
+        decode_form:: < OpHmul2, 6 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 89) =>
+        decode_form:: < OpHfma2Mma, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8460c00380000ff00000fff == 0xa35 && matches!(sm, 90) => return
+        decode_form:: < OpHfma2Mma, 9 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return decode_form:: < OpVimnmx, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFlo, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpBrev, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2i, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpI2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => decode_form:: <
         OpMufu, 2 > (w, sm)
@@ -5124,35 +5354,35 @@ fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPopc, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2i64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpI2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 89 | 90 |
         100 | 120) => decode_form:: < OpLdc, 0 > (w, sm)
@@ -5163,7 +5393,7 @@ fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120) => decode_form:: < OpMov64, 2 > (w, sm)
@@ -5174,21 +5404,21 @@ fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpSel, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFsel, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => decode_form:: < OpFmnmx, 3 > (w, sm)
@@ -5203,14 +5433,14 @@ fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFsetp, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIsetp, 3 > (w, sm)
@@ -5221,7 +5451,7 @@ fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIadd3, 3 > (w, sm)
@@ -5232,7 +5462,7 @@ fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 3 > (w, sm)
@@ -5251,28 +5481,28 @@ fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpLop3, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpIabs, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPrmt, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpImnmx, 3 > (w, sm)
@@ -5287,28 +5517,28 @@ fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpShf, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFfma, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 3 > (w, sm)
@@ -5319,7 +5549,7 @@ fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 3 > (w, sm)
@@ -5331,14 +5561,14 @@ fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDmul, 3 > (w, sm)
@@ -5349,7 +5579,7 @@ fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDfma, 3 > (w, sm)
@@ -5360,7 +5590,37 @@ fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
+        75) => decode_form:: < OpHfma2, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff84000000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
+        80) => decode_form:: < OpHfma2, 10 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80000000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm, 86
+        | 89) => decode_form:: < OpHfma2, 17 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80000000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm, 90
+        | 100 | 120) => return decode_form:: < OpHfma2, 24 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
+        | 80 | 86 | 89) => decode_form:: < OpHmul2, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffffde80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 90
+        | 100 | 120) => return decode_form:: < OpHmul2, 7 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120) => decode_form:: < OpIadd, 5 > (w, sm)
@@ -5375,11 +5635,19 @@ fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80004000000000000000c35 && matches!(sm,
-        120) => return decode_form:: < OpIaddx, 2 > (w, sm)
+        120) => decode_form:: < OpIaddx, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000c35 && matches!(sm, 80
+        | 86 | 89) => decode_form:: < OpHfma2Mma, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8460c003fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
+        90) => return decode_form:: < OpHfma2Mma, 10 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => decode_form:: < OpVimnmx, 6 > (w, sm)
@@ -5394,42 +5662,42 @@ fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFlo, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpBrev, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2f, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2i, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2f, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpMufu, 6 > (w, sm)
@@ -5440,70 +5708,70 @@ fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPopc, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2f64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2i64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2f64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120) => return decode_form:: < OpSel64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPrmt, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpShf, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFadd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFfma, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 6 > (w, sm)
@@ -5514,7 +5782,7 @@ fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 5 > (w, sm)
@@ -5526,14 +5794,14 @@ fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDadd, 3 > (w, sm)
@@ -5544,7 +5812,7 @@ fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDsetp, 2 > (w, sm)
@@ -5555,7 +5823,7 @@ fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDfma, 6 > (w, sm)
@@ -5566,7 +5834,7 @@ fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 89) => decode_form:: < OpHadd2F32, 3 > (w, sm)
@@ -5586,6 +5854,36 @@ fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffde90ff0fffff0000000fff == 0x80000000000000000000e30 && matches!(sm, 90
         | 100 | 120) => return decode_form:: < OpHadd2, 11 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
+        75) => decode_form:: < OpHfma2, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff84000000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
+        80) => decode_form:: < OpHfma2, 13 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80000000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm, 86
+        | 89) => decode_form:: < OpHfma2, 20 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80000000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm, 90
+        | 100 | 120) => return decode_form:: < OpHfma2, 27 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
+        | 86 | 89) => decode_form:: < OpHfma2Mma, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8460c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm,
+        90) => return decode_form:: < OpHfma2Mma, 13 > (w, sm)
     );
     None
 }
@@ -5621,163 +5919,178 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x22a, print_sm70_arm22),
         (0x22b, print_sm70_arm23),
         (0x230, print_sm70_arm24),
-        (0x235, print_sm70_arm25),
-        (0x248, print_sm70_arm26),
-        (0x300, print_sm70_arm27),
-        (0x301, print_sm70_arm28),
-        (0x304, print_sm70_arm29),
-        (0x305, print_sm70_arm30),
-        (0x306, print_sm70_arm31),
-        (0x308, print_sm70_arm32),
-        (0x309, print_sm70_arm33),
-        (0x310, print_sm70_arm34),
-        (0x311, print_sm70_arm35),
-        (0x312, print_sm70_arm36),
-        (0x343, print_sm70_arm37),
-        (0x344, print_sm70_arm38),
-        (0x381, print_sm70_arm39),
-        (0x386, print_sm70_arm40),
-        (0x402, print_sm70_arm41),
-        (0x411, print_sm70_arm42),
-        (0x416, print_sm70_arm43),
-        (0x419, print_sm70_arm44),
-        (0x421, print_sm70_arm45),
-        (0x423, print_sm70_arm46),
-        (0x424, print_sm70_arm47),
-        (0x429, print_sm70_arm48),
-        (0x42a, print_sm70_arm49),
-        (0x42b, print_sm70_arm50),
-        (0x430, print_sm70_arm51),
-        (0x547, print_sm70_arm52),
-        (0x607, print_sm70_arm53),
-        (0x616, print_sm70_arm54),
-        (0x619, print_sm70_arm55),
-        (0x621, print_sm70_arm56),
-        (0x623, print_sm70_arm57),
-        (0x624, print_sm70_arm58),
-        (0x625, print_sm70_arm59),
-        (0x627, print_sm70_arm60),
-        (0x629, print_sm70_arm61),
-        (0x62a, print_sm70_arm62),
-        (0x62b, print_sm70_arm63),
-        (0x630, print_sm70_arm64),
-        (0x802, print_sm70_arm65),
-        (0x805, print_sm70_arm66),
-        (0x807, print_sm70_arm67),
-        (0x808, print_sm70_arm68),
-        (0x809, print_sm70_arm69),
-        (0x80b, print_sm70_arm70),
-        (0x80c, print_sm70_arm71),
-        (0x810, print_sm70_arm72),
-        (0x811, print_sm70_arm73),
-        (0x812, print_sm70_arm74),
-        (0x813, print_sm70_arm75),
-        (0x816, print_sm70_arm76),
-        (0x817, print_sm70_arm77),
-        (0x819, print_sm70_arm78),
-        (0x81c, print_sm70_arm79),
-        (0x820, print_sm70_arm80),
-        (0x823, print_sm70_arm81),
-        (0x824, print_sm70_arm82),
-        (0x825, print_sm70_arm83),
-        (0x827, print_sm70_arm84),
-        (0x828, print_sm70_arm85),
-        (0x82b, print_sm70_arm86),
-        (0x835, print_sm70_arm87),
-        (0x848, print_sm70_arm88),
-        (0x900, print_sm70_arm89),
-        (0x901, print_sm70_arm90),
-        (0x904, print_sm70_arm91),
-        (0x905, print_sm70_arm92),
-        (0x906, print_sm70_arm93),
-        (0x908, print_sm70_arm94),
-        (0x909, print_sm70_arm95),
-        (0x910, print_sm70_arm96),
-        (0x911, print_sm70_arm97),
-        (0x912, print_sm70_arm98),
-        (0x918, print_sm70_arm99),
-        (0x919, print_sm70_arm100),
-        (0x943, print_sm70_arm101),
-        (0x944, print_sm70_arm102),
-        (0x947, print_sm70_arm103),
-        (0x94d, print_sm70_arm104),
-        (0x950, print_sm70_arm105),
-        (0xa02, print_sm70_arm106),
-        (0xa07, print_sm70_arm107),
-        (0xa08, print_sm70_arm108),
-        (0xa09, print_sm70_arm109),
-        (0xa0b, print_sm70_arm110),
-        (0xa0c, print_sm70_arm111),
-        (0xa10, print_sm70_arm112),
-        (0xa11, print_sm70_arm113),
-        (0xa12, print_sm70_arm114),
-        (0xa13, print_sm70_arm115),
-        (0xa16, print_sm70_arm116),
-        (0xa17, print_sm70_arm117),
-        (0xa19, print_sm70_arm118),
-        (0xa20, print_sm70_arm119),
-        (0xa23, print_sm70_arm120),
-        (0xa24, print_sm70_arm121),
-        (0xa25, print_sm70_arm122),
-        (0xa27, print_sm70_arm123),
-        (0xa28, print_sm70_arm124),
-        (0xa2b, print_sm70_arm125),
-        (0xa48, print_sm70_arm126),
-        (0xb00, print_sm70_arm127),
-        (0xb01, print_sm70_arm128),
-        (0xb04, print_sm70_arm129),
-        (0xb05, print_sm70_arm130),
-        (0xb06, print_sm70_arm131),
-        (0xb08, print_sm70_arm132),
-        (0xb09, print_sm70_arm133),
-        (0xb10, print_sm70_arm134),
-        (0xb11, print_sm70_arm135),
-        (0xb12, print_sm70_arm136),
-        (0xb82, print_sm70_arm137),
-        (0xc02, print_sm70_arm138),
-        (0xc07, print_sm70_arm139),
-        (0xc08, print_sm70_arm140),
-        (0xc09, print_sm70_arm141),
-        (0xc0b, print_sm70_arm142),
-        (0xc0c, print_sm70_arm143),
-        (0xc10, print_sm70_arm144),
-        (0xc11, print_sm70_arm145),
-        (0xc12, print_sm70_arm146),
-        (0xc13, print_sm70_arm147),
-        (0xc16, print_sm70_arm148),
-        (0xc17, print_sm70_arm149),
-        (0xc19, print_sm70_arm150),
-        (0xc20, print_sm70_arm151),
-        (0xc23, print_sm70_arm152),
-        (0xc24, print_sm70_arm153),
-        (0xc25, print_sm70_arm154),
-        (0xc27, print_sm70_arm155),
-        (0xc28, print_sm70_arm156),
-        (0xc2b, print_sm70_arm157),
-        (0xc35, print_sm70_arm158),
-        (0xc48, print_sm70_arm159),
-        (0xd00, print_sm70_arm160),
-        (0xd01, print_sm70_arm161),
-        (0xd04, print_sm70_arm162),
-        (0xd05, print_sm70_arm163),
-        (0xd06, print_sm70_arm164),
-        (0xd08, print_sm70_arm165),
-        (0xd09, print_sm70_arm166),
-        (0xd10, print_sm70_arm167),
-        (0xd11, print_sm70_arm168),
-        (0xd12, print_sm70_arm169),
-        (0xe07, print_sm70_arm170),
-        (0xe16, print_sm70_arm171),
-        (0xe19, print_sm70_arm172),
-        (0xe21, print_sm70_arm173),
-        (0xe23, print_sm70_arm174),
-        (0xe24, print_sm70_arm175),
-        (0xe25, print_sm70_arm176),
-        (0xe27, print_sm70_arm177),
-        (0xe29, print_sm70_arm178),
-        (0xe2a, print_sm70_arm179),
-        (0xe2b, print_sm70_arm180),
-        (0xe30, print_sm70_arm181),
+        (0x231, print_sm70_arm25),
+        (0x232, print_sm70_arm26),
+        (0x235, print_sm70_arm27),
+        (0x248, print_sm70_arm28),
+        (0x300, print_sm70_arm29),
+        (0x301, print_sm70_arm30),
+        (0x304, print_sm70_arm31),
+        (0x305, print_sm70_arm32),
+        (0x306, print_sm70_arm33),
+        (0x308, print_sm70_arm34),
+        (0x309, print_sm70_arm35),
+        (0x310, print_sm70_arm36),
+        (0x311, print_sm70_arm37),
+        (0x312, print_sm70_arm38),
+        (0x343, print_sm70_arm39),
+        (0x344, print_sm70_arm40),
+        (0x381, print_sm70_arm41),
+        (0x386, print_sm70_arm42),
+        (0x402, print_sm70_arm43),
+        (0x411, print_sm70_arm44),
+        (0x416, print_sm70_arm45),
+        (0x419, print_sm70_arm46),
+        (0x421, print_sm70_arm47),
+        (0x423, print_sm70_arm48),
+        (0x424, print_sm70_arm49),
+        (0x429, print_sm70_arm50),
+        (0x42a, print_sm70_arm51),
+        (0x42b, print_sm70_arm52),
+        (0x430, print_sm70_arm53),
+        (0x431, print_sm70_arm54),
+        (0x435, print_sm70_arm55),
+        (0x547, print_sm70_arm56),
+        (0x607, print_sm70_arm57),
+        (0x616, print_sm70_arm58),
+        (0x619, print_sm70_arm59),
+        (0x621, print_sm70_arm60),
+        (0x623, print_sm70_arm61),
+        (0x624, print_sm70_arm62),
+        (0x625, print_sm70_arm63),
+        (0x627, print_sm70_arm64),
+        (0x629, print_sm70_arm65),
+        (0x62a, print_sm70_arm66),
+        (0x62b, print_sm70_arm67),
+        (0x630, print_sm70_arm68),
+        (0x631, print_sm70_arm69),
+        (0x635, print_sm70_arm70),
+        (0x802, print_sm70_arm71),
+        (0x805, print_sm70_arm72),
+        (0x807, print_sm70_arm73),
+        (0x808, print_sm70_arm74),
+        (0x809, print_sm70_arm75),
+        (0x80b, print_sm70_arm76),
+        (0x80c, print_sm70_arm77),
+        (0x810, print_sm70_arm78),
+        (0x811, print_sm70_arm79),
+        (0x812, print_sm70_arm80),
+        (0x813, print_sm70_arm81),
+        (0x816, print_sm70_arm82),
+        (0x817, print_sm70_arm83),
+        (0x819, print_sm70_arm84),
+        (0x81c, print_sm70_arm85),
+        (0x820, print_sm70_arm86),
+        (0x823, print_sm70_arm87),
+        (0x824, print_sm70_arm88),
+        (0x825, print_sm70_arm89),
+        (0x827, print_sm70_arm90),
+        (0x828, print_sm70_arm91),
+        (0x82b, print_sm70_arm92),
+        (0x831, print_sm70_arm93),
+        (0x832, print_sm70_arm94),
+        (0x835, print_sm70_arm95),
+        (0x848, print_sm70_arm96),
+        (0x900, print_sm70_arm97),
+        (0x901, print_sm70_arm98),
+        (0x904, print_sm70_arm99),
+        (0x905, print_sm70_arm100),
+        (0x906, print_sm70_arm101),
+        (0x908, print_sm70_arm102),
+        (0x909, print_sm70_arm103),
+        (0x910, print_sm70_arm104),
+        (0x911, print_sm70_arm105),
+        (0x912, print_sm70_arm106),
+        (0x918, print_sm70_arm107),
+        (0x919, print_sm70_arm108),
+        (0x943, print_sm70_arm109),
+        (0x944, print_sm70_arm110),
+        (0x947, print_sm70_arm111),
+        (0x94d, print_sm70_arm112),
+        (0x950, print_sm70_arm113),
+        (0xa02, print_sm70_arm114),
+        (0xa07, print_sm70_arm115),
+        (0xa08, print_sm70_arm116),
+        (0xa09, print_sm70_arm117),
+        (0xa0b, print_sm70_arm118),
+        (0xa0c, print_sm70_arm119),
+        (0xa10, print_sm70_arm120),
+        (0xa11, print_sm70_arm121),
+        (0xa12, print_sm70_arm122),
+        (0xa13, print_sm70_arm123),
+        (0xa16, print_sm70_arm124),
+        (0xa17, print_sm70_arm125),
+        (0xa19, print_sm70_arm126),
+        (0xa20, print_sm70_arm127),
+        (0xa23, print_sm70_arm128),
+        (0xa24, print_sm70_arm129),
+        (0xa25, print_sm70_arm130),
+        (0xa27, print_sm70_arm131),
+        (0xa28, print_sm70_arm132),
+        (0xa2b, print_sm70_arm133),
+        (0xa31, print_sm70_arm134),
+        (0xa32, print_sm70_arm135),
+        (0xa35, print_sm70_arm136),
+        (0xa48, print_sm70_arm137),
+        (0xb00, print_sm70_arm138),
+        (0xb01, print_sm70_arm139),
+        (0xb04, print_sm70_arm140),
+        (0xb05, print_sm70_arm141),
+        (0xb06, print_sm70_arm142),
+        (0xb08, print_sm70_arm143),
+        (0xb09, print_sm70_arm144),
+        (0xb10, print_sm70_arm145),
+        (0xb11, print_sm70_arm146),
+        (0xb12, print_sm70_arm147),
+        (0xb82, print_sm70_arm148),
+        (0xc02, print_sm70_arm149),
+        (0xc07, print_sm70_arm150),
+        (0xc08, print_sm70_arm151),
+        (0xc09, print_sm70_arm152),
+        (0xc0b, print_sm70_arm153),
+        (0xc0c, print_sm70_arm154),
+        (0xc10, print_sm70_arm155),
+        (0xc11, print_sm70_arm156),
+        (0xc12, print_sm70_arm157),
+        (0xc13, print_sm70_arm158),
+        (0xc16, print_sm70_arm159),
+        (0xc17, print_sm70_arm160),
+        (0xc19, print_sm70_arm161),
+        (0xc20, print_sm70_arm162),
+        (0xc23, print_sm70_arm163),
+        (0xc24, print_sm70_arm164),
+        (0xc25, print_sm70_arm165),
+        (0xc27, print_sm70_arm166),
+        (0xc28, print_sm70_arm167),
+        (0xc2b, print_sm70_arm168),
+        (0xc31, print_sm70_arm169),
+        (0xc32, print_sm70_arm170),
+        (0xc35, print_sm70_arm171),
+        (0xc48, print_sm70_arm172),
+        (0xd00, print_sm70_arm173),
+        (0xd01, print_sm70_arm174),
+        (0xd04, print_sm70_arm175),
+        (0xd05, print_sm70_arm176),
+        (0xd06, print_sm70_arm177),
+        (0xd08, print_sm70_arm178),
+        (0xd09, print_sm70_arm179),
+        (0xd10, print_sm70_arm180),
+        (0xd11, print_sm70_arm181),
+        (0xd12, print_sm70_arm182),
+        (0xe07, print_sm70_arm183),
+        (0xe16, print_sm70_arm184),
+        (0xe19, print_sm70_arm185),
+        (0xe21, print_sm70_arm186),
+        (0xe23, print_sm70_arm187),
+        (0xe24, print_sm70_arm188),
+        (0xe25, print_sm70_arm189),
+        (0xe27, print_sm70_arm190),
+        (0xe29, print_sm70_arm191),
+        (0xe2a, print_sm70_arm192),
+        (0xe2b, print_sm70_arm193),
+        (0xe30, print_sm70_arm194),
+        (0xe31, print_sm70_arm195),
+        (0xe35, print_sm70_arm196),
     ],
     print_none,
 );
@@ -6041,6 +6354,36 @@ fn print_sm70_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm70_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0x1ffffe080000fffff0000000fff == 0x231 && matches!(sm, 70 | 75) =>
+        print_form:: < OpHfma2, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff84000000fffff0000000fff == 0x231 && matches!(sm, 80) => print_form:: <
+        OpHfma2, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80000000fffff0000000fff == 0x231 && matches!(sm, 86 | 89) =>
+        print_form:: < OpHfma2, 14 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80000000fffff0000000fff == 0x231 && matches!(sm, 90 | 100 | 120) =>
+        return print_form:: < OpHfma2, 21 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffe80ff0fffff0000000fff == 0x232 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => print_form:: < OpHmul2, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffffde80ff0fffff0000000fff == 0x232 && matches!(sm, 90 | 100 | 120) =>
+        return print_form:: < OpHmul2, 4 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x235 && matches!(sm, 120) => print_form:: <
         OpIadd, 3 > (w, sm, at, out)
     );
@@ -6054,11 +6397,19 @@ fn print_sm70_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x4000000000000000235 && matches!(sm, 120)
-        => return print_form:: < OpIaddx, 0 > (w, sm, at, out)
+        => print_form:: < OpIaddx, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8664c003fffff0000000fff == 0x235 && matches!(sm, 80 | 86 | 89) =>
+        print_form:: < OpHfma2Mma, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8460c003fffff0000000fff == 0x235 && matches!(sm, 90) => return
+        print_form:: < OpHfma2Mma, 7 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
         => print_form:: < OpVimnmx, 3 > (w, sm, at, out)
@@ -6073,42 +6424,42 @@ fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x300 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFlo, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x301 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBrev, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x304 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x305 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x306 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) => print_form:: <
         OpMufu, 0 > (w, sm, at, out)
@@ -6123,35 +6474,35 @@ fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x309 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPopc, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x310 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x311 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x312 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCallAbsR, 0 > (w, sm, at, out)
@@ -6162,7 +6513,7 @@ fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCallR, 0 > (w, sm, at, out)
@@ -6173,7 +6524,7 @@ fn print_sm70_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e01ff000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 70)
         => print_form:: < OpLdg, 1 > (w, sm, at, out)
@@ -6184,21 +6535,21 @@ fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e01ff0000000000ff0fff == 0x1000000000000000386 && matches!(sm, 70 |
         75) => return print_form:: < OpStg, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) => return
         print_form:: < OpMov64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLeaHi, 4 > (w, sm, at,
@@ -6211,35 +6562,35 @@ fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPrmt, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpShf, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFadd, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 4 > (w, sm, at,
@@ -6252,7 +6603,7 @@ fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDadd, 1 > (w, sm, at, out)
@@ -6263,7 +6614,7 @@ fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDsetp, 0 > (w, sm, at, out)
@@ -6274,7 +6625,7 @@ fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 4 > (w, sm, at, out)
@@ -6285,7 +6636,7 @@ fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0000000000000fff == 0x40000000000000000430 && matches!(sm, 86 |
         89) => print_form:: < OpHadd2F32, 1 > (w, sm, at, out)
@@ -6308,7 +6659,37 @@ fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffe080000000000000000fff == 0x431 && matches!(sm, 70 | 75) =>
+        print_form:: < OpHfma2, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff84000000000000000000fff == 0x431 && matches!(sm, 80) => print_form:: <
+        OpHfma2, 11 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80000000000000000000fff == 0x431 && matches!(sm, 86 | 89) =>
+        print_form:: < OpHfma2, 18 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80000000000000000000fff == 0x431 && matches!(sm, 90 | 100 | 120) =>
+        return print_form:: < OpHfma2, 25 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff8664c000000000000000fff == 0x435 && matches!(sm, 80 | 86 | 89) =>
+        print_form:: < OpHfma2Mma, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8460c000000000000000fff == 0x435 && matches!(sm, 90) => return
+        print_form:: < OpHfma2Mma, 11 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 89) => print_form:: < OpBraUp, 0 > (w, sm, at, out)
@@ -6319,42 +6700,42 @@ fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) => return
         print_form:: < OpSel64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPrmt, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpShf, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImad, 5 > (w, sm, at, out)
@@ -6365,7 +6746,7 @@ fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImadWide, 4 > (w, sm, at, out)
@@ -6377,35 +6758,35 @@ fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return print_form:: < OpImadHi, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDsetp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff080000ff00000fff == 0x40000000000000000630 && matches!(sm, 86 |
         89) => print_form:: < OpHadd2F32, 2 > (w, sm, at, out)
@@ -6428,14 +6809,44 @@ fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffe08000080000ff00000fff == 0x631 && matches!(sm, 70 | 75) =>
+        print_form:: < OpHfma2, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8400000080000ff00000fff == 0x631 && matches!(sm, 80) => print_form:: <
+        OpHfma2, 12 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8000000080000ff00000fff == 0x631 && matches!(sm, 86 | 89) =>
+        print_form:: < OpHfma2, 19 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8000000080000ff00000fff == 0x631 && matches!(sm, 90) => return
+        print_form:: < OpHfma2, 26 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff8664c00380000ff00000fff == 0x635 && matches!(sm, 80 | 86 | 89) =>
+        print_form:: < OpHfma2Mma, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8460c00380000ff00000fff == 0x635 && matches!(sm, 90) => return
+        print_form:: < OpHfma2Mma, 12 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpMov, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpCs2r, 0 > (w, sm, at,
@@ -6447,21 +6858,21 @@ fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpSel, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsel, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 1 > (w, sm, at, out)
@@ -6476,14 +6887,14 @@ fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsetp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIsetp, 1 > (w, sm, at, out)
@@ -6494,7 +6905,7 @@ fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIadd3, 1 > (w, sm, at, out)
@@ -6506,7 +6917,7 @@ fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 1 > (w, sm, at, out)
@@ -6528,28 +6939,28 @@ fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpLop3, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpIabs, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPrmt, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => print_form:: < OpImnmx, 1 > (w, sm, at, out)
@@ -6564,14 +6975,14 @@ fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpShf, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpPlop3, 0 > (w, sm, at, out)
@@ -6583,7 +6994,7 @@ fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 1 > (w,
@@ -6591,14 +7002,14 @@ fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 1 > (w, sm, at,
@@ -6611,7 +7022,7 @@ fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 1 > (w, sm,
@@ -6624,7 +7035,7 @@ fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 1 > (w, sm,
@@ -6632,7 +7043,7 @@ fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDmul, 1 > (w, sm, at, out)
@@ -6643,7 +7054,7 @@ fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 1 > (w, sm, at, out)
@@ -6654,7 +7065,37 @@ fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffe080000000000000000fff == 0x831 && matches!(sm, 70 | 75) =>
+        print_form:: < OpHfma2, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff84000000000000000000fff == 0x831 && matches!(sm, 80) => print_form:: <
+        OpHfma2, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff84000000000000000000fff == 0x831 && matches!(sm, 86 | 89) =>
+        print_form:: < OpHfma2, 15 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff84000000000000000000fff == 0x831 && matches!(sm, 90 | 100 | 120) =>
+        return print_form:: < OpHfma2, 22 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffe80ff0000000000000fff == 0x832 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => print_form:: < OpHmul2, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffffde80ff0000000000000fff == 0x832 && matches!(sm, 90 | 100 | 120) =>
+        return print_form:: < OpHmul2, 5 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120) => print_form:: <
         OpIadd, 4 > (w, sm, at, out)
@@ -6669,11 +7110,19 @@ fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x4000000000000000835 && matches!(sm, 120)
-        => return print_form:: < OpIaddx, 1 > (w, sm, at, out)
+        => print_form:: < OpIaddx, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8664c000000000000000fff == 0x835 && matches!(sm, 80 | 86 | 89) =>
+        print_form:: < OpHfma2Mma, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8460c000000000000000fff == 0x835 && matches!(sm, 90) => return
+        print_form:: < OpHfma2Mma, 8 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => print_form:: < OpVimnmx, 4 > (w, sm, at, out)
@@ -6688,42 +7137,42 @@ fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFlo, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBrev, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) => print_form:: <
         OpMufu, 1 > (w, sm, at, out)
@@ -6738,49 +7187,49 @@ fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPopc, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpNop, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpS2r, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCallAbs, 0 > (w, sm, at, out)
@@ -6791,7 +7240,7 @@ fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCall, 0 > (w, sm, at, out)
@@ -6802,7 +7251,7 @@ fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpBra, 0 > (w, sm, at, out)
@@ -6825,14 +7274,14 @@ fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpExit, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpRet, 2 > (w, sm, at, out)
@@ -6875,28 +7324,28 @@ fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpMov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpSel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFsel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 2 > (w, sm, at, out)
@@ -6911,21 +7360,21 @@ fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpIsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpIadd3, 2 > (w, sm, at, out)
@@ -6936,7 +7385,7 @@ fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90) => print_form:: < OpLea, 2 > (w, sm, at, out)
@@ -6955,56 +7404,56 @@ fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpLop3, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpIabs, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPrmt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return print_form:: < OpImnmx, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpShf, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => return print_form:: < OpFmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImad, 2 > (w, sm, at, out)
@@ -7015,7 +7464,7 @@ fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImadWide, 2 > (w, sm, at, out)
@@ -7027,70 +7476,111 @@ fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return print_form:: < OpImadHi, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 75) =>
+        print_form:: < OpHfma2, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8400000080000ff00000fff == 0xa31 && matches!(sm, 80) => print_form:: <
+        OpHfma2, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8000000080000ff00000fff == 0xa31 && matches!(sm, 86 | 89) =>
+        print_form:: < OpHfma2, 16 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8000000080000ff00000fff == 0xa31 && matches!(sm, 90) => return
+        print_form:: < OpHfma2, 23 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => print_form:: < OpHmul2, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffffde80ff080000ff00000fff == 0xa32 && matches!(sm, 90) => return
+        print_form:: < OpHmul2, 6 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 89) =>
+        print_form:: < OpHfma2Mma, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8460c00380000ff00000fff == 0xa35 && matches!(sm, 90) => return
+        print_form:: < OpHfma2Mma, 9 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return print_form:: < OpVimnmx, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFlo, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpBrev, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2i, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpI2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => print_form:: <
         OpMufu, 2 > (w, sm, at, out)
@@ -7105,35 +7595,35 @@ fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPopc, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2i64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpI2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 89 | 90 |
         100 | 120) => print_form:: < OpLdc, 0 > (w, sm, at, out)
@@ -7144,7 +7634,7 @@ fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120) => print_form:: < OpMov64, 2 > (w, sm, at, out)
@@ -7156,7 +7646,7 @@ fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpSel, 3 > (w, sm, at,
@@ -7164,7 +7654,7 @@ fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFsel, 3 > (w, sm, at,
@@ -7172,7 +7662,7 @@ fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => print_form:: < OpFmnmx, 3 > (w, sm, at, out)
@@ -7187,7 +7677,7 @@ fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFsetp, 3 > (w, sm,
@@ -7195,7 +7685,7 @@ fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIsetp, 3 > (w, sm, at, out)
@@ -7206,7 +7696,7 @@ fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIadd3, 3 > (w, sm, at, out)
@@ -7218,7 +7708,7 @@ fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 3 > (w, sm, at, out)
@@ -7238,7 +7728,7 @@ fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpLop3, 3 > (w, sm, at,
@@ -7246,7 +7736,7 @@ fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpIabs, 3 > (w, sm, at,
@@ -7254,7 +7744,7 @@ fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPrmt, 3 > (w, sm, at,
@@ -7262,7 +7752,7 @@ fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpImnmx, 3 > (w, sm, at, out)
@@ -7277,7 +7767,7 @@ fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpShf, 3 > (w, sm, at,
@@ -7285,7 +7775,7 @@ fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 3 > (w, sm, at,
@@ -7293,7 +7783,7 @@ fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFfma, 3 > (w, sm, at,
@@ -7301,7 +7791,7 @@ fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 3 > (w, sm, at, out)
@@ -7313,7 +7803,7 @@ fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 3 > (w, sm, at,
@@ -7326,7 +7816,7 @@ fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 3 > (w, sm,
@@ -7334,7 +7824,7 @@ fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDmul, 3 > (w, sm, at, out)
@@ -7345,7 +7835,7 @@ fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDfma, 3 > (w, sm, at, out)
@@ -7356,7 +7846,37 @@ fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
+        75) => print_form:: < OpHfma2, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff84000000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
+        80) => print_form:: < OpHfma2, 10 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80000000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm, 86
+        | 89) => print_form:: < OpHfma2, 17 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80000000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm, 90
+        | 100 | 120) => return print_form:: < OpHfma2, 24 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
+        | 80 | 86 | 89) => print_form:: < OpHmul2, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffffde80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 90
+        | 100 | 120) => return print_form:: < OpHmul2, 7 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120) => print_form:: < OpIadd, 5 > (w, sm, at, out)
@@ -7371,11 +7891,19 @@ fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80004000000000000000c35 && matches!(sm,
-        120) => return print_form:: < OpIaddx, 2 > (w, sm, at, out)
+        120) => print_form:: < OpIaddx, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000c35 && matches!(sm, 80
+        | 86 | 89) => print_form:: < OpHfma2Mma, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8460c003fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
+        90) => return print_form:: < OpHfma2Mma, 10 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => print_form:: < OpVimnmx, 6 > (w, sm, at, out)
@@ -7390,7 +7918,7 @@ fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFlo, 3 > (w, sm, at,
@@ -7398,7 +7926,7 @@ fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpBrev, 3 > (w, sm, at,
@@ -7406,7 +7934,7 @@ fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2f, 3 > (w, sm, at,
@@ -7414,7 +7942,7 @@ fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2i, 3 > (w, sm, at,
@@ -7422,7 +7950,7 @@ fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2f, 3 > (w, sm, at,
@@ -7430,7 +7958,7 @@ fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpMufu, 6 > (w, sm, at, out)
@@ -7441,7 +7969,7 @@ fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPopc, 3 > (w, sm, at,
@@ -7449,7 +7977,7 @@ fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2f64, 3 > (w, sm,
@@ -7457,7 +7985,7 @@ fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2i64, 3 > (w, sm,
@@ -7465,7 +7993,7 @@ fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2f64, 3 > (w, sm,
@@ -7473,14 +8001,14 @@ fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120) => return print_form:: < OpSel64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPrmt, 6 > (w, sm, at,
@@ -7488,7 +8016,7 @@ fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpShf, 6 > (w, sm, at,
@@ -7496,7 +8024,7 @@ fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFadd, 3 > (w, sm, at,
@@ -7504,7 +8032,7 @@ fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFfma, 6 > (w, sm, at,
@@ -7512,7 +8040,7 @@ fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 6 > (w, sm, at, out)
@@ -7524,7 +8052,7 @@ fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 5 > (w, sm, at,
@@ -7537,7 +8065,7 @@ fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 5 > (w, sm,
@@ -7545,7 +8073,7 @@ fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDadd, 3 > (w, sm, at, out)
@@ -7556,7 +8084,7 @@ fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDsetp, 2 > (w, sm, at, out)
@@ -7567,7 +8095,7 @@ fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDfma, 6 > (w, sm, at, out)
@@ -7578,7 +8106,7 @@ fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 89) => print_form:: < OpHadd2F32, 3 > (w, sm, at, out)
@@ -7598,6 +8126,36 @@ fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     try_form!(
         w & 0x1ffffde90ff0fffff0000000fff == 0x80000000000000000000e30 && matches!(sm, 90
         | 100 | 120) => return print_form:: < OpHadd2, 11 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
+        75) => print_form:: < OpHfma2, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff84000000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
+        80) => print_form:: < OpHfma2, 13 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80000000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm, 86
+        | 89) => print_form:: < OpHfma2, 20 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80000000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm, 90
+        | 100 | 120) => return print_form:: < OpHfma2, 27 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
+        | 86 | 89) => print_form:: < OpHfma2Mma, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8460c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm,
+        90) => return print_form:: < OpHfma2Mma, 13 > (w, sm, at, out)
     );
     None
 }
@@ -8494,6 +9052,410 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "hadd2_f32", "rru", 7, Sm70, [90, 100, 120], 0x1fffffed2ff0fffff0000000fff,
         0x80040000000000000000e30, 0, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "hfma2", "rrr", 0, Sm70, [70, 75], 0x1ffffe080000fffff0000000fff, 0x231, 0, 0,
+        [GPR, GPR, GPR, NONE]
+    ),
+    form_info!(
+        "hfma2", "rir", 1, Sm70, [70, 75], 0x1ffffe080000000000000000fff, 0x831, 0, 0,
+        [GPR, IMM, GPR, NONE]; (75..= 75, [(0x400000007e0000000000, 0x7e0000000000),
+        (0x400000007e0000000000, 0x400000007e0000000000)], 0, 0x1ff00000000,
+        0x1ff00000000), (75..= 75, [(0x400000007e0000000000, 0x7c0000000000),
+        (0x400000007e0000000000, 0x400000007c0000000000)], 0x1ff00000000, 0x1ff00000000,
+        0x1ff00000000), (70..= 70, [(0x400000007c0000000000, 0x7c0000000000),
+        (0x400000007c0000000000, 0x400000007c0000000000)], 0x3ff00000000, 0x3ff00000000,
+        0x3ff00000000), (75..= 75, [(0x40007e00000000000000, 0x7e00000000000000),
+        (0x40007e00000000000000, 0x40007e00000000000000)], 0, 0x1ff000000000000,
+        0x1ff000000000000), (75..= 75, [(0x40007e00000000000000, 0x7c00000000000000),
+        (0x40007e00000000000000, 0x40007c00000000000000)], 0x1ff000000000000,
+        0x1ff000000000000, 0x1ff000000000000), (70..= 70, [(0x40007c00000000000000,
+        0x7c00000000000000), (0x40007c00000000000000, 0x40007c00000000000000)],
+        0x3ff000000000000, 0x3ff000000000000, 0x3ff000000000000)
+    ),
+    form_info!(
+        "hfma2", "rcr", 2, Sm70, [70, 75], 0x1ffffe08000080000ff00000fff, 0xa31, 0, 0,
+        [GPR, CBUF, GPR, NONE]
+    ),
+    form_info!(
+        "hfma2", "rur", 3, Sm70, [75], 0x1ffffe080000fffff0000000fff,
+        0x80000000000000000000c31, 0, 0, [GPR, UGPR, GPR, NONE]
+    ),
+    form_info!(
+        "hfma2", "rri", 4, Sm70, [70, 75], 0x1ffffe080000000000000000fff, 0x431, 0, 0,
+        [GPR, GPR, IMM, NONE]; (75..= 75, [(0x400000007e0000000000, 0x7e0000000000),
+        (0x400000007e0000000000, 0x400000007e0000000000)], 0, 0x1ff00000000,
+        0x1ff00000000), (75..= 75, [(0x400000007e0000000000, 0x7c0000000000),
+        (0x400000007e0000000000, 0x400000007c0000000000)], 0x1ff00000000, 0x1ff00000000,
+        0x1ff00000000), (70..= 70, [(0x400000007c0000000000, 0x7c0000000000),
+        (0x400000007c0000000000, 0x400000007c0000000000)], 0x3ff00000000, 0x3ff00000000,
+        0x3ff00000000), (75..= 75, [(0x40007e00000000000000, 0x7e00000000000000),
+        (0x40007e00000000000000, 0x40007e00000000000000)], 0, 0x1ff000000000000,
+        0x1ff000000000000), (75..= 75, [(0x40007e00000000000000, 0x7c00000000000000),
+        (0x40007e00000000000000, 0x40007c00000000000000)], 0x1ff000000000000,
+        0x1ff000000000000, 0x1ff000000000000), (70..= 70, [(0x40007c00000000000000,
+        0x7c00000000000000), (0x40007c00000000000000, 0x40007c00000000000000)],
+        0x3ff000000000000, 0x3ff000000000000, 0x3ff000000000000)
+    ),
+    form_info!(
+        "hfma2", "rrc", 5, Sm70, [70, 75], 0x1ffffe08000080000ff00000fff, 0x631, 0, 0,
+        [GPR, GPR, CBUF, NONE]
+    ),
+    form_info!(
+        "hfma2", "rru", 6, Sm70, [75], 0x1ffffe080000fffff0000000fff,
+        0x80000000000000000000e31, 0, 0, [GPR, GPR, UGPR, NONE]
+    ),
+    form_info!(
+        "hfma2", "rrr", 7, Sm70, [80], 0x1fff84000000fffff0000000fff, 0x231, 0, 0, [GPR,
+        GPR, GPR, PRED]; (80..= 80, [(0x80000000000000000000, 0)], 0,
+        0x78000000000000000000000, 0)
+    ),
+    form_info!(
+        "hfma2", "rir", 8, Sm70, [80], 0x1fff84000000000000000000fff, 0x831, 0, 0, [GPR,
+        IMM, GPR, PRED]; (80..= 80, [(0x80000000000000000000, 0)], 0,
+        0x78000000000000000000000, 0), (80..= 80, [(0x20400000007e0000000000,
+        0x7e0000000000), (0x20400000007e0000000000, 0x400000007e0000000000)], 0,
+        0x1ff00000000, 0x1ff00000000), (80..= 80, [(0x20400000007e0000000000,
+        0x7c0000000000), (0x20400000007e0000000000, 0x400000007c0000000000)],
+        0x1ff00000000, 0x1ff00000000, 0x1ff00000000), (80..= 80,
+        [(0x2040007e00000000000000, 0x7e00000000000000), (0x2040007e00000000000000,
+        0x40007e00000000000000)], 0, 0x1ff000000000000, 0x1ff000000000000), (80..= 80,
+        [(0x2040007e00000000000000, 0x7c00000000000000), (0x2040007e00000000000000,
+        0x40007c00000000000000)], 0x1ff000000000000, 0x1ff000000000000,
+        0x1ff000000000000), (80..= 80, [(0x20400000007fc000000000,
+        0x20000000007fc000000000)], 0, 0x3f00000000, 0x3f00000000), (80..= 80,
+        [(0x20400000007fc000000000, 0x20000000007f8000000000)], 0x3f00000000,
+        0x3f00000000, 0x3f00000000), (80..= 80, [(0x2040007fc0000000000000,
+        0x2000007fc0000000000000)], 0, 0x3f000000000000, 0x3f000000000000), (80..= 80,
+        [(0x2040007fc0000000000000, 0x2000007f80000000000000)], 0x3f000000000000,
+        0x3f000000000000, 0x3f000000000000)
+    ),
+    form_info!(
+        "hfma2", "rcr", 9, Sm70, [80], 0x1fff8400000080000ff00000fff, 0xa31, 0, 0, [GPR,
+        CBUF, GPR, PRED]; (80..= 80, [(0x80000000000000000000, 0)], 0,
+        0x78000000000000000000000, 0)
+    ),
+    form_info!(
+        "hfma2", "rur", 10, Sm70, [80], 0x1fff84000000fffff0000000fff,
+        0x80000000000000000000c31, 0, 0, [GPR, UGPR, GPR, PRED]; (80..= 80,
+        [(0x80000000000000000000, 0)], 0, 0x78000000000000000000000, 0)
+    ),
+    form_info!(
+        "hfma2", "rri", 11, Sm70, [80], 0x1fff84000000000000000000fff, 0x431, 0, 0, [GPR,
+        GPR, IMM, PRED]; (80..= 80, [(0x80000000000000000000, 0)], 0,
+        0x78000000000000000000000, 0), (80..= 80, [(0x20400000007e0000000000,
+        0x7e0000000000), (0x20400000007e0000000000, 0x400000007e0000000000)], 0,
+        0x1ff00000000, 0x1ff00000000), (80..= 80, [(0x20400000007e0000000000,
+        0x7c0000000000), (0x20400000007e0000000000, 0x400000007c0000000000)],
+        0x1ff00000000, 0x1ff00000000, 0x1ff00000000), (80..= 80,
+        [(0x2040007e00000000000000, 0x7e00000000000000), (0x2040007e00000000000000,
+        0x40007e00000000000000)], 0, 0x1ff000000000000, 0x1ff000000000000), (80..= 80,
+        [(0x2040007e00000000000000, 0x7c00000000000000), (0x2040007e00000000000000,
+        0x40007c00000000000000)], 0x1ff000000000000, 0x1ff000000000000,
+        0x1ff000000000000), (80..= 80, [(0x20400000007fc000000000,
+        0x20000000007fc000000000)], 0, 0x3f00000000, 0x3f00000000), (80..= 80,
+        [(0x20400000007fc000000000, 0x20000000007f8000000000)], 0x3f00000000,
+        0x3f00000000, 0x3f00000000), (80..= 80, [(0x2040007fc0000000000000,
+        0x2000007fc0000000000000)], 0, 0x3f000000000000, 0x3f000000000000), (80..= 80,
+        [(0x2040007fc0000000000000, 0x2000007f80000000000000)], 0x3f000000000000,
+        0x3f000000000000, 0x3f000000000000)
+    ),
+    form_info!(
+        "hfma2", "rrc", 12, Sm70, [80], 0x1fff8400000080000ff00000fff, 0x631, 0, 0, [GPR,
+        GPR, CBUF, PRED]; (80..= 80, [(0x80000000000000000000, 0)], 0,
+        0x78000000000000000000000, 0)
+    ),
+    form_info!(
+        "hfma2", "rru", 13, Sm70, [80], 0x1fff84000000fffff0000000fff,
+        0x80000000000000000000e31, 0, 0, [GPR, GPR, UGPR, PRED]; (80..= 80,
+        [(0x80000000000000000000, 0)], 0, 0x78000000000000000000000, 0)
+    ),
+    form_info!(
+        "hfma2", "rrr", 14, Sm70, [86, 89], 0x1fff80000000fffff0000000fff, 0x231, 0, 0,
+        [GPR, GPR, GPR, PRED]; (86..= 89, [(0x80000000000000000000, 0)], 0,
+        0x78000000000000000000000, 0)
+    ),
+    form_info!(
+        "hfma2", "rir", 15, Sm70, [86, 89], 0x1fff84000000000000000000fff, 0x831, 0, 0,
+        [GPR, IMM, GPR, PRED]; (86..= 89, [(0x80000000000000000000, 0)], 0,
+        0x78000000000000000000000, 0), (86..= 89, [(0x20400000007e0000000000,
+        0x7e0000000000), (0x20400000007e0000000000, 0x400000007e0000000000)], 0,
+        0x1ff00000000, 0x1ff00000000), (86..= 89, [(0x20400000007e0000000000,
+        0x7c0000000000), (0x20400000007e0000000000, 0x400000007c0000000000)],
+        0x1ff00000000, 0x1ff00000000, 0x1ff00000000), (86..= 89,
+        [(0x2040007e00000000000000, 0x7e00000000000000), (0x2040007e00000000000000,
+        0x40007e00000000000000)], 0, 0x1ff000000000000, 0x1ff000000000000), (86..= 89,
+        [(0x2040007e00000000000000, 0x7c00000000000000), (0x2040007e00000000000000,
+        0x40007c00000000000000)], 0x1ff000000000000, 0x1ff000000000000,
+        0x1ff000000000000), (86..= 89, [(0x20400000007fc000000000,
+        0x20000000007fc000000000)], 0, 0x3f00000000, 0x3f00000000), (86..= 89,
+        [(0x20400000007fc000000000, 0x20000000007f8000000000)], 0x3f00000000,
+        0x3f00000000, 0x3f00000000), (86..= 89, [(0x2040007fc0000000000000,
+        0x2000007fc0000000000000)], 0, 0x3f000000000000, 0x3f000000000000), (86..= 89,
+        [(0x2040007fc0000000000000, 0x2000007f80000000000000)], 0x3f000000000000,
+        0x3f000000000000, 0x3f000000000000)
+    ),
+    form_info!(
+        "hfma2", "rcr", 16, Sm70, [86, 89], 0x1fff8000000080000ff00000fff, 0xa31, 0, 0,
+        [GPR, CBUF, GPR, PRED]; (86..= 89, [(0x80000000000000000000, 0)], 0,
+        0x78000000000000000000000, 0)
+    ),
+    form_info!(
+        "hfma2", "rur", 17, Sm70, [86, 89], 0x1fff80000000fffff0000000fff,
+        0x80000000000000000000c31, 0, 0, [GPR, UGPR, GPR, PRED]; (86..= 89,
+        [(0x80000000000000000000, 0)], 0, 0x78000000000000000000000, 0)
+    ),
+    form_info!(
+        "hfma2", "rri", 18, Sm70, [86, 89], 0x1fff80000000000000000000fff, 0x431, 0, 0,
+        [GPR, GPR, IMM, PRED]; (86..= 89, [(0x80000000000000000000, 0)], 0,
+        0x78000000000000000000000, 0), (86..= 89, [(0x20400000007e0000000000,
+        0x7e0000000000), (0x20400000007e0000000000, 0x400000007e0000000000)], 0,
+        0x1ff00000000, 0x1ff00000000), (86..= 89, [(0x20400000007e0000000000,
+        0x7c0000000000), (0x20400000007e0000000000, 0x400000007c0000000000)],
+        0x1ff00000000, 0x1ff00000000, 0x1ff00000000), (86..= 89,
+        [(0x2040007e00000000000000, 0x7e00000000000000), (0x2040007e00000000000000,
+        0x40007e00000000000000)], 0, 0x1ff000000000000, 0x1ff000000000000), (86..= 89,
+        [(0x2040007e00000000000000, 0x7c00000000000000), (0x2040007e00000000000000,
+        0x40007c00000000000000)], 0x1ff000000000000, 0x1ff000000000000,
+        0x1ff000000000000), (86..= 89, [(0x20400000007fc000000000,
+        0x20000000007fc000000000)], 0, 0x3f00000000, 0x3f00000000), (86..= 89,
+        [(0x20400000007fc000000000, 0x20000000007f8000000000)], 0x3f00000000,
+        0x3f00000000, 0x3f00000000), (86..= 89, [(0x2040007fc0000000000000,
+        0x2000007fc0000000000000)], 0, 0x3f000000000000, 0x3f000000000000), (86..= 89,
+        [(0x2040007fc0000000000000, 0x2000007f80000000000000)], 0x3f000000000000,
+        0x3f000000000000, 0x3f000000000000)
+    ),
+    form_info!(
+        "hfma2", "rrc", 19, Sm70, [86, 89], 0x1fff8000000080000ff00000fff, 0x631, 0, 0,
+        [GPR, GPR, CBUF, PRED]; (86..= 89, [(0x80000000000000000000, 0)], 0,
+        0x78000000000000000000000, 0)
+    ),
+    form_info!(
+        "hfma2", "rru", 20, Sm70, [86, 89], 0x1fff80000000fffff0000000fff,
+        0x80000000000000000000e31, 0, 0, [GPR, GPR, UGPR, PRED]; (86..= 89,
+        [(0x80000000000000000000, 0)], 0, 0x78000000000000000000000, 0)
+    ),
+    form_info!(
+        "hfma2", "rrr", 21, Sm70, [90, 100, 120], 0x1fff80000000fffff0000000fff, 0x231,
+        0, 0, [GPR, GPR, GPR, PRED]; (90..= 120, [(0x80000000000000000000, 0)], 0,
+        0x78000000000000000000000, 0)
+    ),
+    form_info!(
+        "hfma2", "rir", 22, Sm70, [90, 100, 120], 0x1fff84000000000000000000fff, 0x831,
+        0, 0, [GPR, IMM, GPR, PRED]; (90..= 120, [(0x80000000000000000000, 0)], 0,
+        0x78000000000000000000000, 0), (90..= 120, [(0x20400000007e0000000000,
+        0x7e0000000000), (0x20400000007e0000000000, 0x400000007e0000000000)], 0,
+        0x1ff00000000, 0x1ff00000000), (90..= 120, [(0x20400000007e0000000000,
+        0x7c0000000000), (0x20400000007e0000000000, 0x400000007c0000000000)],
+        0x1ff00000000, 0x1ff00000000, 0x1ff00000000), (90..= 120,
+        [(0x2040007e00000000000000, 0x7e00000000000000), (0x2040007e00000000000000,
+        0x40007e00000000000000)], 0, 0x1ff000000000000, 0x1ff000000000000), (90..= 120,
+        [(0x2040007e00000000000000, 0x7c00000000000000), (0x2040007e00000000000000,
+        0x40007c00000000000000)], 0x1ff000000000000, 0x1ff000000000000,
+        0x1ff000000000000), (90..= 120, [(0x20400000007fc000000000,
+        0x20000000007fc000000000)], 0, 0x3f00000000, 0x3f00000000), (90..= 120,
+        [(0x20400000007fc000000000, 0x20000000007f8000000000)], 0x3f00000000,
+        0x3f00000000, 0x3f00000000), (90..= 120, [(0x2040007fc0000000000000,
+        0x2000007fc0000000000000)], 0, 0x3f000000000000, 0x3f000000000000), (90..= 120,
+        [(0x2040007fc0000000000000, 0x2000007f80000000000000)], 0x3f000000000000,
+        0x3f000000000000, 0x3f000000000000)
+    ),
+    form_info!(
+        "hfma2", "rcr", 23, Sm70, [90], 0x1fff8000000080000ff00000fff, 0xa31, 0, 0, [GPR,
+        CBUF, GPR, PRED]; (90..= 90, [(0x80000000000000000000, 0)], 0,
+        0x78000000000000000000000, 0)
+    ),
+    form_info!(
+        "hfma2", "rur", 24, Sm70, [90, 100, 120], 0x1fff80000000fffff0000000fff,
+        0x80000000000000000000c31, 0, 0, [GPR, UGPR, GPR, PRED]; (90..= 120,
+        [(0x80000000000000000000, 0)], 0, 0x78000000000000000000000, 0)
+    ),
+    form_info!(
+        "hfma2", "rri", 25, Sm70, [90, 100, 120], 0x1fff80000000000000000000fff, 0x431,
+        0, 0, [GPR, GPR, IMM, PRED]; (90..= 120, [(0x80000000000000000000, 0)], 0,
+        0x78000000000000000000000, 0), (90..= 120, [(0x20400000007e0000000000,
+        0x7e0000000000), (0x20400000007e0000000000, 0x400000007e0000000000)], 0,
+        0x1ff00000000, 0x1ff00000000), (90..= 120, [(0x20400000007e0000000000,
+        0x7c0000000000), (0x20400000007e0000000000, 0x400000007c0000000000)],
+        0x1ff00000000, 0x1ff00000000, 0x1ff00000000), (90..= 120,
+        [(0x2040007e00000000000000, 0x7e00000000000000), (0x2040007e00000000000000,
+        0x40007e00000000000000)], 0, 0x1ff000000000000, 0x1ff000000000000), (90..= 120,
+        [(0x2040007e00000000000000, 0x7c00000000000000), (0x2040007e00000000000000,
+        0x40007c00000000000000)], 0x1ff000000000000, 0x1ff000000000000,
+        0x1ff000000000000), (90..= 120, [(0x20400000007fc000000000,
+        0x20000000007fc000000000)], 0, 0x3f00000000, 0x3f00000000), (90..= 120,
+        [(0x20400000007fc000000000, 0x20000000007f8000000000)], 0x3f00000000,
+        0x3f00000000, 0x3f00000000), (90..= 120, [(0x2040007fc0000000000000,
+        0x2000007fc0000000000000)], 0, 0x3f000000000000, 0x3f000000000000), (90..= 120,
+        [(0x2040007fc0000000000000, 0x2000007f80000000000000)], 0x3f000000000000,
+        0x3f000000000000, 0x3f000000000000)
+    ),
+    form_info!(
+        "hfma2", "rrc", 26, Sm70, [90], 0x1fff8000000080000ff00000fff, 0x631, 0, 0, [GPR,
+        GPR, CBUF, PRED]; (90..= 90, [(0x80000000000000000000, 0)], 0,
+        0x78000000000000000000000, 0)
+    ),
+    form_info!(
+        "hfma2", "rru", 27, Sm70, [90, 100, 120], 0x1fff80000000fffff0000000fff,
+        0x80000000000000000000e31, 0, 0, [GPR, GPR, UGPR, PRED]; (90..= 120,
+        [(0x80000000000000000000, 0)], 0, 0x78000000000000000000000, 0)
+    ),
+    form_info!(
+        "hfma2_mma", "rrr", 0, Sm70, [80, 86, 89], 0x1fff8664c003fffff0000000fff, 0x235,
+        0, 0, [GPR, GPR, GPR, PRED]; (80..= 89, [(0x80000000000000000000, 0)], 0,
+        0x78000000000000000000000, 0)
+    ),
+    form_info!(
+        "hfma2_mma", "rir", 1, Sm70, [80, 86, 89], 0x1fff8664c000000000000000fff, 0x835,
+        0, 0, [GPR, IMM, GPR, PRED]; (80..= 89, [(0x80000000000000000000, 0)], 0,
+        0x78000000000000000000000, 0), (80..= 89, [(0x7e0000000000, 0x7e0000000000)], 0,
+        0x1ff00000000, 0x1ff00000000), (80..= 89, [(0x7e0000000000, 0x7c0000000000)],
+        0x1ff00000000, 0x1ff00000000, 0x1ff00000000), (80..= 89, [(0x7e00000000000000,
+        0x7e00000000000000)], 0, 0x1ff000000000000, 0x1ff000000000000), (80..= 89,
+        [(0x7e00000000000000, 0x7c00000000000000)], 0x1ff000000000000, 0x1ff000000000000,
+        0x1ff000000000000)
+    ),
+    form_info!(
+        "hfma2_mma", "rcr", 2, Sm70, [80, 86, 89], 0x1fff8664c00380000ff00000fff, 0xa35,
+        0, 0, [GPR, CBUF, GPR, PRED]; (80..= 89, [(0x80000000000000000000, 0)], 0,
+        0x78000000000000000000000, 0)
+    ),
+    form_info!(
+        "hfma2_mma", "rur", 3, Sm70, [80, 86, 89], 0x1fff8664c003fffff0000000fff,
+        0x80000000000000000000c35, 0, 0, [GPR, UGPR, GPR, PRED]; (80..= 89,
+        [(0x80000000000000000000, 0)], 0, 0x78000000000000000000000, 0)
+    ),
+    form_info!(
+        "hfma2_mma", "rri", 4, Sm70, [80, 86, 89], 0x1fff8664c000000000000000fff, 0x435,
+        0, 0, [GPR, GPR, IMM, PRED]; (80..= 89, [(0x80000000000000000000, 0)], 0,
+        0x78000000000000000000000, 0), (80..= 89, [(0x7e0000000000, 0x7e0000000000)], 0,
+        0x1ff00000000, 0x1ff00000000), (80..= 89, [(0x7e0000000000, 0x7c0000000000)],
+        0x1ff00000000, 0x1ff00000000, 0x1ff00000000), (80..= 89, [(0x7e00000000000000,
+        0x7e00000000000000)], 0, 0x1ff000000000000, 0x1ff000000000000), (80..= 89,
+        [(0x7e00000000000000, 0x7c00000000000000)], 0x1ff000000000000, 0x1ff000000000000,
+        0x1ff000000000000)
+    ),
+    form_info!(
+        "hfma2_mma", "rrc", 5, Sm70, [80, 86, 89], 0x1fff8664c00380000ff00000fff, 0x635,
+        0, 0, [GPR, GPR, CBUF, PRED]; (80..= 89, [(0x80000000000000000000, 0)], 0,
+        0x78000000000000000000000, 0)
+    ),
+    form_info!(
+        "hfma2_mma", "rru", 6, Sm70, [80, 86, 89], 0x1fff8664c003fffff0000000fff,
+        0x80000000000000000000e35, 0, 0, [GPR, GPR, UGPR, PRED]; (80..= 89,
+        [(0x80000000000000000000, 0)], 0, 0x78000000000000000000000, 0)
+    ),
+    form_info!(
+        "hfma2_mma", "rrr", 7, Sm70, [90], 0x1fff8460c003fffff0000000fff, 0x235, 0, 0,
+        [GPR, GPR, GPR, PRED]; (90..= 90, [(0x80000000000000000000, 0)], 0,
+        0x78000000000000000000000, 0)
+    ),
+    form_info!(
+        "hfma2_mma", "rir", 8, Sm70, [90], 0x1fff8460c000000000000000fff, 0x835, 0, 0,
+        [GPR, IMM, GPR, PRED]; (90..= 90, [(0x80000000000000000000, 0)], 0,
+        0x78000000000000000000000, 0), (90..= 90, [(0x20400000007e0000000000,
+        0x7e0000000000)], 0, 0x1ff00000000, 0x1ff00000000), (90..= 90,
+        [(0x20400000007e0000000000, 0x7c0000000000)], 0x1ff00000000, 0x1ff00000000,
+        0x1ff00000000), (90..= 90, [(0x2040007e00000000000000, 0x7e00000000000000)], 0,
+        0x1ff000000000000, 0x1ff000000000000), (90..= 90, [(0x2040007e00000000000000,
+        0x7c00000000000000)], 0x1ff000000000000, 0x1ff000000000000, 0x1ff000000000000),
+        (90..= 90, [(0x20400000007fc000000000, 0x20000000007fc000000000)], 0,
+        0x3f00000000, 0x3f00000000), (90..= 90, [(0x20400000007fc000000000,
+        0x20000000007f8000000000)], 0x3f00000000, 0x3f00000000, 0x3f00000000), (90..= 90,
+        [(0x2040007fc0000000000000, 0x2000007fc0000000000000)], 0, 0x3f000000000000,
+        0x3f000000000000), (90..= 90, [(0x2040007fc0000000000000,
+        0x2000007f80000000000000)], 0x3f000000000000, 0x3f000000000000, 0x3f000000000000)
+    ),
+    form_info!(
+        "hfma2_mma", "rcr", 9, Sm70, [90], 0x1fff8460c00380000ff00000fff, 0xa35, 0, 0,
+        [GPR, CBUF, GPR, PRED]; (90..= 90, [(0x80000000000000000000, 0)], 0,
+        0x78000000000000000000000, 0)
+    ),
+    form_info!(
+        "hfma2_mma", "rur", 10, Sm70, [90], 0x1fff8460c003fffff0000000fff,
+        0x80000000000000000000c35, 0, 0, [GPR, UGPR, GPR, PRED]; (90..= 90,
+        [(0x80000000000000000000, 0)], 0, 0x78000000000000000000000, 0)
+    ),
+    form_info!(
+        "hfma2_mma", "rri", 11, Sm70, [90], 0x1fff8460c000000000000000fff, 0x435, 0, 0,
+        [GPR, GPR, IMM, PRED]; (90..= 90, [(0x80000000000000000000, 0)], 0,
+        0x78000000000000000000000, 0), (90..= 90, [(0x20400000007e0000000000,
+        0x7e0000000000)], 0, 0x1ff00000000, 0x1ff00000000), (90..= 90,
+        [(0x20400000007e0000000000, 0x7c0000000000)], 0x1ff00000000, 0x1ff00000000,
+        0x1ff00000000), (90..= 90, [(0x2040007e00000000000000, 0x7e00000000000000)], 0,
+        0x1ff000000000000, 0x1ff000000000000), (90..= 90, [(0x2040007e00000000000000,
+        0x7c00000000000000)], 0x1ff000000000000, 0x1ff000000000000, 0x1ff000000000000),
+        (90..= 90, [(0x20400000007fc000000000, 0x20000000007fc000000000)], 0,
+        0x3f00000000, 0x3f00000000), (90..= 90, [(0x20400000007fc000000000,
+        0x20000000007f8000000000)], 0x3f00000000, 0x3f00000000, 0x3f00000000), (90..= 90,
+        [(0x2040007fc0000000000000, 0x2000007fc0000000000000)], 0, 0x3f000000000000,
+        0x3f000000000000), (90..= 90, [(0x2040007fc0000000000000,
+        0x2000007f80000000000000)], 0x3f000000000000, 0x3f000000000000, 0x3f000000000000)
+    ),
+    form_info!(
+        "hfma2_mma", "rrc", 12, Sm70, [90], 0x1fff8460c00380000ff00000fff, 0x635, 0, 0,
+        [GPR, GPR, CBUF, PRED]; (90..= 90, [(0x80000000000000000000, 0)], 0,
+        0x78000000000000000000000, 0)
+    ),
+    form_info!(
+        "hfma2_mma", "rru", 13, Sm70, [90], 0x1fff8460c003fffff0000000fff,
+        0x80000000000000000000e35, 0, 0, [GPR, GPR, UGPR, PRED]; (90..= 90,
+        [(0x80000000000000000000, 0)], 0, 0x78000000000000000000000, 0)
+    ),
+    form_info!(
+        "hmul2", "rrr", 0, Sm70, [70, 75, 80, 86, 89], 0x1fffffe80ff0fffff0000000fff,
+        0x232, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "hmul2", "rir", 1, Sm70, [70, 75, 80, 86, 89], 0x1fffffe80ff0000000000000fff,
+        0x832, 0, 0, [GPR, IMM]; (75..= 89, [(0x400000007e0000000000, 0x7e0000000000),
+        (0x400000007e0000000000, 0x400000007e0000000000)], 0, 0x1ff00000000,
+        0x1ff00000000), (75..= 89, [(0x400000007e0000000000, 0x7c0000000000),
+        (0x400000007e0000000000, 0x400000007c0000000000)], 0x1ff00000000, 0x1ff00000000,
+        0x1ff00000000), (70..= 70, [(0x400000007c0000000000, 0x7c0000000000),
+        (0x400000007c0000000000, 0x400000007c0000000000)], 0x3ff00000000, 0x3ff00000000,
+        0x3ff00000000), (75..= 89, [(0x40007e00000000000000, 0x7e00000000000000),
+        (0x40007e00000000000000, 0x40007e00000000000000)], 0, 0x1ff000000000000,
+        0x1ff000000000000), (75..= 89, [(0x40007e00000000000000, 0x7c00000000000000),
+        (0x40007e00000000000000, 0x40007c00000000000000)], 0x1ff000000000000,
+        0x1ff000000000000, 0x1ff000000000000), (70..= 70, [(0x40007c00000000000000,
+        0x7c00000000000000), (0x40007c00000000000000, 0x40007c00000000000000)],
+        0x3ff000000000000, 0x3ff000000000000, 0x3ff000000000000)
+    ),
+    form_info!(
+        "hmul2", "rcr", 2, Sm70, [70, 75, 80, 86, 89], 0x1fffffe80ff080000ff00000fff,
+        0xa32, 0, 0, [GPR, CBUF]
+    ),
+    form_info!(
+        "hmul2", "rur", 3, Sm70, [75, 80, 86, 89], 0x1fffffe80ff0fffff0000000fff,
+        0x80000000000000000000c32, 0, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "hmul2", "rrr", 4, Sm70, [90, 100, 120], 0x1ffffde80ff0fffff0000000fff, 0x232, 0,
+        0, [GPR, GPR]
+    ),
+    form_info!(
+        "hmul2", "rir", 5, Sm70, [90, 100, 120], 0x1ffffde80ff0000000000000fff, 0x832, 0,
+        0, [GPR, IMM]; (90..= 120, [(0x20400000007e0000000000, 0x7e0000000000)], 0,
+        0x1ff00000000, 0x1ff00000000), (90..= 120, [(0x20400000007e0000000000,
+        0x7c0000000000)], 0x1ff00000000, 0x1ff00000000, 0x1ff00000000), (90..= 120,
+        [(0x2040007e00000000000000, 0x7e00000000000000)], 0, 0x1ff000000000000,
+        0x1ff000000000000), (90..= 120, [(0x2040007e00000000000000, 0x7c00000000000000)],
+        0x1ff000000000000, 0x1ff000000000000, 0x1ff000000000000), (90..= 120,
+        [(0x20400000007fc000000000, 0x20000000007fc000000000)], 0, 0x3f00000000,
+        0x3f00000000), (90..= 120, [(0x20400000007fc000000000,
+        0x20000000007f8000000000)], 0x3f00000000, 0x3f00000000, 0x3f00000000), (90..=
+        120, [(0x2040007fc0000000000000, 0x2000007fc0000000000000)], 0, 0x3f000000000000,
+        0x3f000000000000), (90..= 120, [(0x2040007fc0000000000000,
+        0x2000007f80000000000000)], 0x3f000000000000, 0x3f000000000000, 0x3f000000000000)
+    ),
+    form_info!(
+        "hmul2", "rcr", 6, Sm70, [90], 0x1ffffde80ff080000ff00000fff, 0xa32, 0, 0, [GPR,
+        CBUF]
+    ),
+    form_info!(
+        "hmul2", "rur", 7, Sm70, [90, 100, 120], 0x1ffffde80ff0fffff0000000fff,
+        0x80000000000000000000c32, 0, 0, [GPR, UGPR]
     ),
     form_info!(
         "i2f", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
@@ -9908,6 +10870,9 @@ include!(concat!(env!("OUT_DIR"), "/", "op_fsel.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fsetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hadd2.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hadd2_f32.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_hfma2.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_hfma2_mma.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_hmul2.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2f.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2f64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2f_sm50.rs"));
