@@ -231,7 +231,8 @@ fn syntax_groups<'a>(
     groups
 }
 
-/// `x if m`: when `m` is not as the syntax names it, `x` takes its default.
+/// `x if m`: when `m` is not as the syntax names it, `x` takes its default
+/// (`x? if m`: its bits are written as zero).
 fn conditional_operands(
     op: &Op,
     form: &Form,
@@ -240,12 +241,16 @@ fn conditional_operands(
     out: &mut Vec<Rule>,
 ) {
     for o in asm_ops {
-        let AsmCond::If(m, flag) = o.cond else {
-            continue;
+        let (m, flag, zero) = match o.cond {
+            AsmCond::If(m, flag) => (m, flag, false),
+            // `x? if m`: unused bits, written as zero (as ptxas does).
+            AsmCond::IfOptional(m, flag) => (m, flag, true),
+            _ => continue,
         };
         let Some((mask, value)) = operand_default(op, form, &o.item) else {
             continue;
         };
+        let value = if zero { 0 } else { value };
         let (when_mask, when_value) = match mod_field(form, m) {
             Some(f) => (f.bits.mask(), f.bits.place(u128::from(!flag))),
             // Not encoded: the modifier holds its default in this form.

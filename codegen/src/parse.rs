@@ -198,7 +198,7 @@ fn operand_counts(spec: &Spec, op: &Op, asm: &Asm) -> (TokenStream, usize) {
                 let f = field(&op.modifiers[*m].name);
                 conds.push(quote!(usize::from(#f == #flag)));
             }
-            AsmCond::NotDefault => optional += 1,
+            AsmCond::NotDefault | AsmCond::IfOptional(..) => optional += 1,
         }
     }
     let always = Literal::usize_unsuffixed(always);
@@ -502,6 +502,23 @@ fn operand_step(
         AsmCond::NotDefault => {
             quote!(let #v = if at.optional(|tok| #fits) { #take } else { at.skip(); #default };)
         }
+        AsmCond::IfOptional(m, flag) => {
+            // Unused bits when the modifier differs: zero (P0), as ptxas
+            // writes them, on the SMs that encode the source; elsewhere
+            // it must keep its default.
+            let f = field(&op.modifiers[*m].name);
+            let AsmItem::Src(i) = o.item else {
+                unreachable!("resolve allows `x? if m` on sources only")
+            };
+            let sms = src_sms(op, i).into_iter().map(Literal::u32_unsuffixed);
+            let unused = quote!(if matches!(sm, #(#sms)|*) {
+                Src::reg(Reg { file: RegFile::Pred, idx: 0 })
+            } else {
+                #default
+            });
+            quote!(let #v = if #f != #flag { at.skip(); #unused }
+                else if at.optional(|tok| #fits) { #take } else { at.skip(); #default };)
+        }
     };
     let part_of = |i: usize| op.srcs[i].part.filter(|_| !op.srcs[i].type_by.is_empty());
     match &o.item {
@@ -784,4 +801,23 @@ fn suffix_expr(
         }
         _ => None,
     }
+}
+
+/// The SMs on which some form encodes source `i` in a register field.
+fn src_sms(op: &Op, i: usize) -> Vec<u32> {
+    let mut sms: Vec<u32> = op
+        .encodings
+        .iter()
+        .filter(|e| {
+            e.forms.iter().any(|f| {
+                f.fields
+                    .iter()
+                    .any(|x| matches!(x.target, FieldTarget::SrcReg { idx, .. } if idx == i))
+            })
+        })
+        .flat_map(|e| e.sms.iter().copied())
+        .collect();
+    sms.sort_unstable();
+    sms.dedup();
+    sms
 }

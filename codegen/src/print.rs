@@ -109,6 +109,15 @@ pub(crate) fn asm_cond(spec: &Spec, op: &Op, o: &AsmOperand) -> TokenStream {
             let f = field(&op.modifiers[*m].name);
             quote!(self.#f == #flag)
         }
+        AsmCond::IfOptional(m, flag) => {
+            let f = field(&op.modifiers[*m].name);
+            let shown = AsmOperand {
+                cond: AsmCond::NotDefault,
+                ..o.clone()
+            };
+            let not_default = asm_cond(spec, op, &shown);
+            quote!(self.#f == #flag && #not_default)
+        }
         AsmCond::NotDefault => match &o.item {
             AsmItem::Dst(i) => {
                 let d = &op.dsts[*i];

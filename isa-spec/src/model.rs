@@ -365,6 +365,12 @@ pub enum AsmCond {
     NotDefault,
     /// Printed only when the bool modifier equals the flag.
     If(usize, bool),
+    /// `x? if m`: printed only when the bool modifier equals the flag and
+    /// the operand is not at its default; when the modifier differs, the
+    /// operand's bits are unused and the assembler writes them as zero
+    /// (register 0, not negated), as ptxas does (HFMA2's predicate after
+    /// `.RELU`). Predicate sources only.
+    IfOptional(usize, bool),
 }
 
 #[derive(Clone, Debug)]

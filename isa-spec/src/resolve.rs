@@ -1656,7 +1656,18 @@ fn parse_asm_operand(op: &Op, s: &str) -> Result<(AsmItem, AsmCond, Vec<usize>),
         let mi = op
             .modifier(m)
             .ok_or_else(|| format!("`{m}` is not a modifier"))?;
-        (n.trim(), AsmCond::If(mi, !neg))
+        match n.trim().strip_suffix('?') {
+            Some(n) => {
+                let pred_src = op.src(n).is_some_and(|i| op.srcs[i].ty.is_pred());
+                if !pred_src {
+                    return Err(format!(
+                        "`{n}? if {c}`: only a predicate source may be optional under a condition"
+                    ));
+                }
+                (n, AsmCond::IfOptional(mi, !neg))
+            }
+            None => (n.trim(), AsmCond::If(mi, !neg)),
+        }
     } else if let Some(n) = s.strip_suffix('?') {
         (n, AsmCond::NotDefault)
     } else {
@@ -1691,7 +1702,7 @@ fn parse_asm_operand(op: &Op, s: &str) -> Result<(AsmItem, AsmCond, Vec<usize>),
                 "`{name}+{m}`: only a register operand takes a suffix"
             ));
         }
-        if cond == AsmCond::NotDefault {
+        if matches!(cond, AsmCond::NotDefault | AsmCond::IfOptional(..)) {
             return Err(format!(
                 "`{name}?` with a suffix: the suffix would be lost when `{name}` is omitted"
             ));

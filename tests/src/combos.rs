@@ -51,7 +51,7 @@ fn swept(op: &Op, asm: &Asm) -> Vec<usize> {
         if let AsmItem::Modifier(m) = o.item {
             shown.push(m);
         }
-        if let AsmCond::If(m, _) = o.cond {
+        if let AsmCond::If(m, _) | AsmCond::IfOptional(m, _) = o.cond {
             shown.push(m);
         }
     }
@@ -125,7 +125,7 @@ fn text(spec: &Spec, op: &Op, form: &isa_spec::model::Form, vals: &[usize], sm: 
         let shown = match o.cond {
             AsmCond::Always => true,
             AsmCond::If(m, flag) => (vals[m] == 1) == flag,
-            AsmCond::NotDefault => false,
+            AsmCond::NotDefault | AsmCond::IfOptional(..) => false,
         };
         let item = match o.item {
             AsmItem::Dst(d) if op.dsts[d].ty == ValueType::Pred => Some("P0".to_string()),
