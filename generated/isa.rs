@@ -2,6 +2,21 @@
 // The build writes it to OUT_DIR; refresh this copy in generated/ with
 // `NAK_UPDATE_GENERATED=1 cargo test -p isa-tests --test generated`.
 
+/// SM100+ BSSY/BSYNC variant (bits 72..74). Swept with nvdisasm 13 on
+/// SM100 and SM120: code 3 is rejected, bit 74 is ignored.
+///
+/// Spec: isa-spec/spec/enums/barrier_mode.toml:1 (enum `barrier_mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum BarrierMode {
+    #[default]
+    None,
+    Reliable,
+    Reconvergent,
+}
+enum_tables!(
+    BarrierMode, 16, [None, Reliable, Reconvergent], ["none", "reliable",
+    "reconvergent"], ["", ".RELIABLE", ".RECONVERGENT"], {}
+);
 /// SM70+ BRA variant (bits 32..34).
 ///
 /// Spec: isa-spec/spec/enums/bra_mode.toml:1 (enum `bra_mode`).
@@ -746,6 +761,39 @@ enum_tables!(
     LopOp, 8, [And, Or, Xor, PassB], ["and", "or", "xor", "pass_b"], [".AND", ".OR",
     ".XOR", ".PASS_B"], {}
 );
+/// How a global address uses its uniform register (Volta+ memory ops, the
+/// `[a.w+u+off] by mode` address operand): `reg` not at all (`[R2.64+0x10]`,
+/// the register-only opcode 0x381/0x386 or SM80's 0x981 with bit 101 clear),
+/// `ur` added to the address (`[R2.64+UR4+0x10]`: SM75's 0x981, bit 76 clear
+/// from SM80), `desc` as the memory descriptor (`desc[UR4][R2.64+0x10]`: bit
+/// 76 set, on SM80 with bit 101). The value names are what the printer and
+/// parser know them by; codes are set per encoding.
+///
+/// Spec: isa-spec/spec/enums/mem_addr_mode.toml:1 (enum `mem_addr_mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum MemAddrMode {
+    #[default]
+    Reg,
+    Ur,
+    Desc,
+}
+enum_tables!(MemAddrMode, 8, [Reg, Ur, Desc], ["reg", "ur", "desc"], ["", "", ""], {});
+/// Width of a global address's base register as nvdisasm prints it after
+/// the register (bit 90 of the uniform-register forms): `.64` a register
+/// pair, `.U32` one register zero-extended (SM75 only); the register-only
+/// forms print none.
+///
+/// Spec: isa-spec/spec/enums/mem_addr_width.toml:1 (enum `mem_addr_width`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum MemAddrWidth {
+    #[default]
+    None,
+    U32,
+    B64,
+}
+enum_tables!(
+    MemAddrWidth, 8, [None, U32, B64], ["none", "u32", "b64"], ["", ".U32", ".64"], {}
+);
 /// Cache hint of a global access; the default prints nothing. SM70..SM75
 /// (bits 84..87): .EF/.EL/.LU/.EU/.NA. Maxwell/Pascal (bits 46..48): loads
 /// .CG/.CI/.CV, stores .CG/.CS/.WT (codes set per encoding).
@@ -787,7 +835,11 @@ enum_tables!(
 );
 /// Ordering and scope of a global access on SM70..SM75 (bits 76..81): weak
 /// (nothing printed), .CONSTANT (read-only data), .STRONG or .MMIO, then the
-/// scope .CTA/.SM/.GPU/.SYS; odd codes add .PRIVATE.
+/// scope .CTA/.SM/.GPU/.SYS; odd codes add .PRIVATE. From SM80 a 4-bit field
+/// (77..81) with its own codes per op (set in the encodings): the default
+/// weak .SYS access prints nothing and .CONSTANT.SYS prints .CONSTANT (as
+/// ptxas writes `ld.global`/`ld.global.nc` there); new are .CONSTANT.VC and,
+/// on SM120 stores, .ORDERED.
 ///
 /// Spec: isa-spec/spec/enums/mem_sem.toml:1 (enum `mem_sem`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -825,6 +877,11 @@ pub enum MemSem {
     MmioGpuPrivate,
     MmioSys,
     MmioSysPrivate,
+    ConstantVc,
+    ConstantVcPrivate,
+    WeakSysOrdered,
+    StrongSysOrdered,
+    MmioSysOrdered,
 }
 enum_tables!(
     MemSem, 32, [WeakSys, ConstantCta, ConstantCtaPrivate, ConstantSm, ConstantSmPrivate,
@@ -832,22 +889,223 @@ enum_tables!(
     WeakCtaPrivate, WeakSm, WeakSmPrivate, WeakGpu, WeakGpuPrivate, WeakSysPrivate,
     StrongCta, StrongCtaPrivate, StrongSm, StrongSmPrivate, StrongGpu, StrongGpuPrivate,
     StrongSys, StrongSysPrivate, MmioCta, MmioCtaPrivate, MmioSm, MmioSmPrivate, MmioGpu,
-    MmioGpuPrivate, MmioSys, MmioSysPrivate], ["weak_sys", "constant_cta",
+    MmioGpuPrivate, MmioSys, MmioSysPrivate, ConstantVc, ConstantVcPrivate,
+    WeakSysOrdered, StrongSysOrdered, MmioSysOrdered], ["weak_sys", "constant_cta",
     "constant_cta_private", "constant_sm", "constant_sm_private", "constant_gpu",
     "constant_gpu_private", "constant_sys", "constant_sys_private", "weak_cta",
     "weak_cta_private", "weak_sm", "weak_sm_private", "weak_gpu", "weak_gpu_private",
     "weak_sys_private", "strong_cta", "strong_cta_private", "strong_sm",
     "strong_sm_private", "strong_gpu", "strong_gpu_private", "strong_sys",
     "strong_sys_private", "mmio_cta", "mmio_cta_private", "mmio_sm", "mmio_sm_private",
-    "mmio_gpu", "mmio_gpu_private", "mmio_sys", "mmio_sys_private"], [".SYS",
-    ".CONSTANT.CTA", ".CONSTANT.CTA.PRIVATE", ".CONSTANT.SM", ".CONSTANT.SM.PRIVATE",
-    ".CONSTANT.GPU", ".CONSTANT.GPU.PRIVATE", ".CONSTANT.SYS", ".CONSTANT.SYS.PRIVATE",
-    ".CTA", ".CTA.PRIVATE", ".SM", ".SM.PRIVATE", ".GPU", ".GPU.PRIVATE", ".SYS.PRIVATE",
-    ".STRONG.CTA", ".STRONG.CTA.PRIVATE", ".STRONG.SM", ".STRONG.SM.PRIVATE",
-    ".STRONG.GPU", ".STRONG.GPU.PRIVATE", ".STRONG.SYS", ".STRONG.SYS.PRIVATE",
-    ".MMIO.CTA", ".MMIO.CTA.PRIVATE", ".MMIO.SM", ".MMIO.SM.PRIVATE", ".MMIO.GPU",
-    ".MMIO.GPU.PRIVATE", ".MMIO.SYS", ".MMIO.SYS.PRIVATE"], { (WeakSys, 50 | 51 | 52 | 53
-    | 54 | 55 | 56 | 57 | 58 | 59 | 60) => "" }
+    "mmio_gpu", "mmio_gpu_private", "mmio_sys", "mmio_sys_private", "constant_vc",
+    "constant_vc_private", "weak_sys_ordered", "strong_sys_ordered", "mmio_sys_ordered"],
+    [".SYS", ".CONSTANT.CTA", ".CONSTANT.CTA.PRIVATE", ".CONSTANT.SM",
+    ".CONSTANT.SM.PRIVATE", ".CONSTANT.GPU", ".CONSTANT.GPU.PRIVATE", ".CONSTANT.SYS",
+    ".CONSTANT.SYS.PRIVATE", ".CTA", ".CTA.PRIVATE", ".SM", ".SM.PRIVATE", ".GPU",
+    ".GPU.PRIVATE", ".SYS.PRIVATE", ".STRONG.CTA", ".STRONG.CTA.PRIVATE", ".STRONG.SM",
+    ".STRONG.SM.PRIVATE", ".STRONG.GPU", ".STRONG.GPU.PRIVATE", ".STRONG.SYS",
+    ".STRONG.SYS.PRIVATE", ".MMIO.CTA", ".MMIO.CTA.PRIVATE", ".MMIO.SM",
+    ".MMIO.SM.PRIVATE", ".MMIO.GPU", ".MMIO.GPU.PRIVATE", ".MMIO.SYS",
+    ".MMIO.SYS.PRIVATE", ".CONSTANT.VC", ".CONSTANT.VC.PRIVATE", ".SYS.ORDERED",
+    ".STRONG.SYS.ORDERED", ".MMIO.SYS.ORDERED"], { (WeakSys, 50 | 51 | 52 | 53 | 54 | 55
+    | 56 | 57 | 58 | 59 | 60 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89 | 90 | 91
+    | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99 | 100 | 101 | 102 | 103 | 104 | 105 | 106 |
+    107 | 108 | 109 | 110 | 111 | 112 | 113 | 114 | 115 | 116 | 117 | 118 | 119 | 120 |
+    121 | 122 | 123 | 124 | 125 | 126 | 127 | 128 | 129 | 130 | 131 | 132 | 133 | 134 |
+    135 | 136 | 137 | 138 | 139 | 140 | 141 | 142 | 143 | 144 | 145 | 146 | 147 | 148 |
+    149 | 150 | 151 | 152 | 153 | 154 | 155 | 156 | 157 | 158 | 159 | 160 | 161 | 162 |
+    163 | 164 | 165 | 166 | 167 | 168 | 169 | 170 | 171 | 172 | 173 | 174 | 175 | 176 |
+    177 | 178 | 179 | 180 | 181 | 182 | 183 | 184 | 185 | 186 | 187 | 188 | 189 | 190 |
+    191 | 192 | 193 | 194 | 195 | 196 | 197 | 198 | 199 | 200 | 201 | 202 | 203 | 204 |
+    205 | 206 | 207 | 208 | 209 | 210 | 211 | 212 | 213 | 214 | 215 | 216 | 217 | 218 |
+    219 | 220 | 221 | 222 | 223 | 224 | 225 | 226 | 227 | 228 | 229 | 230 | 231 | 232 |
+    233 | 234 | 235 | 236 | 237 | 238 | 239 | 240 | 241 | 242 | 243 | 244 | 245 | 246 |
+    247 | 248 | 249 | 250 | 251 | 252 | 253 | 254 | 255 | 256 | 257 | 258 | 259 | 260 |
+    261 | 262 | 263 | 264 | 265 | 266 | 267 | 268 | 269 | 270 | 271 | 272 | 273 | 274 |
+    275 | 276 | 277 | 278 | 279 | 280 | 281 | 282 | 283 | 284 | 285 | 286 | 287 | 288 |
+    289 | 290 | 291 | 292 | 293 | 294 | 295 | 296 | 297 | 298 | 299 | 300 | 301 | 302 |
+    303 | 304 | 305 | 306 | 307 | 308 | 309 | 310 | 311 | 312 | 313 | 314 | 315 | 316 |
+    317 | 318 | 319 | 320 | 321 | 322 | 323 | 324 | 325 | 326 | 327 | 328 | 329 | 330 |
+    331 | 332 | 333 | 334 | 335 | 336 | 337 | 338 | 339 | 340 | 341 | 342 | 343 | 344 |
+    345 | 346 | 347 | 348 | 349 | 350 | 351 | 352 | 353 | 354 | 355 | 356 | 357 | 358 |
+    359 | 360 | 361 | 362 | 363 | 364 | 365 | 366 | 367 | 368 | 369 | 370 | 371 | 372 |
+    373 | 374 | 375 | 376 | 377 | 378 | 379 | 380 | 381 | 382 | 383 | 384 | 385 | 386 |
+    387 | 388 | 389 | 390 | 391 | 392 | 393 | 394 | 395 | 396 | 397 | 398 | 399 | 400 |
+    401 | 402 | 403 | 404 | 405 | 406 | 407 | 408 | 409 | 410 | 411 | 412 | 413 | 414 |
+    415 | 416 | 417 | 418 | 419 | 420 | 421 | 422 | 423 | 424 | 425 | 426 | 427 | 428 |
+    429 | 430 | 431 | 432 | 433 | 434 | 435 | 436 | 437 | 438 | 439 | 440 | 441 | 442 |
+    443 | 444 | 445 | 446 | 447 | 448 | 449 | 450 | 451 | 452 | 453 | 454 | 455 | 456 |
+    457 | 458 | 459 | 460 | 461 | 462 | 463 | 464 | 465 | 466 | 467 | 468 | 469 | 470 |
+    471 | 472 | 473 | 474 | 475 | 476 | 477 | 478 | 479 | 480 | 481 | 482 | 483 | 484 |
+    485 | 486 | 487 | 488 | 489 | 490 | 491 | 492 | 493 | 494 | 495 | 496 | 497 | 498 |
+    499 | 500 | 501 | 502 | 503 | 504 | 505 | 506 | 507 | 508 | 509 | 510 | 511 | 512 |
+    513 | 514 | 515 | 516 | 517 | 518 | 519 | 520 | 521 | 522 | 523 | 524 | 525 | 526 |
+    527 | 528 | 529 | 530 | 531 | 532 | 533 | 534 | 535 | 536 | 537 | 538 | 539 | 540 |
+    541 | 542 | 543 | 544 | 545 | 546 | 547 | 548 | 549 | 550 | 551 | 552 | 553 | 554 |
+    555 | 556 | 557 | 558 | 559 | 560 | 561 | 562 | 563 | 564 | 565 | 566 | 567 | 568 |
+    569 | 570 | 571 | 572 | 573 | 574 | 575 | 576 | 577 | 578 | 579 | 580 | 581 | 582 |
+    583 | 584 | 585 | 586 | 587 | 588 | 589 | 590 | 591 | 592 | 593 | 594 | 595 | 596 |
+    597 | 598 | 599 | 600 | 601 | 602 | 603 | 604 | 605 | 606 | 607 | 608 | 609 | 610 |
+    611 | 612 | 613 | 614 | 615 | 616 | 617 | 618 | 619 | 620 | 621 | 622 | 623 | 624 |
+    625 | 626 | 627 | 628 | 629 | 630 | 631 | 632 | 633 | 634 | 635 | 636 | 637 | 638 |
+    639 | 640 | 641 | 642 | 643 | 644 | 645 | 646 | 647 | 648 | 649 | 650 | 651 | 652 |
+    653 | 654 | 655 | 656 | 657 | 658 | 659 | 660 | 661 | 662 | 663 | 664 | 665 | 666 |
+    667 | 668 | 669 | 670 | 671 | 672 | 673 | 674 | 675 | 676 | 677 | 678 | 679 | 680 |
+    681 | 682 | 683 | 684 | 685 | 686 | 687 | 688 | 689 | 690 | 691 | 692 | 693 | 694 |
+    695 | 696 | 697 | 698 | 699 | 700 | 701 | 702 | 703 | 704 | 705 | 706 | 707 | 708 |
+    709 | 710 | 711 | 712 | 713 | 714 | 715 | 716 | 717 | 718 | 719 | 720 | 721 | 722 |
+    723 | 724 | 725 | 726 | 727 | 728 | 729 | 730 | 731 | 732 | 733 | 734 | 735 | 736 |
+    737 | 738 | 739 | 740 | 741 | 742 | 743 | 744 | 745 | 746 | 747 | 748 | 749 | 750 |
+    751 | 752 | 753 | 754 | 755 | 756 | 757 | 758 | 759 | 760 | 761 | 762 | 763 | 764 |
+    765 | 766 | 767 | 768 | 769 | 770 | 771 | 772 | 773 | 774 | 775 | 776 | 777 | 778 |
+    779 | 780 | 781 | 782 | 783 | 784 | 785 | 786 | 787 | 788 | 789 | 790 | 791 | 792 |
+    793 | 794 | 795 | 796 | 797 | 798 | 799 | 800 | 801 | 802 | 803 | 804 | 805 | 806 |
+    807 | 808 | 809 | 810 | 811 | 812 | 813 | 814 | 815 | 816 | 817 | 818 | 819 | 820 |
+    821 | 822 | 823 | 824 | 825 | 826 | 827 | 828 | 829 | 830 | 831 | 832 | 833 | 834 |
+    835 | 836 | 837 | 838 | 839 | 840 | 841 | 842 | 843 | 844 | 845 | 846 | 847 | 848 |
+    849 | 850 | 851 | 852 | 853 | 854 | 855 | 856 | 857 | 858 | 859 | 860 | 861 | 862 |
+    863 | 864 | 865 | 866 | 867 | 868 | 869 | 870 | 871 | 872 | 873 | 874 | 875 | 876 |
+    877 | 878 | 879 | 880 | 881 | 882 | 883 | 884 | 885 | 886 | 887 | 888 | 889 | 890 |
+    891 | 892 | 893 | 894 | 895 | 896 | 897 | 898 | 899 | 900 | 901 | 902 | 903 | 904 |
+    905 | 906 | 907 | 908 | 909 | 910 | 911 | 912 | 913 | 914 | 915 | 916 | 917 | 918 |
+    919 | 920 | 921 | 922 | 923 | 924 | 925 | 926 | 927 | 928 | 929 | 930 | 931 | 932 |
+    933 | 934 | 935 | 936 | 937 | 938 | 939 | 940 | 941 | 942 | 943 | 944 | 945 | 946 |
+    947 | 948 | 949 | 950 | 951 | 952 | 953 | 954 | 955 | 956 | 957 | 958 | 959 | 960 |
+    961 | 962 | 963 | 964 | 965 | 966 | 967 | 968 | 969 | 970 | 971 | 972 | 973 | 974 |
+    975 | 976 | 977 | 978 | 979 | 980 | 981 | 982 | 983 | 984 | 985 | 986 | 987 | 988 |
+    989 | 990 | 991 | 992 | 993 | 994 | 995 | 996 | 997 | 998 | 999) => "", (ConstantSys,
+    80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89 | 90 | 91 | 92 | 93 | 94 | 95 | 96 |
+    97 | 98 | 99 | 100 | 101 | 102 | 103 | 104 | 105 | 106 | 107 | 108 | 109 | 110 | 111
+    | 112 | 113 | 114 | 115 | 116 | 117 | 118 | 119 | 120 | 121 | 122 | 123 | 124 | 125 |
+    126 | 127 | 128 | 129 | 130 | 131 | 132 | 133 | 134 | 135 | 136 | 137 | 138 | 139 |
+    140 | 141 | 142 | 143 | 144 | 145 | 146 | 147 | 148 | 149 | 150 | 151 | 152 | 153 |
+    154 | 155 | 156 | 157 | 158 | 159 | 160 | 161 | 162 | 163 | 164 | 165 | 166 | 167 |
+    168 | 169 | 170 | 171 | 172 | 173 | 174 | 175 | 176 | 177 | 178 | 179 | 180 | 181 |
+    182 | 183 | 184 | 185 | 186 | 187 | 188 | 189 | 190 | 191 | 192 | 193 | 194 | 195 |
+    196 | 197 | 198 | 199 | 200 | 201 | 202 | 203 | 204 | 205 | 206 | 207 | 208 | 209 |
+    210 | 211 | 212 | 213 | 214 | 215 | 216 | 217 | 218 | 219 | 220 | 221 | 222 | 223 |
+    224 | 225 | 226 | 227 | 228 | 229 | 230 | 231 | 232 | 233 | 234 | 235 | 236 | 237 |
+    238 | 239 | 240 | 241 | 242 | 243 | 244 | 245 | 246 | 247 | 248 | 249 | 250 | 251 |
+    252 | 253 | 254 | 255 | 256 | 257 | 258 | 259 | 260 | 261 | 262 | 263 | 264 | 265 |
+    266 | 267 | 268 | 269 | 270 | 271 | 272 | 273 | 274 | 275 | 276 | 277 | 278 | 279 |
+    280 | 281 | 282 | 283 | 284 | 285 | 286 | 287 | 288 | 289 | 290 | 291 | 292 | 293 |
+    294 | 295 | 296 | 297 | 298 | 299 | 300 | 301 | 302 | 303 | 304 | 305 | 306 | 307 |
+    308 | 309 | 310 | 311 | 312 | 313 | 314 | 315 | 316 | 317 | 318 | 319 | 320 | 321 |
+    322 | 323 | 324 | 325 | 326 | 327 | 328 | 329 | 330 | 331 | 332 | 333 | 334 | 335 |
+    336 | 337 | 338 | 339 | 340 | 341 | 342 | 343 | 344 | 345 | 346 | 347 | 348 | 349 |
+    350 | 351 | 352 | 353 | 354 | 355 | 356 | 357 | 358 | 359 | 360 | 361 | 362 | 363 |
+    364 | 365 | 366 | 367 | 368 | 369 | 370 | 371 | 372 | 373 | 374 | 375 | 376 | 377 |
+    378 | 379 | 380 | 381 | 382 | 383 | 384 | 385 | 386 | 387 | 388 | 389 | 390 | 391 |
+    392 | 393 | 394 | 395 | 396 | 397 | 398 | 399 | 400 | 401 | 402 | 403 | 404 | 405 |
+    406 | 407 | 408 | 409 | 410 | 411 | 412 | 413 | 414 | 415 | 416 | 417 | 418 | 419 |
+    420 | 421 | 422 | 423 | 424 | 425 | 426 | 427 | 428 | 429 | 430 | 431 | 432 | 433 |
+    434 | 435 | 436 | 437 | 438 | 439 | 440 | 441 | 442 | 443 | 444 | 445 | 446 | 447 |
+    448 | 449 | 450 | 451 | 452 | 453 | 454 | 455 | 456 | 457 | 458 | 459 | 460 | 461 |
+    462 | 463 | 464 | 465 | 466 | 467 | 468 | 469 | 470 | 471 | 472 | 473 | 474 | 475 |
+    476 | 477 | 478 | 479 | 480 | 481 | 482 | 483 | 484 | 485 | 486 | 487 | 488 | 489 |
+    490 | 491 | 492 | 493 | 494 | 495 | 496 | 497 | 498 | 499 | 500 | 501 | 502 | 503 |
+    504 | 505 | 506 | 507 | 508 | 509 | 510 | 511 | 512 | 513 | 514 | 515 | 516 | 517 |
+    518 | 519 | 520 | 521 | 522 | 523 | 524 | 525 | 526 | 527 | 528 | 529 | 530 | 531 |
+    532 | 533 | 534 | 535 | 536 | 537 | 538 | 539 | 540 | 541 | 542 | 543 | 544 | 545 |
+    546 | 547 | 548 | 549 | 550 | 551 | 552 | 553 | 554 | 555 | 556 | 557 | 558 | 559 |
+    560 | 561 | 562 | 563 | 564 | 565 | 566 | 567 | 568 | 569 | 570 | 571 | 572 | 573 |
+    574 | 575 | 576 | 577 | 578 | 579 | 580 | 581 | 582 | 583 | 584 | 585 | 586 | 587 |
+    588 | 589 | 590 | 591 | 592 | 593 | 594 | 595 | 596 | 597 | 598 | 599 | 600 | 601 |
+    602 | 603 | 604 | 605 | 606 | 607 | 608 | 609 | 610 | 611 | 612 | 613 | 614 | 615 |
+    616 | 617 | 618 | 619 | 620 | 621 | 622 | 623 | 624 | 625 | 626 | 627 | 628 | 629 |
+    630 | 631 | 632 | 633 | 634 | 635 | 636 | 637 | 638 | 639 | 640 | 641 | 642 | 643 |
+    644 | 645 | 646 | 647 | 648 | 649 | 650 | 651 | 652 | 653 | 654 | 655 | 656 | 657 |
+    658 | 659 | 660 | 661 | 662 | 663 | 664 | 665 | 666 | 667 | 668 | 669 | 670 | 671 |
+    672 | 673 | 674 | 675 | 676 | 677 | 678 | 679 | 680 | 681 | 682 | 683 | 684 | 685 |
+    686 | 687 | 688 | 689 | 690 | 691 | 692 | 693 | 694 | 695 | 696 | 697 | 698 | 699 |
+    700 | 701 | 702 | 703 | 704 | 705 | 706 | 707 | 708 | 709 | 710 | 711 | 712 | 713 |
+    714 | 715 | 716 | 717 | 718 | 719 | 720 | 721 | 722 | 723 | 724 | 725 | 726 | 727 |
+    728 | 729 | 730 | 731 | 732 | 733 | 734 | 735 | 736 | 737 | 738 | 739 | 740 | 741 |
+    742 | 743 | 744 | 745 | 746 | 747 | 748 | 749 | 750 | 751 | 752 | 753 | 754 | 755 |
+    756 | 757 | 758 | 759 | 760 | 761 | 762 | 763 | 764 | 765 | 766 | 767 | 768 | 769 |
+    770 | 771 | 772 | 773 | 774 | 775 | 776 | 777 | 778 | 779 | 780 | 781 | 782 | 783 |
+    784 | 785 | 786 | 787 | 788 | 789 | 790 | 791 | 792 | 793 | 794 | 795 | 796 | 797 |
+    798 | 799 | 800 | 801 | 802 | 803 | 804 | 805 | 806 | 807 | 808 | 809 | 810 | 811 |
+    812 | 813 | 814 | 815 | 816 | 817 | 818 | 819 | 820 | 821 | 822 | 823 | 824 | 825 |
+    826 | 827 | 828 | 829 | 830 | 831 | 832 | 833 | 834 | 835 | 836 | 837 | 838 | 839 |
+    840 | 841 | 842 | 843 | 844 | 845 | 846 | 847 | 848 | 849 | 850 | 851 | 852 | 853 |
+    854 | 855 | 856 | 857 | 858 | 859 | 860 | 861 | 862 | 863 | 864 | 865 | 866 | 867 |
+    868 | 869 | 870 | 871 | 872 | 873 | 874 | 875 | 876 | 877 | 878 | 879 | 880 | 881 |
+    882 | 883 | 884 | 885 | 886 | 887 | 888 | 889 | 890 | 891 | 892 | 893 | 894 | 895 |
+    896 | 897 | 898 | 899 | 900 | 901 | 902 | 903 | 904 | 905 | 906 | 907 | 908 | 909 |
+    910 | 911 | 912 | 913 | 914 | 915 | 916 | 917 | 918 | 919 | 920 | 921 | 922 | 923 |
+    924 | 925 | 926 | 927 | 928 | 929 | 930 | 931 | 932 | 933 | 934 | 935 | 936 | 937 |
+    938 | 939 | 940 | 941 | 942 | 943 | 944 | 945 | 946 | 947 | 948 | 949 | 950 | 951 |
+    952 | 953 | 954 | 955 | 956 | 957 | 958 | 959 | 960 | 961 | 962 | 963 | 964 | 965 |
+    966 | 967 | 968 | 969 | 970 | 971 | 972 | 973 | 974 | 975 | 976 | 977 | 978 | 979 |
+    980 | 981 | 982 | 983 | 984 | 985 | 986 | 987 | 988 | 989 | 990 | 991 | 992 | 993 |
+    994 | 995 | 996 | 997 | 998 | 999) => ".CONSTANT", (ConstantSysPrivate, 80 | 81 | 82
+    | 83 | 84 | 85 | 86 | 87 | 88 | 89 | 90 | 91 | 92 | 93 | 94 | 95 | 96 | 97 | 98 | 99
+    | 100 | 101 | 102 | 103 | 104 | 105 | 106 | 107 | 108 | 109 | 110 | 111 | 112 | 113 |
+    114 | 115 | 116 | 117 | 118 | 119 | 120 | 121 | 122 | 123 | 124 | 125 | 126 | 127 |
+    128 | 129 | 130 | 131 | 132 | 133 | 134 | 135 | 136 | 137 | 138 | 139 | 140 | 141 |
+    142 | 143 | 144 | 145 | 146 | 147 | 148 | 149 | 150 | 151 | 152 | 153 | 154 | 155 |
+    156 | 157 | 158 | 159 | 160 | 161 | 162 | 163 | 164 | 165 | 166 | 167 | 168 | 169 |
+    170 | 171 | 172 | 173 | 174 | 175 | 176 | 177 | 178 | 179 | 180 | 181 | 182 | 183 |
+    184 | 185 | 186 | 187 | 188 | 189 | 190 | 191 | 192 | 193 | 194 | 195 | 196 | 197 |
+    198 | 199 | 200 | 201 | 202 | 203 | 204 | 205 | 206 | 207 | 208 | 209 | 210 | 211 |
+    212 | 213 | 214 | 215 | 216 | 217 | 218 | 219 | 220 | 221 | 222 | 223 | 224 | 225 |
+    226 | 227 | 228 | 229 | 230 | 231 | 232 | 233 | 234 | 235 | 236 | 237 | 238 | 239 |
+    240 | 241 | 242 | 243 | 244 | 245 | 246 | 247 | 248 | 249 | 250 | 251 | 252 | 253 |
+    254 | 255 | 256 | 257 | 258 | 259 | 260 | 261 | 262 | 263 | 264 | 265 | 266 | 267 |
+    268 | 269 | 270 | 271 | 272 | 273 | 274 | 275 | 276 | 277 | 278 | 279 | 280 | 281 |
+    282 | 283 | 284 | 285 | 286 | 287 | 288 | 289 | 290 | 291 | 292 | 293 | 294 | 295 |
+    296 | 297 | 298 | 299 | 300 | 301 | 302 | 303 | 304 | 305 | 306 | 307 | 308 | 309 |
+    310 | 311 | 312 | 313 | 314 | 315 | 316 | 317 | 318 | 319 | 320 | 321 | 322 | 323 |
+    324 | 325 | 326 | 327 | 328 | 329 | 330 | 331 | 332 | 333 | 334 | 335 | 336 | 337 |
+    338 | 339 | 340 | 341 | 342 | 343 | 344 | 345 | 346 | 347 | 348 | 349 | 350 | 351 |
+    352 | 353 | 354 | 355 | 356 | 357 | 358 | 359 | 360 | 361 | 362 | 363 | 364 | 365 |
+    366 | 367 | 368 | 369 | 370 | 371 | 372 | 373 | 374 | 375 | 376 | 377 | 378 | 379 |
+    380 | 381 | 382 | 383 | 384 | 385 | 386 | 387 | 388 | 389 | 390 | 391 | 392 | 393 |
+    394 | 395 | 396 | 397 | 398 | 399 | 400 | 401 | 402 | 403 | 404 | 405 | 406 | 407 |
+    408 | 409 | 410 | 411 | 412 | 413 | 414 | 415 | 416 | 417 | 418 | 419 | 420 | 421 |
+    422 | 423 | 424 | 425 | 426 | 427 | 428 | 429 | 430 | 431 | 432 | 433 | 434 | 435 |
+    436 | 437 | 438 | 439 | 440 | 441 | 442 | 443 | 444 | 445 | 446 | 447 | 448 | 449 |
+    450 | 451 | 452 | 453 | 454 | 455 | 456 | 457 | 458 | 459 | 460 | 461 | 462 | 463 |
+    464 | 465 | 466 | 467 | 468 | 469 | 470 | 471 | 472 | 473 | 474 | 475 | 476 | 477 |
+    478 | 479 | 480 | 481 | 482 | 483 | 484 | 485 | 486 | 487 | 488 | 489 | 490 | 491 |
+    492 | 493 | 494 | 495 | 496 | 497 | 498 | 499 | 500 | 501 | 502 | 503 | 504 | 505 |
+    506 | 507 | 508 | 509 | 510 | 511 | 512 | 513 | 514 | 515 | 516 | 517 | 518 | 519 |
+    520 | 521 | 522 | 523 | 524 | 525 | 526 | 527 | 528 | 529 | 530 | 531 | 532 | 533 |
+    534 | 535 | 536 | 537 | 538 | 539 | 540 | 541 | 542 | 543 | 544 | 545 | 546 | 547 |
+    548 | 549 | 550 | 551 | 552 | 553 | 554 | 555 | 556 | 557 | 558 | 559 | 560 | 561 |
+    562 | 563 | 564 | 565 | 566 | 567 | 568 | 569 | 570 | 571 | 572 | 573 | 574 | 575 |
+    576 | 577 | 578 | 579 | 580 | 581 | 582 | 583 | 584 | 585 | 586 | 587 | 588 | 589 |
+    590 | 591 | 592 | 593 | 594 | 595 | 596 | 597 | 598 | 599 | 600 | 601 | 602 | 603 |
+    604 | 605 | 606 | 607 | 608 | 609 | 610 | 611 | 612 | 613 | 614 | 615 | 616 | 617 |
+    618 | 619 | 620 | 621 | 622 | 623 | 624 | 625 | 626 | 627 | 628 | 629 | 630 | 631 |
+    632 | 633 | 634 | 635 | 636 | 637 | 638 | 639 | 640 | 641 | 642 | 643 | 644 | 645 |
+    646 | 647 | 648 | 649 | 650 | 651 | 652 | 653 | 654 | 655 | 656 | 657 | 658 | 659 |
+    660 | 661 | 662 | 663 | 664 | 665 | 666 | 667 | 668 | 669 | 670 | 671 | 672 | 673 |
+    674 | 675 | 676 | 677 | 678 | 679 | 680 | 681 | 682 | 683 | 684 | 685 | 686 | 687 |
+    688 | 689 | 690 | 691 | 692 | 693 | 694 | 695 | 696 | 697 | 698 | 699 | 700 | 701 |
+    702 | 703 | 704 | 705 | 706 | 707 | 708 | 709 | 710 | 711 | 712 | 713 | 714 | 715 |
+    716 | 717 | 718 | 719 | 720 | 721 | 722 | 723 | 724 | 725 | 726 | 727 | 728 | 729 |
+    730 | 731 | 732 | 733 | 734 | 735 | 736 | 737 | 738 | 739 | 740 | 741 | 742 | 743 |
+    744 | 745 | 746 | 747 | 748 | 749 | 750 | 751 | 752 | 753 | 754 | 755 | 756 | 757 |
+    758 | 759 | 760 | 761 | 762 | 763 | 764 | 765 | 766 | 767 | 768 | 769 | 770 | 771 |
+    772 | 773 | 774 | 775 | 776 | 777 | 778 | 779 | 780 | 781 | 782 | 783 | 784 | 785 |
+    786 | 787 | 788 | 789 | 790 | 791 | 792 | 793 | 794 | 795 | 796 | 797 | 798 | 799 |
+    800 | 801 | 802 | 803 | 804 | 805 | 806 | 807 | 808 | 809 | 810 | 811 | 812 | 813 |
+    814 | 815 | 816 | 817 | 818 | 819 | 820 | 821 | 822 | 823 | 824 | 825 | 826 | 827 |
+    828 | 829 | 830 | 831 | 832 | 833 | 834 | 835 | 836 | 837 | 838 | 839 | 840 | 841 |
+    842 | 843 | 844 | 845 | 846 | 847 | 848 | 849 | 850 | 851 | 852 | 853 | 854 | 855 |
+    856 | 857 | 858 | 859 | 860 | 861 | 862 | 863 | 864 | 865 | 866 | 867 | 868 | 869 |
+    870 | 871 | 872 | 873 | 874 | 875 | 876 | 877 | 878 | 879 | 880 | 881 | 882 | 883 |
+    884 | 885 | 886 | 887 | 888 | 889 | 890 | 891 | 892 | 893 | 894 | 895 | 896 | 897 |
+    898 | 899 | 900 | 901 | 902 | 903 | 904 | 905 | 906 | 907 | 908 | 909 | 910 | 911 |
+    912 | 913 | 914 | 915 | 916 | 917 | 918 | 919 | 920 | 921 | 922 | 923 | 924 | 925 |
+    926 | 927 | 928 | 929 | 930 | 931 | 932 | 933 | 934 | 935 | 936 | 937 | 938 | 939 |
+    940 | 941 | 942 | 943 | 944 | 945 | 946 | 947 | 948 | 949 | 950 | 951 | 952 | 953 |
+    954 | 955 | 956 | 957 | 958 | 959 | 960 | 961 | 962 | 963 | 964 | 965 | 966 | 967 |
+    968 | 969 | 970 | 971 | 972 | 973 | 974 | 975 | 976 | 977 | 978 | 979 | 980 | 981 |
+    982 | 983 | 984 | 985 | 986 | 987 | 988 | 989 | 990 | 991 | 992 | 993 | 994 | 995 |
+    996 | 997 | 998 | 999) => ".CONSTANT.PRIVATE" }
 );
 /// Access size of a global load/store (LDG/STG bits 73..76 on SM70+); 32-bit prints no suffix.
 ///
@@ -997,6 +1255,21 @@ enum_tables!(
     ShfType, 8, [S64, U64, S32, U32], ["s64", "u64", "s32", "u32"], [".S64", ".U64",
     ".S32", ".U32"], { (U32, 50 | 51 | 52 | 53 | 54 | 55 | 56 | 57 | 58 | 59 | 60) => ""
     }
+);
+/// Warp-shuffle source lane: IDX reads lane b, UP lane - b, DOWN lane + b, BFLY lane ^ b (within the segment c describes).
+///
+/// Spec: isa-spec/spec/enums/shfl_mode.toml:1 (enum `shfl_mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum ShflMode {
+    #[default]
+    Idx,
+    Up,
+    Down,
+    Bfly,
+}
+enum_tables!(
+    ShflMode, 8, [Idx, Up, Down, Bfly], ["idx", "up", "down", "bfly"], [".IDX", ".UP",
+    ".DOWN", ".BFLY"], {}
 );
 /// Maxwell SHR: signed (arithmetic) or unsigned (logical) right shift.
 ///
@@ -1598,6 +1871,15 @@ enum_tables!(
     "u8x4", "s8x4"], ["", ".U32", ".U16x2", ".S16x2", ".U8x4", ".S8x4"], { (S32, 120) =>
     ".S32" }
 );
+/// The `.ALL` of SM90+'s WARPSYNC without a mask operand (one value: no bits).
+///
+/// Spec: isa-spec/spec/enums/warpsync_all.toml:1 (enum `warpsync_all`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum WarpsyncAll {
+    #[default]
+    All,
+}
+enum_tables!(WarpsyncAll, 8, [All], ["all"], [".ALL"], {});
 /// A fixed .X suffix for ops whose extended form is its own op (one value, code 1).
 ///
 /// Spec: isa-spec/spec/enums/x_flag.toml:1 (enum `x_flag`).
@@ -1758,7 +2040,7 @@ impl Family {
     pub const fn unsigned_absolute(self) -> bool {
         match self {
             Family::Sm50 => true,
-            Family::Sm70 => false,
+            Family::Sm70 => true,
         }
     }
 }
@@ -1774,13 +2056,19 @@ pub const fn family_of(sm: u32) -> Option<Family> {
 /// it is printed on.
 pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("BFE", &[50, 52, 60]),
+    ("BMOV", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("BRA", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("BREAK", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("BREV", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("BSSY", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("BSYNC", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("CALL", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("CS2R", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("DADD", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
-    ("DFMA", &[70, 75, 80, 86, 89, 90, 100, 120]),
-    ("DMUL", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("DFMA", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("DMNMX", &[50, 52, 60]),
+    ("DMUL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("DSET", &[50, 52, 60]),
     ("DSETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("EXIT", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("F2F", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -1814,7 +2102,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("ISET", &[50, 52, 60]),
     ("ISETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("LDC", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
-    ("LDG", &[50, 52, 60, 70, 75]),
+    ("LDG", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("LEA", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("LOP", &[50, 52, 60]),
     ("LOP3", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -1830,10 +2118,12 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("S2R", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("SEL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("SHF", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("SHFL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("SHL", &[50, 52, 60]),
     ("SHR", &[50, 52, 60]),
-    ("STG", &[50, 52, 60, 70, 75]),
+    ("STG", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("VIMNMX", &[90, 100, 120]),
+    ("WARPSYNC", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("XMAD", &[50, 52, 60]),
 ];
 /// The hardware index of `file`'s zero register (RZ, URZ) or true
@@ -1866,6 +2156,14 @@ pub const fn zero_index(sm: u32, file: RegFile) -> Option<u8> {
         RegFile::UPred => {
             match sm {
                 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32 => Some(7),
+                _ => None,
+            }
+        }
+        RegFile::Bar => {
+            match sm {
+                70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32 => {
+                    Some(16)
+                }
                 _ => None,
             }
         }
@@ -1908,26 +2206,28 @@ pub const fn sm_bit(sm: u32) -> u64 {
     if (sm as usize) < BITS.len() { BITS[sm as usize] } else { 0 }
 }
 define_ops! {
-    Bfe(OpBfe), Bra(OpBra), BraUp(OpBraUp), BraUr(OpBraUr), Brev(OpBrev), Call(OpCall),
+    Bfe(OpBfe), Bmov(OpBmov), BmovR(OpBmovR), Bra(OpBra), BraUp(OpBraUp), BraUr(OpBraUr),
+    Break(OpBreak), Brev(OpBrev), Bssy(OpBssy), Bsync(OpBsync), Call(OpCall),
     CallAbs(OpCallAbs), CallAbsR(OpCallAbsR), CallR(OpCallR), Cs2r(OpCs2r),
-    Cs2r32(OpCs2r32), Dadd(OpDadd), Dfma(OpDfma), Dmul(OpDmul), Dsetp(OpDsetp),
-    Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64), F2fSm50(OpF2fSm50), F2i(OpF2i),
-    F2i64(OpF2i64), F2iSm50(OpF2iSm50), Fadd(OpFadd), Fadd32i(OpFadd32i), Ffma(OpFfma),
-    Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx), Fmul(OpFmul), Fmul32i(OpFmul32i),
-    Fsel(OpFsel), Fsetp(OpFsetp), Hadd2(OpHadd2), Hadd2F32(OpHadd2F32), Hfma2(OpHfma2),
-    Hfma2Mma(OpHfma2Mma), Hmul2(OpHmul2), I2f(OpI2f), I2f64(OpI2f64), I2fSm50(OpI2fSm50),
-    I2i(OpI2i), Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i),
-    Iadd3x(OpIadd3x), Iadd64(OpIadd64), Iadd64x(OpIadd64x), Iaddx(OpIaddx), Icmp(OpIcmp),
-    Imad(OpImad), ImadHi(OpImadHi), ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50),
-    ImadWide(OpImadWide), ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx),
-    Imnmx64(OpImnmx64), Imul(OpImul), Imul32i(OpImul32i), Iscadd(OpIscadd),
-    Iscadd32i(OpIscadd32i), Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldc(OpLdc),
-    Ldg(OpLdg), Lea(OpLea), LeaHi(OpLeaHi), LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX),
-    LeaSm50(OpLeaSm50), LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i),
-    Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu), Nop(OpNop),
-    Plop3(OpPlop3), Popc(OpPopc), Prmt(OpPrmt), Ret(OpRet), RetAbs(OpRetAbs), S2r(OpS2r),
-    Sel(OpSel), Sel64(OpSel64), Shf(OpShf), Shl(OpShl), Shr(OpShr), Stg(OpStg),
-    Vimnmx(OpVimnmx), Xmad(OpXmad)
+    Cs2r32(OpCs2r32), Dadd(OpDadd), Dfma(OpDfma), Dmnmx(OpDmnmx), Dmul(OpDmul),
+    Dset(OpDset), Dsetp(OpDsetp), Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64),
+    F2fSm50(OpF2fSm50), F2i(OpF2i), F2i64(OpF2i64), F2iSm50(OpF2iSm50), Fadd(OpFadd),
+    Fadd32i(OpFadd32i), Ffma(OpFfma), Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx),
+    Fmul(OpFmul), Fmul32i(OpFmul32i), Fsel(OpFsel), Fsetp(OpFsetp), Hadd2(OpHadd2),
+    Hadd2F32(OpHadd2F32), Hfma2(OpHfma2), Hfma2Mma(OpHfma2Mma), Hmul2(OpHmul2),
+    I2f(OpI2f), I2f64(OpI2f64), I2fSm50(OpI2fSm50), I2i(OpI2i), Iabs(OpIabs),
+    Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x), Iadd64(OpIadd64),
+    Iadd64x(OpIadd64x), Iaddx(OpIaddx), Icmp(OpIcmp), Imad(OpImad), ImadHi(OpImadHi),
+    ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50), ImadWide(OpImadWide),
+    ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx), Imnmx64(OpImnmx64),
+    Imul(OpImul), Imul32i(OpImul32i), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i),
+    Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldc(OpLdc), Ldg(OpLdg), Lea(OpLea),
+    LeaHi(OpLeaHi), LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX), LeaSm50(OpLeaSm50),
+    LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i), Mov(OpMov),
+    Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu), Nop(OpNop), Plop3(OpPlop3),
+    Popc(OpPopc), Prmt(OpPrmt), Ret(OpRet), RetAbs(OpRetAbs), S2r(OpS2r), Sel(OpSel),
+    Sel64(OpSel64), Shf(OpShf), Shfl(OpShfl), Shl(OpShl), Shr(OpShr), Stg(OpStg),
+    Vimnmx(OpVimnmx), Warpsync(OpWarpsync), WarpsyncAll(OpWarpsyncAll), Xmad(OpXmad)
 }
 /// Decode one instruction word; `None` for a word no op of the spec matches.
 #[inline]
@@ -2110,14 +2410,22 @@ fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpFfma, 8 > (w, sm)
+        decode_form:: < OpFfma, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpDset, 1 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpFfma, 8 > (w, sm)
+        decode_form:: < OpFfma, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpDset, 1 > (w, sm)
     );
     None
 }
@@ -2173,6 +2481,10 @@ fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpLeaSm50, 1 > (w, sm)
     );
     try_form!(
+        w & 0xfef0000000000000 == 0x3670000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDfma, 13 > (w, sm)
+    );
+    try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFsetp, 5 > (w, sm)
     );
@@ -2206,6 +2518,10 @@ fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfef8000000000000 == 0x36d0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpLeaSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef0000000000000 == 0x3670000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDfma, 13 > (w, sm)
     );
     try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2247,6 +2563,10 @@ fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpIadd, 1 > (w, sm)
     );
     try_form!(
+        w & 0xfefe7e0000000000 == 0x3880000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDmul, 8 > (w, sm)
+    );
+    try_form!(
         w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpImul, 1 > (w, sm)
     );
@@ -2277,6 +2597,10 @@ fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpImnmx, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDmnmx, 1 > (w, sm)
     );
     try_form!(
         w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2330,6 +2654,10 @@ fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpIadd, 1 > (w, sm)
     );
     try_form!(
+        w & 0xfefe7e0000000000 == 0x3880000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDmul, 8 > (w, sm)
+    );
+    try_form!(
         w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpImul, 1 > (w, sm)
     );
@@ -2360,6 +2688,10 @@ fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpImnmx, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDmnmx, 1 > (w, sm)
     );
     try_form!(
         w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2408,7 +2740,11 @@ fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
 fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpFfma, 9 > (w, sm)
+        decode_form:: < OpFfma, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0xff80000000000000 == 0x4900000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpDset, 2 > (w, sm)
     );
     None
 }
@@ -2445,6 +2781,10 @@ fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpLeaSm50, 2 > (w, sm)
     );
     try_form!(
+        w & 0xfff0000000000000 == 0x4b70000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDfma, 14 > (w, sm)
+    );
+    try_form!(
         w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFsetp, 6 > (w, sm)
     );
@@ -2474,6 +2814,10 @@ fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffeff0000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpShr, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffe7e0000000000 == 0x4c80000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDmul, 9 > (w, sm)
     );
     try_form!(
         w & 0xfff959800000c000 == 0x4ce0000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2510,6 +2854,10 @@ fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffc700000000000 == 0x4c18000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpIscadd, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffc180000000000 == 0x4c50000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDmnmx, 2 > (w, sm)
     );
     try_form!(
         w & 0xfffc880000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2592,7 +2940,11 @@ fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0xfff0800000000000 == 0x5340000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpIcmp, 3 > (w, sm)
+        decode_form:: < OpIcmp, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff0000000000000 == 0x5370000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpDfma, 15 > (w, sm)
     );
     None
 }
@@ -2610,7 +2962,11 @@ fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpShf, 7 > (w, sm)
+        decode_form:: < OpShf, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xff80007ff0000000 == 0x5900000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpDset, 0 > (w, sm)
     );
     None
 }
@@ -2645,6 +3001,10 @@ fn decode_sm50_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff0807ff0000000 == 0x5b40000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpIcmp, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff0007ff0000000 == 0x5b70000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDfma, 12 > (w, sm)
     );
     try_form!(
         w & 0xfff0007ff0000000 == 0x5bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2698,6 +3058,10 @@ fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpShr, 0 > (w, sm)
     );
     try_form!(
+        w & 0xfffe7e7ff0000000 == 0x5c80000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDmul, 7 > (w, sm)
+    );
+    try_form!(
         w & 0xfff959fff000c000 == 0x5ce0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpI2i, 0 > (w, sm)
     );
@@ -2732,6 +3096,10 @@ fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffc707ff0000000 == 0x5c18000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpIscadd, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffc187ff0000000 == 0x5c50000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDmnmx, 0 > (w, sm)
     );
     try_form!(
         w & 0xfffc887ff0000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2784,15 +3152,31 @@ fn decode_sm50_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
 fn decode_sm50_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpLdg, 2 > (w, sm)
+        decode_form:: < OpLdg, 6 > (w, sm)
     );
     try_form!(
         w & 0xfff8300000000000 == 0xeed8200000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpStg, 1 > (w, sm)
+        return decode_form:: < OpStg, 7 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xfff8000030000000 == 0xef10000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShfl, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000030000000 == 0xef10000020000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShfl, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000030000000 == 0xef10000010000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShfl, 10 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000030000000 == 0xef10000030000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShfl, 11 > (w, sm)
+    );
     try_form!(
         w & 0xfff8000000000000 == 0xef90000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpLdc, 2 > (w, sm)
@@ -2807,7 +3191,7 @@ fn decode_sm50_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 ///Decode a sm50 instruction word.
-/// Spec: isa-spec/spec/families.toml:84.
+/// Spec: isa-spec/spec/families.toml:87.
 pub fn decode_sm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     DECODE_SM50[((w >> 56) & 0xff) as usize](w, sm)
 }
@@ -2959,14 +3343,22 @@ fn print_sm50_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
+        print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpDset, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
+        print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpDset, 1 > (w, sm, at, out)
     );
     None
 }
@@ -3022,6 +3414,10 @@ fn print_sm50_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpLeaSm50, 1 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfef0000000000000 == 0x3670000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDfma, 13 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFsetp, 5 > (w, sm, at, out)
     );
@@ -3055,6 +3451,10 @@ fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfef8000000000000 == 0x36d0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpLeaSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef0000000000000 == 0x3670000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDfma, 13 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3096,6 +3496,10 @@ fn print_sm50_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpIadd, 1 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfefe7e0000000000 == 0x3880000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDmul, 8 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpImul, 1 > (w, sm, at, out)
     );
@@ -3126,6 +3530,10 @@ fn print_sm50_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpImnmx, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDmnmx, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3179,6 +3587,10 @@ fn print_sm50_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpIadd, 1 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfefe7e0000000000 == 0x3880000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDmul, 8 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpImul, 1 > (w, sm, at, out)
     );
@@ -3209,6 +3621,10 @@ fn print_sm50_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpImnmx, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDmnmx, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3257,7 +3673,11 @@ fn print_sm50_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 fn print_sm50_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpFfma, 9 > (w, sm, at, out)
+        print_form_bundled:: < OpFfma, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff80000000000000 == 0x4900000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpDset, 2 > (w, sm, at, out)
     );
     None
 }
@@ -3294,6 +3714,10 @@ fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpLeaSm50, 2 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfff0000000000000 == 0x4b70000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDfma, 14 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFsetp, 6 > (w, sm, at, out)
     );
@@ -3323,6 +3747,10 @@ fn print_sm50_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffeff0000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpShr, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffe7e0000000000 == 0x4c80000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDmul, 9 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff959800000c000 == 0x4ce0000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3359,6 +3787,10 @@ fn print_sm50_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffc700000000000 == 0x4c18000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpIscadd, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffc180000000000 == 0x4c50000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDmnmx, 2 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffc880000000000 == 0x4c60000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3441,7 +3873,11 @@ fn print_sm50_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0xfff0800000000000 == 0x5340000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpIcmp, 3 > (w, sm, at, out)
+        print_form_bundled:: < OpIcmp, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff0000000000000 == 0x5370000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpDfma, 15 > (w, sm, at, out)
     );
     None
 }
@@ -3459,7 +3895,11 @@ fn print_sm50_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
+        print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff80007ff0000000 == 0x5900000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpDset, 0 > (w, sm, at, out)
     );
     None
 }
@@ -3494,6 +3934,10 @@ fn print_sm50_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff0807ff0000000 == 0x5b40000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpIcmp, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff0007ff0000000 == 0x5b70000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDfma, 12 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff0007ff0000000 == 0x5bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3547,6 +3991,10 @@ fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpShr, 0 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfffe7e7ff0000000 == 0x5c80000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDmul, 7 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfff959fff000c000 == 0x5ce0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpI2i, 0 > (w, sm, at, out)
     );
@@ -3581,6 +4029,10 @@ fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffc707ff0000000 == 0x5c18000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpIscadd, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffc187ff0000000 == 0x5c50000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDmnmx, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffc887ff0000000 == 0x5c60000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3633,15 +4085,31 @@ fn print_sm50_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 fn print_sm50_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpLdg, 2 > (w, sm, at, out)
+        print_form_bundled:: < OpLdg, 6 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8300000000000 == 0xeed8200000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpStg, 1 > (w, sm, at, out)
+        return print_form_bundled:: < OpStg, 7 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfff8000030000000 == 0xef10000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShfl, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000030000000 == 0xef10000020000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShfl, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000030000000 == 0xef10000010000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShfl, 10 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000030000000 == 0xef10000030000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShfl, 11 > (w, sm, at, out)
+    );
     try_form!(
         w & 0xfff8000000000000 == 0xef90000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpLdc, 2 > (w, sm, at, out)
@@ -3656,7 +4124,7 @@ fn print_sm50_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     None
 }
 ///Decode a sm50 instruction word at byte address `addr` and print its text into `out` (`ctrl`: the scheduling bits from its bundle, where the family has bundles); `None`, with nothing printed, for a word no op of the spec matches.
-/// Spec: isa-spec/spec/families.toml:84.
+/// Spec: isa-spec/spec/families.toml:87.
 pub fn print_sm50(
     w: u128,
     sm: u32,
@@ -3670,206 +4138,273 @@ pub fn print_sm50(
 ///The arm of [`decode_sm70`] (its candidates) for each value of bits 0..12.
 static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
     &[
-        (0x202, decode_sm70_arm1),
-        (0x207, decode_sm70_arm2),
-        (0x208, decode_sm70_arm3),
-        (0x209, decode_sm70_arm4),
-        (0x20b, decode_sm70_arm5),
-        (0x20c, decode_sm70_arm6),
-        (0x210, decode_sm70_arm7),
-        (0x211, decode_sm70_arm8),
-        (0x212, decode_sm70_arm9),
-        (0x213, decode_sm70_arm10),
-        (0x216, decode_sm70_arm11),
-        (0x217, decode_sm70_arm12),
-        (0x219, decode_sm70_arm13),
-        (0x220, decode_sm70_arm14),
-        (0x221, decode_sm70_arm15),
-        (0x223, decode_sm70_arm16),
-        (0x224, decode_sm70_arm17),
-        (0x225, decode_sm70_arm18),
-        (0x227, decode_sm70_arm19),
-        (0x228, decode_sm70_arm20),
-        (0x229, decode_sm70_arm21),
-        (0x22a, decode_sm70_arm22),
-        (0x22b, decode_sm70_arm23),
-        (0x230, decode_sm70_arm24),
-        (0x231, decode_sm70_arm25),
-        (0x232, decode_sm70_arm26),
-        (0x235, decode_sm70_arm27),
-        (0x248, decode_sm70_arm28),
-        (0x300, decode_sm70_arm29),
-        (0x301, decode_sm70_arm30),
-        (0x304, decode_sm70_arm31),
-        (0x305, decode_sm70_arm32),
-        (0x306, decode_sm70_arm33),
-        (0x308, decode_sm70_arm34),
-        (0x309, decode_sm70_arm35),
-        (0x310, decode_sm70_arm36),
-        (0x311, decode_sm70_arm37),
-        (0x312, decode_sm70_arm38),
-        (0x343, decode_sm70_arm39),
-        (0x344, decode_sm70_arm40),
-        (0x381, decode_sm70_arm41),
-        (0x386, decode_sm70_arm42),
-        (0x402, decode_sm70_arm43),
-        (0x411, decode_sm70_arm44),
-        (0x416, decode_sm70_arm45),
-        (0x419, decode_sm70_arm46),
-        (0x421, decode_sm70_arm47),
-        (0x423, decode_sm70_arm48),
-        (0x424, decode_sm70_arm49),
-        (0x429, decode_sm70_arm50),
-        (0x42a, decode_sm70_arm51),
-        (0x42b, decode_sm70_arm52),
-        (0x430, decode_sm70_arm53),
-        (0x431, decode_sm70_arm54),
-        (0x435, decode_sm70_arm55),
-        (0x547, decode_sm70_arm56),
-        (0x607, decode_sm70_arm57),
-        (0x616, decode_sm70_arm58),
-        (0x619, decode_sm70_arm59),
-        (0x621, decode_sm70_arm60),
-        (0x623, decode_sm70_arm61),
-        (0x624, decode_sm70_arm62),
-        (0x625, decode_sm70_arm63),
-        (0x627, decode_sm70_arm64),
-        (0x629, decode_sm70_arm65),
-        (0x62a, decode_sm70_arm66),
-        (0x62b, decode_sm70_arm67),
-        (0x630, decode_sm70_arm68),
-        (0x631, decode_sm70_arm69),
-        (0x635, decode_sm70_arm70),
-        (0x802, decode_sm70_arm71),
-        (0x805, decode_sm70_arm72),
-        (0x807, decode_sm70_arm73),
-        (0x808, decode_sm70_arm74),
-        (0x809, decode_sm70_arm75),
-        (0x80b, decode_sm70_arm76),
-        (0x80c, decode_sm70_arm77),
-        (0x810, decode_sm70_arm78),
-        (0x811, decode_sm70_arm79),
-        (0x812, decode_sm70_arm80),
-        (0x813, decode_sm70_arm81),
-        (0x816, decode_sm70_arm82),
-        (0x817, decode_sm70_arm83),
-        (0x819, decode_sm70_arm84),
-        (0x81c, decode_sm70_arm85),
-        (0x820, decode_sm70_arm86),
-        (0x823, decode_sm70_arm87),
-        (0x824, decode_sm70_arm88),
-        (0x825, decode_sm70_arm89),
-        (0x827, decode_sm70_arm90),
-        (0x828, decode_sm70_arm91),
-        (0x82b, decode_sm70_arm92),
-        (0x831, decode_sm70_arm93),
-        (0x832, decode_sm70_arm94),
-        (0x835, decode_sm70_arm95),
-        (0x848, decode_sm70_arm96),
-        (0x900, decode_sm70_arm97),
-        (0x901, decode_sm70_arm98),
-        (0x904, decode_sm70_arm99),
-        (0x905, decode_sm70_arm100),
-        (0x906, decode_sm70_arm101),
-        (0x908, decode_sm70_arm102),
-        (0x909, decode_sm70_arm103),
-        (0x910, decode_sm70_arm104),
-        (0x911, decode_sm70_arm105),
-        (0x912, decode_sm70_arm106),
-        (0x918, decode_sm70_arm107),
-        (0x919, decode_sm70_arm108),
-        (0x943, decode_sm70_arm109),
-        (0x944, decode_sm70_arm110),
-        (0x947, decode_sm70_arm111),
-        (0x94d, decode_sm70_arm112),
-        (0x950, decode_sm70_arm113),
-        (0xa02, decode_sm70_arm114),
-        (0xa07, decode_sm70_arm115),
-        (0xa08, decode_sm70_arm116),
-        (0xa09, decode_sm70_arm117),
-        (0xa0b, decode_sm70_arm118),
-        (0xa0c, decode_sm70_arm119),
-        (0xa10, decode_sm70_arm120),
-        (0xa11, decode_sm70_arm121),
-        (0xa12, decode_sm70_arm122),
-        (0xa13, decode_sm70_arm123),
-        (0xa16, decode_sm70_arm124),
-        (0xa17, decode_sm70_arm125),
-        (0xa19, decode_sm70_arm126),
-        (0xa20, decode_sm70_arm127),
-        (0xa23, decode_sm70_arm128),
-        (0xa24, decode_sm70_arm129),
-        (0xa25, decode_sm70_arm130),
-        (0xa27, decode_sm70_arm131),
-        (0xa28, decode_sm70_arm132),
-        (0xa2b, decode_sm70_arm133),
-        (0xa31, decode_sm70_arm134),
-        (0xa32, decode_sm70_arm135),
-        (0xa35, decode_sm70_arm136),
-        (0xa48, decode_sm70_arm137),
-        (0xb00, decode_sm70_arm138),
-        (0xb01, decode_sm70_arm139),
-        (0xb04, decode_sm70_arm140),
-        (0xb05, decode_sm70_arm141),
-        (0xb06, decode_sm70_arm142),
-        (0xb08, decode_sm70_arm143),
-        (0xb09, decode_sm70_arm144),
-        (0xb10, decode_sm70_arm145),
-        (0xb11, decode_sm70_arm146),
-        (0xb12, decode_sm70_arm147),
-        (0xb82, decode_sm70_arm148),
-        (0xc02, decode_sm70_arm149),
-        (0xc07, decode_sm70_arm150),
-        (0xc08, decode_sm70_arm151),
-        (0xc09, decode_sm70_arm152),
-        (0xc0b, decode_sm70_arm153),
-        (0xc0c, decode_sm70_arm154),
-        (0xc10, decode_sm70_arm155),
-        (0xc11, decode_sm70_arm156),
-        (0xc12, decode_sm70_arm157),
-        (0xc13, decode_sm70_arm158),
-        (0xc16, decode_sm70_arm159),
-        (0xc17, decode_sm70_arm160),
-        (0xc19, decode_sm70_arm161),
-        (0xc20, decode_sm70_arm162),
-        (0xc23, decode_sm70_arm163),
-        (0xc24, decode_sm70_arm164),
-        (0xc25, decode_sm70_arm165),
-        (0xc27, decode_sm70_arm166),
-        (0xc28, decode_sm70_arm167),
-        (0xc2b, decode_sm70_arm168),
-        (0xc31, decode_sm70_arm169),
-        (0xc32, decode_sm70_arm170),
-        (0xc35, decode_sm70_arm171),
-        (0xc48, decode_sm70_arm172),
-        (0xd00, decode_sm70_arm173),
-        (0xd01, decode_sm70_arm174),
-        (0xd04, decode_sm70_arm175),
-        (0xd05, decode_sm70_arm176),
-        (0xd06, decode_sm70_arm177),
-        (0xd08, decode_sm70_arm178),
-        (0xd09, decode_sm70_arm179),
-        (0xd10, decode_sm70_arm180),
-        (0xd11, decode_sm70_arm181),
-        (0xd12, decode_sm70_arm182),
-        (0xe07, decode_sm70_arm183),
-        (0xe16, decode_sm70_arm184),
-        (0xe19, decode_sm70_arm185),
-        (0xe21, decode_sm70_arm186),
-        (0xe23, decode_sm70_arm187),
-        (0xe24, decode_sm70_arm188),
-        (0xe25, decode_sm70_arm189),
-        (0xe27, decode_sm70_arm190),
-        (0xe29, decode_sm70_arm191),
-        (0xe2a, decode_sm70_arm192),
-        (0xe2b, decode_sm70_arm193),
-        (0xe30, decode_sm70_arm194),
-        (0xe31, decode_sm70_arm195),
-        (0xe35, decode_sm70_arm196),
+        (0x181, decode_sm70_arm1),
+        (0x186, decode_sm70_arm2),
+        (0x202, decode_sm70_arm3),
+        (0x207, decode_sm70_arm4),
+        (0x208, decode_sm70_arm5),
+        (0x209, decode_sm70_arm6),
+        (0x20b, decode_sm70_arm7),
+        (0x20c, decode_sm70_arm8),
+        (0x210, decode_sm70_arm9),
+        (0x211, decode_sm70_arm10),
+        (0x212, decode_sm70_arm11),
+        (0x213, decode_sm70_arm12),
+        (0x216, decode_sm70_arm13),
+        (0x217, decode_sm70_arm14),
+        (0x219, decode_sm70_arm15),
+        (0x220, decode_sm70_arm16),
+        (0x221, decode_sm70_arm17),
+        (0x223, decode_sm70_arm18),
+        (0x224, decode_sm70_arm19),
+        (0x225, decode_sm70_arm20),
+        (0x227, decode_sm70_arm21),
+        (0x228, decode_sm70_arm22),
+        (0x229, decode_sm70_arm23),
+        (0x22a, decode_sm70_arm24),
+        (0x22b, decode_sm70_arm25),
+        (0x230, decode_sm70_arm26),
+        (0x231, decode_sm70_arm27),
+        (0x232, decode_sm70_arm28),
+        (0x235, decode_sm70_arm29),
+        (0x248, decode_sm70_arm30),
+        (0x300, decode_sm70_arm31),
+        (0x301, decode_sm70_arm32),
+        (0x304, decode_sm70_arm33),
+        (0x305, decode_sm70_arm34),
+        (0x306, decode_sm70_arm35),
+        (0x308, decode_sm70_arm36),
+        (0x309, decode_sm70_arm37),
+        (0x310, decode_sm70_arm38),
+        (0x311, decode_sm70_arm39),
+        (0x312, decode_sm70_arm40),
+        (0x343, decode_sm70_arm41),
+        (0x344, decode_sm70_arm42),
+        (0x348, decode_sm70_arm43),
+        (0x355, decode_sm70_arm44),
+        (0x356, decode_sm70_arm45),
+        (0x381, decode_sm70_arm1),
+        (0x386, decode_sm70_arm2),
+        (0x389, decode_sm70_arm46),
+        (0x402, decode_sm70_arm47),
+        (0x411, decode_sm70_arm48),
+        (0x416, decode_sm70_arm49),
+        (0x419, decode_sm70_arm50),
+        (0x421, decode_sm70_arm51),
+        (0x423, decode_sm70_arm52),
+        (0x424, decode_sm70_arm53),
+        (0x429, decode_sm70_arm54),
+        (0x42a, decode_sm70_arm55),
+        (0x42b, decode_sm70_arm56),
+        (0x430, decode_sm70_arm57),
+        (0x431, decode_sm70_arm58),
+        (0x435, decode_sm70_arm59),
+        (0x547, decode_sm70_arm60),
+        (0x581, decode_sm70_arm1),
+        (0x586, decode_sm70_arm2),
+        (0x589, decode_sm70_arm61),
+        (0x607, decode_sm70_arm62),
+        (0x616, decode_sm70_arm63),
+        (0x619, decode_sm70_arm64),
+        (0x621, decode_sm70_arm65),
+        (0x623, decode_sm70_arm66),
+        (0x624, decode_sm70_arm67),
+        (0x625, decode_sm70_arm68),
+        (0x627, decode_sm70_arm69),
+        (0x629, decode_sm70_arm70),
+        (0x62a, decode_sm70_arm71),
+        (0x62b, decode_sm70_arm72),
+        (0x630, decode_sm70_arm73),
+        (0x631, decode_sm70_arm74),
+        (0x635, decode_sm70_arm75),
+        (0x781, decode_sm70_arm1),
+        (0x786, decode_sm70_arm2),
+        (0x802, decode_sm70_arm76),
+        (0x805, decode_sm70_arm77),
+        (0x807, decode_sm70_arm78),
+        (0x808, decode_sm70_arm79),
+        (0x809, decode_sm70_arm80),
+        (0x80b, decode_sm70_arm81),
+        (0x80c, decode_sm70_arm82),
+        (0x810, decode_sm70_arm83),
+        (0x811, decode_sm70_arm84),
+        (0x812, decode_sm70_arm85),
+        (0x813, decode_sm70_arm86),
+        (0x816, decode_sm70_arm87),
+        (0x817, decode_sm70_arm88),
+        (0x819, decode_sm70_arm89),
+        (0x81c, decode_sm70_arm90),
+        (0x820, decode_sm70_arm91),
+        (0x823, decode_sm70_arm92),
+        (0x824, decode_sm70_arm93),
+        (0x825, decode_sm70_arm94),
+        (0x827, decode_sm70_arm95),
+        (0x828, decode_sm70_arm96),
+        (0x82b, decode_sm70_arm97),
+        (0x831, decode_sm70_arm98),
+        (0x832, decode_sm70_arm99),
+        (0x835, decode_sm70_arm100),
+        (0x848, decode_sm70_arm101),
+        (0x900, decode_sm70_arm102),
+        (0x901, decode_sm70_arm103),
+        (0x904, decode_sm70_arm104),
+        (0x905, decode_sm70_arm105),
+        (0x906, decode_sm70_arm106),
+        (0x908, decode_sm70_arm107),
+        (0x909, decode_sm70_arm108),
+        (0x910, decode_sm70_arm109),
+        (0x911, decode_sm70_arm110),
+        (0x912, decode_sm70_arm111),
+        (0x918, decode_sm70_arm112),
+        (0x919, decode_sm70_arm113),
+        (0x941, decode_sm70_arm114),
+        (0x942, decode_sm70_arm115),
+        (0x943, decode_sm70_arm116),
+        (0x944, decode_sm70_arm117),
+        (0x945, decode_sm70_arm118),
+        (0x947, decode_sm70_arm119),
+        (0x948, decode_sm70_arm120),
+        (0x94d, decode_sm70_arm121),
+        (0x950, decode_sm70_arm122),
+        (0x956, decode_sm70_arm123),
+        (0x981, decode_sm70_arm124),
+        (0x986, decode_sm70_arm125),
+        (0x989, decode_sm70_arm126),
+        (0xa02, decode_sm70_arm127),
+        (0xa07, decode_sm70_arm128),
+        (0xa08, decode_sm70_arm129),
+        (0xa09, decode_sm70_arm130),
+        (0xa0b, decode_sm70_arm131),
+        (0xa0c, decode_sm70_arm132),
+        (0xa10, decode_sm70_arm133),
+        (0xa11, decode_sm70_arm134),
+        (0xa12, decode_sm70_arm135),
+        (0xa13, decode_sm70_arm136),
+        (0xa16, decode_sm70_arm137),
+        (0xa17, decode_sm70_arm138),
+        (0xa19, decode_sm70_arm139),
+        (0xa20, decode_sm70_arm140),
+        (0xa23, decode_sm70_arm141),
+        (0xa24, decode_sm70_arm142),
+        (0xa25, decode_sm70_arm143),
+        (0xa27, decode_sm70_arm144),
+        (0xa28, decode_sm70_arm145),
+        (0xa2b, decode_sm70_arm146),
+        (0xa31, decode_sm70_arm147),
+        (0xa32, decode_sm70_arm148),
+        (0xa35, decode_sm70_arm149),
+        (0xa48, decode_sm70_arm150),
+        (0xb00, decode_sm70_arm151),
+        (0xb01, decode_sm70_arm152),
+        (0xb04, decode_sm70_arm153),
+        (0xb05, decode_sm70_arm154),
+        (0xb06, decode_sm70_arm155),
+        (0xb08, decode_sm70_arm156),
+        (0xb09, decode_sm70_arm157),
+        (0xb10, decode_sm70_arm158),
+        (0xb11, decode_sm70_arm159),
+        (0xb12, decode_sm70_arm160),
+        (0xb48, decode_sm70_arm161),
+        (0xb56, decode_sm70_arm162),
+        (0xb81, decode_sm70_arm1),
+        (0xb82, decode_sm70_arm163),
+        (0xb86, decode_sm70_arm2),
+        (0xc02, decode_sm70_arm164),
+        (0xc07, decode_sm70_arm165),
+        (0xc08, decode_sm70_arm166),
+        (0xc09, decode_sm70_arm167),
+        (0xc0b, decode_sm70_arm168),
+        (0xc0c, decode_sm70_arm169),
+        (0xc10, decode_sm70_arm170),
+        (0xc11, decode_sm70_arm171),
+        (0xc12, decode_sm70_arm172),
+        (0xc13, decode_sm70_arm173),
+        (0xc16, decode_sm70_arm174),
+        (0xc17, decode_sm70_arm175),
+        (0xc19, decode_sm70_arm176),
+        (0xc20, decode_sm70_arm177),
+        (0xc23, decode_sm70_arm178),
+        (0xc24, decode_sm70_arm179),
+        (0xc25, decode_sm70_arm180),
+        (0xc27, decode_sm70_arm181),
+        (0xc28, decode_sm70_arm182),
+        (0xc2b, decode_sm70_arm183),
+        (0xc31, decode_sm70_arm184),
+        (0xc32, decode_sm70_arm185),
+        (0xc35, decode_sm70_arm186),
+        (0xc48, decode_sm70_arm187),
+        (0xd00, decode_sm70_arm188),
+        (0xd01, decode_sm70_arm189),
+        (0xd04, decode_sm70_arm190),
+        (0xd05, decode_sm70_arm191),
+        (0xd06, decode_sm70_arm192),
+        (0xd08, decode_sm70_arm193),
+        (0xd09, decode_sm70_arm194),
+        (0xd10, decode_sm70_arm195),
+        (0xd11, decode_sm70_arm196),
+        (0xd12, decode_sm70_arm197),
+        (0xd81, decode_sm70_arm1),
+        (0xd86, decode_sm70_arm2),
+        (0xe07, decode_sm70_arm198),
+        (0xe16, decode_sm70_arm199),
+        (0xe19, decode_sm70_arm200),
+        (0xe21, decode_sm70_arm201),
+        (0xe23, decode_sm70_arm202),
+        (0xe24, decode_sm70_arm203),
+        (0xe25, decode_sm70_arm204),
+        (0xe27, decode_sm70_arm205),
+        (0xe29, decode_sm70_arm206),
+        (0xe2a, decode_sm70_arm207),
+        (0xe2b, decode_sm70_arm208),
+        (0xe30, decode_sm70_arm209),
+        (0xe31, decode_sm70_arm210),
+        (0xe35, decode_sm70_arm211),
+        (0xf56, decode_sm70_arm212),
+        (0xf81, decode_sm70_arm1),
+        (0xf86, decode_sm70_arm2),
+        (0xf89, decode_sm70_arm213),
     ],
     decode_none,
 );
 fn decode_sm70_arm1(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70)
+        => decode_form:: < OpLdg, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e11cf000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 80 |
+        86 | 89 | 90 | 100 | 120) => decode_form:: < OpLdg, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e01cf000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 75)
+        => decode_form:: < OpLdg, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e01cf00000000000001ff == 0x80e01000000000000000181 && matches!(sm,
+        75) => return decode_form:: < OpLdg, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm2(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
+        86 | 89 | 90) => decode_form:: < OpStg, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 100 |
+        120) => decode_form:: < OpStg, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e01ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 70 |
+        75) => decode_form:: < OpStg, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff01ff == 0x80001000000000000000186 && matches!(sm,
+        75) => return decode_form:: < OpStg, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm3(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202 && matches!(sm, 120)
         => decode_form:: < OpMov64, 0 > (w, sm)
@@ -3880,21 +4415,21 @@ fn decode_sm70_arm1(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm2(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x207 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpSel, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm3(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm5(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x208 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsel, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 0 > (w, sm)
@@ -3909,14 +4444,14 @@ fn decode_sm70_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm5(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x20b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsetp, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x20c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIsetp, 0 > (w, sm)
@@ -3927,7 +4462,7 @@ fn decode_sm70_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x210 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIadd3, 0 > (w, sm)
@@ -3939,7 +4474,7 @@ fn decode_sm70_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 0 > (w, sm)
@@ -3959,28 +4494,28 @@ fn decode_sm70_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x212 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpLop3, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x213 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpIabs, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x216 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPrmt, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x217 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => decode_form:: < OpImnmx, 0 > (w, sm)
@@ -3995,14 +4530,14 @@ fn decode_sm70_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x219 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpShf, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 0 > (w,
@@ -4010,21 +4545,21 @@ fn decode_sm70_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x221 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFadd, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x223 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 0 > (w, sm)
@@ -4036,7 +4571,7 @@ fn decode_sm70_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 0 > (w, sm)
@@ -4048,14 +4583,14 @@ fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDmul, 0 > (w, sm)
@@ -4066,7 +4601,7 @@ fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDadd, 0 > (w, sm)
@@ -4077,7 +4612,7 @@ fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x22a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDsetp, 3 > (w, sm)
@@ -4088,7 +4623,7 @@ fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 0 > (w, sm)
@@ -4099,7 +4634,7 @@ fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x40000000000000000230 && matches!(sm, 86 |
         89) => decode_form:: < OpHadd2F32, 0 > (w, sm)
@@ -4122,7 +4657,7 @@ fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x231 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 0 > (w, sm)
@@ -4141,7 +4676,7 @@ fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x232 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHmul2, 0 > (w, sm)
@@ -4152,7 +4687,7 @@ fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x235 && matches!(sm, 120) => decode_form::
         < OpIadd, 3 > (w, sm)
@@ -4179,7 +4714,7 @@ fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
         => decode_form:: < OpVimnmx, 3 > (w, sm)
@@ -4194,42 +4729,42 @@ fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x300 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFlo, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x301 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBrev, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x304 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x305 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x306 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) => decode_form:: <
         OpMufu, 0 > (w, sm)
@@ -4244,35 +4779,35 @@ fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x309 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPopc, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x310 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x311 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x312 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCallAbsR, 0 > (w, sm)
@@ -4283,7 +4818,7 @@ fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCallR, 0 > (w, sm)
@@ -4294,32 +4829,54 @@ fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1ffff8e01ff000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 70)
-        => decode_form:: < OpLdg, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0x1ffff8e01cf000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 75)
-        => return decode_form:: < OpLdg, 0 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1ffff8e01ff0000000000ff0fff == 0x1000000000000000386 && matches!(sm, 70 |
-        75) => return decode_form:: < OpStg, 0 > (w, sm)
-    );
-    None
-}
 fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff87fffffffffff00ffff0fff == 0x348 && matches!(sm, 70 | 75) =>
+        decode_form:: < OpWarpsync, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff83fffffffffff00ffff0fff == 0x348 && matches!(sm, 80 | 86 | 89) =>
+        decode_form:: < OpWarpsync, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff81c00000000000300000fff == 0x348 && matches!(sm, 90 | 100 | 120) =>
+        return decode_form:: < OpWarpsync, 4 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffffeffffffffffffff0000fff == 0x355 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpBmovR, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffffefffffffffff00f0ff0fff == 0x356 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpBmov, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x389 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
+        120) => decode_form:: < OpShfl, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x389 && matches!(sm, 70 | 75) => return decode_form:: < OpShfl, 4 >
+        (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) => return
         decode_form:: < OpMov64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLeaHi, 4 > (w, sm)
@@ -4331,35 +4888,35 @@ fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPrmt, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpShf, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFadd, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 4 > (w, sm)
@@ -4371,7 +4928,7 @@ fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDadd, 1 > (w, sm)
@@ -4382,7 +4939,7 @@ fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDsetp, 0 > (w, sm)
@@ -4393,7 +4950,7 @@ fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 4 > (w, sm)
@@ -4404,7 +4961,7 @@ fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0000000000000fff == 0x40000000000000000430 && matches!(sm, 86 |
         89) => decode_form:: < OpHadd2F32, 1 > (w, sm)
@@ -4427,7 +4984,7 @@ fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x431 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 4 > (w, sm)
@@ -4446,7 +5003,7 @@ fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c000000000000000fff == 0x435 && matches!(sm, 80 | 86 | 89) =>
         decode_form:: < OpHfma2Mma, 4 > (w, sm)
@@ -4457,7 +5014,7 @@ fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 89) => decode_form:: < OpBraUp, 0 > (w, sm)
@@ -4468,42 +5025,53 @@ fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x589 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
+        120) => decode_form:: < OpShfl, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x589 && matches!(sm, 70 | 75) => return decode_form:: < OpShfl, 5 >
+        (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) => return
         decode_form:: < OpSel64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPrmt, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpShf, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImad, 5 > (w, sm)
@@ -4514,7 +5082,7 @@ fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImadWide, 4 > (w, sm)
@@ -4525,35 +5093,35 @@ fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return decode_form:: < OpImadHi, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDsetp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff080000ff00000fff == 0x40000000000000000630 && matches!(sm, 86 |
         89) => decode_form:: < OpHadd2F32, 2 > (w, sm)
@@ -4576,7 +5144,7 @@ fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0x631 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 5 > (w, sm)
@@ -4595,7 +5163,7 @@ fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0x635 && matches!(sm, 80 | 86 | 89) =>
         decode_form:: < OpHfma2Mma, 5 > (w, sm)
@@ -4606,14 +5174,14 @@ fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpMov, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpCs2r, 0 > (w, sm)
@@ -4624,21 +5192,21 @@ fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpSel, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsel, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 1 > (w, sm)
@@ -4653,14 +5221,14 @@ fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsetp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIsetp, 1 > (w, sm)
@@ -4671,7 +5239,7 @@ fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIadd3, 1 > (w, sm)
@@ -4683,7 +5251,7 @@ fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 1 > (w, sm)
@@ -4703,28 +5271,28 @@ fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpLop3, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpIabs, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPrmt, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => decode_form:: < OpImnmx, 1 > (w, sm)
@@ -4739,14 +5307,14 @@ fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpShf, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpPlop3, 0 > (w, sm)
@@ -4757,7 +5325,7 @@ fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 1 > (w,
@@ -4765,14 +5333,14 @@ fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 1 > (w, sm)
@@ -4784,7 +5352,7 @@ fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 1 > (w, sm)
@@ -4796,14 +5364,14 @@ fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDmul, 1 > (w, sm)
@@ -4814,7 +5382,7 @@ fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 1 > (w, sm)
@@ -4825,7 +5393,7 @@ fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x831 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 1 > (w, sm)
@@ -4844,7 +5412,7 @@ fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0000000000000fff == 0x832 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHmul2, 1 > (w, sm)
@@ -4855,7 +5423,7 @@ fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120) => decode_form::
         < OpIadd, 4 > (w, sm)
@@ -4882,7 +5450,7 @@ fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => decode_form:: < OpVimnmx, 4 > (w, sm)
@@ -4897,42 +5465,42 @@ fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFlo, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBrev, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) => decode_form:: <
         OpMufu, 1 > (w, sm)
@@ -4947,49 +5515,71 @@ fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPopc, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpNop, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpS2r, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff87ffffffffffffffff00fff == 0x941 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => decode_form:: < OpBsync, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87ffcfffffffffffff00fff == 0x941 && matches!(sm, 100 | 120) => return
+        decode_form:: < OpBsync, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff87ffffffffffffffff00fff == 0x942 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => decode_form:: < OpBreak, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87ffefffffffffffff00fff == 0x942 && matches!(sm, 100 | 120) => return
+        decode_form:: < OpBreak, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCallAbs, 0 > (w, sm)
@@ -5000,7 +5590,7 @@ fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCall, 0 > (w, sm)
@@ -5011,7 +5601,18 @@ fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff87fffff00000003fff00fff == 0x945 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => decode_form:: < OpBssy, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87ffcff00000003fff00fff == 0x945 && matches!(sm, 100 | 120) => return
+        decode_form:: < OpBssy, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpBra, 0 > (w, sm)
@@ -5034,14 +5635,25 @@ fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff87fffff00000000ffff0fff == 0x948 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => decode_form:: < OpWarpsync, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff83c000000000003ff000fff == 0x948 && matches!(sm, 90 | 100 | 120) =>
+        return decode_form:: < OpWarpsyncAll, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpExit, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpRet, 2 > (w, sm)
@@ -5084,28 +5696,104 @@ fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffffefffff00000000f0ff0fff == 0x956 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpBmov, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70)
+        => decode_form:: < OpLdg, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e11cf000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 80 |
+        86 | 89 | 90 | 100 | 120) => decode_form:: < OpLdg, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e01cf000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 75)
+        => decode_form:: < OpLdg, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e01cf0000000000000fff == 0x80e01000000000000000981 && matches!(sm, 90
+        | 100 | 120) => decode_form:: < OpLdg, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x1dffb8e01cf0000000000000fff == 0x80e01000000000000000981 && matches!(sm, 80
+        | 86 | 89) => decode_form:: < OpLdg, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e01cf00000000000001ff == 0x80e01000000000000000181 && matches!(sm,
+        75) => return decode_form:: < OpLdg, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
+        86 | 89 | 90) => decode_form:: < OpStg, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 100 |
+        120) => decode_form:: < OpStg, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e01ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 70 |
+        75) => decode_form:: < OpStg, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff0fff == 0x80001000000000000000986 && matches!(sm,
+        90) => decode_form:: < OpStg, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff0fff == 0x80001000000000000000986 && matches!(sm,
+        100 | 120) => decode_form:: < OpStg, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x1dffb8e01000000000000ff0fff == 0x80001000000000000000986 && matches!(sm, 80
+        | 86 | 89) => decode_form:: < OpStg, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff01ff == 0x80001000000000000000186 && matches!(sm,
+        75) => return decode_form:: < OpStg, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x989 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
+        120) => decode_form:: < OpShfl, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x989 && matches!(sm, 70 | 75) => return decode_form:: < OpShfl, 6 >
+        (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpMov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpSel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFsel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 2 > (w, sm)
@@ -5120,21 +5808,21 @@ fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpIsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpIadd3, 2 > (w, sm)
@@ -5145,7 +5833,7 @@ fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90) => decode_form:: < OpLea, 2 > (w, sm)
@@ -5164,56 +5852,56 @@ fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpLop3, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpIabs, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPrmt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return decode_form:: < OpImnmx, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpShf, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => return decode_form:: < OpFmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImad, 2 > (w, sm)
@@ -5224,7 +5912,7 @@ fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImadWide, 2 > (w, sm)
@@ -5235,28 +5923,28 @@ fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return decode_form:: < OpImadHi, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 2 > (w, sm)
@@ -5275,7 +5963,7 @@ fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHmul2, 2 > (w, sm)
@@ -5286,7 +5974,7 @@ fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 89) =>
         decode_form:: < OpHfma2Mma, 2 > (w, sm)
@@ -5297,49 +5985,49 @@ fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return decode_form:: < OpVimnmx, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFlo, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpBrev, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2i, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpI2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => decode_form:: <
         OpMufu, 2 > (w, sm)
@@ -5354,35 +6042,49 @@ fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPopc, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2i64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpI2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => return decode_form:: < OpWarpsync, 3 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpBmov, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 89 | 90 |
         100 | 120) => decode_form:: < OpLdc, 0 > (w, sm)
@@ -5393,7 +6095,7 @@ fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120) => decode_form:: < OpMov64, 2 > (w, sm)
@@ -5404,21 +6106,21 @@ fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpSel, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFsel, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => decode_form:: < OpFmnmx, 3 > (w, sm)
@@ -5433,14 +6135,14 @@ fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFsetp, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIsetp, 3 > (w, sm)
@@ -5451,7 +6153,7 @@ fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIadd3, 3 > (w, sm)
@@ -5462,7 +6164,7 @@ fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 3 > (w, sm)
@@ -5481,28 +6183,28 @@ fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpLop3, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpIabs, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPrmt, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpImnmx, 3 > (w, sm)
@@ -5517,28 +6219,28 @@ fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpShf, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFfma, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 3 > (w, sm)
@@ -5549,7 +6251,7 @@ fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 3 > (w, sm)
@@ -5561,14 +6263,14 @@ fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDmul, 3 > (w, sm)
@@ -5579,7 +6281,7 @@ fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDfma, 3 > (w, sm)
@@ -5590,7 +6292,7 @@ fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 3 > (w, sm)
@@ -5609,7 +6311,7 @@ fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpHmul2, 3 > (w, sm)
@@ -5620,7 +6322,7 @@ fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120) => decode_form:: < OpIadd, 5 > (w, sm)
@@ -5647,7 +6349,7 @@ fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => decode_form:: < OpVimnmx, 6 > (w, sm)
@@ -5662,42 +6364,42 @@ fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFlo, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpBrev, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2f, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2i, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2f, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpMufu, 6 > (w, sm)
@@ -5708,70 +6410,70 @@ fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPopc, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2f64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2i64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2f64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120) => return decode_form:: < OpSel64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPrmt, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpShf, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFadd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFfma, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 6 > (w, sm)
@@ -5782,7 +6484,7 @@ fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 5 > (w, sm)
@@ -5794,14 +6496,14 @@ fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm205(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDadd, 3 > (w, sm)
@@ -5812,7 +6514,7 @@ fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDsetp, 2 > (w, sm)
@@ -5823,7 +6525,7 @@ fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDfma, 6 > (w, sm)
@@ -5834,7 +6536,7 @@ fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 89) => decode_form:: < OpHadd2F32, 3 > (w, sm)
@@ -5857,7 +6559,7 @@ fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 6 > (w, sm)
@@ -5876,7 +6578,7 @@ fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 89) => decode_form:: < OpHfma2Mma, 6 > (w, sm)
@@ -5884,6 +6586,24 @@ fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8460c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm,
         90) => return decode_form:: < OpHfma2Mma, 13 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpBmov, 3 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
+        120) => decode_form:: < OpShfl, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0xf89 && matches!(sm, 70 | 75) => return decode_form:: < OpShfl, 7 >
+        (w, sm)
     );
     None
 }
@@ -5895,206 +6615,273 @@ pub fn decode_sm70(w: u128, sm: u32) -> Option<(Op, Common)> {
 ///The arm of [`print_sm70`] (its candidates) for each value of bits 0..12.
 static PRINT_SM70: [PrintArm; 4096] = dense_arms(
     &[
-        (0x202, print_sm70_arm1),
-        (0x207, print_sm70_arm2),
-        (0x208, print_sm70_arm3),
-        (0x209, print_sm70_arm4),
-        (0x20b, print_sm70_arm5),
-        (0x20c, print_sm70_arm6),
-        (0x210, print_sm70_arm7),
-        (0x211, print_sm70_arm8),
-        (0x212, print_sm70_arm9),
-        (0x213, print_sm70_arm10),
-        (0x216, print_sm70_arm11),
-        (0x217, print_sm70_arm12),
-        (0x219, print_sm70_arm13),
-        (0x220, print_sm70_arm14),
-        (0x221, print_sm70_arm15),
-        (0x223, print_sm70_arm16),
-        (0x224, print_sm70_arm17),
-        (0x225, print_sm70_arm18),
-        (0x227, print_sm70_arm19),
-        (0x228, print_sm70_arm20),
-        (0x229, print_sm70_arm21),
-        (0x22a, print_sm70_arm22),
-        (0x22b, print_sm70_arm23),
-        (0x230, print_sm70_arm24),
-        (0x231, print_sm70_arm25),
-        (0x232, print_sm70_arm26),
-        (0x235, print_sm70_arm27),
-        (0x248, print_sm70_arm28),
-        (0x300, print_sm70_arm29),
-        (0x301, print_sm70_arm30),
-        (0x304, print_sm70_arm31),
-        (0x305, print_sm70_arm32),
-        (0x306, print_sm70_arm33),
-        (0x308, print_sm70_arm34),
-        (0x309, print_sm70_arm35),
-        (0x310, print_sm70_arm36),
-        (0x311, print_sm70_arm37),
-        (0x312, print_sm70_arm38),
-        (0x343, print_sm70_arm39),
-        (0x344, print_sm70_arm40),
-        (0x381, print_sm70_arm41),
-        (0x386, print_sm70_arm42),
-        (0x402, print_sm70_arm43),
-        (0x411, print_sm70_arm44),
-        (0x416, print_sm70_arm45),
-        (0x419, print_sm70_arm46),
-        (0x421, print_sm70_arm47),
-        (0x423, print_sm70_arm48),
-        (0x424, print_sm70_arm49),
-        (0x429, print_sm70_arm50),
-        (0x42a, print_sm70_arm51),
-        (0x42b, print_sm70_arm52),
-        (0x430, print_sm70_arm53),
-        (0x431, print_sm70_arm54),
-        (0x435, print_sm70_arm55),
-        (0x547, print_sm70_arm56),
-        (0x607, print_sm70_arm57),
-        (0x616, print_sm70_arm58),
-        (0x619, print_sm70_arm59),
-        (0x621, print_sm70_arm60),
-        (0x623, print_sm70_arm61),
-        (0x624, print_sm70_arm62),
-        (0x625, print_sm70_arm63),
-        (0x627, print_sm70_arm64),
-        (0x629, print_sm70_arm65),
-        (0x62a, print_sm70_arm66),
-        (0x62b, print_sm70_arm67),
-        (0x630, print_sm70_arm68),
-        (0x631, print_sm70_arm69),
-        (0x635, print_sm70_arm70),
-        (0x802, print_sm70_arm71),
-        (0x805, print_sm70_arm72),
-        (0x807, print_sm70_arm73),
-        (0x808, print_sm70_arm74),
-        (0x809, print_sm70_arm75),
-        (0x80b, print_sm70_arm76),
-        (0x80c, print_sm70_arm77),
-        (0x810, print_sm70_arm78),
-        (0x811, print_sm70_arm79),
-        (0x812, print_sm70_arm80),
-        (0x813, print_sm70_arm81),
-        (0x816, print_sm70_arm82),
-        (0x817, print_sm70_arm83),
-        (0x819, print_sm70_arm84),
-        (0x81c, print_sm70_arm85),
-        (0x820, print_sm70_arm86),
-        (0x823, print_sm70_arm87),
-        (0x824, print_sm70_arm88),
-        (0x825, print_sm70_arm89),
-        (0x827, print_sm70_arm90),
-        (0x828, print_sm70_arm91),
-        (0x82b, print_sm70_arm92),
-        (0x831, print_sm70_arm93),
-        (0x832, print_sm70_arm94),
-        (0x835, print_sm70_arm95),
-        (0x848, print_sm70_arm96),
-        (0x900, print_sm70_arm97),
-        (0x901, print_sm70_arm98),
-        (0x904, print_sm70_arm99),
-        (0x905, print_sm70_arm100),
-        (0x906, print_sm70_arm101),
-        (0x908, print_sm70_arm102),
-        (0x909, print_sm70_arm103),
-        (0x910, print_sm70_arm104),
-        (0x911, print_sm70_arm105),
-        (0x912, print_sm70_arm106),
-        (0x918, print_sm70_arm107),
-        (0x919, print_sm70_arm108),
-        (0x943, print_sm70_arm109),
-        (0x944, print_sm70_arm110),
-        (0x947, print_sm70_arm111),
-        (0x94d, print_sm70_arm112),
-        (0x950, print_sm70_arm113),
-        (0xa02, print_sm70_arm114),
-        (0xa07, print_sm70_arm115),
-        (0xa08, print_sm70_arm116),
-        (0xa09, print_sm70_arm117),
-        (0xa0b, print_sm70_arm118),
-        (0xa0c, print_sm70_arm119),
-        (0xa10, print_sm70_arm120),
-        (0xa11, print_sm70_arm121),
-        (0xa12, print_sm70_arm122),
-        (0xa13, print_sm70_arm123),
-        (0xa16, print_sm70_arm124),
-        (0xa17, print_sm70_arm125),
-        (0xa19, print_sm70_arm126),
-        (0xa20, print_sm70_arm127),
-        (0xa23, print_sm70_arm128),
-        (0xa24, print_sm70_arm129),
-        (0xa25, print_sm70_arm130),
-        (0xa27, print_sm70_arm131),
-        (0xa28, print_sm70_arm132),
-        (0xa2b, print_sm70_arm133),
-        (0xa31, print_sm70_arm134),
-        (0xa32, print_sm70_arm135),
-        (0xa35, print_sm70_arm136),
-        (0xa48, print_sm70_arm137),
-        (0xb00, print_sm70_arm138),
-        (0xb01, print_sm70_arm139),
-        (0xb04, print_sm70_arm140),
-        (0xb05, print_sm70_arm141),
-        (0xb06, print_sm70_arm142),
-        (0xb08, print_sm70_arm143),
-        (0xb09, print_sm70_arm144),
-        (0xb10, print_sm70_arm145),
-        (0xb11, print_sm70_arm146),
-        (0xb12, print_sm70_arm147),
-        (0xb82, print_sm70_arm148),
-        (0xc02, print_sm70_arm149),
-        (0xc07, print_sm70_arm150),
-        (0xc08, print_sm70_arm151),
-        (0xc09, print_sm70_arm152),
-        (0xc0b, print_sm70_arm153),
-        (0xc0c, print_sm70_arm154),
-        (0xc10, print_sm70_arm155),
-        (0xc11, print_sm70_arm156),
-        (0xc12, print_sm70_arm157),
-        (0xc13, print_sm70_arm158),
-        (0xc16, print_sm70_arm159),
-        (0xc17, print_sm70_arm160),
-        (0xc19, print_sm70_arm161),
-        (0xc20, print_sm70_arm162),
-        (0xc23, print_sm70_arm163),
-        (0xc24, print_sm70_arm164),
-        (0xc25, print_sm70_arm165),
-        (0xc27, print_sm70_arm166),
-        (0xc28, print_sm70_arm167),
-        (0xc2b, print_sm70_arm168),
-        (0xc31, print_sm70_arm169),
-        (0xc32, print_sm70_arm170),
-        (0xc35, print_sm70_arm171),
-        (0xc48, print_sm70_arm172),
-        (0xd00, print_sm70_arm173),
-        (0xd01, print_sm70_arm174),
-        (0xd04, print_sm70_arm175),
-        (0xd05, print_sm70_arm176),
-        (0xd06, print_sm70_arm177),
-        (0xd08, print_sm70_arm178),
-        (0xd09, print_sm70_arm179),
-        (0xd10, print_sm70_arm180),
-        (0xd11, print_sm70_arm181),
-        (0xd12, print_sm70_arm182),
-        (0xe07, print_sm70_arm183),
-        (0xe16, print_sm70_arm184),
-        (0xe19, print_sm70_arm185),
-        (0xe21, print_sm70_arm186),
-        (0xe23, print_sm70_arm187),
-        (0xe24, print_sm70_arm188),
-        (0xe25, print_sm70_arm189),
-        (0xe27, print_sm70_arm190),
-        (0xe29, print_sm70_arm191),
-        (0xe2a, print_sm70_arm192),
-        (0xe2b, print_sm70_arm193),
-        (0xe30, print_sm70_arm194),
-        (0xe31, print_sm70_arm195),
-        (0xe35, print_sm70_arm196),
+        (0x181, print_sm70_arm1),
+        (0x186, print_sm70_arm2),
+        (0x202, print_sm70_arm3),
+        (0x207, print_sm70_arm4),
+        (0x208, print_sm70_arm5),
+        (0x209, print_sm70_arm6),
+        (0x20b, print_sm70_arm7),
+        (0x20c, print_sm70_arm8),
+        (0x210, print_sm70_arm9),
+        (0x211, print_sm70_arm10),
+        (0x212, print_sm70_arm11),
+        (0x213, print_sm70_arm12),
+        (0x216, print_sm70_arm13),
+        (0x217, print_sm70_arm14),
+        (0x219, print_sm70_arm15),
+        (0x220, print_sm70_arm16),
+        (0x221, print_sm70_arm17),
+        (0x223, print_sm70_arm18),
+        (0x224, print_sm70_arm19),
+        (0x225, print_sm70_arm20),
+        (0x227, print_sm70_arm21),
+        (0x228, print_sm70_arm22),
+        (0x229, print_sm70_arm23),
+        (0x22a, print_sm70_arm24),
+        (0x22b, print_sm70_arm25),
+        (0x230, print_sm70_arm26),
+        (0x231, print_sm70_arm27),
+        (0x232, print_sm70_arm28),
+        (0x235, print_sm70_arm29),
+        (0x248, print_sm70_arm30),
+        (0x300, print_sm70_arm31),
+        (0x301, print_sm70_arm32),
+        (0x304, print_sm70_arm33),
+        (0x305, print_sm70_arm34),
+        (0x306, print_sm70_arm35),
+        (0x308, print_sm70_arm36),
+        (0x309, print_sm70_arm37),
+        (0x310, print_sm70_arm38),
+        (0x311, print_sm70_arm39),
+        (0x312, print_sm70_arm40),
+        (0x343, print_sm70_arm41),
+        (0x344, print_sm70_arm42),
+        (0x348, print_sm70_arm43),
+        (0x355, print_sm70_arm44),
+        (0x356, print_sm70_arm45),
+        (0x381, print_sm70_arm1),
+        (0x386, print_sm70_arm2),
+        (0x389, print_sm70_arm46),
+        (0x402, print_sm70_arm47),
+        (0x411, print_sm70_arm48),
+        (0x416, print_sm70_arm49),
+        (0x419, print_sm70_arm50),
+        (0x421, print_sm70_arm51),
+        (0x423, print_sm70_arm52),
+        (0x424, print_sm70_arm53),
+        (0x429, print_sm70_arm54),
+        (0x42a, print_sm70_arm55),
+        (0x42b, print_sm70_arm56),
+        (0x430, print_sm70_arm57),
+        (0x431, print_sm70_arm58),
+        (0x435, print_sm70_arm59),
+        (0x547, print_sm70_arm60),
+        (0x581, print_sm70_arm1),
+        (0x586, print_sm70_arm2),
+        (0x589, print_sm70_arm61),
+        (0x607, print_sm70_arm62),
+        (0x616, print_sm70_arm63),
+        (0x619, print_sm70_arm64),
+        (0x621, print_sm70_arm65),
+        (0x623, print_sm70_arm66),
+        (0x624, print_sm70_arm67),
+        (0x625, print_sm70_arm68),
+        (0x627, print_sm70_arm69),
+        (0x629, print_sm70_arm70),
+        (0x62a, print_sm70_arm71),
+        (0x62b, print_sm70_arm72),
+        (0x630, print_sm70_arm73),
+        (0x631, print_sm70_arm74),
+        (0x635, print_sm70_arm75),
+        (0x781, print_sm70_arm1),
+        (0x786, print_sm70_arm2),
+        (0x802, print_sm70_arm76),
+        (0x805, print_sm70_arm77),
+        (0x807, print_sm70_arm78),
+        (0x808, print_sm70_arm79),
+        (0x809, print_sm70_arm80),
+        (0x80b, print_sm70_arm81),
+        (0x80c, print_sm70_arm82),
+        (0x810, print_sm70_arm83),
+        (0x811, print_sm70_arm84),
+        (0x812, print_sm70_arm85),
+        (0x813, print_sm70_arm86),
+        (0x816, print_sm70_arm87),
+        (0x817, print_sm70_arm88),
+        (0x819, print_sm70_arm89),
+        (0x81c, print_sm70_arm90),
+        (0x820, print_sm70_arm91),
+        (0x823, print_sm70_arm92),
+        (0x824, print_sm70_arm93),
+        (0x825, print_sm70_arm94),
+        (0x827, print_sm70_arm95),
+        (0x828, print_sm70_arm96),
+        (0x82b, print_sm70_arm97),
+        (0x831, print_sm70_arm98),
+        (0x832, print_sm70_arm99),
+        (0x835, print_sm70_arm100),
+        (0x848, print_sm70_arm101),
+        (0x900, print_sm70_arm102),
+        (0x901, print_sm70_arm103),
+        (0x904, print_sm70_arm104),
+        (0x905, print_sm70_arm105),
+        (0x906, print_sm70_arm106),
+        (0x908, print_sm70_arm107),
+        (0x909, print_sm70_arm108),
+        (0x910, print_sm70_arm109),
+        (0x911, print_sm70_arm110),
+        (0x912, print_sm70_arm111),
+        (0x918, print_sm70_arm112),
+        (0x919, print_sm70_arm113),
+        (0x941, print_sm70_arm114),
+        (0x942, print_sm70_arm115),
+        (0x943, print_sm70_arm116),
+        (0x944, print_sm70_arm117),
+        (0x945, print_sm70_arm118),
+        (0x947, print_sm70_arm119),
+        (0x948, print_sm70_arm120),
+        (0x94d, print_sm70_arm121),
+        (0x950, print_sm70_arm122),
+        (0x956, print_sm70_arm123),
+        (0x981, print_sm70_arm124),
+        (0x986, print_sm70_arm125),
+        (0x989, print_sm70_arm126),
+        (0xa02, print_sm70_arm127),
+        (0xa07, print_sm70_arm128),
+        (0xa08, print_sm70_arm129),
+        (0xa09, print_sm70_arm130),
+        (0xa0b, print_sm70_arm131),
+        (0xa0c, print_sm70_arm132),
+        (0xa10, print_sm70_arm133),
+        (0xa11, print_sm70_arm134),
+        (0xa12, print_sm70_arm135),
+        (0xa13, print_sm70_arm136),
+        (0xa16, print_sm70_arm137),
+        (0xa17, print_sm70_arm138),
+        (0xa19, print_sm70_arm139),
+        (0xa20, print_sm70_arm140),
+        (0xa23, print_sm70_arm141),
+        (0xa24, print_sm70_arm142),
+        (0xa25, print_sm70_arm143),
+        (0xa27, print_sm70_arm144),
+        (0xa28, print_sm70_arm145),
+        (0xa2b, print_sm70_arm146),
+        (0xa31, print_sm70_arm147),
+        (0xa32, print_sm70_arm148),
+        (0xa35, print_sm70_arm149),
+        (0xa48, print_sm70_arm150),
+        (0xb00, print_sm70_arm151),
+        (0xb01, print_sm70_arm152),
+        (0xb04, print_sm70_arm153),
+        (0xb05, print_sm70_arm154),
+        (0xb06, print_sm70_arm155),
+        (0xb08, print_sm70_arm156),
+        (0xb09, print_sm70_arm157),
+        (0xb10, print_sm70_arm158),
+        (0xb11, print_sm70_arm159),
+        (0xb12, print_sm70_arm160),
+        (0xb48, print_sm70_arm161),
+        (0xb56, print_sm70_arm162),
+        (0xb81, print_sm70_arm1),
+        (0xb82, print_sm70_arm163),
+        (0xb86, print_sm70_arm2),
+        (0xc02, print_sm70_arm164),
+        (0xc07, print_sm70_arm165),
+        (0xc08, print_sm70_arm166),
+        (0xc09, print_sm70_arm167),
+        (0xc0b, print_sm70_arm168),
+        (0xc0c, print_sm70_arm169),
+        (0xc10, print_sm70_arm170),
+        (0xc11, print_sm70_arm171),
+        (0xc12, print_sm70_arm172),
+        (0xc13, print_sm70_arm173),
+        (0xc16, print_sm70_arm174),
+        (0xc17, print_sm70_arm175),
+        (0xc19, print_sm70_arm176),
+        (0xc20, print_sm70_arm177),
+        (0xc23, print_sm70_arm178),
+        (0xc24, print_sm70_arm179),
+        (0xc25, print_sm70_arm180),
+        (0xc27, print_sm70_arm181),
+        (0xc28, print_sm70_arm182),
+        (0xc2b, print_sm70_arm183),
+        (0xc31, print_sm70_arm184),
+        (0xc32, print_sm70_arm185),
+        (0xc35, print_sm70_arm186),
+        (0xc48, print_sm70_arm187),
+        (0xd00, print_sm70_arm188),
+        (0xd01, print_sm70_arm189),
+        (0xd04, print_sm70_arm190),
+        (0xd05, print_sm70_arm191),
+        (0xd06, print_sm70_arm192),
+        (0xd08, print_sm70_arm193),
+        (0xd09, print_sm70_arm194),
+        (0xd10, print_sm70_arm195),
+        (0xd11, print_sm70_arm196),
+        (0xd12, print_sm70_arm197),
+        (0xd81, print_sm70_arm1),
+        (0xd86, print_sm70_arm2),
+        (0xe07, print_sm70_arm198),
+        (0xe16, print_sm70_arm199),
+        (0xe19, print_sm70_arm200),
+        (0xe21, print_sm70_arm201),
+        (0xe23, print_sm70_arm202),
+        (0xe24, print_sm70_arm203),
+        (0xe25, print_sm70_arm204),
+        (0xe27, print_sm70_arm205),
+        (0xe29, print_sm70_arm206),
+        (0xe2a, print_sm70_arm207),
+        (0xe2b, print_sm70_arm208),
+        (0xe30, print_sm70_arm209),
+        (0xe31, print_sm70_arm210),
+        (0xe35, print_sm70_arm211),
+        (0xf56, print_sm70_arm212),
+        (0xf81, print_sm70_arm1),
+        (0xf86, print_sm70_arm2),
+        (0xf89, print_sm70_arm213),
     ],
     print_none,
 );
 fn print_sm70_arm1(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70)
+        => print_form:: < OpLdg, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e11cf000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 80 |
+        86 | 89 | 90 | 100 | 120) => print_form:: < OpLdg, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e01cf000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 75)
+        => print_form:: < OpLdg, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e01cf00000000000001ff == 0x80e01000000000000000181 && matches!(sm,
+        75) => return print_form:: < OpLdg, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm2(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
+        86 | 89 | 90) => print_form:: < OpStg, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 100 |
+        120) => print_form:: < OpStg, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e01ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 70 |
+        75) => print_form:: < OpStg, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff01ff == 0x80001000000000000000186 && matches!(sm,
+        75) => return print_form:: < OpStg, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm3(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202 && matches!(sm, 120)
         => print_form:: < OpMov64, 0 > (w, sm, at, out)
@@ -6105,21 +6892,21 @@ fn print_sm70_arm1(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm2(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm4(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x207 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpSel, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm3(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm5(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x208 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsel, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm4(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm6(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 0 > (w, sm, at, out)
@@ -6134,14 +6921,14 @@ fn print_sm70_arm4(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm5(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm7(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x20b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsetp, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm6(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm8(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x20c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIsetp, 0 > (w, sm, at, out)
@@ -6152,7 +6939,7 @@ fn print_sm70_arm6(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm7(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm9(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x210 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIadd3, 0 > (w, sm, at, out)
@@ -6164,7 +6951,7 @@ fn print_sm70_arm7(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm8(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 0 > (w, sm, at, out)
@@ -6186,28 +6973,28 @@ fn print_sm70_arm8(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm9(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x212 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpLop3, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x213 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpIabs, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x216 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPrmt, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x217 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => print_form:: < OpImnmx, 0 > (w, sm, at, out)
@@ -6222,14 +7009,14 @@ fn print_sm70_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x219 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpShf, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 0 > (w,
@@ -6237,21 +7024,21 @@ fn print_sm70_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x221 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFadd, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x223 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 0 > (w, sm, at,
@@ -6264,7 +7051,7 @@ fn print_sm70_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 0 > (w, sm,
@@ -6277,7 +7064,7 @@ fn print_sm70_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 0 > (w, sm,
@@ -6285,7 +7072,7 @@ fn print_sm70_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDmul, 0 > (w, sm, at, out)
@@ -6296,7 +7083,7 @@ fn print_sm70_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDadd, 0 > (w, sm, at, out)
@@ -6307,7 +7094,7 @@ fn print_sm70_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x22a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDsetp, 3 > (w, sm, at, out)
@@ -6318,7 +7105,7 @@ fn print_sm70_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 0 > (w, sm, at, out)
@@ -6329,7 +7116,7 @@ fn print_sm70_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x40000000000000000230 && matches!(sm, 86 |
         89) => print_form:: < OpHadd2F32, 0 > (w, sm, at, out)
@@ -6352,7 +7139,7 @@ fn print_sm70_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x231 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 0 > (w, sm, at, out)
@@ -6371,7 +7158,7 @@ fn print_sm70_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x232 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHmul2, 0 > (w, sm, at, out)
@@ -6382,7 +7169,7 @@ fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x235 && matches!(sm, 120) => print_form:: <
         OpIadd, 3 > (w, sm, at, out)
@@ -6409,7 +7196,7 @@ fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
         => print_form:: < OpVimnmx, 3 > (w, sm, at, out)
@@ -6424,42 +7211,42 @@ fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x300 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFlo, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x301 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBrev, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x304 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x305 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x306 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) => print_form:: <
         OpMufu, 0 > (w, sm, at, out)
@@ -6474,35 +7261,35 @@ fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x309 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPopc, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x310 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x311 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x312 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCallAbsR, 0 > (w, sm, at, out)
@@ -6513,7 +7300,7 @@ fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCallR, 0 > (w, sm, at, out)
@@ -6524,32 +7311,54 @@ fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1ffff8e01ff000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 70)
-        => print_form:: < OpLdg, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x1ffff8e01cf000000ff00000fff == 0xe01000000000000000381 && matches!(sm, 75)
-        => return print_form:: < OpLdg, 0 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1ffff8e01ff0000000000ff0fff == 0x1000000000000000386 && matches!(sm, 70 |
-        75) => return print_form:: < OpStg, 0 > (w, sm, at, out)
-    );
-    None
-}
 fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87fffffffffff00ffff0fff == 0x348 && matches!(sm, 70 | 75) =>
+        print_form:: < OpWarpsync, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff83fffffffffff00ffff0fff == 0x348 && matches!(sm, 80 | 86 | 89) =>
+        print_form:: < OpWarpsync, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff81c00000000000300000fff == 0x348 && matches!(sm, 90 | 100 | 120) =>
+        return print_form:: < OpWarpsync, 4 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffeffffffffffffff0000fff == 0x355 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpBmovR, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffefffffffffff00f0ff0fff == 0x356 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpBmov, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x389 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
+        120) => print_form:: < OpShfl, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x389 && matches!(sm, 70 | 75) => return print_form:: < OpShfl, 4 >
+        (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) => return
         print_form:: < OpMov64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLeaHi, 4 > (w, sm, at,
@@ -6562,35 +7371,35 @@ fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPrmt, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpShf, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFadd, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 4 > (w, sm, at,
@@ -6603,7 +7412,7 @@ fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDadd, 1 > (w, sm, at, out)
@@ -6614,7 +7423,7 @@ fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDsetp, 0 > (w, sm, at, out)
@@ -6625,7 +7434,7 @@ fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 4 > (w, sm, at, out)
@@ -6636,7 +7445,7 @@ fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0000000000000fff == 0x40000000000000000430 && matches!(sm, 86 |
         89) => print_form:: < OpHadd2F32, 1 > (w, sm, at, out)
@@ -6659,7 +7468,7 @@ fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x431 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 4 > (w, sm, at, out)
@@ -6678,7 +7487,7 @@ fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c000000000000000fff == 0x435 && matches!(sm, 80 | 86 | 89) =>
         print_form:: < OpHfma2Mma, 4 > (w, sm, at, out)
@@ -6689,7 +7498,7 @@ fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 89) => print_form:: < OpBraUp, 0 > (w, sm, at, out)
@@ -6700,42 +7509,53 @@ fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x589 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
+        120) => print_form:: < OpShfl, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x589 && matches!(sm, 70 | 75) => return print_form:: < OpShfl, 5 >
+        (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) => return
         print_form:: < OpSel64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPrmt, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpShf, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImad, 5 > (w, sm, at, out)
@@ -6746,7 +7566,7 @@ fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImadWide, 4 > (w, sm, at, out)
@@ -6758,35 +7578,35 @@ fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return print_form:: < OpImadHi, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDsetp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff080000ff00000fff == 0x40000000000000000630 && matches!(sm, 86 |
         89) => print_form:: < OpHadd2F32, 2 > (w, sm, at, out)
@@ -6809,7 +7629,7 @@ fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0x631 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 5 > (w, sm, at, out)
@@ -6828,7 +7648,7 @@ fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0x635 && matches!(sm, 80 | 86 | 89) =>
         print_form:: < OpHfma2Mma, 5 > (w, sm, at, out)
@@ -6839,14 +7659,14 @@ fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpMov, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpCs2r, 0 > (w, sm, at,
@@ -6858,21 +7678,21 @@ fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpSel, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsel, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 1 > (w, sm, at, out)
@@ -6887,14 +7707,14 @@ fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsetp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIsetp, 1 > (w, sm, at, out)
@@ -6905,7 +7725,7 @@ fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIadd3, 1 > (w, sm, at, out)
@@ -6917,7 +7737,7 @@ fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 1 > (w, sm, at, out)
@@ -6939,28 +7759,28 @@ fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpLop3, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpIabs, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPrmt, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => print_form:: < OpImnmx, 1 > (w, sm, at, out)
@@ -6975,14 +7795,14 @@ fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpShf, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpPlop3, 0 > (w, sm, at, out)
@@ -6994,7 +7814,7 @@ fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 1 > (w,
@@ -7002,14 +7822,14 @@ fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 1 > (w, sm, at,
@@ -7022,7 +7842,7 @@ fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 1 > (w, sm,
@@ -7035,7 +7855,7 @@ fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 1 > (w, sm,
@@ -7043,7 +7863,7 @@ fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDmul, 1 > (w, sm, at, out)
@@ -7054,7 +7874,7 @@ fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 1 > (w, sm, at, out)
@@ -7065,7 +7885,7 @@ fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x831 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 1 > (w, sm, at, out)
@@ -7084,7 +7904,7 @@ fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0000000000000fff == 0x832 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHmul2, 1 > (w, sm, at, out)
@@ -7095,7 +7915,7 @@ fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120) => print_form:: <
         OpIadd, 4 > (w, sm, at, out)
@@ -7122,7 +7942,7 @@ fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => print_form:: < OpVimnmx, 4 > (w, sm, at, out)
@@ -7137,42 +7957,42 @@ fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFlo, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBrev, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) => print_form:: <
         OpMufu, 1 > (w, sm, at, out)
@@ -7187,49 +8007,71 @@ fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPopc, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpNop, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpS2r, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87ffffffffffffffff00fff == 0x941 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => print_form:: < OpBsync, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87ffcfffffffffffff00fff == 0x941 && matches!(sm, 100 | 120) => return
+        print_form:: < OpBsync, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87ffffffffffffffff00fff == 0x942 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => print_form:: < OpBreak, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87ffefffffffffffff00fff == 0x942 && matches!(sm, 100 | 120) => return
+        print_form:: < OpBreak, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCallAbs, 0 > (w, sm, at, out)
@@ -7240,7 +8082,7 @@ fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCall, 0 > (w, sm, at, out)
@@ -7251,7 +8093,18 @@ fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87fffff00000003fff00fff == 0x945 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => print_form:: < OpBssy, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87ffcff00000003fff00fff == 0x945 && matches!(sm, 100 | 120) => return
+        print_form:: < OpBssy, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpBra, 0 > (w, sm, at, out)
@@ -7274,14 +8127,25 @@ fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87fffff00000000ffff0fff == 0x948 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => print_form:: < OpWarpsync, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff83c000000000003ff000fff == 0x948 && matches!(sm, 90 | 100 | 120) =>
+        return print_form:: < OpWarpsyncAll, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpExit, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpRet, 2 > (w, sm, at, out)
@@ -7324,28 +8188,104 @@ fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffefffff00000000f0ff0fff == 0x956 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpBmov, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70)
+        => print_form:: < OpLdg, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e11cf000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 80 |
+        86 | 89 | 90 | 100 | 120) => print_form:: < OpLdg, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e01cf000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 75)
+        => print_form:: < OpLdg, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e01cf0000000000000fff == 0x80e01000000000000000981 && matches!(sm, 90
+        | 100 | 120) => print_form:: < OpLdg, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1dffb8e01cf0000000000000fff == 0x80e01000000000000000981 && matches!(sm, 80
+        | 86 | 89) => print_form:: < OpLdg, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e01cf00000000000001ff == 0x80e01000000000000000181 && matches!(sm,
+        75) => return print_form:: < OpLdg, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
+        86 | 89 | 90) => print_form:: < OpStg, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 100 |
+        120) => print_form:: < OpStg, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e01ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 70 |
+        75) => print_form:: < OpStg, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff0fff == 0x80001000000000000000986 && matches!(sm,
+        90) => print_form:: < OpStg, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff0fff == 0x80001000000000000000986 && matches!(sm,
+        100 | 120) => print_form:: < OpStg, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1dffb8e01000000000000ff0fff == 0x80001000000000000000986 && matches!(sm, 80
+        | 86 | 89) => print_form:: < OpStg, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffb8e01000000000000ff01ff == 0x80001000000000000000186 && matches!(sm,
+        75) => return print_form:: < OpStg, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x989 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
+        120) => print_form:: < OpShfl, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x989 && matches!(sm, 70 | 75) => return print_form:: < OpShfl, 6 >
+        (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpMov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpSel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFsel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 2 > (w, sm, at, out)
@@ -7360,21 +8300,21 @@ fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpIsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpIadd3, 2 > (w, sm, at, out)
@@ -7385,7 +8325,7 @@ fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90) => print_form:: < OpLea, 2 > (w, sm, at, out)
@@ -7404,56 +8344,56 @@ fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpLop3, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpIabs, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPrmt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return print_form:: < OpImnmx, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpShf, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => return print_form:: < OpFmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImad, 2 > (w, sm, at, out)
@@ -7464,7 +8404,7 @@ fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImadWide, 2 > (w, sm, at, out)
@@ -7476,28 +8416,28 @@ fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return print_form:: < OpImadHi, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 2 > (w, sm, at, out)
@@ -7516,7 +8456,7 @@ fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHmul2, 2 > (w, sm, at, out)
@@ -7527,7 +8467,7 @@ fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 89) =>
         print_form:: < OpHfma2Mma, 2 > (w, sm, at, out)
@@ -7538,49 +8478,49 @@ fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return print_form:: < OpVimnmx, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFlo, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpBrev, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2i, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpI2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => print_form:: <
         OpMufu, 2 > (w, sm, at, out)
@@ -7595,35 +8535,49 @@ fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPopc, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2i64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpI2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => return print_form:: < OpWarpsync, 3 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpBmov, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 89 | 90 |
         100 | 120) => print_form:: < OpLdc, 0 > (w, sm, at, out)
@@ -7634,7 +8588,7 @@ fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120) => print_form:: < OpMov64, 2 > (w, sm, at, out)
@@ -7646,7 +8600,7 @@ fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpSel, 3 > (w, sm, at,
@@ -7654,7 +8608,7 @@ fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFsel, 3 > (w, sm, at,
@@ -7662,7 +8616,7 @@ fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => print_form:: < OpFmnmx, 3 > (w, sm, at, out)
@@ -7677,7 +8631,7 @@ fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFsetp, 3 > (w, sm,
@@ -7685,7 +8639,7 @@ fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIsetp, 3 > (w, sm, at, out)
@@ -7696,7 +8650,7 @@ fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIadd3, 3 > (w, sm, at, out)
@@ -7708,7 +8662,7 @@ fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 3 > (w, sm, at, out)
@@ -7728,7 +8682,7 @@ fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpLop3, 3 > (w, sm, at,
@@ -7736,7 +8690,7 @@ fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpIabs, 3 > (w, sm, at,
@@ -7744,7 +8698,7 @@ fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPrmt, 3 > (w, sm, at,
@@ -7752,7 +8706,7 @@ fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpImnmx, 3 > (w, sm, at, out)
@@ -7767,7 +8721,7 @@ fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpShf, 3 > (w, sm, at,
@@ -7775,7 +8729,7 @@ fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 3 > (w, sm, at,
@@ -7783,7 +8737,7 @@ fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFfma, 3 > (w, sm, at,
@@ -7791,7 +8745,7 @@ fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 3 > (w, sm, at, out)
@@ -7803,7 +8757,7 @@ fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 3 > (w, sm, at,
@@ -7816,7 +8770,7 @@ fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 3 > (w, sm,
@@ -7824,7 +8778,7 @@ fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDmul, 3 > (w, sm, at, out)
@@ -7835,7 +8789,7 @@ fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDfma, 3 > (w, sm, at, out)
@@ -7846,7 +8800,7 @@ fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => print_form:: < OpHfma2, 3 > (w, sm, at, out)
@@ -7865,7 +8819,7 @@ fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpHmul2, 3 > (w, sm, at, out)
@@ -7876,7 +8830,7 @@ fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120) => print_form:: < OpIadd, 5 > (w, sm, at, out)
@@ -7903,7 +8857,7 @@ fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => print_form:: < OpVimnmx, 6 > (w, sm, at, out)
@@ -7918,7 +8872,7 @@ fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFlo, 3 > (w, sm, at,
@@ -7926,7 +8880,7 @@ fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpBrev, 3 > (w, sm, at,
@@ -7934,7 +8888,7 @@ fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2f, 3 > (w, sm, at,
@@ -7942,7 +8896,7 @@ fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2i, 3 > (w, sm, at,
@@ -7950,7 +8904,7 @@ fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2f, 3 > (w, sm, at,
@@ -7958,7 +8912,7 @@ fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpMufu, 6 > (w, sm, at, out)
@@ -7969,7 +8923,7 @@ fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPopc, 3 > (w, sm, at,
@@ -7977,7 +8931,7 @@ fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2f64, 3 > (w, sm,
@@ -7985,7 +8939,7 @@ fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2i64, 3 > (w, sm,
@@ -7993,7 +8947,7 @@ fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2f64, 3 > (w, sm,
@@ -8001,14 +8955,14 @@ fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120) => return print_form:: < OpSel64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPrmt, 6 > (w, sm, at,
@@ -8016,7 +8970,7 @@ fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpShf, 6 > (w, sm, at,
@@ -8024,7 +8978,7 @@ fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFadd, 3 > (w, sm, at,
@@ -8032,7 +8986,7 @@ fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFfma, 6 > (w, sm, at,
@@ -8040,7 +8994,7 @@ fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 6 > (w, sm, at, out)
@@ -8052,7 +9006,7 @@ fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 5 > (w, sm, at,
@@ -8065,7 +9019,7 @@ fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 5 > (w, sm,
@@ -8073,7 +9027,7 @@ fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDadd, 3 > (w, sm, at, out)
@@ -8084,7 +9038,7 @@ fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDsetp, 2 > (w, sm, at, out)
@@ -8095,7 +9049,7 @@ fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDfma, 6 > (w, sm, at, out)
@@ -8106,7 +9060,7 @@ fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 89) => print_form:: < OpHadd2F32, 3 > (w, sm, at, out)
@@ -8129,7 +9083,7 @@ fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => print_form:: < OpHfma2, 6 > (w, sm, at, out)
@@ -8148,7 +9102,7 @@ fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 89) => print_form:: < OpHfma2Mma, 6 > (w, sm, at, out)
@@ -8156,6 +9110,24 @@ fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     try_form!(
         w & 0x1fff8460c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm,
         90) => return print_form:: < OpHfma2Mma, 13 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpBmov, 3 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
+        120) => print_form:: < OpShfl, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0xf89 && matches!(sm, 70 | 75) => return print_form:: < OpShfl, 7 >
+        (w, sm, at, out)
     );
     None
 }
@@ -8184,6 +9156,26 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "bfe", "c", 2, Sm50, [50, 52, 60], 0xfffe000000000000, 0x4c00000000000000,
         0x7e8000000000, 0, [GPR, CBUF]
+    ),
+    form_info!(
+        "bmov", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffffefffffffffff00f0ff0fff, 0x356, 0, 0, [GPR]
+    ),
+    form_info!(
+        "bmov", "fixed", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffffefffff00000000f0ff0fff, 0x956, 0, 0, [IMM]
+    ),
+    form_info!(
+        "bmov", "fixed", 2, Sm70, [70, 75, 80, 86, 89, 90],
+        0x1ffffeffffff80000fff0ff0fff, 0xb56, 0, 0, [CBUF]
+    ),
+    form_info!(
+        "bmov", "fixed", 3, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffffeffffffffffffff0f00fff, 0xf56, 0, 0, [BAR]
+    ),
+    form_info!(
+        "bmov_r", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffffeffffffffffffff0000fff, 0x355, 0, 0, [BAR]
     ),
     form_info!(
         "bra", "fixed", 0, Sm70, [70, 75, 80, 86, 89], 0x1fff86c000000000000ffff0fff,
@@ -8218,6 +9210,14 @@ pub const FORMS: &[FormInfo] = &[
         0x80000000000000000000947, 0, 0, [PRED, UGPR]
     ),
     form_info!(
+        "break", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90],
+        0x1fff87ffffffffffffffff00fff, 0x942, 0, 0, [PRED, BAR]
+    ),
+    form_info!(
+        "break", "fixed", 1, Sm70, [100, 120], 0x1fff87ffefffffffffffff00fff, 0x942, 0,
+        0, [PRED, BAR]
+    ),
+    form_info!(
         "brev", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
         0x1ffffffffffffffff00ff000fff, 0x301, 0, 0, [GPR]
     ),
@@ -8232,6 +9232,22 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "brev", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
         0x1ffffffffffffffff00ff000fff, 0x80000000000000000000d01, 0, 0, [UGPR]
+    ),
+    form_info!(
+        "bssy", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90],
+        0x1fff87fffff00000003fff00fff, 0x945, 0, 0, [PRED]
+    ),
+    form_info!(
+        "bssy", "fixed", 1, Sm70, [100, 120], 0x1fff87ffcff00000003fff00fff, 0x945, 0, 0,
+        [PRED]
+    ),
+    form_info!(
+        "bsync", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90],
+        0x1fff87ffffffffffffffff00fff, 0x941, 0, 0, [PRED, BAR]
+    ),
+    form_info!(
+        "bsync", "fixed", 1, Sm70, [100, 120], 0x1fff87ffcfffffffffffff00fff, 0x941, 0,
+        0, [PRED, BAR]
     ),
     form_info!(
         "call", "fixed", 0, Sm70, [70, 75, 80, 86, 89], 0x1fff83c000000000003ffff0fff,
@@ -8378,6 +9394,38 @@ pub const FORMS: &[FormInfo] = &[
         0x80000000000000000000e2b, 0, 0, [GPR, GPR, UGPR]
     ),
     form_info!(
+        "dfma", "r", 12, Sm50, [50, 52, 60], 0xfff0007ff0000000, 0x5b70000000000000, 0,
+        0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "dfma", "i", 13, Sm50, [50, 52, 60], 0xfef0000000000000, 0x3670000000000000, 0,
+        0, [GPR, IMM, GPR]; (50..= 60, [(0x7ff8000000, 0x7ff8000000)], 0, 0x7f00000,
+        0x7f00000), (50..= 60, [(0x7ff8000000, 0x7ff0000000)], 0x7f00000, 0x7f00000,
+        0x7f00000)
+    ),
+    form_info!(
+        "dfma", "c", 14, Sm50, [50, 52, 60], 0xfff0000000000000, 0x4b70000000000000, 0,
+        0, [GPR, CBUF, GPR]
+    ),
+    form_info!(
+        "dfma", "c2", 15, Sm50, [50, 52, 60], 0xfff0000000000000, 0x5370000000000000, 0,
+        0, [GPR, GPR, CBUF]
+    ),
+    form_info!(
+        "dmnmx", "r", 0, Sm50, [50, 52, 60], 0xfffc187ff0000000, 0x5c50000000000000, 0,
+        0, [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "dmnmx", "i", 1, Sm50, [50, 52, 60], 0xfefc180000000000, 0x3850000000000000, 0,
+        0, [GPR, IMM, PRED]; (50..= 60, [(0x7ff8000000, 0x7ff8000000)], 0, 0x7f00000,
+        0x7f00000), (50..= 60, [(0x7ff8000000, 0x7ff0000000)], 0x7f00000, 0x7f00000,
+        0x7f00000)
+    ),
+    form_info!(
+        "dmnmx", "c", 2, Sm50, [50, 52, 60], 0xfffc180000000000, 0x4c50000000000000, 0,
+        0, [GPR, CBUF, PRED]
+    ),
+    form_info!(
         "dmul", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100],
         0x1ffffff3cff3fffff0000000fff, 0x228, 0, 0, [GPR, GPR]
     ),
@@ -8409,6 +9457,33 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "dmul", "rur", 6, Sm70, [120], 0x1ffffff3cff3fffff0000000fff,
         0x80000000000000000000c28, 0, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "dmul", "r", 7, Sm50, [50, 52, 60], 0xfffe7e7ff0000000, 0x5c80000000000000, 0, 0,
+        [GPR, GPR]
+    ),
+    form_info!(
+        "dmul", "i", 8, Sm50, [50, 52, 60], 0xfefe7e0000000000, 0x3880000000000000, 0, 0,
+        [GPR, IMM]; (50..= 60, [(0x7ff8000000, 0x7ff8000000)], 0, 0x7f00000, 0x7f00000),
+        (50..= 60, [(0x7ff8000000, 0x7ff0000000)], 0x7f00000, 0x7f00000, 0x7f00000)
+    ),
+    form_info!(
+        "dmul", "c", 9, Sm50, [50, 52, 60], 0xfffe7e0000000000, 0x4c80000000000000, 0, 0,
+        [GPR, CBUF]
+    ),
+    form_info!(
+        "dset", "r", 0, Sm50, [50, 52, 60], 0xff80007ff0000000, 0x5900000000000000, 0, 0,
+        [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "dset", "i", 1, Sm50, [50, 52, 60], 0xfe80000000000000, 0x3200000000000000, 0, 0,
+        [GPR, IMM, PRED]; (50..= 60, [(0x7ff8000000, 0x7ff8000000)], 0, 0x7f00000,
+        0x7f00000), (50..= 60, [(0x7ff8000000, 0x7ff0000000)], 0x7f00000, 0x7f00000,
+        0x7f00000)
+    ),
+    form_info!(
+        "dset", "c", 2, Sm50, [50, 52, 60], 0xff80000000000000, 0x4900000000000000, 0, 0,
+        [GPR, CBUF, PRED]
     ),
     form_info!(
         "dsetp", "rri", 0, Sm70, [70, 75, 80, 86, 89, 90, 100],
@@ -10115,16 +11190,38 @@ pub const FORMS: &[FormInfo] = &[
         0xce0000000000, 0, [GPR]
     ),
     form_info!(
-        "ldg", "fixed", 0, Sm70, [75], 0x1ffff8e01cf000000ff00000fff,
-        0xe01000000000000000381, 0, 0, [GPR]
+        "ldg", "fixed", 0, Sm70, [75], 0x1fffb8e01cf000000ff000001ff,
+        0xe01000000000000000181, 0, 0, [GPR, NONE]
     ),
     form_info!(
-        "ldg", "fixed", 1, Sm70, [70], 0x1ffff8e01ff000000ff00000fff,
-        0xe01000000000000000381, 0, 0, [GPR]
+        "ldg", "fixed", 1, Sm70, [70], 0x1fffb8e01ff000000ff000001ff,
+        0xe01000000000000000181, 0, 0, [GPR, NONE]
     ),
     form_info!(
-        "ldg", "fixed", 2, Sm50, [50, 52, 60], 0xfff8300000000000, 0xeed0200000000000, 0,
-        0, [GPR]
+        "ldg", "fixed", 2, Sm70, [75], 0x1fffb8e01cf00000000000001ff,
+        0x80e01000000000000000181, 0, 0, [GPR, UGPR]; (75..= 75, [(0xff000e00,
+        0xff000800)], 0, 0x40000000000000000000000, 0x40000000000000000000000)
+    ),
+    form_info!(
+        "ldg", "fixed", 3, Sm70, [80, 86, 89, 90, 100, 120],
+        0x1fffb8e11cf000000ff000001ff, 0xe01000000000000000181, 0, 0, [GPR, NONE]
+    ),
+    form_info!(
+        "ldg", "fixed", 4, Sm70, [80, 86, 89], 0x1dffb8e01cf0000000000000fff,
+        0x80e01000000000000000981, 0, 0, [GPR, UGPR]; (80..= 89,
+        [(0x20000010000000000000000000, 0x10000000000000000000)], 0, 0xff00000000,
+        0x400000000), (80..= 89, [(0x200000100000000000ff000000, 0xff000000)], 0,
+        0x40000000000000000000000, 0x40000000000000000000000)
+    ),
+    form_info!(
+        "ldg", "fixed", 5, Sm70, [90, 100, 120], 0x1fffb8e01cf0000000000000fff,
+        0x80e01000000000000000981, 0, 0, [GPR, UGPR]; (90..= 120,
+        [(0x100000000000ff000000, 0xff000000)], 0, 0x40000000000000000000000,
+        0x40000000000000000000000)
+    ),
+    form_info!(
+        "ldg", "fixed", 6, Sm50, [50, 52, 60], 0xfff8300000000000, 0xeed0200000000000, 0,
+        0, [GPR, NONE]
     ),
     form_info!(
         "lea", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
@@ -10748,6 +11845,54 @@ pub const FORMS: &[FormInfo] = &[
         0, [GPR, IMM, GPR]
     ),
     form_info!(
+        "shfl", "fixed", 0, Sm70, [80, 86, 89, 90, 100, 120], 0x80000000000000000000fff,
+        0x389, 0x1fff7f1ff00f3ffff0000000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "shfl", "fixed", 1, Sm70, [80, 86, 89, 90, 100, 120], 0x80000000000000000000fff,
+        0x589, 0x1fff7f1fffff3e0000000000000, 0, [GPR, GPR, IMM]
+    ),
+    form_info!(
+        "shfl", "fixed", 2, Sm70, [80, 86, 89, 90, 100, 120], 0x80000000000000000000fff,
+        0x989, 0x1fff7f1ff00f01fffff00000000, 0, [GPR, IMM, GPR]
+    ),
+    form_info!(
+        "shfl", "fixed", 3, Sm70, [80, 86, 89, 90, 100, 120], 0x80000000000000000000fff,
+        0xf89, 0x1fff7f1fffff00000ff00000000, 0, [GPR, IMM, IMM]
+    ),
+    form_info!(
+        "shfl", "fixed", 4, Sm70, [70, 75], 0xfff, 0x389, 0x1fffff1ff00f3ffff0000000000,
+        0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "shfl", "fixed", 5, Sm70, [70, 75], 0xfff, 0x589, 0x1fffff1fffff3e0000000000000,
+        0, [GPR, GPR, IMM]
+    ),
+    form_info!(
+        "shfl", "fixed", 6, Sm70, [70, 75], 0xfff, 0x989, 0x1fffff1ff00f01fffff00000000,
+        0, [GPR, IMM, GPR]
+    ),
+    form_info!(
+        "shfl", "fixed", 7, Sm70, [70, 75], 0xfff, 0xf89, 0x1fffff1fffff00000ff00000000,
+        0, [GPR, IMM, IMM]
+    ),
+    form_info!(
+        "shfl", "fixed", 8, Sm50, [50, 52, 60], 0xfff8000030000000, 0xef10000000000000,
+        0x807f00000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "shfl", "fixed", 9, Sm50, [50, 52, 60], 0xfff8000030000000, 0xef10000020000000,
+        0x800300000000, 0, [GPR, GPR, IMM]
+    ),
+    form_info!(
+        "shfl", "fixed", 10, Sm50, [50, 52, 60], 0xfff8000030000000, 0xef10000010000000,
+        0x807f0e000000, 0, [GPR, IMM, GPR]
+    ),
+    form_info!(
+        "shfl", "fixed", 11, Sm50, [50, 52, 60], 0xfff8000030000000, 0xef10000030000000,
+        0x80030e000000, 0, [GPR, IMM, IMM]
+    ),
+    form_info!(
         "shl", "r", 0, Sm50, [50, 52, 60], 0xffffff7ff0000000, 0x5c48000000000000, 0, 0,
         [GPR, GPR]
     ),
@@ -10772,12 +11917,45 @@ pub const FORMS: &[FormInfo] = &[
         [GPR, CBUF]
     ),
     form_info!(
-        "stg", "fixed", 0, Sm70, [70, 75], 0x1ffff8e01ff0000000000ff0fff,
-        0x1000000000000000386, 0, 0, [GPR, GPR]
+        "stg", "fixed", 0, Sm70, [70, 75], 0x1fffb8e01ff0000000000ff01ff,
+        0x1000000000000000186, 0, 0, [GPR, GPR, NONE]
     ),
     form_info!(
-        "stg", "fixed", 1, Sm50, [50, 52, 60], 0xfff8300000000000, 0xeed8200000000000, 0,
-        0, [GPR, GPR]
+        "stg", "fixed", 1, Sm70, [75], 0x1fffb8e01000000000000ff01ff,
+        0x80001000000000000000186, 0, 0, [GPR, GPR, UGPR]; (75..= 75, [(0xff000e00,
+        0xff000800)], 0, 0x40000000000000000000000, 0x40000000000000000000000)
+    ),
+    form_info!(
+        "stg", "fixed", 2, Sm70, [80, 86, 89, 90], 0x1fffb8e11ff0000000000ff01ff,
+        0x1000000000000000186, 0, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "stg", "fixed", 3, Sm70, [80, 86, 89], 0x1dffb8e01000000000000ff0fff,
+        0x80001000000000000000986, 0, 0, [GPR, GPR, UGPR]; (80..= 89,
+        [(0x20000010000000000000000000, 0x10000000000000000000)], 0,
+        0xff0000000000000000, 0x40000000000000000), (80..= 89,
+        [(0x200000100000000000ff000000, 0xff000000)], 0, 0x40000000000000000000000,
+        0x40000000000000000000000)
+    ),
+    form_info!(
+        "stg", "fixed", 4, Sm70, [90], 0x1fffb8e01000000000000ff0fff,
+        0x80001000000000000000986, 0, 0, [GPR, GPR, UGPR]; (90..= 90,
+        [(0x100000000000ff000000, 0xff000000)], 0, 0x40000000000000000000000,
+        0x40000000000000000000000)
+    ),
+    form_info!(
+        "stg", "fixed", 5, Sm70, [100, 120], 0x1fffb8e01000000000000ff0fff,
+        0x80001000000000000000986, 0, 0, [GPR, GPR, UGPR]; (100..= 120,
+        [(0x100000000000ff000000, 0xff000000)], 0, 0x40000000000000000000000,
+        0x40000000000000000000000)
+    ),
+    form_info!(
+        "stg", "fixed", 6, Sm70, [100, 120], 0x1fffb8e11ff0000000000ff01ff,
+        0x1000000000000000186, 0, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "stg", "fixed", 7, Sm50, [50, 52, 60], 0xfff8300000000000, 0xeed8200000000000, 0,
+        0, [GPR, GPR, NONE]
     ),
     form_info!(
         "vimnmx", "rrr", 0, Sm70, [100], 0x1fff801ecffffffff0000000fff, 0x248, 0, 0,
@@ -10820,6 +11998,32 @@ pub const FORMS: &[FormInfo] = &[
         0x87e00000000000000000c48, 0, 0, [GPR, UGPR, PRED]
     ),
     form_info!(
+        "warpsync", "fixed", 0, Sm70, [70, 75], 0x1fff87fffffffffff00ffff0fff, 0x348, 0,
+        0, [PRED, GPR]
+    ),
+    form_info!(
+        "warpsync", "fixed", 1, Sm70, [80, 86, 89], 0x1fff83fffffffffff00ffff0fff, 0x348,
+        0, 0, [PRED, GPR]
+    ),
+    form_info!(
+        "warpsync", "fixed", 2, Sm70, [70, 75, 80, 86, 89],
+        0x1fff87fffff00000000ffff0fff, 0x948, 0, 0, [PRED, IMM]
+    ),
+    form_info!(
+        "warpsync", "fixed", 3, Sm70, [70, 75, 80, 86, 89],
+        0x1fff87ffffff80000ffffff0fff, 0xb48, 0, 0, [PRED, CBUF]
+    ),
+    form_info!(
+        "warpsync", "fixed", 4, Sm70, [90, 100, 120], 0x1fff81c00000000000300000fff,
+        0x348, 0, 0, [PRED, GPR]; (90..= 120, [(0x4000000000000000000000, 0)], 0,
+        0x3fffffffffffc00ff0000, 0)
+    ),
+    form_info!(
+        "warpsync_all", "fixed", 0, Sm70, [90, 100, 120], 0x1fff83c000000000003ff000fff,
+        0x948, 0, 0, [PRED]; (90..= 120, [(0x4000000000000000000000, 0)], 0,
+        0x3fffffffffffc00ff0000, 0)
+    ),
+    form_info!(
         "xmad", "r", 0, Sm50, [50, 52, 60], 0xffc00007f0000000, 0x5b00000000000000, 0, 0,
         [GPR, GPR, GPR]
     ),
@@ -10837,10 +12041,15 @@ pub const FORMS: &[FormInfo] = &[
     ),
 ];
 include!(concat!(env!("OUT_DIR"), "/", "op_bfe.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_bmov.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_bmov_r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bra.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bra_up.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bra_ur.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_break.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_brev.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_bssy.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_bsync.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_call.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_call_abs.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_call_abs_r.rs"));
@@ -10849,7 +12058,9 @@ include!(concat!(env!("OUT_DIR"), "/", "op_cs2r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cs2r32.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_dadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_dfma.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_dmnmx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_dmul.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_dset.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_dsetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_exit.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2f.rs"));
@@ -10927,8 +12138,11 @@ include!(concat!(env!("OUT_DIR"), "/", "op_s2r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_sel.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_sel64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shf.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_shfl.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shl.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shr.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_stg.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_vimnmx.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_warpsync.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_warpsync_all.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_xmad.rs"));

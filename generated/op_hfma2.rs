@@ -94,6 +94,16 @@ impl OpHfma2 {
     pub fn c_view(&self) -> Option<View> {
         Self::c_view_of(self.fmt)
     }
+    /// Codes of `mz`'s values, in hex (`-`: none; isa-spec/spec/ops/hfma2.toml:48).
+    const MZ_CODES0: [u16; Hmz::COUNT] = codes("0 1 2 -");
+    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/hfma2.toml:44).
+    const FMT_CODES0: [u16; Hfmt::COUNT] = codes("0 1 -");
+    /// Codes of `bsel`'s values, in hex (`-`: none; isa-spec/spec/ops/hfma2.toml:67).
+    const BSEL_CODES0: [u16; HswzNh1::COUNT] = codes("0 1 2 3 -");
+    /// Codes of `asel`'s values, in hex (`-`: none; isa-spec/spec/ops/hfma2.toml:63).
+    const ASEL_CODES0: [u16; Hswz::COUNT] = codes("0 - 2 3");
+    /// Codes of `csel`'s values, in hex (`-`: none; isa-spec/spec/ops/hfma2.toml:71).
+    const CSEL_CODES0: [u16; Hswz::COUNT] = codes("0 - 2 3");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -381,43 +391,12 @@ impl OpHfma2 {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.asel.index() as u128) << 74;
         {
-            let v: u128 = {
-                const CODES: &[Option<u128>] = &[Some(0), Some(1), Some(2), None];
-                match CODES[self.mz.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "mz", self.mz.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            };
+            let v: u128 = self.mz.code_in::<E>(Self::NAME, "mz", &Self::MZ_CODES0, sm)?;
             w |= (v & 1) << 76;
             w |= ((v >> 1) & 1) << 80;
         }
         w |= u128::from(self.sat) << 77;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), Some(1), None];
-                match CODES[self.fmt.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "fmt", self.fmt.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 78;
+        w |= self.fmt.code_in::<E>(Self::NAME, "fmt", &Self::FMT_CODES0, sm)? << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [70, 75] (isa-spec/spec/ops/hfma2.toml:86; form at isa-spec/spec/ops/hfma2.toml:91).
@@ -430,30 +409,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    None,
-                ];
-                match CODES[self.bsel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "bsel", self.bsel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 60;
+        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         w |= (self.csel.index() as u128) << 81;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
@@ -484,30 +440,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    None,
-                ];
-                match CODES[self.bsel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "bsel", self.bsel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 60;
+        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         w |= (self.csel.index() as u128) << 81;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
@@ -523,30 +456,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    None,
-                ];
-                match CODES[self.bsel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "bsel", self.bsel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 60;
+        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         w |= (self.csel.index() as u128) << 81;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
@@ -561,30 +471,7 @@ impl OpHfma2 {
         let mut w: u128 = 0x431 | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    None,
-                ];
-                match CODES[self.bsel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "bsel", self.bsel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 81;
+        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 81;
         w |= u128::from(self.b.abs) << 83;
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
@@ -601,30 +488,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 63;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= (self.csel.index() as u128) << 60;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    None,
-                ];
-                match CODES[self.bsel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "bsel", self.bsel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 81;
+        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 81;
         w |= u128::from(self.b.abs) << 83;
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
@@ -640,30 +504,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 63;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= (self.csel.index() as u128) << 60;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    None,
-                ];
-                match CODES[self.bsel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "bsel", self.bsel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 81;
+        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 81;
         w |= u128::from(self.b.abs) << 83;
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
@@ -680,22 +521,7 @@ impl OpHfma2 {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.asel.index() as u128) << 74;
         {
-            let v: u128 = {
-                const CODES: &[Option<u128>] = &[Some(0), Some(1), Some(2), None];
-                match CODES[self.mz.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "mz", self.mz.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            };
+            let v: u128 = self.mz.code_in::<E>(Self::NAME, "mz", &Self::MZ_CODES0, sm)?;
             w |= (v & 1) << 76;
             w |= ((v >> 1) & 1) << 80;
         }
@@ -720,30 +546,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    None,
-                ];
-                match CODES[self.bsel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "bsel", self.bsel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 60;
+        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         w |= (self.csel.index() as u128) << 81;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
@@ -774,30 +577,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    None,
-                ];
-                match CODES[self.bsel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "bsel", self.bsel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 60;
+        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         w |= (self.csel.index() as u128) << 81;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
@@ -813,30 +593,7 @@ impl OpHfma2 {
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    None,
-                ];
-                match CODES[self.bsel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "bsel", self.bsel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 60;
+        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         w |= (self.csel.index() as u128) << 81;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
@@ -851,30 +608,7 @@ impl OpHfma2 {
         let mut w: u128 = 0x431 | self.encode_e1::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "c", &self.c, 32u32, 0u32, false)? << 32;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    None,
-                ];
-                match CODES[self.bsel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "bsel", self.bsel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 81;
+        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 81;
         w |= u128::from(self.b.abs) << 83;
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
@@ -891,30 +625,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 63;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= (self.csel.index() as u128) << 60;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    None,
-                ];
-                match CODES[self.bsel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "bsel", self.bsel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 81;
+        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 81;
         w |= u128::from(self.b.abs) << 83;
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
@@ -930,30 +641,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.neg) << 63;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         w |= (self.csel.index() as u128) << 60;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[
-                    Some(0),
-                    Some(1),
-                    Some(2),
-                    Some(3),
-                    None,
-                ];
-                match CODES[self.bsel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "bsel", self.bsel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 81;
+        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 81;
         w |= u128::from(self.b.abs) << 83;
         w |= u128::from(self.b.neg) << 84;
         Ok(w)
@@ -970,22 +658,7 @@ impl OpHfma2 {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.asel.index() as u128) << 74;
         {
-            let v: u128 = {
-                const CODES: &[Option<u128>] = &[Some(0), Some(1), Some(2), None];
-                match CODES[self.mz.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "mz", self.mz.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            };
+            let v: u128 = self.mz.code_in::<E>(Self::NAME, "mz", &Self::MZ_CODES0, sm)?;
             w |= (v & 1) << 76;
             w |= ((v >> 1) & 1) << 80;
         }
@@ -1144,24 +817,7 @@ impl OpHfma2 {
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), None, Some(2), Some(3)];
-                match CODES[self.asel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "asel", self.asel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 74;
+        w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 74;
         {
             let v: u128 = (self.mz.index() as u128);
             w |= (v & 1) << 76;
@@ -1193,24 +849,7 @@ impl OpHfma2 {
             w |= (v & 3) << 60;
             w |= ((v >> 2) & 1) << 86;
         }
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), None, Some(2), Some(3)];
-                match CODES[self.csel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "csel", self.csel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 81;
+        w |= self.csel.code_in::<E>(Self::NAME, "csel", &Self::CSEL_CODES0, sm)? << 81;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
@@ -1224,24 +863,7 @@ impl OpHfma2 {
         let mut w: u128 = 0x831 | self.encode_e3::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), None, Some(2), Some(3)];
-                match CODES[self.csel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "csel", self.csel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 81;
+        w |= self.csel.code_in::<E>(Self::NAME, "csel", &Self::CSEL_CODES0, sm)? << 81;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
@@ -1262,24 +884,7 @@ impl OpHfma2 {
             w |= (v & 3) << 60;
             w |= ((v >> 2) & 1) << 86;
         }
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), None, Some(2), Some(3)];
-                match CODES[self.csel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "csel", self.csel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 81;
+        w |= self.csel.code_in::<E>(Self::NAME, "csel", &Self::CSEL_CODES0, sm)? << 81;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
@@ -1299,24 +904,7 @@ impl OpHfma2 {
             w |= (v & 3) << 60;
             w |= ((v >> 2) & 1) << 86;
         }
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), None, Some(2), Some(3)];
-                match CODES[self.csel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "csel", self.csel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 81;
+        w |= self.csel.code_in::<E>(Self::NAME, "csel", &Self::CSEL_CODES0, sm)? << 81;
         w |= u128::from(self.c.abs) << 83;
         w |= u128::from(self.c.neg) << 84;
         Ok(w)
@@ -1350,24 +938,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.abs) << 62;
         w |= u128::from(self.c.neg) << 63;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), None, Some(2), Some(3)];
-                match CODES[self.csel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "csel", self.csel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 60;
+        w |= self.csel.code_in::<E>(Self::NAME, "csel", &Self::CSEL_CODES0, sm)? << 60;
         {
             let v: u128 = (self.bsel.index() as u128);
             w |= (v & 3) << 81;
@@ -1387,24 +958,7 @@ impl OpHfma2 {
         w |= u128::from(self.c.abs) << 62;
         w |= u128::from(self.c.neg) << 63;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), None, Some(2), Some(3)];
-                match CODES[self.csel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "csel", self.csel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 60;
+        w |= self.csel.code_in::<E>(Self::NAME, "csel", &Self::CSEL_CODES0, sm)? << 60;
         {
             let v: u128 = (self.bsel.index() as u128);
             w |= (v & 3) << 81;
@@ -2309,25 +1863,10 @@ impl OpHfma2 {
     /// Spec: isa-spec/spec/ops/hfma2.toml:5.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("hfma2", 4usize, srcs)?;
-        let a_raw: u32 = srcs[0usize].u32()?;
-        let (a_neg, a_abs, a_not) = self.a.flags();
-        let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
-        let b_raw: u32 = srcs[1usize].u32()?;
-        let (b_neg, b_abs, b_not) = self.b.flags();
-        let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
-        let c_raw: u32 = srcs[2usize].u32()?;
-        let (c_neg, c_abs, c_not) = self.c.flags();
-        let c: u32 = c_raw.with_mods(c_neg, c_abs, c_not);
-        let e_raw: bool = srcs[3usize].pred()?;
-        let (e_neg, e_abs, e_not) = self.e.flags();
-        let e: bool = e_raw.with_mods(e_neg, e_abs, e_not);
-        let fmt = self.fmt;
-        let mz = self.mz;
-        let sat = self.sat;
-        let relu = self.relu;
-        let asel = self.asel;
-        let bsel = self.bsel;
-        let csel = self.csel;
+        let a: u32 = src_value(srcs, 0usize, &self.a)?;
+        let b: u32 = src_value(srcs, 1usize, &self.b)?;
+        let c: u32 = src_value(srcs, 2usize, &self.c)?;
+        let e: bool = src_value(srcs, 3usize, &self.e)?;
         let out_d: u32 = fold_unmodelled("HFMA2 (packed halves)")?;
         Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
@@ -2336,166 +1875,30 @@ impl MemOp for OpHfma2 {}
 /// Spec: isa-spec/spec/ops/hfma2.toml:5.
 impl Encode for OpHfma2 {
     const NAME: &'static str = "hfma2";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f0::<E>(sm, c)
-            }
-            Some(1) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f1::<E>(sm, c)
-            }
-            Some(2) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f2::<E>(sm, c)
-            }
-            Some(3) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f3::<E>(sm, c)
-            }
-            Some(4) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f4::<E>(sm, c)
-            }
-            Some(5) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f5::<E>(sm, c)
-            }
-            Some(6) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f6::<E>(sm, c)
-            }
-            Some(7) => {
-                self.combo_f7::<E>(sm)?;
-                self.encode_f7::<E>(sm, c)
-            }
-            Some(8) => {
-                self.combo_f7::<E>(sm)?;
-                self.encode_f8::<E>(sm, c)
-            }
-            Some(9) => {
-                self.combo_f7::<E>(sm)?;
-                self.encode_f9::<E>(sm, c)
-            }
-            Some(10) => {
-                self.combo_f7::<E>(sm)?;
-                self.encode_f10::<E>(sm, c)
-            }
-            Some(11) => {
-                self.combo_f7::<E>(sm)?;
-                self.encode_f11::<E>(sm, c)
-            }
-            Some(12) => {
-                self.combo_f7::<E>(sm)?;
-                self.encode_f12::<E>(sm, c)
-            }
-            Some(13) => {
-                self.combo_f7::<E>(sm)?;
-                self.encode_f13::<E>(sm, c)
-            }
-            Some(14) => {
-                self.combo_f7::<E>(sm)?;
-                self.encode_f14::<E>(sm, c)
-            }
-            Some(15) => {
-                self.combo_f7::<E>(sm)?;
-                self.encode_f15::<E>(sm, c)
-            }
-            Some(16) => {
-                self.combo_f7::<E>(sm)?;
-                self.encode_f16::<E>(sm, c)
-            }
-            Some(17) => {
-                self.combo_f7::<E>(sm)?;
-                self.encode_f17::<E>(sm, c)
-            }
-            Some(18) => {
-                self.combo_f7::<E>(sm)?;
-                self.encode_f18::<E>(sm, c)
-            }
-            Some(19) => {
-                self.combo_f7::<E>(sm)?;
-                self.encode_f19::<E>(sm, c)
-            }
-            Some(20) => {
-                self.combo_f7::<E>(sm)?;
-                self.encode_f20::<E>(sm, c)
-            }
-            Some(21) => {
-                self.combo_f7::<E>(sm)?;
-                self.encode_f21::<E>(sm, c)
-            }
-            Some(22) => {
-                self.combo_f7::<E>(sm)?;
-                self.encode_f22::<E>(sm, c)
-            }
-            Some(23) => {
-                self.combo_f7::<E>(sm)?;
-                self.encode_f23::<E>(sm, c)
-            }
-            Some(24) => {
-                self.combo_f7::<E>(sm)?;
-                self.encode_f24::<E>(sm, c)
-            }
-            Some(25) => {
-                self.combo_f7::<E>(sm)?;
-                self.encode_f25::<E>(sm, c)
-            }
-            Some(26) => {
-                self.combo_f7::<E>(sm)?;
-                self.encode_f26::<E>(sm, c)
-            }
-            Some(27) => {
-                self.combo_f7::<E>(sm)?;
-                self.encode_f27::<E>(sm, c)
-            }
-            _ => {
-                Err(
-                    no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.c, self.e]),
-                )
-            }
-        }
-    }
+    encode_by_form!(
+        0 : combo_f0 => encode_f0, 1 : combo_f0 => encode_f1, 2 : combo_f0 => encode_f2,
+        3 : combo_f0 => encode_f3, 4 : combo_f0 => encode_f4, 5 : combo_f0 => encode_f5,
+        6 : combo_f0 => encode_f6, 7 : combo_f7 => encode_f7, 8 : combo_f7 => encode_f8,
+        9 : combo_f7 => encode_f9, 10 : combo_f7 => encode_f10, 11 : combo_f7 =>
+        encode_f11, 12 : combo_f7 => encode_f12, 13 : combo_f7 => encode_f13, 14 :
+        combo_f7 => encode_f14, 15 : combo_f7 => encode_f15, 16 : combo_f7 => encode_f16,
+        17 : combo_f7 => encode_f17, 18 : combo_f7 => encode_f18, 19 : combo_f7 =>
+        encode_f19, 20 : combo_f7 => encode_f20, 21 : combo_f7 => encode_f21, 22 :
+        combo_f7 => encode_f22, 23 : combo_f7 => encode_f23, 24 : combo_f7 => encode_f24,
+        25 : combo_f7 => encode_f25, 26 : combo_f7 => encode_f26, 27 : combo_f7 =>
+        encode_f27; [a, b, c, e]
+    );
 }
 /// Spec: isa-spec/spec/ops/hfma2.toml:5.
 impl Forms for OpHfma2 {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            3 => Self::parts_f3(w, sm),
-            4 => Self::parts_f4(w, sm),
-            5 => Self::parts_f5(w, sm),
-            6 => Self::parts_f6(w, sm),
-            7 => Self::parts_f7(w, sm),
-            8 => Self::parts_f8(w, sm),
-            9 => Self::parts_f9(w, sm),
-            10 => Self::parts_f10(w, sm),
-            11 => Self::parts_f11(w, sm),
-            12 => Self::parts_f12(w, sm),
-            13 => Self::parts_f13(w, sm),
-            14 => Self::parts_f14(w, sm),
-            15 => Self::parts_f15(w, sm),
-            16 => Self::parts_f16(w, sm),
-            17 => Self::parts_f17(w, sm),
-            18 => Self::parts_f18(w, sm),
-            19 => Self::parts_f19(w, sm),
-            20 => Self::parts_f20(w, sm),
-            21 => Self::parts_f21(w, sm),
-            22 => Self::parts_f22(w, sm),
-            23 => Self::parts_f23(w, sm),
-            24 => Self::parts_f24(w, sm),
-            25 => Self::parts_f25(w, sm),
-            26 => Self::parts_f26(w, sm),
-            27 => Self::parts_f27(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(
+        0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
+        parts_f5, 6 : parts_f6, 7 : parts_f7, 8 : parts_f8, 9 : parts_f9, 10 : parts_f10,
+        11 : parts_f11, 12 : parts_f12, 13 : parts_f13, 14 : parts_f14, 15 : parts_f15,
+        16 : parts_f16, 17 : parts_f17, 18 : parts_f18, 19 : parts_f19, 20 : parts_f20,
+        21 : parts_f21, 22 : parts_f22, 23 : parts_f23, 24 : parts_f24, 25 : parts_f25,
+        26 : parts_f26, 27 : parts_f27
+    );
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

@@ -88,6 +88,10 @@ impl OpHfma2Mma {
     pub fn c_view(&self) -> Option<View> {
         Self::c_view_of(self.fmt)
     }
+    /// Codes of `mz`'s values, in hex (`-`: none; isa-spec/spec/ops/hfma2_mma.toml:49).
+    const MZ_CODES0: [u16; Hmz::COUNT] = codes("0 1 2 -");
+    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/hfma2_mma.toml:44).
+    const FMT_CODES0: [u16; Hfmt::COUNT] = codes("0 - 2");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -217,22 +221,7 @@ impl OpHfma2Mma {
         w |= u128::from(self.a.abs) << 73;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         {
-            let v: u128 = {
-                const CODES: &[Option<u128>] = &[Some(0), Some(1), Some(2), None];
-                match CODES[self.mz.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "mz", self.mz.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            };
+            let v: u128 = self.mz.code_in::<E>(Self::NAME, "mz", &Self::MZ_CODES0, sm)?;
             w |= (v & 1) << 76;
             w |= ((v >> 1) & 1) << 80;
         }
@@ -349,43 +338,15 @@ impl OpHfma2Mma {
         w |= u128::from(self.a.abs) << 73;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         {
-            let v: u128 = {
-                const CODES: &[Option<u128>] = &[Some(0), Some(1), Some(2), None];
-                match CODES[self.mz.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "mz", self.mz.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            };
+            let v: u128 = self.mz.code_in::<E>(Self::NAME, "mz", &Self::MZ_CODES0, sm)?;
             w |= (v & 1) << 76;
             w |= ((v >> 1) & 1) << 80;
         }
         w |= u128::from(self.sat) << 77;
         {
-            let v: u128 = {
-                const CODES: &[Option<u128>] = &[Some(0), None, Some(2)];
-                match CODES[self.fmt.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "fmt", self.fmt.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            };
+            let v: u128 = self
+                .fmt
+                .code_in::<E>(Self::NAME, "fmt", &Self::FMT_CODES0, sm)?;
             w |= (v & 1) << 78;
             w |= ((v >> 1) & 1) << 85;
         }
@@ -836,22 +797,10 @@ impl OpHfma2Mma {
     /// Spec: isa-spec/spec/ops/hfma2_mma.toml:5.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("hfma2_mma", 4usize, srcs)?;
-        let a_raw: u32 = srcs[0usize].u32()?;
-        let (a_neg, a_abs, a_not) = self.a.flags();
-        let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
-        let b_raw: u32 = srcs[1usize].u32()?;
-        let (b_neg, b_abs, b_not) = self.b.flags();
-        let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
-        let c_raw: u32 = srcs[2usize].u32()?;
-        let (c_neg, c_abs, c_not) = self.c.flags();
-        let c: u32 = c_raw.with_mods(c_neg, c_abs, c_not);
-        let e_raw: bool = srcs[3usize].pred()?;
-        let (e_neg, e_abs, e_not) = self.e.flags();
-        let e: bool = e_raw.with_mods(e_neg, e_abs, e_not);
-        let fmt = self.fmt;
-        let mz = self.mz;
-        let sat = self.sat;
-        let relu = self.relu;
+        let a: u32 = src_value(srcs, 0usize, &self.a)?;
+        let b: u32 = src_value(srcs, 1usize, &self.b)?;
+        let c: u32 = src_value(srcs, 2usize, &self.c)?;
+        let e: bool = src_value(srcs, 3usize, &self.e)?;
         let out_d: u32 = fold_unmodelled("HFMA2.MMA (packed halves)")?;
         Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
@@ -860,96 +809,22 @@ impl MemOp for OpHfma2Mma {}
 /// Spec: isa-spec/spec/ops/hfma2_mma.toml:5.
 impl Encode for OpHfma2Mma {
     const NAME: &'static str = "hfma2_mma";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f0::<E>(sm, c)
-            }
-            Some(1) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f1::<E>(sm, c)
-            }
-            Some(2) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f2::<E>(sm, c)
-            }
-            Some(3) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f3::<E>(sm, c)
-            }
-            Some(4) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f4::<E>(sm, c)
-            }
-            Some(5) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f5::<E>(sm, c)
-            }
-            Some(6) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f6::<E>(sm, c)
-            }
-            Some(7) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f7::<E>(sm, c)
-            }
-            Some(8) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f8::<E>(sm, c)
-            }
-            Some(9) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f9::<E>(sm, c)
-            }
-            Some(10) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f10::<E>(sm, c)
-            }
-            Some(11) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f11::<E>(sm, c)
-            }
-            Some(12) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f12::<E>(sm, c)
-            }
-            Some(13) => {
-                self.combo_f0::<E>(sm)?;
-                self.encode_f13::<E>(sm, c)
-            }
-            _ => {
-                Err(
-                    no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b, self.c, self.e]),
-                )
-            }
-        }
-    }
+    encode_by_form!(
+        0 : combo_f0 => encode_f0, 1 : combo_f0 => encode_f1, 2 : combo_f0 => encode_f2,
+        3 : combo_f0 => encode_f3, 4 : combo_f0 => encode_f4, 5 : combo_f0 => encode_f5,
+        6 : combo_f0 => encode_f6, 7 : combo_f0 => encode_f7, 8 : combo_f0 => encode_f8,
+        9 : combo_f0 => encode_f9, 10 : combo_f0 => encode_f10, 11 : combo_f0 =>
+        encode_f11, 12 : combo_f0 => encode_f12, 13 : combo_f0 => encode_f13; [a, b, c,
+        e]
+    );
 }
 /// Spec: isa-spec/spec/ops/hfma2_mma.toml:5.
 impl Forms for OpHfma2Mma {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            3 => Self::parts_f3(w, sm),
-            4 => Self::parts_f4(w, sm),
-            5 => Self::parts_f5(w, sm),
-            6 => Self::parts_f6(w, sm),
-            7 => Self::parts_f7(w, sm),
-            8 => Self::parts_f8(w, sm),
-            9 => Self::parts_f9(w, sm),
-            10 => Self::parts_f10(w, sm),
-            11 => Self::parts_f11(w, sm),
-            12 => Self::parts_f12(w, sm),
-            13 => Self::parts_f13(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(
+        0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
+        parts_f5, 6 : parts_f6, 7 : parts_f7, 8 : parts_f8, 9 : parts_f9, 10 : parts_f10,
+        11 : parts_f11, 12 : parts_f12, 13 : parts_f13
+    );
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

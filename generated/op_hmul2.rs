@@ -69,6 +69,16 @@ impl OpHmul2 {
     pub fn b_view(&self) -> Option<View> {
         Self::b_view_of(self.fmt)
     }
+    /// Codes of `mz`'s values, in hex (`-`: none; isa-spec/spec/ops/hmul2.toml:29).
+    const MZ_CODES0: [u16; Hmz::COUNT] = codes("0 1 2 -");
+    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/hmul2.toml:25).
+    const FMT_CODES0: [u16; Hfmt::COUNT] = codes("0 1 -");
+    /// Codes of `asel`'s values, in hex (`-`: none; isa-spec/spec/ops/hmul2.toml:38).
+    const ASEL_CODES0: [u16; Hswz::COUNT] = codes("0 - 2 3");
+    /// Codes of `fmt`'s values, in hex (`-`: none; isa-spec/spec/ops/hmul2.toml:25).
+    const FMT_CODES1: [u16; Hfmt::COUNT] = codes("0 - 2");
+    /// Codes of `bsel`'s values, in hex (`-`: none; isa-spec/spec/ops/hmul2.toml:42).
+    const BSEL_CODES0: [u16; Hswz::COUNT] = codes("0 - 2 3");
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
     /// the kinds, not a test per form).
@@ -97,43 +107,12 @@ impl OpHmul2 {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         w |= (self.asel.index() as u128) << 74;
         {
-            let v: u128 = {
-                const CODES: &[Option<u128>] = &[Some(0), Some(1), Some(2), None];
-                match CODES[self.mz.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "mz", self.mz.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            };
+            let v: u128 = self.mz.code_in::<E>(Self::NAME, "mz", &Self::MZ_CODES0, sm)?;
             w |= (v & 1) << 76;
             w |= ((v >> 1) & 1) << 80;
         }
         w |= u128::from(self.sat) << 77;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), Some(1), None];
-                match CODES[self.fmt.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "fmt", self.fmt.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 78;
+        w |= self.fmt.code_in::<E>(Self::NAME, "fmt", &Self::FMT_CODES0, sm)? << 78;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
     /// Form `rrr` on SM [70, 75, 80, 86, 89] (isa-spec/spec/ops/hmul2.toml:58; form at isa-spec/spec/ops/hmul2.toml:63).
@@ -188,62 +167,17 @@ impl OpHmul2 {
         w |= u128::from(self.a.neg) << 72;
         w |= u128::from(self.a.abs) << 73;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), None, Some(2), Some(3)];
-                match CODES[self.asel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "asel", self.asel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 74;
+        w |= self.asel.code_in::<E>(Self::NAME, "asel", &Self::ASEL_CODES0, sm)? << 74;
         {
-            let v: u128 = {
-                const CODES: &[Option<u128>] = &[Some(0), Some(1), Some(2), None];
-                match CODES[self.mz.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "mz", self.mz.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            };
+            let v: u128 = self.mz.code_in::<E>(Self::NAME, "mz", &Self::MZ_CODES0, sm)?;
             w |= (v & 1) << 76;
             w |= ((v >> 1) & 1) << 80;
         }
         w |= u128::from(self.sat) << 77;
         {
-            let v: u128 = {
-                const CODES: &[Option<u128>] = &[Some(0), None, Some(2)];
-                match CODES[self.fmt.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "fmt", self.fmt.name(), sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            };
+            let v: u128 = self
+                .fmt
+                .code_in::<E>(Self::NAME, "fmt", &Self::FMT_CODES1, sm)?;
             w |= (v & 1) << 78;
             w |= ((v >> 1) & 1) << 85;
         }
@@ -257,24 +191,7 @@ impl OpHmul2 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), None, Some(2), Some(3)];
-                match CODES[self.bsel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "bsel", self.bsel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 60;
+        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
     /// Form `rir` on SM [90, 100, 120] (isa-spec/spec/ops/hmul2.toml:88; form at isa-spec/spec/ops/hmul2.toml:63).
@@ -295,24 +212,7 @@ impl OpHmul2 {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), None, Some(2), Some(3)];
-                match CODES[self.bsel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "bsel", self.bsel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 60;
+        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
     /// Form `rur` on SM [90, 100, 120] (isa-spec/spec/ops/hmul2.toml:88; form at isa-spec/spec/ops/hmul2.toml:63).
@@ -323,24 +223,7 @@ impl OpHmul2 {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         w |= u128::from(self.b.abs) << 62;
         w |= u128::from(self.b.neg) << 63;
-        w
-            |= {
-                const CODES: &[Option<u128>] = &[Some(0), None, Some(2), Some(3)];
-                match CODES[self.bsel.index()] {
-                    Some(c) => c,
-                    None => {
-                        return Err(
-                            E::fail(
-                                Self::NAME,
-                                format_args!(
-                                    "{} `{}` does not exist on SM{}", "bsel", self.bsel.name(),
-                                    sm
-                                ),
-                            ),
-                        );
-                    }
-                }
-            } << 60;
+        w |= self.bsel.code_in::<E>(Self::NAME, "bsel", &Self::BSEL_CODES0, sm)? << 60;
         Ok(w)
     }
     /// Fields all forms of isa-spec/spec/ops/hmul2.toml:58 read alike; each sets the others.
@@ -615,17 +498,8 @@ impl OpHmul2 {
     /// Spec: isa-spec/spec/ops/hmul2.toml:4.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("hmul2", 2usize, srcs)?;
-        let a_raw: u32 = srcs[0usize].u32()?;
-        let (a_neg, a_abs, a_not) = self.a.flags();
-        let a: u32 = a_raw.with_mods(a_neg, a_abs, a_not);
-        let b_raw: u32 = srcs[1usize].u32()?;
-        let (b_neg, b_abs, b_not) = self.b.flags();
-        let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
-        let fmt = self.fmt;
-        let mz = self.mz;
-        let sat = self.sat;
-        let asel = self.asel;
-        let bsel = self.bsel;
+        let a: u32 = src_value(srcs, 0usize, &self.a)?;
+        let b: u32 = src_value(srcs, 1usize, &self.b)?;
         let out_d: u32 = fold_unmodelled("HMUL2 (packed halves)")?;
         Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
@@ -634,38 +508,17 @@ impl MemOp for OpHmul2 {}
 /// Spec: isa-spec/spec/ops/hmul2.toml:4.
 impl Encode for OpHmul2 {
     const NAME: &'static str = "hmul2";
-    /// The form [`Self::form_id`] picks, packed.
-    #[inline(always)]
-    fn encode_as<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        match self.form_id(sm) {
-            Some(0) => self.encode_f0::<E>(sm, c),
-            Some(1) => self.encode_f1::<E>(sm, c),
-            Some(2) => self.encode_f2::<E>(sm, c),
-            Some(3) => self.encode_f3::<E>(sm, c),
-            Some(4) => self.encode_f4::<E>(sm, c),
-            Some(5) => self.encode_f5::<E>(sm, c),
-            Some(6) => self.encode_f6::<E>(sm, c),
-            Some(7) => self.encode_f7::<E>(sm, c),
-            _ => Err(no_form(Self::NAME, Self::SMS, sm, &[self.a, self.b])),
-        }
-    }
+    encode_by_form!(
+        0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3, 4 : =>
+        encode_f4, 5 : => encode_f5, 6 : => encode_f6, 7 : => encode_f7; [a, b]
+    );
 }
 /// Spec: isa-spec/spec/ops/hmul2.toml:4.
 impl Forms for OpHmul2 {
-    #[inline(always)]
-    fn parts<const F: u8>(w: u128, sm: u32) -> Option<(Self, Common)> {
-        match F {
-            0 => Self::parts_f0(w, sm),
-            1 => Self::parts_f1(w, sm),
-            2 => Self::parts_f2(w, sm),
-            3 => Self::parts_f3(w, sm),
-            4 => Self::parts_f4(w, sm),
-            5 => Self::parts_f5(w, sm),
-            6 => Self::parts_f6(w, sm),
-            7 => Self::parts_f7(w, sm),
-            _ => None,
-        }
-    }
+    parts_by_form!(
+        0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
+        parts_f5, 6 : parts_f6, 7 : parts_f7
+    );
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
