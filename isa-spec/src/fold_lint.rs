@@ -43,6 +43,8 @@ pub const HELPERS: &[&str] = &[
     "fmnmx_f32",
     "fmul_f32",
     "fold_unmodelled",
+    "frnd_f32",
+    "frnd_f64",
     "ftz_f32",
     "i2f_f32",
     "lut3_u32",

@@ -1,4 +1,4 @@
-//! Fold tests for the bit ops (LOP3, SHF, PRMT, SEL, POPC, FLO, BREV), each
+//! Fold tests for the bit ops (LOP3, SHF, PRMT, SEL, POPC, FLO, BREV, SGXT, BMSK), each
 //! against a reference written independently here.
 
 use isa_tests::rng::Rng;
@@ -285,6 +285,82 @@ fn flo_all_modes() {
                         "{x:#x} not {not} {ty:?} sh {sh}"
                     );
                 }
+            }
+        }
+    }
+}
+
+/// Bit counts and positions around the edges, and some past 32.
+const COUNTS: [u32; 12] = [0, 1, 2, 7, 16, 30, 31, 32, 33, 63, 64, 0xffff_ffff];
+
+#[test]
+fn sgxt_all_modes() {
+    let vals = inputs(300);
+    for &a in &vals {
+        for n in COUNTS.into_iter().chain(vals.iter().map(|v| v % 40)) {
+            for wrap in [false, true] {
+                for ty in [IntType::S32, IntType::U32] {
+                    // Reference: keep bits below the count, copy the top kept
+                    // bit upward when signed; "all of a" for a clamped count.
+                    let count = if wrap { n % 32 } else { n.min(32) };
+                    let want = if count == 32 {
+                        a
+                    } else {
+                        let kept = a & ((1u64 << count) - 1) as u32;
+                        let top = count > 0 && (a >> (count - 1)) & 1 == 1;
+                        if ty == IntType::S32 && top {
+                            kept | !(((1u64 << count) - 1) as u32)
+                        } else {
+                            kept
+                        }
+                    };
+                    let op = OpSgxt {
+                        d: Reg::gpr(0),
+                        a: r(1),
+                        b: r(2),
+                        wrap,
+                        ty,
+                    };
+                    let out = op.fold(75, &[u(a), u(n)]).unwrap();
+                    assert_eq!(out.as_slice(), &[u(want)], "{a:#x} {n} wrap {wrap} {ty:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn bmsk_all_modes() {
+    let vals = inputs(100);
+    let args: Vec<u32> = COUNTS
+        .into_iter()
+        .chain(vals.iter().map(|v| v % 70))
+        .collect();
+    for &pos in &args {
+        for &width in &args {
+            for wrap in [false, true] {
+                // Reference: set each bit from the start position for the
+                // width, stopping at bit 31.
+                let (start, len) = if wrap {
+                    (pos % 32, width % 32)
+                } else {
+                    (pos, width.min(32))
+                };
+                let want = (0..32u32)
+                    .filter(|&i| i >= start && u64::from(i) < u64::from(start) + u64::from(len))
+                    .fold(0u32, |m, i| m | 1 << i);
+                let op = OpBmsk {
+                    d: Reg::gpr(0),
+                    a: r(1),
+                    b: r(2),
+                    wrap,
+                };
+                let out = op.fold(75, &[u(pos), u(width)]).unwrap();
+                assert_eq!(
+                    out.as_slice(),
+                    &[u(want)],
+                    "pos {pos} width {width} wrap {wrap}"
+                );
             }
         }
     }

@@ -1,4 +1,4 @@
-//! Fold semantics of the 32-bit conversions (I2F, F2I, F2F) against
+//! Fold semantics of the 32-bit conversions (I2F, F2I, F2F) and FRND against
 //! references written independently: Rust's own casts for round-to-nearest
 //! and saturation, and exhaustive tables of F16/BF16 values for the small
 //! formats.
@@ -622,6 +622,149 @@ fn f2i_reads_the_selected_half() {
                 assert_eq!(
                     got, want,
                     "F2I.F16 part {sel} of {w:#x} neg {neg} abs {abs}"
+                );
+            }
+        }
+    }
+}
+
+fn frnd(b: u32, ty: CvtFtype32, rnd: F2iRnd, ftz: bool) -> u32 {
+    let op = OpFrnd {
+        d: Reg::gpr(0),
+        b: r(1),
+        ftz,
+        ty,
+        rnd,
+        sel: 0,
+    };
+    u(op.fold(90, &[Value::U32(b)]).unwrap().as_slice()[0])
+}
+
+/// FRND: F32 against Rust's own f32 rounding (in f32, not the fold's f64),
+/// every F16 and BF16 value against the small-format tables.
+#[test]
+fn frnd_matches_reference() {
+    let (h, bf) = (Small::f16(), Small::bf16());
+    let mut rng = Rng(0x5eed_f00d_0123_4567);
+    let mut ins = float_edges();
+    ins.extend((0..3000).map(|_| rng.next_u32()));
+    for rnd in FRNDS {
+        let round = |x: f64| match rnd {
+            F2iRnd::Rn => x.round_ties_even(),
+            F2iRnd::Floor => x.floor(),
+            F2iRnd::Ceil => x.ceil(),
+            F2iRnd::Trunc => x.trunc(),
+        };
+        for &b in &ins {
+            for ftz in [false, true] {
+                let mut x = f32::from_bits(b);
+                if ftz && x.is_subnormal() {
+                    x = f32::from_bits(b & 0x8000_0000);
+                }
+                let y = match rnd {
+                    F2iRnd::Rn => x.round_ties_even(),
+                    F2iRnd::Floor => x.floor(),
+                    F2iRnd::Ceil => x.ceil(),
+                    F2iRnd::Trunc => x.trunc(),
+                };
+                let want = if y.is_nan() { 0x7fff_ffff } else { y.to_bits() };
+                let got = frnd(b, CvtFtype32::F32, rnd, ftz);
+                assert_eq!(got, want, "FRND {rnd:?} ftz={ftz} {b:#x}");
+            }
+        }
+        for half in 0..0x1_0000u32 {
+            let want = h.round(round(h.decode(half)), Rnd::Rn);
+            assert_eq!(
+                frnd(half, CvtFtype32::F16, rnd, false),
+                want,
+                "FRND.F16 {rnd:?} {half:#x}"
+            );
+            let want = bf.round(round(bf.decode(half)), Rnd::Rn);
+            assert_eq!(
+                frnd(half, CvtFtype32::Bf16, rnd, false),
+                want,
+                "FRND.BF16 {rnd:?} {half:#x}"
+            );
+        }
+    }
+    // Ties to even and the sign of a zero result.
+    assert_eq!(
+        frnd(0x4020_0000, CvtFtype32::F32, F2iRnd::Rn, false),
+        0x4000_0000
+    );
+    assert_eq!(
+        frnd(0xbf00_0000, CvtFtype32::F32, F2iRnd::Rn, false),
+        0x8000_0000
+    );
+    assert_eq!(
+        frnd(0xbe80_0000, CvtFtype32::F32, F2iRnd::Ceil, false),
+        0x8000_0000
+    );
+    assert_eq!(frnd(0x3e00, CvtFtype32::F16, F2iRnd::Rn, false), 0x4000);
+}
+
+#[test]
+fn frnd64_matches_rust() {
+    let mut rng = Rng(0x0f64_f00d_7654_3210);
+    let mut ins: Vec<u64> = vec![
+        0,
+        1 << 63,
+        0x3fe0_0000_0000_0000,
+        0xbfe0_0000_0000_0000,
+        0x4004_0000_0000_0000,
+    ];
+    ins.extend((0..3000).map(|_| rng.next_u64()));
+    for rnd in FRNDS {
+        for &b in &ins {
+            let x = f64::from_bits(b);
+            let op = OpFrnd64 {
+                d: Reg::gpr(0),
+                b: r(2),
+                ftz: false,
+                ty: CvtFtype::F64,
+                rnd,
+            };
+            let got = op.fold(90, &[Value::U64(b)]);
+            if x.is_nan() {
+                assert!(got.is_err(), "FRND.F64 of NaN {b:#x} must be refused");
+                continue;
+            }
+            let want = match rnd {
+                F2iRnd::Rn => x.round_ties_even(),
+                F2iRnd::Floor => x.floor(),
+                F2iRnd::Ceil => x.ceil(),
+                F2iRnd::Trunc => x.trunc(),
+            };
+            assert_eq!(
+                got.unwrap().as_slice(),
+                &[Value::U64(want.to_bits())],
+                "FRND.F64 {rnd:?} {b:#x}"
+            );
+        }
+    }
+}
+
+/// I2FP is I2F's F32 result from a 32-bit integer: the same values for
+/// every source, type and rounding it has.
+#[test]
+fn i2fp_matches_i2f() {
+    for b in edge_ints() {
+        for (st, st32) in [
+            (CvtItype32Shown::S32, CvtItype32::S32),
+            (CvtItype32Shown::U32, CvtItype32::U32),
+        ] {
+            for rnd in [Rnd::Rn, Rnd::Rz] {
+                let op = OpI2fp {
+                    d: Reg::gpr(0),
+                    b: r(1),
+                    stype: st,
+                    rnd,
+                };
+                let got = u(op.fold(90, &[Value::U32(b)]).unwrap().as_slice()[0]);
+                assert_eq!(
+                    got,
+                    i2f(b, st32, CvtFtype32::F32, rnd, 90),
+                    "I2FP {st:?} {rnd:?} {b:#x}"
                 );
             }
         }

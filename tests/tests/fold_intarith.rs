@@ -1,7 +1,7 @@
-//! Fold tests for the integer-arithmetic ops (IADD3.X, ISETP).
+//! Fold tests for the integer-arithmetic ops (IADD3.X, ISETP, VIADD).
 
 use isa_tests::rng::Rng;
-use nak::isa::{Icmp, IsetpType, OpIadd3x, OpIsetp, Setop};
+use nak::isa::{Icmp, IsetpType, OpIadd3x, OpIsetp, OpViadd, Setop};
 use nak::runtime::fold::Value;
 use nak::runtime::operand::{Reg, Src};
 
@@ -289,5 +289,42 @@ fn cmp64(cmp: Icmp, o: std::cmp::Ordering) -> bool {
         Icmp::Ne => o != Equal,
         Icmp::Ge => o != Less,
         Icmp::T => true,
+    }
+}
+
+/// VIADD against i64 arithmetic (32-bit) and per-half u16 arithmetic
+/// (.16x2); a negated b with .16x2 is refused.
+#[test]
+fn viadd_matches_reference() {
+    let mut rng = Rng(0x7add_7add);
+    for _ in 0..20_000 {
+        let (a, b) = (rng.u32(), rng.u32());
+        for x2 in [false, true] {
+            for neg in [false, true] {
+                let op = OpViadd {
+                    d: Reg::gpr(0),
+                    a: Src::reg(Reg::gpr(1)),
+                    b: Src::reg(Reg::gpr(2)).with_neg(neg),
+                    x2,
+                };
+                let out = op.fold(90, &[Value::U32(a), Value::U32(b)]);
+                if x2 && neg {
+                    assert!(out.is_err(), "VIADD.16x2 with -b must be refused");
+                    continue;
+                }
+                let want = if x2 {
+                    let half = |s: u32| ((a >> s) as u16).wrapping_add((b >> s) as u16) as u32;
+                    half(0) | half(16) << 16
+                } else {
+                    let bb = if neg { -(b as i64) } else { b as i64 };
+                    (a as i64 + bb) as u32
+                };
+                assert_eq!(
+                    out.unwrap().as_slice(),
+                    &[Value::U32(want)],
+                    "{a:#x} {b:#x} x2 {x2} neg {neg}"
+                );
+            }
+        }
     }
 }

@@ -747,3 +747,31 @@ pub fn dmnmx_f64(a: f64, b: f64, min: bool) -> Result<f64, FoldError> {
         b
     })
 }
+
+/// A float rounded to an integral value in mode `rnd` (the sign of a zero
+/// result kept, as IEEE roundToIntegral does); NaN and infinities pass.
+fn round_integral(x: f64, rnd: F2iRnd) -> f64 {
+    match rnd {
+        F2iRnd::Rn => x.round_ties_even(),
+        F2iRnd::Floor => x.floor(),
+        F2iRnd::Ceil => x.ceil(),
+        F2iRnd::Trunc => x.trunc(),
+    }
+}
+
+/// FRND (32-bit opcode): round an F32, F16 or BF16 to an integral value of
+/// its own type (exact in that type); `ftz` flushes an F32 denormal input.
+/// NaN gives the type's canonical NaN; F16/BF16 results sit in the low half.
+pub fn frnd_f32(b: f32, t: CvtFtype32, rnd: F2iRnd, ftz: bool) -> f32 {
+    let x = round_integral(cvt_src_f64(b.to_bits(), t, ftz), rnd);
+    f32::from_bits(cvt_dst_bits(x, t, Rnd::Rn, ftz))
+}
+
+/// FRND.F64: round a double to an integral value (exact); a NaN result is
+/// refused, as for the other f64 ops.
+pub fn frnd_f64(b: f64, rnd: F2iRnd) -> Result<f64, FoldError> {
+    if b.is_nan() {
+        return fold_unmodelled("an f64 operation with a NaN result");
+    }
+    Ok(round_integral(b, rnd))
+}
