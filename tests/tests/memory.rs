@@ -482,8 +482,8 @@ fn every_memory_op_legalizes_to_what_its_table_says() {
     }
     println!("memory ops checked: {checked:?}");
     assert!(checked.len() >= 4, "{checked:?}");
-    // The spec has global and shared accesses on every family.
-    for s in ["Global", "Shared"] {
+    // The spec has global, shared and local accesses on every family.
+    for s in ["Global", "Shared", "Local"] {
         assert!(spaces.contains(s), "no {s} access checked: {spaces:?}");
     }
 }
