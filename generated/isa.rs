@@ -186,16 +186,6 @@ enum_tables!(
     CvtItype32, 8, [S32, U32, S16, U16, S8, U8], ["s32", "u32", "s16", "u16", "s8",
     "u8"], ["", ".U32", ".S16", ".U16", ".S8", ".U8"], {}
 );
-/// 32-bit integer conversion source with its type always printed (SM86+ I2FP: `.S32` too); codes as cvt_itype32's.
-///
-/// Spec: isa-spec/spec/enums/cvt_itype32_shown.toml:1 (enum `cvt_itype32_shown`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub enum CvtItype32Shown {
-    #[default]
-    S32,
-    U32,
-}
-enum_tables!(CvtItype32Shown, 8, [S32, U32], ["s32", "u32"], [".S32", ".U32"], {});
 /// Maxwell/Pascal conversion integer type (I2F's source, F2I's result):
 /// code is log2(bytes) | signed << 2 (I2F's source at 10..12,13, F2I's result
 /// at 8..10,12); nvdisasm 11.8 always prints it, S32 included.
@@ -711,26 +701,6 @@ impl ImulSign {
         }
     }
 }
-/// Signedness of packed halves (IDP.2A's a): .U16 or .S16.
-///
-/// Spec: isa-spec/spec/enums/int16_type.toml:1 (enum `int16_type`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub enum Int16Type {
-    #[default]
-    U16,
-    S16,
-}
-enum_tables!(Int16Type, 8, [U16, S16], ["u16", "s16"], [".U16", ".S16"], {});
-/// Signedness of packed bytes (IDP's sources): .U8 or .S8.
-///
-/// Spec: isa-spec/spec/enums/int8_type.toml:1 (enum `int8_type`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub enum Int8Type {
-    #[default]
-    U8,
-    S8,
-}
-enum_tables!(Int8Type, 8, [U8, S8], ["u8", "s8"], [".U8", ".S8"], {});
 /// 32-bit integer signedness (SM70+ bit 73): signed prints nothing, unsigned .U32.
 ///
 /// Spec: isa-spec/spec/enums/int_type.toml:1 (enum `int_type`).
@@ -776,16 +746,38 @@ enum_tables!(
     LdcMode, 8, [None, Il, Is, Isl], ["none", "il", "is", "isl"], ["", ".IL", ".IS",
     ".ISL"], {}
 );
-/// Which half of a packed source an op reads: .LO or .HI (always printed).
+/// Access size of a shared-memory load, with `.U` (bit 3 of the code:
+/// Maxwell's bit 44, SM70..SM75's bit 76; gone from SM80): the size codes
+/// are `mem_size`'s. nvdisasm prints a 32-bit `.U` load `LDS.U.32` on
+/// Maxwell/Pascal (11.8) and `LDS.U` on SM70..SM75; the plain 32-bit load
+/// prints no suffix. Code 7 (`.INVALIDSIZE7`, `.???7`) is no instruction.
 ///
-/// Spec: isa-spec/spec/enums/lo_hi.toml:1 (enum `lo_hi`).
+/// Spec: isa-spec/spec/enums/lds_size.toml:1 (enum `lds_size`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub enum LoHi {
+pub enum LdsSize {
     #[default]
-    Lo,
-    Hi,
+    B32,
+    U8,
+    S8,
+    U16,
+    S16,
+    B64,
+    B128,
+    UB32,
+    UU8,
+    US8,
+    UU16,
+    US16,
+    UB64,
+    UB128,
 }
-enum_tables!(LoHi, 8, [Lo, Hi], ["lo", "hi"], [".LO", ".HI"], {});
+enum_tables!(
+    LdsSize, 8, [B32, U8, S8, U16, S16, B64, B128, UB32, UU8, US8, UU16, US16, UB64,
+    UB128], ["b32", "u8", "s8", "u16", "s16", "b64", "b128", "u_b32", "u_u8", "u_s8",
+    "u_u16", "u_s16", "u_b64", "u_b128"], ["", ".U8", ".S8", ".U16", ".S16", ".64",
+    ".128", ".U", ".U.U8", ".U.S8", ".U.U16", ".U.S16", ".U.64", ".U.128"], { (UB32, 50 |
+    51 | 52 | 53 | 54 | 55 | 56 | 57 | 58 | 59 | 60) => ".U.32" }
+);
 /// Maxwell two-input logic op (LOP, LOP32I).
 ///
 /// Spec: isa-spec/spec/enums/lop_op.toml:1 (enum `lop_op`).
@@ -872,6 +864,24 @@ pub enum MemLtc {
 enum_tables!(
     MemLtc, 8, [None, Ltc64b, Ltc128b], ["none", "ltc64b", "ltc128b"], ["", ".LTC64B",
     ".LTC128B"], {}
+);
+/// Scale of a shared-memory address's base register (LDS/STS bits 78..80
+/// from SM75; the `[a*scale+u+off]` address operand): the register is
+/// multiplied by 4, 8 or 16 (`[R2.X4+0x8]`). SM70 has none (nvdisasm 11
+/// ignores the bits).
+///
+/// Spec: isa-spec/spec/enums/mem_scale.toml:1 (enum `mem_scale`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum MemScale {
+    #[default]
+    None,
+    X4,
+    X8,
+    X16,
+}
+enum_tables!(
+    MemScale, 8, [None, X4, X8, X16], ["none", "x4", "x8", "x16"], ["", ".X4", ".X8",
+    ".X16"], {}
 );
 /// Ordering and scope of a global access on SM70..SM75 (bits 76..81): weak
 /// (nothing printed), .CONSTANT (read-only data), .STRONG or .MMIO, then the
@@ -2097,7 +2107,6 @@ pub const fn family_of(sm: u32) -> Option<Family> {
 pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("BFE", &[50, 52, 60]),
     ("BMOV", &[70, 75, 80, 86, 89, 90, 100, 120]),
-    ("BMSK", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("BRA", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("BREAK", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("BREV", &[70, 75, 80, 86, 89, 90, 100, 120]),
@@ -2122,21 +2131,18 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("FMNMX", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("FMUL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("FMUL32I", &[50, 52, 60]),
-    ("FRND", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("FSEL", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("FSETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("HADD2", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("HFMA2", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("HMUL2", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("I2F", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
-    ("I2FP", &[86, 89, 90, 100, 120]),
     ("I2I", &[50, 52, 60]),
     ("IABS", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("IADD", &[50, 52, 60, 120]),
     ("IADD3", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("IADD32I", &[50, 52, 60]),
     ("ICMP", &[50, 52, 60]),
-    ("IDP", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("IMAD", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("IMNMX", &[50, 52, 60, 75, 80, 86, 89, 90, 100, 120]),
     ("IMUL", &[50, 52, 60]),
@@ -2147,6 +2153,8 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("ISETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("LDC", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("LDG", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("LDL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("LDS", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("LEA", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("LOP", &[50, 52, 60]),
     ("LOP3", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -2158,17 +2166,16 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("PLOP3", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("POPC", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("PRMT", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
-    ("R2UR", &[75, 80, 86, 89, 90, 100, 120]),
     ("RET", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("S2R", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("SEL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
-    ("SGXT", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("SHF", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("SHFL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("SHL", &[50, 52, 60]),
     ("SHR", &[50, 52, 60]),
     ("STG", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
-    ("VIADD", &[90, 100]),
+    ("STL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("STS", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("VIMNMX", &[90, 100, 120]),
     ("WARPSYNC", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("XMAD", &[50, 52, 60]),
@@ -2253,30 +2260,29 @@ pub const fn sm_bit(sm: u32) -> u64 {
     if (sm as usize) < BITS.len() { BITS[sm as usize] } else { 0 }
 }
 define_ops! {
-    Bfe(OpBfe), Bmov(OpBmov), BmovR(OpBmovR), Bmsk(OpBmsk), Bra(OpBra), BraUp(OpBraUp),
-    BraUr(OpBraUr), Break(OpBreak), Brev(OpBrev), Bssy(OpBssy), Bsync(OpBsync),
-    Call(OpCall), CallAbs(OpCallAbs), CallAbsR(OpCallAbsR), CallR(OpCallR), Cs2r(OpCs2r),
+    Bfe(OpBfe), Bmov(OpBmov), BmovR(OpBmovR), Bra(OpBra), BraUp(OpBraUp), BraUr(OpBraUr),
+    Break(OpBreak), Brev(OpBrev), Bssy(OpBssy), Bsync(OpBsync), Call(OpCall),
+    CallAbs(OpCallAbs), CallAbsR(OpCallAbsR), CallR(OpCallR), Cs2r(OpCs2r),
     Cs2r32(OpCs2r32), Dadd(OpDadd), Dfma(OpDfma), Dmnmx(OpDmnmx), Dmul(OpDmul),
     Dset(OpDset), Dsetp(OpDsetp), Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64),
     F2fSm50(OpF2fSm50), F2i(OpF2i), F2i64(OpF2i64), F2iSm50(OpF2iSm50), Fadd(OpFadd),
     Fadd32i(OpFadd32i), Ffma(OpFfma), Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx),
-    Fmul(OpFmul), Fmul32i(OpFmul32i), Frnd(OpFrnd), Frnd64(OpFrnd64), Fsel(OpFsel),
-    Fsetp(OpFsetp), Hadd2(OpHadd2), Hadd2F32(OpHadd2F32), Hfma2(OpHfma2),
-    Hfma2Mma(OpHfma2Mma), Hmul2(OpHmul2), I2f(OpI2f), I2f64(OpI2f64), I2fSm50(OpI2fSm50),
-    I2fp(OpI2fp), I2i(OpI2i), Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3),
-    Iadd32i(OpIadd32i), Iadd3x(OpIadd3x), Iadd64(OpIadd64), Iadd64x(OpIadd64x),
-    Iaddx(OpIaddx), Icmp(OpIcmp), Idp2a(OpIdp2a), Idp4a(OpIdp4a), Imad(OpImad),
-    ImadHi(OpImadHi), ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50),
-    ImadWide(OpImadWide), ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx),
-    Imnmx64(OpImnmx64), Imul(OpImul), Imul32i(OpImul32i), Iscadd(OpIscadd),
-    Iscadd32i(OpIscadd32i), Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldc(OpLdc),
-    Ldg(OpLdg), Lea(OpLea), LeaHi(OpLeaHi), LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX),
+    Fmul(OpFmul), Fmul32i(OpFmul32i), Fsel(OpFsel), Fsetp(OpFsetp), Hadd2(OpHadd2),
+    Hadd2F32(OpHadd2F32), Hfma2(OpHfma2), Hfma2Mma(OpHfma2Mma), Hmul2(OpHmul2),
+    I2f(OpI2f), I2f64(OpI2f64), I2fSm50(OpI2fSm50), I2i(OpI2i), Iabs(OpIabs),
+    Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x), Iadd64(OpIadd64),
+    Iadd64x(OpIadd64x), Iaddx(OpIaddx), Icmp(OpIcmp), Imad(OpImad), ImadHi(OpImadHi),
+    ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50), ImadWide(OpImadWide),
+    ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx), Imnmx64(OpImnmx64),
+    Imul(OpImul), Imul32i(OpImul32i), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i),
+    Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldc(OpLdc), Ldg(OpLdg), Ldl(OpLdl),
+    Lds(OpLds), Lea(OpLea), LeaHi(OpLeaHi), LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX),
     LeaSm50(OpLeaSm50), LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i),
     Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu), Nop(OpNop),
-    Plop3(OpPlop3), Popc(OpPopc), Prmt(OpPrmt), R2ur(OpR2ur), R2urOr(OpR2urOr),
-    Ret(OpRet), RetAbs(OpRetAbs), S2r(OpS2r), Sel(OpSel), Sel64(OpSel64), Sgxt(OpSgxt),
-    Shf(OpShf), Shfl(OpShfl), Shl(OpShl), Shr(OpShr), Stg(OpStg), Viadd(OpViadd),
-    Vimnmx(OpVimnmx), Warpsync(OpWarpsync), WarpsyncAll(OpWarpsyncAll), Xmad(OpXmad)
+    Plop3(OpPlop3), Popc(OpPopc), Prmt(OpPrmt), Ret(OpRet), RetAbs(OpRetAbs), S2r(OpS2r),
+    Sel(OpSel), Sel64(OpSel64), Shf(OpShf), Shfl(OpShfl), Shl(OpShl), Shr(OpShr),
+    Stg(OpStg), Stl(OpStl), Sts(OpSts), Vimnmx(OpVimnmx), Warpsync(OpWarpsync),
+    WarpsyncAll(OpWarpsyncAll), Xmad(OpXmad)
 }
 /// Decode one instruction word; `None` for a word no op of the spec matches.
 #[inline]
@@ -3211,6 +3217,18 @@ fn decode_sm50_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0xfff8f00000000000 == 0xef58000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpSts, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8e00000000000 == 0xef48000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpLds, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8c00000000000 == 0xef40000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpLdl, 2 > (w, sm)
+    );
+    try_form!(
         w & 0xfff8000030000000 == 0xef10000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpShfl, 8 > (w, sm)
     );
@@ -3225,6 +3243,10 @@ fn decode_sm50_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8000030000000 == 0xef10000030000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpShfl, 11 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8c00000000000 == 0xef50000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpStl, 1 > (w, sm)
     );
     try_form!(
         w & 0xfff8000000000000 == 0xef90000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -4144,6 +4166,18 @@ fn print_sm50_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0xfff8f00000000000 == 0xef58000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpSts, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8e00000000000 == 0xef48000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpLds, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8c00000000000 == 0xef40000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpLdl, 2 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfff8000030000000 == 0xef10000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpShfl, 8 > (w, sm, at, out)
     );
@@ -4158,6 +4192,10 @@ fn print_sm50_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8000030000000 == 0xef10000030000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpShfl, 11 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8c00000000000 == 0xef50000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpStl, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8000000000000 == 0xef90000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -4189,258 +4227,240 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
     &[
         (0x181, decode_sm70_arm1),
         (0x186, decode_sm70_arm2),
-        (0x202, decode_sm70_arm3),
-        (0x207, decode_sm70_arm4),
-        (0x208, decode_sm70_arm5),
-        (0x209, decode_sm70_arm6),
-        (0x20b, decode_sm70_arm7),
-        (0x20c, decode_sm70_arm8),
-        (0x210, decode_sm70_arm9),
-        (0x211, decode_sm70_arm10),
-        (0x212, decode_sm70_arm11),
-        (0x213, decode_sm70_arm12),
-        (0x216, decode_sm70_arm13),
-        (0x217, decode_sm70_arm14),
-        (0x219, decode_sm70_arm15),
-        (0x21a, decode_sm70_arm16),
-        (0x21b, decode_sm70_arm17),
-        (0x220, decode_sm70_arm18),
-        (0x221, decode_sm70_arm19),
-        (0x223, decode_sm70_arm20),
-        (0x224, decode_sm70_arm21),
-        (0x225, decode_sm70_arm22),
-        (0x226, decode_sm70_arm23),
-        (0x227, decode_sm70_arm24),
-        (0x228, decode_sm70_arm25),
-        (0x229, decode_sm70_arm26),
-        (0x22a, decode_sm70_arm27),
-        (0x22b, decode_sm70_arm28),
-        (0x230, decode_sm70_arm29),
-        (0x231, decode_sm70_arm30),
-        (0x232, decode_sm70_arm31),
-        (0x235, decode_sm70_arm32),
-        (0x236, decode_sm70_arm33),
-        (0x245, decode_sm70_arm34),
-        (0x248, decode_sm70_arm35),
-        (0x2ca, decode_sm70_arm36),
-        (0x300, decode_sm70_arm37),
-        (0x301, decode_sm70_arm38),
-        (0x304, decode_sm70_arm39),
-        (0x305, decode_sm70_arm40),
-        (0x306, decode_sm70_arm41),
-        (0x307, decode_sm70_arm42),
-        (0x308, decode_sm70_arm43),
-        (0x309, decode_sm70_arm44),
-        (0x310, decode_sm70_arm45),
-        (0x311, decode_sm70_arm46),
-        (0x312, decode_sm70_arm47),
-        (0x313, decode_sm70_arm48),
-        (0x343, decode_sm70_arm49),
-        (0x344, decode_sm70_arm50),
-        (0x348, decode_sm70_arm51),
-        (0x355, decode_sm70_arm52),
-        (0x356, decode_sm70_arm53),
+        (0x188, decode_sm70_arm3),
+        (0x202, decode_sm70_arm4),
+        (0x207, decode_sm70_arm5),
+        (0x208, decode_sm70_arm6),
+        (0x209, decode_sm70_arm7),
+        (0x20b, decode_sm70_arm8),
+        (0x20c, decode_sm70_arm9),
+        (0x210, decode_sm70_arm10),
+        (0x211, decode_sm70_arm11),
+        (0x212, decode_sm70_arm12),
+        (0x213, decode_sm70_arm13),
+        (0x216, decode_sm70_arm14),
+        (0x217, decode_sm70_arm15),
+        (0x219, decode_sm70_arm16),
+        (0x220, decode_sm70_arm17),
+        (0x221, decode_sm70_arm18),
+        (0x223, decode_sm70_arm19),
+        (0x224, decode_sm70_arm20),
+        (0x225, decode_sm70_arm21),
+        (0x227, decode_sm70_arm22),
+        (0x228, decode_sm70_arm23),
+        (0x229, decode_sm70_arm24),
+        (0x22a, decode_sm70_arm25),
+        (0x22b, decode_sm70_arm26),
+        (0x230, decode_sm70_arm27),
+        (0x231, decode_sm70_arm28),
+        (0x232, decode_sm70_arm29),
+        (0x235, decode_sm70_arm30),
+        (0x248, decode_sm70_arm31),
+        (0x300, decode_sm70_arm32),
+        (0x301, decode_sm70_arm33),
+        (0x304, decode_sm70_arm34),
+        (0x305, decode_sm70_arm35),
+        (0x306, decode_sm70_arm36),
+        (0x308, decode_sm70_arm37),
+        (0x309, decode_sm70_arm38),
+        (0x310, decode_sm70_arm39),
+        (0x311, decode_sm70_arm40),
+        (0x312, decode_sm70_arm41),
+        (0x343, decode_sm70_arm42),
+        (0x344, decode_sm70_arm43),
+        (0x348, decode_sm70_arm44),
+        (0x355, decode_sm70_arm45),
+        (0x356, decode_sm70_arm46),
         (0x381, decode_sm70_arm1),
         (0x386, decode_sm70_arm2),
-        (0x389, decode_sm70_arm54),
-        (0x3c2, decode_sm70_arm55),
-        (0x402, decode_sm70_arm56),
-        (0x411, decode_sm70_arm57),
-        (0x416, decode_sm70_arm58),
-        (0x419, decode_sm70_arm59),
-        (0x421, decode_sm70_arm60),
-        (0x423, decode_sm70_arm61),
-        (0x424, decode_sm70_arm62),
-        (0x429, decode_sm70_arm63),
-        (0x42a, decode_sm70_arm64),
-        (0x42b, decode_sm70_arm65),
-        (0x430, decode_sm70_arm66),
-        (0x431, decode_sm70_arm67),
-        (0x435, decode_sm70_arm68),
-        (0x547, decode_sm70_arm69),
+        (0x387, decode_sm70_arm47),
+        (0x388, decode_sm70_arm48),
+        (0x389, decode_sm70_arm49),
+        (0x402, decode_sm70_arm50),
+        (0x411, decode_sm70_arm51),
+        (0x416, decode_sm70_arm52),
+        (0x419, decode_sm70_arm53),
+        (0x421, decode_sm70_arm54),
+        (0x423, decode_sm70_arm55),
+        (0x424, decode_sm70_arm56),
+        (0x429, decode_sm70_arm57),
+        (0x42a, decode_sm70_arm58),
+        (0x42b, decode_sm70_arm59),
+        (0x430, decode_sm70_arm60),
+        (0x431, decode_sm70_arm61),
+        (0x435, decode_sm70_arm62),
+        (0x547, decode_sm70_arm63),
         (0x581, decode_sm70_arm1),
         (0x586, decode_sm70_arm2),
-        (0x589, decode_sm70_arm70),
-        (0x607, decode_sm70_arm71),
-        (0x616, decode_sm70_arm72),
-        (0x619, decode_sm70_arm73),
-        (0x621, decode_sm70_arm74),
-        (0x623, decode_sm70_arm75),
-        (0x624, decode_sm70_arm76),
-        (0x625, decode_sm70_arm77),
-        (0x627, decode_sm70_arm78),
-        (0x629, decode_sm70_arm79),
-        (0x62a, decode_sm70_arm80),
-        (0x62b, decode_sm70_arm81),
-        (0x630, decode_sm70_arm82),
-        (0x631, decode_sm70_arm83),
-        (0x635, decode_sm70_arm84),
+        (0x588, decode_sm70_arm3),
+        (0x589, decode_sm70_arm64),
+        (0x607, decode_sm70_arm65),
+        (0x616, decode_sm70_arm66),
+        (0x619, decode_sm70_arm67),
+        (0x621, decode_sm70_arm68),
+        (0x623, decode_sm70_arm69),
+        (0x624, decode_sm70_arm70),
+        (0x625, decode_sm70_arm71),
+        (0x627, decode_sm70_arm72),
+        (0x629, decode_sm70_arm73),
+        (0x62a, decode_sm70_arm74),
+        (0x62b, decode_sm70_arm75),
+        (0x630, decode_sm70_arm76),
+        (0x631, decode_sm70_arm77),
+        (0x635, decode_sm70_arm78),
         (0x781, decode_sm70_arm1),
         (0x786, decode_sm70_arm2),
-        (0x802, decode_sm70_arm85),
-        (0x805, decode_sm70_arm86),
-        (0x807, decode_sm70_arm87),
-        (0x808, decode_sm70_arm88),
-        (0x809, decode_sm70_arm89),
-        (0x80b, decode_sm70_arm90),
-        (0x80c, decode_sm70_arm91),
-        (0x810, decode_sm70_arm92),
-        (0x811, decode_sm70_arm93),
-        (0x812, decode_sm70_arm94),
-        (0x813, decode_sm70_arm95),
-        (0x816, decode_sm70_arm96),
-        (0x817, decode_sm70_arm97),
-        (0x819, decode_sm70_arm98),
-        (0x81a, decode_sm70_arm99),
-        (0x81b, decode_sm70_arm100),
-        (0x81c, decode_sm70_arm101),
-        (0x820, decode_sm70_arm102),
-        (0x823, decode_sm70_arm103),
-        (0x824, decode_sm70_arm104),
-        (0x825, decode_sm70_arm105),
-        (0x827, decode_sm70_arm106),
-        (0x828, decode_sm70_arm107),
-        (0x82b, decode_sm70_arm108),
-        (0x831, decode_sm70_arm109),
-        (0x832, decode_sm70_arm110),
-        (0x835, decode_sm70_arm111),
-        (0x836, decode_sm70_arm112),
-        (0x845, decode_sm70_arm113),
-        (0x848, decode_sm70_arm114),
-        (0x900, decode_sm70_arm115),
-        (0x901, decode_sm70_arm116),
-        (0x904, decode_sm70_arm117),
-        (0x905, decode_sm70_arm118),
-        (0x906, decode_sm70_arm119),
-        (0x907, decode_sm70_arm120),
-        (0x908, decode_sm70_arm121),
-        (0x909, decode_sm70_arm122),
-        (0x910, decode_sm70_arm123),
-        (0x911, decode_sm70_arm124),
-        (0x912, decode_sm70_arm125),
-        (0x913, decode_sm70_arm126),
-        (0x918, decode_sm70_arm127),
-        (0x919, decode_sm70_arm128),
-        (0x941, decode_sm70_arm129),
-        (0x942, decode_sm70_arm130),
-        (0x943, decode_sm70_arm131),
-        (0x944, decode_sm70_arm132),
-        (0x945, decode_sm70_arm133),
-        (0x947, decode_sm70_arm134),
-        (0x948, decode_sm70_arm135),
-        (0x94d, decode_sm70_arm136),
-        (0x950, decode_sm70_arm137),
-        (0x956, decode_sm70_arm138),
-        (0x981, decode_sm70_arm139),
-        (0x986, decode_sm70_arm140),
-        (0x989, decode_sm70_arm141),
-        (0xa02, decode_sm70_arm142),
-        (0xa07, decode_sm70_arm143),
-        (0xa08, decode_sm70_arm144),
-        (0xa09, decode_sm70_arm145),
-        (0xa0b, decode_sm70_arm146),
-        (0xa0c, decode_sm70_arm147),
-        (0xa10, decode_sm70_arm148),
-        (0xa11, decode_sm70_arm149),
-        (0xa12, decode_sm70_arm150),
-        (0xa13, decode_sm70_arm151),
-        (0xa16, decode_sm70_arm152),
-        (0xa17, decode_sm70_arm153),
-        (0xa19, decode_sm70_arm154),
-        (0xa1a, decode_sm70_arm155),
-        (0xa1b, decode_sm70_arm156),
-        (0xa20, decode_sm70_arm157),
-        (0xa23, decode_sm70_arm158),
-        (0xa24, decode_sm70_arm159),
-        (0xa25, decode_sm70_arm160),
-        (0xa26, decode_sm70_arm161),
-        (0xa27, decode_sm70_arm162),
-        (0xa28, decode_sm70_arm163),
-        (0xa2b, decode_sm70_arm164),
-        (0xa31, decode_sm70_arm165),
-        (0xa32, decode_sm70_arm166),
-        (0xa35, decode_sm70_arm167),
-        (0xa36, decode_sm70_arm168),
-        (0xa45, decode_sm70_arm169),
-        (0xa48, decode_sm70_arm170),
-        (0xb00, decode_sm70_arm171),
-        (0xb01, decode_sm70_arm172),
-        (0xb04, decode_sm70_arm173),
-        (0xb05, decode_sm70_arm174),
-        (0xb06, decode_sm70_arm175),
-        (0xb07, decode_sm70_arm176),
-        (0xb08, decode_sm70_arm177),
-        (0xb09, decode_sm70_arm178),
-        (0xb10, decode_sm70_arm179),
-        (0xb11, decode_sm70_arm180),
-        (0xb12, decode_sm70_arm181),
-        (0xb13, decode_sm70_arm182),
-        (0xb48, decode_sm70_arm183),
-        (0xb56, decode_sm70_arm184),
+        (0x788, decode_sm70_arm3),
+        (0x802, decode_sm70_arm79),
+        (0x805, decode_sm70_arm80),
+        (0x807, decode_sm70_arm81),
+        (0x808, decode_sm70_arm82),
+        (0x809, decode_sm70_arm83),
+        (0x80b, decode_sm70_arm84),
+        (0x80c, decode_sm70_arm85),
+        (0x810, decode_sm70_arm86),
+        (0x811, decode_sm70_arm87),
+        (0x812, decode_sm70_arm88),
+        (0x813, decode_sm70_arm89),
+        (0x816, decode_sm70_arm90),
+        (0x817, decode_sm70_arm91),
+        (0x819, decode_sm70_arm92),
+        (0x81c, decode_sm70_arm93),
+        (0x820, decode_sm70_arm94),
+        (0x823, decode_sm70_arm95),
+        (0x824, decode_sm70_arm96),
+        (0x825, decode_sm70_arm97),
+        (0x827, decode_sm70_arm98),
+        (0x828, decode_sm70_arm99),
+        (0x82b, decode_sm70_arm100),
+        (0x831, decode_sm70_arm101),
+        (0x832, decode_sm70_arm102),
+        (0x835, decode_sm70_arm103),
+        (0x848, decode_sm70_arm104),
+        (0x900, decode_sm70_arm105),
+        (0x901, decode_sm70_arm106),
+        (0x904, decode_sm70_arm107),
+        (0x905, decode_sm70_arm108),
+        (0x906, decode_sm70_arm109),
+        (0x908, decode_sm70_arm110),
+        (0x909, decode_sm70_arm111),
+        (0x910, decode_sm70_arm112),
+        (0x911, decode_sm70_arm113),
+        (0x912, decode_sm70_arm114),
+        (0x918, decode_sm70_arm115),
+        (0x919, decode_sm70_arm116),
+        (0x941, decode_sm70_arm117),
+        (0x942, decode_sm70_arm118),
+        (0x943, decode_sm70_arm119),
+        (0x944, decode_sm70_arm120),
+        (0x945, decode_sm70_arm121),
+        (0x947, decode_sm70_arm122),
+        (0x948, decode_sm70_arm123),
+        (0x94d, decode_sm70_arm124),
+        (0x950, decode_sm70_arm125),
+        (0x956, decode_sm70_arm126),
+        (0x981, decode_sm70_arm127),
+        (0x983, decode_sm70_arm128),
+        (0x984, decode_sm70_arm129),
+        (0x986, decode_sm70_arm130),
+        (0x988, decode_sm70_arm3),
+        (0x989, decode_sm70_arm131),
+        (0xa02, decode_sm70_arm132),
+        (0xa07, decode_sm70_arm133),
+        (0xa08, decode_sm70_arm134),
+        (0xa09, decode_sm70_arm135),
+        (0xa0b, decode_sm70_arm136),
+        (0xa0c, decode_sm70_arm137),
+        (0xa10, decode_sm70_arm138),
+        (0xa11, decode_sm70_arm139),
+        (0xa12, decode_sm70_arm140),
+        (0xa13, decode_sm70_arm141),
+        (0xa16, decode_sm70_arm142),
+        (0xa17, decode_sm70_arm143),
+        (0xa19, decode_sm70_arm144),
+        (0xa20, decode_sm70_arm145),
+        (0xa23, decode_sm70_arm146),
+        (0xa24, decode_sm70_arm147),
+        (0xa25, decode_sm70_arm148),
+        (0xa27, decode_sm70_arm149),
+        (0xa28, decode_sm70_arm150),
+        (0xa2b, decode_sm70_arm151),
+        (0xa31, decode_sm70_arm152),
+        (0xa32, decode_sm70_arm153),
+        (0xa35, decode_sm70_arm154),
+        (0xa48, decode_sm70_arm155),
+        (0xb00, decode_sm70_arm156),
+        (0xb01, decode_sm70_arm157),
+        (0xb04, decode_sm70_arm158),
+        (0xb05, decode_sm70_arm159),
+        (0xb06, decode_sm70_arm160),
+        (0xb08, decode_sm70_arm161),
+        (0xb09, decode_sm70_arm162),
+        (0xb10, decode_sm70_arm163),
+        (0xb11, decode_sm70_arm164),
+        (0xb12, decode_sm70_arm165),
+        (0xb48, decode_sm70_arm166),
+        (0xb56, decode_sm70_arm167),
         (0xb81, decode_sm70_arm1),
-        (0xb82, decode_sm70_arm185),
+        (0xb82, decode_sm70_arm168),
         (0xb86, decode_sm70_arm2),
-        (0xc02, decode_sm70_arm186),
-        (0xc07, decode_sm70_arm187),
-        (0xc08, decode_sm70_arm188),
-        (0xc09, decode_sm70_arm189),
-        (0xc0b, decode_sm70_arm190),
-        (0xc0c, decode_sm70_arm191),
-        (0xc10, decode_sm70_arm192),
-        (0xc11, decode_sm70_arm193),
-        (0xc12, decode_sm70_arm194),
-        (0xc13, decode_sm70_arm195),
-        (0xc16, decode_sm70_arm196),
-        (0xc17, decode_sm70_arm197),
-        (0xc19, decode_sm70_arm198),
-        (0xc1a, decode_sm70_arm199),
-        (0xc1b, decode_sm70_arm200),
-        (0xc20, decode_sm70_arm201),
-        (0xc23, decode_sm70_arm202),
-        (0xc24, decode_sm70_arm203),
-        (0xc25, decode_sm70_arm204),
-        (0xc26, decode_sm70_arm205),
-        (0xc27, decode_sm70_arm206),
-        (0xc28, decode_sm70_arm207),
-        (0xc2b, decode_sm70_arm208),
-        (0xc31, decode_sm70_arm209),
-        (0xc32, decode_sm70_arm210),
-        (0xc35, decode_sm70_arm211),
-        (0xc36, decode_sm70_arm212),
-        (0xc45, decode_sm70_arm213),
-        (0xc48, decode_sm70_arm214),
-        (0xd00, decode_sm70_arm215),
-        (0xd01, decode_sm70_arm216),
-        (0xd04, decode_sm70_arm217),
-        (0xd05, decode_sm70_arm218),
-        (0xd06, decode_sm70_arm219),
-        (0xd07, decode_sm70_arm220),
-        (0xd08, decode_sm70_arm221),
-        (0xd09, decode_sm70_arm222),
-        (0xd10, decode_sm70_arm223),
-        (0xd11, decode_sm70_arm224),
-        (0xd12, decode_sm70_arm225),
-        (0xd13, decode_sm70_arm226),
+        (0xb88, decode_sm70_arm3),
+        (0xc02, decode_sm70_arm169),
+        (0xc07, decode_sm70_arm170),
+        (0xc08, decode_sm70_arm171),
+        (0xc09, decode_sm70_arm172),
+        (0xc0b, decode_sm70_arm173),
+        (0xc0c, decode_sm70_arm174),
+        (0xc10, decode_sm70_arm175),
+        (0xc11, decode_sm70_arm176),
+        (0xc12, decode_sm70_arm177),
+        (0xc13, decode_sm70_arm178),
+        (0xc16, decode_sm70_arm179),
+        (0xc17, decode_sm70_arm180),
+        (0xc19, decode_sm70_arm181),
+        (0xc20, decode_sm70_arm182),
+        (0xc23, decode_sm70_arm183),
+        (0xc24, decode_sm70_arm184),
+        (0xc25, decode_sm70_arm185),
+        (0xc27, decode_sm70_arm186),
+        (0xc28, decode_sm70_arm187),
+        (0xc2b, decode_sm70_arm188),
+        (0xc31, decode_sm70_arm189),
+        (0xc32, decode_sm70_arm190),
+        (0xc35, decode_sm70_arm191),
+        (0xc48, decode_sm70_arm192),
+        (0xd00, decode_sm70_arm193),
+        (0xd01, decode_sm70_arm194),
+        (0xd04, decode_sm70_arm195),
+        (0xd05, decode_sm70_arm196),
+        (0xd06, decode_sm70_arm197),
+        (0xd08, decode_sm70_arm198),
+        (0xd09, decode_sm70_arm199),
+        (0xd10, decode_sm70_arm200),
+        (0xd11, decode_sm70_arm201),
+        (0xd12, decode_sm70_arm202),
         (0xd81, decode_sm70_arm1),
         (0xd86, decode_sm70_arm2),
-        (0xe07, decode_sm70_arm227),
-        (0xe16, decode_sm70_arm228),
-        (0xe19, decode_sm70_arm229),
-        (0xe21, decode_sm70_arm230),
-        (0xe23, decode_sm70_arm231),
-        (0xe24, decode_sm70_arm232),
-        (0xe25, decode_sm70_arm233),
-        (0xe27, decode_sm70_arm234),
-        (0xe29, decode_sm70_arm235),
-        (0xe2a, decode_sm70_arm236),
-        (0xe2b, decode_sm70_arm237),
-        (0xe30, decode_sm70_arm238),
-        (0xe31, decode_sm70_arm239),
-        (0xe35, decode_sm70_arm240),
-        (0xf56, decode_sm70_arm241),
+        (0xd88, decode_sm70_arm3),
+        (0xe07, decode_sm70_arm203),
+        (0xe16, decode_sm70_arm204),
+        (0xe19, decode_sm70_arm205),
+        (0xe21, decode_sm70_arm206),
+        (0xe23, decode_sm70_arm207),
+        (0xe24, decode_sm70_arm208),
+        (0xe25, decode_sm70_arm209),
+        (0xe27, decode_sm70_arm210),
+        (0xe29, decode_sm70_arm211),
+        (0xe2a, decode_sm70_arm212),
+        (0xe2b, decode_sm70_arm213),
+        (0xe30, decode_sm70_arm214),
+        (0xe31, decode_sm70_arm215),
+        (0xe35, decode_sm70_arm216),
+        (0xf56, decode_sm70_arm217),
         (0xf81, decode_sm70_arm1),
         (0xf86, decode_sm70_arm2),
-        (0xf89, decode_sm70_arm242),
+        (0xf88, decode_sm70_arm3),
+        (0xf89, decode_sm70_arm218),
     ],
     decode_none,
 );
@@ -4484,6 +4504,13 @@ fn decode_sm70_arm2(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm3(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0x1fff7ff31000000000000ff01ff == 0x188 && matches!(sm, 75 | 80 | 86 | 89 | 90
+        | 100 | 120) => return decode_form:: < OpSts, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202 && matches!(sm, 120)
         => decode_form:: < OpMov64, 0 > (w, sm)
     );
@@ -4493,21 +4520,21 @@ fn decode_sm70_arm3(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm5(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x207 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpSel, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm5(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x208 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsel, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 0 > (w, sm)
@@ -4522,14 +4549,14 @@ fn decode_sm70_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x20b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsetp, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x20c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIsetp, 0 > (w, sm)
@@ -4540,7 +4567,7 @@ fn decode_sm70_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x210 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIadd3, 0 > (w, sm)
@@ -4552,7 +4579,7 @@ fn decode_sm70_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 0 > (w, sm)
@@ -4572,28 +4599,28 @@ fn decode_sm70_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x212 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpLop3, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x213 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpIabs, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x216 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPrmt, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x217 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => decode_form:: < OpImnmx, 0 > (w, sm)
@@ -4608,28 +4635,14 @@ fn decode_sm70_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x219 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpShf, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1fffffff5ffffffff0000000fff == 0x21a && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form:: < OpSgxt, 0 > (w, sm)
-    );
-    None
-}
 fn decode_sm70_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1fffffff7ffffffff0000000fff == 0x21b && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form:: < OpBmsk, 0 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 0 > (w,
@@ -4637,21 +4650,21 @@ fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x221 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFadd, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x223 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 0 > (w, sm)
@@ -4663,7 +4676,7 @@ fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 0 > (w, sm)
@@ -4675,33 +4688,14 @@ fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1fffffff900ffffff0000000fff == 0x226 && matches!(sm, 70) => decode_form:: <
-        OpIdp4a, 3 > (w, sm)
-    );
-    try_form!(
-        w & 0x1ffffffd900ffffff0000000fff == 0x10000000000000000226 && matches!(sm, 70)
-        => decode_form:: < OpIdp2a, 3 > (w, sm)
-    );
-    try_form!(
-        w & 0x1fffffff100ffffff0000000fff == 0x226 && matches!(sm, 75 | 80 | 86 | 89 | 90
-        | 100 | 120) => decode_form:: < OpIdp4a, 0 > (w, sm)
-    );
-    try_form!(
-        w & 0x1ffffffd100ffffff0000000fff == 0x10000000000000000226 && matches!(sm, 75 |
-        80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpIdp2a, 0 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDmul, 0 > (w, sm)
@@ -4712,7 +4706,7 @@ fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDadd, 0 > (w, sm)
@@ -4723,7 +4717,7 @@ fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x22a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDsetp, 3 > (w, sm)
@@ -4734,7 +4728,7 @@ fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 0 > (w, sm)
@@ -4745,7 +4739,7 @@ fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x40000000000000000230 && matches!(sm, 86 |
         89) => decode_form:: < OpHadd2F32, 0 > (w, sm)
@@ -4768,7 +4762,7 @@ fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x231 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 0 > (w, sm)
@@ -4787,7 +4781,7 @@ fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x232 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHmul2, 0 > (w, sm)
@@ -4798,7 +4792,7 @@ fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x235 && matches!(sm, 120) => decode_form::
         < OpIadd, 3 > (w, sm)
@@ -4825,21 +4819,7 @@ fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1fffffffdff7fffff0000000fff == 0x236 && matches!(sm, 90 | 100) => return
-        decode_form:: < OpViadd, 0 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1ffffcf3bffffffff00ff000fff == 0x10000000000000000245 && matches!(sm, 86 |
-        89 | 90 | 100 | 120) => return decode_form:: < OpI2fp, 0 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
         => decode_form:: < OpVimnmx, 3 > (w, sm)
@@ -4854,68 +4834,42 @@ fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1fffff1ffffffffffff00000fff == 0x2ca && matches!(sm, 90) => decode_form:: <
-        OpR2ur, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0x1fffff1ffffffffffff00000fff == 0x2ca && matches!(sm, 100 | 120) =>
-        decode_form:: < OpR2ur, 2 > (w, sm)
-    );
-    try_form!(
-        w & 0x1fffff1ffffffffffff00000fff == 0x10000000000000000002ca && matches!(sm, 90)
-        => decode_form:: < OpR2urOr, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0x1fffff1ffffffffffff00000fff == 0x10000000000000000002ca && matches!(sm, 100
-        | 120) => return decode_form:: < OpR2urOr, 2 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x300 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFlo, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x301 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBrev, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x304 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x305 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x306 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1ffff8e07ff0fffff00ff000fff == 0x307 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form:: < OpFrnd, 0 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) => decode_form:: <
         OpMufu, 0 > (w, sm)
@@ -4930,42 +4884,35 @@ fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x309 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPopc, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x310 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x311 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x312 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1ffff8e07ff3fffff00ff000fff == 0x313 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form:: < OpFrnd64, 0 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCallAbsR, 0 > (w, sm)
@@ -4976,7 +4923,7 @@ fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCallR, 0 > (w, sm)
@@ -4987,7 +4934,7 @@ fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff00ffff0fff == 0x348 && matches!(sm, 70 | 75) =>
         decode_form:: < OpWarpsync, 0 > (w, sm)
@@ -5002,21 +4949,39 @@ fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffffffffffff0000fff == 0x355 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmovR, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffefffffffffff00f0ff0fff == 0x356 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmov, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffff8ff1ff0000000000ff0fff == 0x387 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpStl, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffffff1ff0000000000ff0fff == 0x388 && matches!(sm, 70) => decode_form:: <
+        OpSts, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff7ff31000000000000ff01ff == 0x188 && matches!(sm, 75 | 80 | 86 | 89 | 90
+        | 100 | 120) => return decode_form:: < OpSts, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x389 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpShfl, 0 > (w, sm)
@@ -5027,25 +4992,14 @@ fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1fffff1ffffffffffff00c00fff == 0x3c2 && matches!(sm, 75 | 80 | 86 | 89) =>
-        decode_form:: < OpR2ur, 0 > (w, sm)
-    );
-    try_form!(
-        w & 0x1fffff1ffffffffffff00c00fff == 0x10000000000000000003c2 && matches!(sm, 75
-        | 80 | 86 | 89) => return decode_form:: < OpR2urOr, 0 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) => return
         decode_form:: < OpMov64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLeaHi, 4 > (w, sm)
@@ -5057,35 +5011,35 @@ fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPrmt, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpShf, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFadd, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 4 > (w, sm)
@@ -5097,7 +5051,7 @@ fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDadd, 1 > (w, sm)
@@ -5108,7 +5062,7 @@ fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDsetp, 0 > (w, sm)
@@ -5119,7 +5073,7 @@ fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 4 > (w, sm)
@@ -5130,7 +5084,7 @@ fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0000000000000fff == 0x40000000000000000430 && matches!(sm, 86 |
         89) => decode_form:: < OpHadd2F32, 1 > (w, sm)
@@ -5153,7 +5107,7 @@ fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x431 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 4 > (w, sm)
@@ -5172,7 +5126,7 @@ fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c000000000000000fff == 0x435 && matches!(sm, 80 | 86 | 89) =>
         decode_form:: < OpHfma2Mma, 4 > (w, sm)
@@ -5183,7 +5137,7 @@ fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 89) => decode_form:: < OpBraUp, 0 > (w, sm)
@@ -5194,7 +5148,7 @@ fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x589 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpShfl, 1 > (w, sm)
@@ -5205,42 +5159,42 @@ fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) => return
         decode_form:: < OpSel64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPrmt, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpShf, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImad, 5 > (w, sm)
@@ -5251,7 +5205,7 @@ fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImadWide, 4 > (w, sm)
@@ -5262,35 +5216,35 @@ fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return decode_form:: < OpImadHi, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDsetp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff080000ff00000fff == 0x40000000000000000630 && matches!(sm, 86 |
         89) => decode_form:: < OpHadd2F32, 2 > (w, sm)
@@ -5313,7 +5267,7 @@ fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0x631 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 5 > (w, sm)
@@ -5332,7 +5286,7 @@ fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0x635 && matches!(sm, 80 | 86 | 89) =>
         decode_form:: < OpHfma2Mma, 5 > (w, sm)
@@ -5343,14 +5297,14 @@ fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpMov, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpCs2r, 0 > (w, sm)
@@ -5361,21 +5315,21 @@ fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpSel, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsel, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 1 > (w, sm)
@@ -5390,14 +5344,14 @@ fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsetp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIsetp, 1 > (w, sm)
@@ -5408,7 +5362,7 @@ fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIadd3, 1 > (w, sm)
@@ -5420,7 +5374,7 @@ fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 1 > (w, sm)
@@ -5440,28 +5394,28 @@ fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpLop3, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpIabs, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPrmt, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => decode_form:: < OpImnmx, 1 > (w, sm)
@@ -5476,28 +5430,14 @@ fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpShf, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1fffffff5ff0000000000000fff == 0x81a && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form:: < OpSgxt, 1 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1fffffff7ff0000000000000fff == 0x81b && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form:: < OpBmsk, 1 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpPlop3, 0 > (w, sm)
@@ -5508,7 +5448,7 @@ fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 1 > (w,
@@ -5516,14 +5456,14 @@ fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 1 > (w, sm)
@@ -5535,7 +5475,7 @@ fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 1 > (w, sm)
@@ -5547,14 +5487,14 @@ fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDmul, 1 > (w, sm)
@@ -5565,7 +5505,7 @@ fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 1 > (w, sm)
@@ -5576,7 +5516,7 @@ fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x831 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 1 > (w, sm)
@@ -5595,7 +5535,7 @@ fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0000000000000fff == 0x832 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHmul2, 1 > (w, sm)
@@ -5606,7 +5546,7 @@ fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120) => decode_form::
         < OpIadd, 4 > (w, sm)
@@ -5633,21 +5573,7 @@ fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1fffffffdff0000000000000fff == 0x836 && matches!(sm, 90 | 100) => return
-        decode_form:: < OpViadd, 1 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1ffffcf3bff00000000ff000fff == 0x10000000000000000845 && matches!(sm, 86 |
-        89 | 90 | 100 | 120) => return decode_form:: < OpI2fp, 1 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => decode_form:: < OpVimnmx, 4 > (w, sm)
@@ -5662,49 +5588,42 @@ fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFlo, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBrev, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1ffff8e07ff00000000ff000fff == 0x907 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form:: < OpFrnd, 1 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) => decode_form:: <
         OpMufu, 1 > (w, sm)
@@ -5719,56 +5638,49 @@ fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPopc, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1ffff8e07ff00000000ff000fff == 0x913 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return decode_form:: < OpFrnd64, 1 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpNop, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpS2r, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x941 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpBsync, 0 > (w, sm)
@@ -5779,7 +5691,7 @@ fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x942 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpBreak, 0 > (w, sm)
@@ -5790,7 +5702,7 @@ fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCallAbs, 0 > (w, sm)
@@ -5801,7 +5713,7 @@ fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCall, 0 > (w, sm)
@@ -5812,7 +5724,7 @@ fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff00000003fff00fff == 0x945 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpBssy, 0 > (w, sm)
@@ -5823,7 +5735,7 @@ fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpBra, 0 > (w, sm)
@@ -5846,7 +5758,7 @@ fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff00000000ffff0fff == 0x948 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpWarpsync, 2 > (w, sm)
@@ -5857,14 +5769,14 @@ fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpExit, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpRet, 2 > (w, sm)
@@ -5907,14 +5819,14 @@ fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffefffff00000000f0ff0fff == 0x956 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmov, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70)
         => decode_form:: < OpLdg, 1 > (w, sm)
@@ -5941,7 +5853,33 @@ fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffff8ff1ff000000ff00000fff == 0x983 && matches!(sm, 70) => decode_form:: <
+        OpLdl, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff78ff1ff0000000000000fff == 0x983 && matches!(sm, 75 | 80 | 86 | 89 | 90
+        | 100 | 120) => return decode_form:: < OpLdl, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffffffe1ff000000ff00000fff == 0x984 && matches!(sm, 70) => decode_form:: <
+        OpLds, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff7ff31ff0000000000000fff == 0x984 && matches!(sm, 80 | 86 | 89 | 90 |
+        100 | 120) => decode_form:: < OpLds, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff7ff21ff0000000000000fff == 0x984 && matches!(sm, 75) => return
+        decode_form:: < OpLds, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
         86 | 89 | 90) => decode_form:: < OpStg, 2 > (w, sm)
@@ -5972,7 +5910,7 @@ fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x989 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpShfl, 2 > (w, sm)
@@ -5983,28 +5921,28 @@ fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpMov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpSel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFsel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 2 > (w, sm)
@@ -6019,21 +5957,21 @@ fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpIsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpIadd3, 2 > (w, sm)
@@ -6044,7 +5982,7 @@ fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90) => decode_form:: < OpLea, 2 > (w, sm)
@@ -6063,70 +6001,56 @@ fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpLop3, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpIabs, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPrmt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return decode_form:: < OpImnmx, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpShf, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1fffffff5fff80000ff00000fff == 0xa1a && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return decode_form:: < OpSgxt, 2 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1fffffff7fff80000ff00000fff == 0xa1b && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return decode_form:: < OpBmsk, 2 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => return decode_form:: < OpFmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImad, 2 > (w, sm)
@@ -6137,7 +6061,7 @@ fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImadWide, 2 > (w, sm)
@@ -6148,47 +6072,28 @@ fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1fffffff900f80000ff00000fff == 0xa26 && matches!(sm, 70) => decode_form:: <
-        OpIdp4a, 4 > (w, sm)
-    );
-    try_form!(
-        w & 0x1ffffffd900f80000ff00000fff == 0x10000000000000000a26 && matches!(sm, 70)
-        => decode_form:: < OpIdp2a, 4 > (w, sm)
-    );
-    try_form!(
-        w & 0x1fffffff100f80000ff00000fff == 0xa26 && matches!(sm, 75 | 80 | 86 | 89 |
-        90) => decode_form:: < OpIdp4a, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0x1ffffffd100f80000ff00000fff == 0x10000000000000000a26 && matches!(sm, 75 |
-        80 | 86 | 89 | 90) => return decode_form:: < OpIdp2a, 1 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return decode_form:: < OpImadHi, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 2 > (w, sm)
@@ -6207,7 +6112,7 @@ fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHmul2, 2 > (w, sm)
@@ -6218,7 +6123,7 @@ fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 89) =>
         decode_form:: < OpHfma2Mma, 2 > (w, sm)
@@ -6229,70 +6134,49 @@ fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1fffffffdff780000ff00000fff == 0xa36 && matches!(sm, 90) => return
-        decode_form:: < OpViadd, 2 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1ffffcf3bfff80000ffff000fff == 0x10000000000000000a45 && matches!(sm, 86 |
-        89 | 90) => return decode_form:: < OpI2fp, 2 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return decode_form:: < OpVimnmx, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFlo, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpBrev, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2i, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpI2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1ffff8e07ff080000ffff000fff == 0xb07 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return decode_form:: < OpFrnd, 2 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => decode_form:: <
         OpMufu, 2 > (w, sm)
@@ -6307,56 +6191,49 @@ fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPopc, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2i64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpI2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1ffff8e07ff380000ffff000fff == 0xb13 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return decode_form:: < OpFrnd64, 2 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => return decode_form:: < OpWarpsync, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpBmov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 89 | 90 |
         100 | 120) => decode_form:: < OpLdc, 0 > (w, sm)
@@ -6367,7 +6244,7 @@ fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120) => decode_form:: < OpMov64, 2 > (w, sm)
@@ -6378,21 +6255,21 @@ fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpSel, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFsel, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => decode_form:: < OpFmnmx, 3 > (w, sm)
@@ -6407,14 +6284,14 @@ fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFsetp, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIsetp, 3 > (w, sm)
@@ -6425,7 +6302,7 @@ fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIadd3, 3 > (w, sm)
@@ -6436,7 +6313,7 @@ fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 3 > (w, sm)
@@ -6455,28 +6332,28 @@ fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpLop3, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpIabs, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPrmt, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpImnmx, 3 > (w, sm)
@@ -6491,42 +6368,28 @@ fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpShf, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1fffffff5ffffffff0000000fff == 0x80000000000000000000c1a && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpSgxt, 3 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1fffffff7ffffffff0000000fff == 0x80000000000000000000c1b && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpBmsk, 3 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFfma, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 3 > (w, sm)
@@ -6537,7 +6400,7 @@ fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 3 > (w, sm)
@@ -6549,25 +6412,14 @@ fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm205(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1fffffff100ffffff0000000fff == 0x80000000000000000000c26 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIdp4a, 2 > (w, sm)
-    );
-    try_form!(
-        w & 0x1ffffffd100ffffff0000000fff == 0x80010000000000000000c26 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpIdp2a, 2 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDmul, 3 > (w, sm)
@@ -6578,7 +6430,7 @@ fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDfma, 3 > (w, sm)
@@ -6589,7 +6441,7 @@ fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 3 > (w, sm)
@@ -6608,7 +6460,7 @@ fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpHmul2, 3 > (w, sm)
@@ -6619,7 +6471,7 @@ fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120) => decode_form:: < OpIadd, 5 > (w, sm)
@@ -6646,21 +6498,7 @@ fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1fffffffdff7fffff0000000fff == 0x80000000000000000000c36 && matches!(sm, 90
-        | 100) => return decode_form:: < OpViadd, 3 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1ffffcf3bffffffff00ff000fff == 0x80010000000000000000c45 && matches!(sm, 86
-        | 89 | 90 | 100 | 120) => return decode_form:: < OpI2fp, 3 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => decode_form:: < OpVimnmx, 6 > (w, sm)
@@ -6675,49 +6513,42 @@ fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFlo, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpBrev, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2f, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2i, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2f, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d07 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFrnd, 3 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm221(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpMufu, 6 > (w, sm)
@@ -6728,77 +6559,70 @@ fn decode_sm70_arm221(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPopc, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2f64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2i64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm225(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2f64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0x1ffff8e07ff3fffff00ff000fff == 0x80000000000000000000d13 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFrnd64, 3 > (w, sm)
-    );
-    None
-}
-fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120) => return decode_form:: < OpSel64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm228(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPrmt, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm229(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm205(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpShf, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFadd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFfma, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 6 > (w, sm)
@@ -6809,7 +6633,7 @@ fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm233(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 5 > (w, sm)
@@ -6821,14 +6645,14 @@ fn decode_sm70_arm233(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDadd, 3 > (w, sm)
@@ -6839,7 +6663,7 @@ fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDsetp, 2 > (w, sm)
@@ -6850,7 +6674,7 @@ fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDfma, 6 > (w, sm)
@@ -6861,7 +6685,7 @@ fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 89) => decode_form:: < OpHadd2F32, 3 > (w, sm)
@@ -6884,7 +6708,7 @@ fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 6 > (w, sm)
@@ -6903,7 +6727,7 @@ fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 89) => decode_form:: < OpHfma2Mma, 6 > (w, sm)
@@ -6914,14 +6738,14 @@ fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmov, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpShfl, 3 > (w, sm)
@@ -6942,258 +6766,240 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
     &[
         (0x181, print_sm70_arm1),
         (0x186, print_sm70_arm2),
-        (0x202, print_sm70_arm3),
-        (0x207, print_sm70_arm4),
-        (0x208, print_sm70_arm5),
-        (0x209, print_sm70_arm6),
-        (0x20b, print_sm70_arm7),
-        (0x20c, print_sm70_arm8),
-        (0x210, print_sm70_arm9),
-        (0x211, print_sm70_arm10),
-        (0x212, print_sm70_arm11),
-        (0x213, print_sm70_arm12),
-        (0x216, print_sm70_arm13),
-        (0x217, print_sm70_arm14),
-        (0x219, print_sm70_arm15),
-        (0x21a, print_sm70_arm16),
-        (0x21b, print_sm70_arm17),
-        (0x220, print_sm70_arm18),
-        (0x221, print_sm70_arm19),
-        (0x223, print_sm70_arm20),
-        (0x224, print_sm70_arm21),
-        (0x225, print_sm70_arm22),
-        (0x226, print_sm70_arm23),
-        (0x227, print_sm70_arm24),
-        (0x228, print_sm70_arm25),
-        (0x229, print_sm70_arm26),
-        (0x22a, print_sm70_arm27),
-        (0x22b, print_sm70_arm28),
-        (0x230, print_sm70_arm29),
-        (0x231, print_sm70_arm30),
-        (0x232, print_sm70_arm31),
-        (0x235, print_sm70_arm32),
-        (0x236, print_sm70_arm33),
-        (0x245, print_sm70_arm34),
-        (0x248, print_sm70_arm35),
-        (0x2ca, print_sm70_arm36),
-        (0x300, print_sm70_arm37),
-        (0x301, print_sm70_arm38),
-        (0x304, print_sm70_arm39),
-        (0x305, print_sm70_arm40),
-        (0x306, print_sm70_arm41),
-        (0x307, print_sm70_arm42),
-        (0x308, print_sm70_arm43),
-        (0x309, print_sm70_arm44),
-        (0x310, print_sm70_arm45),
-        (0x311, print_sm70_arm46),
-        (0x312, print_sm70_arm47),
-        (0x313, print_sm70_arm48),
-        (0x343, print_sm70_arm49),
-        (0x344, print_sm70_arm50),
-        (0x348, print_sm70_arm51),
-        (0x355, print_sm70_arm52),
-        (0x356, print_sm70_arm53),
+        (0x188, print_sm70_arm3),
+        (0x202, print_sm70_arm4),
+        (0x207, print_sm70_arm5),
+        (0x208, print_sm70_arm6),
+        (0x209, print_sm70_arm7),
+        (0x20b, print_sm70_arm8),
+        (0x20c, print_sm70_arm9),
+        (0x210, print_sm70_arm10),
+        (0x211, print_sm70_arm11),
+        (0x212, print_sm70_arm12),
+        (0x213, print_sm70_arm13),
+        (0x216, print_sm70_arm14),
+        (0x217, print_sm70_arm15),
+        (0x219, print_sm70_arm16),
+        (0x220, print_sm70_arm17),
+        (0x221, print_sm70_arm18),
+        (0x223, print_sm70_arm19),
+        (0x224, print_sm70_arm20),
+        (0x225, print_sm70_arm21),
+        (0x227, print_sm70_arm22),
+        (0x228, print_sm70_arm23),
+        (0x229, print_sm70_arm24),
+        (0x22a, print_sm70_arm25),
+        (0x22b, print_sm70_arm26),
+        (0x230, print_sm70_arm27),
+        (0x231, print_sm70_arm28),
+        (0x232, print_sm70_arm29),
+        (0x235, print_sm70_arm30),
+        (0x248, print_sm70_arm31),
+        (0x300, print_sm70_arm32),
+        (0x301, print_sm70_arm33),
+        (0x304, print_sm70_arm34),
+        (0x305, print_sm70_arm35),
+        (0x306, print_sm70_arm36),
+        (0x308, print_sm70_arm37),
+        (0x309, print_sm70_arm38),
+        (0x310, print_sm70_arm39),
+        (0x311, print_sm70_arm40),
+        (0x312, print_sm70_arm41),
+        (0x343, print_sm70_arm42),
+        (0x344, print_sm70_arm43),
+        (0x348, print_sm70_arm44),
+        (0x355, print_sm70_arm45),
+        (0x356, print_sm70_arm46),
         (0x381, print_sm70_arm1),
         (0x386, print_sm70_arm2),
-        (0x389, print_sm70_arm54),
-        (0x3c2, print_sm70_arm55),
-        (0x402, print_sm70_arm56),
-        (0x411, print_sm70_arm57),
-        (0x416, print_sm70_arm58),
-        (0x419, print_sm70_arm59),
-        (0x421, print_sm70_arm60),
-        (0x423, print_sm70_arm61),
-        (0x424, print_sm70_arm62),
-        (0x429, print_sm70_arm63),
-        (0x42a, print_sm70_arm64),
-        (0x42b, print_sm70_arm65),
-        (0x430, print_sm70_arm66),
-        (0x431, print_sm70_arm67),
-        (0x435, print_sm70_arm68),
-        (0x547, print_sm70_arm69),
+        (0x387, print_sm70_arm47),
+        (0x388, print_sm70_arm48),
+        (0x389, print_sm70_arm49),
+        (0x402, print_sm70_arm50),
+        (0x411, print_sm70_arm51),
+        (0x416, print_sm70_arm52),
+        (0x419, print_sm70_arm53),
+        (0x421, print_sm70_arm54),
+        (0x423, print_sm70_arm55),
+        (0x424, print_sm70_arm56),
+        (0x429, print_sm70_arm57),
+        (0x42a, print_sm70_arm58),
+        (0x42b, print_sm70_arm59),
+        (0x430, print_sm70_arm60),
+        (0x431, print_sm70_arm61),
+        (0x435, print_sm70_arm62),
+        (0x547, print_sm70_arm63),
         (0x581, print_sm70_arm1),
         (0x586, print_sm70_arm2),
-        (0x589, print_sm70_arm70),
-        (0x607, print_sm70_arm71),
-        (0x616, print_sm70_arm72),
-        (0x619, print_sm70_arm73),
-        (0x621, print_sm70_arm74),
-        (0x623, print_sm70_arm75),
-        (0x624, print_sm70_arm76),
-        (0x625, print_sm70_arm77),
-        (0x627, print_sm70_arm78),
-        (0x629, print_sm70_arm79),
-        (0x62a, print_sm70_arm80),
-        (0x62b, print_sm70_arm81),
-        (0x630, print_sm70_arm82),
-        (0x631, print_sm70_arm83),
-        (0x635, print_sm70_arm84),
+        (0x588, print_sm70_arm3),
+        (0x589, print_sm70_arm64),
+        (0x607, print_sm70_arm65),
+        (0x616, print_sm70_arm66),
+        (0x619, print_sm70_arm67),
+        (0x621, print_sm70_arm68),
+        (0x623, print_sm70_arm69),
+        (0x624, print_sm70_arm70),
+        (0x625, print_sm70_arm71),
+        (0x627, print_sm70_arm72),
+        (0x629, print_sm70_arm73),
+        (0x62a, print_sm70_arm74),
+        (0x62b, print_sm70_arm75),
+        (0x630, print_sm70_arm76),
+        (0x631, print_sm70_arm77),
+        (0x635, print_sm70_arm78),
         (0x781, print_sm70_arm1),
         (0x786, print_sm70_arm2),
-        (0x802, print_sm70_arm85),
-        (0x805, print_sm70_arm86),
-        (0x807, print_sm70_arm87),
-        (0x808, print_sm70_arm88),
-        (0x809, print_sm70_arm89),
-        (0x80b, print_sm70_arm90),
-        (0x80c, print_sm70_arm91),
-        (0x810, print_sm70_arm92),
-        (0x811, print_sm70_arm93),
-        (0x812, print_sm70_arm94),
-        (0x813, print_sm70_arm95),
-        (0x816, print_sm70_arm96),
-        (0x817, print_sm70_arm97),
-        (0x819, print_sm70_arm98),
-        (0x81a, print_sm70_arm99),
-        (0x81b, print_sm70_arm100),
-        (0x81c, print_sm70_arm101),
-        (0x820, print_sm70_arm102),
-        (0x823, print_sm70_arm103),
-        (0x824, print_sm70_arm104),
-        (0x825, print_sm70_arm105),
-        (0x827, print_sm70_arm106),
-        (0x828, print_sm70_arm107),
-        (0x82b, print_sm70_arm108),
-        (0x831, print_sm70_arm109),
-        (0x832, print_sm70_arm110),
-        (0x835, print_sm70_arm111),
-        (0x836, print_sm70_arm112),
-        (0x845, print_sm70_arm113),
-        (0x848, print_sm70_arm114),
-        (0x900, print_sm70_arm115),
-        (0x901, print_sm70_arm116),
-        (0x904, print_sm70_arm117),
-        (0x905, print_sm70_arm118),
-        (0x906, print_sm70_arm119),
-        (0x907, print_sm70_arm120),
-        (0x908, print_sm70_arm121),
-        (0x909, print_sm70_arm122),
-        (0x910, print_sm70_arm123),
-        (0x911, print_sm70_arm124),
-        (0x912, print_sm70_arm125),
-        (0x913, print_sm70_arm126),
-        (0x918, print_sm70_arm127),
-        (0x919, print_sm70_arm128),
-        (0x941, print_sm70_arm129),
-        (0x942, print_sm70_arm130),
-        (0x943, print_sm70_arm131),
-        (0x944, print_sm70_arm132),
-        (0x945, print_sm70_arm133),
-        (0x947, print_sm70_arm134),
-        (0x948, print_sm70_arm135),
-        (0x94d, print_sm70_arm136),
-        (0x950, print_sm70_arm137),
-        (0x956, print_sm70_arm138),
-        (0x981, print_sm70_arm139),
-        (0x986, print_sm70_arm140),
-        (0x989, print_sm70_arm141),
-        (0xa02, print_sm70_arm142),
-        (0xa07, print_sm70_arm143),
-        (0xa08, print_sm70_arm144),
-        (0xa09, print_sm70_arm145),
-        (0xa0b, print_sm70_arm146),
-        (0xa0c, print_sm70_arm147),
-        (0xa10, print_sm70_arm148),
-        (0xa11, print_sm70_arm149),
-        (0xa12, print_sm70_arm150),
-        (0xa13, print_sm70_arm151),
-        (0xa16, print_sm70_arm152),
-        (0xa17, print_sm70_arm153),
-        (0xa19, print_sm70_arm154),
-        (0xa1a, print_sm70_arm155),
-        (0xa1b, print_sm70_arm156),
-        (0xa20, print_sm70_arm157),
-        (0xa23, print_sm70_arm158),
-        (0xa24, print_sm70_arm159),
-        (0xa25, print_sm70_arm160),
-        (0xa26, print_sm70_arm161),
-        (0xa27, print_sm70_arm162),
-        (0xa28, print_sm70_arm163),
-        (0xa2b, print_sm70_arm164),
-        (0xa31, print_sm70_arm165),
-        (0xa32, print_sm70_arm166),
-        (0xa35, print_sm70_arm167),
-        (0xa36, print_sm70_arm168),
-        (0xa45, print_sm70_arm169),
-        (0xa48, print_sm70_arm170),
-        (0xb00, print_sm70_arm171),
-        (0xb01, print_sm70_arm172),
-        (0xb04, print_sm70_arm173),
-        (0xb05, print_sm70_arm174),
-        (0xb06, print_sm70_arm175),
-        (0xb07, print_sm70_arm176),
-        (0xb08, print_sm70_arm177),
-        (0xb09, print_sm70_arm178),
-        (0xb10, print_sm70_arm179),
-        (0xb11, print_sm70_arm180),
-        (0xb12, print_sm70_arm181),
-        (0xb13, print_sm70_arm182),
-        (0xb48, print_sm70_arm183),
-        (0xb56, print_sm70_arm184),
+        (0x788, print_sm70_arm3),
+        (0x802, print_sm70_arm79),
+        (0x805, print_sm70_arm80),
+        (0x807, print_sm70_arm81),
+        (0x808, print_sm70_arm82),
+        (0x809, print_sm70_arm83),
+        (0x80b, print_sm70_arm84),
+        (0x80c, print_sm70_arm85),
+        (0x810, print_sm70_arm86),
+        (0x811, print_sm70_arm87),
+        (0x812, print_sm70_arm88),
+        (0x813, print_sm70_arm89),
+        (0x816, print_sm70_arm90),
+        (0x817, print_sm70_arm91),
+        (0x819, print_sm70_arm92),
+        (0x81c, print_sm70_arm93),
+        (0x820, print_sm70_arm94),
+        (0x823, print_sm70_arm95),
+        (0x824, print_sm70_arm96),
+        (0x825, print_sm70_arm97),
+        (0x827, print_sm70_arm98),
+        (0x828, print_sm70_arm99),
+        (0x82b, print_sm70_arm100),
+        (0x831, print_sm70_arm101),
+        (0x832, print_sm70_arm102),
+        (0x835, print_sm70_arm103),
+        (0x848, print_sm70_arm104),
+        (0x900, print_sm70_arm105),
+        (0x901, print_sm70_arm106),
+        (0x904, print_sm70_arm107),
+        (0x905, print_sm70_arm108),
+        (0x906, print_sm70_arm109),
+        (0x908, print_sm70_arm110),
+        (0x909, print_sm70_arm111),
+        (0x910, print_sm70_arm112),
+        (0x911, print_sm70_arm113),
+        (0x912, print_sm70_arm114),
+        (0x918, print_sm70_arm115),
+        (0x919, print_sm70_arm116),
+        (0x941, print_sm70_arm117),
+        (0x942, print_sm70_arm118),
+        (0x943, print_sm70_arm119),
+        (0x944, print_sm70_arm120),
+        (0x945, print_sm70_arm121),
+        (0x947, print_sm70_arm122),
+        (0x948, print_sm70_arm123),
+        (0x94d, print_sm70_arm124),
+        (0x950, print_sm70_arm125),
+        (0x956, print_sm70_arm126),
+        (0x981, print_sm70_arm127),
+        (0x983, print_sm70_arm128),
+        (0x984, print_sm70_arm129),
+        (0x986, print_sm70_arm130),
+        (0x988, print_sm70_arm3),
+        (0x989, print_sm70_arm131),
+        (0xa02, print_sm70_arm132),
+        (0xa07, print_sm70_arm133),
+        (0xa08, print_sm70_arm134),
+        (0xa09, print_sm70_arm135),
+        (0xa0b, print_sm70_arm136),
+        (0xa0c, print_sm70_arm137),
+        (0xa10, print_sm70_arm138),
+        (0xa11, print_sm70_arm139),
+        (0xa12, print_sm70_arm140),
+        (0xa13, print_sm70_arm141),
+        (0xa16, print_sm70_arm142),
+        (0xa17, print_sm70_arm143),
+        (0xa19, print_sm70_arm144),
+        (0xa20, print_sm70_arm145),
+        (0xa23, print_sm70_arm146),
+        (0xa24, print_sm70_arm147),
+        (0xa25, print_sm70_arm148),
+        (0xa27, print_sm70_arm149),
+        (0xa28, print_sm70_arm150),
+        (0xa2b, print_sm70_arm151),
+        (0xa31, print_sm70_arm152),
+        (0xa32, print_sm70_arm153),
+        (0xa35, print_sm70_arm154),
+        (0xa48, print_sm70_arm155),
+        (0xb00, print_sm70_arm156),
+        (0xb01, print_sm70_arm157),
+        (0xb04, print_sm70_arm158),
+        (0xb05, print_sm70_arm159),
+        (0xb06, print_sm70_arm160),
+        (0xb08, print_sm70_arm161),
+        (0xb09, print_sm70_arm162),
+        (0xb10, print_sm70_arm163),
+        (0xb11, print_sm70_arm164),
+        (0xb12, print_sm70_arm165),
+        (0xb48, print_sm70_arm166),
+        (0xb56, print_sm70_arm167),
         (0xb81, print_sm70_arm1),
-        (0xb82, print_sm70_arm185),
+        (0xb82, print_sm70_arm168),
         (0xb86, print_sm70_arm2),
-        (0xc02, print_sm70_arm186),
-        (0xc07, print_sm70_arm187),
-        (0xc08, print_sm70_arm188),
-        (0xc09, print_sm70_arm189),
-        (0xc0b, print_sm70_arm190),
-        (0xc0c, print_sm70_arm191),
-        (0xc10, print_sm70_arm192),
-        (0xc11, print_sm70_arm193),
-        (0xc12, print_sm70_arm194),
-        (0xc13, print_sm70_arm195),
-        (0xc16, print_sm70_arm196),
-        (0xc17, print_sm70_arm197),
-        (0xc19, print_sm70_arm198),
-        (0xc1a, print_sm70_arm199),
-        (0xc1b, print_sm70_arm200),
-        (0xc20, print_sm70_arm201),
-        (0xc23, print_sm70_arm202),
-        (0xc24, print_sm70_arm203),
-        (0xc25, print_sm70_arm204),
-        (0xc26, print_sm70_arm205),
-        (0xc27, print_sm70_arm206),
-        (0xc28, print_sm70_arm207),
-        (0xc2b, print_sm70_arm208),
-        (0xc31, print_sm70_arm209),
-        (0xc32, print_sm70_arm210),
-        (0xc35, print_sm70_arm211),
-        (0xc36, print_sm70_arm212),
-        (0xc45, print_sm70_arm213),
-        (0xc48, print_sm70_arm214),
-        (0xd00, print_sm70_arm215),
-        (0xd01, print_sm70_arm216),
-        (0xd04, print_sm70_arm217),
-        (0xd05, print_sm70_arm218),
-        (0xd06, print_sm70_arm219),
-        (0xd07, print_sm70_arm220),
-        (0xd08, print_sm70_arm221),
-        (0xd09, print_sm70_arm222),
-        (0xd10, print_sm70_arm223),
-        (0xd11, print_sm70_arm224),
-        (0xd12, print_sm70_arm225),
-        (0xd13, print_sm70_arm226),
+        (0xb88, print_sm70_arm3),
+        (0xc02, print_sm70_arm169),
+        (0xc07, print_sm70_arm170),
+        (0xc08, print_sm70_arm171),
+        (0xc09, print_sm70_arm172),
+        (0xc0b, print_sm70_arm173),
+        (0xc0c, print_sm70_arm174),
+        (0xc10, print_sm70_arm175),
+        (0xc11, print_sm70_arm176),
+        (0xc12, print_sm70_arm177),
+        (0xc13, print_sm70_arm178),
+        (0xc16, print_sm70_arm179),
+        (0xc17, print_sm70_arm180),
+        (0xc19, print_sm70_arm181),
+        (0xc20, print_sm70_arm182),
+        (0xc23, print_sm70_arm183),
+        (0xc24, print_sm70_arm184),
+        (0xc25, print_sm70_arm185),
+        (0xc27, print_sm70_arm186),
+        (0xc28, print_sm70_arm187),
+        (0xc2b, print_sm70_arm188),
+        (0xc31, print_sm70_arm189),
+        (0xc32, print_sm70_arm190),
+        (0xc35, print_sm70_arm191),
+        (0xc48, print_sm70_arm192),
+        (0xd00, print_sm70_arm193),
+        (0xd01, print_sm70_arm194),
+        (0xd04, print_sm70_arm195),
+        (0xd05, print_sm70_arm196),
+        (0xd06, print_sm70_arm197),
+        (0xd08, print_sm70_arm198),
+        (0xd09, print_sm70_arm199),
+        (0xd10, print_sm70_arm200),
+        (0xd11, print_sm70_arm201),
+        (0xd12, print_sm70_arm202),
         (0xd81, print_sm70_arm1),
         (0xd86, print_sm70_arm2),
-        (0xe07, print_sm70_arm227),
-        (0xe16, print_sm70_arm228),
-        (0xe19, print_sm70_arm229),
-        (0xe21, print_sm70_arm230),
-        (0xe23, print_sm70_arm231),
-        (0xe24, print_sm70_arm232),
-        (0xe25, print_sm70_arm233),
-        (0xe27, print_sm70_arm234),
-        (0xe29, print_sm70_arm235),
-        (0xe2a, print_sm70_arm236),
-        (0xe2b, print_sm70_arm237),
-        (0xe30, print_sm70_arm238),
-        (0xe31, print_sm70_arm239),
-        (0xe35, print_sm70_arm240),
-        (0xf56, print_sm70_arm241),
+        (0xd88, print_sm70_arm3),
+        (0xe07, print_sm70_arm203),
+        (0xe16, print_sm70_arm204),
+        (0xe19, print_sm70_arm205),
+        (0xe21, print_sm70_arm206),
+        (0xe23, print_sm70_arm207),
+        (0xe24, print_sm70_arm208),
+        (0xe25, print_sm70_arm209),
+        (0xe27, print_sm70_arm210),
+        (0xe29, print_sm70_arm211),
+        (0xe2a, print_sm70_arm212),
+        (0xe2b, print_sm70_arm213),
+        (0xe30, print_sm70_arm214),
+        (0xe31, print_sm70_arm215),
+        (0xe35, print_sm70_arm216),
+        (0xf56, print_sm70_arm217),
         (0xf81, print_sm70_arm1),
         (0xf86, print_sm70_arm2),
-        (0xf89, print_sm70_arm242),
+        (0xf88, print_sm70_arm3),
+        (0xf89, print_sm70_arm218),
     ],
     print_none,
 );
@@ -7237,6 +7043,13 @@ fn print_sm70_arm2(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm70_arm3(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0x1fff7ff31000000000000ff01ff == 0x188 && matches!(sm, 75 | 80 | 86 | 89 | 90
+        | 100 | 120) => return print_form:: < OpSts, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm4(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202 && matches!(sm, 120)
         => print_form:: < OpMov64, 0 > (w, sm, at, out)
     );
@@ -7246,21 +7059,21 @@ fn print_sm70_arm3(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm4(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm5(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x207 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpSel, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm5(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm6(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x208 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsel, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm6(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm7(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 0 > (w, sm, at, out)
@@ -7275,14 +7088,14 @@ fn print_sm70_arm6(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm7(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm8(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x20b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsetp, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm8(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm9(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x20c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIsetp, 0 > (w, sm, at, out)
@@ -7293,7 +7106,7 @@ fn print_sm70_arm8(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm9(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x210 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIadd3, 0 > (w, sm, at, out)
@@ -7305,7 +7118,7 @@ fn print_sm70_arm9(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 0 > (w, sm, at, out)
@@ -7327,28 +7140,28 @@ fn print_sm70_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x212 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpLop3, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x213 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpIabs, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x216 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPrmt, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x217 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => print_form:: < OpImnmx, 0 > (w, sm, at, out)
@@ -7363,28 +7176,14 @@ fn print_sm70_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x219 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpShf, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1fffffff5ffffffff0000000fff == 0x21a && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form:: < OpSgxt, 0 > (w, sm, at, out)
-    );
-    None
-}
 fn print_sm70_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1fffffff7ffffffff0000000fff == 0x21b && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form:: < OpBmsk, 0 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm70_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 0 > (w,
@@ -7392,21 +7191,21 @@ fn print_sm70_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x221 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFadd, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x223 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 0 > (w, sm, at,
@@ -7419,7 +7218,7 @@ fn print_sm70_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 0 > (w, sm,
@@ -7432,27 +7231,7 @@ fn print_sm70_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1fffffff900ffffff0000000fff == 0x226 && matches!(sm, 70) => print_form:: <
-        OpIdp4a, 3 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x1ffffffd900ffffff0000000fff == 0x10000000000000000226 && matches!(sm, 70)
-        => print_form:: < OpIdp2a, 3 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x1fffffff100ffffff0000000fff == 0x226 && matches!(sm, 75 | 80 | 86 | 89 | 90
-        | 100 | 120) => print_form:: < OpIdp4a, 0 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x1ffffffd100ffffff0000000fff == 0x10000000000000000226 && matches!(sm, 75 |
-        80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpIdp2a, 0 > (w, sm, at,
-        out)
-    );
-    None
-}
-fn print_sm70_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 0 > (w, sm,
@@ -7460,7 +7239,7 @@ fn print_sm70_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDmul, 0 > (w, sm, at, out)
@@ -7471,7 +7250,7 @@ fn print_sm70_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDadd, 0 > (w, sm, at, out)
@@ -7482,7 +7261,7 @@ fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x22a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDsetp, 3 > (w, sm, at, out)
@@ -7493,7 +7272,7 @@ fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 0 > (w, sm, at, out)
@@ -7504,7 +7283,7 @@ fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x40000000000000000230 && matches!(sm, 86 |
         89) => print_form:: < OpHadd2F32, 0 > (w, sm, at, out)
@@ -7527,7 +7306,7 @@ fn print_sm70_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x231 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 0 > (w, sm, at, out)
@@ -7546,7 +7325,7 @@ fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x232 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHmul2, 0 > (w, sm, at, out)
@@ -7557,7 +7336,7 @@ fn print_sm70_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x235 && matches!(sm, 120) => print_form:: <
         OpIadd, 3 > (w, sm, at, out)
@@ -7584,21 +7363,7 @@ fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1fffffffdff7fffff0000000fff == 0x236 && matches!(sm, 90 | 100) => return
-        print_form:: < OpViadd, 0 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1ffffcf3bffffffff00ff000fff == 0x10000000000000000245 && matches!(sm, 86 |
-        89 | 90 | 100 | 120) => return print_form:: < OpI2fp, 0 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
         => print_form:: < OpVimnmx, 3 > (w, sm, at, out)
@@ -7613,68 +7378,42 @@ fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1fffff1ffffffffffff00000fff == 0x2ca && matches!(sm, 90) => print_form:: <
-        OpR2ur, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x1fffff1ffffffffffff00000fff == 0x2ca && matches!(sm, 100 | 120) =>
-        print_form:: < OpR2ur, 2 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x1fffff1ffffffffffff00000fff == 0x10000000000000000002ca && matches!(sm, 90)
-        => print_form:: < OpR2urOr, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x1fffff1ffffffffffff00000fff == 0x10000000000000000002ca && matches!(sm, 100
-        | 120) => return print_form:: < OpR2urOr, 2 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x300 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFlo, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x301 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBrev, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x304 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x305 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x306 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1ffff8e07ff0fffff00ff000fff == 0x307 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form:: < OpFrnd, 0 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) => print_form:: <
         OpMufu, 0 > (w, sm, at, out)
@@ -7689,42 +7428,35 @@ fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x309 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPopc, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x310 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x311 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x312 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1ffff8e07ff3fffff00ff000fff == 0x313 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form:: < OpFrnd64, 0 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCallAbsR, 0 > (w, sm, at, out)
@@ -7735,7 +7467,7 @@ fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCallR, 0 > (w, sm, at, out)
@@ -7746,7 +7478,7 @@ fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff00ffff0fff == 0x348 && matches!(sm, 70 | 75) =>
         print_form:: < OpWarpsync, 0 > (w, sm, at, out)
@@ -7761,21 +7493,39 @@ fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffffffffffff0000fff == 0x355 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmovR, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffefffffffffff00f0ff0fff == 0x356 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmov, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8ff1ff0000000000ff0fff == 0x387 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpStl, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffff1ff0000000000ff0fff == 0x388 && matches!(sm, 70) => print_form:: <
+        OpSts, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff7ff31000000000000ff01ff == 0x188 && matches!(sm, 75 | 80 | 86 | 89 | 90
+        | 100 | 120) => return print_form:: < OpSts, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x389 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpShfl, 0 > (w, sm, at, out)
@@ -7786,25 +7536,14 @@ fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1fffff1ffffffffffff00c00fff == 0x3c2 && matches!(sm, 75 | 80 | 86 | 89) =>
-        print_form:: < OpR2ur, 0 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x1fffff1ffffffffffff00c00fff == 0x10000000000000000003c2 && matches!(sm, 75
-        | 80 | 86 | 89) => return print_form:: < OpR2urOr, 0 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) => return
         print_form:: < OpMov64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLeaHi, 4 > (w, sm, at,
@@ -7817,35 +7556,35 @@ fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPrmt, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpShf, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFadd, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 4 > (w, sm, at,
@@ -7858,7 +7597,7 @@ fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDadd, 1 > (w, sm, at, out)
@@ -7869,7 +7608,7 @@ fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDsetp, 0 > (w, sm, at, out)
@@ -7880,7 +7619,7 @@ fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 4 > (w, sm, at, out)
@@ -7891,7 +7630,7 @@ fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0000000000000fff == 0x40000000000000000430 && matches!(sm, 86 |
         89) => print_form:: < OpHadd2F32, 1 > (w, sm, at, out)
@@ -7914,7 +7653,7 @@ fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x431 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 4 > (w, sm, at, out)
@@ -7933,7 +7672,7 @@ fn print_sm70_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c000000000000000fff == 0x435 && matches!(sm, 80 | 86 | 89) =>
         print_form:: < OpHfma2Mma, 4 > (w, sm, at, out)
@@ -7944,7 +7683,7 @@ fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 89) => print_form:: < OpBraUp, 0 > (w, sm, at, out)
@@ -7955,7 +7694,7 @@ fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x589 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpShfl, 1 > (w, sm, at, out)
@@ -7966,42 +7705,42 @@ fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) => return
         print_form:: < OpSel64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPrmt, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpShf, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImad, 5 > (w, sm, at, out)
@@ -8012,7 +7751,7 @@ fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImadWide, 4 > (w, sm, at, out)
@@ -8024,35 +7763,35 @@ fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return print_form:: < OpImadHi, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDsetp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff080000ff00000fff == 0x40000000000000000630 && matches!(sm, 86 |
         89) => print_form:: < OpHadd2F32, 2 > (w, sm, at, out)
@@ -8075,7 +7814,7 @@ fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0x631 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 5 > (w, sm, at, out)
@@ -8094,7 +7833,7 @@ fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0x635 && matches!(sm, 80 | 86 | 89) =>
         print_form:: < OpHfma2Mma, 5 > (w, sm, at, out)
@@ -8105,14 +7844,14 @@ fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpMov, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpCs2r, 0 > (w, sm, at,
@@ -8124,21 +7863,21 @@ fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpSel, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsel, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 1 > (w, sm, at, out)
@@ -8153,14 +7892,14 @@ fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsetp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIsetp, 1 > (w, sm, at, out)
@@ -8171,7 +7910,7 @@ fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIadd3, 1 > (w, sm, at, out)
@@ -8183,7 +7922,7 @@ fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 1 > (w, sm, at, out)
@@ -8205,28 +7944,28 @@ fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpLop3, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpIabs, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPrmt, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => print_form:: < OpImnmx, 1 > (w, sm, at, out)
@@ -8241,28 +7980,14 @@ fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpShf, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1fffffff5ff0000000000000fff == 0x81a && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form:: < OpSgxt, 1 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1fffffff7ff0000000000000fff == 0x81b && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form:: < OpBmsk, 1 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpPlop3, 0 > (w, sm, at, out)
@@ -8274,7 +7999,7 @@ fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 1 > (w,
@@ -8282,14 +8007,14 @@ fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 1 > (w, sm, at,
@@ -8302,7 +8027,7 @@ fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 1 > (w, sm,
@@ -8315,7 +8040,7 @@ fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 1 > (w, sm,
@@ -8323,7 +8048,7 @@ fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDmul, 1 > (w, sm, at, out)
@@ -8334,7 +8059,7 @@ fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 1 > (w, sm, at, out)
@@ -8345,7 +8070,7 @@ fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x831 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 1 > (w, sm, at, out)
@@ -8364,7 +8089,7 @@ fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0000000000000fff == 0x832 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHmul2, 1 > (w, sm, at, out)
@@ -8375,7 +8100,7 @@ fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120) => print_form:: <
         OpIadd, 4 > (w, sm, at, out)
@@ -8402,21 +8127,7 @@ fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1fffffffdff0000000000000fff == 0x836 && matches!(sm, 90 | 100) => return
-        print_form:: < OpViadd, 1 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1ffffcf3bff00000000ff000fff == 0x10000000000000000845 && matches!(sm, 86 |
-        89 | 90 | 100 | 120) => return print_form:: < OpI2fp, 1 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => print_form:: < OpVimnmx, 4 > (w, sm, at, out)
@@ -8431,49 +8142,42 @@ fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFlo, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBrev, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1ffff8e07ff00000000ff000fff == 0x907 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form:: < OpFrnd, 1 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) => print_form:: <
         OpMufu, 1 > (w, sm, at, out)
@@ -8488,56 +8192,49 @@ fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPopc, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1ffff8e07ff00000000ff000fff == 0x913 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90 | 100 | 120) => return print_form:: < OpFrnd64, 1 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpNop, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpS2r, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x941 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpBsync, 0 > (w, sm, at, out)
@@ -8548,7 +8245,7 @@ fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x942 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpBreak, 0 > (w, sm, at, out)
@@ -8559,7 +8256,7 @@ fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCallAbs, 0 > (w, sm, at, out)
@@ -8570,7 +8267,7 @@ fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCall, 0 > (w, sm, at, out)
@@ -8581,7 +8278,7 @@ fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff00000003fff00fff == 0x945 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpBssy, 0 > (w, sm, at, out)
@@ -8592,7 +8289,7 @@ fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpBra, 0 > (w, sm, at, out)
@@ -8615,7 +8312,7 @@ fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff00000000ffff0fff == 0x948 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpWarpsync, 2 > (w, sm, at, out)
@@ -8626,14 +8323,14 @@ fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpExit, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpRet, 2 > (w, sm, at, out)
@@ -8676,14 +8373,14 @@ fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffefffff00000000f0ff0fff == 0x956 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmov, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70)
         => print_form:: < OpLdg, 1 > (w, sm, at, out)
@@ -8710,7 +8407,33 @@ fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8ff1ff000000ff00000fff == 0x983 && matches!(sm, 70) => print_form:: <
+        OpLdl, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff78ff1ff0000000000000fff == 0x983 && matches!(sm, 75 | 80 | 86 | 89 | 90
+        | 100 | 120) => return print_form:: < OpLdl, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffffe1ff000000ff00000fff == 0x984 && matches!(sm, 70) => print_form:: <
+        OpLds, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff7ff31ff0000000000000fff == 0x984 && matches!(sm, 80 | 86 | 89 | 90 |
+        100 | 120) => print_form:: < OpLds, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff7ff21ff0000000000000fff == 0x984 && matches!(sm, 75) => return
+        print_form:: < OpLds, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
         86 | 89 | 90) => print_form:: < OpStg, 2 > (w, sm, at, out)
@@ -8741,7 +8464,7 @@ fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x989 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpShfl, 2 > (w, sm, at, out)
@@ -8752,28 +8475,28 @@ fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpMov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpSel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFsel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 2 > (w, sm, at, out)
@@ -8788,21 +8511,21 @@ fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpIsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpIadd3, 2 > (w, sm, at, out)
@@ -8813,7 +8536,7 @@ fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90) => print_form:: < OpLea, 2 > (w, sm, at, out)
@@ -8832,70 +8555,56 @@ fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpLop3, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpIabs, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPrmt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return print_form:: < OpImnmx, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpShf, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1fffffff5fff80000ff00000fff == 0xa1a && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return print_form:: < OpSgxt, 2 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1fffffff7fff80000ff00000fff == 0xa1b && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return print_form:: < OpBmsk, 2 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => return print_form:: < OpFmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImad, 2 > (w, sm, at, out)
@@ -8906,7 +8615,7 @@ fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImadWide, 2 > (w, sm, at, out)
@@ -8918,47 +8627,28 @@ fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1fffffff900f80000ff00000fff == 0xa26 && matches!(sm, 70) => print_form:: <
-        OpIdp4a, 4 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x1ffffffd900f80000ff00000fff == 0x10000000000000000a26 && matches!(sm, 70)
-        => print_form:: < OpIdp2a, 4 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x1fffffff100f80000ff00000fff == 0xa26 && matches!(sm, 75 | 80 | 86 | 89 |
-        90) => print_form:: < OpIdp4a, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x1ffffffd100f80000ff00000fff == 0x10000000000000000a26 && matches!(sm, 75 |
-        80 | 86 | 89 | 90) => return print_form:: < OpIdp2a, 1 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return print_form:: < OpImadHi, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 2 > (w, sm, at, out)
@@ -8977,7 +8667,7 @@ fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHmul2, 2 > (w, sm, at, out)
@@ -8988,7 +8678,7 @@ fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 89) =>
         print_form:: < OpHfma2Mma, 2 > (w, sm, at, out)
@@ -8999,70 +8689,49 @@ fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1fffffffdff780000ff00000fff == 0xa36 && matches!(sm, 90) => return
-        print_form:: < OpViadd, 2 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1ffffcf3bfff80000ffff000fff == 0x10000000000000000a45 && matches!(sm, 86 |
-        89 | 90) => return print_form:: < OpI2fp, 2 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return print_form:: < OpVimnmx, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFlo, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpBrev, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2i, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpI2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1ffff8e07ff080000ffff000fff == 0xb07 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return print_form:: < OpFrnd, 2 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => print_form:: <
         OpMufu, 2 > (w, sm, at, out)
@@ -9077,56 +8746,49 @@ fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPopc, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2i64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpI2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1ffff8e07ff380000ffff000fff == 0xb13 && matches!(sm, 70 | 75 | 80 | 86 | 89
-        | 90) => return print_form:: < OpFrnd64, 2 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => return print_form:: < OpWarpsync, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpBmov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 89 | 90 |
         100 | 120) => print_form:: < OpLdc, 0 > (w, sm, at, out)
@@ -9137,7 +8799,7 @@ fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120) => print_form:: < OpMov64, 2 > (w, sm, at, out)
@@ -9149,7 +8811,7 @@ fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpSel, 3 > (w, sm, at,
@@ -9157,7 +8819,7 @@ fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFsel, 3 > (w, sm, at,
@@ -9165,7 +8827,7 @@ fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => print_form:: < OpFmnmx, 3 > (w, sm, at, out)
@@ -9180,7 +8842,7 @@ fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFsetp, 3 > (w, sm,
@@ -9188,7 +8850,7 @@ fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIsetp, 3 > (w, sm, at, out)
@@ -9199,7 +8861,7 @@ fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIadd3, 3 > (w, sm, at, out)
@@ -9211,7 +8873,7 @@ fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 3 > (w, sm, at, out)
@@ -9231,7 +8893,7 @@ fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpLop3, 3 > (w, sm, at,
@@ -9239,7 +8901,7 @@ fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpIabs, 3 > (w, sm, at,
@@ -9247,7 +8909,7 @@ fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPrmt, 3 > (w, sm, at,
@@ -9255,7 +8917,7 @@ fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpImnmx, 3 > (w, sm, at, out)
@@ -9270,7 +8932,7 @@ fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpShf, 3 > (w, sm, at,
@@ -9278,23 +8940,7 @@ fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1fffffff5ffffffff0000000fff == 0x80000000000000000000c1a && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpSgxt, 3 > (w, sm, at,
-        out)
-    );
-    None
-}
-fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1fffffff7ffffffff0000000fff == 0x80000000000000000000c1b && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpBmsk, 3 > (w, sm, at,
-        out)
-    );
-    None
-}
-fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 3 > (w, sm, at,
@@ -9302,7 +8948,7 @@ fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFfma, 3 > (w, sm, at,
@@ -9310,7 +8956,7 @@ fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 3 > (w, sm, at, out)
@@ -9322,7 +8968,7 @@ fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 3 > (w, sm, at,
@@ -9335,19 +8981,7 @@ fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1fffffff100ffffff0000000fff == 0x80000000000000000000c26 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIdp4a, 2 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0x1ffffffd100ffffff0000000fff == 0x80010000000000000000c26 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpIdp2a, 2 > (w, sm,
-        at, out)
-    );
-    None
-}
-fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 3 > (w, sm,
@@ -9355,7 +8989,7 @@ fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDmul, 3 > (w, sm, at, out)
@@ -9366,7 +9000,7 @@ fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDfma, 3 > (w, sm, at, out)
@@ -9377,7 +9011,7 @@ fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => print_form:: < OpHfma2, 3 > (w, sm, at, out)
@@ -9396,7 +9030,7 @@ fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpHmul2, 3 > (w, sm, at, out)
@@ -9407,7 +9041,7 @@ fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120) => print_form:: < OpIadd, 5 > (w, sm, at, out)
@@ -9434,21 +9068,7 @@ fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1fffffffdff7fffff0000000fff == 0x80000000000000000000c36 && matches!(sm, 90
-        | 100) => return print_form:: < OpViadd, 3 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1ffffcf3bffffffff00ff000fff == 0x80010000000000000000c45 && matches!(sm, 86
-        | 89 | 90 | 100 | 120) => return print_form:: < OpI2fp, 3 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => print_form:: < OpVimnmx, 6 > (w, sm, at, out)
@@ -9463,7 +9083,7 @@ fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFlo, 3 > (w, sm, at,
@@ -9471,7 +9091,7 @@ fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpBrev, 3 > (w, sm, at,
@@ -9479,7 +9099,7 @@ fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2f, 3 > (w, sm, at,
@@ -9487,7 +9107,7 @@ fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2i, 3 > (w, sm, at,
@@ -9495,7 +9115,7 @@ fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2f, 3 > (w, sm, at,
@@ -9503,15 +9123,7 @@ fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d07 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFrnd, 3 > (w, sm, at,
-        out)
-    );
-    None
-}
-fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpMufu, 6 > (w, sm, at, out)
@@ -9522,7 +9134,7 @@ fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPopc, 3 > (w, sm, at,
@@ -9530,7 +9142,7 @@ fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2f64, 3 > (w, sm,
@@ -9538,7 +9150,7 @@ fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2i64, 3 > (w, sm,
@@ -9546,7 +9158,7 @@ fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2f64, 3 > (w, sm,
@@ -9554,22 +9166,14 @@ fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0x1ffff8e07ff3fffff00ff000fff == 0x80000000000000000000d13 && matches!(sm, 75
-        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFrnd64, 3 > (w, sm,
-        at, out)
-    );
-    None
-}
-fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120) => return print_form:: < OpSel64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPrmt, 6 > (w, sm, at,
@@ -9577,7 +9181,7 @@ fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpShf, 6 > (w, sm, at,
@@ -9585,7 +9189,7 @@ fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFadd, 3 > (w, sm, at,
@@ -9593,7 +9197,7 @@ fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFfma, 6 > (w, sm, at,
@@ -9601,7 +9205,7 @@ fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 6 > (w, sm, at, out)
@@ -9613,7 +9217,7 @@ fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm233(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 5 > (w, sm, at,
@@ -9626,7 +9230,7 @@ fn print_sm70_arm233(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 5 > (w, sm,
@@ -9634,7 +9238,7 @@ fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDadd, 3 > (w, sm, at, out)
@@ -9645,7 +9249,7 @@ fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDsetp, 2 > (w, sm, at, out)
@@ -9656,7 +9260,7 @@ fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDfma, 6 > (w, sm, at, out)
@@ -9667,7 +9271,7 @@ fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 89) => print_form:: < OpHadd2F32, 3 > (w, sm, at, out)
@@ -9690,7 +9294,7 @@ fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => print_form:: < OpHfma2, 6 > (w, sm, at, out)
@@ -9709,7 +9313,7 @@ fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 89) => print_form:: < OpHfma2Mma, 6 > (w, sm, at, out)
@@ -9720,14 +9324,14 @@ fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmov, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpShfl, 3 > (w, sm, at, out)
@@ -9783,22 +9387,6 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "bmov_r", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
         0x1ffffeffffffffffffff0000fff, 0x355, 0, 0, [BAR]
-    ),
-    form_info!(
-        "bmsk", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
-        0x1fffffff7ffffffff0000000fff, 0x21b, 0, 0, [GPR, GPR]
-    ),
-    form_info!(
-        "bmsk", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
-        0x1fffffff7ff0000000000000fff, 0x81b, 0, 0, [GPR, IMM]
-    ),
-    form_info!(
-        "bmsk", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1fffffff7fff80000ff00000fff,
-        0xa1b, 0, 0, [GPR, CBUF]
-    ),
-    form_info!(
-        "bmsk", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
-        0x1fffffff7ffffffff0000000fff, 0x80000000000000000000c1b, 0, 0, [GPR, UGPR]
     ),
     form_info!(
         "bra", "fixed", 0, Sm70, [70, 75, 80, 86, 89], 0x1fff86c000000000000ffff0fff,
@@ -10583,60 +10171,6 @@ pub const FORMS: &[FormInfo] = &[
         0x7f80000000000)], 0x7fffff00000, 0x7fffff00000, 0x7fffff00000)
     ),
     form_info!(
-        "frnd", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
-        0x1ffff8e07ff0fffff00ff000fff, 0x307, 0, 0, [GPR]; (70..= 120,
-        [(0x7038000000000000000000, 0x2010000000000000000000)], 0, 0x3000000000000000, 0)
-    ),
-    form_info!(
-        "frnd", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
-        0x1ffff8e07ff00000000ff000fff, 0x907, 0, 0, [IMM]; (70..= 120,
-        [(0x7038000000000000000000, 0x1008000000000000000000), (0x7038000000000000000000,
-        0x4020000000000000000000)], 0, 0xffff000000000000, 0), (75..= 120,
-        [(0x7038007fc0000000000000, 0x2010007fc0000000000000)], 0, 0x3fffff00000000,
-        0x3fffff00000000), (75..= 120, [(0x7038007fc0000000000000,
-        0x2010007f80000000000000)], 0x3fffff00000000, 0x3fffff00000000,
-        0x3fffff00000000), (70..= 70, [(0x7038007f80000000000000,
-        0x2010007f80000000000000)], 0x7fffff00000000, 0x7fffff00000000,
-        0x7fffff00000000), (75..= 120, [(0x70380000007e0000000000,
-        0x10080000007e0000000000)], 0, 0x1ff00000000, 0x1ff00000000), (75..= 120,
-        [(0x70380000007e0000000000, 0x10080000007c0000000000)], 0x1ff00000000,
-        0x1ff00000000, 0x1ff00000000), (70..= 70, [(0x70380000007c0000000000,
-        0x10080000007c0000000000)], 0x3ff00000000, 0x3ff00000000, 0x3ff00000000), (70..=
-        120, [(0x70380000007fc000000000, 0x40200000007fc000000000)], 0, 0x3f00000000,
-        0x3f00000000), (70..= 120, [(0x70380000007fc000000000,
-        0x40200000007f8000000000)], 0x3f00000000, 0x3f00000000, 0x3f00000000)
-    ),
-    form_info!(
-        "frnd", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1ffff8e07ff080000ffff000fff,
-        0xb07, 0, 0, [CBUF]; (70..= 90, [(0x7038000000000000000000,
-        0x2010000000000000000000)], 0, 0x3000000000000000, 0)
-    ),
-    form_info!(
-        "frnd", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
-        0x1ffff8e07ff0fffff00ff000fff, 0x80000000000000000000d07, 0, 0, [UGPR]; (75..=
-        120, [(0x7038000000000000000000, 0x2010000000000000000000)], 0,
-        0x3000000000000000, 0)
-    ),
-    form_info!(
-        "frnd64", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
-        0x1ffff8e07ff3fffff00ff000fff, 0x313, 0, 0, [GPR]
-    ),
-    form_info!(
-        "frnd64", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
-        0x1ffff8e07ff00000000ff000fff, 0x913, 0, 0, [IMM]; (70..= 120,
-        [(0x7ff8000000000000, 0x7ff8000000000000)], 0, 0x7ffff00000000, 0x7ffff00000000),
-        (70..= 120, [(0x7ff8000000000000, 0x7ff0000000000000)], 0x7ffff00000000,
-        0x7ffff00000000, 0x7ffff00000000)
-    ),
-    form_info!(
-        "frnd64", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90],
-        0x1ffff8e07ff380000ffff000fff, 0xb13, 0, 0, [CBUF]
-    ),
-    form_info!(
-        "frnd64", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
-        0x1ffff8e07ff3fffff00ff000fff, 0x80000000000000000000d13, 0, 0, [UGPR]
-    ),
-    form_info!(
         "fsel", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
         0x1fff87fffffffffff0000000fff, 0x208, 0, 0, [GPR, GPR, PRED]
     ),
@@ -11270,22 +10804,6 @@ pub const FORMS: &[FormInfo] = &[
         0x558000000d000, 0, [CBUF]
     ),
     form_info!(
-        "i2fp", "rrr", 0, Sm70, [86, 89, 90, 100, 120], 0x1ffffcf3bffffffff00ff000fff,
-        0x10000000000000000245, 0, 0, [GPR]
-    ),
-    form_info!(
-        "i2fp", "rir", 1, Sm70, [86, 89, 90, 100, 120], 0x1ffffcf3bff00000000ff000fff,
-        0x10000000000000000845, 0, 0, [IMM]
-    ),
-    form_info!(
-        "i2fp", "rcr", 2, Sm70, [86, 89, 90], 0x1ffffcf3bfff80000ffff000fff,
-        0x10000000000000000a45, 0, 0, [CBUF]
-    ),
-    form_info!(
-        "i2fp", "rur", 3, Sm70, [86, 89, 90, 100, 120], 0x1ffffcf3bffffffff00ff000fff,
-        0x80010000000000000000c45, 0, 0, [UGPR]
-    ),
-    form_info!(
         "i2i", "r", 0, Sm50, [50, 52, 60], 0xfff959fff000c000, 0x5ce0000000000000, 0, 0,
         [GPR]
     ),
@@ -11555,46 +11073,6 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "icmp", "c2", 3, Sm50, [50, 52, 60], 0xfff0800000000000, 0x5340000000000000, 0,
         0, [GPR, GPR, CBUF]
-    ),
-    form_info!(
-        "idp2a", "rrr", 0, Sm70, [75, 80, 86, 89, 90, 100, 120],
-        0x1ffffffd100ffffff0000000fff, 0x10000000000000000226, 0, 0, [GPR, GPR, GPR]
-    ),
-    form_info!(
-        "idp2a", "rcr", 1, Sm70, [75, 80, 86, 89, 90], 0x1ffffffd100f80000ff00000fff,
-        0x10000000000000000a26, 0, 0, [GPR, CBUF, GPR]
-    ),
-    form_info!(
-        "idp2a", "rur", 2, Sm70, [75, 80, 86, 89, 90, 100, 120],
-        0x1ffffffd100ffffff0000000fff, 0x80010000000000000000c26, 0, 0, [GPR, UGPR, GPR]
-    ),
-    form_info!(
-        "idp2a", "rrr", 3, Sm70, [70], 0x1ffffffd900ffffff0000000fff,
-        0x10000000000000000226, 0, 0, [GPR, GPR, GPR]
-    ),
-    form_info!(
-        "idp2a", "rcr", 4, Sm70, [70], 0x1ffffffd900f80000ff00000fff,
-        0x10000000000000000a26, 0, 0, [GPR, CBUF, GPR]
-    ),
-    form_info!(
-        "idp4a", "rrr", 0, Sm70, [75, 80, 86, 89, 90, 100, 120],
-        0x1fffffff100ffffff0000000fff, 0x226, 0, 0, [GPR, GPR, GPR]
-    ),
-    form_info!(
-        "idp4a", "rcr", 1, Sm70, [75, 80, 86, 89, 90], 0x1fffffff100f80000ff00000fff,
-        0xa26, 0, 0, [GPR, CBUF, GPR]
-    ),
-    form_info!(
-        "idp4a", "rur", 2, Sm70, [75, 80, 86, 89, 90, 100, 120],
-        0x1fffffff100ffffff0000000fff, 0x80000000000000000000c26, 0, 0, [GPR, UGPR, GPR]
-    ),
-    form_info!(
-        "idp4a", "rrr", 3, Sm70, [70], 0x1fffffff900ffffff0000000fff, 0x226, 0, 0, [GPR,
-        GPR, GPR]
-    ),
-    form_info!(
-        "idp4a", "rcr", 4, Sm70, [70], 0x1fffffff900f80000ff00000fff, 0xa26, 0, 0, [GPR,
-        CBUF, GPR]
     ),
     form_info!(
         "imad", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
@@ -11954,6 +11432,40 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "ldg", "fixed", 6, Sm50, [50, 52, 60], 0xfff8300000000000, 0xeed0200000000000, 0,
+        0, [GPR, NONE]
+    ),
+    form_info!(
+        "ldl", "fixed", 0, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fff78ff1ff0000000000000fff, 0x983, 0, 0, [GPR, UGPR]; (75..= 90,
+        [(0x80000000000000000000000, 0)], 0, 0xff00000000, 0), (100..= 120,
+        [(0x80000000000000000000000, 0)], 0, 0xff00000000, 0)
+    ),
+    form_info!(
+        "ldl", "fixed", 1, Sm70, [70], 0x1ffff8ff1ff000000ff00000fff, 0x983, 0, 0, [GPR,
+        NONE]
+    ),
+    form_info!(
+        "ldl", "fixed", 2, Sm50, [50, 52, 60], 0xfff8c00000000000, 0xef40000000000000, 0,
+        0, [GPR, NONE]
+    ),
+    form_info!(
+        "lds", "fixed", 0, Sm70, [75], 0x1fff7ff21ff0000000000000fff, 0x984, 0, 0, [GPR,
+        UGPR]; (75..= 75, [(0x80000000000000000000000, 0)], 0, 0xff00000000, 0), (75..=
+        75, [(0x800000000000000ff000000, 0xff000000)], 0, 0xc0000000000000000000, 0)
+    ),
+    form_info!(
+        "lds", "fixed", 1, Sm70, [70], 0x1ffffffe1ff000000ff00000fff, 0x984, 0, 0, [GPR,
+        NONE]
+    ),
+    form_info!(
+        "lds", "fixed", 2, Sm70, [80, 86, 89, 90, 100, 120],
+        0x1fff7ff31ff0000000000000fff, 0x984, 0, 0, [GPR, UGPR]; (80..= 90,
+        [(0x80000000000000000000000, 0)], 0, 0xff00000000, 0), (100..= 120,
+        [(0x80000000000000000000000, 0)], 0, 0xff00000000, 0), (80..= 120,
+        [(0x800000000000000ff000000, 0xff000000)], 0, 0xc0000000000000000000, 0)
+    ),
+    form_info!(
+        "lds", "fixed", 3, Sm50, [50, 52, 60], 0xfff8e00000000000, 0xef48000000000000, 0,
         0, [GPR, NONE]
     ),
     form_info!(
@@ -12458,30 +11970,6 @@ pub const FORMS: &[FormInfo] = &[
         0, [GPR, GPR, CBUF]
     ),
     form_info!(
-        "r2ur", "fixed", 0, Sm70, [75, 80, 86, 89], 0x1fffff1ffffffffffff00c00fff, 0x3c2,
-        0, 0, [GPR]
-    ),
-    form_info!(
-        "r2ur", "fixed", 1, Sm70, [90], 0x1fffff1ffffffffffff00000fff, 0x2ca, 0xc00000,
-        0, [GPR]
-    ),
-    form_info!(
-        "r2ur", "fixed", 2, Sm70, [100, 120], 0x1fffff1ffffffffffff00000fff, 0x2ca, 0, 0,
-        [GPR]
-    ),
-    form_info!(
-        "r2ur_or", "fixed", 0, Sm70, [75, 80, 86, 89], 0x1fffff1ffffffffffff00c00fff,
-        0x10000000000000000003c2, 0, 0, [GPR]
-    ),
-    form_info!(
-        "r2ur_or", "fixed", 1, Sm70, [90], 0x1fffff1ffffffffffff00000fff,
-        0x10000000000000000002ca, 0xc00000, 0, [GPR]
-    ),
-    form_info!(
-        "r2ur_or", "fixed", 2, Sm70, [100, 120], 0x1fffff1ffffffffffff00000fff,
-        0x10000000000000000002ca, 0, 0, [GPR]
-    ),
-    form_info!(
         "ret", "fixed", 0, Sm70, [70, 75, 80, 86, 89], 0x1fff83c00000000000300ff0fff,
         0x950, 0, 0, [PRED, GPR]
     ),
@@ -12564,22 +12052,6 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "sel64", "rur", 1, Sm70, [120], 0x1fff87fffffffffff0000000fff,
         0x80000000000000000000e07, 0, 0, [GPR, UGPR, PRED]
-    ),
-    form_info!(
-        "sgxt", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
-        0x1fffffff5ffffffff0000000fff, 0x21a, 0, 0, [GPR, GPR]
-    ),
-    form_info!(
-        "sgxt", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
-        0x1fffffff5ff0000000000000fff, 0x81a, 0, 0, [GPR, IMM]
-    ),
-    form_info!(
-        "sgxt", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1fffffff5fff80000ff00000fff,
-        0xa1a, 0, 0, [GPR, CBUF]
-    ),
-    form_info!(
-        "sgxt", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
-        0x1fffffff5ffffffff0000000fff, 0x80000000000000000000c1a, 0, 0, [GPR, UGPR]
     ),
     form_info!(
         "shf", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
@@ -12731,20 +12203,27 @@ pub const FORMS: &[FormInfo] = &[
         0, [GPR, GPR, NONE]
     ),
     form_info!(
-        "viadd", "rrr", 0, Sm70, [90, 100], 0x1fffffffdff7fffff0000000fff, 0x236, 0, 0,
-        [GPR, GPR]
+        "stl", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffff8ff1ff0000000000ff0fff, 0x387, 0, 0, [GPR, GPR]
     ),
     form_info!(
-        "viadd", "rir", 1, Sm70, [90, 100], 0x1fffffffdff0000000000000fff, 0x836, 0, 0,
-        [GPR, IMM]
+        "stl", "fixed", 1, Sm50, [50, 52, 60], 0xfff8c00000000000, 0xef50000000000000, 0,
+        0, [GPR, GPR]
     ),
     form_info!(
-        "viadd", "rcr", 2, Sm70, [90], 0x1fffffffdff780000ff00000fff, 0xa36, 0, 0, [GPR,
-        CBUF]
+        "sts", "fixed", 0, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fff7ff31000000000000ff01ff, 0x188, 0, 0, [GPR, GPR, UGPR]; (75..= 90,
+        [(0x80000000000000000000e00, 0x200)], 0, 0xff0000000000000000, 0), (100..= 120,
+        [(0x80000000000000000000e00, 0x200)], 0, 0xff0000000000000000, 0), (75..= 120,
+        [(0x800000000000000ff000e00, 0xff000200)], 0, 0xc0000000000000000000, 0)
     ),
     form_info!(
-        "viadd", "rur", 3, Sm70, [90, 100], 0x1fffffffdff7fffff0000000fff,
-        0x80000000000000000000c36, 0, 0, [GPR, UGPR]
+        "sts", "fixed", 1, Sm70, [70], 0x1fffffff1ff0000000000ff0fff, 0x388, 0, 0, [GPR,
+        GPR, NONE]
+    ),
+    form_info!(
+        "sts", "fixed", 2, Sm50, [50, 52, 60], 0xfff8f00000000000, 0xef58000000000000, 0,
+        0, [GPR, GPR, NONE]
     ),
     form_info!(
         "vimnmx", "rrr", 0, Sm70, [100], 0x1fff801ecffffffff0000000fff, 0x248, 0, 0,
@@ -12832,7 +12311,6 @@ pub const FORMS: &[FormInfo] = &[
 include!(concat!(env!("OUT_DIR"), "/", "op_bfe.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bmov.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bmov_r.rs"));
-include!(concat!(env!("OUT_DIR"), "/", "op_bmsk.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bra.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bra_up.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bra_ur.rs"));
@@ -12867,8 +12345,6 @@ include!(concat!(env!("OUT_DIR"), "/", "op_flo.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fmnmx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fmul.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fmul32i.rs"));
-include!(concat!(env!("OUT_DIR"), "/", "op_frnd.rs"));
-include!(concat!(env!("OUT_DIR"), "/", "op_frnd64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fsel.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fsetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hadd2.rs"));
@@ -12879,7 +12355,6 @@ include!(concat!(env!("OUT_DIR"), "/", "op_hmul2.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2f.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2f64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2f_sm50.rs"));
-include!(concat!(env!("OUT_DIR"), "/", "op_i2fp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iabs.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd.rs"));
@@ -12890,8 +12365,6 @@ include!(concat!(env!("OUT_DIR"), "/", "op_iadd64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd64x.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iaddx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_icmp.rs"));
-include!(concat!(env!("OUT_DIR"), "/", "op_idp2a.rs"));
-include!(concat!(env!("OUT_DIR"), "/", "op_idp4a.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_hi.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_po_sm50.rs"));
@@ -12910,6 +12383,8 @@ include!(concat!(env!("OUT_DIR"), "/", "op_isetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_isetp64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ldc.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ldg.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_ldl.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_lds.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lea.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lea_hi.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lea_hi_sm50.rs"));
@@ -12927,20 +12402,18 @@ include!(concat!(env!("OUT_DIR"), "/", "op_nop.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_plop3.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_popc.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_prmt.rs"));
-include!(concat!(env!("OUT_DIR"), "/", "op_r2ur.rs"));
-include!(concat!(env!("OUT_DIR"), "/", "op_r2ur_or.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ret.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ret_abs.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_s2r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_sel.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_sel64.rs"));
-include!(concat!(env!("OUT_DIR"), "/", "op_sgxt.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shf.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shfl.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shl.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shr.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_stg.rs"));
-include!(concat!(env!("OUT_DIR"), "/", "op_viadd.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_stl.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_sts.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_vimnmx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_warpsync.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_warpsync_all.rs"));

@@ -972,6 +972,7 @@ impl MemOp for OpLdg {
         };
         Some(MemAccess {
             kind: MemKind::Load,
+            space: MemSpace::Global,
             bytes,
             signed: {
                 const SIGNED: &[bool] = &[

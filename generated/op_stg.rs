@@ -1041,6 +1041,7 @@ impl MemOp for OpStg {
         };
         Some(MemAccess {
             kind: MemKind::Store,
+            space: MemSpace::Global,
             bytes,
             signed: {
                 const SIGNED: &[bool] = &[

@@ -274,7 +274,9 @@ fn conditional_operands(
 /// mode its uniform register `u` is not printed (the parser gives it URZ,
 /// or the `else URn` register),
 /// and in `ur` mode an RZ base is left out with its width (`[UR4+0xc]`:
-/// the parser writes `.64`, as ptxas does).
+/// the parser writes `.64`, as ptxas does). A scaled address
+/// (`[a*scale+u+off]`) instead drops the scale of an RZ base in `reg`
+/// mode (`[0x8]`: the parser writes no scale).
 fn mem_address(
     spec: &Spec,
     op: &Op,
@@ -344,6 +346,28 @@ fn mem_address(
             });
         }
         let width = m.width.and_then(|w| mod_field(form, w).map(|f| (w, f)));
+        if m.scale {
+            // An RZ base without a uniform register drops its scale
+            // (`[0x8]`): the assembler writes the default, no scale.
+            if let (Some(reg), Some((w, wf)), Some(bf)) =
+                (code_of(mf, mode, &by_name("reg")), width, reg_field(m.base))
+            {
+                let Some(none) = code_of(wf, w, &|v| v.text.is_empty()) else {
+                    continue;
+                };
+                per_zero(SlotKindClass::Gpr, &|z| {
+                    Some(Rule {
+                        sms: Vec::new(),
+                        when_mask: mf.bits.mask() | bf.bits.mask(),
+                        when_value: mf.bits.place(u128::from(reg)) | bf.bits.place(z),
+                        when_any: 0,
+                        mask: wf.bits.mask(),
+                        value: wf.bits.place(u128::from(none)),
+                    })
+                });
+            }
+            continue;
+        }
         if let (Some(ur), Some((w, wf)), Some(bf)) =
             (code_of(mf, mode, &by_name("ur")), width, reg_field(m.base))
         {

@@ -265,12 +265,18 @@ fn mem_access(op: &Op) -> TokenStream {
         Some(a) => quote!(#a),
         None => quote!(bytes),
     };
+    let space = match m.space {
+        MemSpace::Global => quote!(MemSpace::Global),
+        MemSpace::Shared => quote!(MemSpace::Shared),
+        MemSpace::Local => quote!(MemSpace::Local),
+        MemSpace::Generic => quote!(MemSpace::Generic),
+    };
     let doc = format!(" The memory access (`[memory]` in {}).", op.path);
     quote! {
         #[doc = #doc]
         fn mem_access(&self) -> Option<MemAccess> {
             let bytes: u32 = #bytes;
-            Some(MemAccess { kind: #kind, bytes, signed: #signed, align: #align, addr: self.#addr, offset: self.#off as i64, data: #data })
+            Some(MemAccess { kind: #kind, space: #space, bytes, signed: #signed, align: #align, addr: self.#addr, offset: self.#off as i64, data: #data })
         }
     }
 }

@@ -237,7 +237,11 @@ fn mem_addr_conv(spec: &Spec, op: &Op, m: &isa_spec::model::MemItem) -> Conv {
         Some(w) => match &op.modifiers[w].ty {
             ModType::Enum(e) => {
                 let t = enum_type(&spec.enums[*e].name);
-                quote!(asm_try!(mem_width(tok, &p.width, &#t::ALL, |v| v.text_sm(sm))))
+                if m.scale {
+                    quote!(asm_try!(mem_scale(tok, &p, &#t::ALL, |v| v.text_sm(sm))))
+                } else {
+                    quote!(asm_try!(mem_width(tok, &p.width, &#t::ALL, |v| v.text_sm(sm))))
+                }
             }
             _ => quote!(()),
         },
@@ -270,10 +274,15 @@ fn mem_addr_conv(spec: &Spec, op: &Op, m: &isa_spec::model::MemItem) -> Conv {
                     Some(n) => quote!(Src::reg(Reg::ugpr(#n))),
                     None => quote!(Src::reg(Reg::URZ)),
                 };
-                (
-                    quote!(p.ur.unwrap_or(if p.width.is_some() { #hidden } else { #def })),
-                    mode,
-                )
+                // An address without a width (LDS's scale, LDL's bare
+                // base) keeps the field in its register-only form too
+                // (where the SM has uniform registers).
+                let ur = if m.scale || m.width.is_none() {
+                    quote!(p.ur.clone().unwrap_or(if crate::isa::zero_index(sm, RegFile::UGpr).is_some() { #hidden } else { #def }))
+                } else {
+                    quote!(p.ur.unwrap_or(if p.width.is_some() { #hidden } else { #def }))
+                };
+                (ur, mode)
             }
         }
         _ => (quote!(()), quote!(())),

@@ -148,7 +148,8 @@ pub(crate) fn asm_cond(spec: &Spec, op: &Op, o: &AsmOperand) -> TokenStream {
 }
 
 /// Print a memory address: `[a+off]` with `write_mem`, one with a width or
-/// a uniform register with `write_mem_addr`.
+/// a uniform register with `write_mem_addr`, a scaled one (`[a*s+off]`)
+/// with `write_mem_scaled`.
 fn mem_print(spec: &Spec, op: &Op, m: &isa_spec::model::MemItem) -> TokenStream {
     let s = &op.srcs[m.base];
     let f = field(&s.name);
@@ -185,6 +186,9 @@ fn mem_print(spec: &Spec, op: &Op, m: &isa_spec::model::MemItem) -> TokenStream 
         }
         _ => (quote!(None), quote!(crate::runtime::mem::AddrMode::Reg)),
     };
+    if m.scale {
+        return quote!(write_mem_scaled(out, &self.#f, #r, #width, #ur, #mode, self.#off as i64, #bits, sm));
+    }
     quote!(write_mem_addr(out, &self.#f, #r, #width, #ur, #mode, self.#off as i64, #bits, sm))
 }
 

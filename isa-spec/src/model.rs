@@ -323,6 +323,11 @@ pub struct MemItem {
     pub off: usize,
     /// Enum modifier printed right after the base (`R2.64`, `R2.U32`).
     pub width: Option<usize>,
+    /// The modifier after the base is a scale (`[a*scale+u+off]`, printed
+    /// `R2.X4`), not a width: an RZ base drops it where there is no
+    /// uniform register (`[0x8]`) and keeps it where there is one
+    /// (`[RZ.X4+UR4+0x8]`, `[UR4+0x8]` when it prints nothing).
+    pub scale: bool,
     /// Uniform register source: a UR added to the address (`[R2.64+UR4]`)
     /// or the descriptor (`desc[UR4][R2.64]`), as `mode` says.
     pub ur: Option<usize>,
@@ -438,6 +443,32 @@ pub enum MemKind {
     Store,
 }
 
+/// The state space of a memory access (`[memory] space`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemSpace {
+    /// Global memory, 64-bit addresses (LDG, STG).
+    Global,
+    /// The CTA's shared memory, 32-bit addresses (LDS, STS).
+    Shared,
+    /// The thread's local memory, 32-bit addresses (LDL, STL).
+    Local,
+    /// A generic address, 64-bit, that may point into any space (LD, ST).
+    Generic,
+}
+
+impl MemSpace {
+    /// The space a `[memory] space` name stands for.
+    pub fn from_name(name: &str) -> Option<MemSpace> {
+        match name {
+            "global" => Some(MemSpace::Global),
+            "shared" => Some(MemSpace::Shared),
+            "local" => Some(MemSpace::Local),
+            "generic" => Some(MemSpace::Generic),
+            _ => None,
+        }
+    }
+}
+
 /// Access size: fixed, or from an enum modifier (bytes per enum value index).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MemSize {
@@ -450,6 +481,8 @@ pub enum MemSize {
 #[derive(Clone, Debug)]
 pub struct Memory {
     pub kind: MemKind,
+    /// The state space the address points into.
+    pub space: MemSpace,
     /// Address register source and signed offset modifier.
     pub addr: usize,
     pub offset: usize,

@@ -1346,6 +1346,19 @@ fn resolve_memory(
             MemKind::Load
         }
     };
+    let space = match &r.space {
+        None => MemSpace::Global,
+        Some(s) => MemSpace::from_name(s.get_ref()).unwrap_or_else(|| {
+            errs.bad(
+                s,
+                format!(
+                    "space `{}` is not global, shared, local or generic",
+                    s.get_ref()
+                ),
+            );
+            MemSpace::Global
+        }),
+    };
     let addr = op.src(r.addr.get_ref()).unwrap_or_else(|| {
         errs.bad(&r.addr, format!("`{}` is not a source", r.addr.get_ref()));
         0
@@ -1377,6 +1390,7 @@ fn resolve_memory(
     }
     errs.ok.then(|| Memory {
         kind,
+        space,
         addr,
         offset,
         data,
@@ -1558,7 +1572,7 @@ fn resolve_src_views(
 fn parse_mem_item(op: &Op, s: &str) -> Result<MemItem, String> {
     let bad = || {
         format!(
-            "memory operand `{s}` is not `[SRC+OFFSET]`, `[SRC.WIDTH+OFFSET]` or `[SRC.WIDTH+UR+OFFSET] by MODE`"
+            "memory operand `{s}` is not `[SRC+OFFSET]`, `[SRC.WIDTH+OFFSET]`, `[SRC*SCALE+OFFSET]` or `[SRC.WIDTH+UR+OFFSET] by MODE`"
         )
     };
     let (addr, mode) = match s.split_once(" by ") {
@@ -1586,9 +1600,10 @@ fn parse_mem_item(op: &Op, s: &str) -> Result<MemItem, String> {
         [b, u, o] => (*b, Some(*u), *o),
         _ => return Err(bad()),
     };
-    let (base, width) = match base.split_once('.') {
-        Some((b, w)) => (b, Some(w)),
-        None => (base, None),
+    let (base, width, scale) = match (base.split_once('.'), base.split_once('*')) {
+        (Some((b, w)), _) => (b, Some(w), false),
+        (None, Some((b, w))) => (b, Some(w), true),
+        (None, None) => (base, None, false),
     };
     let src = |n: &str| {
         op.src(n)
@@ -1606,6 +1621,7 @@ fn parse_mem_item(op: &Op, s: &str) -> Result<MemItem, String> {
             .filter(|&i| matches!(op.modifiers[i].ty, ModType::Int { signed: true, .. }))
             .ok_or_else(|| format!("`{off}` is not a signed integer modifier of `{}`", op.name))?,
         width: width.map(enum_mod).transpose()?,
+        scale,
         ur: ur.map(src).transpose()?,
         mode: mode.map(enum_mod).transpose()?,
         ur_else,

@@ -322,6 +322,8 @@ pub struct AliasDef {
 pub struct MemoryDef {
     /// `load` or `store`.
     pub kind: S<String>,
+    /// `global` (the default), `shared`, `local` or `generic`.
+    pub space: Option<S<String>>,
     /// Address register source (a `[addr+offset]` asm operand).
     pub addr: S<String>,
     /// Signed integer modifier: the byte offset.

@@ -10,6 +10,7 @@ use nak::backend::ir::text::{parse_function, print_function};
 use nak::backend::passes::{assemble::assemble, legalize::legalize};
 use nak::backend::runner::{CpuRunner, LANES, Runner, WarpState};
 use nak::isa;
+use nak::runtime::mem::MemSpace;
 use nak::runtime::sample::Rng;
 
 /// How one family spells what the tests need: R6:R7 = R4:R5 + `scale`*R0,
@@ -323,19 +324,31 @@ fn align_promises_round_trip() {
     }
 }
 
+/// The memory of `space` lane `lane` sees: global (generic addresses
+/// too), the CTA's shared memory or the lane's own local memory.
+fn space_mut(st: &mut WarpState, space: MemSpace, lane: usize) -> &mut Vec<u8> {
+    match space {
+        MemSpace::Global | MemSpace::Generic => &mut st.global,
+        MemSpace::Shared => &mut st.shared,
+        MemSpace::Local => &mut st.local[lane],
+    }
+}
+
 /// What an access does to one lane, straight from its `MemAccess` (the
 /// model the legalized and encoded op is compared with).
 fn model(
     m: &nak::runtime::mem::MemAccess,
+    lane: usize,
     addr: u64,
     data: &[u32],
     st: &mut WarpState,
 ) -> Vec<u32> {
     let at = addr.wrapping_add(m.offset as u64) as usize;
     let n = m.bytes as usize;
+    let buf = space_mut(st, m.space, lane);
     match m.kind {
         nak::runtime::mem::MemKind::Load => {
-            let b = &st.global[at..at + n];
+            let b = &buf[at..at + n];
             if n < 4 {
                 let mut w = [0u8; 4];
                 w[..n].copy_from_slice(b);
@@ -354,7 +367,7 @@ fn model(
         }
         nak::runtime::mem::MemKind::Store => {
             let bytes: Vec<u8> = data.iter().flat_map(|w| w.to_le_bytes()).collect();
-            st.global[at..at + n].copy_from_slice(&bytes[..n]);
+            buf[at..at + n].copy_from_slice(&bytes[..n]);
             Vec::new()
         }
     }
@@ -362,13 +375,17 @@ fn model(
 
 /// Every memory op of the spec on every SM that has it (found through
 /// `Op::mem_access`, no list): random instances (sizes, cache hints), the
-/// address in a register pair, a constant buffer or the result of a
-/// computation, legalized, encoded, decoded and run, do what the
-/// `[memory]` table says on every lane.
+/// address in a register (a pair for global and generic addresses) or a
+/// constant buffer, legalized, encoded, decoded and run, do what the
+/// `[memory]` table says on every lane, in the memory of its space
+/// (global, the CTA's shared memory, each lane's local memory). Accesses
+/// whose address is more than a + off (a scale, an added uniform
+/// register: `[memory] ordered`) are left out: the table does not say it.
 #[test]
 fn every_memory_op_legalizes_to_what_its_table_says() {
     let mut rng = Rng::new(0x3e3);
     let mut checked = std::collections::BTreeSet::new();
+    let mut spaces = std::collections::BTreeSet::new();
     for &sm in isa::ALL_SMS {
         for w in nak::runtime::sample::sample_words(sm, &[], 6, 5) {
             let Some((mut op, _)) = isa::decode(w, sm) else {
@@ -377,9 +394,10 @@ fn every_memory_op_legalizes_to_what_its_table_says() {
             let Some(m) = op.mem_access() else {
                 continue;
             };
-            if m.bytes == 0 || m.bytes > 16 {
+            if m.bytes == 0 || m.bytes > 16 || !op.mem_combinable() {
                 continue;
             }
+            let wide = m.space.addr_is_64();
             // Offsets in the buffer, aligned; data in R16.. (4-aligned).
             let off = (rng.next_u64() % 8) as i64 * 16;
             let Some(o) = op.with_mem_at(off, nak::runtime::operand::Reg::gpr(16)) else {
@@ -387,7 +405,7 @@ fn every_memory_op_legalizes_to_what_its_table_says() {
             };
             op = o;
             let k_addr = (0..op.src_info().len())
-                .find(|&k| op.src_info()[k].ty.regs() == 2 && *op.src(k) == m.addr)
+                .find(|&k| op.src_info()[k].ty.regs() == 1 + wide as u8 && *op.src(k) == m.addr)
                 .expect("the address source");
             // An address in a constant bank, where a copy of a constant to
             // a register exists: SM100+ ALU ops read no constants, and LDC
@@ -400,15 +418,32 @@ fn every_memory_op_legalizes_to_what_its_table_says() {
             };
             let m = op.mem_access().expect("still a memory op");
             let mut st = state(&mut rng);
-            st.global.resize(BASE as usize + 256 * (LANES + 1), 0x5a);
+            let window = BASE as usize + 256 * (LANES + 1);
+            st.global.resize(window, 0x5a);
+            st.shared = (0..window).map(|_| rng.next_u64() as u8).collect();
+            st.local = (0..LANES)
+                .map(|_| {
+                    (0..BASE as usize + 256)
+                        .map(|_| rng.next_u64() as u8)
+                        .collect()
+                })
+                .collect();
+            // Each lane its own 256-byte window (local memory is the lane's own).
+            let lane_addr = |l: usize| match m.space {
+                MemSpace::Local => BASE,
+                _ => BASE + 256 * l as u64,
+            };
             for l in 0..LANES {
                 for r in 16..20 {
                     st.gpr[l][r] = rng.next_u64() as u32;
                 }
-                // Each lane its own 256-byte window.
-                let a = BASE + 256 * l as u64;
+                let a = lane_addr(l);
                 st.gpr[l][4] = a as u32;
-                st.gpr[l][5] = (a >> 32) as u32;
+                st.gpr[l][5] = if wide {
+                    (a >> 32) as u32
+                } else {
+                    rng.next_u64() as u32
+                };
             }
             if in_cbuf {
                 // One address for all lanes: loads only (stores would race).
@@ -421,9 +456,9 @@ fn every_memory_op_legalizes_to_what_its_table_says() {
             }
             let mut want = st.clone();
             for l in 0..LANES {
-                let addr = if in_cbuf { BASE } else { BASE + 256 * l as u64 };
+                let addr = if in_cbuf { BASE } else { lane_addr(l) };
                 let data: Vec<u32> = (0..4).map(|r| st.gpr[l][16 + r]).collect();
-                let got = model(&m, addr, &data, &mut want);
+                let got = model(&m, l, addr, &data, &mut want);
                 for (r, v) in got.into_iter().enumerate() {
                     want.gpr[l][16 + r] = v;
                 }
@@ -432,6 +467,8 @@ fn every_memory_op_legalizes_to_what_its_table_says() {
             let (got, text) = run(&f, &st);
             let got = got.unwrap_or_else(|e| panic!("SM{sm}: {e}\n{text}"));
             assert_eq!(got.global, want.global, "SM{sm}:\n{text}");
+            assert_eq!(got.shared, want.shared, "SM{sm}:\n{text}");
+            assert_eq!(got.local, want.local, "SM{sm}:\n{text}");
             for l in 0..LANES {
                 assert_eq!(
                     got.gpr[l][16..20],
@@ -440,8 +477,13 @@ fn every_memory_op_legalizes_to_what_its_table_says() {
                 );
             }
             checked.insert((sm, op.name()));
+            spaces.insert(format!("{:?}", m.space));
         }
     }
     println!("memory ops checked: {checked:?}");
     assert!(checked.len() >= 4, "{checked:?}");
+    // The spec has global, shared and local accesses on every family.
+    for s in ["Global", "Shared", "Local"] {
+        assert!(spaces.contains(s), "no {s} access checked: {spaces:?}");
+    }
 }

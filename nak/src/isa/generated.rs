@@ -20,9 +20,9 @@
 use crate::runtime::asm::{
     AsmError, Base, Line, Operands, Parsed, abs_operand, asm_try, bar_dst_operand, bool_operand,
     check_operand_count, cmem_operand, disp_operand, dst_operand, enum_operand, int_operand,
-    is_pred_token, mem_addr_operand, mem_operand, mem_width, parse_i64, parse_u64, parsed,
-    rel_operand, reuse_ctrl, src_operand, strip_any_mnemonic, take_enum_suffix, take_suffix,
-    to_dst, to_src, uint_operand,
+    is_pred_token, mem_addr_operand, mem_operand, mem_scale, mem_width, parse_i64, parse_u64,
+    parsed, rel_operand, reuse_ctrl, src_operand, strip_any_mnemonic, take_enum_suffix,
+    take_suffix, to_dst, to_src, uint_operand,
 };
 use crate::runtime::decode::{
     At, Forms, bit, bits, cbuf_at, common_at, decode_form, guard_of, parts_by_form, print_form,
@@ -47,11 +47,11 @@ use crate::runtime::legalize_support::{
     op_fields, placeholder, placeholder_file, placeholder_in,
 };
 use crate::runtime::line_buf::{LineBuf, line_text, text_chunks};
-use crate::runtime::mem::{MemAccess, MemKind, MemOp, src_data_reg};
+use crate::runtime::mem::{MemAccess, MemKind, MemOp, MemSpace, src_data_reg};
 use crate::runtime::operand::{CBuf, Reg, RegFile, SlotKind, Src, SrcKind, reg};
 use crate::runtime::print::{
-    ImmStyle, write_cmem, write_guard, write_hex, write_mem, write_mem_addr, write_reg,
-    write_signed_hex, write_src, write_src_part, write_src_swizzled,
+    ImmStyle, write_cmem, write_guard, write_hex, write_mem, write_mem_addr, write_mem_scaled,
+    write_reg, write_signed_hex, write_src, write_src_part, write_src_swizzled,
 };
 use crate::runtime::view::{PartStyle, View};
 use std::fmt::Write as _;

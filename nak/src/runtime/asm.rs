@@ -40,6 +40,8 @@ pub struct MemAddr {
     /// The uniform register added to the address.
     pub ur: Option<Reg>,
     pub off: i64,
+    /// The base register was left out (`[UR4+0xc]`).
+    pub base_left_out: bool,
 }
 
 /// `desc[UR4]` and the terms of `[R2.64+UR4+0x10]`, or None when they
@@ -52,6 +54,7 @@ fn parse_mem_addr(desc: Option<Reg>, inner: &str) -> Option<MemAddr> {
         width: None,
         ur: None,
         off: 0,
+        base_left_out: false,
     };
     let (first, rest) = terms.split_first()?;
     let is_ur = |t: &str| parse_reg(t).filter(|r| r.file == RegFile::UGpr);
@@ -59,6 +62,7 @@ fn parse_mem_addr(desc: Option<Reg>, inner: &str) -> Option<MemAddr> {
     if let Some(u) = is_ur(first) {
         a.ur = Some(u);
         a.width = Some("64".to_string());
+        a.base_left_out = true;
     } else {
         let (b, w) = match first.split_once('.') {
             Some((b, w)) => (b, Some(w.to_string())),
@@ -790,6 +794,8 @@ pub struct MemParsed {
     pub width: Option<String>,
     pub ur: Option<Src>,
     pub mode: crate::runtime::mem::AddrMode,
+    /// The base register was left out (`[UR4+0xc]`).
+    pub base_left_out: bool,
 }
 
 /// A Volta+ memory address of source `name` (`[R2.64+0x10]`,
@@ -811,6 +817,7 @@ pub fn mem_addr_operand(
                 width: None,
                 ur: None,
                 mode: AddrMode::Reg,
+                base_left_out: false,
             });
         }
         _ => {
@@ -834,6 +841,7 @@ pub fn mem_addr_operand(
         width: a.width,
         ur,
         mode,
+        base_left_out: a.base_left_out,
     })
 }
 
@@ -850,6 +858,24 @@ pub fn mem_width<T: Copy>(
         .copied()
         .find(|&v| text(v) == want)
         .ok_or_else(|| err(tok.col, format!("bad address width `{want}`")))
+}
+
+/// The value of a scale enum (`[a*scale+u+off]`) whose text (on `sm`) is
+/// `.` + `scale`, or empty for none; a left-out base (`[UR4+0x8]`) has
+/// none (nvdisasm prints an RZ base with a scale: `[RZ.X4+UR4+0x8]`).
+pub fn mem_scale<T: Copy>(
+    tok: &Operand,
+    p: &MemParsed,
+    all: &[T],
+    text: impl Fn(T) -> &'static str,
+) -> Result<T, AsmError> {
+    let none = None;
+    mem_width(
+        tok,
+        if p.base_left_out { &none } else { &p.width },
+        all,
+        text,
+    )
 }
 
 /// What a generated parser returns: `None` when the line is not its op's,

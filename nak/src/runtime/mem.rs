@@ -20,10 +20,32 @@ pub enum MemKind {
     Store,
 }
 
+/// The state space an access's address points into (`[memory] space`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MemSpace {
+    /// Global memory: 64-bit addresses.
+    Global,
+    /// The CTA's shared memory: 32-bit addresses.
+    Shared,
+    /// The thread's own local memory: 32-bit addresses.
+    Local,
+    /// A generic 64-bit address (the runner treats it as global: it maps
+    /// no shared or local window).
+    Generic,
+}
+
+impl MemSpace {
+    /// Whether addresses are 64-bit register pairs (else one register).
+    pub fn addr_is_64(self) -> bool {
+        matches!(self, MemSpace::Global | MemSpace::Generic)
+    }
+}
+
 /// One access: `bytes` at `addr + offset`, which must be a multiple of `align`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct MemAccess {
     pub kind: MemKind,
+    pub space: MemSpace,
     pub bytes: u32,
     /// A load narrower than 4 bytes sign-extends (else zero-extends).
     pub signed: bool,

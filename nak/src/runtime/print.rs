@@ -285,6 +285,55 @@ pub fn write_mem_addr(
     out.push(']');
 }
 
+/// A scaled shared-memory address (`a*scale` in the spec: LDS, STS): the
+/// base register with its scale suffix (`[R2.X4+0x8]`), plus the uniform
+/// register in mode `ur` (`[R2.X4+UR4+0x8]`). An RZ base prints as
+/// nvdisasm prints it: without a uniform register as `write_mem` does,
+/// the scale dropped (`[0x8]`); with one, kept with its scale
+/// (`[RZ.X4+UR4+0x8]`) unless the scale prints nothing (`[UR4+0x8]`).
+#[allow(clippy::too_many_arguments)]
+pub fn write_mem_scaled(
+    out: &mut LineBuf,
+    base: &Src,
+    reuse: bool,
+    scale: &str,
+    ur: Option<&Src>,
+    mode: AddrMode,
+    offset: i64,
+    bits: u32,
+    sm: u32,
+) {
+    let rz = matches!(base.kind, SrcKind::Reg(r) if r.is_zero());
+    let added = ur.filter(|_| mode == AddrMode::Ur);
+    let Some(u) = added else {
+        if rz || scale.is_empty() {
+            return write_mem(out, base, reuse, offset, bits, sm);
+        }
+        out.push('[');
+        write_src(out, base, reuse, ImmStyle::Hex);
+        out.push_str(scale);
+        push_offset(out, offset);
+        return out.push(']');
+    };
+    out.push('[');
+    if !(rz && scale.is_empty()) {
+        write_src(out, base, reuse, ImmStyle::Hex);
+        out.push_str(scale);
+        out.push('+');
+    }
+    write_src(out, u, false, ImmStyle::Hex);
+    push_offset(out, offset);
+    out.push(']');
+}
+
+/// `+offset` after an address term (`+-0x4` below zero), nothing for 0.
+fn push_offset(out: &mut LineBuf, offset: i64) {
+    if offset != 0 {
+        out.push('+');
+        write_signed_hex(out, offset);
+    }
+}
+
 fn write_imm(out: &mut LineBuf, v: u32, style: ImmStyle) {
     match style {
         ImmStyle::Hex => write_hex(out, v as u64),

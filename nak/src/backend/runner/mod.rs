@@ -11,7 +11,7 @@ use crate::dis::stream::decode_stream;
 use crate::isa::Op;
 use crate::runtime::fold::Value;
 use crate::runtime::instr::{Common, ValueType};
-use crate::runtime::mem::{MemAccess, MemKind};
+use crate::runtime::mem::{MemAccess, MemKind, MemSpace};
 use crate::runtime::operand::{Reg, RegFile, Src, SrcKind};
 
 use std::fmt;
@@ -34,6 +34,10 @@ pub struct WarpState {
     /// Constant buffers by index.
     pub cbuf: Vec<Vec<u8>>,
     pub global: Vec<u8>,
+    /// The CTA's shared memory (LDS, STS), from address 0.
+    pub shared: Vec<u8>,
+    /// Per lane: its local memory (LDL, STL), from address 0.
+    pub local: Vec<Vec<u8>>,
     /// Lanes that run.
     pub active: u32,
 }
@@ -49,6 +53,8 @@ impl Default for WarpState {
             cc: vec![false; LANES],
             cbuf: Vec::new(),
             global: Vec::new(),
+            shared: Vec::new(),
+            local: vec![Vec::new(); LANES],
             active: u32::MAX,
         }
     }
@@ -97,33 +103,52 @@ impl WarpState {
     /// Misaligned and out-of-bounds accesses are errors, as they fault on
     /// hardware.
     pub fn global_read(&self, addr: u64, bytes: u32, align: u32) -> Result<&[u8], String> {
-        let r = self.global_range(addr, bytes, align)?;
-        Ok(&self.global[r])
+        self.mem_read(MemSpace::Global, 0, addr, bytes, align)
     }
     /// Store `data` at `addr` under the same rules as [`Self::global_read`].
     pub fn global_write(&mut self, addr: u64, data: &[u8], align: u32) -> Result<(), String> {
-        let r = self.global_range(addr, data.len() as u32, align)?;
-        self.global[r].copy_from_slice(data);
-        Ok(())
+        self.mem_write(MemSpace::Global, 0, addr, data, align)
     }
-    fn global_range(
+    /// Memory of `space` as `lane` sees it, under the rules of
+    /// [`Self::global_read`]: shared memory is the CTA's, local memory the
+    /// lane's own; a generic address is a global one (the runner maps no
+    /// shared or local window into the generic space).
+    pub fn mem_read(
         &self,
+        space: MemSpace,
+        lane: usize,
         addr: u64,
         bytes: u32,
         align: u32,
-    ) -> Result<std::ops::Range<usize>, String> {
-        if align > 1 && !addr.is_multiple_of(align as u64) {
-            return Err(format!(
-                "misaligned {bytes}-byte global access at {addr:#x} (needs {align}-byte alignment)"
-            ));
-        }
-        let end = addr.checked_add(bytes as u64);
-        match end {
-            Some(e) if e <= self.global.len() as u64 => Ok(addr as usize..e as usize),
-            _ => Err(format!(
-                "{bytes}-byte global access at {addr:#x} is outside the {}-byte buffer",
-                self.global.len()
-            )),
+    ) -> Result<&[u8], String> {
+        let buf = self.space_buf(space, lane);
+        Ok(&buf[mem_range(space, buf.len(), addr, bytes, align)?])
+    }
+    /// Store `data` at `addr` of `space` as `lane` sees it (see
+    /// [`Self::mem_read`]).
+    pub fn mem_write(
+        &mut self,
+        space: MemSpace,
+        lane: usize,
+        addr: u64,
+        data: &[u8],
+        align: u32,
+    ) -> Result<(), String> {
+        let len = self.space_buf(space, lane).len();
+        let r = mem_range(space, len, addr, data.len() as u32, align)?;
+        let buf = match space {
+            MemSpace::Global | MemSpace::Generic => &mut self.global,
+            MemSpace::Shared => &mut self.shared,
+            MemSpace::Local => &mut self.local[lane],
+        };
+        buf[r].copy_from_slice(data);
+        Ok(())
+    }
+    fn space_buf(&self, space: MemSpace, lane: usize) -> &[u8] {
+        match space {
+            MemSpace::Global | MemSpace::Generic => &self.global,
+            MemSpace::Shared => &self.shared,
+            MemSpace::Local => &self.local[lane],
         }
     }
     /// The raw value a source reads in `lane` (modifiers are the op's).
@@ -350,21 +375,59 @@ fn exec_folded(
     Ok(())
 }
 
-/// One lane's load or store. The address is a 64-bit register pair plus
+/// The bytes an access of `bytes` at `addr` covers in a buffer of `len`
+/// bytes of `space`; misaligned and out-of-bounds accesses are errors.
+fn mem_range(
+    space: MemSpace,
+    len: usize,
+    addr: u64,
+    bytes: u32,
+    align: u32,
+) -> Result<std::ops::Range<usize>, String> {
+    let name = match space {
+        MemSpace::Global | MemSpace::Generic => "global",
+        MemSpace::Shared => "shared",
+        MemSpace::Local => "local",
+    };
+    if align > 1 && !addr.is_multiple_of(align as u64) {
+        return Err(format!(
+            "misaligned {bytes}-byte {name} access at {addr:#x} (needs {align}-byte alignment)"
+        ));
+    }
+    match addr.checked_add(bytes as u64) {
+        Some(e) if e <= len as u64 => Ok(addr as usize..e as usize),
+        _ => Err(format!(
+            "{bytes}-byte {name} access at {addr:#x} is outside the {len}-byte buffer"
+        )),
+    }
+}
+
+/// The type an address register of `space` is read as.
+fn addr_type(space: MemSpace) -> ValueType {
+    if space.addr_is_64() {
+        ValueType::U64
+    } else {
+        ValueType::U32
+    }
+}
+
+/// One lane's load or store. The address is a 64-bit register pair (global,
+/// generic) or one register (shared, local) plus
 /// the offset; loads narrower than a register zero- or sign-extend, stores
 /// narrower than a register write its low bytes. Lanes run in order, so of
 /// two lanes storing to one address the higher lane wins (hardware leaves
 /// that undefined).
 fn exec_mem(m: &MemAccess, lane: usize, st: &mut WarpState) -> Result<(), String> {
-    let base = st.src_value(lane, &m.addr, ValueType::U64)?;
-    let Value::U64(base) = base else {
-        return Err(format!("address operand reads {base:?}"));
+    // Shared and local addresses are one 32-bit register, wrapping at 4 GiB.
+    let at = match st.src_value(lane, &m.addr, addr_type(m.space))? {
+        Value::U64(base) => base.wrapping_add(m.offset as u64),
+        Value::U32(base) => base.wrapping_add(m.offset as u32) as u64,
+        other => return Err(format!("address operand reads {other:?}")),
     };
-    let at = base.wrapping_add(m.offset as u64);
     let regs = m.data_regs() as u8;
     match m.kind {
         MemKind::Load => {
-            let bytes = st.global_read(at, m.bytes, m.align)?;
+            let bytes = st.mem_read(m.space, lane, at, m.bytes, m.align)?;
             let mut words = [0u32; 4];
             if m.bytes < 4 {
                 let mut w = [0u8; 4];
@@ -394,7 +457,7 @@ fn exec_mem(m: &MemAccess, lane: usize, st: &mut WarpState) -> Result<(), String
                 data.extend_from_slice(&w.to_le_bytes());
             }
             data.truncate(m.bytes as usize);
-            st.global_write(at, &data, m.align)?;
+            st.mem_write(m.space, lane, at, &data, m.align)?;
         }
     }
     Ok(())
