@@ -2107,6 +2107,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("FMUL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("FMUL32I", &[50, 52, 60]),
     ("FSEL", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("FSET", &[50, 52, 60]),
     ("FSETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("HADD2", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("HFMA2", &[70, 75, 80, 86, 89, 90, 100, 120]),
@@ -2140,6 +2141,8 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("PLOP3", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("POPC", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("PRMT", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("PSET", &[50, 52, 60]),
+    ("PSETP", &[50, 52, 60]),
     ("R2P", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("RET", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("S2R", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -2240,22 +2243,22 @@ define_ops! {
     Dset(OpDset), Dsetp(OpDsetp), Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64),
     F2fSm50(OpF2fSm50), F2i(OpF2i), F2i64(OpF2i64), F2iSm50(OpF2iSm50), Fadd(OpFadd),
     Fadd32i(OpFadd32i), Ffma(OpFfma), Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx),
-    Fmul(OpFmul), Fmul32i(OpFmul32i), Fsel(OpFsel), Fsetp(OpFsetp), Hadd2(OpHadd2),
-    Hadd2F32(OpHadd2F32), Hfma2(OpHfma2), Hfma2Mma(OpHfma2Mma), Hmul2(OpHmul2),
-    I2f(OpI2f), I2f64(OpI2f64), I2fSm50(OpI2fSm50), I2i(OpI2i), Iabs(OpIabs),
-    Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x), Iadd64(OpIadd64),
-    Iadd64x(OpIadd64x), Iaddx(OpIaddx), Icmp(OpIcmp), Imad(OpImad), ImadHi(OpImadHi),
-    ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50), ImadWide(OpImadWide),
-    ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx), Imnmx64(OpImnmx64),
-    Imul(OpImul), Imul32i(OpImul32i), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i),
-    Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldc(OpLdc), Ldg(OpLdg), Lea(OpLea),
-    LeaHi(OpLeaHi), LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX), LeaSm50(OpLeaSm50),
-    LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i), Mov(OpMov),
-    Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu), Nop(OpNop), P2r(OpP2r),
-    Plop3(OpPlop3), Popc(OpPopc), Prmt(OpPrmt), R2p(OpR2p), Ret(OpRet), RetAbs(OpRetAbs),
-    S2r(OpS2r), Sel(OpSel), Sel64(OpSel64), Shf(OpShf), Shfl(OpShfl), Shl(OpShl),
-    Shr(OpShr), Stg(OpStg), Vimnmx(OpVimnmx), Warpsync(OpWarpsync),
-    WarpsyncAll(OpWarpsyncAll), Xmad(OpXmad)
+    Fmul(OpFmul), Fmul32i(OpFmul32i), Fsel(OpFsel), Fset(OpFset), Fsetp(OpFsetp),
+    Hadd2(OpHadd2), Hadd2F32(OpHadd2F32), Hfma2(OpHfma2), Hfma2Mma(OpHfma2Mma),
+    Hmul2(OpHmul2), I2f(OpI2f), I2f64(OpI2f64), I2fSm50(OpI2fSm50), I2i(OpI2i),
+    Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x),
+    Iadd64(OpIadd64), Iadd64x(OpIadd64x), Iaddx(OpIaddx), Icmp(OpIcmp), Imad(OpImad),
+    ImadHi(OpImadHi), ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50),
+    ImadWide(OpImadWide), ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx),
+    Imnmx64(OpImnmx64), Imul(OpImul), Imul32i(OpImul32i), Iscadd(OpIscadd),
+    Iscadd32i(OpIscadd32i), Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldc(OpLdc),
+    Ldg(OpLdg), Lea(OpLea), LeaHi(OpLeaHi), LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX),
+    LeaSm50(OpLeaSm50), LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i),
+    Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu), Nop(OpNop), P2r(OpP2r),
+    Plop3(OpPlop3), Popc(OpPopc), Prmt(OpPrmt), Pset(OpPset), Psetp(OpPsetp), R2p(OpR2p),
+    Ret(OpRet), RetAbs(OpRetAbs), S2r(OpS2r), Sel(OpSel), Sel64(OpSel64), Shf(OpShf),
+    Shfl(OpShfl), Shl(OpShl), Shr(OpShr), Stg(OpStg), Vimnmx(OpVimnmx),
+    Warpsync(OpWarpsync), WarpsyncAll(OpWarpsyncAll), Xmad(OpXmad)
 }
 /// Decode one instruction word; `None` for a word no op of the spec matches.
 #[inline]
@@ -2316,41 +2319,43 @@ static DECODE_SM50: [DecodeArm; 256] = dense_arms(
         (0x1e, decode_sm50_arm9),
         (0x1f, decode_sm50_arm10),
         (0x30, decode_sm50_arm11),
-        (0x32, decode_sm50_arm12),
-        (0x33, decode_sm50_arm13),
-        (0x34, decode_sm50_arm14),
-        (0x35, decode_sm50_arm15),
-        (0x36, decode_sm50_arm16),
-        (0x37, decode_sm50_arm17),
-        (0x38, decode_sm50_arm18),
-        (0x39, decode_sm50_arm19),
-        (0x3a, decode_sm50_arm11),
-        (0x3c, decode_sm50_arm20),
-        (0x3d, decode_sm50_arm21),
-        (0x3e, decode_sm50_arm11),
-        (0x49, decode_sm50_arm22),
-        (0x4a, decode_sm50_arm23),
-        (0x4b, decode_sm50_arm24),
-        (0x4c, decode_sm50_arm25),
-        (0x4e, decode_sm50_arm26),
-        (0x4f, decode_sm50_arm26),
-        (0x50, decode_sm50_arm27),
-        (0x51, decode_sm50_arm28),
-        (0x52, decode_sm50_arm29),
-        (0x53, decode_sm50_arm30),
-        (0x58, decode_sm50_arm31),
-        (0x59, decode_sm50_arm32),
-        (0x5a, decode_sm50_arm33),
-        (0x5b, decode_sm50_arm34),
-        (0x5c, decode_sm50_arm35),
-        (0x5d, decode_sm50_arm31),
-        (0x5e, decode_sm50_arm31),
-        (0x5f, decode_sm50_arm31),
-        (0xe2, decode_sm50_arm36),
-        (0xe3, decode_sm50_arm37),
-        (0xee, decode_sm50_arm38),
-        (0xef, decode_sm50_arm39),
-        (0xf0, decode_sm50_arm40),
+        (0x31, decode_sm50_arm12),
+        (0x32, decode_sm50_arm13),
+        (0x33, decode_sm50_arm14),
+        (0x34, decode_sm50_arm15),
+        (0x35, decode_sm50_arm16),
+        (0x36, decode_sm50_arm17),
+        (0x37, decode_sm50_arm18),
+        (0x38, decode_sm50_arm19),
+        (0x39, decode_sm50_arm20),
+        (0x3a, decode_sm50_arm21),
+        (0x3c, decode_sm50_arm22),
+        (0x3d, decode_sm50_arm23),
+        (0x3e, decode_sm50_arm21),
+        (0x48, decode_sm50_arm24),
+        (0x49, decode_sm50_arm25),
+        (0x4a, decode_sm50_arm26),
+        (0x4b, decode_sm50_arm27),
+        (0x4c, decode_sm50_arm28),
+        (0x4e, decode_sm50_arm29),
+        (0x4f, decode_sm50_arm29),
+        (0x50, decode_sm50_arm30),
+        (0x51, decode_sm50_arm31),
+        (0x52, decode_sm50_arm32),
+        (0x53, decode_sm50_arm33),
+        (0x58, decode_sm50_arm34),
+        (0x59, decode_sm50_arm35),
+        (0x5a, decode_sm50_arm36),
+        (0x5b, decode_sm50_arm37),
+        (0x5c, decode_sm50_arm38),
+        (0x5d, decode_sm50_arm39),
+        (0x5e, decode_sm50_arm39),
+        (0x5f, decode_sm50_arm39),
+        (0xe2, decode_sm50_arm40),
+        (0xe3, decode_sm50_arm41),
+        (0xee, decode_sm50_arm42),
+        (0xef, decode_sm50_arm43),
+        (0xf0, decode_sm50_arm44),
     ],
     decode_none,
 );
@@ -2427,26 +2432,26 @@ fn decode_sm50_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
 fn decode_sm50_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpShf, 8 > (w, sm)
+        decode_form:: < OpShf, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfe00000000000000 == 0x3000000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpFset, 1 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpShf, 8 > (w, sm)
-    );
-    try_form!(
-        w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpFfma, 8 > (w, sm)
-    );
-    try_form!(
-        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpDset, 1 > (w, sm)
+        w & 0xfe00000000000000 == 0x3000000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpFset, 1 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShf, 8 > (w, sm)
+    );
     try_form!(
         w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFfma, 8 > (w, sm)
@@ -2459,6 +2464,17 @@ fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFfma, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpDset, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpShf, 8 > (w, sm)
     );
@@ -2472,7 +2488,7 @@ fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfe98000000000000 == 0x3418000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpImadPoSm50, 1 > (w, sm)
@@ -2483,7 +2499,7 @@ fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpShf, 8 > (w, sm)
@@ -2526,7 +2542,7 @@ fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpIsetp, 5 > (w, sm)
@@ -2561,7 +2577,7 @@ fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpPopc, 5 > (w, sm)
@@ -2581,105 +2597,6 @@ fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpShf, 8 > (w, sm)
-    );
-    try_form!(
-        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpShl, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpShr, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpIadd, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefff88000000000 == 0x38e8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpP2r, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefe7e0000000000 == 0x3880000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpDmul, 8 > (w, sm)
-    );
-    try_form!(
-        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpImul, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpSel, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpFmul, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpDadd, 8 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpIscadd, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpFadd, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefa260000000000 == 0x38b8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpI2fSm50, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpImnmx, 8 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpDmnmx, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpF2fSm50, 2 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefa220000000000 == 0x38b0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpF2iSm50, 2 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpFmnmx, 13 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpBfe, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpLop, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfef4000000000000 == 0x38c0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpIadd3, 5 > (w, sm)
-    );
-    None
-}
-fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpPopc, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpFlo, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefff880000000ff == 0x38f0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpR2p, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpI2i, 1 > (w, sm)
     );
     try_form!(
         w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2765,6 +2682,112 @@ fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpPopc, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFlo, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefff880000000ff == 0x38f0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpR2p, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpI2i, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShl, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShr, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIadd, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefff88000000000 == 0x38e8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpP2r, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefe7e0000000000 == 0x3880000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDmul, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImul, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpSel, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFmul, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDadd, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIscadd, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFadd, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefa260000000000 == 0x38b8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpI2fSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImnmx, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDmnmx, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpF2fSm50, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefa220000000000 == 0x38b0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpF2iSm50, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFmnmx, 13 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBfe, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpLop, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef4000000000000 == 0x38c0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpIadd3, 5 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpShf, 8 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpShf, 8 > (w, sm)
     );
@@ -2774,14 +2797,21 @@ fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpLop3, 5 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xff00000000000000 == 0x4800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpFset, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFfma, 9 > (w, sm)
@@ -2792,7 +2822,7 @@ fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xff98000000000000 == 0x4a18000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpImadPoSm50, 2 > (w, sm)
@@ -2803,7 +2833,7 @@ fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff09000000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpIsetp, 6 > (w, sm)
@@ -2838,7 +2868,7 @@ fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffe800000ff00 == 0x4c08000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpPopc, 6 > (w, sm)
@@ -2941,17 +2971,25 @@ fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfe00000000000000 == 0x4e00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpXmad, 2 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpNop, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xffff987e1cf00fc0 == 0x5090000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpPsetp, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xffff087e1cf00f00 == 0x5088000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpPset, 0 > (w, sm)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5080000000000000 && matches!(sm, 52 | 60) =>
@@ -2963,7 +3001,7 @@ fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFfma, 10 > (w, sm)
@@ -2974,7 +3012,7 @@ fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xff98000000000000 == 0x5218000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpImadPoSm50, 3 > (w, sm)
@@ -2985,7 +3023,7 @@ fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpPrmt, 10 > (w, sm)
@@ -3000,14 +3038,18 @@ fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpShf, 7 > (w, sm)
+        decode_form:: < OpShf, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xff00007ff0000000 == 0x5800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpFset, 0 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFfma, 7 > (w, sm)
@@ -3022,7 +3064,7 @@ fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpShf, 7 > (w, sm)
@@ -3037,7 +3079,7 @@ fn decode_sm50_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpIsetp, 4 > (w, sm)
@@ -3088,7 +3130,7 @@ fn decode_sm50_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpPopc, 4 > (w, sm)
@@ -3195,21 +3237,28 @@ fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpShf, 7 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpBra, 2 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpExit, 1 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpLdg, 6 > (w, sm)
@@ -3220,7 +3269,7 @@ fn decode_sm50_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8000030000000 == 0xef10000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpShfl, 8 > (w, sm)
@@ -3243,7 +3292,7 @@ fn decode_sm50_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpS2r, 1 > (w, sm)
@@ -3281,41 +3330,43 @@ static PRINT_SM50: [PrintArm; 256] = dense_arms(
         (0x1e, print_sm50_arm9),
         (0x1f, print_sm50_arm10),
         (0x30, print_sm50_arm11),
-        (0x32, print_sm50_arm12),
-        (0x33, print_sm50_arm13),
-        (0x34, print_sm50_arm14),
-        (0x35, print_sm50_arm15),
-        (0x36, print_sm50_arm16),
-        (0x37, print_sm50_arm17),
-        (0x38, print_sm50_arm18),
-        (0x39, print_sm50_arm19),
-        (0x3a, print_sm50_arm11),
-        (0x3c, print_sm50_arm20),
-        (0x3d, print_sm50_arm21),
-        (0x3e, print_sm50_arm11),
-        (0x49, print_sm50_arm22),
-        (0x4a, print_sm50_arm23),
-        (0x4b, print_sm50_arm24),
-        (0x4c, print_sm50_arm25),
-        (0x4e, print_sm50_arm26),
-        (0x4f, print_sm50_arm26),
-        (0x50, print_sm50_arm27),
-        (0x51, print_sm50_arm28),
-        (0x52, print_sm50_arm29),
-        (0x53, print_sm50_arm30),
-        (0x58, print_sm50_arm31),
-        (0x59, print_sm50_arm32),
-        (0x5a, print_sm50_arm33),
-        (0x5b, print_sm50_arm34),
-        (0x5c, print_sm50_arm35),
-        (0x5d, print_sm50_arm31),
-        (0x5e, print_sm50_arm31),
-        (0x5f, print_sm50_arm31),
-        (0xe2, print_sm50_arm36),
-        (0xe3, print_sm50_arm37),
-        (0xee, print_sm50_arm38),
-        (0xef, print_sm50_arm39),
-        (0xf0, print_sm50_arm40),
+        (0x31, print_sm50_arm12),
+        (0x32, print_sm50_arm13),
+        (0x33, print_sm50_arm14),
+        (0x34, print_sm50_arm15),
+        (0x35, print_sm50_arm16),
+        (0x36, print_sm50_arm17),
+        (0x37, print_sm50_arm18),
+        (0x38, print_sm50_arm19),
+        (0x39, print_sm50_arm20),
+        (0x3a, print_sm50_arm21),
+        (0x3c, print_sm50_arm22),
+        (0x3d, print_sm50_arm23),
+        (0x3e, print_sm50_arm21),
+        (0x48, print_sm50_arm24),
+        (0x49, print_sm50_arm25),
+        (0x4a, print_sm50_arm26),
+        (0x4b, print_sm50_arm27),
+        (0x4c, print_sm50_arm28),
+        (0x4e, print_sm50_arm29),
+        (0x4f, print_sm50_arm29),
+        (0x50, print_sm50_arm30),
+        (0x51, print_sm50_arm31),
+        (0x52, print_sm50_arm32),
+        (0x53, print_sm50_arm33),
+        (0x58, print_sm50_arm34),
+        (0x59, print_sm50_arm35),
+        (0x5a, print_sm50_arm36),
+        (0x5b, print_sm50_arm37),
+        (0x5c, print_sm50_arm38),
+        (0x5d, print_sm50_arm39),
+        (0x5e, print_sm50_arm39),
+        (0x5f, print_sm50_arm39),
+        (0xe2, print_sm50_arm40),
+        (0xe3, print_sm50_arm41),
+        (0xee, print_sm50_arm42),
+        (0xef, print_sm50_arm43),
+        (0xf0, print_sm50_arm44),
     ],
     print_none,
 );
@@ -3392,26 +3443,26 @@ fn print_sm50_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 fn print_sm50_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
+        print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfe00000000000000 == 0x3000000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpFset, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpDset, 1 > (w, sm, at, out)
+        w & 0xfe00000000000000 == 0x3000000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpFset, 1 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
+    );
     try_form!(
         w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
@@ -3424,6 +3475,17 @@ fn print_sm50_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpDset, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
@@ -3437,7 +3499,7 @@ fn print_sm50_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfe98000000000000 == 0x3418000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpImadPoSm50, 1 > (w, sm, at, out)
@@ -3448,7 +3510,7 @@ fn print_sm50_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
@@ -3491,7 +3553,7 @@ fn print_sm50_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpIsetp, 5 > (w, sm, at, out)
@@ -3526,7 +3588,7 @@ fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpPopc, 5 > (w, sm, at, out)
@@ -3546,105 +3608,6 @@ fn print_sm50_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpShl, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpShr, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpIadd, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefff88000000000 == 0x38e8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpP2r, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefe7e0000000000 == 0x3880000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpDmul, 8 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpImul, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpSel, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpFmul, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpDadd, 8 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpIscadd, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpFadd, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefa260000000000 == 0x38b8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpI2fSm50, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpImnmx, 8 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpDmnmx, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpF2fSm50, 2 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefa220000000000 == 0x38b0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpF2iSm50, 2 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpFmnmx, 13 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpBfe, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpLop, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfef4000000000000 == 0x38c0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpIadd3, 5 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm50_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpPopc, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpFlo, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefff880000000ff == 0x38f0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpR2p, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpI2i, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3730,6 +3693,112 @@ fn print_sm50_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpPopc, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFlo, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefff880000000ff == 0x38f0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpR2p, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpI2i, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShl, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShr, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIadd, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefff88000000000 == 0x38e8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpP2r, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefe7e0000000000 == 0x3880000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDmul, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImul, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpSel, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFmul, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDadd, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIscadd, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFadd, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefa260000000000 == 0x38b8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpI2fSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImnmx, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDmnmx, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpF2fSm50, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefa220000000000 == 0x38b0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpF2iSm50, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFmnmx, 13 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBfe, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpLop, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef4000000000000 == 0x38c0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpIadd3, 5 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
@@ -3739,14 +3808,21 @@ fn print_sm50_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpLop3, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xff00000000000000 == 0x4800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpFset, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFfma, 9 > (w, sm, at, out)
@@ -3757,7 +3833,7 @@ fn print_sm50_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xff98000000000000 == 0x4a18000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpImadPoSm50, 2 > (w, sm, at, out)
@@ -3768,7 +3844,7 @@ fn print_sm50_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff09000000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpIsetp, 6 > (w, sm, at, out)
@@ -3803,7 +3879,7 @@ fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffe800000ff00 == 0x4c08000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpPopc, 6 > (w, sm, at, out)
@@ -3906,17 +3982,25 @@ fn print_sm50_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfe00000000000000 == 0x4e00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpXmad, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpNop, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffff987e1cf00fc0 == 0x5090000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpPsetp, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffff087e1cf00f00 == 0x5088000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpPset, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5080000000000000 && matches!(sm, 52 | 60) =>
@@ -3928,7 +4012,7 @@ fn print_sm50_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFfma, 10 > (w, sm, at, out)
@@ -3939,7 +4023,7 @@ fn print_sm50_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xff98000000000000 == 0x5218000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpImadPoSm50, 3 > (w, sm, at, out)
@@ -3950,7 +4034,7 @@ fn print_sm50_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpPrmt, 10 > (w, sm, at, out)
@@ -3965,14 +4049,18 @@ fn print_sm50_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
+        print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff00007ff0000000 == 0x5800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpFset, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFfma, 7 > (w, sm, at, out)
@@ -3987,7 +4075,7 @@ fn print_sm50_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
@@ -4002,7 +4090,7 @@ fn print_sm50_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpIsetp, 4 > (w, sm, at, out)
@@ -4053,7 +4141,7 @@ fn print_sm50_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpPopc, 4 > (w, sm, at, out)
@@ -4160,21 +4248,28 @@ fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpBra, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpExit, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpLdg, 6 > (w, sm, at, out)
@@ -4185,7 +4280,7 @@ fn print_sm50_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8000030000000 == 0xef10000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpShfl, 8 > (w, sm, at, out)
@@ -4208,7 +4303,7 @@ fn print_sm50_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpS2r, 1 > (w, sm, at, out)
@@ -10203,6 +10298,19 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff87fffffffffff0000000fff, 0x80000000000000000000c08, 0, 0, [GPR, UGPR, PRED]
     ),
     form_info!(
+        "fset", "r", 0, Sm50, [50, 52, 60], 0xff00007ff0000000, 0x5800000000000000, 0, 0,
+        [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "fset", "i", 1, Sm50, [50, 52, 60], 0xfe00000000000000, 0x3000000000000000, 0, 0,
+        [GPR, IMM, PRED]; (50..= 60, [(0x7f80000000, 0x7f80000000)], 0x7ff00000,
+        0x7ff00000, 0x7ff00000)
+    ),
+    form_info!(
+        "fset", "c", 2, Sm50, [50, 52, 60], 0xff00000000000000, 0x4800000000000000, 0, 0,
+        [GPR, CBUF, PRED]
+    ),
+    form_info!(
         "fsetp", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
         0x1fff80000ff3fffff0000ff0fff, 0x20b, 0, 0, [GPR, GPR, PRED]
     ),
@@ -11975,6 +12083,14 @@ pub const FORMS: &[FormInfo] = &[
         0, [GPR, GPR, CBUF]
     ),
     form_info!(
+        "pset", "fixed", 0, Sm50, [50, 52, 60], 0xffff087e1cf00f00, 0x5088000000000000,
+        0, 0, [PRED, PRED, PRED]
+    ),
+    form_info!(
+        "psetp", "fixed", 0, Sm50, [50, 52, 60], 0xffff987e1cf00fc0, 0x5090000000000000,
+        0, 0, [PRED, PRED, PRED]
+    ),
+    form_info!(
         "r2p", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
         0x1ffffffcfffffffff0000ff0fff, 0x204, 0, 0, [GPR, GPR]
     ),
@@ -12356,6 +12472,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_fmnmx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fmul.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fmul32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fsel.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_fset.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fsetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hadd2.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hadd2_f32.rs"));
@@ -12411,6 +12528,8 @@ include!(concat!(env!("OUT_DIR"), "/", "op_p2r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_plop3.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_popc.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_prmt.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_pset.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_psetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_r2p.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ret.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ret_abs.rs"));

@@ -128,3 +128,97 @@ fn fset_applies_source_modifiers_and_refuses_cc() {
     o.cc = true;
     assert!(o.fold(50, &args).is_err());
 }
+
+const SETOPS: [Setop; 3] = [Setop::And, Setop::Or, Setop::Xor];
+
+fn pred(i: u8) -> Src {
+    Src::reg(Reg::pred(i))
+}
+
+/// Every (a, b, c) truth assignment.
+fn triples() -> impl Iterator<Item = (bool, bool, bool)> {
+    (0..8u8).map(|i| (i & 4 != 0, i & 2 != 0, i & 1 != 0))
+}
+
+#[test]
+fn pset_every_op_pair_and_result_kind() {
+    for sm in [50, 52, 60] {
+        for bop0 in SETOPS {
+            for bop1 in SETOPS {
+                for bf in [false, true] {
+                    let o = OpPset {
+                        d: Reg::gpr(0),
+                        a: pred(0),
+                        b: pred(1),
+                        c: pred(2),
+                        bf,
+                        bop0,
+                        bop1,
+                        cc: false,
+                    };
+                    for (a, b, c) in triples() {
+                        let v = combine(bop1, combine(bop0, a, b), c);
+                        let want = match (v, bf) {
+                            (false, _) => 0,
+                            (true, true) => 1.0f32.to_bits(),
+                            (true, false) => u32::MAX,
+                        };
+                        let got = o
+                            .fold(sm, &[Value::Pred(a), Value::Pred(b), Value::Pred(c)])
+                            .unwrap();
+                        assert_eq!(got.as_slice(), &[Value::U32(want)], "{o:?} {a} {b} {c}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn pset_applies_not_and_refuses_cc() {
+    let mut o = OpPset {
+        d: Reg::gpr(0),
+        a: pred(0),
+        b: pred(1),
+        c: pred(2),
+        bf: false,
+        bop0: Setop::And,
+        bop1: Setop::And,
+        cc: false,
+    };
+    o.a.not = true;
+    let args = [Value::Pred(false), Value::Pred(true), Value::Pred(true)];
+    assert_eq!(o.fold(50, &args).unwrap().as_slice(), &[Value::U32(u32::MAX)]);
+    o.cc = true;
+    assert!(o.fold(50, &args).is_err());
+}
+
+#[test]
+fn psetp_every_op_pair() {
+    for sm in [50, 52, 60] {
+        for bop0 in SETOPS {
+            for bop1 in SETOPS {
+                let o = OpPsetp {
+                    p: Reg::pred(3),
+                    q: Reg::pred(4),
+                    a: pred(0),
+                    b: pred(1),
+                    c: pred(2),
+                    bop0,
+                    bop1,
+                };
+                for (a, b, c) in triples() {
+                    let ab = combine(bop0, a, b);
+                    let want = [
+                        Value::Pred(combine(bop1, ab, c)),
+                        Value::Pred(combine(bop1, !ab, c)),
+                    ];
+                    let got = o
+                        .fold(sm, &[Value::Pred(a), Value::Pred(b), Value::Pred(c)])
+                        .unwrap();
+                    assert_eq!(got.as_slice(), &want, "{o:?} {a} {b} {c}");
+                }
+            }
+        }
+    }
+}
