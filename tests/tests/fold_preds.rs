@@ -222,3 +222,72 @@ fn psetp_every_op_pair() {
         }
     }
 }
+
+#[test]
+fn csetp_folds_the_constant_tests_and_refuses_flag_tests() {
+    for test in CcTest::ALL {
+        for setop in SETOPS {
+            let o = OpCsetp {
+                p: Reg::pred(0),
+                q: Reg::pred(1),
+                acc: Src::PT,
+                test,
+                flags: CcOperand::Cc,
+                setop,
+            };
+            for acc in [false, true] {
+                let got = o.fold(50, &[Value::Pred(acc)]);
+                let constant = match test {
+                    CcTest::F => Some(false),
+                    CcTest::T => Some(true),
+                    _ => None,
+                };
+                match constant {
+                    Some(t) => assert_eq!(
+                        got.unwrap().as_slice(),
+                        &[
+                            Value::Pred(combine(setop, t, acc)),
+                            Value::Pred(combine(setop, !t, acc))
+                        ]
+                    ),
+                    None => assert!(got.is_err(), "{test:?} reads flags not modelled"),
+                }
+            }
+        }
+    }
+}
+
+/// FCMP's comparisons by name, with the `Fcmp` the reference uses.
+fn fcmp_gt_as_fcmp(c: FcmpGt) -> Fcmp {
+    let name = format!("{c:?}");
+    Fcmp::ALL
+        .into_iter()
+        .find(|f| format!("{f:?}") == name)
+        .expect("same names")
+}
+
+#[test]
+fn fcmp_selects_by_comparing_c_with_zero() {
+    for sm in [50, 52, 60] {
+        for cmp in FcmpGt::ALL {
+            for ftz in [false, true] {
+                let o = OpFcmp {
+                    d: Reg::gpr(0),
+                    a: r(1),
+                    b: r(2),
+                    c: r(3),
+                    cmp,
+                    ftz,
+                };
+                for c in F32S {
+                    let (a, b) = (0x1234_5678, 0x7fc0_0001);
+                    let want = if fcmp_ref(fcmp_gt_as_fcmp(cmp), c, 0, ftz) { a } else { b };
+                    let got = o
+                        .fold(sm, &[Value::U32(a), Value::U32(b), Value::U32(c)])
+                        .unwrap();
+                    assert_eq!(got.as_slice(), &[Value::U32(want)], "{o:?} {c:#x}");
+                }
+            }
+        }
+    }
+}
