@@ -4,36 +4,36 @@
 
 /// `FSET`: 32-bit float compare to a register: all ones or 0, or with .BF the float 1.0 or 0.0; combined with a predicate.
 ///
-/// Spec: isa-spec/spec/ops/fset.toml:9 (op `fset`). SMs: 50, 52, 60.
+/// Spec: isa-spec/spec/ops/fset.toml:16 (op `fset`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpFset {
-    /// Destination (u32). (isa-spec/spec/ops/fset.toml:14)
+    /// Destination (u32). (isa-spec/spec/ops/fset.toml:21)
     pub d: Reg,
-    /// Source (f32). (isa-spec/spec/ops/fset.toml:18)
+    /// Source (f32). (isa-spec/spec/ops/fset.toml:25)
     pub a: Src,
-    /// Source (f32). (isa-spec/spec/ops/fset.toml:23)
+    /// Source (f32). (isa-spec/spec/ops/fset.toml:30)
     pub b: Src,
-    /// Source (pred). (isa-spec/spec/ops/fset.toml:28)
+    /// Source (pred). (isa-spec/spec/ops/fset.toml:35)
     pub acc: Src,
-    /// Modifier. Boolean float: write 1.0 for true instead of all ones. (isa-spec/spec/ops/fset.toml:33)
+    /// Modifier. Boolean float: write 1.0 for true instead of all ones (Maxwell/Pascal; always so from Volta). (isa-spec/spec/ops/fset.toml:40)
     pub bf: bool,
-    /// Modifier.  (isa-spec/spec/ops/fset.toml:39)
+    /// Modifier.  (isa-spec/spec/ops/fset.toml:47)
     pub cmp: Fcmp,
-    /// Modifier. Compare denormal inputs as zero. (isa-spec/spec/ops/fset.toml:43)
+    /// Modifier. Compare denormal inputs as zero. (isa-spec/spec/ops/fset.toml:51)
     pub ftz: bool,
-    /// Modifier.  (isa-spec/spec/ops/fset.toml:49)
+    /// Modifier.  (isa-spec/spec/ops/fset.toml:57)
     pub setop: Setop,
-    /// Modifier. Also write the flags to the CC register; printed on d (bit 47). (isa-spec/spec/ops/fset.toml:53)
+    /// Modifier. Also write the flags to the CC register; printed on d (bit 47). (isa-spec/spec/ops/fset.toml:61)
     pub cc: bool,
 }
 op_fields!(OpFset, [a, b, acc], [d]);
-/// Spec: isa-spec/spec/ops/fset.toml:9.
+/// Spec: isa-spec/spec/ops/fset.toml:16.
 impl OpFset {
     pub const NAME: &'static str = "fset";
     pub const MNEMONIC: &'static str = "FSET";
     pub const CLASS: &'static str = "alu";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[50, 52, 60];
+    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::F32).with_neg().with_abs(),
         OperandInfo::new("b", ValueType::F32).with_neg().with_abs(),
@@ -48,15 +48,79 @@ impl OpFset {
     pub fn form_id(&self, sm: u32) -> Option<u8> {
         let smb = sm_bit(sm);
         match (self.a.kind, self.b.kind, self.acc.kind) {
-            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7 != 0 => Some(0),
-            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x7 != 0 => Some(1),
-            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x7 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7f8 != 0 => Some(0),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x7f8 != 0 => Some(1),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x1f8 != 0 => Some(2),
+            (reg!(Gpr), reg!(UGpr), reg!(Pred)) if smb & 0x7f0 != 0 => Some(3),
+            (reg!(Gpr), reg!(Gpr), reg!(Pred)) if smb & 0x7 != 0 => Some(4),
+            (reg!(Gpr), SrcKind::Imm(_), reg!(Pred)) if smb & 0x7 != 0 => Some(5),
+            (reg!(Gpr), SrcKind::CBuf(_), reg!(Pred)) if smb & 0x7 != 0 => Some(6),
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/fset.toml:79 pack alike.
+    /// What all forms of isa-spec/spec/ops/fset.toml:101 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
+        only_default::<E>(Self::NAME, "modifier bf", self.bf == false, sm)?;
+        only_default::<E>(Self::NAME, "modifier cc", self.cc == false, sm)?;
+        let mut w: u128 = 0;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 24;
+        w |= u128::from(self.a.neg) << 72;
+        w |= u128::from(self.a.abs) << 73;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
+        w |= (self.setop.index() as u128) << 74;
+        w |= (self.cmp.index() as u128) << 76;
+        w |= u128::from(self.ftz) << 80;
+        w
+            |= src_field::<E>(Self::NAME, "acc", &self.acc, RegFile::Pred, 3u32, sm)?
+                << 87;
+        w |= u128::from(self.acc.not) << 90;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
+    }
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fset.toml:101; form at isa-spec/spec/ops/fset.toml:104).
+    #[inline(always)]
+    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        let mut w: u128 = 0x20a | self.encode_e0::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
+        w |= u128::from(self.b.abs) << 62;
+        w |= u128::from(self.b.neg) << 63;
+        Ok(w)
+    }
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fset.toml:101; form at isa-spec/spec/ops/fset.toml:104).
+    #[inline(always)]
+    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x80a | self.encode_e0::<E>(sm, c)?;
+        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
+        Ok(w)
+    }
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/fset.toml:101; form at isa-spec/spec/ops/fset.toml:104).
+    #[inline(always)]
+    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        let mut w: u128 = 0xa0a | self.encode_e0::<E>(sm, c)?;
+        w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 40;
+        w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
+        w |= u128::from(self.b.abs) << 62;
+        w |= u128::from(self.b.neg) << 63;
+        Ok(w)
+    }
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/fset.toml:101; form at isa-spec/spec/ops/fset.toml:104).
+    #[inline(always)]
+    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
+        let mut w: u128 = 0x80000000000000000000c0a | self.encode_e0::<E>(sm, c)?;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= u128::from(self.b.abs) << 62;
+        w |= u128::from(self.b.neg) << 63;
+        Ok(w)
+    }
+    /// What all forms of isa-spec/spec/ops/fset.toml:116 pack alike.
+    #[inline(always)]
+    fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NOT, sm)?;
         forbid_mods::<E>(Self::NAME, "acc", &self.acc, MOD_NEG | MOD_ABS, sm)?;
@@ -78,17 +142,17 @@ impl OpFset {
         w |= u128::from(self.ftz) << 55;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/fset.toml:79; form at isa-spec/spec/ops/fset.toml:82).
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/fset.toml:116; form at isa-spec/spec/ops/fset.toml:119).
     #[inline(always)]
-    fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x5800000000000000 | self.encode_e0::<E>(sm, c)?;
+    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x5800000000000000 | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/fset.toml:79; form at isa-spec/spec/ops/fset.toml:82).
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/fset.toml:116; form at isa-spec/spec/ops/fset.toml:119).
     #[inline(always)]
-    fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x3000000000000000 | self.encode_e0::<E>(sm, c)?;
+    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x3000000000000000 | self.encode_e1::<E>(sm, c)?;
         {
             let v: u128 = imm_src_field::<
                 E,
@@ -98,17 +162,77 @@ impl OpFset {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/fset.toml:79; form at isa-spec/spec/ops/fset.toml:82).
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/fset.toml:116; form at isa-spec/spec/ops/fset.toml:119).
     #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x4800000000000000 | self.encode_e0::<E>(sm, c)?;
+    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        let mut w: u128 = 0x4800000000000000 | self.encode_e1::<E>(sm, c)?;
         w |= cbuf_offset_field::<E>(Self::NAME, "b", &self.b, 4u32, 14u32, true)? << 20;
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/fset.toml:79 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/fset.toml:101 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
+        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 24, 8), 255)?)
+            .with_neg(bit(w, 72))
+            .with_abs(bit(w, 73));
+        let acc = Src::reg(reg_below(RegFile::Pred, bits(w, 87, 3), 7)?)
+            .with_not(bit(w, 90));
+        let bf: bool = false;
+        let cmp: Fcmp = Fcmp::from_index(bits(w, 76, 4) as usize)?;
+        let ftz: bool = bit(w, 80);
+        let setop: Setop = Setop::from_index(bits(w, 74, 2) as usize)?;
+        let cc: bool = false;
+        Some(Self {
+            d,
+            a,
+            b: Src::RZ,
+            acc,
+            bf,
+            cmp,
+            ftz,
+            setop,
+            cc,
+        })
+    }
+    /// Form `rrr`'s fields (isa-spec/spec/ops/fset.toml:101; form at isa-spec/spec/ops/fset.toml:104).
+    #[inline(always)]
+    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+    }
+    /// Form `rir`'s fields (isa-spec/spec/ops/fset.toml:101; form at isa-spec/spec/ops/fset.toml:104).
+    #[inline(always)]
+    fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+    }
+    /// Form `rcr`'s fields (isa-spec/spec/ops/fset.toml:101; form at isa-spec/spec/ops/fset.toml:104).
+    #[inline(always)]
+    fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+    }
+    /// Form `rur`'s fields (isa-spec/spec/ops/fset.toml:101; form at isa-spec/spec/ops/fset.toml:104).
+    #[inline(always)]
+    fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e0(w, sm)?;
+        o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?)
+            .with_neg(bit(w, 63))
+            .with_abs(bit(w, 62));
+        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
+    }
+    /// Fields all forms of isa-spec/spec/ops/fset.toml:116 read alike; each sets the others.
+    #[inline(always)]
+    fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
         let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?)
             .with_neg(bit(w, 43))
@@ -132,19 +256,19 @@ impl OpFset {
             cc,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/fset.toml:79; form at isa-spec/spec/ops/fset.toml:82).
+    /// Form `r`'s fields (isa-spec/spec/ops/fset.toml:116; form at isa-spec/spec/ops/fset.toml:119).
     #[inline(always)]
-    fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let mut o = Self::fields_e0(w, sm)?;
+    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?)
             .with_neg(bit(w, 53))
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/fset.toml:79; form at isa-spec/spec/ops/fset.toml:82).
+    /// Form `i`'s fields (isa-spec/spec/ops/fset.toml:116; form at isa-spec/spec/ops/fset.toml:119).
     #[inline(always)]
-    fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let mut o = Self::fields_e0(w, sm)?;
+    fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::imm(
                 imm_from_field(
                     (bits(w, 20, 19) | bits(w, 56, 1) << 19),
@@ -157,17 +281,26 @@ impl OpFset {
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/fset.toml:79; form at isa-spec/spec/ops/fset.toml:82).
+    /// Form `c`'s fields (isa-spec/spec/ops/fset.toml:116; form at isa-spec/spec/ops/fset.toml:119).
     #[inline(always)]
-    fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let mut o = Self::fields_e0(w, sm)?;
+    fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let mut o = Self::fields_e1(w, sm)?;
         o.b = cbuf_at(bits(w, 34, 5), bits(w, 20, 14), 14, 4, true)
             .with_neg(bit(w, 53))
             .with_abs(bit(w, 44));
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Parse one tokenized line of syntax `FSET` (isa-spec/spec/ops/fset.toml:59); `None` when the mnemonic is not this op's.
+    /// Parse one tokenized line; `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
+        match sm {
+            70 | 75 | 80 | 86 | 89 | 90 | 100 | 120 => {
+                Self::parse_syntax1(line, sm, addr)
+            }
+            _ => Self::parse_syntax0(line, sm, addr),
+        }
+    }
+    /// Parse syntax `FSET` (isa-spec/spec/ops/fset.toml:67).
+    fn parse_syntax0(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["FSET"]])?;
         let mut cur = 0usize;
         let bf: bool = take_suffix(rest, &mut cur, ".BF");
@@ -204,7 +337,7 @@ impl OpFset {
         let a = asm_try!(src_operand(at.take(), "a", ImmStyle::F32));
         let b = asm_try!(src_operand(at.take(), "b", ImmStyle::F32));
         let acc = asm_try!(src_operand(at.take(), "acc", ImmStyle::Hex));
-        asm_try!(at.finish(& ["d", "a", "b", "acc"]));
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "acc"]));
         let op = Self {
             d,
             a,
@@ -216,12 +349,58 @@ impl OpFset {
             setop,
             cc,
         };
-        parsed(op, line, 0, 0)
+        let form = op.form_id(sm);
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[("a", &[17, 17, 17, 17, 0, 0, 0]), ("b", &[18, 0, 0, 0, 0, 0, 0])],
+        );
+        parsed(op, line, ctrl, 0)
     }
-    fold_via_cc!(sm => true);
+    /// Parse syntax `FSET.BF` (isa-spec/spec/ops/fset.toml:73).
+    fn parse_syntax1(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
+        let rest = strip_any_mnemonic(&line.parts, &[&["FSET", "BF"]])?;
+        let mut cur = 0usize;
+        let cmp: Fcmp = take_enum_suffix(rest, &mut cur, &Fcmp::ALL, |v| v.text_sm(sm))?;
+        let ftz: bool = take_suffix(rest, &mut cur, ".FTZ");
+        let setop: Setop = take_enum_suffix(
+            rest,
+            &mut cur,
+            &Setop::ALL,
+            |v| v.text_sm(sm),
+        )?;
+        if cur != rest.len() {
+            return None;
+        }
+        let mut at = asm_try!(Operands:: < 4 > ::start(line, 4, 0usize));
+        let d = asm_try!(dst_operand(at.take(), "d", false));
+        let a = asm_try!(src_operand(at.take(), "a", ImmStyle::F32));
+        let b = asm_try!(src_operand(at.take(), "b", ImmStyle::F32));
+        let acc = asm_try!(src_operand(at.take(), "acc", ImmStyle::Hex));
+        let reuse_marks = asm_try!(at.finish(& ["d", "a", "b", "acc"]));
+        let op = Self {
+            d,
+            a,
+            b,
+            acc,
+            bf: false,
+            cmp,
+            ftz,
+            setop,
+            cc: false,
+        };
+        let form = op.form_id(sm);
+        let ctrl = reuse_ctrl(
+            &reuse_marks,
+            form,
+            &[("a", &[17, 17, 17, 17, 0, 0, 0]), ("b", &[18, 0, 0, 0, 0, 0, 0])],
+        );
+        parsed(op, line, ctrl, 0)
+    }
+    fold_via_cc!(sm => match family_of(sm) { Some(Family::Sm70) => true, _ => true });
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/fset.toml:9.
+    /// Spec: isa-spec/spec/ops/fset.toml:16.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("fset", 3usize, srcs)?;
         let a: f32 = src_value(srcs, 0usize, &self.a)?;
@@ -232,63 +411,105 @@ impl OpFset {
         let ftz = self.ftz;
         let setop = self.setop;
         let cc = self.cc;
-        if cc {
-            return Err(
-                FoldError::new(
-                    format!("{} has no fold on SM{} when {}", "fset", sm, "cc"),
-                ),
-            );
+        match family_of(sm) {
+            Some(Family::Sm70) => {
+                let p = setop_apply(setop, fcmp_f32(cmp, a, b, ftz), acc);
+                let out_d: u32 = if p { 0x3f80_0000 } else { 0 };
+                Ok((FoldOut::new(&[out_d.into_value()]), None))
+            }
+            _ => {
+                if cc {
+                    return Err(
+                        FoldError::new(
+                            format!("{} has no fold on SM{} when {}", "fset", sm, "cc"),
+                        ),
+                    );
+                }
+                let p = setop_apply(setop, fcmp_f32(cmp, a, b, ftz), acc);
+                let out_d: u32 = if !p {
+                    0
+                } else if bf {
+                    0x3f80_0000
+                } else {
+                    u32::MAX
+                };
+                Ok((FoldOut::new(&[out_d.into_value()]), None))
+            }
         }
-        let p = setop_apply(setop, fcmp_f32(cmp, a, b, ftz), acc);
-        let out_d: u32 = if !p { 0 } else if bf { 0x3f80_0000 } else { u32::MAX };
-        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpFset {}
-/// Spec: isa-spec/spec/ops/fset.toml:9.
+/// Spec: isa-spec/spec/ops/fset.toml:16.
 impl Encode for OpFset {
     const NAME: &'static str = "fset";
-    encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b, acc]);
+    encode_by_form!(
+        0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3, 4 : =>
+        encode_f4, 5 : => encode_f5, 6 : => encode_f6; [a, b, acc]
+    );
 }
-/// Spec: isa-spec/spec/ops/fset.toml:9.
+/// Spec: isa-spec/spec/ops/fset.toml:16.
 impl Forms for OpFset {
-    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
+    parts_by_form!(
+        0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
+        parts_f5, 6 : parts_f6
+    );
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/fset.toml:59.
+    /// Spec: isa-spec/spec/ops/fset.toml:67.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
-        let reuse_a = false;
-        let reuse_b = false;
+        let form = if c.ctrl & 393216 != 0 { self.form_id(sm) } else { None };
+        let reuse_a = (matches!(form, Some(0 | 1 | 2 | 3)) && c.ctrl >> 17 & 1 != 0);
+        let reuse_b = (matches!(form, Some(0)) && c.ctrl >> 18 & 1 != 0);
         let reuse_acc = false;
         write_guard(out, &c.guard);
-        out.push_str("FSET");
-        if self.bf {
-            out.push_str(".BF");
-        }
-        out.push_text_chunk(self.cmp.chunk_sm(sm));
-        if self.ftz {
-            out.push_str(".FTZ");
-        }
-        out.push_text_chunk(self.setop.chunk_sm(sm));
-        out.push_str(" ");
-        {
-            write_reg(out, self.d);
-            if self.cc {
-                out.push_str(".CC");
+        match sm {
+            70 | 75 | 80 | 86 | 89 | 90 | 100 | 120 => {
+                out.push_str("FSET.BF");
+                out.push_text_chunk(self.cmp.chunk_sm(sm));
+                if self.ftz {
+                    out.push_str(".FTZ");
+                }
+                out.push_text_chunk(self.setop.chunk_sm(sm));
+                out.push_str(" ");
+                write_reg(out, self.d);
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::F32.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::F32.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.acc, reuse_acc, ImmStyle::Hex.for_sm(sm));
             }
-        };
-        out.push_str(", ");
-        write_src(out, &self.a, reuse_a, ImmStyle::F32.for_sm(sm));
-        out.push_str(", ");
-        write_src(out, &self.b, reuse_b, ImmStyle::F32.for_sm(sm));
-        out.push_str(", ");
-        write_src(out, &self.acc, reuse_acc, ImmStyle::Hex.for_sm(sm));
+            _ => {
+                out.push_str("FSET");
+                if self.bf {
+                    out.push_str(".BF");
+                }
+                out.push_text_chunk(self.cmp.chunk_sm(sm));
+                if self.ftz {
+                    out.push_str(".FTZ");
+                }
+                out.push_text_chunk(self.setop.chunk_sm(sm));
+                out.push_str(" ");
+                {
+                    write_reg(out, self.d);
+                    if self.cc {
+                        out.push_str(".CC");
+                    }
+                };
+                out.push_str(", ");
+                write_src(out, &self.a, reuse_a, ImmStyle::F32.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.b, reuse_b, ImmStyle::F32.for_sm(sm));
+                out.push_str(", ");
+                write_src(out, &self.acc, reuse_acc, ImmStyle::Hex.for_sm(sm));
+            }
+        }
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/fset.toml:9.
+/// Spec: isa-spec/spec/ops/fset.toml:16.
 impl Legalize for OpFset {
     fn cc_use(&self, sm: u32) -> (bool, bool) {
         let bf = self.bf;
@@ -297,6 +518,7 @@ impl Legalize for OpFset {
         let setop = self.setop;
         let cc = self.cc;
         match family_of(sm) {
+            Some(Family::Sm70) => (false, false),
             _ => (false, cc),
         }
     }
