@@ -1550,10 +1550,18 @@ fn resolve_src_views(
         s.imm_field = r.imm_field;
         if let Some(sms) = &r.imm_signed {
             if s.ty != ValueType::B32 {
-                cx.err(Code::S0103, sms, "`imm_signed` on a source whose type is not `b32`");
+                cx.err(
+                    Code::S0103,
+                    sms,
+                    "`imm_signed` on a source whose type is not `b32`",
+                );
                 ok = false;
             }
-            let all: Vec<u32> = names.families.iter().flat_map(|f| f.sms.iter().copied()).collect();
+            let all: Vec<u32> = names
+                .families
+                .iter()
+                .flat_map(|f| f.sms.iter().copied())
+                .collect();
             match parse_sms(sms.get_ref(), &all) {
                 Ok(v) => s.imm_signed = v,
                 Err(e) => {

@@ -47,7 +47,7 @@ fn fcmp_ref(cmp: Fcmp, a: u32, b: u32, ftz: bool) -> bool {
         Fcmp::Eq => ordered(a == b),
         Fcmp::Le => ordered(a <= b),
         Fcmp::Gt => ordered(a > b),
-        Fcmp::Ne => ordered(a < b || a > b),
+        Fcmp::Ne => ordered(a != b),
         Fcmp::Ge => ordered(a >= b),
         Fcmp::Num => !unordered,
         Fcmp::Nan => unordered,
@@ -55,7 +55,7 @@ fn fcmp_ref(cmp: Fcmp, a: u32, b: u32, ftz: bool) -> bool {
         Fcmp::Equ => or_unordered(a == b),
         Fcmp::Leu => or_unordered(a <= b),
         Fcmp::Gtu => or_unordered(a > b),
-        Fcmp::Neu => or_unordered(a < b || a > b),
+        Fcmp::Neu => or_unordered(a != b),
         Fcmp::Geu => or_unordered(a >= b),
         Fcmp::T => true,
     }
@@ -98,7 +98,11 @@ fn fset_every_compare_combine_and_result_kind() {
                             for b in F32S {
                                 for acc in [false, true] {
                                     let p = combine(setop, fcmp_ref(cmp, a, b, ftz), acc);
-                                    let one = if bf || sm >= 70 { 1.0f32.to_bits() } else { u32::MAX };
+                                    let one = if bf || sm >= 70 {
+                                        1.0f32.to_bits()
+                                    } else {
+                                        u32::MAX
+                                    };
                                     let want = if p { one } else { 0 };
                                     let got = o
                                         .fold(sm, &[Value::U32(a), Value::U32(b), Value::Pred(acc)])
@@ -124,8 +128,15 @@ fn fset_applies_source_modifiers_and_refuses_cc() {
     o.a.neg = true;
     o.b.abs = true;
     // -(1.0) < |-0.5|
-    let args = [Value::U32(0x3f80_0000), Value::U32(0xbf00_0000), Value::Pred(true)];
-    assert_eq!(o.fold(50, &args).unwrap().as_slice(), &[Value::U32(0x3f80_0000)]);
+    let args = [
+        Value::U32(0x3f80_0000),
+        Value::U32(0xbf00_0000),
+        Value::Pred(true),
+    ];
+    assert_eq!(
+        o.fold(50, &args).unwrap().as_slice(),
+        &[Value::U32(0x3f80_0000)]
+    );
     o.a.neg = false;
     assert_eq!(o.fold(50, &args).unwrap().as_slice(), &[Value::U32(0)]);
     o.cc = true;
@@ -191,7 +202,10 @@ fn pset_applies_not_and_refuses_cc() {
     };
     o.a.not = true;
     let args = [Value::Pred(false), Value::Pred(true), Value::Pred(true)];
-    assert_eq!(o.fold(50, &args).unwrap().as_slice(), &[Value::U32(u32::MAX)]);
+    assert_eq!(
+        o.fold(50, &args).unwrap().as_slice(),
+        &[Value::U32(u32::MAX)]
+    );
     o.cc = true;
     assert!(o.fold(50, &args).is_err());
 }
@@ -284,7 +298,11 @@ fn fcmp_selects_by_comparing_c_with_zero() {
                 };
                 for c in F32S {
                     let (a, b) = (0x1234_5678, 0x7fc0_0001);
-                    let want = if fcmp_ref(fcmp_gt_as_fcmp(cmp), c, 0, ftz) { a } else { b };
+                    let want = if fcmp_ref(fcmp_gt_as_fcmp(cmp), c, 0, ftz) {
+                        a
+                    } else {
+                        b
+                    };
                     let got = o
                         .fold(sm, &[Value::U32(a), Value::U32(b), Value::U32(c)])
                         .unwrap();
