@@ -19,9 +19,10 @@ pub(crate) fn imm_style(t: ValueType) -> TokenStream {
 }
 
 /// Print style of source `i`: a `b32` immediate prints as unsigned hex,
-/// except on the SMs where a form stores it sign-extended (Maxwell's imm20),
-/// where nvdisasm prints it signed; with `imm_field` such an immediate
-/// prints as its field's bits instead (Maxwell IADD3's `0xffc02`).
+/// except on the SMs where a form stores it sign-extended (Maxwell's imm20)
+/// or that `imm_signed` names, where nvdisasm prints it signed; with
+/// `imm_field` a sign-extended immediate prints as its field's bits
+/// instead (Maxwell IADD3's `0xffc02`).
 pub(crate) fn src_imm_style(op: &Op, i: usize) -> TokenStream {
     let s = &op.srcs[i];
     let base = imm_style(s.ty);
@@ -39,22 +40,43 @@ pub(crate) fn src_imm_style(op: &Op, i: usize) -> TokenStream {
             }
         }
     }
-    if sms.is_empty() {
-        return base;
-    }
-    sms.sort_unstable();
-    sms.dedup();
-    let pat = crate::encode::sm_pattern(&sms);
     let sext = if s.imm_field {
         let w = Literal::u8_unsuffixed(width.min(32) as u8);
         quote!(ImmStyle::FieldHex(#w))
     } else {
         quote!(ImmStyle::SignedHex)
     };
-    quote!(if matches!(sm, #pat) {
-        #sext
-    } else {
-        #base
+    if s.imm_signed.is_empty() {
+        if sms.is_empty() {
+            return base;
+        }
+        sms.sort_unstable();
+        sms.dedup();
+        let pat = crate::encode::sm_pattern(&sms);
+        return quote!(if matches!(sm, #pat) {
+            #sext
+        } else {
+            #base
+        });
+    }
+    // `imm_signed` SMs print signed too; a field-bits style keeps its SMs.
+    let mut signed = s.imm_signed.clone();
+    if !s.imm_field {
+        signed.append(&mut sms);
+    }
+    signed.sort_unstable();
+    signed.dedup();
+    let spat = crate::encode::sm_pattern(&signed);
+    let field_arm = (s.imm_field && !sms.is_empty()).then(|| {
+        sms.sort_unstable();
+        sms.dedup();
+        let pat = crate::encode::sm_pattern(&sms);
+        quote!(#pat => #sext,)
+    });
+    quote!(match sm {
+        #field_arm
+        #spat => ImmStyle::SignedHex,
+        _ => #base,
     })
 }
 

@@ -260,6 +260,8 @@ pub struct Operand {
     pub imm_declared: bool,
     /// A sign-extended immediate prints as its field's bits (`imm_field`).
     pub imm_field: bool,
+    /// SMs on which an immediate prints as signed hex (`imm_signed`).
+    pub imm_signed: Vec<u32>,
     pub doc: String,
     pub loc: Loc,
 }

@@ -670,6 +670,7 @@ fn resolve_operands(
                 part_half: false,
                 imm_declared: false,
                 imm_field: false,
+                imm_signed: Vec::new(),
                 doc: r.doc.clone().unwrap_or_default(),
                 loc: cx.loc(&r.name),
             }
@@ -1561,6 +1562,28 @@ fn resolve_src_views(
         }
         s.imm_declared = r.imm_declared;
         s.imm_field = r.imm_field;
+        if let Some(sms) = &r.imm_signed {
+            if s.ty != ValueType::B32 {
+                cx.err(
+                    Code::S0103,
+                    sms,
+                    "`imm_signed` on a source whose type is not `b32`",
+                );
+                ok = false;
+            }
+            let all: Vec<u32> = names
+                .families
+                .iter()
+                .flat_map(|f| f.sms.iter().copied())
+                .collect();
+            match parse_sms(sms.get_ref(), &all) {
+                Ok(v) => s.imm_signed = v,
+                Err(e) => {
+                    cx.err(Code::S1001, sms, e);
+                    ok = false;
+                }
+            }
+        }
     }
     ok
 }

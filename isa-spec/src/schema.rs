@@ -257,6 +257,11 @@ pub struct OperandDef {
     /// sign-extended (Maxwell IADD3 prints -0x3fe as `0xffc02`).
     #[serde(default)]
     pub imm_field: bool,
+    /// SMs (a range, `"70..89"`) on which the reference nvdisasm prints an
+    /// immediate of this source as signed hex although its type prints
+    /// unsigned (P2R's mask: `-0x7ffffffe` up to SM89, `0x80000002` from
+    /// SM90).
+    pub imm_signed: Option<S<String>>,
     pub doc: Option<String>,
 }
 
