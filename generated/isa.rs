@@ -42,6 +42,18 @@ pub enum BraUrMode {
     Conv,
 }
 enum_tables!(BraUrMode, 8, [Div, Conv], ["div", "conv"], [".DIV", ".CONV"], {});
+/// Maxwell/Pascal CAL's call-depth counter (bit 6): set increments it and
+/// prints nothing, clear prints `.NOINC` (nvdisasm 11.8: 0xe26000000f800040
+/// is `CAL 0x108`, 0xe26000000f800000 `CAL.NOINC 0x108`).
+///
+/// Spec: isa-spec/spec/enums/call_depth.toml:1 (enum `call_depth`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum CallDepth {
+    #[default]
+    Inc,
+    Noinc,
+}
+enum_tables!(CallDepth, 8, [Inc, Noinc], ["inc", "noinc"], ["", ".NOINC"], {});
 /// Maxwell/Pascal condition-code test (5 bits); T (always) prints nothing.
 ///
 /// Spec: isa-spec/spec/enums/cc.toml:1 (enum `cc`).
@@ -2060,9 +2072,13 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("BRA", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("BREAK", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("BREV", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("BRK", &[50, 52, 60]),
+    ("BRX", &[50, 52, 60]),
     ("BSSY", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("BSYNC", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("CAL", &[50, 52, 60]),
     ("CALL", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("CONT", &[50, 52, 60]),
     ("CS2R", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("DADD", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("DFMA", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -2111,17 +2127,21 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("MOV32I", &[50, 52, 60]),
     ("MUFU", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("NOP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("PBK", &[50, 52, 60]),
+    ("PCNT", &[50, 52, 60]),
     ("PLOP3", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("POPC", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("PRMT", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
-    ("RET", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("RET", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("S2R", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("SEL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("SHF", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("SHFL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("SHL", &[50, 52, 60]),
     ("SHR", &[50, 52, 60]),
+    ("SSY", &[50, 52, 60]),
     ("STG", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("SYNC", &[50, 52, 60]),
     ("VIMNMX", &[90, 100, 120]),
     ("WARPSYNC", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("XMAD", &[50, 52, 60]),
@@ -2207,27 +2227,29 @@ pub const fn sm_bit(sm: u32) -> u64 {
 }
 define_ops! {
     Bfe(OpBfe), Bmov(OpBmov), BmovR(OpBmovR), Bra(OpBra), BraUp(OpBraUp), BraUr(OpBraUr),
-    Break(OpBreak), Brev(OpBrev), Bssy(OpBssy), Bsync(OpBsync), Call(OpCall),
-    CallAbs(OpCallAbs), CallAbsR(OpCallAbsR), CallR(OpCallR), Cs2r(OpCs2r),
-    Cs2r32(OpCs2r32), Dadd(OpDadd), Dfma(OpDfma), Dmnmx(OpDmnmx), Dmul(OpDmul),
-    Dset(OpDset), Dsetp(OpDsetp), Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64),
-    F2fSm50(OpF2fSm50), F2i(OpF2i), F2i64(OpF2i64), F2iSm50(OpF2iSm50), Fadd(OpFadd),
-    Fadd32i(OpFadd32i), Ffma(OpFfma), Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx),
-    Fmul(OpFmul), Fmul32i(OpFmul32i), Fsel(OpFsel), Fsetp(OpFsetp), Hadd2(OpHadd2),
-    Hadd2F32(OpHadd2F32), Hfma2(OpHfma2), Hfma2Mma(OpHfma2Mma), Hmul2(OpHmul2),
-    I2f(OpI2f), I2f64(OpI2f64), I2fSm50(OpI2fSm50), I2i(OpI2i), Iabs(OpIabs),
-    Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x), Iadd64(OpIadd64),
-    Iadd64x(OpIadd64x), Iaddx(OpIaddx), Icmp(OpIcmp), Imad(OpImad), ImadHi(OpImadHi),
-    ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50), ImadWide(OpImadWide),
-    ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx), Imnmx64(OpImnmx64),
-    Imul(OpImul), Imul32i(OpImul32i), Iscadd(OpIscadd), Iscadd32i(OpIscadd32i),
-    Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldc(OpLdc), Ldg(OpLdg), Lea(OpLea),
-    LeaHi(OpLeaHi), LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX), LeaSm50(OpLeaSm50),
-    LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i), Mov(OpMov),
-    Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu), Nop(OpNop), Plop3(OpPlop3),
-    Popc(OpPopc), Prmt(OpPrmt), Ret(OpRet), RetAbs(OpRetAbs), S2r(OpS2r), Sel(OpSel),
-    Sel64(OpSel64), Shf(OpShf), Shfl(OpShfl), Shl(OpShl), Shr(OpShr), Stg(OpStg),
-    Vimnmx(OpVimnmx), Warpsync(OpWarpsync), WarpsyncAll(OpWarpsyncAll), Xmad(OpXmad)
+    Break(OpBreak), Brev(OpBrev), Brk(OpBrk), BrxSm50(OpBrxSm50), Bssy(OpBssy),
+    Bsync(OpBsync), Cal(OpCal), Call(OpCall), CallAbs(OpCallAbs), CallAbsR(OpCallAbsR),
+    CallR(OpCallR), Cont(OpCont), Cs2r(OpCs2r), Cs2r32(OpCs2r32), Dadd(OpDadd),
+    Dfma(OpDfma), Dmnmx(OpDmnmx), Dmul(OpDmul), Dset(OpDset), Dsetp(OpDsetp),
+    Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64), F2fSm50(OpF2fSm50), F2i(OpF2i),
+    F2i64(OpF2i64), F2iSm50(OpF2iSm50), Fadd(OpFadd), Fadd32i(OpFadd32i), Ffma(OpFfma),
+    Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx), Fmul(OpFmul), Fmul32i(OpFmul32i),
+    Fsel(OpFsel), Fsetp(OpFsetp), Hadd2(OpHadd2), Hadd2F32(OpHadd2F32), Hfma2(OpHfma2),
+    Hfma2Mma(OpHfma2Mma), Hmul2(OpHmul2), I2f(OpI2f), I2f64(OpI2f64), I2fSm50(OpI2fSm50),
+    I2i(OpI2i), Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i),
+    Iadd3x(OpIadd3x), Iadd64(OpIadd64), Iadd64x(OpIadd64x), Iaddx(OpIaddx), Icmp(OpIcmp),
+    Imad(OpImad), ImadHi(OpImadHi), ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50),
+    ImadWide(OpImadWide), ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx),
+    Imnmx64(OpImnmx64), Imul(OpImul), Imul32i(OpImul32i), Iscadd(OpIscadd),
+    Iscadd32i(OpIscadd32i), Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldc(OpLdc),
+    Ldg(OpLdg), Lea(OpLea), LeaHi(OpLeaHi), LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX),
+    LeaSm50(OpLeaSm50), LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i),
+    Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu), Nop(OpNop), Pbk(OpPbk),
+    Pcnt(OpPcnt), Plop3(OpPlop3), Popc(OpPopc), Prmt(OpPrmt), Ret(OpRet),
+    RetAbs(OpRetAbs), RetSm50(OpRetSm50), S2r(OpS2r), Sel(OpSel), Sel64(OpSel64),
+    Shf(OpShf), Shfl(OpShfl), Shl(OpShl), Shr(OpShr), Ssy(OpSsy), Stg(OpStg),
+    Sync(OpSync), Vimnmx(OpVimnmx), Warpsync(OpWarpsync), WarpsyncAll(OpWarpsyncAll),
+    Xmad(OpXmad)
 }
 /// Decode one instruction word; `None` for a word no op of the spec matches.
 #[inline]
@@ -3137,15 +3159,47 @@ fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0xfffff0000000ffff == 0xe2a0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpPbk, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffff0000000ffff == 0xe2b0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpPcnt, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffff0000000ffff == 0xe290000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpSsy, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffff0000000ffbf == 0xe260000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpCal, 0 > (w, sm)
+    );
+    try_form!(
         w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpBra, 2 > (w, sm)
+        decode_form:: < OpBra, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffff000000000a0 == 0xe250000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpBrxSm50, 0 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpExit, 1 > (w, sm)
+        decode_form:: < OpExit, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffffffffff0ffe0 == 0xe340000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBrk, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffffffffff0ffe0 == 0xe350000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpCont, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffffffffff0ffe0 == 0xe320000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpRetSm50, 0 > (w, sm)
     );
     None
 }
@@ -3184,6 +3238,10 @@ fn decode_sm50_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     None
 }
 fn decode_sm50_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xfffffffffff0ffe0 == 0xf0f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpSync, 0 > (w, sm)
+    );
     try_form!(
         w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpS2r, 1 > (w, sm)
@@ -4070,15 +4128,47 @@ fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0xfffff0000000ffff == 0xe2a0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpPbk, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffff0000000ffff == 0xe2b0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpPcnt, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffff0000000ffff == 0xe290000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpSsy, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffff0000000ffbf == 0xe260000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpCal, 0 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfffff0000000ffe0 == 0xe240000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpBra, 2 > (w, sm, at, out)
+        print_form_bundled:: < OpBra, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffff000000000a0 == 0xe250000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpBrxSm50, 0 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpExit, 1 > (w, sm, at, out)
+        print_form_bundled:: < OpExit, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffffffffff0ffe0 == 0xe340000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBrk, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffffffffff0ffe0 == 0xe350000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpCont, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffffffffff0ffe0 == 0xe320000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpRetSm50, 0 > (w, sm, at, out)
     );
     None
 }
@@ -4117,6 +4207,10 @@ fn print_sm50_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     None
 }
 fn print_sm50_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfffffffffff0ffe0 == 0xf0f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpSync, 0 > (w, sm, at, out)
+    );
     try_form!(
         w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpS2r, 1 > (w, sm, at, out)
@@ -9234,6 +9328,14 @@ pub const FORMS: &[FormInfo] = &[
         0x1ffffffffffffffff00ff000fff, 0x80000000000000000000d01, 0, 0, [UGPR]
     ),
     form_info!(
+        "brk", "fixed", 0, Sm50, [50, 52, 60], 0xfffffffffff0ffe0, 0xe340000000000000, 0,
+        0, []
+    ),
+    form_info!(
+        "brx_sm50", "fixed", 0, Sm50, [50, 52, 60], 0xfffff000000000a0,
+        0xe250000000000000, 0, 0, [GPR]
+    ),
+    form_info!(
         "bssy", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90],
         0x1fff87fffff00000003fff00fff, 0x945, 0, 0, [PRED]
     ),
@@ -9248,6 +9350,10 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "bsync", "fixed", 1, Sm70, [100, 120], 0x1fff87ffcfffffffffffff00fff, 0x941, 0,
         0, [PRED, BAR]
+    ),
+    form_info!(
+        "cal", "fixed", 0, Sm50, [50, 52, 60], 0xfffff0000000ffbf, 0xe260000000000000,
+        0xf0000, 0, []
     ),
     form_info!(
         "call", "fixed", 0, Sm70, [70, 75, 80, 86, 89], 0x1fff83c000000000003ffff0fff,
@@ -9280,6 +9386,10 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "call_r", "fixed", 1, Sm70, [90, 100, 120], 0x1fff83c00000000000300000fff, 0x344,
         0, 0, [PRED, GPR]
+    ),
+    form_info!(
+        "cont", "fixed", 0, Sm50, [50, 52, 60], 0xfffffffffff0ffe0, 0xe350000000000000,
+        0, 0, []
     ),
     form_info!(
         "cs2r", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
@@ -11645,6 +11755,14 @@ pub const FORMS: &[FormInfo] = &[
         0, []
     ),
     form_info!(
+        "pbk", "fixed", 0, Sm50, [50, 52, 60], 0xfffff0000000ffff, 0xe2a0000000000000,
+        0xf0000, 0, []
+    ),
+    form_info!(
+        "pcnt", "fixed", 0, Sm50, [50, 52, 60], 0xfffff0000000ffff, 0xe2b0000000000000,
+        0xf0000, 0, []
+    ),
+    form_info!(
         "plop3", "p", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
         0x1fff8000008ffffffffff000fff, 0x81c, 0, 0, [PRED, PRED, PRED]
     ),
@@ -11763,6 +11881,10 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "ret_abs", "fixed", 4, Sm70, [100, 120], 0x1fff83c00000000000300000fff,
         0x82000000000000000000950, 0, 0, [PRED, UGPR]
+    ),
+    form_info!(
+        "ret_sm50", "fixed", 0, Sm50, [50, 52, 60], 0xfffffffffff0ffe0,
+        0xe320000000000000, 0, 0, []
     ),
     form_info!(
         "s2r", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
@@ -11917,6 +12039,10 @@ pub const FORMS: &[FormInfo] = &[
         [GPR, CBUF]
     ),
     form_info!(
+        "ssy", "fixed", 0, Sm50, [50, 52, 60], 0xfffff0000000ffff, 0xe290000000000000,
+        0xf0000, 0, []
+    ),
+    form_info!(
         "stg", "fixed", 0, Sm70, [70, 75], 0x1fffb8e01ff0000000000ff01ff,
         0x1000000000000000186, 0, 0, [GPR, GPR, NONE]
     ),
@@ -11956,6 +12082,10 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "stg", "fixed", 7, Sm50, [50, 52, 60], 0xfff8300000000000, 0xeed8200000000000, 0,
         0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "sync", "fixed", 0, Sm50, [50, 52, 60], 0xfffffffffff0ffe0, 0xf0f8000000000000,
+        0, 0, []
     ),
     form_info!(
         "vimnmx", "rrr", 0, Sm70, [100], 0x1fff801ecffffffff0000000fff, 0x248, 0, 0,
@@ -12048,12 +12178,16 @@ include!(concat!(env!("OUT_DIR"), "/", "op_bra_up.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bra_ur.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_break.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_brev.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_brk.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_brx_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bssy.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bsync.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_cal.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_call.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_call_abs.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_call_abs_r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_call_r.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_cont.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cs2r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cs2r32.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_dadd.rs"));
@@ -12129,11 +12263,14 @@ include!(concat!(env!("OUT_DIR"), "/", "op_mov32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_mov64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_mufu.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_nop.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_pbk.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_pcnt.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_plop3.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_popc.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_prmt.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ret.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ret_abs.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_ret_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_s2r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_sel.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_sel64.rs"));
@@ -12141,7 +12278,9 @@ include!(concat!(env!("OUT_DIR"), "/", "op_shf.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shfl.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shl.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shr.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_ssy.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_stg.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_sync.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_vimnmx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_warpsync.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_warpsync_all.rs"));

@@ -2275,7 +2275,7 @@ fn fixed_form(cx: &mut Ctx, p: &EncodingParts, e: &S<schema::EncodingDef>) -> Op
         return None;
     }
     let mut fields = p.op_fields.clone();
-    fields.extend(p.fam().common.iter().cloned());
+    fields.extend(common_under(&fields, &p.fam().common));
     Some(p.form("fixed".into(), p.sms.clone(), fields, cx.loc(e), None))
 }
 
@@ -2403,7 +2403,7 @@ fn preset_form(
     let mut extra: Vec<Field> = p.op_fields.clone();
     extra.extend(p.per_form.get(&pf.name).into_iter().flatten().cloned());
     fields = op_fields_over(fields, extra);
-    fields.extend(p.fam().common.iter().cloned());
+    fields.extend(common_under(&fields, &p.fam().common));
     Some(p.form(
         pf.name.clone(),
         fsms,
@@ -2455,6 +2455,19 @@ fn opcode_gives_way(opcode: Field, mut fields: Vec<Field>) -> Vec<Field> {
     };
     out.append(&mut fields);
     out
+}
+
+/// The family's common fields that the op's `fields` leave alone: an op
+/// field over a common field replaces it (an op without a guard, such as
+/// Maxwell's CAL, whose bits 16..20 nvdisasm ignores, says `"16..20" =
+/// "?"`; the form then has no guard field and only encodes PT).
+fn common_under(fields: &[Field], common: &[Field]) -> Vec<Field> {
+    let own = fields.iter().fold(0u128, |m, f| m | f.bits.mask());
+    common
+        .iter()
+        .filter(|c| c.bits.mask() & own == 0)
+        .cloned()
+        .collect()
 }
 
 /// The op's fields (`extra`: common ones, then the form's own) over the
