@@ -648,6 +648,16 @@ fn resolve_operands(
             }
             let unknown = r.unknown.as_ref().is_some_and(|u| *u.get_ref());
             let default = operand_default(cx, r.default.as_ref());
+            if let Some(dv) = r.default.as_ref()
+                && default == Some(DefaultValue::Imm0)
+                && (!is_src || ty == ValueType::Pred)
+            {
+                cx.err(
+                    Code::S0103,
+                    dv,
+                    "default `0` is for non-predicate sources (an immediate)",
+                );
+            }
             if let Some(u) = r.unknown.as_ref().filter(|_| unknown)
                 && (is_src || ty != ValueType::Pred || default != Some(DefaultValue::Zero))
             {
@@ -717,13 +727,15 @@ fn source_mods(cx: &mut Ctx, names: &[S<String>]) -> SrcMods {
 fn operand_default(cx: &mut Ctx, default: Option<&S<String>>) -> Option<DefaultValue> {
     let d = default?;
     match d.get_ref().as_str() {
-        "RZ" | "PT" | "URZ" | "UPT" => Some(DefaultValue::Zero),
+        "RZ" | "PT" => Some(DefaultValue::Zero),
+        "URZ" | "UPT" => Some(DefaultValue::UniformZero),
         "!PT" | "!UPT" => Some(DefaultValue::False),
+        "0" => Some(DefaultValue::Imm0),
         other => {
             cx.err(
                 Code::S0103,
                 d,
-                format!("unknown default `{other}` (RZ, PT, !PT)"),
+                format!("unknown default `{other}` (RZ, PT, URZ, UPT, !PT, 0)"),
             );
             None
         }
