@@ -182,6 +182,10 @@ pub(crate) fn common_layout(form: &Form) -> Option<(TokenStream, TokenStream, To
 fn encode_checks(spec: &Spec, op: &Op, f: &FormRef) -> Vec<TokenStream> {
     let has = |pred: &dyn Fn(&FieldTarget) -> bool| f.form.fields.iter().any(|x| pred(&x.target));
     let mut checks = Vec::new();
+    // A form without a guard field (an unguarded op) encodes only PT.
+    if !has(&|t| *t == FieldTarget::GuardPred) {
+        checks.push(quote!(only_default::<E>(Self::NAME, "guard", c.guard == Src::PT, sm)?;));
+    }
     for (i, s) in op.srcs.iter().enumerate() {
         let fld = field(&s.name);
         let sname = &s.name;

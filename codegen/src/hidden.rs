@@ -437,6 +437,10 @@ fn operand_default(op: &Op, form: &Form, item: &AsmItem) -> Option<(u128, u128)>
     };
     let operand = if is_dst { &op.dsts[idx] } else { &op.srcs[idx] };
     let default = operand.default?;
+    // An immediate default is no register to write where the text hides it.
+    if default == DefaultValue::Imm0 {
+        return None;
+    }
     let (mut mask, mut value) = (0u128, 0u128);
     for f in &form.fields {
         match &f.target {

@@ -96,17 +96,19 @@ pub(crate) fn src_default(o: &Operand) -> Option<TokenStream> {
     o.default.map(|d| match (d, o.ty.is_pred()) {
         (DefaultValue::Zero, true) => quote!(Src::PT),
         (DefaultValue::Zero, false) => quote!(Src::RZ),
+        (DefaultValue::UniformZero, true) => quote!(Src::reg(Reg::UPT)),
+        (DefaultValue::UniformZero, false) => quote!(Src::reg(Reg::URZ)),
         (DefaultValue::False, _) => quote!(Src::FALSE),
+        (DefaultValue::Imm0, _) => quote!(Src::imm(0)),
     })
 }
 
 pub(crate) fn dst_default(o: &Operand) -> Option<TokenStream> {
-    o.default.map(|_| {
-        if o.ty.is_pred() {
-            quote!(Reg::PT)
-        } else {
-            quote!(Reg::RZ)
-        }
+    o.default.map(|d| match (d, o.ty.is_pred()) {
+        (DefaultValue::UniformZero, true) => quote!(Reg::UPT),
+        (DefaultValue::UniformZero, false) => quote!(Reg::URZ),
+        (_, true) => quote!(Reg::PT),
+        (_, false) => quote!(Reg::RZ),
     })
 }
 

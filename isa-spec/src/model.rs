@@ -234,6 +234,12 @@ pub enum DefaultValue {
     Zero,
     /// !PT: a constant-false predicate.
     False,
+    /// URZ for uniform registers, UPT for uniform predicates (`default =
+    /// "URZ"`: an operand that only uniform forms hold, VOTEU's).
+    UniformZero,
+    /// The immediate 0 (`default = "0"`): a non-predicate source whose
+    /// absence the hardware reads as 0 (BAR's thread count: all threads).
+    Imm0,
 }
 
 #[derive(Debug)]

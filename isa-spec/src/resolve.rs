@@ -648,6 +648,16 @@ fn resolve_operands(
             }
             let unknown = r.unknown.as_ref().is_some_and(|u| *u.get_ref());
             let default = operand_default(cx, r.default.as_ref());
+            if let Some(dv) = r.default.as_ref()
+                && default == Some(DefaultValue::Imm0)
+                && (!is_src || ty == ValueType::Pred)
+            {
+                cx.err(
+                    Code::S0103,
+                    dv,
+                    "default `0` is for non-predicate sources (an immediate)",
+                );
+            }
             if let Some(u) = r.unknown.as_ref().filter(|_| unknown)
                 && (is_src || ty != ValueType::Pred || default != Some(DefaultValue::Zero))
             {
@@ -718,13 +728,15 @@ fn source_mods(cx: &mut Ctx, names: &[S<String>]) -> SrcMods {
 fn operand_default(cx: &mut Ctx, default: Option<&S<String>>) -> Option<DefaultValue> {
     let d = default?;
     match d.get_ref().as_str() {
-        "RZ" | "PT" | "URZ" | "UPT" => Some(DefaultValue::Zero),
+        "RZ" | "PT" => Some(DefaultValue::Zero),
+        "URZ" | "UPT" => Some(DefaultValue::UniformZero),
         "!PT" | "!UPT" => Some(DefaultValue::False),
+        "0" => Some(DefaultValue::Imm0),
         other => {
             cx.err(
                 Code::S0103,
                 d,
-                format!("unknown default `{other}` (RZ, PT, !PT)"),
+                format!("unknown default `{other}` (RZ, PT, URZ, UPT, !PT, 0)"),
             );
             None
         }
@@ -2314,7 +2326,7 @@ fn fixed_form(cx: &mut Ctx, p: &EncodingParts, e: &S<schema::EncodingDef>) -> Op
         return None;
     }
     let mut fields = p.op_fields.clone();
-    fields.extend(p.fam().common.iter().cloned());
+    fields.extend(common_under(&fields, &p.fam().common));
     Some(p.form("fixed".into(), p.sms.clone(), fields, cx.loc(e), None))
 }
 
@@ -2442,7 +2454,7 @@ fn preset_form(
     let mut extra: Vec<Field> = p.op_fields.clone();
     extra.extend(p.per_form.get(&pf.name).into_iter().flatten().cloned());
     fields = op_fields_over(fields, extra);
-    fields.extend(p.fam().common.iter().cloned());
+    fields.extend(common_under(&fields, &p.fam().common));
     Some(p.form(
         pf.name.clone(),
         fsms,
@@ -2494,6 +2506,19 @@ fn opcode_gives_way(opcode: Field, mut fields: Vec<Field>) -> Vec<Field> {
     };
     out.append(&mut fields);
     out
+}
+
+/// The family's common fields that the op's `fields` leave alone: an op
+/// field over a common field replaces it (an op without a guard, such as
+/// Maxwell's CAL, whose bits 16..20 nvdisasm ignores, says `"16..20" =
+/// "?"`; the form then has no guard field and only encodes PT).
+fn common_under(fields: &[Field], common: &[Field]) -> Vec<Field> {
+    let own = fields.iter().fold(0u128, |m, f| m | f.bits.mask());
+    common
+        .iter()
+        .filter(|c| c.bits.mask() & own == 0)
+        .cloned()
+        .collect()
 }
 
 /// The op's fields (`extra`: common ones, then the form's own) over the
