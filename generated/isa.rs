@@ -57,6 +57,20 @@ pub enum BraUrMode {
     Conv,
 }
 enum_tables!(BraUrMode, 8, [Div, Conv], ["div", "conv"], [".DIV", ".CONV"], {});
+/// Which byte of a register P2R writes and R2P reads the predicates at (P2R.B1, R2P's `R2.B1`): the mask applies from bit 8 * n.
+///
+/// Spec: isa-spec/spec/enums/byte_sel.toml:1 (enum `byte_sel`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum ByteSel {
+    #[default]
+    B0,
+    B1,
+    B2,
+    B3,
+}
+enum_tables!(
+    ByteSel, 8, [B0, B1, B2, B3], ["b0", "b1", "b2", "b3"], ["", ".B1", ".B2", ".B3"], {}
+);
 /// Maxwell/Pascal CAL's call-depth counter (bit 6): set increments it and
 /// prints nothing, clear prints `.NOINC` (nvdisasm 11.8: 0xe26000000f800040
 /// is `CAL 0x108`, 0xe26000000f800000 `CAL.NOINC 0x108`).
@@ -118,6 +132,67 @@ enum_tables!(
     "CC.LTU", "CC.EQU", "CC.LEU", "CC.GTU", "CC.NEU", "CC.GEU", "CC.OFF", "CC.LO",
     "CC.SFF", "CC.LS", "CC.HI", "CC.SFT", "CC.HS", "CC.OFT", "CC.CSM_TA", "CC.CSM_TR",
     "CC.CSM_MX", "CC.FCSM_TA", "CC.FCSM_TR", "CC.FCSM_MX", "CC.RLE", "CC.RGT"], {}
+);
+/// The CC register as an operand (`CSETP.LT.AND P0, PT, CC, PT`): one value, no bits.
+///
+/// Spec: isa-spec/spec/enums/cc_operand.toml:1 (enum `cc_operand`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum CcOperand {
+    #[default]
+    Cc,
+}
+enum_tables!(CcOperand, 8, [Cc], ["cc"], ["CC"], {});
+/// Maxwell/Pascal condition-code test as a suffix (CSETP.SFT), codes 0..31
+/// (all 32 printed by nvdisasm 11.8 on SM50; `cc` is the same test as BRA's
+/// operand, `CC.SFT`, where T prints nothing).
+///
+/// Spec: isa-spec/spec/enums/cc_test.toml:1 (enum `cc_test`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum CcTest {
+    #[default]
+    F,
+    Lt,
+    Eq,
+    Le,
+    Gt,
+    Ne,
+    Ge,
+    Num,
+    Nan,
+    Ltu,
+    Equ,
+    Leu,
+    Gtu,
+    Neu,
+    Geu,
+    T,
+    Off,
+    Lo,
+    Sff,
+    Ls,
+    Hi,
+    Sft,
+    Hs,
+    Oft,
+    CsmTa,
+    CsmTr,
+    CsmMx,
+    FcsmTa,
+    FcsmTr,
+    FcsmMx,
+    Rle,
+    Rgt,
+}
+enum_tables!(
+    CcTest, 8, [F, Lt, Eq, Le, Gt, Ne, Ge, Num, Nan, Ltu, Equ, Leu, Gtu, Neu, Geu, T,
+    Off, Lo, Sff, Ls, Hi, Sft, Hs, Oft, CsmTa, CsmTr, CsmMx, FcsmTa, FcsmTr, FcsmMx, Rle,
+    Rgt], ["f", "lt", "eq", "le", "gt", "ne", "ge", "num", "nan", "ltu", "equ", "leu",
+    "gtu", "neu", "geu", "t", "off", "lo", "sff", "ls", "hi", "sft", "hs", "oft",
+    "csm_ta", "csm_tr", "csm_mx", "fcsm_ta", "fcsm_tr", "fcsm_mx", "rle", "rgt"], [".F",
+    ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".NUM", ".NAN", ".LTU", ".EQU", ".LEU",
+    ".GTU", ".NEU", ".GEU", ".T", ".OFF", ".LO", ".SFF", ".LS", ".HI", ".SFT", ".HS",
+    ".OFT", ".CSM_TA", ".CSM_TR", ".CSM_MX", ".FCSM_TA", ".FCSM_TR", ".FCSM_MX", ".RLE",
+    ".RGT"], {}
 );
 /// Conversion float type (F2F/I2F dst at 75..78, F2I/F2F src at 84..86); F32 prints nothing.
 ///
@@ -213,6 +288,16 @@ enum_tables!(
     CvtItype32, 8, [S32, U32, S16, U16, S8, U8], ["s32", "u32", "s16", "u16", "s8",
     "u8"], ["", ".U32", ".S16", ".U16", ".S8", ".U8"], {}
 );
+/// 32-bit integer conversion source with its type always printed (SM86+ I2FP: `.S32` too); codes as cvt_itype32's.
+///
+/// Spec: isa-spec/spec/enums/cvt_itype32_shown.toml:1 (enum `cvt_itype32_shown`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum CvtItype32Shown {
+    #[default]
+    S32,
+    U32,
+}
+enum_tables!(CvtItype32Shown, 8, [S32, U32], ["s32", "u32"], [".S32", ".U32"], {});
 /// Maxwell/Pascal conversion integer type (I2F's source, F2I's result):
 /// code is log2(bytes) | signed << 2 (I2F's source at 10..12,13, F2I's result
 /// at 8..10,12); nvdisasm 11.8 always prints it, S32 included.
@@ -513,6 +598,36 @@ impl Fcmp {
         }
     }
 }
+/// FCMP's comparison (Maxwell/Pascal): `fcmp`'s codes, but GT (code 4) is the
+/// default and prints nothing (`FCMP R20, R12, R13, R13`; nvdisasm 11.8).
+///
+/// Spec: isa-spec/spec/enums/fcmp_gt.toml:1 (enum `fcmp_gt`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum FcmpGt {
+    #[default]
+    Gt,
+    F,
+    Lt,
+    Eq,
+    Le,
+    Ne,
+    Ge,
+    Num,
+    Nan,
+    Ltu,
+    Equ,
+    Leu,
+    Gtu,
+    Neu,
+    Geu,
+    T,
+}
+enum_tables!(
+    FcmpGt, 8, [Gt, F, Lt, Eq, Le, Ne, Ge, Num, Nan, Ltu, Equ, Leu, Gtu, Neu, Geu, T],
+    ["gt", "f", "lt", "eq", "le", "ne", "ge", "num", "nan", "ltu", "equ", "leu", "gtu",
+    "neu", "geu", "t"], ["", ".F", ".LT", ".EQ", ".LE", ".NE", ".GE", ".NUM", ".NAN",
+    ".LTU", ".EQU", ".LEU", ".GTU", ".NEU", ".GEU", ".T"], {}
+);
 /// FLO source type: signed searches for the leading non-sign bit.
 ///
 /// Spec: isa-spec/spec/enums/flo_type.toml:1 (enum `flo_type`).
@@ -728,6 +843,26 @@ impl ImulSign {
         }
     }
 }
+/// Signedness of packed halves (IDP.2A's a): .U16 or .S16.
+///
+/// Spec: isa-spec/spec/enums/int16_type.toml:1 (enum `int16_type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Int16Type {
+    #[default]
+    U16,
+    S16,
+}
+enum_tables!(Int16Type, 8, [U16, S16], ["u16", "s16"], [".U16", ".S16"], {});
+/// Signedness of packed bytes (IDP's sources): .U8 or .S8.
+///
+/// Spec: isa-spec/spec/enums/int8_type.toml:1 (enum `int8_type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Int8Type {
+    #[default]
+    U8,
+    S8,
+}
+enum_tables!(Int8Type, 8, [U8, S8], ["u8", "s8"], [".U8", ".S8"], {});
 /// 32-bit integer signedness (SM70+ bit 73): signed prints nothing, unsigned .U32.
 ///
 /// Spec: isa-spec/spec/enums/int_type.toml:1 (enum `int_type`).
@@ -773,6 +908,48 @@ enum_tables!(
     LdcMode, 8, [None, Il, Is, Isl], ["none", "il", "is", "isl"], ["", ".IL", ".IS",
     ".ISL"], {}
 );
+/// Access size of a shared-memory load, with `.U` (bit 3 of the code:
+/// Maxwell's bit 44, SM70..SM75's bit 76; gone from SM80): the size codes
+/// are `mem_size`'s. nvdisasm prints a 32-bit `.U` load `LDS.U.32` on
+/// Maxwell/Pascal (11.8) and `LDS.U` on SM70..SM75; the plain 32-bit load
+/// prints no suffix. Code 7 (`.INVALIDSIZE7`, `.???7`) is no instruction.
+///
+/// Spec: isa-spec/spec/enums/lds_size.toml:1 (enum `lds_size`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum LdsSize {
+    #[default]
+    B32,
+    U8,
+    S8,
+    U16,
+    S16,
+    B64,
+    B128,
+    UB32,
+    UU8,
+    US8,
+    UU16,
+    US16,
+    UB64,
+    UB128,
+}
+enum_tables!(
+    LdsSize, 8, [B32, U8, S8, U16, S16, B64, B128, UB32, UU8, US8, UU16, US16, UB64,
+    UB128], ["b32", "u8", "s8", "u16", "s16", "b64", "b128", "u_b32", "u_u8", "u_s8",
+    "u_u16", "u_s16", "u_b64", "u_b128"], ["", ".U8", ".S8", ".U16", ".S16", ".64",
+    ".128", ".U", ".U.U8", ".U.S8", ".U.U16", ".U.S16", ".U.64", ".U.128"], { (UB32, 50 |
+    51 | 52 | 53 | 54 | 55 | 56 | 57 | 58 | 59 | 60) => ".U.32" }
+);
+/// Which half of a packed source an op reads: .LO or .HI (always printed).
+///
+/// Spec: isa-spec/spec/enums/lo_hi.toml:1 (enum `lo_hi`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum LoHi {
+    #[default]
+    Lo,
+    Hi,
+}
+enum_tables!(LoHi, 8, [Lo, Hi], ["lo", "hi"], [".LO", ".HI"], {});
 /// Maxwell two-input logic op (LOP, LOP32I).
 ///
 /// Spec: isa-spec/spec/enums/lop_op.toml:1 (enum `lop_op`).
@@ -859,6 +1036,24 @@ pub enum MemLtc {
 enum_tables!(
     MemLtc, 8, [None, Ltc64b, Ltc128b], ["none", "ltc64b", "ltc128b"], ["", ".LTC64B",
     ".LTC128B"], {}
+);
+/// Scale of a shared-memory address's base register (LDS/STS bits 78..80
+/// from SM75; the `[a*scale+u+off]` address operand): the register is
+/// multiplied by 4, 8 or 16 (`[R2.X4+0x8]`). SM70 has none (nvdisasm 11
+/// ignores the bits).
+///
+/// Spec: isa-spec/spec/enums/mem_scale.toml:1 (enum `mem_scale`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum MemScale {
+    #[default]
+    None,
+    X4,
+    X8,
+    X16,
+}
+enum_tables!(
+    MemScale, 8, [None, X4, X8, X16], ["none", "x4", "x8", "x16"], ["", ".X4", ".X8",
+    ".X16"], {}
 );
 /// Ordering and scope of a global access on SM70..SM75 (bits 76..81): weak
 /// (nothing printed), .CONSTANT (read-only data), .STRONG or .MMIO, then the
@@ -1198,6 +1393,17 @@ pub enum PoFlag {
     Po,
 }
 enum_tables!(PoFlag, 8, [Po], ["po"], [".PO"], {});
+/// The flag file P2R reads and R2P writes: the predicates P0..P6 (`PR`) or,
+/// on Maxwell/Pascal, the CC register's flags (`CC`: Z, S, C, O at bits 0..3).
+///
+/// Spec: isa-spec/spec/enums/pred_file.toml:1 (enum `pred_file`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum PredFile {
+    #[default]
+    Pr,
+    Cc,
+}
+enum_tables!(PredFile, 8, [Pr, Cc], ["pr", "cc"], ["PR", "CC"], {});
 /// Maxwell result-to-predicate op (LOP): false, true, result zero, result not zero.
 ///
 /// Spec: isa-spec/spec/enums/pred_op.toml:1 (enum `pred_op`).
@@ -2099,6 +2305,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("BAR", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("BFE", &[50, 52, 60]),
     ("BMOV", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("BMSK", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("BRA", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("BREAK", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("BREV", &[70, 75, 80, 86, 89, 90, 100, 120]),
@@ -2110,6 +2317,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("CALL", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("CONT", &[50, 52, 60]),
     ("CS2R", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("CSETP", &[50, 52, 60]),
     ("DADD", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("DFMA", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("DMNMX", &[50, 52, 60]),
@@ -2121,24 +2329,29 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("F2I", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("FADD", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("FADD32I", &[50, 52, 60]),
+    ("FCMP", &[50, 52, 60]),
     ("FFMA", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("FFMA32I", &[50, 52, 60]),
     ("FLO", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("FMNMX", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("FMUL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("FMUL32I", &[50, 52, 60]),
+    ("FRND", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("FSEL", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("FSET", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("FSETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("HADD2", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("HFMA2", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("HMUL2", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("I2F", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("I2FP", &[86, 89, 90, 100, 120]),
     ("I2I", &[50, 52, 60]),
     ("IABS", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("IADD", &[50, 52, 60, 120]),
     ("IADD3", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("IADD32I", &[50, 52, 60]),
     ("ICMP", &[50, 52, 60]),
+    ("IDP", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("IMAD", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("IMNMX", &[50, 52, 60, 75, 80, 86, 89, 90, 100, 120]),
     ("IMUL", &[50, 52, 60]),
@@ -2149,6 +2362,8 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("ISETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("LDC", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("LDG", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("LDL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("LDS", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("LEA", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("LOP", &[50, 52, 60]),
     ("LOP3", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -2157,21 +2372,30 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("MOV32I", &[50, 52, 60]),
     ("MUFU", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("NOP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("P2R", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("PBK", &[50, 52, 60]),
     ("PCNT", &[50, 52, 60]),
     ("PLOP3", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("POPC", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("PRMT", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("PSET", &[50, 52, 60]),
+    ("PSETP", &[50, 52, 60]),
+    ("R2P", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("R2UR", &[75, 80, 86, 89, 90, 100, 120]),
     ("RET", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("S2R", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("SEL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("SGXT", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("SHF", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("SHFL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("SHL", &[50, 52, 60]),
     ("SHR", &[50, 52, 60]),
     ("SSY", &[50, 52, 60]),
     ("STG", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("STL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("STS", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("SYNC", &[50, 52, 60]),
+    ("VIADD", &[90, 100]),
     ("VIMNMX", &[90, 100, 120]),
     ("VOTE", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("VOTEU", &[75, 80, 86, 89, 90, 100, 120]),
@@ -2259,29 +2483,33 @@ pub const fn sm_bit(sm: u32) -> u64 {
 }
 define_ops! {
     BarArv(OpBarArv), BarRed(OpBarRed), BarSync(OpBarSync), Bfe(OpBfe), Bmov(OpBmov),
-    BmovR(OpBmovR), Bra(OpBra), BraUp(OpBraUp), BraUr(OpBraUr), Break(OpBreak),
-    Brev(OpBrev), Brk(OpBrk), BrxSm50(OpBrxSm50), Bssy(OpBssy), Bsync(OpBsync),
-    Cal(OpCal), Call(OpCall), CallAbs(OpCallAbs), CallAbsR(OpCallAbsR), CallR(OpCallR),
-    Cont(OpCont), Cs2r(OpCs2r), Cs2r32(OpCs2r32), Dadd(OpDadd), Dfma(OpDfma),
-    Dmnmx(OpDmnmx), Dmul(OpDmul), Dset(OpDset), Dsetp(OpDsetp), Exit(OpExit), F2f(OpF2f),
-    F2f64(OpF2f64), F2fSm50(OpF2fSm50), F2i(OpF2i), F2i64(OpF2i64), F2iSm50(OpF2iSm50),
-    Fadd(OpFadd), Fadd32i(OpFadd32i), Ffma(OpFfma), Ffma32i(OpFfma32i), Flo(OpFlo),
-    Fmnmx(OpFmnmx), Fmul(OpFmul), Fmul32i(OpFmul32i), Fsel(OpFsel), Fsetp(OpFsetp),
-    Hadd2(OpHadd2), Hadd2F32(OpHadd2F32), Hfma2(OpHfma2), Hfma2Mma(OpHfma2Mma),
-    Hmul2(OpHmul2), I2f(OpI2f), I2f64(OpI2f64), I2fSm50(OpI2fSm50), I2i(OpI2i),
-    Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x),
-    Iadd64(OpIadd64), Iadd64x(OpIadd64x), Iaddx(OpIaddx), Icmp(OpIcmp), Imad(OpImad),
+    BmovR(OpBmovR), Bmsk(OpBmsk), Bra(OpBra), BraUp(OpBraUp), BraUr(OpBraUr),
+    Break(OpBreak), Brev(OpBrev), Brk(OpBrk), BrxSm50(OpBrxSm50), Bssy(OpBssy),
+    Bsync(OpBsync), Cal(OpCal), Call(OpCall), CallAbs(OpCallAbs), CallAbsR(OpCallAbsR),
+    CallR(OpCallR), Cont(OpCont), Cs2r(OpCs2r), Cs2r32(OpCs2r32), Csetp(OpCsetp),
+    Dadd(OpDadd), Dfma(OpDfma), Dmnmx(OpDmnmx), Dmul(OpDmul), Dset(OpDset),
+    Dsetp(OpDsetp), Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64), F2fSm50(OpF2fSm50),
+    F2i(OpF2i), F2i64(OpF2i64), F2iSm50(OpF2iSm50), Fadd(OpFadd), Fadd32i(OpFadd32i),
+    Fcmp(OpFcmp), Ffma(OpFfma), Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx),
+    Fmul(OpFmul), Fmul32i(OpFmul32i), Frnd(OpFrnd), Frnd64(OpFrnd64), Fsel(OpFsel),
+    Fset(OpFset), Fsetp(OpFsetp), Hadd2(OpHadd2), Hadd2F32(OpHadd2F32), Hfma2(OpHfma2),
+    Hfma2Mma(OpHfma2Mma), Hmul2(OpHmul2), I2f(OpI2f), I2f64(OpI2f64), I2fSm50(OpI2fSm50),
+    I2fp(OpI2fp), I2i(OpI2i), Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3),
+    Iadd32i(OpIadd32i), Iadd3x(OpIadd3x), Iadd64(OpIadd64), Iadd64x(OpIadd64x),
+    Iaddx(OpIaddx), Icmp(OpIcmp), Idp2a(OpIdp2a), Idp4a(OpIdp4a), Imad(OpImad),
     ImadHi(OpImadHi), ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50),
     ImadWide(OpImadWide), ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx),
     Imnmx64(OpImnmx64), Imul(OpImul), Imul32i(OpImul32i), Iscadd(OpIscadd),
     Iscadd32i(OpIscadd32i), Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldc(OpLdc),
-    Ldg(OpLdg), Lea(OpLea), LeaHi(OpLeaHi), LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX),
-    LeaSm50(OpLeaSm50), LeaX(OpLeaX), Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i),
-    Mov(OpMov), Mov32i(OpMov32i), Mov64(OpMov64), Mufu(OpMufu), Nop(OpNop), Pbk(OpPbk),
-    Pcnt(OpPcnt), Plop3(OpPlop3), Popc(OpPopc), Prmt(OpPrmt), Ret(OpRet),
-    RetAbs(OpRetAbs), RetSm50(OpRetSm50), S2r(OpS2r), Sel(OpSel), Sel64(OpSel64),
-    Shf(OpShf), Shfl(OpShfl), Shl(OpShl), Shr(OpShr), Ssy(OpSsy), Stg(OpStg),
-    Sync(OpSync), Vimnmx(OpVimnmx), Vote(OpVote), Voteu(OpVoteu), Warpsync(OpWarpsync),
+    Ldg(OpLdg), Ldl(OpLdl), Lds(OpLds), Lea(OpLea), LeaHi(OpLeaHi),
+    LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX), LeaSm50(OpLeaSm50), LeaX(OpLeaX),
+    Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i), Mov(OpMov), Mov32i(OpMov32i),
+    Mov64(OpMov64), Mufu(OpMufu), Nop(OpNop), P2r(OpP2r), Pbk(OpPbk), Pcnt(OpPcnt),
+    Plop3(OpPlop3), Popc(OpPopc), Prmt(OpPrmt), Pset(OpPset), Psetp(OpPsetp), R2p(OpR2p),
+    R2ur(OpR2ur), R2urOr(OpR2urOr), Ret(OpRet), RetAbs(OpRetAbs), RetSm50(OpRetSm50),
+    S2r(OpS2r), Sel(OpSel), Sel64(OpSel64), Sgxt(OpSgxt), Shf(OpShf), Shfl(OpShfl),
+    Shl(OpShl), Shr(OpShr), Ssy(OpSsy), Stg(OpStg), Stl(OpStl), Sts(OpSts), Sync(OpSync),
+    Viadd(OpViadd), Vimnmx(OpVimnmx), Vote(OpVote), Voteu(OpVoteu), Warpsync(OpWarpsync),
     WarpsyncAll(OpWarpsyncAll), Xmad(OpXmad)
 }
 /// Decode one instruction word; `None` for a word no op of the spec matches.
@@ -2343,41 +2571,43 @@ static DECODE_SM50: [DecodeArm; 256] = dense_arms(
         (0x1e, decode_sm50_arm9),
         (0x1f, decode_sm50_arm10),
         (0x30, decode_sm50_arm11),
-        (0x32, decode_sm50_arm12),
-        (0x33, decode_sm50_arm13),
-        (0x34, decode_sm50_arm14),
-        (0x35, decode_sm50_arm15),
-        (0x36, decode_sm50_arm16),
-        (0x37, decode_sm50_arm17),
-        (0x38, decode_sm50_arm18),
-        (0x39, decode_sm50_arm19),
-        (0x3a, decode_sm50_arm11),
-        (0x3c, decode_sm50_arm20),
-        (0x3d, decode_sm50_arm21),
-        (0x3e, decode_sm50_arm11),
-        (0x49, decode_sm50_arm22),
-        (0x4a, decode_sm50_arm23),
-        (0x4b, decode_sm50_arm24),
-        (0x4c, decode_sm50_arm25),
-        (0x4e, decode_sm50_arm26),
-        (0x4f, decode_sm50_arm26),
-        (0x50, decode_sm50_arm27),
-        (0x51, decode_sm50_arm28),
-        (0x52, decode_sm50_arm29),
-        (0x53, decode_sm50_arm30),
-        (0x58, decode_sm50_arm31),
-        (0x59, decode_sm50_arm32),
-        (0x5a, decode_sm50_arm33),
-        (0x5b, decode_sm50_arm34),
-        (0x5c, decode_sm50_arm35),
-        (0x5d, decode_sm50_arm31),
-        (0x5e, decode_sm50_arm31),
-        (0x5f, decode_sm50_arm31),
-        (0xe2, decode_sm50_arm36),
-        (0xe3, decode_sm50_arm37),
-        (0xee, decode_sm50_arm38),
-        (0xef, decode_sm50_arm39),
-        (0xf0, decode_sm50_arm40),
+        (0x31, decode_sm50_arm12),
+        (0x32, decode_sm50_arm13),
+        (0x33, decode_sm50_arm14),
+        (0x34, decode_sm50_arm15),
+        (0x35, decode_sm50_arm16),
+        (0x36, decode_sm50_arm17),
+        (0x37, decode_sm50_arm18),
+        (0x38, decode_sm50_arm19),
+        (0x39, decode_sm50_arm20),
+        (0x3a, decode_sm50_arm21),
+        (0x3c, decode_sm50_arm22),
+        (0x3d, decode_sm50_arm23),
+        (0x3e, decode_sm50_arm21),
+        (0x48, decode_sm50_arm24),
+        (0x49, decode_sm50_arm25),
+        (0x4a, decode_sm50_arm26),
+        (0x4b, decode_sm50_arm27),
+        (0x4c, decode_sm50_arm28),
+        (0x4e, decode_sm50_arm29),
+        (0x4f, decode_sm50_arm29),
+        (0x50, decode_sm50_arm30),
+        (0x51, decode_sm50_arm31),
+        (0x52, decode_sm50_arm32),
+        (0x53, decode_sm50_arm33),
+        (0x58, decode_sm50_arm34),
+        (0x59, decode_sm50_arm35),
+        (0x5a, decode_sm50_arm36),
+        (0x5b, decode_sm50_arm37),
+        (0x5c, decode_sm50_arm38),
+        (0x5d, decode_sm50_arm39),
+        (0x5e, decode_sm50_arm39),
+        (0x5f, decode_sm50_arm39),
+        (0xe2, decode_sm50_arm40),
+        (0xe3, decode_sm50_arm41),
+        (0xee, decode_sm50_arm42),
+        (0xef, decode_sm50_arm43),
+        (0xf0, decode_sm50_arm44),
     ],
     decode_none,
 );
@@ -2454,26 +2684,26 @@ fn decode_sm50_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
 fn decode_sm50_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpShf, 8 > (w, sm)
+        decode_form:: < OpShf, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfe00000000000000 == 0x3000000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpFset, 5 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpShf, 8 > (w, sm)
-    );
-    try_form!(
-        w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpFfma, 8 > (w, sm)
-    );
-    try_form!(
-        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpDset, 1 > (w, sm)
+        w & 0xfe00000000000000 == 0x3000000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpFset, 5 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShf, 8 > (w, sm)
+    );
     try_form!(
         w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFfma, 8 > (w, sm)
@@ -2486,6 +2716,17 @@ fn decode_sm50_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFfma, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpDset, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpShf, 8 > (w, sm)
     );
@@ -2499,7 +2740,7 @@ fn decode_sm50_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfe98000000000000 == 0x3418000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpImadPoSm50, 1 > (w, sm)
@@ -2510,7 +2751,7 @@ fn decode_sm50_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpShf, 8 > (w, sm)
@@ -2538,6 +2779,10 @@ fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfef0000000000000 == 0x3670000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpDfma, 13 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef0000000000000 == 0x36a0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFcmp, 1 > (w, sm)
     );
     try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2553,7 +2798,7 @@ fn decode_sm50_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpIsetp, 5 > (w, sm)
@@ -2579,6 +2824,10 @@ fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpDfma, 13 > (w, sm)
     );
     try_form!(
+        w & 0xfef0000000000000 == 0x36a0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFcmp, 1 > (w, sm)
+    );
+    try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFsetp, 5 > (w, sm)
     );
@@ -2588,7 +2837,7 @@ fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpPopc, 5 > (w, sm)
@@ -2596,6 +2845,10 @@ fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFlo, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefff880000000ff == 0x38f0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpR2p, 5 > (w, sm)
     );
     try_form!(
         w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2618,95 +2871,8 @@ fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpIadd, 1 > (w, sm)
     );
     try_form!(
-        w & 0xfefe7e0000000000 == 0x3880000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpDmul, 8 > (w, sm)
-    );
-    try_form!(
-        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpImul, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpSel, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpFmul, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpDadd, 8 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpIscadd, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpFadd, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefa260000000000 == 0x38b8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpI2fSm50, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpImnmx, 8 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpDmnmx, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpF2fSm50, 2 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefa220000000000 == 0x38b0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpF2iSm50, 2 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpFmnmx, 13 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpBfe, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpLop, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfef4000000000000 == 0x38c0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpIadd3, 5 > (w, sm)
-    );
-    None
-}
-fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
-    try_form!(
-        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpPopc, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpFlo, 5 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpI2i, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpShl, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpShr, 1 > (w, sm)
-    );
-    try_form!(
-        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
-        decode_form:: < OpIadd, 1 > (w, sm)
+        w & 0xfefff88000000000 == 0x38e8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpP2r, 5 > (w, sm)
     );
     try_form!(
         w & 0xfefe7e0000000000 == 0x3880000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2776,6 +2942,112 @@ fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpPopc, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFlo, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefff880000000ff == 0x38f0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpR2p, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpI2i, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShl, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShr, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIadd, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefff88000000000 == 0x38e8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpP2r, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefe7e0000000000 == 0x3880000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDmul, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImul, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpSel, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFmul, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDadd, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpIscadd, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFadd, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefa260000000000 == 0x38b8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpI2fSm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpImnmx, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpDmnmx, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpF2fSm50, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefa220000000000 == 0x38b0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpF2iSm50, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFmnmx, 13 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBfe, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpLop, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef4000000000000 == 0x38c0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpIadd3, 5 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpShf, 8 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpShf, 8 > (w, sm)
     );
@@ -2785,14 +3057,21 @@ fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpLop3, 5 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xff00000000000000 == 0x4800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpFset, 6 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFfma, 9 > (w, sm)
@@ -2803,7 +3082,7 @@ fn decode_sm50_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xff98000000000000 == 0x4a18000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpImadPoSm50, 2 > (w, sm)
@@ -2814,7 +3093,7 @@ fn decode_sm50_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff09000000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpIsetp, 6 > (w, sm)
@@ -2840,6 +3119,10 @@ fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpDfma, 14 > (w, sm)
     );
     try_form!(
+        w & 0xfff0000000000000 == 0x4ba0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFcmp, 2 > (w, sm)
+    );
+    try_form!(
         w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFsetp, 6 > (w, sm)
     );
@@ -2849,7 +3132,7 @@ fn decode_sm50_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffe800000ff00 == 0x4c08000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpPopc, 6 > (w, sm)
@@ -2857,6 +3140,10 @@ fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffefc800000ff00 == 0x4c30000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFlo, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffff880000000ff == 0x4cf0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpR2p, 6 > (w, sm)
     );
     try_form!(
         w & 0xfffff8000000ff00 == 0x4c98000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2869,6 +3156,10 @@ fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffeff0000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpShr, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffff88000000000 == 0x4ce8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpP2r, 6 > (w, sm)
     );
     try_form!(
         w & 0xfffe7e0000000000 == 0x4c80000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -2944,14 +3235,18 @@ fn decode_sm50_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfe00000000000000 == 0x4e00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpXmad, 2 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xffff987ffff0e0c0 == 0x50a0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpCsetp, 0 > (w, sm)
+    );
     try_form!(
         w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpNop, 1 > (w, sm)
@@ -2959,6 +3254,14 @@ fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffc187ffff0ff00 == 0x50d8000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpVote, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xffff987e1cf00fc0 == 0x5090000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpPsetp, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xffff087e1cf00f00 == 0x5088000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpPset, 0 > (w, sm)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5080000000000000 && matches!(sm, 52 | 60) =>
@@ -2970,7 +3273,7 @@ fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFfma, 10 > (w, sm)
@@ -2981,7 +3284,7 @@ fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xff98000000000000 == 0x5218000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpImadPoSm50, 3 > (w, sm)
@@ -2992,7 +3295,7 @@ fn decode_sm50_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpPrmt, 10 > (w, sm)
@@ -3003,18 +3306,26 @@ fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0xfff0000000000000 == 0x5370000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpDfma, 15 > (w, sm)
+        decode_form:: < OpDfma, 15 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff0000000000000 == 0x53a0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpFcmp, 3 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpShf, 7 > (w, sm)
+        decode_form:: < OpShf, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xff00007ff0000000 == 0x5800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpFset, 4 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFfma, 7 > (w, sm)
@@ -3029,7 +3340,7 @@ fn decode_sm50_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpShf, 7 > (w, sm)
@@ -3044,7 +3355,7 @@ fn decode_sm50_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpIsetp, 4 > (w, sm)
@@ -3064,6 +3375,10 @@ fn decode_sm50_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff0007ff0000000 == 0x5b70000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpDfma, 12 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff0007ff0000000 == 0x5ba0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFcmp, 0 > (w, sm)
     );
     try_form!(
         w & 0xfff0007ff0000000 == 0x5bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3095,7 +3410,7 @@ fn decode_sm50_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpPopc, 4 > (w, sm)
@@ -3103,6 +3418,10 @@ fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffefcfff000ff00 == 0x5c30000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFlo, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffff8fff00000ff == 0x5cf0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpR2p, 4 > (w, sm)
     );
     try_form!(
         w & 0xfffff87ff000ff00 == 0x5c98000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3115,6 +3434,10 @@ fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffeff7ff0000000 == 0x5c28000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpShr, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffff8fff0000000 == 0x5ce8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpP2r, 4 > (w, sm)
     );
     try_form!(
         w & 0xfffe7e7ff0000000 == 0x5c80000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3194,7 +3517,14 @@ fn decode_sm50_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpShf, 7 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffff0000000ffff == 0xe2a0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpPbk, 0 > (w, sm)
@@ -3221,7 +3551,7 @@ fn decode_sm50_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpExit, 1 > (w, sm)
@@ -3240,7 +3570,7 @@ fn decode_sm50_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpLdg, 6 > (w, sm)
@@ -3251,7 +3581,19 @@ fn decode_sm50_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xfff8f00000000000 == 0xef58000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpSts, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8e00000000000 == 0xef48000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpLds, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8c00000000000 == 0xef40000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpLdl, 2 > (w, sm)
+    );
     try_form!(
         w & 0xfff8000030000000 == 0xef10000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpShfl, 8 > (w, sm)
@@ -3269,12 +3611,16 @@ fn decode_sm50_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpShfl, 11 > (w, sm)
     );
     try_form!(
+        w & 0xfff8c00000000000 == 0xef50000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpStl, 1 > (w, sm)
+    );
+    try_form!(
         w & 0xfff8000000000000 == 0xef90000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpLdc, 2 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffffffff0ffe0 == 0xf0f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpSync, 0 > (w, sm)
@@ -3364,41 +3710,43 @@ static PRINT_SM50: [PrintArm; 256] = dense_arms(
         (0x1e, print_sm50_arm9),
         (0x1f, print_sm50_arm10),
         (0x30, print_sm50_arm11),
-        (0x32, print_sm50_arm12),
-        (0x33, print_sm50_arm13),
-        (0x34, print_sm50_arm14),
-        (0x35, print_sm50_arm15),
-        (0x36, print_sm50_arm16),
-        (0x37, print_sm50_arm17),
-        (0x38, print_sm50_arm18),
-        (0x39, print_sm50_arm19),
-        (0x3a, print_sm50_arm11),
-        (0x3c, print_sm50_arm20),
-        (0x3d, print_sm50_arm21),
-        (0x3e, print_sm50_arm11),
-        (0x49, print_sm50_arm22),
-        (0x4a, print_sm50_arm23),
-        (0x4b, print_sm50_arm24),
-        (0x4c, print_sm50_arm25),
-        (0x4e, print_sm50_arm26),
-        (0x4f, print_sm50_arm26),
-        (0x50, print_sm50_arm27),
-        (0x51, print_sm50_arm28),
-        (0x52, print_sm50_arm29),
-        (0x53, print_sm50_arm30),
-        (0x58, print_sm50_arm31),
-        (0x59, print_sm50_arm32),
-        (0x5a, print_sm50_arm33),
-        (0x5b, print_sm50_arm34),
-        (0x5c, print_sm50_arm35),
-        (0x5d, print_sm50_arm31),
-        (0x5e, print_sm50_arm31),
-        (0x5f, print_sm50_arm31),
-        (0xe2, print_sm50_arm36),
-        (0xe3, print_sm50_arm37),
-        (0xee, print_sm50_arm38),
-        (0xef, print_sm50_arm39),
-        (0xf0, print_sm50_arm40),
+        (0x31, print_sm50_arm12),
+        (0x32, print_sm50_arm13),
+        (0x33, print_sm50_arm14),
+        (0x34, print_sm50_arm15),
+        (0x35, print_sm50_arm16),
+        (0x36, print_sm50_arm17),
+        (0x37, print_sm50_arm18),
+        (0x38, print_sm50_arm19),
+        (0x39, print_sm50_arm20),
+        (0x3a, print_sm50_arm21),
+        (0x3c, print_sm50_arm22),
+        (0x3d, print_sm50_arm23),
+        (0x3e, print_sm50_arm21),
+        (0x48, print_sm50_arm24),
+        (0x49, print_sm50_arm25),
+        (0x4a, print_sm50_arm26),
+        (0x4b, print_sm50_arm27),
+        (0x4c, print_sm50_arm28),
+        (0x4e, print_sm50_arm29),
+        (0x4f, print_sm50_arm29),
+        (0x50, print_sm50_arm30),
+        (0x51, print_sm50_arm31),
+        (0x52, print_sm50_arm32),
+        (0x53, print_sm50_arm33),
+        (0x58, print_sm50_arm34),
+        (0x59, print_sm50_arm35),
+        (0x5a, print_sm50_arm36),
+        (0x5b, print_sm50_arm37),
+        (0x5c, print_sm50_arm38),
+        (0x5d, print_sm50_arm39),
+        (0x5e, print_sm50_arm39),
+        (0x5f, print_sm50_arm39),
+        (0xe2, print_sm50_arm40),
+        (0xe3, print_sm50_arm41),
+        (0xee, print_sm50_arm42),
+        (0xef, print_sm50_arm43),
+        (0xf0, print_sm50_arm44),
     ],
     print_none,
 );
@@ -3475,26 +3823,26 @@ fn print_sm50_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 fn print_sm50_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
+        print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfe00000000000000 == 0x3000000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpFset, 5 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpDset, 1 > (w, sm, at, out)
+        w & 0xfe00000000000000 == 0x3000000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpFset, 5 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
+    );
     try_form!(
         w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
@@ -3507,6 +3855,17 @@ fn print_sm50_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0xfec0800000000000 == 0x3280000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFfma, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfe80000000000000 == 0x3200000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpDset, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
@@ -3520,7 +3879,7 @@ fn print_sm50_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfe98000000000000 == 0x3418000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpImadPoSm50, 1 > (w, sm, at, out)
@@ -3531,7 +3890,7 @@ fn print_sm50_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
@@ -3559,6 +3918,10 @@ fn print_sm50_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfef0000000000000 == 0x3670000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpDfma, 13 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef0000000000000 == 0x36a0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFcmp, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3574,7 +3937,7 @@ fn print_sm50_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfef09000000000c0 == 0x3660000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpIsetp, 5 > (w, sm, at, out)
@@ -3600,6 +3963,10 @@ fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpDfma, 13 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfef0000000000000 == 0x36a0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFcmp, 1 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfef0000000000000 == 0x36b0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFsetp, 5 > (w, sm, at, out)
     );
@@ -3609,7 +3976,7 @@ fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpPopc, 5 > (w, sm, at, out)
@@ -3617,6 +3984,10 @@ fn print_sm50_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFlo, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefff880000000ff == 0x38f0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpR2p, 5 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3639,95 +4010,8 @@ fn print_sm50_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpIadd, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfefe7e0000000000 == 0x3880000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpDmul, 8 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpImul, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpSel, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpFmul, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpDadd, 8 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpIscadd, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpFadd, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefa260000000000 == 0x38b8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpI2fSm50, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpImnmx, 8 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpDmnmx, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpF2fSm50, 2 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefa220000000000 == 0x38b0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpF2iSm50, 2 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpFmnmx, 13 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpBfe, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpLop, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfef4000000000000 == 0x38c0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpIadd3, 5 > (w, sm, at, out)
-    );
-    None
-}
-fn print_sm50_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
-    try_form!(
-        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpPopc, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpFlo, 5 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpI2i, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpShl, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpShr, 1 > (w, sm, at, out)
-    );
-    try_form!(
-        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
-        print_form_bundled:: < OpIadd, 1 > (w, sm, at, out)
+        w & 0xfefff88000000000 == 0x38e8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpP2r, 5 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfefe7e0000000000 == 0x3880000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3797,6 +4081,112 @@ fn print_sm50_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0xfeffff800000ff00 == 0x3808000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpPopc, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefefd800000ff00 == 0x3830000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFlo, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefff880000000ff == 0x38f0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpR2p, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefb7f800000c000 == 0x38e0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpI2i, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfeffff0000000000 == 0x3848000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShl, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefeff0000000000 == 0x3828000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShr, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefd778000000000 == 0x3810000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIadd, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefff88000000000 == 0x38e8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpP2r, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefe7e0000000000 == 0x3880000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDmul, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfeff7c0000000000 == 0x3838000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImul, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpSel, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFmul, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefc1e0000000000 == 0x3870000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDadd, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefd700000000000 == 0x3818000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpIscadd, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef88e0000000000 == 0x3858000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFadd, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefa260000000000 == 0x38b8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpI2fSm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefe600000000000 == 0x3820000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpImnmx, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefc180000000000 == 0x3850000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpDmnmx, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefa220000000000 == 0x38a8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpF2fSm50, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefa220000000000 == 0x38b0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpF2iSm50, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefc880000000000 == 0x3860000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFmnmx, 13 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefe000000000000 == 0x3800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBfe, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef8410000000000 == 0x3840000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpLop, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef4000000000000 == 0x38c0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpIadd3, 5 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
         w & 0xf1fa801ffc000000 == 0x30f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpShf, 8 > (w, sm, at, out)
     );
@@ -3806,14 +4196,21 @@ fn print_sm50_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfe00000000000000 == 0x3c00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpLop3, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xff00000000000000 == 0x4800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpFset, 6 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xffc0800000000000 == 0x4980000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFfma, 9 > (w, sm, at, out)
@@ -3824,7 +4221,7 @@ fn print_sm50_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xff98000000000000 == 0x4a18000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpImadPoSm50, 2 > (w, sm, at, out)
@@ -3835,7 +4232,7 @@ fn print_sm50_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff09000000000c0 == 0x4b60000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpIsetp, 6 > (w, sm, at, out)
@@ -3861,6 +4258,10 @@ fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpDfma, 14 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfff0000000000000 == 0x4ba0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFcmp, 2 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfff0000000000000 == 0x4bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFsetp, 6 > (w, sm, at, out)
     );
@@ -3870,7 +4271,7 @@ fn print_sm50_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffe800000ff00 == 0x4c08000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpPopc, 6 > (w, sm, at, out)
@@ -3878,6 +4279,10 @@ fn print_sm50_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffefc800000ff00 == 0x4c30000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFlo, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffff880000000ff == 0x4cf0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpR2p, 6 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffff8000000ff00 == 0x4c98000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3890,6 +4295,10 @@ fn print_sm50_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffeff0000000000 == 0x4c28000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpShr, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffff88000000000 == 0x4ce8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpP2r, 6 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffe7e0000000000 == 0x4c80000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3965,14 +4374,18 @@ fn print_sm50_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfe00000000000000 == 0x4e00000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpXmad, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xffff987ffff0e0c0 == 0x50a0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpCsetp, 0 > (w, sm, at, out)
+    );
     try_form!(
         w & 0xfffffff00000dfff == 0x50b0000000000f00 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpNop, 1 > (w, sm, at, out)
@@ -3980,6 +4393,14 @@ fn print_sm50_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffc187ffff0ff00 == 0x50d8000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpVote, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffff987e1cf00fc0 == 0x5090000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpPsetp, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffff087e1cf00f00 == 0x5088000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpPset, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5080000000000000 && matches!(sm, 52 | 60) =>
@@ -3991,7 +4412,7 @@ fn print_sm50_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xffc0800000000000 == 0x5180000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFfma, 10 > (w, sm, at, out)
@@ -4002,7 +4423,7 @@ fn print_sm50_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xff98000000000000 == 0x5218000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpImadPoSm50, 3 > (w, sm, at, out)
@@ -4013,7 +4434,7 @@ fn print_sm50_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpPrmt, 10 > (w, sm, at, out)
@@ -4024,18 +4445,26 @@ fn print_sm50_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0xfff0000000000000 == 0x5370000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpDfma, 15 > (w, sm, at, out)
+        print_form_bundled:: < OpDfma, 15 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff0000000000000 == 0x53a0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpFcmp, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
+        print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff00007ff0000000 == 0x5800000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpFset, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xffc0807ff0000000 == 0x5980000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFfma, 7 > (w, sm, at, out)
@@ -4050,7 +4479,7 @@ fn print_sm50_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
@@ -4065,7 +4494,7 @@ fn print_sm50_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff0907ff00000c0 == 0x5b60000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpIsetp, 4 > (w, sm, at, out)
@@ -4085,6 +4514,10 @@ fn print_sm50_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff0007ff0000000 == 0x5b70000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpDfma, 12 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff0007ff0000000 == 0x5ba0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFcmp, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff0007ff0000000 == 0x5bb0000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -4116,7 +4549,7 @@ fn print_sm50_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffefff000ff00 == 0x5c08000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpPopc, 4 > (w, sm, at, out)
@@ -4124,6 +4557,10 @@ fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffefcfff000ff00 == 0x5c30000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFlo, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffff8fff00000ff == 0x5cf0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpR2p, 4 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffff87ff000ff00 == 0x5c98000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -4136,6 +4573,10 @@ fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffeff7ff0000000 == 0x5c28000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpShr, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffff8fff0000000 == 0x5ce8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpP2r, 4 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffe7e7ff0000000 == 0x5c80000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -4215,7 +4656,14 @@ fn print_sm50_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffff0000000ffff == 0xe2a0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpPbk, 0 > (w, sm, at, out)
@@ -4242,7 +4690,7 @@ fn print_sm50_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpExit, 1 > (w, sm, at, out)
@@ -4261,7 +4709,7 @@ fn print_sm50_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpLdg, 6 > (w, sm, at, out)
@@ -4272,7 +4720,19 @@ fn print_sm50_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfff8f00000000000 == 0xef58000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpSts, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8e00000000000 == 0xef48000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpLds, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8c00000000000 == 0xef40000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpLdl, 2 > (w, sm, at, out)
+    );
     try_form!(
         w & 0xfff8000030000000 == 0xef10000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpShfl, 8 > (w, sm, at, out)
@@ -4290,12 +4750,16 @@ fn print_sm50_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpShfl, 11 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfff8c00000000000 == 0xef50000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpStl, 1 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfff8000000000000 == 0xef90000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpLdc, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffffffff0ffe0 == 0xf0f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpSync, 0 > (w, sm, at, out)
@@ -4371,234 +4835,286 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
     &[
         (0x181, decode_sm70_arm1),
         (0x186, decode_sm70_arm2),
-        (0x202, decode_sm70_arm3),
-        (0x207, decode_sm70_arm4),
-        (0x208, decode_sm70_arm5),
-        (0x209, decode_sm70_arm6),
-        (0x20b, decode_sm70_arm7),
-        (0x20c, decode_sm70_arm8),
-        (0x210, decode_sm70_arm9),
-        (0x211, decode_sm70_arm10),
-        (0x212, decode_sm70_arm11),
-        (0x213, decode_sm70_arm12),
-        (0x216, decode_sm70_arm13),
-        (0x217, decode_sm70_arm14),
-        (0x219, decode_sm70_arm15),
-        (0x220, decode_sm70_arm16),
-        (0x221, decode_sm70_arm17),
-        (0x223, decode_sm70_arm18),
-        (0x224, decode_sm70_arm19),
-        (0x225, decode_sm70_arm20),
-        (0x227, decode_sm70_arm21),
-        (0x228, decode_sm70_arm22),
-        (0x229, decode_sm70_arm23),
-        (0x22a, decode_sm70_arm24),
-        (0x22b, decode_sm70_arm25),
-        (0x230, decode_sm70_arm26),
-        (0x231, decode_sm70_arm27),
-        (0x232, decode_sm70_arm28),
-        (0x235, decode_sm70_arm29),
-        (0x248, decode_sm70_arm30),
-        (0x300, decode_sm70_arm31),
-        (0x301, decode_sm70_arm32),
-        (0x304, decode_sm70_arm33),
-        (0x305, decode_sm70_arm34),
-        (0x306, decode_sm70_arm35),
-        (0x308, decode_sm70_arm36),
-        (0x309, decode_sm70_arm37),
-        (0x310, decode_sm70_arm38),
-        (0x311, decode_sm70_arm39),
-        (0x312, decode_sm70_arm40),
-        (0x343, decode_sm70_arm41),
-        (0x344, decode_sm70_arm42),
-        (0x348, decode_sm70_arm43),
-        (0x355, decode_sm70_arm44),
-        (0x356, decode_sm70_arm45),
+        (0x188, decode_sm70_arm3),
+        (0x202, decode_sm70_arm4),
+        (0x203, decode_sm70_arm5),
+        (0x204, decode_sm70_arm6),
+        (0x207, decode_sm70_arm7),
+        (0x208, decode_sm70_arm8),
+        (0x209, decode_sm70_arm9),
+        (0x20a, decode_sm70_arm10),
+        (0x20b, decode_sm70_arm11),
+        (0x20c, decode_sm70_arm12),
+        (0x210, decode_sm70_arm13),
+        (0x211, decode_sm70_arm14),
+        (0x212, decode_sm70_arm15),
+        (0x213, decode_sm70_arm16),
+        (0x216, decode_sm70_arm17),
+        (0x217, decode_sm70_arm18),
+        (0x219, decode_sm70_arm19),
+        (0x21a, decode_sm70_arm20),
+        (0x21b, decode_sm70_arm21),
+        (0x220, decode_sm70_arm22),
+        (0x221, decode_sm70_arm23),
+        (0x223, decode_sm70_arm24),
+        (0x224, decode_sm70_arm25),
+        (0x225, decode_sm70_arm26),
+        (0x226, decode_sm70_arm27),
+        (0x227, decode_sm70_arm28),
+        (0x228, decode_sm70_arm29),
+        (0x229, decode_sm70_arm30),
+        (0x22a, decode_sm70_arm31),
+        (0x22b, decode_sm70_arm32),
+        (0x230, decode_sm70_arm33),
+        (0x231, decode_sm70_arm34),
+        (0x232, decode_sm70_arm35),
+        (0x235, decode_sm70_arm36),
+        (0x236, decode_sm70_arm37),
+        (0x245, decode_sm70_arm38),
+        (0x248, decode_sm70_arm39),
+        (0x2ca, decode_sm70_arm40),
+        (0x300, decode_sm70_arm41),
+        (0x301, decode_sm70_arm42),
+        (0x304, decode_sm70_arm43),
+        (0x305, decode_sm70_arm44),
+        (0x306, decode_sm70_arm45),
+        (0x307, decode_sm70_arm46),
+        (0x308, decode_sm70_arm47),
+        (0x309, decode_sm70_arm48),
+        (0x310, decode_sm70_arm49),
+        (0x311, decode_sm70_arm50),
+        (0x312, decode_sm70_arm51),
+        (0x313, decode_sm70_arm52),
+        (0x343, decode_sm70_arm53),
+        (0x344, decode_sm70_arm54),
+        (0x348, decode_sm70_arm55),
+        (0x355, decode_sm70_arm56),
+        (0x356, decode_sm70_arm57),
         (0x381, decode_sm70_arm1),
         (0x386, decode_sm70_arm2),
-        (0x389, decode_sm70_arm46),
-        (0x402, decode_sm70_arm47),
-        (0x411, decode_sm70_arm48),
-        (0x416, decode_sm70_arm49),
-        (0x419, decode_sm70_arm50),
-        (0x421, decode_sm70_arm51),
-        (0x423, decode_sm70_arm52),
-        (0x424, decode_sm70_arm53),
-        (0x429, decode_sm70_arm54),
-        (0x42a, decode_sm70_arm55),
-        (0x42b, decode_sm70_arm56),
-        (0x430, decode_sm70_arm57),
-        (0x431, decode_sm70_arm58),
-        (0x435, decode_sm70_arm59),
-        (0x51d, decode_sm70_arm60),
-        (0x547, decode_sm70_arm61),
+        (0x387, decode_sm70_arm58),
+        (0x388, decode_sm70_arm59),
+        (0x389, decode_sm70_arm60),
+        (0x3c2, decode_sm70_arm61),
+        (0x402, decode_sm70_arm62),
+        (0x411, decode_sm70_arm63),
+        (0x416, decode_sm70_arm64),
+        (0x419, decode_sm70_arm65),
+        (0x421, decode_sm70_arm66),
+        (0x423, decode_sm70_arm67),
+        (0x424, decode_sm70_arm68),
+        (0x429, decode_sm70_arm69),
+        (0x42a, decode_sm70_arm70),
+        (0x42b, decode_sm70_arm71),
+        (0x430, decode_sm70_arm72),
+        (0x431, decode_sm70_arm73),
+        (0x435, decode_sm70_arm74),
+        (0x51d, decode_sm70_arm75),
+        (0x547, decode_sm70_arm76),
         (0x581, decode_sm70_arm1),
         (0x586, decode_sm70_arm2),
-        (0x589, decode_sm70_arm62),
-        (0x607, decode_sm70_arm63),
-        (0x616, decode_sm70_arm64),
-        (0x619, decode_sm70_arm65),
-        (0x621, decode_sm70_arm66),
-        (0x623, decode_sm70_arm67),
-        (0x624, decode_sm70_arm68),
-        (0x625, decode_sm70_arm69),
-        (0x627, decode_sm70_arm70),
-        (0x629, decode_sm70_arm71),
-        (0x62a, decode_sm70_arm72),
-        (0x62b, decode_sm70_arm73),
-        (0x630, decode_sm70_arm74),
-        (0x631, decode_sm70_arm75),
-        (0x635, decode_sm70_arm76),
+        (0x588, decode_sm70_arm3),
+        (0x589, decode_sm70_arm77),
+        (0x607, decode_sm70_arm78),
+        (0x616, decode_sm70_arm79),
+        (0x619, decode_sm70_arm80),
+        (0x621, decode_sm70_arm81),
+        (0x623, decode_sm70_arm82),
+        (0x624, decode_sm70_arm83),
+        (0x625, decode_sm70_arm84),
+        (0x627, decode_sm70_arm85),
+        (0x629, decode_sm70_arm86),
+        (0x62a, decode_sm70_arm87),
+        (0x62b, decode_sm70_arm88),
+        (0x630, decode_sm70_arm89),
+        (0x631, decode_sm70_arm90),
+        (0x635, decode_sm70_arm91),
         (0x781, decode_sm70_arm1),
         (0x786, decode_sm70_arm2),
-        (0x802, decode_sm70_arm77),
-        (0x805, decode_sm70_arm78),
-        (0x806, decode_sm70_arm79),
-        (0x807, decode_sm70_arm80),
-        (0x808, decode_sm70_arm81),
-        (0x809, decode_sm70_arm82),
-        (0x80b, decode_sm70_arm83),
-        (0x80c, decode_sm70_arm84),
-        (0x810, decode_sm70_arm85),
-        (0x811, decode_sm70_arm86),
-        (0x812, decode_sm70_arm87),
-        (0x813, decode_sm70_arm88),
-        (0x816, decode_sm70_arm89),
-        (0x817, decode_sm70_arm90),
-        (0x819, decode_sm70_arm91),
-        (0x81c, decode_sm70_arm92),
-        (0x820, decode_sm70_arm93),
-        (0x823, decode_sm70_arm94),
-        (0x824, decode_sm70_arm95),
-        (0x825, decode_sm70_arm96),
-        (0x827, decode_sm70_arm97),
-        (0x828, decode_sm70_arm98),
-        (0x82b, decode_sm70_arm99),
-        (0x831, decode_sm70_arm100),
-        (0x832, decode_sm70_arm101),
-        (0x835, decode_sm70_arm102),
-        (0x848, decode_sm70_arm103),
-        (0x886, decode_sm70_arm104),
-        (0x900, decode_sm70_arm105),
-        (0x901, decode_sm70_arm106),
-        (0x904, decode_sm70_arm107),
-        (0x905, decode_sm70_arm108),
-        (0x906, decode_sm70_arm109),
-        (0x908, decode_sm70_arm110),
-        (0x909, decode_sm70_arm111),
-        (0x910, decode_sm70_arm112),
-        (0x911, decode_sm70_arm113),
-        (0x912, decode_sm70_arm114),
-        (0x918, decode_sm70_arm115),
-        (0x919, decode_sm70_arm116),
-        (0x91d, decode_sm70_arm117),
-        (0x941, decode_sm70_arm118),
-        (0x942, decode_sm70_arm119),
-        (0x943, decode_sm70_arm120),
-        (0x944, decode_sm70_arm121),
-        (0x945, decode_sm70_arm122),
-        (0x947, decode_sm70_arm123),
-        (0x948, decode_sm70_arm124),
-        (0x94d, decode_sm70_arm125),
-        (0x950, decode_sm70_arm126),
-        (0x956, decode_sm70_arm127),
-        (0x981, decode_sm70_arm128),
-        (0x986, decode_sm70_arm129),
-        (0x989, decode_sm70_arm130),
-        (0xa02, decode_sm70_arm131),
-        (0xa07, decode_sm70_arm132),
-        (0xa08, decode_sm70_arm133),
-        (0xa09, decode_sm70_arm134),
-        (0xa0b, decode_sm70_arm135),
-        (0xa0c, decode_sm70_arm136),
-        (0xa10, decode_sm70_arm137),
-        (0xa11, decode_sm70_arm138),
-        (0xa12, decode_sm70_arm139),
-        (0xa13, decode_sm70_arm140),
-        (0xa16, decode_sm70_arm141),
-        (0xa17, decode_sm70_arm142),
-        (0xa19, decode_sm70_arm143),
-        (0xa20, decode_sm70_arm144),
-        (0xa23, decode_sm70_arm145),
-        (0xa24, decode_sm70_arm146),
-        (0xa25, decode_sm70_arm147),
-        (0xa27, decode_sm70_arm148),
-        (0xa28, decode_sm70_arm149),
-        (0xa2b, decode_sm70_arm150),
-        (0xa31, decode_sm70_arm151),
-        (0xa32, decode_sm70_arm152),
-        (0xa35, decode_sm70_arm153),
-        (0xa48, decode_sm70_arm154),
-        (0xb00, decode_sm70_arm155),
-        (0xb01, decode_sm70_arm156),
-        (0xb04, decode_sm70_arm157),
-        (0xb05, decode_sm70_arm158),
-        (0xb06, decode_sm70_arm159),
-        (0xb08, decode_sm70_arm160),
-        (0xb09, decode_sm70_arm161),
-        (0xb10, decode_sm70_arm162),
-        (0xb11, decode_sm70_arm163),
-        (0xb12, decode_sm70_arm164),
-        (0xb1d, decode_sm70_arm165),
-        (0xb48, decode_sm70_arm166),
-        (0xb56, decode_sm70_arm167),
+        (0x788, decode_sm70_arm3),
+        (0x802, decode_sm70_arm92),
+        (0x803, decode_sm70_arm93),
+        (0x804, decode_sm70_arm94),
+        (0x805, decode_sm70_arm95),
+        (0x806, decode_sm70_arm96),
+        (0x807, decode_sm70_arm97),
+        (0x808, decode_sm70_arm98),
+        (0x809, decode_sm70_arm99),
+        (0x80a, decode_sm70_arm100),
+        (0x80b, decode_sm70_arm101),
+        (0x80c, decode_sm70_arm102),
+        (0x810, decode_sm70_arm103),
+        (0x811, decode_sm70_arm104),
+        (0x812, decode_sm70_arm105),
+        (0x813, decode_sm70_arm106),
+        (0x816, decode_sm70_arm107),
+        (0x817, decode_sm70_arm108),
+        (0x819, decode_sm70_arm109),
+        (0x81a, decode_sm70_arm110),
+        (0x81b, decode_sm70_arm111),
+        (0x81c, decode_sm70_arm112),
+        (0x820, decode_sm70_arm113),
+        (0x823, decode_sm70_arm114),
+        (0x824, decode_sm70_arm115),
+        (0x825, decode_sm70_arm116),
+        (0x827, decode_sm70_arm117),
+        (0x828, decode_sm70_arm118),
+        (0x82b, decode_sm70_arm119),
+        (0x831, decode_sm70_arm120),
+        (0x832, decode_sm70_arm121),
+        (0x835, decode_sm70_arm122),
+        (0x836, decode_sm70_arm123),
+        (0x845, decode_sm70_arm124),
+        (0x848, decode_sm70_arm125),
+        (0x886, decode_sm70_arm126),
+        (0x900, decode_sm70_arm127),
+        (0x901, decode_sm70_arm128),
+        (0x904, decode_sm70_arm129),
+        (0x905, decode_sm70_arm130),
+        (0x906, decode_sm70_arm131),
+        (0x907, decode_sm70_arm132),
+        (0x908, decode_sm70_arm133),
+        (0x909, decode_sm70_arm134),
+        (0x910, decode_sm70_arm135),
+        (0x911, decode_sm70_arm136),
+        (0x912, decode_sm70_arm137),
+        (0x913, decode_sm70_arm138),
+        (0x918, decode_sm70_arm139),
+        (0x919, decode_sm70_arm140),
+        (0x91d, decode_sm70_arm141),
+        (0x941, decode_sm70_arm142),
+        (0x942, decode_sm70_arm143),
+        (0x943, decode_sm70_arm144),
+        (0x944, decode_sm70_arm145),
+        (0x945, decode_sm70_arm146),
+        (0x947, decode_sm70_arm147),
+        (0x948, decode_sm70_arm148),
+        (0x94d, decode_sm70_arm149),
+        (0x950, decode_sm70_arm150),
+        (0x956, decode_sm70_arm151),
+        (0x981, decode_sm70_arm152),
+        (0x983, decode_sm70_arm153),
+        (0x984, decode_sm70_arm154),
+        (0x986, decode_sm70_arm155),
+        (0x988, decode_sm70_arm3),
+        (0x989, decode_sm70_arm156),
+        (0xa02, decode_sm70_arm157),
+        (0xa03, decode_sm70_arm158),
+        (0xa04, decode_sm70_arm159),
+        (0xa07, decode_sm70_arm160),
+        (0xa08, decode_sm70_arm161),
+        (0xa09, decode_sm70_arm162),
+        (0xa0a, decode_sm70_arm163),
+        (0xa0b, decode_sm70_arm164),
+        (0xa0c, decode_sm70_arm165),
+        (0xa10, decode_sm70_arm166),
+        (0xa11, decode_sm70_arm167),
+        (0xa12, decode_sm70_arm168),
+        (0xa13, decode_sm70_arm169),
+        (0xa16, decode_sm70_arm170),
+        (0xa17, decode_sm70_arm171),
+        (0xa19, decode_sm70_arm172),
+        (0xa1a, decode_sm70_arm173),
+        (0xa1b, decode_sm70_arm174),
+        (0xa20, decode_sm70_arm175),
+        (0xa23, decode_sm70_arm176),
+        (0xa24, decode_sm70_arm177),
+        (0xa25, decode_sm70_arm178),
+        (0xa26, decode_sm70_arm179),
+        (0xa27, decode_sm70_arm180),
+        (0xa28, decode_sm70_arm181),
+        (0xa2b, decode_sm70_arm182),
+        (0xa31, decode_sm70_arm183),
+        (0xa32, decode_sm70_arm184),
+        (0xa35, decode_sm70_arm185),
+        (0xa36, decode_sm70_arm186),
+        (0xa45, decode_sm70_arm187),
+        (0xa48, decode_sm70_arm188),
+        (0xb00, decode_sm70_arm189),
+        (0xb01, decode_sm70_arm190),
+        (0xb04, decode_sm70_arm191),
+        (0xb05, decode_sm70_arm192),
+        (0xb06, decode_sm70_arm193),
+        (0xb07, decode_sm70_arm194),
+        (0xb08, decode_sm70_arm195),
+        (0xb09, decode_sm70_arm196),
+        (0xb10, decode_sm70_arm197),
+        (0xb11, decode_sm70_arm198),
+        (0xb12, decode_sm70_arm199),
+        (0xb13, decode_sm70_arm200),
+        (0xb1d, decode_sm70_arm201),
+        (0xb48, decode_sm70_arm202),
+        (0xb56, decode_sm70_arm203),
         (0xb81, decode_sm70_arm1),
-        (0xb82, decode_sm70_arm168),
+        (0xb82, decode_sm70_arm204),
         (0xb86, decode_sm70_arm2),
-        (0xc02, decode_sm70_arm169),
-        (0xc07, decode_sm70_arm170),
-        (0xc08, decode_sm70_arm171),
-        (0xc09, decode_sm70_arm172),
-        (0xc0b, decode_sm70_arm173),
-        (0xc0c, decode_sm70_arm174),
-        (0xc10, decode_sm70_arm175),
-        (0xc11, decode_sm70_arm176),
-        (0xc12, decode_sm70_arm177),
-        (0xc13, decode_sm70_arm178),
-        (0xc16, decode_sm70_arm179),
-        (0xc17, decode_sm70_arm180),
-        (0xc19, decode_sm70_arm181),
-        (0xc20, decode_sm70_arm182),
-        (0xc23, decode_sm70_arm183),
-        (0xc24, decode_sm70_arm184),
-        (0xc25, decode_sm70_arm185),
-        (0xc27, decode_sm70_arm186),
-        (0xc28, decode_sm70_arm187),
-        (0xc2b, decode_sm70_arm188),
-        (0xc31, decode_sm70_arm189),
-        (0xc32, decode_sm70_arm190),
-        (0xc35, decode_sm70_arm191),
-        (0xc48, decode_sm70_arm192),
-        (0xd00, decode_sm70_arm193),
-        (0xd01, decode_sm70_arm194),
-        (0xd04, decode_sm70_arm195),
-        (0xd05, decode_sm70_arm196),
-        (0xd06, decode_sm70_arm197),
-        (0xd08, decode_sm70_arm198),
-        (0xd09, decode_sm70_arm199),
-        (0xd10, decode_sm70_arm200),
-        (0xd11, decode_sm70_arm201),
-        (0xd12, decode_sm70_arm202),
+        (0xb88, decode_sm70_arm3),
+        (0xc02, decode_sm70_arm205),
+        (0xc03, decode_sm70_arm206),
+        (0xc04, decode_sm70_arm207),
+        (0xc07, decode_sm70_arm208),
+        (0xc08, decode_sm70_arm209),
+        (0xc09, decode_sm70_arm210),
+        (0xc0a, decode_sm70_arm211),
+        (0xc0b, decode_sm70_arm212),
+        (0xc0c, decode_sm70_arm213),
+        (0xc10, decode_sm70_arm214),
+        (0xc11, decode_sm70_arm215),
+        (0xc12, decode_sm70_arm216),
+        (0xc13, decode_sm70_arm217),
+        (0xc16, decode_sm70_arm218),
+        (0xc17, decode_sm70_arm219),
+        (0xc19, decode_sm70_arm220),
+        (0xc1a, decode_sm70_arm221),
+        (0xc1b, decode_sm70_arm222),
+        (0xc20, decode_sm70_arm223),
+        (0xc23, decode_sm70_arm224),
+        (0xc24, decode_sm70_arm225),
+        (0xc25, decode_sm70_arm226),
+        (0xc26, decode_sm70_arm227),
+        (0xc27, decode_sm70_arm228),
+        (0xc28, decode_sm70_arm229),
+        (0xc2b, decode_sm70_arm230),
+        (0xc31, decode_sm70_arm231),
+        (0xc32, decode_sm70_arm232),
+        (0xc35, decode_sm70_arm233),
+        (0xc36, decode_sm70_arm234),
+        (0xc45, decode_sm70_arm235),
+        (0xc48, decode_sm70_arm236),
+        (0xd00, decode_sm70_arm237),
+        (0xd01, decode_sm70_arm238),
+        (0xd04, decode_sm70_arm239),
+        (0xd05, decode_sm70_arm240),
+        (0xd06, decode_sm70_arm241),
+        (0xd07, decode_sm70_arm242),
+        (0xd08, decode_sm70_arm243),
+        (0xd09, decode_sm70_arm244),
+        (0xd10, decode_sm70_arm245),
+        (0xd11, decode_sm70_arm246),
+        (0xd12, decode_sm70_arm247),
+        (0xd13, decode_sm70_arm248),
         (0xd81, decode_sm70_arm1),
         (0xd86, decode_sm70_arm2),
-        (0xe07, decode_sm70_arm203),
-        (0xe16, decode_sm70_arm204),
-        (0xe19, decode_sm70_arm205),
-        (0xe21, decode_sm70_arm206),
-        (0xe23, decode_sm70_arm207),
-        (0xe24, decode_sm70_arm208),
-        (0xe25, decode_sm70_arm209),
-        (0xe27, decode_sm70_arm210),
-        (0xe29, decode_sm70_arm211),
-        (0xe2a, decode_sm70_arm212),
-        (0xe2b, decode_sm70_arm213),
-        (0xe30, decode_sm70_arm214),
-        (0xe31, decode_sm70_arm215),
-        (0xe35, decode_sm70_arm216),
-        (0xf56, decode_sm70_arm217),
+        (0xd88, decode_sm70_arm3),
+        (0xe07, decode_sm70_arm249),
+        (0xe16, decode_sm70_arm250),
+        (0xe19, decode_sm70_arm251),
+        (0xe21, decode_sm70_arm252),
+        (0xe23, decode_sm70_arm253),
+        (0xe24, decode_sm70_arm254),
+        (0xe25, decode_sm70_arm255),
+        (0xe27, decode_sm70_arm256),
+        (0xe29, decode_sm70_arm257),
+        (0xe2a, decode_sm70_arm258),
+        (0xe2b, decode_sm70_arm259),
+        (0xe30, decode_sm70_arm260),
+        (0xe31, decode_sm70_arm261),
+        (0xe35, decode_sm70_arm262),
+        (0xf56, decode_sm70_arm263),
         (0xf81, decode_sm70_arm1),
         (0xf86, decode_sm70_arm2),
-        (0xf89, decode_sm70_arm218),
+        (0xf88, decode_sm70_arm3),
+        (0xf89, decode_sm70_arm264),
     ],
     decode_none,
 );
@@ -4642,6 +5158,13 @@ fn decode_sm70_arm2(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm3(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0x1fff7ff31000000000000ff01ff == 0x188 && matches!(sm, 75 | 80 | 86 | 89 | 90
+        | 100 | 120) => return decode_form:: < OpSts, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202 && matches!(sm, 120)
         => decode_form:: < OpMov64, 0 > (w, sm)
     );
@@ -4651,21 +5174,35 @@ fn decode_sm70_arm3(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm5(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffffffcfffffffff0000000fff == 0x203 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpP2r, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffffffcfffffffff0000ff0fff == 0x204 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpR2p, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x207 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpSel, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm5(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x208 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsel, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 0 > (w, sm)
@@ -4680,14 +5217,21 @@ fn decode_sm70_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff87e00ff3fffff0000000fff == 0x20a && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpFset, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x20b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsetp, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x20c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIsetp, 0 > (w, sm)
@@ -4698,7 +5242,7 @@ fn decode_sm70_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x210 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIadd3, 0 > (w, sm)
@@ -4710,7 +5254,7 @@ fn decode_sm70_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 0 > (w, sm)
@@ -4730,28 +5274,28 @@ fn decode_sm70_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x212 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpLop3, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x213 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpIabs, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x216 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPrmt, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x217 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => decode_form:: < OpImnmx, 0 > (w, sm)
@@ -4766,14 +5310,28 @@ fn decode_sm70_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x219 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpShf, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffffff5ffffffff0000000fff == 0x21a && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpSgxt, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffffff7ffffffff0000000fff == 0x21b && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpBmsk, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 0 > (w,
@@ -4781,21 +5339,21 @@ fn decode_sm70_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x221 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFadd, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x223 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 0 > (w, sm)
@@ -4807,7 +5365,7 @@ fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 0 > (w, sm)
@@ -4819,14 +5377,33 @@ fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffffff900ffffff0000000fff == 0x226 && matches!(sm, 70) => decode_form:: <
+        OpIdp4a, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffffffd900ffffff0000000fff == 0x10000000000000000226 && matches!(sm, 70)
+        => decode_form:: < OpIdp2a, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffffff100ffffff0000000fff == 0x226 && matches!(sm, 75 | 80 | 86 | 89 | 90
+        | 100 | 120) => decode_form:: < OpIdp4a, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffffffd100ffffff0000000fff == 0x10000000000000000226 && matches!(sm, 75 |
+        80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpIdp2a, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDmul, 0 > (w, sm)
@@ -4837,7 +5414,7 @@ fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDadd, 0 > (w, sm)
@@ -4848,7 +5425,7 @@ fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x22a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDsetp, 3 > (w, sm)
@@ -4859,7 +5436,7 @@ fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 0 > (w, sm)
@@ -4870,7 +5447,7 @@ fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x40000000000000000230 && matches!(sm, 86 |
         89) => decode_form:: < OpHadd2F32, 0 > (w, sm)
@@ -4893,7 +5470,7 @@ fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x231 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 0 > (w, sm)
@@ -4912,7 +5489,7 @@ fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x232 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHmul2, 0 > (w, sm)
@@ -4923,7 +5500,7 @@ fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x235 && matches!(sm, 120) => decode_form::
         < OpIadd, 3 > (w, sm)
@@ -4950,7 +5527,21 @@ fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffffffdff7fffff0000000fff == 0x236 && matches!(sm, 90 | 100) => return
+        decode_form:: < OpViadd, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffffcf3bffffffff00ff000fff == 0x10000000000000000245 && matches!(sm, 86 |
+        89 | 90 | 100 | 120) => return decode_form:: < OpI2fp, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
         => decode_form:: < OpVimnmx, 3 > (w, sm)
@@ -4965,42 +5556,68 @@ fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffff1ffffffffffff00000fff == 0x2ca && matches!(sm, 90) => decode_form:: <
+        OpR2ur, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffff1ffffffffffff00000fff == 0x2ca && matches!(sm, 100 | 120) =>
+        decode_form:: < OpR2ur, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffff1ffffffffffff00000fff == 0x10000000000000000002ca && matches!(sm, 90)
+        => decode_form:: < OpR2urOr, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffff1ffffffffffff00000fff == 0x10000000000000000002ca && matches!(sm, 100
+        | 120) => return decode_form:: < OpR2urOr, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x300 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFlo, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x301 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBrev, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x304 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x305 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x306 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffff8e07ff0fffff00ff000fff == 0x307 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpFrnd, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) => decode_form:: <
         OpMufu, 0 > (w, sm)
@@ -5015,35 +5632,42 @@ fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x309 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPopc, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x310 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x311 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x312 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffff8e07ff3fffff00ff000fff == 0x313 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpFrnd64, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCallAbsR, 0 > (w, sm)
@@ -5054,7 +5678,7 @@ fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCallR, 0 > (w, sm)
@@ -5065,7 +5689,7 @@ fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff00ffff0fff == 0x348 && matches!(sm, 70 | 75) =>
         decode_form:: < OpWarpsync, 0 > (w, sm)
@@ -5080,21 +5704,39 @@ fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffffffffffff0000fff == 0x355 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmovR, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffefffffffffff00f0ff0fff == 0x356 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmov, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffff8ff1ff0000000000ff0fff == 0x387 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpStl, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffffff1ff0000000000ff0fff == 0x388 && matches!(sm, 70) => decode_form:: <
+        OpSts, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff7ff31000000000000ff01ff == 0x188 && matches!(sm, 75 | 80 | 86 | 89 | 90
+        | 100 | 120) => return decode_form:: < OpSts, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x389 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpShfl, 0 > (w, sm)
@@ -5105,14 +5747,25 @@ fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffff1ffffffffffff00c00fff == 0x3c2 && matches!(sm, 75 | 80 | 86 | 89) =>
+        decode_form:: < OpR2ur, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffff1ffffffffffff00c00fff == 0x10000000000000000003c2 && matches!(sm, 75
+        | 80 | 86 | 89) => return decode_form:: < OpR2urOr, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) => return
         decode_form:: < OpMov64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLeaHi, 4 > (w, sm)
@@ -5124,35 +5777,35 @@ fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPrmt, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpShf, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFadd, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 4 > (w, sm)
@@ -5164,7 +5817,7 @@ fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDadd, 1 > (w, sm)
@@ -5175,7 +5828,7 @@ fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDsetp, 0 > (w, sm)
@@ -5186,7 +5839,7 @@ fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 4 > (w, sm)
@@ -5197,7 +5850,7 @@ fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0000000000000fff == 0x40000000000000000430 && matches!(sm, 86 |
         89) => decode_form:: < OpHadd2F32, 1 > (w, sm)
@@ -5220,7 +5873,7 @@ fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x431 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 4 > (w, sm)
@@ -5239,7 +5892,7 @@ fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c000000000000000fff == 0x435 && matches!(sm, 80 | 86 | 89) =>
         decode_form:: < OpHfma2Mma, 4 > (w, sm)
@@ -5250,7 +5903,7 @@ fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffc00300ffff0fff == 0x2000000000000000051d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpBarArv, 2 > (w, sm)
@@ -5266,7 +5919,7 @@ fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 89) => decode_form:: < OpBraUp, 0 > (w, sm)
@@ -5277,7 +5930,7 @@ fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x589 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpShfl, 1 > (w, sm)
@@ -5288,42 +5941,42 @@ fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) => return
         decode_form:: < OpSel64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPrmt, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpShf, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImad, 5 > (w, sm)
@@ -5334,7 +5987,7 @@ fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImadWide, 4 > (w, sm)
@@ -5345,35 +5998,35 @@ fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return decode_form:: < OpImadHi, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDsetp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff080000ff00000fff == 0x40000000000000000630 && matches!(sm, 86 |
         89) => decode_form:: < OpHadd2F32, 2 > (w, sm)
@@ -5396,7 +6049,7 @@ fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0x631 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 5 > (w, sm)
@@ -5415,7 +6068,7 @@ fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0x635 && matches!(sm, 80 | 86 | 89) =>
         decode_form:: < OpHfma2Mma, 5 > (w, sm)
@@ -5426,14 +6079,28 @@ fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpMov, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffffffcfff0000000000000fff == 0x803 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpP2r, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffffffcfff0000000000ff0fff == 0x804 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpR2p, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpCs2r, 0 > (w, sm)
@@ -5444,28 +6111,28 @@ fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871fcffffffffffff000fff == 0x806 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpVote, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpSel, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsel, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 1 > (w, sm)
@@ -5480,14 +6147,21 @@ fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff87e00ff0000000000000fff == 0x80a && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpFset, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsetp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIsetp, 1 > (w, sm)
@@ -5498,7 +6172,7 @@ fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIadd3, 1 > (w, sm)
@@ -5510,7 +6184,7 @@ fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 1 > (w, sm)
@@ -5530,28 +6204,28 @@ fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpLop3, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpIabs, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPrmt, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => decode_form:: < OpImnmx, 1 > (w, sm)
@@ -5566,14 +6240,28 @@ fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpShf, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffffff5ff0000000000000fff == 0x81a && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpSgxt, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffffff7ff0000000000000fff == 0x81b && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpBmsk, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpPlop3, 0 > (w, sm)
@@ -5584,7 +6272,7 @@ fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 1 > (w,
@@ -5592,14 +6280,14 @@ fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 1 > (w, sm)
@@ -5611,7 +6299,7 @@ fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 1 > (w, sm)
@@ -5623,14 +6311,14 @@ fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDmul, 1 > (w, sm)
@@ -5641,7 +6329,7 @@ fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 1 > (w, sm)
@@ -5652,7 +6340,7 @@ fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x831 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 1 > (w, sm)
@@ -5671,7 +6359,7 @@ fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0000000000000fff == 0x832 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHmul2, 1 > (w, sm)
@@ -5682,7 +6370,7 @@ fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120) => decode_form::
         < OpIadd, 4 > (w, sm)
@@ -5709,7 +6397,21 @@ fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffffffdff0000000000000fff == 0x836 && matches!(sm, 90 | 100) => return
+        decode_form:: < OpViadd, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffffcf3bff00000000ff000fff == 0x10000000000000000845 && matches!(sm, 86 |
+        89 | 90 | 100 | 120) => return decode_form:: < OpI2fp, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => decode_form:: < OpVimnmx, 4 > (w, sm)
@@ -5724,7 +6426,7 @@ fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871fcffffffffffffc00fff == 0x886 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => decode_form:: < OpVoteu, 0 > (w, sm)
@@ -5735,42 +6437,49 @@ fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFlo, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBrev, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffff8e07ff00000000ff000fff == 0x907 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpFrnd, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) => decode_form:: <
         OpMufu, 1 > (w, sm)
@@ -5785,49 +6494,56 @@ fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPopc, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffff8e07ff00000000ff000fff == 0x913 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpFrnd64, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpNop, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpS2r, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffffc3fff00ffff0fff == 0x2000000000000000091d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpBarArv, 1 > (w, sm)
@@ -5850,7 +6566,7 @@ fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x941 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpBsync, 0 > (w, sm)
@@ -5861,7 +6577,7 @@ fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x942 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpBreak, 0 > (w, sm)
@@ -5872,7 +6588,7 @@ fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCallAbs, 0 > (w, sm)
@@ -5883,7 +6599,7 @@ fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCall, 0 > (w, sm)
@@ -5894,7 +6610,7 @@ fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff00000003fff00fff == 0x945 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpBssy, 0 > (w, sm)
@@ -5905,7 +6621,7 @@ fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpBra, 0 > (w, sm)
@@ -5928,7 +6644,7 @@ fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff00000000ffff0fff == 0x948 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpWarpsync, 2 > (w, sm)
@@ -5939,14 +6655,14 @@ fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpExit, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpRet, 2 > (w, sm)
@@ -5989,14 +6705,14 @@ fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffefffff00000000f0ff0fff == 0x956 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmov, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70)
         => decode_form:: < OpLdg, 1 > (w, sm)
@@ -6023,7 +6739,33 @@ fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffff8ff1ff000000ff00000fff == 0x983 && matches!(sm, 70) => decode_form:: <
+        OpLdl, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff78ff1ff0000000000000fff == 0x983 && matches!(sm, 75 | 80 | 86 | 89 | 90
+        | 100 | 120) => return decode_form:: < OpLdl, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffffffe1ff000000ff00000fff == 0x984 && matches!(sm, 70) => decode_form:: <
+        OpLds, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff7ff31ff0000000000000fff == 0x984 && matches!(sm, 80 | 86 | 89 | 90 |
+        100 | 120) => decode_form:: < OpLds, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff7ff21ff0000000000000fff == 0x984 && matches!(sm, 75) => return
+        decode_form:: < OpLds, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
         86 | 89 | 90) => decode_form:: < OpStg, 2 > (w, sm)
@@ -6054,7 +6796,7 @@ fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x989 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpShfl, 2 > (w, sm)
@@ -6065,28 +6807,42 @@ fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpMov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffffffcffff80000ff00000fff == 0xa03 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpP2r, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffffffcffff80000ff00ff0fff == 0xa04 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpR2p, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpSel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFsel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 2 > (w, sm)
@@ -6101,21 +6857,28 @@ fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff87e00ff380000ff00000fff == 0xa0a && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpFset, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpIsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpIadd3, 2 > (w, sm)
@@ -6126,7 +6889,7 @@ fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90) => decode_form:: < OpLea, 2 > (w, sm)
@@ -6145,56 +6908,70 @@ fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpLop3, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpIabs, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPrmt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return decode_form:: < OpImnmx, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpShf, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffffff5fff80000ff00000fff == 0xa1a && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpSgxt, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffffff7fff80000ff00000fff == 0xa1b && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpBmsk, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => return decode_form:: < OpFmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImad, 2 > (w, sm)
@@ -6205,7 +6982,7 @@ fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImadWide, 2 > (w, sm)
@@ -6216,28 +6993,47 @@ fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffffff900f80000ff00000fff == 0xa26 && matches!(sm, 70) => decode_form:: <
+        OpIdp4a, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffffffd900f80000ff00000fff == 0x10000000000000000a26 && matches!(sm, 70)
+        => decode_form:: < OpIdp2a, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffffff100f80000ff00000fff == 0xa26 && matches!(sm, 75 | 80 | 86 | 89 |
+        90) => decode_form:: < OpIdp4a, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffffffd100f80000ff00000fff == 0x10000000000000000a26 && matches!(sm, 75 |
+        80 | 86 | 89 | 90) => return decode_form:: < OpIdp2a, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return decode_form:: < OpImadHi, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 2 > (w, sm)
@@ -6256,7 +7052,7 @@ fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHmul2, 2 > (w, sm)
@@ -6267,7 +7063,7 @@ fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 89) =>
         decode_form:: < OpHfma2Mma, 2 > (w, sm)
@@ -6278,49 +7074,70 @@ fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffffffdff780000ff00000fff == 0xa36 && matches!(sm, 90) => return
+        decode_form:: < OpViadd, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffffcf3bfff80000ffff000fff == 0x10000000000000000a45 && matches!(sm, 86 |
+        89 | 90) => return decode_form:: < OpI2fp, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return decode_form:: < OpVimnmx, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFlo, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpBrev, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2i, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpI2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffff8e07ff080000ffff000fff == 0xb07 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpFrnd, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => decode_form:: <
         OpMufu, 2 > (w, sm)
@@ -6335,35 +7152,42 @@ fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPopc, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2i64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpI2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffff8e07ff380000ffff000fff == 0xb13 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpFrnd64, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffffc0003ffffff0fff == 0x20000000000000000b1d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpBarArv, 0 > (w, sm)
@@ -6379,21 +7203,21 @@ fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => return decode_form:: < OpWarpsync, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpBmov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 89 | 90 |
         100 | 120) => decode_form:: < OpLdc, 0 > (w, sm)
@@ -6404,7 +7228,7 @@ fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm205(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120) => decode_form:: < OpMov64, 2 > (w, sm)
@@ -6415,21 +7239,35 @@ fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffffffcfffffffff0000000fff == 0x80000000000000000000c03 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpP2r, 3 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffffffcfffffffff0000ff0fff == 0x80000000000000000000c04 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpR2p, 3 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpSel, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFsel, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => decode_form:: < OpFmnmx, 3 > (w, sm)
@@ -6444,14 +7282,21 @@ fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff87e00ff3fffff0000000fff == 0x80000000000000000000c0a && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFset, 3 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFsetp, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIsetp, 3 > (w, sm)
@@ -6462,7 +7307,7 @@ fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIadd3, 3 > (w, sm)
@@ -6473,7 +7318,7 @@ fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 3 > (w, sm)
@@ -6492,28 +7337,28 @@ fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpLop3, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpIabs, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPrmt, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpImnmx, 3 > (w, sm)
@@ -6528,28 +7373,42 @@ fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpShf, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm221(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffffff5ffffffff0000000fff == 0x80000000000000000000c1a && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpSgxt, 3 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffffff7ffffffff0000000fff == 0x80000000000000000000c1b && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpBmsk, 3 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFfma, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm225(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 3 > (w, sm)
@@ -6560,7 +7419,7 @@ fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 3 > (w, sm)
@@ -6572,14 +7431,25 @@ fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffffff100ffffff0000000fff == 0x80000000000000000000c26 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIdp4a, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffffffd100ffffff0000000fff == 0x80010000000000000000c26 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpIdp2a, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm228(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm229(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDmul, 3 > (w, sm)
@@ -6590,7 +7460,7 @@ fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDfma, 3 > (w, sm)
@@ -6601,7 +7471,7 @@ fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 3 > (w, sm)
@@ -6620,7 +7490,7 @@ fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpHmul2, 3 > (w, sm)
@@ -6631,7 +7501,7 @@ fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm233(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120) => decode_form:: < OpIadd, 5 > (w, sm)
@@ -6658,7 +7528,21 @@ fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffffffdff7fffff0000000fff == 0x80000000000000000000c36 && matches!(sm, 90
+        | 100) => return decode_form:: < OpViadd, 3 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffffcf3bffffffff00ff000fff == 0x80010000000000000000c45 && matches!(sm, 86
+        | 89 | 90 | 100 | 120) => return decode_form:: < OpI2fp, 3 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => decode_form:: < OpVimnmx, 6 > (w, sm)
@@ -6673,42 +7557,49 @@ fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFlo, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpBrev, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2f, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2i, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2f, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d07 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFrnd, 3 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpMufu, 6 > (w, sm)
@@ -6719,70 +7610,77 @@ fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPopc, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm245(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2f64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm246(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2i64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm247(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2f64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm248(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffff8e07ff3fffff00ff000fff == 0x80000000000000000000d13 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFrnd64, 3 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120) => return decode_form:: < OpSel64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm250(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPrmt, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm205(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpShf, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFadd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFfma, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 6 > (w, sm)
@@ -6793,7 +7691,7 @@ fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 5 > (w, sm)
@@ -6805,14 +7703,14 @@ fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm257(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDadd, 3 > (w, sm)
@@ -6823,7 +7721,7 @@ fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDsetp, 2 > (w, sm)
@@ -6834,7 +7732,7 @@ fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDfma, 6 > (w, sm)
@@ -6845,7 +7743,7 @@ fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 89) => decode_form:: < OpHadd2F32, 3 > (w, sm)
@@ -6868,7 +7766,7 @@ fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 6 > (w, sm)
@@ -6887,7 +7785,7 @@ fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm262(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 89) => decode_form:: < OpHfma2Mma, 6 > (w, sm)
@@ -6898,14 +7796,14 @@ fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm263(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmov, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpShfl, 3 > (w, sm)
@@ -6926,234 +7824,286 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
     &[
         (0x181, print_sm70_arm1),
         (0x186, print_sm70_arm2),
-        (0x202, print_sm70_arm3),
-        (0x207, print_sm70_arm4),
-        (0x208, print_sm70_arm5),
-        (0x209, print_sm70_arm6),
-        (0x20b, print_sm70_arm7),
-        (0x20c, print_sm70_arm8),
-        (0x210, print_sm70_arm9),
-        (0x211, print_sm70_arm10),
-        (0x212, print_sm70_arm11),
-        (0x213, print_sm70_arm12),
-        (0x216, print_sm70_arm13),
-        (0x217, print_sm70_arm14),
-        (0x219, print_sm70_arm15),
-        (0x220, print_sm70_arm16),
-        (0x221, print_sm70_arm17),
-        (0x223, print_sm70_arm18),
-        (0x224, print_sm70_arm19),
-        (0x225, print_sm70_arm20),
-        (0x227, print_sm70_arm21),
-        (0x228, print_sm70_arm22),
-        (0x229, print_sm70_arm23),
-        (0x22a, print_sm70_arm24),
-        (0x22b, print_sm70_arm25),
-        (0x230, print_sm70_arm26),
-        (0x231, print_sm70_arm27),
-        (0x232, print_sm70_arm28),
-        (0x235, print_sm70_arm29),
-        (0x248, print_sm70_arm30),
-        (0x300, print_sm70_arm31),
-        (0x301, print_sm70_arm32),
-        (0x304, print_sm70_arm33),
-        (0x305, print_sm70_arm34),
-        (0x306, print_sm70_arm35),
-        (0x308, print_sm70_arm36),
-        (0x309, print_sm70_arm37),
-        (0x310, print_sm70_arm38),
-        (0x311, print_sm70_arm39),
-        (0x312, print_sm70_arm40),
-        (0x343, print_sm70_arm41),
-        (0x344, print_sm70_arm42),
-        (0x348, print_sm70_arm43),
-        (0x355, print_sm70_arm44),
-        (0x356, print_sm70_arm45),
+        (0x188, print_sm70_arm3),
+        (0x202, print_sm70_arm4),
+        (0x203, print_sm70_arm5),
+        (0x204, print_sm70_arm6),
+        (0x207, print_sm70_arm7),
+        (0x208, print_sm70_arm8),
+        (0x209, print_sm70_arm9),
+        (0x20a, print_sm70_arm10),
+        (0x20b, print_sm70_arm11),
+        (0x20c, print_sm70_arm12),
+        (0x210, print_sm70_arm13),
+        (0x211, print_sm70_arm14),
+        (0x212, print_sm70_arm15),
+        (0x213, print_sm70_arm16),
+        (0x216, print_sm70_arm17),
+        (0x217, print_sm70_arm18),
+        (0x219, print_sm70_arm19),
+        (0x21a, print_sm70_arm20),
+        (0x21b, print_sm70_arm21),
+        (0x220, print_sm70_arm22),
+        (0x221, print_sm70_arm23),
+        (0x223, print_sm70_arm24),
+        (0x224, print_sm70_arm25),
+        (0x225, print_sm70_arm26),
+        (0x226, print_sm70_arm27),
+        (0x227, print_sm70_arm28),
+        (0x228, print_sm70_arm29),
+        (0x229, print_sm70_arm30),
+        (0x22a, print_sm70_arm31),
+        (0x22b, print_sm70_arm32),
+        (0x230, print_sm70_arm33),
+        (0x231, print_sm70_arm34),
+        (0x232, print_sm70_arm35),
+        (0x235, print_sm70_arm36),
+        (0x236, print_sm70_arm37),
+        (0x245, print_sm70_arm38),
+        (0x248, print_sm70_arm39),
+        (0x2ca, print_sm70_arm40),
+        (0x300, print_sm70_arm41),
+        (0x301, print_sm70_arm42),
+        (0x304, print_sm70_arm43),
+        (0x305, print_sm70_arm44),
+        (0x306, print_sm70_arm45),
+        (0x307, print_sm70_arm46),
+        (0x308, print_sm70_arm47),
+        (0x309, print_sm70_arm48),
+        (0x310, print_sm70_arm49),
+        (0x311, print_sm70_arm50),
+        (0x312, print_sm70_arm51),
+        (0x313, print_sm70_arm52),
+        (0x343, print_sm70_arm53),
+        (0x344, print_sm70_arm54),
+        (0x348, print_sm70_arm55),
+        (0x355, print_sm70_arm56),
+        (0x356, print_sm70_arm57),
         (0x381, print_sm70_arm1),
         (0x386, print_sm70_arm2),
-        (0x389, print_sm70_arm46),
-        (0x402, print_sm70_arm47),
-        (0x411, print_sm70_arm48),
-        (0x416, print_sm70_arm49),
-        (0x419, print_sm70_arm50),
-        (0x421, print_sm70_arm51),
-        (0x423, print_sm70_arm52),
-        (0x424, print_sm70_arm53),
-        (0x429, print_sm70_arm54),
-        (0x42a, print_sm70_arm55),
-        (0x42b, print_sm70_arm56),
-        (0x430, print_sm70_arm57),
-        (0x431, print_sm70_arm58),
-        (0x435, print_sm70_arm59),
-        (0x51d, print_sm70_arm60),
-        (0x547, print_sm70_arm61),
+        (0x387, print_sm70_arm58),
+        (0x388, print_sm70_arm59),
+        (0x389, print_sm70_arm60),
+        (0x3c2, print_sm70_arm61),
+        (0x402, print_sm70_arm62),
+        (0x411, print_sm70_arm63),
+        (0x416, print_sm70_arm64),
+        (0x419, print_sm70_arm65),
+        (0x421, print_sm70_arm66),
+        (0x423, print_sm70_arm67),
+        (0x424, print_sm70_arm68),
+        (0x429, print_sm70_arm69),
+        (0x42a, print_sm70_arm70),
+        (0x42b, print_sm70_arm71),
+        (0x430, print_sm70_arm72),
+        (0x431, print_sm70_arm73),
+        (0x435, print_sm70_arm74),
+        (0x51d, print_sm70_arm75),
+        (0x547, print_sm70_arm76),
         (0x581, print_sm70_arm1),
         (0x586, print_sm70_arm2),
-        (0x589, print_sm70_arm62),
-        (0x607, print_sm70_arm63),
-        (0x616, print_sm70_arm64),
-        (0x619, print_sm70_arm65),
-        (0x621, print_sm70_arm66),
-        (0x623, print_sm70_arm67),
-        (0x624, print_sm70_arm68),
-        (0x625, print_sm70_arm69),
-        (0x627, print_sm70_arm70),
-        (0x629, print_sm70_arm71),
-        (0x62a, print_sm70_arm72),
-        (0x62b, print_sm70_arm73),
-        (0x630, print_sm70_arm74),
-        (0x631, print_sm70_arm75),
-        (0x635, print_sm70_arm76),
+        (0x588, print_sm70_arm3),
+        (0x589, print_sm70_arm77),
+        (0x607, print_sm70_arm78),
+        (0x616, print_sm70_arm79),
+        (0x619, print_sm70_arm80),
+        (0x621, print_sm70_arm81),
+        (0x623, print_sm70_arm82),
+        (0x624, print_sm70_arm83),
+        (0x625, print_sm70_arm84),
+        (0x627, print_sm70_arm85),
+        (0x629, print_sm70_arm86),
+        (0x62a, print_sm70_arm87),
+        (0x62b, print_sm70_arm88),
+        (0x630, print_sm70_arm89),
+        (0x631, print_sm70_arm90),
+        (0x635, print_sm70_arm91),
         (0x781, print_sm70_arm1),
         (0x786, print_sm70_arm2),
-        (0x802, print_sm70_arm77),
-        (0x805, print_sm70_arm78),
-        (0x806, print_sm70_arm79),
-        (0x807, print_sm70_arm80),
-        (0x808, print_sm70_arm81),
-        (0x809, print_sm70_arm82),
-        (0x80b, print_sm70_arm83),
-        (0x80c, print_sm70_arm84),
-        (0x810, print_sm70_arm85),
-        (0x811, print_sm70_arm86),
-        (0x812, print_sm70_arm87),
-        (0x813, print_sm70_arm88),
-        (0x816, print_sm70_arm89),
-        (0x817, print_sm70_arm90),
-        (0x819, print_sm70_arm91),
-        (0x81c, print_sm70_arm92),
-        (0x820, print_sm70_arm93),
-        (0x823, print_sm70_arm94),
-        (0x824, print_sm70_arm95),
-        (0x825, print_sm70_arm96),
-        (0x827, print_sm70_arm97),
-        (0x828, print_sm70_arm98),
-        (0x82b, print_sm70_arm99),
-        (0x831, print_sm70_arm100),
-        (0x832, print_sm70_arm101),
-        (0x835, print_sm70_arm102),
-        (0x848, print_sm70_arm103),
-        (0x886, print_sm70_arm104),
-        (0x900, print_sm70_arm105),
-        (0x901, print_sm70_arm106),
-        (0x904, print_sm70_arm107),
-        (0x905, print_sm70_arm108),
-        (0x906, print_sm70_arm109),
-        (0x908, print_sm70_arm110),
-        (0x909, print_sm70_arm111),
-        (0x910, print_sm70_arm112),
-        (0x911, print_sm70_arm113),
-        (0x912, print_sm70_arm114),
-        (0x918, print_sm70_arm115),
-        (0x919, print_sm70_arm116),
-        (0x91d, print_sm70_arm117),
-        (0x941, print_sm70_arm118),
-        (0x942, print_sm70_arm119),
-        (0x943, print_sm70_arm120),
-        (0x944, print_sm70_arm121),
-        (0x945, print_sm70_arm122),
-        (0x947, print_sm70_arm123),
-        (0x948, print_sm70_arm124),
-        (0x94d, print_sm70_arm125),
-        (0x950, print_sm70_arm126),
-        (0x956, print_sm70_arm127),
-        (0x981, print_sm70_arm128),
-        (0x986, print_sm70_arm129),
-        (0x989, print_sm70_arm130),
-        (0xa02, print_sm70_arm131),
-        (0xa07, print_sm70_arm132),
-        (0xa08, print_sm70_arm133),
-        (0xa09, print_sm70_arm134),
-        (0xa0b, print_sm70_arm135),
-        (0xa0c, print_sm70_arm136),
-        (0xa10, print_sm70_arm137),
-        (0xa11, print_sm70_arm138),
-        (0xa12, print_sm70_arm139),
-        (0xa13, print_sm70_arm140),
-        (0xa16, print_sm70_arm141),
-        (0xa17, print_sm70_arm142),
-        (0xa19, print_sm70_arm143),
-        (0xa20, print_sm70_arm144),
-        (0xa23, print_sm70_arm145),
-        (0xa24, print_sm70_arm146),
-        (0xa25, print_sm70_arm147),
-        (0xa27, print_sm70_arm148),
-        (0xa28, print_sm70_arm149),
-        (0xa2b, print_sm70_arm150),
-        (0xa31, print_sm70_arm151),
-        (0xa32, print_sm70_arm152),
-        (0xa35, print_sm70_arm153),
-        (0xa48, print_sm70_arm154),
-        (0xb00, print_sm70_arm155),
-        (0xb01, print_sm70_arm156),
-        (0xb04, print_sm70_arm157),
-        (0xb05, print_sm70_arm158),
-        (0xb06, print_sm70_arm159),
-        (0xb08, print_sm70_arm160),
-        (0xb09, print_sm70_arm161),
-        (0xb10, print_sm70_arm162),
-        (0xb11, print_sm70_arm163),
-        (0xb12, print_sm70_arm164),
-        (0xb1d, print_sm70_arm165),
-        (0xb48, print_sm70_arm166),
-        (0xb56, print_sm70_arm167),
+        (0x788, print_sm70_arm3),
+        (0x802, print_sm70_arm92),
+        (0x803, print_sm70_arm93),
+        (0x804, print_sm70_arm94),
+        (0x805, print_sm70_arm95),
+        (0x806, print_sm70_arm96),
+        (0x807, print_sm70_arm97),
+        (0x808, print_sm70_arm98),
+        (0x809, print_sm70_arm99),
+        (0x80a, print_sm70_arm100),
+        (0x80b, print_sm70_arm101),
+        (0x80c, print_sm70_arm102),
+        (0x810, print_sm70_arm103),
+        (0x811, print_sm70_arm104),
+        (0x812, print_sm70_arm105),
+        (0x813, print_sm70_arm106),
+        (0x816, print_sm70_arm107),
+        (0x817, print_sm70_arm108),
+        (0x819, print_sm70_arm109),
+        (0x81a, print_sm70_arm110),
+        (0x81b, print_sm70_arm111),
+        (0x81c, print_sm70_arm112),
+        (0x820, print_sm70_arm113),
+        (0x823, print_sm70_arm114),
+        (0x824, print_sm70_arm115),
+        (0x825, print_sm70_arm116),
+        (0x827, print_sm70_arm117),
+        (0x828, print_sm70_arm118),
+        (0x82b, print_sm70_arm119),
+        (0x831, print_sm70_arm120),
+        (0x832, print_sm70_arm121),
+        (0x835, print_sm70_arm122),
+        (0x836, print_sm70_arm123),
+        (0x845, print_sm70_arm124),
+        (0x848, print_sm70_arm125),
+        (0x886, print_sm70_arm126),
+        (0x900, print_sm70_arm127),
+        (0x901, print_sm70_arm128),
+        (0x904, print_sm70_arm129),
+        (0x905, print_sm70_arm130),
+        (0x906, print_sm70_arm131),
+        (0x907, print_sm70_arm132),
+        (0x908, print_sm70_arm133),
+        (0x909, print_sm70_arm134),
+        (0x910, print_sm70_arm135),
+        (0x911, print_sm70_arm136),
+        (0x912, print_sm70_arm137),
+        (0x913, print_sm70_arm138),
+        (0x918, print_sm70_arm139),
+        (0x919, print_sm70_arm140),
+        (0x91d, print_sm70_arm141),
+        (0x941, print_sm70_arm142),
+        (0x942, print_sm70_arm143),
+        (0x943, print_sm70_arm144),
+        (0x944, print_sm70_arm145),
+        (0x945, print_sm70_arm146),
+        (0x947, print_sm70_arm147),
+        (0x948, print_sm70_arm148),
+        (0x94d, print_sm70_arm149),
+        (0x950, print_sm70_arm150),
+        (0x956, print_sm70_arm151),
+        (0x981, print_sm70_arm152),
+        (0x983, print_sm70_arm153),
+        (0x984, print_sm70_arm154),
+        (0x986, print_sm70_arm155),
+        (0x988, print_sm70_arm3),
+        (0x989, print_sm70_arm156),
+        (0xa02, print_sm70_arm157),
+        (0xa03, print_sm70_arm158),
+        (0xa04, print_sm70_arm159),
+        (0xa07, print_sm70_arm160),
+        (0xa08, print_sm70_arm161),
+        (0xa09, print_sm70_arm162),
+        (0xa0a, print_sm70_arm163),
+        (0xa0b, print_sm70_arm164),
+        (0xa0c, print_sm70_arm165),
+        (0xa10, print_sm70_arm166),
+        (0xa11, print_sm70_arm167),
+        (0xa12, print_sm70_arm168),
+        (0xa13, print_sm70_arm169),
+        (0xa16, print_sm70_arm170),
+        (0xa17, print_sm70_arm171),
+        (0xa19, print_sm70_arm172),
+        (0xa1a, print_sm70_arm173),
+        (0xa1b, print_sm70_arm174),
+        (0xa20, print_sm70_arm175),
+        (0xa23, print_sm70_arm176),
+        (0xa24, print_sm70_arm177),
+        (0xa25, print_sm70_arm178),
+        (0xa26, print_sm70_arm179),
+        (0xa27, print_sm70_arm180),
+        (0xa28, print_sm70_arm181),
+        (0xa2b, print_sm70_arm182),
+        (0xa31, print_sm70_arm183),
+        (0xa32, print_sm70_arm184),
+        (0xa35, print_sm70_arm185),
+        (0xa36, print_sm70_arm186),
+        (0xa45, print_sm70_arm187),
+        (0xa48, print_sm70_arm188),
+        (0xb00, print_sm70_arm189),
+        (0xb01, print_sm70_arm190),
+        (0xb04, print_sm70_arm191),
+        (0xb05, print_sm70_arm192),
+        (0xb06, print_sm70_arm193),
+        (0xb07, print_sm70_arm194),
+        (0xb08, print_sm70_arm195),
+        (0xb09, print_sm70_arm196),
+        (0xb10, print_sm70_arm197),
+        (0xb11, print_sm70_arm198),
+        (0xb12, print_sm70_arm199),
+        (0xb13, print_sm70_arm200),
+        (0xb1d, print_sm70_arm201),
+        (0xb48, print_sm70_arm202),
+        (0xb56, print_sm70_arm203),
         (0xb81, print_sm70_arm1),
-        (0xb82, print_sm70_arm168),
+        (0xb82, print_sm70_arm204),
         (0xb86, print_sm70_arm2),
-        (0xc02, print_sm70_arm169),
-        (0xc07, print_sm70_arm170),
-        (0xc08, print_sm70_arm171),
-        (0xc09, print_sm70_arm172),
-        (0xc0b, print_sm70_arm173),
-        (0xc0c, print_sm70_arm174),
-        (0xc10, print_sm70_arm175),
-        (0xc11, print_sm70_arm176),
-        (0xc12, print_sm70_arm177),
-        (0xc13, print_sm70_arm178),
-        (0xc16, print_sm70_arm179),
-        (0xc17, print_sm70_arm180),
-        (0xc19, print_sm70_arm181),
-        (0xc20, print_sm70_arm182),
-        (0xc23, print_sm70_arm183),
-        (0xc24, print_sm70_arm184),
-        (0xc25, print_sm70_arm185),
-        (0xc27, print_sm70_arm186),
-        (0xc28, print_sm70_arm187),
-        (0xc2b, print_sm70_arm188),
-        (0xc31, print_sm70_arm189),
-        (0xc32, print_sm70_arm190),
-        (0xc35, print_sm70_arm191),
-        (0xc48, print_sm70_arm192),
-        (0xd00, print_sm70_arm193),
-        (0xd01, print_sm70_arm194),
-        (0xd04, print_sm70_arm195),
-        (0xd05, print_sm70_arm196),
-        (0xd06, print_sm70_arm197),
-        (0xd08, print_sm70_arm198),
-        (0xd09, print_sm70_arm199),
-        (0xd10, print_sm70_arm200),
-        (0xd11, print_sm70_arm201),
-        (0xd12, print_sm70_arm202),
+        (0xb88, print_sm70_arm3),
+        (0xc02, print_sm70_arm205),
+        (0xc03, print_sm70_arm206),
+        (0xc04, print_sm70_arm207),
+        (0xc07, print_sm70_arm208),
+        (0xc08, print_sm70_arm209),
+        (0xc09, print_sm70_arm210),
+        (0xc0a, print_sm70_arm211),
+        (0xc0b, print_sm70_arm212),
+        (0xc0c, print_sm70_arm213),
+        (0xc10, print_sm70_arm214),
+        (0xc11, print_sm70_arm215),
+        (0xc12, print_sm70_arm216),
+        (0xc13, print_sm70_arm217),
+        (0xc16, print_sm70_arm218),
+        (0xc17, print_sm70_arm219),
+        (0xc19, print_sm70_arm220),
+        (0xc1a, print_sm70_arm221),
+        (0xc1b, print_sm70_arm222),
+        (0xc20, print_sm70_arm223),
+        (0xc23, print_sm70_arm224),
+        (0xc24, print_sm70_arm225),
+        (0xc25, print_sm70_arm226),
+        (0xc26, print_sm70_arm227),
+        (0xc27, print_sm70_arm228),
+        (0xc28, print_sm70_arm229),
+        (0xc2b, print_sm70_arm230),
+        (0xc31, print_sm70_arm231),
+        (0xc32, print_sm70_arm232),
+        (0xc35, print_sm70_arm233),
+        (0xc36, print_sm70_arm234),
+        (0xc45, print_sm70_arm235),
+        (0xc48, print_sm70_arm236),
+        (0xd00, print_sm70_arm237),
+        (0xd01, print_sm70_arm238),
+        (0xd04, print_sm70_arm239),
+        (0xd05, print_sm70_arm240),
+        (0xd06, print_sm70_arm241),
+        (0xd07, print_sm70_arm242),
+        (0xd08, print_sm70_arm243),
+        (0xd09, print_sm70_arm244),
+        (0xd10, print_sm70_arm245),
+        (0xd11, print_sm70_arm246),
+        (0xd12, print_sm70_arm247),
+        (0xd13, print_sm70_arm248),
         (0xd81, print_sm70_arm1),
         (0xd86, print_sm70_arm2),
-        (0xe07, print_sm70_arm203),
-        (0xe16, print_sm70_arm204),
-        (0xe19, print_sm70_arm205),
-        (0xe21, print_sm70_arm206),
-        (0xe23, print_sm70_arm207),
-        (0xe24, print_sm70_arm208),
-        (0xe25, print_sm70_arm209),
-        (0xe27, print_sm70_arm210),
-        (0xe29, print_sm70_arm211),
-        (0xe2a, print_sm70_arm212),
-        (0xe2b, print_sm70_arm213),
-        (0xe30, print_sm70_arm214),
-        (0xe31, print_sm70_arm215),
-        (0xe35, print_sm70_arm216),
-        (0xf56, print_sm70_arm217),
+        (0xd88, print_sm70_arm3),
+        (0xe07, print_sm70_arm249),
+        (0xe16, print_sm70_arm250),
+        (0xe19, print_sm70_arm251),
+        (0xe21, print_sm70_arm252),
+        (0xe23, print_sm70_arm253),
+        (0xe24, print_sm70_arm254),
+        (0xe25, print_sm70_arm255),
+        (0xe27, print_sm70_arm256),
+        (0xe29, print_sm70_arm257),
+        (0xe2a, print_sm70_arm258),
+        (0xe2b, print_sm70_arm259),
+        (0xe30, print_sm70_arm260),
+        (0xe31, print_sm70_arm261),
+        (0xe35, print_sm70_arm262),
+        (0xf56, print_sm70_arm263),
         (0xf81, print_sm70_arm1),
         (0xf86, print_sm70_arm2),
-        (0xf89, print_sm70_arm218),
+        (0xf88, print_sm70_arm3),
+        (0xf89, print_sm70_arm264),
     ],
     print_none,
 );
@@ -7197,6 +8147,13 @@ fn print_sm70_arm2(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm70_arm3(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0x1fff7ff31000000000000ff01ff == 0x188 && matches!(sm, 75 | 80 | 86 | 89 | 90
+        | 100 | 120) => return print_form:: < OpSts, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm4(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202 && matches!(sm, 120)
         => print_form:: < OpMov64, 0 > (w, sm, at, out)
     );
@@ -7206,21 +8163,35 @@ fn print_sm70_arm3(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm4(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm5(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffffcfffffffff0000000fff == 0x203 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpP2r, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm6(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffffcfffffffff0000ff0fff == 0x204 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpR2p, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm7(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x207 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpSel, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm5(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm8(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x208 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsel, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm6(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm9(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 0 > (w, sm, at, out)
@@ -7235,14 +8206,21 @@ fn print_sm70_arm6(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm7(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87e00ff3fffff0000000fff == 0x20a && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpFset, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x20b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsetp, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm8(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x20c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIsetp, 0 > (w, sm, at, out)
@@ -7253,7 +8231,7 @@ fn print_sm70_arm8(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm9(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x210 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIadd3, 0 > (w, sm, at, out)
@@ -7265,7 +8243,7 @@ fn print_sm70_arm9(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 0 > (w, sm, at, out)
@@ -7287,28 +8265,28 @@ fn print_sm70_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x212 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpLop3, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x213 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpIabs, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x216 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPrmt, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x217 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => print_form:: < OpImnmx, 0 > (w, sm, at, out)
@@ -7323,14 +8301,28 @@ fn print_sm70_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x219 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpShf, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffff5ffffffff0000000fff == 0x21a && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpSgxt, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffff7ffffffff0000000fff == 0x21b && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpBmsk, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 0 > (w,
@@ -7338,21 +8330,21 @@ fn print_sm70_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x221 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFadd, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x223 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 0 > (w, sm, at,
@@ -7365,7 +8357,7 @@ fn print_sm70_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 0 > (w, sm,
@@ -7378,7 +8370,27 @@ fn print_sm70_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffff900ffffff0000000fff == 0x226 && matches!(sm, 70) => print_form:: <
+        OpIdp4a, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffffffd900ffffff0000000fff == 0x10000000000000000226 && matches!(sm, 70)
+        => print_form:: < OpIdp2a, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffffff100ffffff0000000fff == 0x226 && matches!(sm, 75 | 80 | 86 | 89 | 90
+        | 100 | 120) => print_form:: < OpIdp4a, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffffffd100ffffff0000000fff == 0x10000000000000000226 && matches!(sm, 75 |
+        80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpIdp2a, 0 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 0 > (w, sm,
@@ -7386,7 +8398,7 @@ fn print_sm70_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDmul, 0 > (w, sm, at, out)
@@ -7397,7 +8409,7 @@ fn print_sm70_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDadd, 0 > (w, sm, at, out)
@@ -7408,7 +8420,7 @@ fn print_sm70_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x22a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDsetp, 3 > (w, sm, at, out)
@@ -7419,7 +8431,7 @@ fn print_sm70_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 0 > (w, sm, at, out)
@@ -7430,7 +8442,7 @@ fn print_sm70_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x40000000000000000230 && matches!(sm, 86 |
         89) => print_form:: < OpHadd2F32, 0 > (w, sm, at, out)
@@ -7453,7 +8465,7 @@ fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x231 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 0 > (w, sm, at, out)
@@ -7472,7 +8484,7 @@ fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x232 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHmul2, 0 > (w, sm, at, out)
@@ -7483,7 +8495,7 @@ fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x235 && matches!(sm, 120) => print_form:: <
         OpIadd, 3 > (w, sm, at, out)
@@ -7510,7 +8522,21 @@ fn print_sm70_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffffdff7fffff0000000fff == 0x236 && matches!(sm, 90 | 100) => return
+        print_form:: < OpViadd, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffcf3bffffffff00ff000fff == 0x10000000000000000245 && matches!(sm, 86 |
+        89 | 90 | 100 | 120) => return print_form:: < OpI2fp, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
         => print_form:: < OpVimnmx, 3 > (w, sm, at, out)
@@ -7525,42 +8551,68 @@ fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffff1ffffffffffff00000fff == 0x2ca && matches!(sm, 90) => print_form:: <
+        OpR2ur, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffff1ffffffffffff00000fff == 0x2ca && matches!(sm, 100 | 120) =>
+        print_form:: < OpR2ur, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffff1ffffffffffff00000fff == 0x10000000000000000002ca && matches!(sm, 90)
+        => print_form:: < OpR2urOr, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffff1ffffffffffff00000fff == 0x10000000000000000002ca && matches!(sm, 100
+        | 120) => return print_form:: < OpR2urOr, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x300 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFlo, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x301 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBrev, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x304 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x305 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x306 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8e07ff0fffff00ff000fff == 0x307 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpFrnd, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) => print_form:: <
         OpMufu, 0 > (w, sm, at, out)
@@ -7575,35 +8627,42 @@ fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x309 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPopc, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x310 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x311 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x312 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8e07ff3fffff00ff000fff == 0x313 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpFrnd64, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCallAbsR, 0 > (w, sm, at, out)
@@ -7614,7 +8673,7 @@ fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCallR, 0 > (w, sm, at, out)
@@ -7625,7 +8684,7 @@ fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff00ffff0fff == 0x348 && matches!(sm, 70 | 75) =>
         print_form:: < OpWarpsync, 0 > (w, sm, at, out)
@@ -7640,21 +8699,39 @@ fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffffffffffff0000fff == 0x355 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmovR, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffefffffffffff00f0ff0fff == 0x356 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmov, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8ff1ff0000000000ff0fff == 0x387 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpStl, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffff1ff0000000000ff0fff == 0x388 && matches!(sm, 70) => print_form:: <
+        OpSts, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff7ff31000000000000ff01ff == 0x188 && matches!(sm, 75 | 80 | 86 | 89 | 90
+        | 100 | 120) => return print_form:: < OpSts, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x389 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpShfl, 0 > (w, sm, at, out)
@@ -7665,14 +8742,25 @@ fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffff1ffffffffffff00c00fff == 0x3c2 && matches!(sm, 75 | 80 | 86 | 89) =>
+        print_form:: < OpR2ur, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffff1ffffffffffff00c00fff == 0x10000000000000000003c2 && matches!(sm, 75
+        | 80 | 86 | 89) => return print_form:: < OpR2urOr, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) => return
         print_form:: < OpMov64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLeaHi, 4 > (w, sm, at,
@@ -7685,35 +8773,35 @@ fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPrmt, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpShf, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFadd, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 4 > (w, sm, at,
@@ -7726,7 +8814,7 @@ fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDadd, 1 > (w, sm, at, out)
@@ -7737,7 +8825,7 @@ fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDsetp, 0 > (w, sm, at, out)
@@ -7748,7 +8836,7 @@ fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 4 > (w, sm, at, out)
@@ -7759,7 +8847,7 @@ fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0000000000000fff == 0x40000000000000000430 && matches!(sm, 86 |
         89) => print_form:: < OpHadd2F32, 1 > (w, sm, at, out)
@@ -7782,7 +8870,7 @@ fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x431 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 4 > (w, sm, at, out)
@@ -7801,7 +8889,7 @@ fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c000000000000000fff == 0x435 && matches!(sm, 80 | 86 | 89) =>
         print_form:: < OpHfma2Mma, 4 > (w, sm, at, out)
@@ -7812,7 +8900,7 @@ fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffc00300ffff0fff == 0x2000000000000000051d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpBarArv, 2 > (w, sm, at,
@@ -7829,7 +8917,7 @@ fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 89) => print_form:: < OpBraUp, 0 > (w, sm, at, out)
@@ -7840,7 +8928,7 @@ fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x589 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpShfl, 1 > (w, sm, at, out)
@@ -7851,42 +8939,42 @@ fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) => return
         print_form:: < OpSel64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPrmt, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpShf, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImad, 5 > (w, sm, at, out)
@@ -7897,7 +8985,7 @@ fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImadWide, 4 > (w, sm, at, out)
@@ -7909,35 +8997,35 @@ fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return print_form:: < OpImadHi, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDsetp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff080000ff00000fff == 0x40000000000000000630 && matches!(sm, 86 |
         89) => print_form:: < OpHadd2F32, 2 > (w, sm, at, out)
@@ -7960,7 +9048,7 @@ fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0x631 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 5 > (w, sm, at, out)
@@ -7979,7 +9067,7 @@ fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0x635 && matches!(sm, 80 | 86 | 89) =>
         print_form:: < OpHfma2Mma, 5 > (w, sm, at, out)
@@ -7990,14 +9078,28 @@ fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpMov, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffffcfff0000000000000fff == 0x803 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpP2r, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffffcfff0000000000ff0fff == 0x804 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpR2p, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpCs2r, 0 > (w, sm, at,
@@ -8009,28 +9111,28 @@ fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871fcffffffffffff000fff == 0x806 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpVote, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpSel, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsel, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 1 > (w, sm, at, out)
@@ -8045,14 +9147,21 @@ fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87e00ff0000000000000fff == 0x80a && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpFset, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsetp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIsetp, 1 > (w, sm, at, out)
@@ -8063,7 +9172,7 @@ fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIadd3, 1 > (w, sm, at, out)
@@ -8075,7 +9184,7 @@ fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 1 > (w, sm, at, out)
@@ -8097,28 +9206,28 @@ fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpLop3, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpIabs, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPrmt, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => print_form:: < OpImnmx, 1 > (w, sm, at, out)
@@ -8133,14 +9242,28 @@ fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpShf, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffff5ff0000000000000fff == 0x81a && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpSgxt, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffff7ff0000000000000fff == 0x81b && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpBmsk, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpPlop3, 0 > (w, sm, at, out)
@@ -8152,7 +9275,7 @@ fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 1 > (w,
@@ -8160,14 +9283,14 @@ fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 1 > (w, sm, at,
@@ -8180,7 +9303,7 @@ fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 1 > (w, sm,
@@ -8193,7 +9316,7 @@ fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 1 > (w, sm,
@@ -8201,7 +9324,7 @@ fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDmul, 1 > (w, sm, at, out)
@@ -8212,7 +9335,7 @@ fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 1 > (w, sm, at, out)
@@ -8223,7 +9346,7 @@ fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x831 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 1 > (w, sm, at, out)
@@ -8242,7 +9365,7 @@ fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0000000000000fff == 0x832 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHmul2, 1 > (w, sm, at, out)
@@ -8253,7 +9376,7 @@ fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120) => print_form:: <
         OpIadd, 4 > (w, sm, at, out)
@@ -8280,7 +9403,21 @@ fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffffdff0000000000000fff == 0x836 && matches!(sm, 90 | 100) => return
+        print_form:: < OpViadd, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffcf3bff00000000ff000fff == 0x10000000000000000845 && matches!(sm, 86 |
+        89 | 90 | 100 | 120) => return print_form:: < OpI2fp, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => print_form:: < OpVimnmx, 4 > (w, sm, at, out)
@@ -8295,7 +9432,7 @@ fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871fcffffffffffffc00fff == 0x886 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => print_form:: < OpVoteu, 0 > (w, sm, at, out)
@@ -8306,42 +9443,49 @@ fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFlo, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBrev, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8e07ff00000000ff000fff == 0x907 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpFrnd, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) => print_form:: <
         OpMufu, 1 > (w, sm, at, out)
@@ -8356,49 +9500,56 @@ fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPopc, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8e07ff00000000ff000fff == 0x913 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpFrnd64, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpNop, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpS2r, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffffc3fff00ffff0fff == 0x2000000000000000091d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpBarArv, 1 > (w, sm, at,
@@ -8422,7 +9573,7 @@ fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x941 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpBsync, 0 > (w, sm, at, out)
@@ -8433,7 +9584,7 @@ fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x942 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpBreak, 0 > (w, sm, at, out)
@@ -8444,7 +9595,7 @@ fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCallAbs, 0 > (w, sm, at, out)
@@ -8455,7 +9606,7 @@ fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCall, 0 > (w, sm, at, out)
@@ -8466,7 +9617,7 @@ fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff00000003fff00fff == 0x945 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpBssy, 0 > (w, sm, at, out)
@@ -8477,7 +9628,7 @@ fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpBra, 0 > (w, sm, at, out)
@@ -8500,7 +9651,7 @@ fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff00000000ffff0fff == 0x948 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpWarpsync, 2 > (w, sm, at, out)
@@ -8511,14 +9662,14 @@ fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpExit, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpRet, 2 > (w, sm, at, out)
@@ -8561,14 +9712,14 @@ fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffefffff00000000f0ff0fff == 0x956 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmov, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70)
         => print_form:: < OpLdg, 1 > (w, sm, at, out)
@@ -8595,7 +9746,33 @@ fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8ff1ff000000ff00000fff == 0x983 && matches!(sm, 70) => print_form:: <
+        OpLdl, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff78ff1ff0000000000000fff == 0x983 && matches!(sm, 75 | 80 | 86 | 89 | 90
+        | 100 | 120) => return print_form:: < OpLdl, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffffe1ff000000ff00000fff == 0x984 && matches!(sm, 70) => print_form:: <
+        OpLds, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff7ff31ff0000000000000fff == 0x984 && matches!(sm, 80 | 86 | 89 | 90 |
+        100 | 120) => print_form:: < OpLds, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff7ff21ff0000000000000fff == 0x984 && matches!(sm, 75) => return
+        print_form:: < OpLds, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
         86 | 89 | 90) => print_form:: < OpStg, 2 > (w, sm, at, out)
@@ -8626,7 +9803,7 @@ fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x989 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpShfl, 2 > (w, sm, at, out)
@@ -8637,28 +9814,42 @@ fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpMov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffffcffff80000ff00000fff == 0xa03 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpP2r, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffffcffff80000ff00ff0fff == 0xa04 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpR2p, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpSel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFsel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 2 > (w, sm, at, out)
@@ -8673,21 +9864,28 @@ fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87e00ff380000ff00000fff == 0xa0a && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpFset, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpIsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpIadd3, 2 > (w, sm, at, out)
@@ -8698,7 +9896,7 @@ fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90) => print_form:: < OpLea, 2 > (w, sm, at, out)
@@ -8717,56 +9915,70 @@ fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpLop3, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpIabs, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPrmt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return print_form:: < OpImnmx, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpShf, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffff5fff80000ff00000fff == 0xa1a && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpSgxt, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffff7fff80000ff00000fff == 0xa1b && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpBmsk, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => return print_form:: < OpFmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImad, 2 > (w, sm, at, out)
@@ -8777,7 +9989,7 @@ fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImadWide, 2 > (w, sm, at, out)
@@ -8789,28 +10001,47 @@ fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffff900f80000ff00000fff == 0xa26 && matches!(sm, 70) => print_form:: <
+        OpIdp4a, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffffffd900f80000ff00000fff == 0x10000000000000000a26 && matches!(sm, 70)
+        => print_form:: < OpIdp2a, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffffff100f80000ff00000fff == 0xa26 && matches!(sm, 75 | 80 | 86 | 89 |
+        90) => print_form:: < OpIdp4a, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffffffd100f80000ff00000fff == 0x10000000000000000a26 && matches!(sm, 75 |
+        80 | 86 | 89 | 90) => return print_form:: < OpIdp2a, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return print_form:: < OpImadHi, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 2 > (w, sm, at, out)
@@ -8829,7 +10060,7 @@ fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHmul2, 2 > (w, sm, at, out)
@@ -8840,7 +10071,7 @@ fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 89) =>
         print_form:: < OpHfma2Mma, 2 > (w, sm, at, out)
@@ -8851,49 +10082,70 @@ fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffffdff780000ff00000fff == 0xa36 && matches!(sm, 90) => return
+        print_form:: < OpViadd, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffcf3bfff80000ffff000fff == 0x10000000000000000a45 && matches!(sm, 86 |
+        89 | 90) => return print_form:: < OpI2fp, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return print_form:: < OpVimnmx, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFlo, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpBrev, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2i, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpI2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8e07ff080000ffff000fff == 0xb07 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpFrnd, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => print_form:: <
         OpMufu, 2 > (w, sm, at, out)
@@ -8908,35 +10160,42 @@ fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPopc, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2i64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpI2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8e07ff380000ffff000fff == 0xb13 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpFrnd64, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffffc0003ffffff0fff == 0x20000000000000000b1d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpBarArv, 0 > (w, sm, at,
@@ -8953,21 +10212,21 @@ fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => return print_form:: < OpWarpsync, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpBmov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 89 | 90 |
         100 | 120) => print_form:: < OpLdc, 0 > (w, sm, at, out)
@@ -8978,7 +10237,7 @@ fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120) => print_form:: < OpMov64, 2 > (w, sm, at, out)
@@ -8990,7 +10249,23 @@ fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffffcfffffffff0000000fff == 0x80000000000000000000c03 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpP2r, 3 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffffcfffffffff0000ff0fff == 0x80000000000000000000c04 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpR2p, 3 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpSel, 3 > (w, sm, at,
@@ -8998,7 +10273,7 @@ fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFsel, 3 > (w, sm, at,
@@ -9006,7 +10281,7 @@ fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => print_form:: < OpFmnmx, 3 > (w, sm, at, out)
@@ -9021,7 +10296,15 @@ fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87e00ff3fffff0000000fff == 0x80000000000000000000c0a && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFset, 3 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFsetp, 3 > (w, sm,
@@ -9029,7 +10312,7 @@ fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIsetp, 3 > (w, sm, at, out)
@@ -9040,7 +10323,7 @@ fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIadd3, 3 > (w, sm, at, out)
@@ -9052,7 +10335,7 @@ fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 3 > (w, sm, at, out)
@@ -9072,7 +10355,7 @@ fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpLop3, 3 > (w, sm, at,
@@ -9080,7 +10363,7 @@ fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpIabs, 3 > (w, sm, at,
@@ -9088,7 +10371,7 @@ fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPrmt, 3 > (w, sm, at,
@@ -9096,7 +10379,7 @@ fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpImnmx, 3 > (w, sm, at, out)
@@ -9111,7 +10394,7 @@ fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpShf, 3 > (w, sm, at,
@@ -9119,7 +10402,23 @@ fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffff5ffffffff0000000fff == 0x80000000000000000000c1a && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpSgxt, 3 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffff7ffffffff0000000fff == 0x80000000000000000000c1b && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpBmsk, 3 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 3 > (w, sm, at,
@@ -9127,7 +10426,7 @@ fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFfma, 3 > (w, sm, at,
@@ -9135,7 +10434,7 @@ fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 3 > (w, sm, at, out)
@@ -9147,7 +10446,7 @@ fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 3 > (w, sm, at,
@@ -9160,7 +10459,19 @@ fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffff100ffffff0000000fff == 0x80000000000000000000c26 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIdp4a, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffffffd100ffffff0000000fff == 0x80010000000000000000c26 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpIdp2a, 2 > (w, sm,
+        at, out)
+    );
+    None
+}
+fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 3 > (w, sm,
@@ -9168,7 +10479,7 @@ fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDmul, 3 > (w, sm, at, out)
@@ -9179,7 +10490,7 @@ fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDfma, 3 > (w, sm, at, out)
@@ -9190,7 +10501,7 @@ fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => print_form:: < OpHfma2, 3 > (w, sm, at, out)
@@ -9209,7 +10520,7 @@ fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpHmul2, 3 > (w, sm, at, out)
@@ -9220,7 +10531,7 @@ fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm233(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120) => print_form:: < OpIadd, 5 > (w, sm, at, out)
@@ -9247,7 +10558,21 @@ fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffffdff7fffff0000000fff == 0x80000000000000000000c36 && matches!(sm, 90
+        | 100) => return print_form:: < OpViadd, 3 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffcf3bffffffff00ff000fff == 0x80010000000000000000c45 && matches!(sm, 86
+        | 89 | 90 | 100 | 120) => return print_form:: < OpI2fp, 3 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => print_form:: < OpVimnmx, 6 > (w, sm, at, out)
@@ -9262,7 +10587,7 @@ fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFlo, 3 > (w, sm, at,
@@ -9270,7 +10595,7 @@ fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpBrev, 3 > (w, sm, at,
@@ -9278,7 +10603,7 @@ fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2f, 3 > (w, sm, at,
@@ -9286,7 +10611,7 @@ fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2i, 3 > (w, sm, at,
@@ -9294,7 +10619,7 @@ fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2f, 3 > (w, sm, at,
@@ -9302,7 +10627,15 @@ fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d07 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFrnd, 3 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpMufu, 6 > (w, sm, at, out)
@@ -9313,7 +10646,7 @@ fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPopc, 3 > (w, sm, at,
@@ -9321,7 +10654,7 @@ fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2f64, 3 > (w, sm,
@@ -9329,7 +10662,7 @@ fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm246(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2i64, 3 > (w, sm,
@@ -9337,7 +10670,7 @@ fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2f64, 3 > (w, sm,
@@ -9345,14 +10678,22 @@ fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8e07ff3fffff00ff000fff == 0x80000000000000000000d13 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFrnd64, 3 > (w, sm,
+        at, out)
+    );
+    None
+}
+fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120) => return print_form:: < OpSel64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPrmt, 6 > (w, sm, at,
@@ -9360,7 +10701,7 @@ fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpShf, 6 > (w, sm, at,
@@ -9368,7 +10709,7 @@ fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFadd, 3 > (w, sm, at,
@@ -9376,7 +10717,7 @@ fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFfma, 6 > (w, sm, at,
@@ -9384,7 +10725,7 @@ fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 6 > (w, sm, at, out)
@@ -9396,7 +10737,7 @@ fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 5 > (w, sm, at,
@@ -9409,7 +10750,7 @@ fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 5 > (w, sm,
@@ -9417,7 +10758,7 @@ fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDadd, 3 > (w, sm, at, out)
@@ -9428,7 +10769,7 @@ fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDsetp, 2 > (w, sm, at, out)
@@ -9439,7 +10780,7 @@ fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDfma, 6 > (w, sm, at, out)
@@ -9450,7 +10791,7 @@ fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 89) => print_form:: < OpHadd2F32, 3 > (w, sm, at, out)
@@ -9473,7 +10814,7 @@ fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => print_form:: < OpHfma2, 6 > (w, sm, at, out)
@@ -9492,7 +10833,7 @@ fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 89) => print_form:: < OpHfma2Mma, 6 > (w, sm, at, out)
@@ -9503,14 +10844,14 @@ fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm263(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmov, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpShfl, 3 > (w, sm, at, out)
@@ -9660,6 +11001,22 @@ pub const FORMS: &[FormInfo] = &[
         0x1ffffeffffffffffffff0000fff, 0x355, 0, 0, [BAR]
     ),
     form_info!(
+        "bmsk", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fffffff7ffffffff0000000fff, 0x21b, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "bmsk", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fffffff7ff0000000000000fff, 0x81b, 0, 0, [GPR, IMM]
+    ),
+    form_info!(
+        "bmsk", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1fffffff7fff80000ff00000fff,
+        0xa1b, 0, 0, [GPR, CBUF]
+    ),
+    form_info!(
+        "bmsk", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fffffff7ffffffff0000000fff, 0x80000000000000000000c1b, 0, 0, [GPR, UGPR]
+    ),
+    form_info!(
         "bra", "fixed", 0, Sm70, [70, 75, 80, 86, 89], 0x1fff86c000000000000ffff0fff,
         0x947, 0, 0, [PRED]
     ),
@@ -9786,6 +11143,10 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "cs2r32", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
         0x1ffffff00ffffffffffff000fff, 0x805, 0, 0, []
+    ),
+    form_info!(
+        "csetp", "fixed", 0, Sm50, [50, 52, 60], 0xffff987ffff0e0c0, 0x50a0000000000000,
+        0, 0, [PRED]
     ),
     form_info!(
         "dadd", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100],
@@ -10260,6 +11621,23 @@ pub const FORMS: &[FormInfo] = &[
         0x7fffff00000, 0x7fffff00000)
     ),
     form_info!(
+        "fcmp", "r", 0, Sm50, [50, 52, 60], 0xfff0007ff0000000, 0x5ba0000000000000, 0, 0,
+        [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "fcmp", "i", 1, Sm50, [50, 52, 60], 0xfef0000000000000, 0x36a0000000000000, 0, 0,
+        [GPR, IMM, GPR]; (50..= 60, [(0x7f80000000, 0x7f80000000)], 0x7ff00000,
+        0x7ff00000, 0x7ff00000)
+    ),
+    form_info!(
+        "fcmp", "c", 2, Sm50, [50, 52, 60], 0xfff0000000000000, 0x4ba0000000000000, 0, 0,
+        [GPR, CBUF, GPR]
+    ),
+    form_info!(
+        "fcmp", "c2", 3, Sm50, [50, 52, 60], 0xfff0000000000000, 0x53a0000000000000, 0,
+        0, [GPR, GPR, CBUF]
+    ),
+    form_info!(
         "ffma", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
         0x1fffffe10003fffff0000000fff, 0x223, 0, 0, [GPR, GPR, GPR]
     ),
@@ -10458,6 +11836,60 @@ pub const FORMS: &[FormInfo] = &[
         0x7f80000000000)], 0x7fffff00000, 0x7fffff00000, 0x7fffff00000)
     ),
     form_info!(
+        "frnd", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffff8e07ff0fffff00ff000fff, 0x307, 0, 0, [GPR]; (70..= 120,
+        [(0x7038000000000000000000, 0x2010000000000000000000)], 0, 0x3000000000000000, 0)
+    ),
+    form_info!(
+        "frnd", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffff8e07ff00000000ff000fff, 0x907, 0, 0, [IMM]; (70..= 120,
+        [(0x7038000000000000000000, 0x1008000000000000000000), (0x7038000000000000000000,
+        0x4020000000000000000000)], 0, 0xffff000000000000, 0), (75..= 120,
+        [(0x7038007fc0000000000000, 0x2010007fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (75..= 120, [(0x7038007fc0000000000000,
+        0x2010007f80000000000000)], 0x3fffff00000000, 0x3fffff00000000,
+        0x3fffff00000000), (70..= 70, [(0x7038007f80000000000000,
+        0x2010007f80000000000000)], 0x7fffff00000000, 0x7fffff00000000,
+        0x7fffff00000000), (75..= 120, [(0x70380000007e0000000000,
+        0x10080000007e0000000000)], 0, 0x1ff00000000, 0x1ff00000000), (75..= 120,
+        [(0x70380000007e0000000000, 0x10080000007c0000000000)], 0x1ff00000000,
+        0x1ff00000000, 0x1ff00000000), (70..= 70, [(0x70380000007c0000000000,
+        0x10080000007c0000000000)], 0x3ff00000000, 0x3ff00000000, 0x3ff00000000), (70..=
+        120, [(0x70380000007fc000000000, 0x40200000007fc000000000)], 0, 0x3f00000000,
+        0x3f00000000), (70..= 120, [(0x70380000007fc000000000,
+        0x40200000007f8000000000)], 0x3f00000000, 0x3f00000000, 0x3f00000000)
+    ),
+    form_info!(
+        "frnd", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1ffff8e07ff080000ffff000fff,
+        0xb07, 0, 0, [CBUF]; (70..= 90, [(0x7038000000000000000000,
+        0x2010000000000000000000)], 0, 0x3000000000000000, 0)
+    ),
+    form_info!(
+        "frnd", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1ffff8e07ff0fffff00ff000fff, 0x80000000000000000000d07, 0, 0, [UGPR]; (75..=
+        120, [(0x7038000000000000000000, 0x2010000000000000000000)], 0,
+        0x3000000000000000, 0)
+    ),
+    form_info!(
+        "frnd64", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffff8e07ff3fffff00ff000fff, 0x313, 0, 0, [GPR]
+    ),
+    form_info!(
+        "frnd64", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffff8e07ff00000000ff000fff, 0x913, 0, 0, [IMM]; (70..= 120,
+        [(0x7ff8000000000000, 0x7ff8000000000000)], 0, 0x7ffff00000000, 0x7ffff00000000),
+        (70..= 120, [(0x7ff8000000000000, 0x7ff0000000000000)], 0x7ffff00000000,
+        0x7ffff00000000, 0x7ffff00000000)
+    ),
+    form_info!(
+        "frnd64", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90],
+        0x1ffff8e07ff380000ffff000fff, 0xb13, 0, 0, [CBUF]
+    ),
+    form_info!(
+        "frnd64", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1ffff8e07ff3fffff00ff000fff, 0x80000000000000000000d13, 0, 0, [UGPR]
+    ),
+    form_info!(
         "fsel", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
         0x1fff87fffffffffff0000000fff, 0x208, 0, 0, [GPR, GPR, PRED]
     ),
@@ -10477,6 +11909,40 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "fsel", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
         0x1fff87fffffffffff0000000fff, 0x80000000000000000000c08, 0, 0, [GPR, UGPR, PRED]
+    ),
+    form_info!(
+        "fset", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff87e00ff3fffff0000000fff, 0x20a, 0, 0, [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "fset", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff87e00ff0000000000000fff, 0x80a, 0, 0, [GPR, IMM, PRED]; (75..= 120,
+        [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (75..= 120, [(0x7fc0000000000000, 0x7f80000000000000)],
+        0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000), (70..= 70,
+        [(0x7f80000000000000, 0x7f80000000000000)], 0x7fffff00000000, 0x7fffff00000000,
+        0x7fffff00000000)
+    ),
+    form_info!(
+        "fset", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1fff87e00ff380000ff00000fff,
+        0xa0a, 0, 0, [GPR, CBUF, PRED]
+    ),
+    form_info!(
+        "fset", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fff87e00ff3fffff0000000fff, 0x80000000000000000000c0a, 0, 0, [GPR, UGPR, PRED]
+    ),
+    form_info!(
+        "fset", "r", 4, Sm50, [50, 52, 60], 0xff00007ff0000000, 0x5800000000000000, 0, 0,
+        [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "fset", "i", 5, Sm50, [50, 52, 60], 0xfe00000000000000, 0x3000000000000000, 0, 0,
+        [GPR, IMM, PRED]; (50..= 60, [(0x7f80000000, 0x7f80000000)], 0x7ff00000,
+        0x7ff00000, 0x7ff00000)
+    ),
+    form_info!(
+        "fset", "c", 6, Sm50, [50, 52, 60], 0xff00000000000000, 0x4800000000000000, 0, 0,
+        [GPR, CBUF, PRED]
     ),
     form_info!(
         "fsetp", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
@@ -11091,6 +12557,22 @@ pub const FORMS: &[FormInfo] = &[
         0x558000000d000, 0, [CBUF]
     ),
     form_info!(
+        "i2fp", "rrr", 0, Sm70, [86, 89, 90, 100, 120], 0x1ffffcf3bffffffff00ff000fff,
+        0x10000000000000000245, 0, 0, [GPR]
+    ),
+    form_info!(
+        "i2fp", "rir", 1, Sm70, [86, 89, 90, 100, 120], 0x1ffffcf3bff00000000ff000fff,
+        0x10000000000000000845, 0, 0, [IMM]
+    ),
+    form_info!(
+        "i2fp", "rcr", 2, Sm70, [86, 89, 90], 0x1ffffcf3bfff80000ffff000fff,
+        0x10000000000000000a45, 0, 0, [CBUF]
+    ),
+    form_info!(
+        "i2fp", "rur", 3, Sm70, [86, 89, 90, 100, 120], 0x1ffffcf3bffffffff00ff000fff,
+        0x80010000000000000000c45, 0, 0, [UGPR]
+    ),
+    form_info!(
         "i2i", "r", 0, Sm50, [50, 52, 60], 0xfff959fff000c000, 0x5ce0000000000000, 0, 0,
         [GPR]
     ),
@@ -11360,6 +12842,46 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "icmp", "c2", 3, Sm50, [50, 52, 60], 0xfff0800000000000, 0x5340000000000000, 0,
         0, [GPR, GPR, CBUF]
+    ),
+    form_info!(
+        "idp2a", "rrr", 0, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1ffffffd100ffffff0000000fff, 0x10000000000000000226, 0, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "idp2a", "rcr", 1, Sm70, [75, 80, 86, 89, 90], 0x1ffffffd100f80000ff00000fff,
+        0x10000000000000000a26, 0, 0, [GPR, CBUF, GPR]
+    ),
+    form_info!(
+        "idp2a", "rur", 2, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1ffffffd100ffffff0000000fff, 0x80010000000000000000c26, 0, 0, [GPR, UGPR, GPR]
+    ),
+    form_info!(
+        "idp2a", "rrr", 3, Sm70, [70], 0x1ffffffd900ffffff0000000fff,
+        0x10000000000000000226, 0, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "idp2a", "rcr", 4, Sm70, [70], 0x1ffffffd900f80000ff00000fff,
+        0x10000000000000000a26, 0, 0, [GPR, CBUF, GPR]
+    ),
+    form_info!(
+        "idp4a", "rrr", 0, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fffffff100ffffff0000000fff, 0x226, 0, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "idp4a", "rcr", 1, Sm70, [75, 80, 86, 89, 90], 0x1fffffff100f80000ff00000fff,
+        0xa26, 0, 0, [GPR, CBUF, GPR]
+    ),
+    form_info!(
+        "idp4a", "rur", 2, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fffffff100ffffff0000000fff, 0x80000000000000000000c26, 0, 0, [GPR, UGPR, GPR]
+    ),
+    form_info!(
+        "idp4a", "rrr", 3, Sm70, [70], 0x1fffffff900ffffff0000000fff, 0x226, 0, 0, [GPR,
+        GPR, GPR]
+    ),
+    form_info!(
+        "idp4a", "rcr", 4, Sm70, [70], 0x1fffffff900f80000ff00000fff, 0xa26, 0, 0, [GPR,
+        CBUF, GPR]
     ),
     form_info!(
         "imad", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
@@ -11719,6 +13241,40 @@ pub const FORMS: &[FormInfo] = &[
     ),
     form_info!(
         "ldg", "fixed", 6, Sm50, [50, 52, 60], 0xfff8300000000000, 0xeed0200000000000, 0,
+        0, [GPR, NONE]
+    ),
+    form_info!(
+        "ldl", "fixed", 0, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fff78ff1ff0000000000000fff, 0x983, 0, 0, [GPR, UGPR]; (75..= 90,
+        [(0x80000000000000000000000, 0)], 0, 0xff00000000, 0), (100..= 120,
+        [(0x80000000000000000000000, 0)], 0, 0xff00000000, 0)
+    ),
+    form_info!(
+        "ldl", "fixed", 1, Sm70, [70], 0x1ffff8ff1ff000000ff00000fff, 0x983, 0, 0, [GPR,
+        NONE]
+    ),
+    form_info!(
+        "ldl", "fixed", 2, Sm50, [50, 52, 60], 0xfff8c00000000000, 0xef40000000000000, 0,
+        0, [GPR, NONE]
+    ),
+    form_info!(
+        "lds", "fixed", 0, Sm70, [75], 0x1fff7ff21ff0000000000000fff, 0x984, 0, 0, [GPR,
+        UGPR]; (75..= 75, [(0x80000000000000000000000, 0)], 0, 0xff00000000, 0), (75..=
+        75, [(0x800000000000000ff000000, 0xff000000)], 0, 0xc0000000000000000000, 0)
+    ),
+    form_info!(
+        "lds", "fixed", 1, Sm70, [70], 0x1ffffffe1ff000000ff00000fff, 0x984, 0, 0, [GPR,
+        NONE]
+    ),
+    form_info!(
+        "lds", "fixed", 2, Sm70, [80, 86, 89, 90, 100, 120],
+        0x1fff7ff31ff0000000000000fff, 0x984, 0, 0, [GPR, UGPR]; (80..= 90,
+        [(0x80000000000000000000000, 0)], 0, 0xff00000000, 0), (100..= 120,
+        [(0x80000000000000000000000, 0)], 0, 0xff00000000, 0), (80..= 120,
+        [(0x800000000000000ff000000, 0xff000000)], 0, 0xc0000000000000000000, 0)
+    ),
+    form_info!(
+        "lds", "fixed", 3, Sm50, [50, 52, 60], 0xfff8e00000000000, 0xef48000000000000, 0,
         0, [GPR, NONE]
     ),
     form_info!(
@@ -12143,6 +13699,34 @@ pub const FORMS: &[FormInfo] = &[
         0, []
     ),
     form_info!(
+        "p2r", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffffffcfffffffff0000000fff, 0x203, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "p2r", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffffffcfff0000000000000fff, 0x803, 0, 0, [GPR, IMM]
+    ),
+    form_info!(
+        "p2r", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1ffffffcffff80000ff00000fff,
+        0xa03, 0, 0, [GPR, CBUF]
+    ),
+    form_info!(
+        "p2r", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1ffffffcfffffffff0000000fff, 0x80000000000000000000c03, 0, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "p2r", "r", 4, Sm50, [50, 52, 60], 0xfffff8fff0000000, 0x5ce8000000000000, 0, 0,
+        [GPR, GPR]
+    ),
+    form_info!(
+        "p2r", "i", 5, Sm50, [50, 52, 60], 0xfefff88000000000, 0x38e8000000000000, 0, 0,
+        [GPR, IMM]
+    ),
+    form_info!(
+        "p2r", "c", 6, Sm50, [50, 52, 60], 0xfffff88000000000, 0x4ce8000000000000, 0, 0,
+        [GPR, CBUF]
+    ),
+    form_info!(
         "pbk", "fixed", 0, Sm50, [50, 52, 60], 0xfffff0000000ffff, 0xe2a0000000000000,
         0xf0000, 0, []
     ),
@@ -12231,6 +13815,66 @@ pub const FORMS: &[FormInfo] = &[
         0, [GPR, GPR, CBUF]
     ),
     form_info!(
+        "pset", "fixed", 0, Sm50, [50, 52, 60], 0xffff087e1cf00f00, 0x5088000000000000,
+        0, 0, [PRED, PRED, PRED]
+    ),
+    form_info!(
+        "psetp", "fixed", 0, Sm50, [50, 52, 60], 0xffff987e1cf00fc0, 0x5090000000000000,
+        0, 0, [PRED, PRED, PRED]
+    ),
+    form_info!(
+        "r2p", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffffffcfffffffff0000ff0fff, 0x204, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "r2p", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffffffcfff0000000000ff0fff, 0x804, 0, 0, [GPR, IMM]
+    ),
+    form_info!(
+        "r2p", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1ffffffcffff80000ff00ff0fff,
+        0xa04, 0, 0, [GPR, CBUF]
+    ),
+    form_info!(
+        "r2p", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1ffffffcfffffffff0000ff0fff, 0x80000000000000000000c04, 0, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "r2p", "r", 4, Sm50, [50, 52, 60], 0xfffff8fff00000ff, 0x5cf0000000000000, 0, 0,
+        [GPR, GPR]
+    ),
+    form_info!(
+        "r2p", "i", 5, Sm50, [50, 52, 60], 0xfefff880000000ff, 0x38f0000000000000, 0, 0,
+        [GPR, IMM]
+    ),
+    form_info!(
+        "r2p", "c", 6, Sm50, [50, 52, 60], 0xfffff880000000ff, 0x4cf0000000000000, 0, 0,
+        [GPR, CBUF]
+    ),
+    form_info!(
+        "r2ur", "fixed", 0, Sm70, [75, 80, 86, 89], 0x1fffff1ffffffffffff00c00fff, 0x3c2,
+        0, 0, [GPR]
+    ),
+    form_info!(
+        "r2ur", "fixed", 1, Sm70, [90], 0x1fffff1ffffffffffff00000fff, 0x2ca, 0xc00000,
+        0, [GPR]
+    ),
+    form_info!(
+        "r2ur", "fixed", 2, Sm70, [100, 120], 0x1fffff1ffffffffffff00000fff, 0x2ca, 0, 0,
+        [GPR]
+    ),
+    form_info!(
+        "r2ur_or", "fixed", 0, Sm70, [75, 80, 86, 89], 0x1fffff1ffffffffffff00c00fff,
+        0x10000000000000000003c2, 0, 0, [GPR]
+    ),
+    form_info!(
+        "r2ur_or", "fixed", 1, Sm70, [90], 0x1fffff1ffffffffffff00000fff,
+        0x10000000000000000002ca, 0xc00000, 0, [GPR]
+    ),
+    form_info!(
+        "r2ur_or", "fixed", 2, Sm70, [100, 120], 0x1fffff1ffffffffffff00000fff,
+        0x10000000000000000002ca, 0, 0, [GPR]
+    ),
+    form_info!(
         "ret", "fixed", 0, Sm70, [70, 75, 80, 86, 89], 0x1fff83c00000000000300ff0fff,
         0x950, 0, 0, [PRED, GPR]
     ),
@@ -12317,6 +13961,22 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "sel64", "rur", 1, Sm70, [120], 0x1fff87fffffffffff0000000fff,
         0x80000000000000000000e07, 0, 0, [GPR, UGPR, PRED]
+    ),
+    form_info!(
+        "sgxt", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fffffff5ffffffff0000000fff, 0x21a, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "sgxt", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fffffff5ff0000000000000fff, 0x81a, 0, 0, [GPR, IMM]
+    ),
+    form_info!(
+        "sgxt", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1fffffff5fff80000ff00000fff,
+        0xa1a, 0, 0, [GPR, CBUF]
+    ),
+    form_info!(
+        "sgxt", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fffffff5ffffffff0000000fff, 0x80000000000000000000c1a, 0, 0, [GPR, UGPR]
     ),
     form_info!(
         "shf", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
@@ -12472,8 +14132,47 @@ pub const FORMS: &[FormInfo] = &[
         0, [GPR, GPR, NONE]
     ),
     form_info!(
+        "stl", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffff8ff1ff0000000000ff0fff, 0x387, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "stl", "fixed", 1, Sm50, [50, 52, 60], 0xfff8c00000000000, 0xef50000000000000, 0,
+        0, [GPR, GPR]
+    ),
+    form_info!(
+        "sts", "fixed", 0, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fff7ff31000000000000ff01ff, 0x188, 0, 0, [GPR, GPR, UGPR]; (75..= 90,
+        [(0x80000000000000000000e00, 0x200)], 0, 0xff0000000000000000, 0), (100..= 120,
+        [(0x80000000000000000000e00, 0x200)], 0, 0xff0000000000000000, 0), (75..= 120,
+        [(0x800000000000000ff000e00, 0xff000200)], 0, 0xc0000000000000000000, 0)
+    ),
+    form_info!(
+        "sts", "fixed", 1, Sm70, [70], 0x1fffffff1ff0000000000ff0fff, 0x388, 0, 0, [GPR,
+        GPR, NONE]
+    ),
+    form_info!(
+        "sts", "fixed", 2, Sm50, [50, 52, 60], 0xfff8f00000000000, 0xef58000000000000, 0,
+        0, [GPR, GPR, NONE]
+    ),
+    form_info!(
         "sync", "fixed", 0, Sm50, [50, 52, 60], 0xfffffffffff0ffe0, 0xf0f8000000000000,
         0, 0, []
+    ),
+    form_info!(
+        "viadd", "rrr", 0, Sm70, [90, 100], 0x1fffffffdff7fffff0000000fff, 0x236, 0, 0,
+        [GPR, GPR]
+    ),
+    form_info!(
+        "viadd", "rir", 1, Sm70, [90, 100], 0x1fffffffdff0000000000000fff, 0x836, 0, 0,
+        [GPR, IMM]
+    ),
+    form_info!(
+        "viadd", "rcr", 2, Sm70, [90], 0x1fffffffdff780000ff00000fff, 0xa36, 0, 0, [GPR,
+        CBUF]
+    ),
+    form_info!(
+        "viadd", "rur", 3, Sm70, [90, 100], 0x1fffffffdff7fffff0000000fff,
+        0x80000000000000000000c36, 0, 0, [GPR, UGPR]
     ),
     form_info!(
         "vimnmx", "rrr", 0, Sm70, [100], 0x1fff801ecffffffff0000000fff, 0x248, 0, 0,
@@ -12580,6 +14279,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_bar_sync.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bfe.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bmov.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bmov_r.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_bmsk.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bra.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bra_up.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bra_ur.rs"));
@@ -12597,6 +14297,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_call_r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cont.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cs2r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cs2r32.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_csetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_dadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_dfma.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_dmnmx.rs"));
@@ -12612,13 +14313,17 @@ include!(concat!(env!("OUT_DIR"), "/", "op_f2i64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2i_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fadd32i.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_fcmp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ffma.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ffma32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_flo.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fmnmx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fmul.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fmul32i.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_frnd.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_frnd64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fsel.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_fset.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fsetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hadd2.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hadd2_f32.rs"));
@@ -12628,6 +14333,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_hmul2.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2f.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2f64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2f_sm50.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_i2fp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iabs.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd.rs"));
@@ -12638,6 +14344,8 @@ include!(concat!(env!("OUT_DIR"), "/", "op_iadd64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd64x.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iaddx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_icmp.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_idp2a.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_idp4a.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_hi.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_imad_po_sm50.rs"));
@@ -12656,6 +14364,8 @@ include!(concat!(env!("OUT_DIR"), "/", "op_isetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_isetp64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ldc.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ldg.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_ldl.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_lds.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lea.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lea_hi.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lea_hi_sm50.rs"));
@@ -12670,24 +14380,34 @@ include!(concat!(env!("OUT_DIR"), "/", "op_mov32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_mov64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_mufu.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_nop.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_p2r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_pbk.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_pcnt.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_plop3.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_popc.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_prmt.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_pset.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_psetp.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_r2p.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_r2ur.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_r2ur_or.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ret.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ret_abs.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ret_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_s2r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_sel.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_sel64.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_sgxt.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shf.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shfl.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shl.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_shr.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ssy.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_stg.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_stl.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_sts.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_sync.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_viadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_vimnmx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_vote.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_voteu.rs"));

@@ -288,8 +288,18 @@ fn parse_operand(text: &str, col: usize) -> Result<Operand, AsmError> {
         }
         op.suffixes = abs_sfx;
     }
+    // A hex immediate with dot suffixes (`0x3f.B2`): the IR prints a part
+    // selector after any source, an immediate too.
+    let imm_sfx = t.split_once('.').and_then(|(b, rest)| {
+        let parts: Vec<String> = rest.split('.').map(str::to_string).collect();
+        let hex = b.trim_start_matches(['-', '+']).starts_with("0x");
+        (hex && parts.iter().all(|p| is_suffix_word(p))).then(|| (b.to_string(), parts))
+    });
     if let Some(r) = parse_reg(t) {
         op.base = Base::Reg(r);
+    } else if let Some((num, parts)) = imm_sfx {
+        op.base = Base::Num(num);
+        op.suffixes = parts;
     } else if let Some((r, parts)) = reg_sfx {
         op.base = Base::Reg(r);
         op.suffixes = parts;
