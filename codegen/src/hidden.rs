@@ -287,11 +287,16 @@ fn mem_address(
 ) {
     for o in asm_ops {
         let AsmItem::Mem(m) = &o.item else { continue };
-        let (Some(u), Some(mode)) = (m.ur, m.mode) else {
-            continue;
-        };
-        let Some(mf) = mod_field(form, mode) else {
-            continue;
+        // The uniform register and the mode field that says whether it is
+        // used; a scaled address without one (ATOMS.CAS's `[a*scale+off]`)
+        // still drops the scale of an RZ base.
+        let (u, mode, mf) = match (m.ur, m.mode) {
+            (Some(u), Some(mode)) => match mod_field(form, mode) {
+                Some(mf) => (Some(u), mode, Some(mf)),
+                None => continue,
+            },
+            (None, None) if m.scale => (None, 0, None),
+            _ => continue,
         };
         let code_of = |f: &Field, mi: usize, pick: &dyn Fn(&isa_spec::model::EnumValue) -> bool| {
             let ModType::Enum(e) = op.modifiers[mi].ty else {
@@ -332,7 +337,9 @@ fn mem_address(
                 }
             }
         };
-        if let (Some(reg), Some(uf)) = (code_of(mf, mode, &by_name("reg")), reg_field(u)) {
+        if let (Some(mf), Some(u)) = (mf, u)
+            && let (Some(reg), Some(uf)) = (code_of(mf, mode, &by_name("reg")), reg_field(u))
+        {
             let ur_else = m.ur_else;
             per_zero(SlotKindClass::Ugpr, &|z| {
                 Some(Rule {
@@ -349,17 +356,21 @@ fn mem_address(
         if m.scale {
             // An RZ base without a uniform register drops its scale
             // (`[0x8]`): the assembler writes the default, no scale.
-            if let (Some(reg), Some((w, wf)), Some(bf)) =
-                (code_of(mf, mode, &by_name("reg")), width, reg_field(m.base))
-            {
+            // In mode `reg`, or always where there is no mode.
+            let reg_mode = match mf {
+                Some(mf) => code_of(mf, mode, &by_name("reg"))
+                    .map(|c| (mf.bits.mask(), mf.bits.place(u128::from(c)))),
+                None => Some((0, 0)),
+            };
+            if let (Some((rm, rv)), Some((w, wf)), Some(bf)) = (reg_mode, width, reg_field(m.base)) {
                 let Some(none) = code_of(wf, w, &|v| v.text.is_empty()) else {
                     continue;
                 };
                 per_zero(SlotKindClass::Gpr, &|z| {
                     Some(Rule {
                         sms: Vec::new(),
-                        when_mask: mf.bits.mask() | bf.bits.mask(),
-                        when_value: mf.bits.place(u128::from(reg)) | bf.bits.place(z),
+                        when_mask: rm | bf.bits.mask(),
+                        when_value: rv | bf.bits.place(z),
                         when_any: 0,
                         mask: wf.bits.mask(),
                         value: wf.bits.place(u128::from(none)),
@@ -368,6 +379,7 @@ fn mem_address(
             }
             continue;
         }
+        let Some(mf) = mf else { continue };
         if let (Some(ur), Some((w, wf)), Some(bf)) =
             (code_of(mf, mode, &by_name("ur")), width, reg_field(m.base))
         {
