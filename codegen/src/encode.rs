@@ -297,13 +297,22 @@ fn modifier_value(
         (ModType::Int { signed: true, .. }, _) if scale == 1 => {
             quote!(fit_signed::<E>(Self::NAME, #mname, self.#fld as i64, #wdt)?)
         }
-        (ModType::Rel | ModType::Abs { signed: true } | ModType::Int { signed: true, .. }, _) => {
+        (ModType::Int { signed: true, .. }, _) => {
             let sc = scale as i64;
             quote!({
                 if self.#fld as i64 % #sc != 0 {
                     return Err(E::fail(Self::NAME, format_args!("{} must be a multiple of {}", #mname, #sc)));
                 }
                 fit_signed::<E>(Self::NAME, #mname, self.#fld as i64 / #sc, #wdt)?
+            })
+        }
+        (ModType::Rel | ModType::Abs { signed: true }, _) => {
+            let sc = scale as i64;
+            quote!({
+                if self.#fld % #sc != 0 {
+                    return Err(E::fail(Self::NAME, format_args!("{} must be a multiple of {}", #mname, #sc)));
+                }
+                fit_signed::<E>(Self::NAME, #mname, self.#fld / #sc, #wdt)?
             })
         }
         (ModType::Abs { signed: false }, _) => {
