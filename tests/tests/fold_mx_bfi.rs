@@ -48,7 +48,13 @@ fn bfi_every_field_inside_the_word() {
 
 #[test]
 fn bfi_refuses_fields_past_the_word_empty_fields_and_cc() {
-    let v = |b: u32| [Value::U32(0x1234_5678), Value::U32(b), Value::U32(0x9abc_def0)];
+    let v = |b: u32| {
+        [
+            Value::U32(0x1234_5678),
+            Value::U32(b),
+            Value::U32(0x9abc_def0),
+        ]
+    };
     for b in [0x0000, 0x0010, 0x2101, 0x0821, 0xff00, 0x00ff] {
         assert!(bfi(false).fold(52, &v(b)).is_err(), "b {b:#x}");
     }
