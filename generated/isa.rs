@@ -2,6 +2,59 @@
 // The build writes it to OUT_DIR; refresh this copy in generated/ with
 // `NAK_UPDATE_GENERATED=1 cargo test -p isa-tests --test generated`.
 
+/// Operation of a Maxwell/Pascal atomic or reduction (ATOM, ATOMS, RED):
+/// the value stored is old OP b (EXCH stores b; INC/DEC wrap at b; SAFEADD
+/// is an add nvdisasm names separately, ATOM only). Codes are ATOM's and
+/// ATOMS's (bits 52..56); RED's 3-bit field has no EXCH. Measured with
+/// nvdisasm 11.8: other codes print `INVALIDATOMOPn`/`INVALIDATOMSOPn`.
+///
+/// Spec: isa-spec/spec/enums/atom_op_sm50.toml:1 (enum `atom_op_sm50`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum AtomOpSm50 {
+    #[default]
+    Add,
+    Min,
+    Max,
+    Inc,
+    Dec,
+    And,
+    Or,
+    Xor,
+    Exch,
+    Safeadd,
+}
+enum_tables!(
+    AtomOpSm50, 8, [Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Safeadd], ["add", "min",
+    "max", "inc", "dec", "and", "or", "xor", "exch", "safeadd"], [".ADD", ".MIN", ".MAX",
+    ".INC", ".DEC", ".AND", ".OR", ".XOR", ".EXCH", ".SAFEADD"], {}
+);
+/// Operand type of a Maxwell/Pascal atomic or reduction as nvdisasm 11.8
+/// prints it: unsigned 32-bit prints nothing. Codes are ATOM's and RED's
+/// (3 bits); code 4 is `.U128` on SM50, `.F16x2.FTZ.RN` on SM52 and
+/// `.F16x2.RN` on SM60, code 6 `.F64.RN` on SM60 only (elsewhere
+/// `INVALIDATOMICSIZE6`), so each SM's encoding sets which exist. ATOMS has
+/// a 2-bit field: U32, S32, U64, S64.
+///
+/// Spec: isa-spec/spec/enums/atom_type_sm50.toml:1 (enum `atom_type_sm50`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum AtomTypeSm50 {
+    #[default]
+    U32,
+    S32,
+    U64,
+    F32FtzRn,
+    U128,
+    S64,
+    F64Rn,
+    F16x2FtzRn,
+    F16x2Rn,
+}
+enum_tables!(
+    AtomTypeSm50, 16, [U32, S32, U64, F32FtzRn, U128, S64, F64Rn, F16x2FtzRn, F16x2Rn],
+    ["u32", "s32", "u64", "f32_ftz_rn", "u128", "s64", "f64_rn", "f16x2_ftz_rn",
+    "f16x2_rn"], ["", ".S32", ".U64", ".F32.FTZ.RN", ".U128", ".S64", ".F64.RN",
+    ".F16x2.FTZ.RN", ".F16x2.RN"], {}
+);
 /// SM100+ BSSY/BSYNC variant (bits 72..74). Swept with nvdisasm 13 on
 /// SM100 and SM120: code 3 is rejected, bit 74 is ignored.
 ///
@@ -2287,7 +2340,10 @@ pub const fn family_of(sm: u32) -> Option<Family> {
 /// Every mnemonic (without suffixes) the spec prints, with the SMs
 /// it is printed on.
 pub const MNEMONICS: &[(&str, &[u32])] = &[
+    ("ATOM", &[50, 52, 60]),
+    ("ATOMS", &[50, 52, 60]),
     ("BFE", &[50, 52, 60]),
+    ("BFI", &[50, 52, 60]),
     ("BMOV", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("BMSK", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("BRA", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -2300,7 +2356,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("CAL", &[50, 52, 60]),
     ("CALL", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("CONT", &[50, 52, 60]),
-    ("CS2R", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("CS2R", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("CSETP", &[50, 52, 60]),
     ("DADD", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("DFMA", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -2366,6 +2422,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("PSETP", &[50, 52, 60]),
     ("R2P", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("R2UR", &[75, 80, 86, 89, 90, 100, 120]),
+    ("RED", &[50, 52, 60]),
     ("RET", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("S2R", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("SEL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -2466,21 +2523,22 @@ pub const fn sm_bit(sm: u32) -> u64 {
     if (sm as usize) < BITS.len() { BITS[sm as usize] } else { 0 }
 }
 define_ops! {
-    Bfe(OpBfe), Bmov(OpBmov), BmovR(OpBmovR), Bmsk(OpBmsk), Bra(OpBra), BraUp(OpBraUp),
-    BraUr(OpBraUr), Break(OpBreak), Brev(OpBrev), Brk(OpBrk), BrxSm50(OpBrxSm50),
-    Bssy(OpBssy), Bsync(OpBsync), Cal(OpCal), Call(OpCall), CallAbs(OpCallAbs),
-    CallAbsR(OpCallAbsR), CallR(OpCallR), Cont(OpCont), Cs2r(OpCs2r), Cs2r32(OpCs2r32),
-    Csetp(OpCsetp), Dadd(OpDadd), Dfma(OpDfma), Dmnmx(OpDmnmx), Dmul(OpDmul),
-    Dset(OpDset), Dsetp(OpDsetp), Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64),
-    F2fSm50(OpF2fSm50), F2i(OpF2i), F2i64(OpF2i64), F2iSm50(OpF2iSm50), Fadd(OpFadd),
-    Fadd32i(OpFadd32i), Fcmp(OpFcmp), Ffma(OpFfma), Ffma32i(OpFfma32i), Flo(OpFlo),
-    Fmnmx(OpFmnmx), Fmul(OpFmul), Fmul32i(OpFmul32i), Frnd(OpFrnd), Frnd64(OpFrnd64),
-    Fsel(OpFsel), Fset(OpFset), Fsetp(OpFsetp), Hadd2(OpHadd2), Hadd2F32(OpHadd2F32),
-    Hfma2(OpHfma2), Hfma2Mma(OpHfma2Mma), Hmul2(OpHmul2), I2f(OpI2f), I2f64(OpI2f64),
-    I2fSm50(OpI2fSm50), I2fp(OpI2fp), I2i(OpI2i), Iabs(OpIabs), Iadd(OpIadd),
-    Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x), Iadd64(OpIadd64),
-    Iadd64x(OpIadd64x), Iaddx(OpIaddx), Icmp(OpIcmp), Idp2a(OpIdp2a), Idp4a(OpIdp4a),
-    Imad(OpImad), ImadHi(OpImadHi), ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50),
+    Atom(OpAtom), Atoms(OpAtoms), Bfe(OpBfe), Bfi(OpBfi), Bmov(OpBmov), BmovR(OpBmovR),
+    Bmsk(OpBmsk), Bra(OpBra), BraUp(OpBraUp), BraUr(OpBraUr), Break(OpBreak),
+    Brev(OpBrev), Brk(OpBrk), BrxSm50(OpBrxSm50), Bssy(OpBssy), Bsync(OpBsync),
+    Cal(OpCal), Call(OpCall), CallAbs(OpCallAbs), CallAbsR(OpCallAbsR), CallR(OpCallR),
+    Cont(OpCont), Cs2r(OpCs2r), Cs2r32(OpCs2r32), Cs2rSm50(OpCs2rSm50), Csetp(OpCsetp),
+    Dadd(OpDadd), Dfma(OpDfma), Dmnmx(OpDmnmx), Dmul(OpDmul), Dset(OpDset),
+    Dsetp(OpDsetp), Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64), F2fSm50(OpF2fSm50),
+    F2i(OpF2i), F2i64(OpF2i64), F2iSm50(OpF2iSm50), Fadd(OpFadd), Fadd32i(OpFadd32i),
+    Fcmp(OpFcmp), Ffma(OpFfma), Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx),
+    Fmul(OpFmul), Fmul32i(OpFmul32i), Frnd(OpFrnd), Frnd64(OpFrnd64), Fsel(OpFsel),
+    Fset(OpFset), Fsetp(OpFsetp), Hadd2(OpHadd2), Hadd2F32(OpHadd2F32), Hfma2(OpHfma2),
+    Hfma2Mma(OpHfma2Mma), Hmul2(OpHmul2), I2f(OpI2f), I2f64(OpI2f64), I2fSm50(OpI2fSm50),
+    I2fp(OpI2fp), I2i(OpI2i), Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3),
+    Iadd32i(OpIadd32i), Iadd3x(OpIadd3x), Iadd64(OpIadd64), Iadd64x(OpIadd64x),
+    Iaddx(OpIaddx), Icmp(OpIcmp), Idp2a(OpIdp2a), Idp4a(OpIdp4a), Imad(OpImad),
+    ImadHi(OpImadHi), ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50),
     ImadWide(OpImadWide), ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx),
     Imnmx64(OpImnmx64), Imul(OpImul), Imul32i(OpImul32i), Iscadd(OpIscadd),
     Iscadd32i(OpIscadd32i), Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldc(OpLdc),
@@ -2489,11 +2547,11 @@ define_ops! {
     Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i), Mov(OpMov), Mov32i(OpMov32i),
     Mov64(OpMov64), Mufu(OpMufu), Nop(OpNop), P2r(OpP2r), Pbk(OpPbk), Pcnt(OpPcnt),
     Plop3(OpPlop3), Popc(OpPopc), Prmt(OpPrmt), Pset(OpPset), Psetp(OpPsetp), R2p(OpR2p),
-    R2ur(OpR2ur), R2urOr(OpR2urOr), Ret(OpRet), RetAbs(OpRetAbs), RetSm50(OpRetSm50),
-    S2r(OpS2r), Sel(OpSel), Sel64(OpSel64), Sgxt(OpSgxt), Shf(OpShf), Shfl(OpShfl),
-    Shl(OpShl), Shr(OpShr), Ssy(OpSsy), Stg(OpStg), Stl(OpStl), Sts(OpSts), Sync(OpSync),
-    Viadd(OpViadd), Vimnmx(OpVimnmx), Vote(OpVote), Voteu(OpVoteu), Warpsync(OpWarpsync),
-    WarpsyncAll(OpWarpsyncAll), Xmad(OpXmad)
+    R2ur(OpR2ur), R2urOr(OpR2urOr), Red(OpRed), Ret(OpRet), RetAbs(OpRetAbs),
+    RetSm50(OpRetSm50), S2r(OpS2r), Sel(OpSel), Sel64(OpSel64), Sgxt(OpSgxt), Shf(OpShf),
+    Shfl(OpShfl), Shl(OpShl), Shr(OpShr), Ssy(OpSsy), Stg(OpStg), Stl(OpStl), Sts(OpSts),
+    Sync(OpSync), Viadd(OpViadd), Vimnmx(OpVimnmx), Vote(OpVote), Voteu(OpVoteu),
+    Warpsync(OpWarpsync), WarpsyncAll(OpWarpsyncAll), Xmad(OpXmad)
 }
 /// Decode one instruction word; `None` for a word no op of the spec matches.
 #[inline]
@@ -2588,9 +2646,12 @@ static DECODE_SM50: [DecodeArm; 256] = dense_arms(
         (0x5f, decode_sm50_arm39),
         (0xe2, decode_sm50_arm40),
         (0xe3, decode_sm50_arm41),
-        (0xee, decode_sm50_arm42),
-        (0xef, decode_sm50_arm43),
-        (0xf0, decode_sm50_arm44),
+        (0xeb, decode_sm50_arm42),
+        (0xec, decode_sm50_arm43),
+        (0xed, decode_sm50_arm44),
+        (0xee, decode_sm50_arm45),
+        (0xef, decode_sm50_arm46),
+        (0xf0, decode_sm50_arm47),
     ],
     decode_none,
 );
@@ -2748,6 +2809,10 @@ fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpPrmt, 8 > (w, sm)
     );
     try_form!(
+        w & 0xfef8000000000000 == 0x36f0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBfi, 1 > (w, sm)
+    );
+    try_form!(
         w & 0xfef0800000000000 == 0x3680000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpDsetp, 8 > (w, sm)
     );
@@ -2789,6 +2854,10 @@ fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpPrmt, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef8000000000000 == 0x36f0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBfi, 1 > (w, sm)
     );
     try_form!(
         w & 0xfef0800000000000 == 0x3680000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3086,6 +3155,10 @@ fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpPrmt, 9 > (w, sm)
     );
     try_form!(
+        w & 0xfff8000000000000 == 0x4bf0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBfi, 2 > (w, sm)
+    );
+    try_form!(
         w & 0xfff0800000000000 == 0x4b80000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpDsetp, 9 > (w, sm)
     );
@@ -3247,6 +3320,10 @@ fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpPset, 0 > (w, sm)
     );
     try_form!(
+        w & 0xfff8000000000000 == 0x50c8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpCs2rSm50, 0 > (w, sm)
+    );
+    try_form!(
         w & 0xfff8000000000000 == 0x5080000000000000 && matches!(sm, 52 | 60) =>
         decode_form:: < OpMufu, 11 > (w, sm)
     );
@@ -3282,6 +3359,10 @@ fn decode_sm50_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpPrmt, 10 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x53f0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBfi, 3 > (w, sm)
     );
     try_form!(
         w & 0xfff0800000000000 == 0x5340000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3378,6 +3459,10 @@ fn decode_sm50_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xffc00007f0000000 == 0x5b00000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpXmad, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5bf0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBfi, 0 > (w, sm)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5bd8000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3555,6 +3640,43 @@ fn decode_sm50_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0xfff8000000000000 == 0xebf8000000000000 && matches!(sm, 50) => decode_form::
+        < OpRed, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0xebf8000000000000 && matches!(sm, 52) => decode_form::
+        < OpRed, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0xebf8000000000000 && matches!(sm, 60) => return
+        decode_form:: < OpRed, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xff00000000000000 == 0xec00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpAtoms, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xff00000000000000 == 0xed00000000000000 && matches!(sm, 50) => decode_form::
+        < OpAtom, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xff00000000000000 == 0xed00000000000000 && matches!(sm, 52) => decode_form::
+        < OpAtom, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xff00000000000000 == 0xed00000000000000 && matches!(sm, 60) => return
+        decode_form:: < OpAtom, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
         w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpLdg, 6 > (w, sm)
     );
@@ -3564,7 +3686,7 @@ fn decode_sm50_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8f00000000000 == 0xef58000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpSts, 2 > (w, sm)
@@ -3603,7 +3725,7 @@ fn decode_sm50_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffffffff0ffe0 == 0xf0f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpSync, 0 > (w, sm)
@@ -3679,9 +3801,12 @@ static PRINT_SM50: [PrintArm; 256] = dense_arms(
         (0x5f, print_sm50_arm39),
         (0xe2, print_sm50_arm40),
         (0xe3, print_sm50_arm41),
-        (0xee, print_sm50_arm42),
-        (0xef, print_sm50_arm43),
-        (0xf0, print_sm50_arm44),
+        (0xeb, print_sm50_arm42),
+        (0xec, print_sm50_arm43),
+        (0xed, print_sm50_arm44),
+        (0xee, print_sm50_arm45),
+        (0xef, print_sm50_arm46),
+        (0xf0, print_sm50_arm47),
     ],
     print_none,
 );
@@ -3839,6 +3964,10 @@ fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpPrmt, 8 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfef8000000000000 == 0x36f0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBfi, 1 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfef0800000000000 == 0x3680000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpDsetp, 8 > (w, sm, at, out)
     );
@@ -3880,6 +4009,10 @@ fn print_sm50_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpPrmt, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef8000000000000 == 0x36f0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBfi, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfef0800000000000 == 0x3680000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -4177,6 +4310,10 @@ fn print_sm50_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpPrmt, 9 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfff8000000000000 == 0x4bf0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBfi, 2 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfff0800000000000 == 0x4b80000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpDsetp, 9 > (w, sm, at, out)
     );
@@ -4338,6 +4475,10 @@ fn print_sm50_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpPset, 0 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfff8000000000000 == 0x50c8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpCs2rSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfff8000000000000 == 0x5080000000000000 && matches!(sm, 52 | 60) =>
         print_form_bundled:: < OpMufu, 11 > (w, sm, at, out)
     );
@@ -4373,6 +4514,10 @@ fn print_sm50_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpPrmt, 10 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x53f0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBfi, 3 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff0800000000000 == 0x5340000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -4469,6 +4614,10 @@ fn print_sm50_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xffc00007f0000000 == 0x5b00000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpXmad, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5bf0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBfi, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5bd8000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -4646,6 +4795,43 @@ fn print_sm50_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0xfff8000000000000 == 0xebf8000000000000 && matches!(sm, 50) =>
+        print_form_bundled:: < OpRed, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0xebf8000000000000 && matches!(sm, 52) =>
+        print_form_bundled:: < OpRed, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0xebf8000000000000 && matches!(sm, 60) => return
+        print_form_bundled:: < OpRed, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xff00000000000000 == 0xec00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpAtoms, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xff00000000000000 == 0xed00000000000000 && matches!(sm, 50) =>
+        print_form_bundled:: < OpAtom, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff00000000000000 == 0xed00000000000000 && matches!(sm, 52) =>
+        print_form_bundled:: < OpAtom, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff00000000000000 == 0xed00000000000000 && matches!(sm, 60) => return
+        print_form_bundled:: < OpAtom, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
         w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpLdg, 6 > (w, sm, at, out)
     );
@@ -4655,7 +4841,7 @@ fn print_sm50_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8f00000000000 == 0xef58000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpSts, 2 > (w, sm, at, out)
@@ -4694,7 +4880,7 @@ fn print_sm50_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffffffff0ffe0 == 0xf0f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpSync, 0 > (w, sm, at, out)
@@ -10645,6 +10831,22 @@ pub fn print_sm70(
 /// Every encoding form of every op.
 pub const FORMS: &[FormInfo] = &[
     form_info!(
+        "atom", "fixed", 0, Sm50, [50], 0xff00000000000000, 0xed00000000000000, 0, 0,
+        [GPR, GPR]
+    ),
+    form_info!(
+        "atom", "fixed", 1, Sm50, [52], 0xff00000000000000, 0xed00000000000000, 0, 0,
+        [GPR, GPR]
+    ),
+    form_info!(
+        "atom", "fixed", 2, Sm50, [60], 0xff00000000000000, 0xed00000000000000, 0, 0,
+        [GPR, GPR]
+    ),
+    form_info!(
+        "atoms", "fixed", 0, Sm50, [50, 52, 60], 0xff00000000000000, 0xec00000000000000,
+        0, 0, [GPR, GPR]
+    ),
+    form_info!(
         "bfe", "r", 0, Sm50, [50, 52, 60], 0xfffe007ff0000000, 0x5c00000000000000,
         0x7e8000000000, 0, [GPR, GPR]
     ),
@@ -10655,6 +10857,22 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "bfe", "c", 2, Sm50, [50, 52, 60], 0xfffe000000000000, 0x4c00000000000000,
         0x7e8000000000, 0, [GPR, CBUF]
+    ),
+    form_info!(
+        "bfi", "r", 0, Sm50, [50, 52, 60], 0xfff8000000000000, 0x5bf0000000000000,
+        0x7007ff0000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "bfi", "i", 1, Sm50, [50, 52, 60], 0xfef8000000000000, 0x36f0000000000000,
+        0x7000000000000, 0, [GPR, IMM, GPR]
+    ),
+    form_info!(
+        "bfi", "c", 2, Sm50, [50, 52, 60], 0xfff8000000000000, 0x4bf0000000000000,
+        0x7000000000000, 0, [GPR, CBUF, GPR]
+    ),
+    form_info!(
+        "bfi", "c2", 3, Sm50, [50, 52, 60], 0xfff8000000000000, 0x53f0000000000000,
+        0x7000000000000, 0, [GPR, GPR, CBUF]
     ),
     form_info!(
         "bmov", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
@@ -10819,6 +11037,10 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "cs2r32", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
         0x1ffffff00ffffffffffff000fff, 0x805, 0, 0, []
+    ),
+    form_info!(
+        "cs2r_sm50", "fixed", 0, Sm50, [50, 52, 60], 0xfff8000000000000,
+        0x50c8000000000000, 0x7fffff000ff00, 0, []
     ),
     form_info!(
         "csetp", "fixed", 0, Sm50, [50, 52, 60], 0xffff987ffff0e0c0, 0x50a0000000000000,
@@ -13551,6 +13773,18 @@ pub const FORMS: &[FormInfo] = &[
         0x10000000000000000002ca, 0, 0, [GPR]
     ),
     form_info!(
+        "red", "fixed", 0, Sm50, [50], 0xfff8000000000000, 0xebf8000000000000,
+        0x600000c000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "red", "fixed", 1, Sm50, [52], 0xfff8000000000000, 0xebf8000000000000,
+        0x600000c000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "red", "fixed", 2, Sm50, [60], 0xfff8000000000000, 0xebf8000000000000,
+        0x600000c000000, 0, [GPR, GPR]
+    ),
+    form_info!(
         "ret", "fixed", 0, Sm70, [70, 75, 80, 86, 89], 0x1fff83c00000000000300ff0fff,
         0x950, 0, 0, [PRED, GPR]
     ),
@@ -13949,7 +14183,10 @@ pub const FORMS: &[FormInfo] = &[
         0, [GPR, GPR, CBUF]
     ),
 ];
+include!(concat!(env!("OUT_DIR"), "/", "op_atom.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_atoms.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bfe.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_bfi.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bmov.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bmov_r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bmsk.rs"));
@@ -13970,6 +14207,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_call_r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cont.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cs2r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cs2r32.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_cs2r_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_csetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_dadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_dfma.rs"));
@@ -14064,6 +14302,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_psetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_r2p.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_r2ur.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_r2ur_or.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_red.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ret.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ret_abs.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ret_sm50.rs"));

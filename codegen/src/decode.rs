@@ -246,6 +246,10 @@ fn decode_mod_field(spec: &Spec, m: &Modifier, f: &Field) -> TokenStream {
     match (&m.ty, &f.target) {
         (ModType::Bool, _) => flag_of(&f.bits),
         (ModType::Int { signed: false, .. }, _) => quote!(#g as u32),
+        (ModType::Int { signed: true, .. }, FieldTarget::Modifier { scale, .. }) if *scale != 1 => {
+            let sc = *scale as i64;
+            quote!((sext_field(#g, #wdt) * #sc) as i32)
+        }
         (ModType::Int { signed: true, .. }, _) => quote!(sext_field(#g, #wdt) as i32),
         (ModType::Rel | ModType::Abs { signed: true }, FieldTarget::Modifier { scale, .. }) => {
             let sc = *scale as i64;

@@ -1935,7 +1935,8 @@ fn src_slot_target(o: &Operand, i: usize, k: &str) -> Result<FieldTarget, String
 
 /// Modifier `i`: its codes in this encoding (the enum's own unless
 /// `value_overrides` renumbers them) and, for a `rel` offset, the scale
-/// it is stored in (`target:x4`: units of 4 bytes).
+/// it is stored in (`target:x4`: units of 4 bytes; a signed integer
+/// offset too: Maxwell's ATOMS keeps `off:x4`).
 fn modifier_target(
     op: &Op,
     enums: &[Enum],
@@ -1946,7 +1947,7 @@ fn modifier_target(
     let name = t.name;
     let scale = match (t.kind, &op.modifiers[i].ty) {
         (None, _) => 1,
-        (Some(k), ModType::Rel | ModType::Abs { .. }) => k
+        (Some(k), ModType::Rel | ModType::Abs { .. } | ModType::Int { signed: true, .. }) => k
             .strip_prefix('x')
             .and_then(|n| n.parse::<u32>().ok())
             .filter(|n| n.is_power_of_two())

@@ -489,6 +489,27 @@ pub fn src_reg<E: Fail>(op: &'static str, what: &str, s: &Src) -> Result<Reg, E>
     }
 }
 
+thread_local! {
+    /// Set while the legalizer judges its rewrites ([`with_exact_imms`]).
+    static EXACT_IMMS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with immediates required to encode every bit. The assembler
+/// may drop a NaN's payload (its text does not carry it), but the
+/// legalizer must not: the program runs the encoded value, and FCMP or
+/// a move hands the bits on (SM50 `FCMP R98, R0, +QNAN, R74` with the
+/// IR's 0x7fffffff would run as 0x7ffff000 in the 20-bit field).
+pub fn with_exact_imms<R>(f: impl FnOnce() -> R) -> R {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            EXACT_IMMS.with(|e| e.set(self.0));
+        }
+    }
+    let _restore = Restore(EXACT_IMMS.with(|e| e.replace(true)));
+    f()
+}
+
 /// Field value of an immediate: `shift` low bits dropped (must be zero),
 /// `width` bits kept; with `sext` the value must sign-extend from the kept bits.
 // Always inlined: its checks fold away against the constants of the
@@ -505,8 +526,9 @@ pub fn imm_field<E: Fail>(
     // A NaN's payload is not in its text: the parser writes every payload
     // bit set (as ptxas does), and a truncated float field keeps the top.
     let low = v & ((1u32 << shift.min(31)) - 1);
-    let nan_payload =
-        low == (1u32 << shift.min(31)) - 1 && f32::from_bits(v >> shift << shift).is_nan();
+    let nan_payload = low == (1u32 << shift.min(31)) - 1
+        && f32::from_bits(v >> shift << shift).is_nan()
+        && !EXACT_IMMS.with(|e| e.get());
     if shift > 0 && low != 0 && !nan_payload {
         return Err(E::fail(
             op,

@@ -277,6 +277,16 @@ pub fn legalize<T: Legalize>(
     sm: u32,
     cx: &mut dyn LegalizeCx,
 ) -> Result<Option<Op>, LegalizeError> {
+    // A rewrite is accepted only when its immediates keep every bit.
+    crate::runtime::encode::with_exact_imms(|| legalize_exact(op, sm, cx))
+}
+
+/// [`legalize`] with immediates required to encode exactly.
+fn legalize_exact<T: Legalize>(
+    op: &mut T,
+    sm: u32,
+    cx: &mut dyn LegalizeCx,
+) -> Result<Option<Op>, LegalizeError> {
     let c = Common::default();
     if op.try_encode(sm, &c).is_some() {
         return Ok(None);
