@@ -371,13 +371,14 @@ fn swizzled_src(spec: &Spec, op: &Op, o: &isa_spec::model::AsmOperand, i: usize)
         }
     };
     let one_value = matches!(m.ty, ModType::Enum(e) if spec.enums[e].values.len() == 1);
-    let blank = one_value || op.encodings.iter().flat_map(|e| &e.forms).all(|form| {
-        form.src_kinds[i] != Some(SlotKindClass::Cbuf)
-            || form
-                .fields
-                .iter()
-                .any(|fl| matches!(fl.target, FieldTarget::Modifier { idx, .. } if idx == mi))
-    });
+    let blank = one_value
+        || op.encodings.iter().flat_map(|e| &e.forms).all(|form| {
+            form.src_kinds[i] != Some(SlotKindClass::Cbuf)
+                || form
+                    .fields
+                    .iter()
+                    .any(|fl| matches!(fl.target, FieldTarget::Modifier { idx, .. } if idx == mi))
+        });
     quote!(write_src_swizzled(out, &self.#f, #r, #style, #swz, #blank))
 }
 
