@@ -1,5 +1,5 @@
-//! Fold semantics of the Volta+ conversions F2FP.PACK_AB and I2I and of
-//! VABSDIFF, against references written independently here: tables of
+//! Fold semantics of the Volta+ conversions F2FP.PACK_AB and I2I, against
+//! references written independently here: tables of
 //! every finite F16/BF16 value searched for the nearest (RN, ties to even)
 //! or the one toward zero (RZ), and Rust's integer arithmetic.
 
