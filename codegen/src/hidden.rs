@@ -20,8 +20,8 @@
 //!   does (`FADD R10, R3, -QNAN` is `0xffffffff` in ptxas output).
 
 use isa_spec::model::{
-    AsmCond, AsmItem, DefaultValue, Field, FieldTarget, ImmPacking, Form, ModType, Op, SlotKindClass, Spec,
-    ValueType, ViewType,
+    AsmCond, AsmItem, DefaultValue, Field, FieldTarget, Form, ImmPacking, ModType, Op,
+    SlotKindClass, Spec, ValueType, ViewType,
 };
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;

@@ -7,8 +7,7 @@ pub fn shift_amount(s: u32, bits: u32, wrap: bool) -> u32 {
 }
 
 use crate::isa::{
-    CvtFtype32, CvtFtypeShown32, CvtItype32, Dcmp, F2iRnd, Fcmp, Hswz, MufuFmt, MufuOp, Rnd,
-    Setop,
+    CvtFtype32, CvtFtypeShown32, CvtItype32, Dcmp, F2iRnd, Fcmp, Hswz, MufuFmt, MufuOp, Rnd, Setop,
 };
 use crate::runtime::fold::FoldError;
 
@@ -782,7 +781,11 @@ pub fn frnd_f64(b: f64, rnd: F2iRnd) -> Result<f64, FoldError> {
 /// its sign when `ftz`.
 fn half_lane_f32(h: u32, bf16: bool, ftz: bool) -> f32 {
     let h = h & 0xffff;
-    let (exp_mask, sign) = if bf16 { (0x7f80, 0x8000) } else { (0x7c00, 0x8000) };
+    let (exp_mask, sign) = if bf16 {
+        (0x7f80, 0x8000)
+    } else {
+        (0x7c00, 0x8000)
+    };
     if ftz && h & exp_mask == 0 {
         return f32::from_bits((h & sign) << 16);
     }
