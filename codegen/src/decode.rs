@@ -141,7 +141,11 @@ fn decode_src(spec: &Spec, op: &Op, form: &Form, i: usize) -> Option<TokenStream
             let g = get(&f.bits);
             let wdt = f.bits.width();
             let (sh, sx) = (packing.shift, packing.sext);
-            quote!(Src::imm(imm_from_field(#g, #wdt, #sh, #sx)))
+            if packing.halves {
+                quote!(Src::imm(imm_halves_from_field(#g, #sh)))
+            } else {
+                quote!(Src::imm(imm_from_field(#g, #wdt, #sh, #sx)))
+            }
         }
         SlotKindClass::Cbuf => decode_cbuf(form, i),
         _ if form.tied.iter().any(|&(si, _)| si == i) => {

@@ -355,7 +355,11 @@ fn field_value(op: &Op, fl: &Field) -> Option<TokenStream> {
             let sname = &s.name;
             let shift = packing.shift;
             let sext = packing.sext;
-            Some(quote!(imm_src_field::<E>(Self::NAME, #sname, &self.#fld, #wdt, #shift, #sext)?))
+            Some(if packing.halves {
+                quote!(imm_halves_src_field::<E>(Self::NAME, #sname, &self.#fld, #shift)?)
+            } else {
+                quote!(imm_src_field::<E>(Self::NAME, #sname, &self.#fld, #wdt, #shift, #sext)?)
+            })
         }
         FieldTarget::SrcCbuf { idx, part } => {
             let s = &op.srcs[*idx];
