@@ -298,7 +298,10 @@ impl Forms for OpF2fpMerge {
             reuse_c,
             ImmStyle::Hex.for_sm(sm),
             self.csel.text_sm(sm),
-            true,
+            matches!(
+                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+            ),
+            false,
         );
         out.trim_end_spaces();
     }

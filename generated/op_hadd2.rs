@@ -909,7 +909,10 @@ impl Forms for OpHadd2 {
             reuse_a,
             self.a_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
             self.asel.text_sm(sm),
-            true,
+            matches!(
+                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+            ),
+            false,
         );
         out.push_str(", ");
         write_src_swizzled(
@@ -918,7 +921,10 @@ impl Forms for OpHadd2 {
             reuse_b,
             self.b_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
             self.bsel.text_sm(sm),
-            true,
+            matches!(
+                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+            ),
+            false,
         );
         out.trim_end_spaces();
     }

@@ -1938,7 +1938,10 @@ impl Forms for OpHfma2 {
             reuse_a,
             self.a_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
             self.asel.text_sm(sm),
-            true,
+            matches!(
+                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+            ),
+            false,
         );
         out.push_str(", ");
         write_src_swizzled(
@@ -1947,7 +1950,10 @@ impl Forms for OpHfma2 {
             reuse_b,
             self.b_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
             self.bsel.text_sm(sm),
-            true,
+            matches!(
+                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+            ),
+            false,
         );
         out.push_str(", ");
         write_src_swizzled(
@@ -1956,7 +1962,10 @@ impl Forms for OpHfma2 {
             reuse_c,
             self.c_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
             self.csel.text_sm(sm),
-            true,
+            matches!(
+                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+            ),
+            false,
         );
         if self.relu == true && self.e != Src::PT {
             out.push_str(", ");
