@@ -562,4 +562,10 @@ impl Legalize for OpHadd2F32 {
             fold_imm_mods_as(&mut self.b, view, ValueType::B32, &mut 0u32);
         }
     }
+    fn src_view(&self, i: usize) -> Option<View> {
+        match i {
+            1usize => self.b_view(),
+            _ => None,
+        }
+    }
 }

@@ -210,7 +210,12 @@ impl OpHadd2Sm50 {
         let mut at = asm_try!(Operands:: < 3 > ::start(line, 3, 2usize));
         let d = asm_try!(dst_operand(at.take(), "d", false));
         let a = {
-            let tok = at.take();
+            let first = at.take();
+            let joined = asm_try!(
+                at.join_pair(first, Self::a_view_of(fmt).map_or(ImmStyle::Hex,
+                View::imm_style))
+            );
+            let tok = &joined;
             let mut scur = 0usize;
             asel = match take_enum_suffix(
                 &tok.suffixes,
@@ -246,7 +251,12 @@ impl OpHadd2Sm50 {
             }
         };
         let b = {
-            let tok = at.take();
+            let first = at.take();
+            let joined = asm_try!(
+                at.join_pair(first, Self::b_view_of(fmt).map_or(ImmStyle::Hex,
+                View::imm_style))
+            );
+            let tok = &joined;
             let mut scur = 0usize;
             bsel = match take_enum_suffix(
                 &tok.suffixes,
@@ -367,6 +377,13 @@ impl Legalize for OpHadd2Sm50 {
         {
             let view = self.b_view();
             fold_imm_mods_as(&mut self.b, view, ValueType::B32, &mut 0u32);
+        }
+    }
+    fn src_view(&self, i: usize) -> Option<View> {
+        match i {
+            0usize => self.a_view(),
+            1usize => self.b_view(),
+            _ => None,
         }
     }
 }

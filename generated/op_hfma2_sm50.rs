@@ -300,7 +300,12 @@ impl OpHfma2Sm50 {
         let mut at = asm_try!(Operands:: < 4 > ::start(line, 4, 3usize));
         let d = asm_try!(dst_operand(at.take(), "d", false));
         let a = {
-            let tok = at.take();
+            let first = at.take();
+            let joined = asm_try!(
+                at.join_pair(first, Self::a_view_of(fmt).map_or(ImmStyle::Hex,
+                View::imm_style))
+            );
+            let tok = &joined;
             let mut scur = 0usize;
             asel = match take_enum_suffix(
                 &tok.suffixes,
@@ -336,7 +341,12 @@ impl OpHfma2Sm50 {
             }
         };
         let b = {
-            let tok = at.take();
+            let first = at.take();
+            let joined = asm_try!(
+                at.join_pair(first, Self::b_view_of(fmt).map_or(ImmStyle::Hex,
+                View::imm_style))
+            );
+            let tok = &joined;
             let mut scur = 0usize;
             bsel = match take_enum_suffix(
                 &tok.suffixes,
@@ -372,7 +382,12 @@ impl OpHfma2Sm50 {
             }
         };
         let c = {
-            let tok = at.take();
+            let first = at.take();
+            let joined = asm_try!(
+                at.join_pair(first, Self::c_view_of(fmt).map_or(ImmStyle::Hex,
+                View::imm_style))
+            );
+            let tok = &joined;
             let mut scur = 0usize;
             csel = match take_enum_suffix(
                 &tok.suffixes,
@@ -511,6 +526,14 @@ impl Legalize for OpHfma2Sm50 {
         {
             let view = self.c_view();
             fold_imm_mods_as(&mut self.c, view, ValueType::B32, &mut 0u32);
+        }
+    }
+    fn src_view(&self, i: usize) -> Option<View> {
+        match i {
+            0usize => self.a_view(),
+            1usize => self.b_view(),
+            2usize => self.c_view(),
+            _ => None,
         }
     }
 }

@@ -528,7 +528,12 @@ impl OpHmnmx2 {
         let mut at = asm_try!(Operands:: < 4 > ::start(line, 4, 2usize));
         let d = asm_try!(dst_operand(at.take(), "d", false));
         let a = {
-            let tok = at.take();
+            let first = at.take();
+            let joined = asm_try!(
+                at.join_pair(first, Self::a_view_of(fmt).map_or(ImmStyle::Hex,
+                View::imm_style))
+            );
+            let tok = &joined;
             let mut scur = 0usize;
             asel = match take_enum_suffix(
                 &tok.suffixes,
@@ -564,7 +569,12 @@ impl OpHmnmx2 {
             }
         };
         let b = {
-            let tok = at.take();
+            let first = at.take();
+            let joined = asm_try!(
+                at.join_pair(first, Self::b_view_of(fmt).map_or(ImmStyle::Hex,
+                View::imm_style))
+            );
+            let tok = &joined;
             let mut scur = 0usize;
             bsel = match take_enum_suffix(
                 &tok.suffixes,
@@ -748,5 +758,12 @@ impl Legalize for OpHmnmx2 {
             fold_imm_mods_as(&mut self.b, view, ValueType::B32, &mut 0u32);
         }
         fold_imm_mods(&mut self.p, ValueType::Pred);
+    }
+    fn src_view(&self, i: usize) -> Option<View> {
+        match i {
+            0usize => self.a_view(),
+            1usize => self.b_view(),
+            _ => None,
+        }
     }
 }

@@ -284,7 +284,12 @@ impl OpHmnmx2IsA {
         let pd0 = asm_try!(dst_operand(at.take(), "pd0", true));
         let pd1 = asm_try!(dst_operand(at.take(), "pd1", true));
         let a = {
-            let tok = at.take();
+            let first = at.take();
+            let joined = asm_try!(
+                at.join_pair(first, Self::a_view_of(fmt).map_or(ImmStyle::Hex,
+                View::imm_style))
+            );
+            let tok = &joined;
             let mut scur = 0usize;
             asel = match take_enum_suffix(
                 &tok.suffixes,
@@ -320,7 +325,12 @@ impl OpHmnmx2IsA {
             }
         };
         let b = {
-            let tok = at.take();
+            let first = at.take();
+            let joined = asm_try!(
+                at.join_pair(first, Self::b_view_of(fmt).map_or(ImmStyle::Hex,
+                View::imm_style))
+            );
+            let tok = &joined;
             let mut scur = 0usize;
             bsel = match take_enum_suffix(
                 &tok.suffixes,
@@ -520,5 +530,12 @@ impl Legalize for OpHmnmx2IsA {
             fold_imm_mods_as(&mut self.b, view, ValueType::B32, &mut 0u32);
         }
         fold_imm_mods(&mut self.p, ValueType::Pred);
+    }
+    fn src_view(&self, i: usize) -> Option<View> {
+        match i {
+            0usize => self.a_view(),
+            1usize => self.b_view(),
+            _ => None,
+        }
     }
 }

@@ -647,7 +647,12 @@ impl OpHsetp2 {
         let p = asm_try!(dst_operand(at.take(), "p", true));
         let q = asm_try!(dst_operand(at.take(), "q", true));
         let a = {
-            let tok = at.take();
+            let first = at.take();
+            let joined = asm_try!(
+                at.join_pair(first, Self::a_view_of(fmt).map_or(ImmStyle::Hex,
+                View::imm_style))
+            );
+            let tok = &joined;
             let mut scur = 0usize;
             asel = match take_enum_suffix(
                 &tok.suffixes,
@@ -683,7 +688,12 @@ impl OpHsetp2 {
             }
         };
         let b = {
-            let tok = at.take();
+            let first = at.take();
+            let joined = asm_try!(
+                at.join_pair(first, Self::b_view_of(fmt).map_or(ImmStyle::Hex,
+                View::imm_style))
+            );
+            let tok = &joined;
             let mut scur = 0usize;
             bsel = match take_enum_suffix(
                 &tok.suffixes,
@@ -863,5 +873,12 @@ impl Legalize for OpHsetp2 {
             fold_imm_mods_as(&mut self.b, view, ValueType::B32, &mut 0u32);
         }
         fold_imm_mods(&mut self.acc, ValueType::Pred);
+    }
+    fn src_view(&self, i: usize) -> Option<View> {
+        match i {
+            0usize => self.a_view(),
+            1usize => self.b_view(),
+            _ => None,
+        }
     }
 }
