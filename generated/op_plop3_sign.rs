@@ -322,7 +322,10 @@ impl Forms for OpPlop3Sign {
             reuse_a,
             ImmStyle::SignedHex.for_sm(sm),
             self.asign.text_sm(sm),
-            true,
+            matches!(
+                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+            ),
+            false,
         );
         out.push_str(", ");
         write_src_swizzled(
@@ -331,7 +334,10 @@ impl Forms for OpPlop3Sign {
             reuse_b,
             ImmStyle::SignedHex.for_sm(sm),
             self.bsign.text_sm(sm),
-            true,
+            matches!(
+                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+            ),
+            false,
         );
         out.push_str(", ");
         write_src_swizzled(
@@ -340,7 +346,10 @@ impl Forms for OpPlop3Sign {
             reuse_c,
             ImmStyle::SignedHex.for_sm(sm),
             self.csign.text_sm(sm),
-            true,
+            matches!(
+                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+            ),
+            false,
         );
         out.push_str(", ");
         write_hex(out, self.lut0 as u64);

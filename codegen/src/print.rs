@@ -371,14 +371,43 @@ fn swizzled_src(spec: &Spec, op: &Op, o: &isa_spec::model::AsmOperand, i: usize)
         }
     };
     let one_value = matches!(m.ty, ModType::Enum(e) if spec.enums[e].values.len() == 1);
-    let blank = one_value || op.encodings.iter().flat_map(|e| &e.forms).all(|form| {
-        form.src_kinds[i] != Some(SlotKindClass::Cbuf)
-            || form
-                .fields
-                .iter()
-                .any(|fl| matches!(fl.target, FieldTarget::Modifier { idx, .. } if idx == mi))
-    });
-    quote!(write_src_swizzled(out, &self.#f, #r, #style, #swz, #blank))
+    // Per family: its forms decide the blank, its reference the bars.
+    let mut blank_sms = Vec::new();
+    let mut bars_sms = Vec::new();
+    for (fi, fam) in spec.families.iter().enumerate() {
+        let forms: Vec<_> = op
+            .encodings
+            .iter()
+            .filter(|e| e.family == fi)
+            .flat_map(|e| &e.forms)
+            .collect();
+        if forms.is_empty() {
+            continue;
+        }
+        if fam.swizzle_in_bars {
+            bars_sms.extend(fam.sms.iter().copied());
+            continue;
+        }
+        let blank = one_value
+            || forms.iter().all(|form| {
+                form.src_kinds[i] != Some(SlotKindClass::Cbuf)
+                    || form.fields.iter().any(
+                        |fl| matches!(fl.target, FieldTarget::Modifier { idx, .. } if idx == mi),
+                    )
+            });
+        if blank {
+            blank_sms.extend(fam.sms.iter().copied());
+        }
+    }
+    let on = |sms: &[u32]| {
+        if sms.is_empty() {
+            quote!(false)
+        } else {
+            quote!(matches!(sm, #(#sms)|*))
+        }
+    };
+    let (blank, bars) = (on(&blank_sms), on(&bars_sms));
+    quote!(write_src_swizzled(out, &self.#f, #r, #style, #swz, #blank, #bars))
 }
 
 /// Whether operand `o` is a source with one suffix modifier (a swizzle,
