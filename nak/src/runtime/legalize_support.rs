@@ -168,14 +168,17 @@ pub fn copy_file(ty: ValueType, uniform: bool) -> RegFile {
 }
 
 /// A stand-in register for trying whether a copy would make the op
-/// encodable; None when the source is already in that file.
+/// encodable; None when the source is already a register of that file
+/// other than its zero register.
 pub fn placeholder(s: &Src, ty: ValueType) -> Option<Src> {
     placeholder_in(s, placeholder_file(ty))
 }
 
 /// [`placeholder`] in a given register file.
 pub fn placeholder_in(s: &Src, file: RegFile) -> Option<Src> {
-    if s.is_reg_file(file) {
+    // A zero register is copied too: some slots take no RZ (SM70's
+    // ATOMG.CAS compare value).
+    if s.is_reg_file(file) && !matches!(s.kind, SrcKind::Reg(r) if r.is_zero()) {
         return None;
     }
     Some(Src {
