@@ -837,7 +837,16 @@ impl SlotForms<'_> {
         // A barrier register holds no value the IR moves into it by a
         // copy (BMOV is its own op): a source only barrier forms take is
         // no gap.
-        if self.direct(reg, i) || self.direct(uniform, i) || self.direct(SlotKindClass::Bar, i) {
+        // A source only constant-bank forms take is the address of what
+        // the op loads (ULDC, LDCU), not a value computed into a bank.
+        let only_cbuf = self.forms.iter().all(|f| {
+            matches!(f.src_kinds[i], None | Some(SlotKindClass::Cbuf))
+        });
+        if self.direct(reg, i)
+            || self.direct(uniform, i)
+            || self.direct(SlotKindClass::Bar, i)
+            || only_cbuf
+        {
             return Vec::new();
         }
         kinds

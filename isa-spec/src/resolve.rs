@@ -1824,6 +1824,9 @@ fn parse_target(
             .map(FieldTarget::Unknown)
             .ok_or_else(|| format!("bad canonical value `{v}` for raw bits"));
     }
+    if s == "guard:upred" {
+        return Ok(FieldTarget::GuardUPred);
+    }
     if let Some(v) = s.strip_prefix('=') {
         return parse_int(v)
             .map(FieldTarget::Fixed)
