@@ -30,6 +30,7 @@ use syn::spanned::Spanned;
 
 /// Public functions of `nak/src/runtime/fold_fns.rs` (a test keeps this in sync).
 pub const HELPERS: &[&str] = &[
+    "add3_neg",
     "dadd_f64",
     "dcmp_f64",
     "dfma_f64",

@@ -1143,8 +1143,11 @@ fn ambiguous_optionals(op: &Op, x: &AsmOperand, y: &AsmOperand) -> Option<Diagno
     let pinned = a_dst
         && b_dst
         && a.ty.is_pred()
-        && a.default == Some(DefaultValue::Zero)
-        && b.default == Some(DefaultValue::Zero);
+        && a.default == b.default
+        && matches!(
+            a.default,
+            Some(DefaultValue::Zero | DefaultValue::UniformZero)
+        );
     (!pinned).then(|| {
         Diagnostic::error(
             Code::S1105,
@@ -1154,7 +1157,7 @@ fn ambiguous_optionals(op: &Op, x: &AsmOperand, y: &AsmOperand) -> Option<Diagno
             ),
         )
         .at(y.loc.clone())
-        .help("only adjacent optional predicate destinations defaulting to PT are resolved (the one shown is the first)")
+        .help("only adjacent optional predicate destinations both defaulting to PT (or both to UPT) are resolved (the one shown is the first)")
     })
 }
 

@@ -291,6 +291,14 @@ pub fn dcmp_f64(cmp: Dcmp, a: f64, b: f64) -> bool {
     }
 }
 
+/// IADD3's and UIADD3's 64-bit sum of three 32-bit terms, each negated
+/// (`!x + 1`, in 64 bits: negating 0 carries) when its flag is set; the
+/// result's bits 32 and 33 are the two carries out.
+pub fn add3_neg(a: u32, a_neg: bool, b: u32, b_neg: bool, c: u32, c_neg: bool) -> u64 {
+    let term = |v: u32, n: bool| if n { u64::from(!v) + 1 } else { u64::from(v) };
+    term(a, a_neg) + term(b, b_neg) + term(c, c_neg)
+}
+
 /// A three-input logic op by truth table: bit `(a<<2)|(b<<1)|c` of `lut`
 /// gives the result bit for each bit position of `a`, `b` and `c` (bits of
 /// `lut` above 7 are ignored).
