@@ -53,6 +53,7 @@ pub const HELPERS: &[&str] = &[
     "round_f64_pair_to_f32",
     "round_to_format",
     "setop_apply",
+    "shf_u32",
     "shift_amount",
 ];
 

@@ -7,7 +7,7 @@ pub fn shift_amount(s: u32, bits: u32, wrap: bool) -> u32 {
 }
 
 use crate::isa::{
-    CvtFtype32, CvtFtypeShown32, CvtItype32, Dcmp, F2iRnd, Fcmp, MufuFmt, MufuOp, Rnd, Setop,
+    CvtFtype32, CvtFtypeShown32, CvtItype32, Dcmp, F2iRnd, Fcmp, MufuFmt, MufuOp, Rnd, Setop, ShfDir, ShfType,
 };
 use crate::runtime::fold::FoldError;
 
@@ -297,6 +297,25 @@ pub fn dcmp_f64(cmp: Dcmp, a: f64, b: f64) -> bool {
 pub fn add3_neg(a: u32, a_neg: bool, b: u32, b_neg: bool, c: u32, c_neg: bool) -> u64 {
     let term = |v: u32, n: bool| if n { u64::from(!v) + 1 } else { u64::from(v) };
     term(a, a_neg) + term(b, b_neg) + term(c, c_neg)
+}
+
+/// Volta+ SHF's and USHF's funnel shift: the pair (c:a) shifted by b
+/// (clamped, or wrapped with .W, over the type's 32 or 64 bits), right
+/// shifts of a signed type filling with the sign; the low word, or the
+/// high word with .HI.
+pub fn shf_u32(dir: ShfDir, ty: ShfType, wrap: bool, hi: bool, a: u32, b: u32, c: u32) -> u32 {
+    let bits = match ty {
+        ShfType::S64 | ShfType::U64 => 64,
+        _ => 32,
+    };
+    let s = shift_amount(b, bits, wrap);
+    let x = (u64::from(c) << 32) | u64::from(a);
+    let r: u64 = match (dir, ty) {
+        (ShfDir::L, _) => ((u128::from(x)) << s) as u64,
+        (ShfDir::R, ShfType::S64 | ShfType::S32) => ((i128::from(x as i64)) >> s) as u64,
+        (ShfDir::R, _) => (u128::from(x) >> s) as u64,
+    };
+    if hi { (r >> 32) as u32 } else { r as u32 }
 }
 
 /// A three-input logic op by truth table: bit `(a<<2)|(b<<1)|c` of `lut`
