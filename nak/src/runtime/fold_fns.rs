@@ -318,6 +318,14 @@ pub fn shf_u32(dir: ShfDir, ty: ShfType, wrap: bool, hi: bool, a: u32, b: u32, c
     if hi { (r >> 32) as u32 } else { r as u32 }
 }
 
+/// LEA.HI's (and ULEA.HI's) shifted term: the high word of the pair
+/// (hi:a) shifted left by `shift`, where hi is c, or a's sign with .SX32.
+pub fn lea_hi_u32(a: u32, c: u32, sx32: bool, shift: u32) -> u32 {
+    let hi = if sx32 { ((a as i32) >> 31) as u32 } else { c };
+    let x = (u64::from(hi) << 32) | u64::from(a);
+    ((x << shift) >> 32) as u32
+}
+
 /// A three-input logic op by truth table: bit `(a<<2)|(b<<1)|c` of `lut`
 /// gives the result bit for each bit position of `a`, `b` and `c` (bits of
 /// `lut` above 7 are ignored).
