@@ -48,6 +48,7 @@ pub const HELPERS: &[&str] = &[
     "frnd_f64",
     "ftz_f32",
     "i2f_f32",
+    "icmp_holds",
     "lea_hi_u32",
     "lut3_u32",
     "mufu_f32",

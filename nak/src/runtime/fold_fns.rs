@@ -7,7 +7,7 @@ pub fn shift_amount(s: u32, bits: u32, wrap: bool) -> u32 {
 }
 
 use crate::isa::{
-    CvtFtype32, CvtFtypeShown32, CvtItype32, Dcmp, F2iRnd, Fcmp, MufuFmt, MufuOp, Rnd, Setop, ShfDir, ShfType,
+    CvtFtype32, CvtFtypeShown32, CvtItype32, Dcmp, F2iRnd, Fcmp, MufuFmt, MufuOp, Rnd, Icmp, Setop, ShfDir, ShfType,
 };
 use crate::runtime::fold::FoldError;
 
@@ -324,6 +324,26 @@ pub fn lea_hi_u32(a: u32, c: u32, sx32: bool, shift: u32) -> u32 {
     let hi = if sx32 { ((a as i32) >> 31) as u32 } else { c };
     let x = (u64::from(hi) << 32) | u64::from(a);
     ((x << shift) >> 32) as u32
+}
+
+/// The integer compares' (ISETP, UISETP, 32 and 64 bits) result from
+/// a < b and a == b (in the compare's signedness): with .EX, the high
+/// words of a wider compare, so equal words give the low words' result
+/// `lc` (F and T stay constant).
+pub fn icmp_holds(cmp: Icmp, lt: bool, eq: bool, ex: bool, lc: bool) -> bool {
+    if ex && eq && !matches!(cmp, Icmp::F | Icmp::T) {
+        return lc;
+    }
+    match cmp {
+        Icmp::F => false,
+        Icmp::Lt => lt,
+        Icmp::Eq => eq,
+        Icmp::Le => lt || eq,
+        Icmp::Gt => !lt && !eq,
+        Icmp::Ne => !eq,
+        Icmp::Ge => !lt,
+        Icmp::T => true,
+    }
 }
 
 /// A three-input logic op by truth table: bit `(a<<2)|(b<<1)|c` of `lut`
