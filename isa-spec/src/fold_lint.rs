@@ -52,6 +52,7 @@ pub const HELPERS: &[&str] = &[
     "lea_hi_u32",
     "lut3_u32",
     "mufu_f32",
+    "prmt_u32",
     "round_f64_pair_to_f32",
     "round_to_format",
     "setop_apply",

@@ -7,7 +7,7 @@ pub fn shift_amount(s: u32, bits: u32, wrap: bool) -> u32 {
 }
 
 use crate::isa::{
-    CvtFtype32, CvtFtypeShown32, CvtItype32, Dcmp, F2iRnd, Fcmp, MufuFmt, MufuOp, Rnd, Icmp, Setop, ShfDir, ShfType,
+    CvtFtype32, CvtFtypeShown32, CvtItype32, Dcmp, F2iRnd, Fcmp, MufuFmt, MufuOp, Rnd, Icmp, PrmtMode, Setop, ShfDir, ShfType,
 };
 use crate::runtime::fold::FoldError;
 
@@ -343,6 +343,34 @@ pub fn icmp_holds(cmp: Icmp, lt: bool, eq: bool, ex: bool, lc: bool) -> bool {
         Icmp::Ne => !eq,
         Icmp::Ge => !lt,
         Icmp::T => true,
+    }
+}
+
+/// PRMT's and UPRMT's byte permute of the pair (c:a) (a is the low word)
+/// by selector b: in index mode each of b's nibbles picks a byte (bit 3
+/// replicates that byte's sign); the other modes use b's low 2 bits.
+pub fn prmt_u32(mode: PrmtMode, a: u32, b: u32, c: u32) -> u32 {
+    let x = (u64::from(c) << 32) | u64::from(a);
+    let byte = |i: u32| ((x >> (8 * (i & 7))) & 0xff) as u32;
+    let s = b & 3;
+    let pick = |i: [u32; 4]| byte(i[0]) | (byte(i[1]) << 8) | (byte(i[2]) << 16) | (byte(i[3]) << 24);
+    let idx = |k: u32| {
+        let n = (b >> (4 * k)) & 0xf;
+        match (n & 8 != 0, byte(n) & 0x80 != 0) {
+            (true, true) => 0xff,
+            (true, false) => 0,
+            (false, _) => byte(n),
+        }
+    };
+    match mode {
+        PrmtMode::Idx => idx(0) | (idx(1) << 8) | (idx(2) << 16) | (idx(3) << 24),
+        PrmtMode::F4e => pick([s, s + 1, s + 2, s + 3]),
+        PrmtMode::B4e => pick([s, s.wrapping_sub(1), s.wrapping_sub(2), s.wrapping_sub(3)]),
+        PrmtMode::Rc8 => pick([s; 4]),
+        PrmtMode::Ecl => pick([s, s.max(1), s.max(2), 3]),
+        PrmtMode::Ecr => pick([0, s.min(1), s.min(2), s]),
+        PrmtMode::Rc16 if s & 1 != 0 => pick([2, 3, 2, 3]),
+        PrmtMode::Rc16 => pick([0, 1, 0, 1]),
     }
 }
 
