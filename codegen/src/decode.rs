@@ -287,7 +287,9 @@ fn decode_common(form: &Form) -> TokenStream {
         return quote!(Some((o, common_at(w, #g, #n, #c, #unknown))));
     }
     let guard = match (
-        find(form, |t| matches!(t, FieldTarget::GuardPred | FieldTarget::GuardUPred)),
+        find(form, |t| {
+            matches!(t, FieldTarget::GuardPred | FieldTarget::GuardUPred)
+        }),
         find(form, |t| *t == FieldTarget::GuardNot),
     ) {
         (Some(p), n) => {

@@ -839,9 +839,10 @@ impl SlotForms<'_> {
         // no gap.
         // A source only constant-bank forms take is the address of what
         // the op loads (ULDC, LDCU), not a value computed into a bank.
-        let only_cbuf = self.forms.iter().all(|f| {
-            matches!(f.src_kinds[i], None | Some(SlotKindClass::Cbuf))
-        });
+        let only_cbuf = self
+            .forms
+            .iter()
+            .all(|f| matches!(f.src_kinds[i], None | Some(SlotKindClass::Cbuf)));
         if self.direct(reg, i)
             || self.direct(uniform, i)
             || self.direct(SlotKindClass::Bar, i)

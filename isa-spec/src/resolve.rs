@@ -247,7 +247,10 @@ fn resolve_presets(
                 cx.err(
                     Code::S0103,
                     k,
-                    format!("`{}` is not a register kind an empty slot may read as zero (ugpr)", k.get_ref()),
+                    format!(
+                        "`{}` is not a register kind an empty slot may read as zero (ugpr)",
+                        k.get_ref()
+                    ),
                 );
             }
         }

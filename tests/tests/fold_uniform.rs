@@ -89,7 +89,11 @@ fn uiadd3_sum_and_carries() {
                 c: ur(3).with_neg(nc),
             };
             let got = op.fold(90, &src).unwrap();
-            assert_eq!(got.as_slice(), &want, "a {a:#x} b {b:#x} c {c:#x} negs {negs}");
+            assert_eq!(
+                got.as_slice(),
+                &want,
+                "a {a:#x} b {b:#x} c {c:#x} negs {negs}"
+            );
             let twin = OpIadd3 {
                 d: Reg::gpr(0),
                 co0: Reg::pred(0),
@@ -144,12 +148,20 @@ fn funnel_ref(a: u32, s: u32, c: u32, right: bool, ty: ShfType, wrap: bool, hi: 
         ShfType::S32 => (32, true),
         ShfType::U32 => (32, false),
     };
-    let s = if wrap { i64::from(s) % width } else { i64::from(s).min(width) };
+    let s = if wrap {
+        i64::from(s) % width
+    } else {
+        i64::from(s).min(width)
+    };
     let pair_bit = |i: i64| -> u64 {
         if i < 0 {
             0
         } else if i >= 64 {
-            if right && signed { u64::from(c >> 31) } else { 0 }
+            if right && signed {
+                u64::from(c >> 31)
+            } else {
+                0
+            }
         } else if i < 32 {
             u64::from((a >> i) & 1)
         } else {
@@ -229,7 +241,11 @@ fn ulop3_tables() {
                     pand,
                 };
                 let got = op.fold(75, &[u(a), u(b), u(c), pr(pc)]).unwrap();
-                let pd = if pand { want != 0 && pc } else { want != 0 || pc };
+                let pd = if pand {
+                    want != 0 && pc
+                } else {
+                    want != 0 || pc
+                };
                 assert_eq!(got.as_slice(), &[pr(pd), u(want)], "lut {lut:#x}");
             }
         }
@@ -239,12 +255,16 @@ fn ulop3_tables() {
 #[test]
 fn ulea_forms() {
     for (a, b, c) in triples(10) {
-        for shift in [0u8, 1, 4, 17, 31] {
+        for shift in [0u32, 1, 4, 17, 31] {
             let wide = (u128::from(a)) << shift;
             // LEA: a << shift + b (b negated: + 2^32 - b).
             for nb in [false, true] {
                 let t = u128::from((wide as u64) as u32);
-                let sum = t + if nb { (1u128 << 32) - u128::from(b) } else { u128::from(b) };
+                let sum = t + if nb {
+                    (1u128 << 32) - u128::from(b)
+                } else {
+                    u128::from(b)
+                };
                 let op = OpUlea {
                     d: Reg::ugpr(0),
                     co: Reg::upred(0),
@@ -257,7 +277,11 @@ fn ulea_forms() {
             }
             // LEA.HI: the high word of (c:a) << shift, or of sext(a).
             for sx32 in [false, true] {
-                let hi = if sx32 { if a >> 31 != 0 { u32::MAX } else { 0 } } else { c };
+                let hi = if sx32 {
+                    if a >> 31 != 0 { u32::MAX } else { 0 }
+                } else {
+                    c
+                };
                 let pair = (u128::from(hi) << 32) | u128::from(a);
                 let t = ((pair << shift) >> 32) as u32;
                 let sum = u64::from(t) + u64::from(b);
@@ -271,7 +295,11 @@ fn ulea_forms() {
                     shift,
                 };
                 let got = op.fold(100, &[u(a), u(b), u(c)]).unwrap();
-                assert_eq!(got.as_slice(), &[u(sum as u32), pr(sum >> 32 != 0)], "sx32 {sx32}");
+                assert_eq!(
+                    got.as_slice(),
+                    &[u(sum as u32), pr(sum >> 32 != 0)],
+                    "sx32 {sx32}"
+                );
                 for ci in [false, true] {
                     let sum = u64::from(t) + u64::from(b) + u64::from(ci);
                     let op = OpUleaHiX {
@@ -289,7 +317,7 @@ fn ulea_forms() {
                 }
             }
             for ci in [false, true] {
-                let sum = u64::from(a.wrapping_shl(u32::from(shift))) + u64::from(b) + u64::from(ci);
+                let sum = u64::from(a.wrapping_shl(shift)) + u64::from(b) + u64::from(ci);
                 let op = OpUleaX {
                     d: Reg::ugpr(0),
                     co: Reg::upred(0),
@@ -344,14 +372,23 @@ fn uisetp_compares() {
         for cmp in CMPS {
             for ty in [IsetpType::U32, IsetpType::S32] {
                 for setop in [Setop::And, Setop::Or, Setop::Xor] {
-                    for (acc, ex, lc) in [(true, false, true), (false, false, true), (true, true, false), (true, true, true)] {
+                    for (acc, ex, lc) in [
+                        (true, false, true),
+                        (false, false, true),
+                        (true, true, false),
+                        (true, true, true),
+                    ] {
                         let base = if ty == IsetpType::S32 {
                             cmp_ref(cmp, a as i32, b as i32)
                         } else {
                             cmp_ref(cmp, a, b)
                         };
                         // .EX: equal high words defer to the low words' result.
-                        let r = if ex && a == b && !matches!(cmp, Icmp::F | Icmp::T) { lc } else { base };
+                        let res = if ex && a == b && !matches!(cmp, Icmp::F | Icmp::T) {
+                            lc
+                        } else {
+                            base
+                        };
                         let op = OpUisetp {
                             d: Reg::upred(0),
                             d2: Reg::upred(1),
@@ -366,8 +403,15 @@ fn uisetp_compares() {
                         };
                         let src = [u(a), u(b), pr(acc), pr(lc)];
                         let got = op.fold(90, &src).unwrap();
-                        let want = [pr(setop_ref(setop, r, acc)), pr(setop_ref(setop, !r, acc))];
-                        assert_eq!(got.as_slice(), &want, "{cmp:?} {ty:?} {setop:?} ex {ex} a {a:#x} b {b:#x}");
+                        let want = [
+                            pr(setop_ref(setop, res, acc)),
+                            pr(setop_ref(setop, !res, acc)),
+                        ];
+                        assert_eq!(
+                            got.as_slice(),
+                            &want,
+                            "{cmp:?} {ty:?} {setop:?} ex {ex} a {a:#x} b {b:#x}"
+                        );
                         let twin = OpIsetp {
                             d: Reg::pred(0),
                             d2: Reg::pred(1),
@@ -415,8 +459,14 @@ fn uisetp64_compares() {
                         setop: Setop::And,
                         ex: false,
                     };
-                    let got = op.fold(120, &[Value::U64(a), Value::U64(b), pr(true), pr(true)]).unwrap();
-                    assert_eq!(got.as_slice(), &[pr(want), pr(!want)], "{cmp:?} {ty:?} a {a:#x} b {b:#x}");
+                    let got = op
+                        .fold(120, &[Value::U64(a), Value::U64(b), pr(true), pr(true)])
+                        .unwrap();
+                    assert_eq!(
+                        got.as_slice(),
+                        &[pr(want), pr(!want)],
+                        "{cmp:?} {ty:?} a {a:#x} b {b:#x}"
+                    );
                 }
             }
         }

@@ -412,7 +412,12 @@ pub fn guard_field<E: Fail>(op: &'static str, guard: &Src, width: u32, sm: u32) 
 ///
 /// [`uguard_of`]: crate::runtime::decode::uguard_of
 #[inline(always)]
-pub fn uguard_field<E: Fail>(op: &'static str, guard: &Src, width: u32, sm: u32) -> Result<u128, E> {
+pub fn uguard_field<E: Fail>(
+    op: &'static str,
+    guard: &Src,
+    width: u32,
+    sm: u32,
+) -> Result<u128, E> {
     let g = match guard.kind {
         SrcKind::Reg(r) if r == Reg::PT => Src::reg(Reg::UPT).with_not(guard.not),
         _ => *guard,

@@ -7,7 +7,8 @@ pub fn shift_amount(s: u32, bits: u32, wrap: bool) -> u32 {
 }
 
 use crate::isa::{
-    CvtFtype32, CvtFtypeShown32, CvtItype32, Dcmp, F2iRnd, Fcmp, MufuFmt, MufuOp, Rnd, Icmp, PrmtMode, Setop, ShfDir, ShfType,
+    CvtFtype32, CvtFtypeShown32, CvtItype32, Dcmp, F2iRnd, Fcmp, Icmp, MufuFmt, MufuOp, PrmtMode,
+    Rnd, Setop, ShfDir, ShfType,
 };
 use crate::runtime::fold::FoldError;
 
@@ -353,7 +354,8 @@ pub fn prmt_u32(mode: PrmtMode, a: u32, b: u32, c: u32) -> u32 {
     let x = (u64::from(c) << 32) | u64::from(a);
     let byte = |i: u32| ((x >> (8 * (i & 7))) & 0xff) as u32;
     let s = b & 3;
-    let pick = |i: [u32; 4]| byte(i[0]) | (byte(i[1]) << 8) | (byte(i[2]) << 16) | (byte(i[3]) << 24);
+    let pick =
+        |i: [u32; 4]| byte(i[0]) | (byte(i[1]) << 8) | (byte(i[2]) << 16) | (byte(i[3]) << 24);
     let idx = |k: u32| {
         let n = (b >> (4 * k)) & 0xf;
         match (n & 8 != 0, byte(n) & 0x80 != 0) {
