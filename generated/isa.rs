@@ -2,6 +2,59 @@
 // The build writes it to OUT_DIR; refresh this copy in generated/ with
 // `NAK_UPDATE_GENERATED=1 cargo test -p isa-tests --test generated`.
 
+/// Operation of a Maxwell/Pascal atomic or reduction (ATOM, ATOMS, RED):
+/// the value stored is old OP b (EXCH stores b; INC/DEC wrap at b; SAFEADD
+/// is an add nvdisasm names separately, ATOM only). Codes are ATOM's and
+/// ATOMS's (bits 52..56); RED's 3-bit field has no EXCH. Measured with
+/// nvdisasm 11.8: other codes print `INVALIDATOMOPn`/`INVALIDATOMSOPn`.
+///
+/// Spec: isa-spec/spec/enums/atom_op_sm50.toml:1 (enum `atom_op_sm50`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum AtomOpSm50 {
+    #[default]
+    Add,
+    Min,
+    Max,
+    Inc,
+    Dec,
+    And,
+    Or,
+    Xor,
+    Exch,
+    Safeadd,
+}
+enum_tables!(
+    AtomOpSm50, 8, [Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Safeadd], ["add", "min",
+    "max", "inc", "dec", "and", "or", "xor", "exch", "safeadd"], [".ADD", ".MIN", ".MAX",
+    ".INC", ".DEC", ".AND", ".OR", ".XOR", ".EXCH", ".SAFEADD"], {}
+);
+/// Operand type of a Maxwell/Pascal atomic or reduction as nvdisasm 11.8
+/// prints it: unsigned 32-bit prints nothing. Codes are ATOM's and RED's
+/// (3 bits); code 4 is `.U128` on SM50, `.F16x2.FTZ.RN` on SM52 and
+/// `.F16x2.RN` on SM60, code 6 `.F64.RN` on SM60 only (elsewhere
+/// `INVALIDATOMICSIZE6`), so each SM's encoding sets which exist. ATOMS has
+/// a 2-bit field: U32, S32, U64, S64.
+///
+/// Spec: isa-spec/spec/enums/atom_type_sm50.toml:1 (enum `atom_type_sm50`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum AtomTypeSm50 {
+    #[default]
+    U32,
+    S32,
+    U64,
+    F32FtzRn,
+    U128,
+    S64,
+    F64Rn,
+    F16x2FtzRn,
+    F16x2Rn,
+}
+enum_tables!(
+    AtomTypeSm50, 16, [U32, S32, U64, F32FtzRn, U128, S64, F64Rn, F16x2FtzRn, F16x2Rn],
+    ["u32", "s32", "u64", "f32_ftz_rn", "u128", "s64", "f64_rn", "f16x2_ftz_rn",
+    "f16x2_rn"], ["", ".S32", ".U64", ".F32.FTZ.RN", ".U128", ".S64", ".F64.RN",
+    ".F16x2.FTZ.RN", ".F16x2.RN"], {}
+);
 /// SM100+ BSSY/BSYNC variant (bits 72..74). Swept with nvdisasm 13 on
 /// SM100 and SM120: code 3 is rejected, bit 74 is ignored.
 ///
@@ -516,6 +569,58 @@ enum_tables!(
     "round", "floor", "ceil", "trunc"], ["", ".RM", ".RP", ".RZ", ".ROUND", ".FLOOR",
     ".CEIL", ".TRUNC"], {}
 );
+/// F2FP's packed result type from F32 sources (bit 76). nvdisasm 13 names the source type from SM89 on; SM80/SM86 print only BF16.
+///
+/// Spec: isa-spec/spec/enums/f2fp_dtype.toml:1 (enum `f2fp_dtype`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum F2fpDtype {
+    #[default]
+    F16,
+    Bf16,
+}
+enum_tables!(
+    F2fpDtype, 16, [F16, Bf16], ["f16", "bf16"], [".F16.F32", ".BF16.F32"], { (F16, 80 |
+    81 | 82 | 83 | 84 | 85 | 86) => "", (Bf16, 80 | 81 | 82 | 83 | 84 | 85 | 86) =>
+    ".BF16" }
+);
+/// The half of F2FP.MERGE_C's c that is kept (bit 72): `.H1` after c.
+///
+/// Spec: isa-spec/spec/enums/f2fp_half.toml:1 (enum `f2fp_half`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum F2fpHalf {
+    #[default]
+    H0,
+    H1,
+}
+enum_tables!(F2fpHalf, 8, [H0, H1], ["h0", "h1"], ["", ".H1"], {});
+/// F2FP.MERGE_C: b converted and merged with a half of c (the one value; it prints a fixed suffix).
+///
+/// Spec: isa-spec/spec/enums/f2fp_merge.toml:1 (enum `f2fp_merge`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum F2fpMerge {
+    #[default]
+    MergeC,
+}
+enum_tables!(F2fpMerge, 8, [MergeC], ["merge_c"], [".MERGE_C"], {});
+/// F2FP.PACK_AB: both sources converted, a to the high half, b to the low half (the one value; it prints a fixed suffix).
+///
+/// Spec: isa-spec/spec/enums/f2fp_pack.toml:1 (enum `f2fp_pack`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum F2fpPack {
+    #[default]
+    PackAb,
+}
+enum_tables!(F2fpPack, 8, [PackAb], ["pack_ab"], [".PACK_AB"], {});
+/// F2FP's rounding (bits 79..81): codes 1 and 2 are rejected up to SM89 and SM100, printed `.???1`/`.???2` on SM90 and SM120, so only RN and RZ exist.
+///
+/// Spec: isa-spec/spec/enums/f2fp_rnd.toml:1 (enum `f2fp_rnd`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum F2fpRnd {
+    #[default]
+    Rn,
+    Rz,
+}
+enum_tables!(F2fpRnd, 8, [Rn, Rz], ["rn", "rz"], ["", ".RZ"], {});
 /// F2I rounding: to nearest even (prints nothing), floor, ceil, truncate.
 ///
 /// Spec: isa-spec/spec/enums/f2i_rnd.toml:1 (enum `f2i_rnd`).
@@ -663,6 +768,24 @@ pub enum HfmtF32 {
     F32,
 }
 enum_tables!(HfmtF32, 8, [F32], ["f32"], [".F32"], {});
+/// Pascal's packed-half arithmetic output (HADD2, HMUL2, HFMA2 on SM52 and
+/// SM60, bits 49..51): both F16 lanes (unprinted), the lanes' result as one
+/// F32 (`.F32`), or one lane merged into d's low or high half (`.MRG_H0`,
+/// `.MRG_H1`; the other half keeps d's old value). The sources are F16 pairs.
+///
+/// Spec: isa-spec/spec/enums/hfmt_sm50.toml:1 (enum `hfmt_sm50`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum HfmtSm50 {
+    #[default]
+    F16,
+    F32,
+    MrgH0,
+    MrgH1,
+}
+enum_tables!(
+    HfmtSm50, 8, [F16, F32, MrgH0, MrgH1], ["f16", "f32", "mrg_h0", "mrg_h1"], ["",
+    ".F32", ".MRG_H0", ".MRG_H1"], {}
+);
 /// Packed-half multiply's denormal and zero handling (HFMA2, HMUL2; bits
 /// 76 and 80 from SM70): none, `.FMZ` (a zero product wins over an infinite
 /// or NaN one, as FMUL.FMZ), `.FTZ` (denormals flushed), or both bits set,
@@ -717,6 +840,30 @@ pub enum HswzNh1 {
 enum_tables!(
     HswzNh1, 8, [H1h0, F32, H0h0, H1h1, H0nh1], ["h1h0", "f32", "h0h0", "h1h1", "h0nh1"],
     ["", ".F32", ".H0_H0", ".H1_H1", ".H0_NH1"], {}
+);
+/// Volta+ I2I's fixed source type and saturation (the one value; it prints a fixed suffix).
+///
+/// Spec: isa-spec/spec/enums/i2i_sat_src.toml:1 (enum `i2i_sat_src`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum I2iSatSrc {
+    #[default]
+    S32Sat,
+}
+enum_tables!(I2iSatSrc, 8, [S32Sat], ["s32_sat"], [".S32.SAT"], {});
+/// The narrow result type of Volta+ I2I (bits 76..78); the source is always S32.
+///
+/// Spec: isa-spec/spec/enums/i2i_sat_type.toml:1 (enum `i2i_sat_type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum I2iSatType {
+    #[default]
+    U8,
+    S8,
+    U16,
+    S16,
+}
+enum_tables!(
+    I2iSatType, 8, [U8, S8, U16, S16], ["u8", "s8", "u16", "s16"], [".U8", ".S8", ".U16",
+    ".S16"], {}
 );
 /// I2I integer type (both ends). Maxwell/Pascal code: log2(bytes) in the low
 /// two bits, signed in bit 2 (dst at 8..10,12; src at 10..12,13); nvdisasm
@@ -858,6 +1005,16 @@ pub enum IntType {
     U32,
 }
 enum_tables!(IntType, 8, [S32, U32], ["s32", "u32"], ["", ".U32"], {});
+/// HMNMX2's `.IS_A` (SM90 on, bit 65): the op form that also writes two
+/// predicates (hmnmx2_is_a.toml); a single value, so it takes no bits.
+///
+/// Spec: isa-spec/spec/enums/is_a.toml:1 (enum `is_a`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum IsA {
+    #[default]
+    IsA,
+}
+enum_tables!(IsA, 8, [IsA], ["is_a"], [".IS_A"], {});
 /// Integer compare type: bit 73 signed (64-bit compares: isetp_type64).
 ///
 /// Spec: isa-spec/spec/enums/isetp_type.toml:1 (enum `isetp_type`).
@@ -1421,6 +1578,33 @@ enum_tables!(
     PrmtMode, 8, [Idx, F4e, B4e, Rc8, Ecl, Ecr, Rc16], ["idx", "f4e", "b4e", "rc8",
     "ecl", "ecr", "rc16"], ["", ".F4E", ".B4E", ".RC8", ".ECL", ".ECR", ".RC16"], {}
 );
+/// REDUX's reduction (bits 78..81); nvdisasm prints AND as no suffix, codes 6 and 7 as `.INVALID6`/`.INVALID7`.
+///
+/// Spec: isa-spec/spec/enums/redux_op.toml:1 (enum `redux_op`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum ReduxOp {
+    #[default]
+    And,
+    Or,
+    Xor,
+    Sum,
+    Min,
+    Max,
+}
+enum_tables!(
+    ReduxOp, 8, [And, Or, Xor, Sum, Min, Max], ["and", "or", "xor", "sum", "min", "max"],
+    ["", ".OR", ".XOR", ".SUM", ".MIN", ".MAX"], {}
+);
+/// REDUX's operand type (bit 73): unsigned by default, `.S32` signed (MIN, MAX and SUM differ).
+///
+/// Spec: isa-spec/spec/enums/redux_type.toml:1 (enum `redux_type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum ReduxType {
+    #[default]
+    U32,
+    S32,
+}
+enum_tables!(ReduxType, 8, [U32, S32], ["u32", "s32"], ["", ".S32"], {});
 /// Floating-point rounding mode.
 ///
 /// Spec: isa-spec/spec/enums/rnd.toml:1 (enum `rnd`).
@@ -1499,6 +1683,16 @@ pub enum ShrType {
     U32,
 }
 enum_tables!(ShrType, 8, [S32, U32], ["s32", "u32"], ["", ".U32"], {});
+/// A register read as its sign bit, a predicate (PLOP3's `R4.SIGN`): the
+/// only value, printed after the register (and its `.reuse`).
+///
+/// Spec: isa-spec/spec/enums/sign_src.toml:1 (enum `sign_src`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum SignSrc {
+    #[default]
+    Sign,
+}
+enum_tables!(SignSrc, 8, [Sign], ["sign"], [".SIGN"], {});
 /// Special register read by S2R/CS2R (8-bit code); texts from nvdisasm, per SM where they differ.
 ///
 /// Spec: isa-spec/spec/enums/sr.toml:1 (enum `sr`).
@@ -2287,7 +2481,10 @@ pub const fn family_of(sm: u32) -> Option<Family> {
 /// Every mnemonic (without suffixes) the spec prints, with the SMs
 /// it is printed on.
 pub const MNEMONICS: &[(&str, &[u32])] = &[
+    ("ATOM", &[50, 52, 60]),
+    ("ATOMS", &[50, 52, 60]),
     ("BFE", &[50, 52, 60]),
+    ("BFI", &[50, 52, 60]),
     ("BMOV", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("BMSK", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("BRA", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -2300,7 +2497,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("CAL", &[50, 52, 60]),
     ("CALL", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("CONT", &[50, 52, 60]),
-    ("CS2R", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("CS2R", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("CSETP", &[50, 52, 60]),
     ("DADD", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("DFMA", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -2310,6 +2507,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("DSETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("EXIT", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("F2F", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("F2FP", &[80, 86, 89, 90, 100, 120]),
     ("F2I", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("FADD", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("FADD32I", &[50, 52, 60]),
@@ -2324,12 +2522,15 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("FSEL", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("FSET", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("FSETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
-    ("HADD2", &[70, 75, 80, 86, 89, 90, 100, 120]),
-    ("HFMA2", &[70, 75, 80, 86, 89, 90, 100, 120]),
-    ("HMUL2", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("HADD2", &[52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("HFMA2", &[52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("HMNMX2", &[80, 86, 89, 90, 100, 120]),
+    ("HMUL2", &[52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("HSET2", &[52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("HSETP2", &[52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("I2F", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("I2FP", &[86, 89, 90, 100, 120]),
-    ("I2I", &[50, 52, 60]),
+    ("I2I", &[50, 52, 60, 75, 80, 86, 89, 90, 100, 120]),
     ("IABS", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("IADD", &[50, 52, 60, 120]),
     ("IADD3", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -2366,6 +2567,8 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("PSETP", &[50, 52, 60]),
     ("R2P", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("R2UR", &[75, 80, 86, 89, 90, 100, 120]),
+    ("RED", &[50, 52, 60]),
+    ("REDUX", &[80, 86, 89, 90, 100, 120]),
     ("RET", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("S2R", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("SEL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -2466,19 +2669,22 @@ pub const fn sm_bit(sm: u32) -> u64 {
     if (sm as usize) < BITS.len() { BITS[sm as usize] } else { 0 }
 }
 define_ops! {
-    Bfe(OpBfe), Bmov(OpBmov), BmovR(OpBmovR), Bmsk(OpBmsk), Bra(OpBra), BraUp(OpBraUp),
-    BraUr(OpBraUr), Break(OpBreak), Brev(OpBrev), Brk(OpBrk), BrxSm50(OpBrxSm50),
-    Bssy(OpBssy), Bsync(OpBsync), Cal(OpCal), Call(OpCall), CallAbs(OpCallAbs),
-    CallAbsR(OpCallAbsR), CallR(OpCallR), Cont(OpCont), Cs2r(OpCs2r), Cs2r32(OpCs2r32),
-    Csetp(OpCsetp), Dadd(OpDadd), Dfma(OpDfma), Dmnmx(OpDmnmx), Dmul(OpDmul),
-    Dset(OpDset), Dsetp(OpDsetp), Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64),
-    F2fSm50(OpF2fSm50), F2i(OpF2i), F2i64(OpF2i64), F2iSm50(OpF2iSm50), Fadd(OpFadd),
-    Fadd32i(OpFadd32i), Fcmp(OpFcmp), Ffma(OpFfma), Ffma32i(OpFfma32i), Flo(OpFlo),
-    Fmnmx(OpFmnmx), Fmul(OpFmul), Fmul32i(OpFmul32i), Frnd(OpFrnd), Frnd64(OpFrnd64),
-    Fsel(OpFsel), Fset(OpFset), Fsetp(OpFsetp), Hadd2(OpHadd2), Hadd2F32(OpHadd2F32),
-    Hfma2(OpHfma2), Hfma2Mma(OpHfma2Mma), Hmul2(OpHmul2), I2f(OpI2f), I2f64(OpI2f64),
-    I2fSm50(OpI2fSm50), I2fp(OpI2fp), I2i(OpI2i), Iabs(OpIabs), Iadd(OpIadd),
-    Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x), Iadd64(OpIadd64),
+    Atom(OpAtom), Atoms(OpAtoms), Bfe(OpBfe), Bfi(OpBfi), Bmov(OpBmov), BmovR(OpBmovR),
+    Bmsk(OpBmsk), Bra(OpBra), BraUp(OpBraUp), BraUr(OpBraUr), Break(OpBreak),
+    Brev(OpBrev), Brk(OpBrk), BrxSm50(OpBrxSm50), Bssy(OpBssy), Bsync(OpBsync),
+    Cal(OpCal), Call(OpCall), CallAbs(OpCallAbs), CallAbsR(OpCallAbsR), CallR(OpCallR),
+    Cont(OpCont), Cs2r(OpCs2r), Cs2r32(OpCs2r32), Cs2rSm50(OpCs2rSm50), Csetp(OpCsetp),
+    Dadd(OpDadd), Dfma(OpDfma), Dmnmx(OpDmnmx), Dmul(OpDmul), Dset(OpDset),
+    Dsetp(OpDsetp), Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64), F2fSm50(OpF2fSm50),
+    F2fp(OpF2fp), F2fpMerge(OpF2fpMerge), F2i(OpF2i), F2i64(OpF2i64), F2iSm50(OpF2iSm50),
+    Fadd(OpFadd), Fadd32i(OpFadd32i), Fcmp(OpFcmp), Ffma(OpFfma), Ffma32i(OpFfma32i),
+    Flo(OpFlo), Fmnmx(OpFmnmx), Fmul(OpFmul), Fmul32i(OpFmul32i), Frnd(OpFrnd),
+    Frnd64(OpFrnd64), Fsel(OpFsel), Fset(OpFset), Fsetp(OpFsetp), Hadd2(OpHadd2),
+    Hadd2F32(OpHadd2F32), Hadd2Sm50(OpHadd2Sm50), Hfma2(OpHfma2), Hfma2Mma(OpHfma2Mma),
+    Hfma2Sm50(OpHfma2Sm50), Hmnmx2(OpHmnmx2), Hmnmx2IsA(OpHmnmx2IsA), Hmul2(OpHmul2),
+    Hmul2Sm50(OpHmul2Sm50), Hset2(OpHset2), Hsetp2(OpHsetp2), I2f(OpI2f), I2f64(OpI2f64),
+    I2fSm50(OpI2fSm50), I2fp(OpI2fp), I2i(OpI2i), I2iSat(OpI2iSat), Iabs(OpIabs),
+    Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x), Iadd64(OpIadd64),
     Iadd64x(OpIadd64x), Iaddx(OpIaddx), Icmp(OpIcmp), Idp2a(OpIdp2a), Idp4a(OpIdp4a),
     Imad(OpImad), ImadHi(OpImadHi), ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50),
     ImadWide(OpImadWide), ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx),
@@ -2487,11 +2693,12 @@ define_ops! {
     Ldg(OpLdg), Ldl(OpLdl), Lds(OpLds), Lea(OpLea), LeaHi(OpLeaHi),
     LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX), LeaSm50(OpLeaSm50), LeaX(OpLeaX),
     Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i), Mov(OpMov), Mov32i(OpMov32i),
-    Mov64(OpMov64), Mufu(OpMufu), Nop(OpNop), P2r(OpP2r), Pbk(OpPbk), Pcnt(OpPcnt),
-    Plop3(OpPlop3), Popc(OpPopc), Prmt(OpPrmt), Pset(OpPset), Psetp(OpPsetp), R2p(OpR2p),
-    R2ur(OpR2ur), R2urOr(OpR2urOr), Ret(OpRet), RetAbs(OpRetAbs), RetSm50(OpRetSm50),
-    S2r(OpS2r), Sel(OpSel), Sel64(OpSel64), Sgxt(OpSgxt), Shf(OpShf), Shfl(OpShfl),
-    Shl(OpShl), Shr(OpShr), Ssy(OpSsy), Stg(OpStg), Stl(OpStl), Sts(OpSts), Sync(OpSync),
+    Mov64(OpMov64), Mov64i(OpMov64i), Mufu(OpMufu), Nop(OpNop), P2r(OpP2r), Pbk(OpPbk),
+    Pcnt(OpPcnt), Plop3(OpPlop3), Plop3Sign(OpPlop3Sign), Popc(OpPopc), Prmt(OpPrmt),
+    Pset(OpPset), Psetp(OpPsetp), R2p(OpR2p), R2ur(OpR2ur), R2urOr(OpR2urOr), Red(OpRed),
+    Redux(OpRedux), Ret(OpRet), RetAbs(OpRetAbs), RetSm50(OpRetSm50), S2r(OpS2r),
+    Sel(OpSel), Sel64(OpSel64), Sgxt(OpSgxt), Shf(OpShf), Shfl(OpShfl), Shl(OpShl),
+    Shr(OpShr), Ssy(OpSsy), Stg(OpStg), Stl(OpStl), Sts(OpSts), Sync(OpSync),
     Viadd(OpViadd), Vimnmx(OpVimnmx), Vote(OpVote), Voteu(OpVoteu), Warpsync(OpWarpsync),
     WarpsyncAll(OpWarpsyncAll), Xmad(OpXmad)
 }
@@ -2584,13 +2791,40 @@ static DECODE_SM50: [DecodeArm; 256] = dense_arms(
         (0x5b, decode_sm50_arm37),
         (0x5c, decode_sm50_arm38),
         (0x5d, decode_sm50_arm39),
-        (0x5e, decode_sm50_arm39),
-        (0x5f, decode_sm50_arm39),
-        (0xe2, decode_sm50_arm40),
-        (0xe3, decode_sm50_arm41),
-        (0xee, decode_sm50_arm42),
-        (0xef, decode_sm50_arm43),
-        (0xf0, decode_sm50_arm44),
+        (0x5e, decode_sm50_arm40),
+        (0x5f, decode_sm50_arm40),
+        (0x60, decode_sm50_arm41),
+        (0x61, decode_sm50_arm41),
+        (0x62, decode_sm50_arm41),
+        (0x63, decode_sm50_arm41),
+        (0x64, decode_sm50_arm41),
+        (0x65, decode_sm50_arm41),
+        (0x66, decode_sm50_arm41),
+        (0x67, decode_sm50_arm41),
+        (0x70, decode_sm50_arm42),
+        (0x71, decode_sm50_arm42),
+        (0x72, decode_sm50_arm42),
+        (0x73, decode_sm50_arm42),
+        (0x74, decode_sm50_arm42),
+        (0x75, decode_sm50_arm42),
+        (0x76, decode_sm50_arm42),
+        (0x77, decode_sm50_arm42),
+        (0x78, decode_sm50_arm43),
+        (0x79, decode_sm50_arm44),
+        (0x7a, decode_sm50_arm45),
+        (0x7b, decode_sm50_arm45),
+        (0x7c, decode_sm50_arm46),
+        (0x7d, decode_sm50_arm46),
+        (0x7e, decode_sm50_arm47),
+        (0x7f, decode_sm50_arm47),
+        (0xe2, decode_sm50_arm48),
+        (0xe3, decode_sm50_arm49),
+        (0xeb, decode_sm50_arm50),
+        (0xec, decode_sm50_arm51),
+        (0xed, decode_sm50_arm52),
+        (0xee, decode_sm50_arm53),
+        (0xef, decode_sm50_arm54),
+        (0xf0, decode_sm50_arm55),
     ],
     decode_none,
 );
@@ -2748,6 +2982,10 @@ fn decode_sm50_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpPrmt, 8 > (w, sm)
     );
     try_form!(
+        w & 0xfef8000000000000 == 0x36f0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBfi, 1 > (w, sm)
+    );
+    try_form!(
         w & 0xfef0800000000000 == 0x3680000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpDsetp, 8 > (w, sm)
     );
@@ -2789,6 +3027,10 @@ fn decode_sm50_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpPrmt, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfef8000000000000 == 0x36f0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBfi, 1 > (w, sm)
     );
     try_form!(
         w & 0xfef0800000000000 == 0x3680000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3086,6 +3328,10 @@ fn decode_sm50_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpPrmt, 9 > (w, sm)
     );
     try_form!(
+        w & 0xfff8000000000000 == 0x4bf0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBfi, 2 > (w, sm)
+    );
+    try_form!(
         w & 0xfff0800000000000 == 0x4b80000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpDsetp, 9 > (w, sm)
     );
@@ -3247,6 +3493,10 @@ fn decode_sm50_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpPset, 0 > (w, sm)
     );
     try_form!(
+        w & 0xfff8000000000000 == 0x50c8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpCs2rSm50, 0 > (w, sm)
+    );
+    try_form!(
         w & 0xfff8000000000000 == 0x5080000000000000 && matches!(sm, 52 | 60) =>
         decode_form:: < OpMufu, 11 > (w, sm)
     );
@@ -3282,6 +3532,10 @@ fn decode_sm50_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpPrmt, 10 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x53f0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBfi, 3 > (w, sm)
     );
     try_form!(
         w & 0xfff0800000000000 == 0x5340000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3378,6 +3632,10 @@ fn decode_sm50_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xffc00007f0000000 == 0x5b00000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpXmad, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5bf0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBfi, 0 > (w, sm)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5bd8000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3502,12 +3760,108 @@ fn decode_sm50_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0xfff8677e00000000 == 0x5d10000000000000 && matches!(sm, 52 | 60) =>
+        decode_form:: < OpHadd2Sm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff86e7e00000000 == 0x5d08000000000000 && matches!(sm, 52 | 60) =>
+        decode_form:: < OpHmul2Sm50, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpShf, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffc000700000080 == 0x5d20000000000000 && matches!(sm, 52 | 60) =>
+        decode_form:: < OpHsetp2, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000700000000 == 0x5d18000000000000 && matches!(sm, 52 | 60) =>
+        decode_form:: < OpHset2, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000600000000 == 0x5d00000000000000 && matches!(sm, 52 | 60) => return
+        decode_form:: < OpHfma2Sm50, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         return decode_form:: < OpShf, 7 > (w, sm)
     );
     None
 }
-fn decode_sm50_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xf880000000000000 == 0x6080000000000000 && matches!(sm, 52 | 60) => return
+        decode_form:: < OpHfma2Sm50, 3 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xf880000000000000 == 0x7000000000000000 && matches!(sm, 52 | 60) =>
+        decode_form:: < OpHfma2Sm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xf880000000000000 == 0x7080000000000000 && matches!(sm, 52 | 60) => return
+        decode_form:: < OpHfma2Sm50, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xfee8660000000000 == 0x7800000000000000 && matches!(sm, 52 | 60) =>
+        decode_form:: < OpHmul2Sm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xffa8660000000000 == 0x7880000000000000 && matches!(sm, 52 | 60) => return
+        decode_form:: < OpHmul2Sm50, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xfee8660000000000 == 0x7800000000000000 && matches!(sm, 52 | 60) => return
+        decode_form:: < OpHmul2Sm50, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xfee8670000000000 == 0x7a00000000000000 && matches!(sm, 52 | 60) =>
+        decode_form:: < OpHadd2Sm50, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfea8670000000000 == 0x7a80000000000000 && matches!(sm, 52 | 60) => return
+        decode_form:: < OpHadd2Sm50, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xfe80000000000000 == 0x7c00000000000000 && matches!(sm, 52 | 60) =>
+        decode_form:: < OpHset2, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0xfe80000000000000 == 0x7c80000000000000 && matches!(sm, 52 | 60) => return
+        decode_form:: < OpHset2, 10 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xfec0000000000080 == 0x7e00000000000000 && matches!(sm, 52 | 60) =>
+        decode_form:: < OpHsetp2, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0xfe80000000000080 == 0x7e80000000000000 && matches!(sm, 52 | 60) => return
+        decode_form:: < OpHsetp2, 10 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffff0000000ffff == 0xe2a0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpPbk, 0 > (w, sm)
@@ -3534,7 +3888,7 @@ fn decode_sm50_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpExit, 1 > (w, sm)
@@ -3553,7 +3907,44 @@ fn decode_sm50_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xfff8000000000000 == 0xebf8000000000000 && matches!(sm, 50) => decode_form::
+        < OpRed, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0xebf8000000000000 && matches!(sm, 52) => decode_form::
+        < OpRed, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0xebf8000000000000 && matches!(sm, 60) => return
+        decode_form:: < OpRed, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xff00000000000000 == 0xec00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpAtoms, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0xff00000000000000 == 0xed00000000000000 && matches!(sm, 50) => decode_form::
+        < OpAtom, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xff00000000000000 == 0xed00000000000000 && matches!(sm, 52) => decode_form::
+        < OpAtom, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xff00000000000000 == 0xed00000000000000 && matches!(sm, 60) => return
+        decode_form:: < OpAtom, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm50_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpLdg, 6 > (w, sm)
@@ -3564,7 +3955,7 @@ fn decode_sm50_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8f00000000000 == 0xef58000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpSts, 2 > (w, sm)
@@ -3603,7 +3994,7 @@ fn decode_sm50_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm50_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm50_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffffffffff0ffe0 == 0xf0f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpSync, 0 > (w, sm)
@@ -3675,13 +4066,40 @@ static PRINT_SM50: [PrintArm; 256] = dense_arms(
         (0x5b, print_sm50_arm37),
         (0x5c, print_sm50_arm38),
         (0x5d, print_sm50_arm39),
-        (0x5e, print_sm50_arm39),
-        (0x5f, print_sm50_arm39),
-        (0xe2, print_sm50_arm40),
-        (0xe3, print_sm50_arm41),
-        (0xee, print_sm50_arm42),
-        (0xef, print_sm50_arm43),
-        (0xf0, print_sm50_arm44),
+        (0x5e, print_sm50_arm40),
+        (0x5f, print_sm50_arm40),
+        (0x60, print_sm50_arm41),
+        (0x61, print_sm50_arm41),
+        (0x62, print_sm50_arm41),
+        (0x63, print_sm50_arm41),
+        (0x64, print_sm50_arm41),
+        (0x65, print_sm50_arm41),
+        (0x66, print_sm50_arm41),
+        (0x67, print_sm50_arm41),
+        (0x70, print_sm50_arm42),
+        (0x71, print_sm50_arm42),
+        (0x72, print_sm50_arm42),
+        (0x73, print_sm50_arm42),
+        (0x74, print_sm50_arm42),
+        (0x75, print_sm50_arm42),
+        (0x76, print_sm50_arm42),
+        (0x77, print_sm50_arm42),
+        (0x78, print_sm50_arm43),
+        (0x79, print_sm50_arm44),
+        (0x7a, print_sm50_arm45),
+        (0x7b, print_sm50_arm45),
+        (0x7c, print_sm50_arm46),
+        (0x7d, print_sm50_arm46),
+        (0x7e, print_sm50_arm47),
+        (0x7f, print_sm50_arm47),
+        (0xe2, print_sm50_arm48),
+        (0xe3, print_sm50_arm49),
+        (0xeb, print_sm50_arm50),
+        (0xec, print_sm50_arm51),
+        (0xed, print_sm50_arm52),
+        (0xee, print_sm50_arm53),
+        (0xef, print_sm50_arm54),
+        (0xf0, print_sm50_arm55),
     ],
     print_none,
 );
@@ -3839,6 +4257,10 @@ fn print_sm50_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpPrmt, 8 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfef8000000000000 == 0x36f0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBfi, 1 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfef0800000000000 == 0x3680000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpDsetp, 8 > (w, sm, at, out)
     );
@@ -3880,6 +4302,10 @@ fn print_sm50_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfef8800000000000 == 0x36c0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpPrmt, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfef8000000000000 == 0x36f0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBfi, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfef0800000000000 == 0x3680000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -4177,6 +4603,10 @@ fn print_sm50_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpPrmt, 9 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfff8000000000000 == 0x4bf0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBfi, 2 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfff0800000000000 == 0x4b80000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpDsetp, 9 > (w, sm, at, out)
     );
@@ -4338,6 +4768,10 @@ fn print_sm50_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpPset, 0 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfff8000000000000 == 0x50c8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpCs2rSm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfff8000000000000 == 0x5080000000000000 && matches!(sm, 52 | 60) =>
         print_form_bundled:: < OpMufu, 11 > (w, sm, at, out)
     );
@@ -4373,6 +4807,10 @@ fn print_sm50_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8800000000000 == 0x53c0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpPrmt, 10 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x53f0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBfi, 3 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff0800000000000 == 0x5340000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -4469,6 +4907,10 @@ fn print_sm50_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xffc00007f0000000 == 0x5b00000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpXmad, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0x5bf0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBfi, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8000000000000 == 0x5bd8000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -4593,12 +5035,108 @@ fn print_sm50_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0xfff8677e00000000 == 0x5d10000000000000 && matches!(sm, 52 | 60) =>
+        print_form_bundled:: < OpHadd2Sm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff86e7e00000000 == 0x5d08000000000000 && matches!(sm, 52 | 60) =>
+        print_form_bundled:: < OpHmul2Sm50, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffc000700000080 == 0x5d20000000000000 && matches!(sm, 52 | 60) =>
+        print_form_bundled:: < OpHsetp2, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000700000000 == 0x5d18000000000000 && matches!(sm, 52 | 60) =>
+        print_form_bundled:: < OpHset2, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000600000000 == 0x5d00000000000000 && matches!(sm, 52 | 60) => return
+        print_form_bundled:: < OpHfma2Sm50, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
         w & 0xf8fa801ff0000000 == 0x58f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         return print_form_bundled:: < OpShf, 7 > (w, sm, at, out)
     );
     None
 }
-fn print_sm50_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xf880000000000000 == 0x6080000000000000 && matches!(sm, 52 | 60) => return
+        print_form_bundled:: < OpHfma2Sm50, 3 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xf880000000000000 == 0x7000000000000000 && matches!(sm, 52 | 60) =>
+        print_form_bundled:: < OpHfma2Sm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xf880000000000000 == 0x7080000000000000 && matches!(sm, 52 | 60) => return
+        print_form_bundled:: < OpHfma2Sm50, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfee8660000000000 == 0x7800000000000000 && matches!(sm, 52 | 60) =>
+        print_form_bundled:: < OpHmul2Sm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffa8660000000000 == 0x7880000000000000 && matches!(sm, 52 | 60) => return
+        print_form_bundled:: < OpHmul2Sm50, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfee8660000000000 == 0x7800000000000000 && matches!(sm, 52 | 60) => return
+        print_form_bundled:: < OpHmul2Sm50, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfee8670000000000 == 0x7a00000000000000 && matches!(sm, 52 | 60) =>
+        print_form_bundled:: < OpHadd2Sm50, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfea8670000000000 == 0x7a80000000000000 && matches!(sm, 52 | 60) => return
+        print_form_bundled:: < OpHadd2Sm50, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfe80000000000000 == 0x7c00000000000000 && matches!(sm, 52 | 60) =>
+        print_form_bundled:: < OpHset2, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfe80000000000000 == 0x7c80000000000000 && matches!(sm, 52 | 60) => return
+        print_form_bundled:: < OpHset2, 10 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfec0000000000080 == 0x7e00000000000000 && matches!(sm, 52 | 60) =>
+        print_form_bundled:: < OpHsetp2, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfe80000000000080 == 0x7e80000000000000 && matches!(sm, 52 | 60) => return
+        print_form_bundled:: < OpHsetp2, 10 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffff0000000ffff == 0xe2a0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpPbk, 0 > (w, sm, at, out)
@@ -4625,7 +5163,7 @@ fn print_sm50_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffffffff0ffff == 0xe30000000000000f && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpExit, 1 > (w, sm, at, out)
@@ -4644,7 +5182,44 @@ fn print_sm50_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xfff8000000000000 == 0xebf8000000000000 && matches!(sm, 50) =>
+        print_form_bundled:: < OpRed, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0xebf8000000000000 && matches!(sm, 52) =>
+        print_form_bundled:: < OpRed, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff8000000000000 == 0xebf8000000000000 && matches!(sm, 60) => return
+        print_form_bundled:: < OpRed, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xff00000000000000 == 0xec00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpAtoms, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0xff00000000000000 == 0xed00000000000000 && matches!(sm, 50) =>
+        print_form_bundled:: < OpAtom, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff00000000000000 == 0xed00000000000000 && matches!(sm, 52) =>
+        print_form_bundled:: < OpAtom, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff00000000000000 == 0xed00000000000000 && matches!(sm, 60) => return
+        print_form_bundled:: < OpAtom, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm50_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpLdg, 6 > (w, sm, at, out)
@@ -4655,7 +5230,7 @@ fn print_sm50_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8f00000000000 == 0xef58000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpSts, 2 > (w, sm, at, out)
@@ -4694,7 +5269,7 @@ fn print_sm50_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm50_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm50_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffffffffff0ffe0 == 0xf0f8000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpSync, 0 > (w, sm, at, out)
@@ -4741,264 +5316,287 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x219, decode_sm70_arm19),
         (0x21a, decode_sm70_arm20),
         (0x21b, decode_sm70_arm21),
-        (0x220, decode_sm70_arm22),
-        (0x221, decode_sm70_arm23),
-        (0x223, decode_sm70_arm24),
-        (0x224, decode_sm70_arm25),
-        (0x225, decode_sm70_arm26),
-        (0x226, decode_sm70_arm27),
-        (0x227, decode_sm70_arm28),
-        (0x228, decode_sm70_arm29),
-        (0x229, decode_sm70_arm30),
-        (0x22a, decode_sm70_arm31),
-        (0x22b, decode_sm70_arm32),
-        (0x230, decode_sm70_arm33),
-        (0x231, decode_sm70_arm34),
-        (0x232, decode_sm70_arm35),
-        (0x235, decode_sm70_arm36),
-        (0x236, decode_sm70_arm37),
-        (0x245, decode_sm70_arm38),
-        (0x248, decode_sm70_arm39),
-        (0x2ca, decode_sm70_arm40),
-        (0x300, decode_sm70_arm41),
-        (0x301, decode_sm70_arm42),
-        (0x304, decode_sm70_arm43),
-        (0x305, decode_sm70_arm44),
-        (0x306, decode_sm70_arm45),
-        (0x307, decode_sm70_arm46),
-        (0x308, decode_sm70_arm47),
-        (0x309, decode_sm70_arm48),
-        (0x310, decode_sm70_arm49),
-        (0x311, decode_sm70_arm50),
-        (0x312, decode_sm70_arm51),
-        (0x313, decode_sm70_arm52),
-        (0x343, decode_sm70_arm53),
-        (0x344, decode_sm70_arm54),
-        (0x348, decode_sm70_arm55),
-        (0x355, decode_sm70_arm56),
-        (0x356, decode_sm70_arm57),
+        (0x21f, decode_sm70_arm22),
+        (0x220, decode_sm70_arm23),
+        (0x221, decode_sm70_arm24),
+        (0x223, decode_sm70_arm25),
+        (0x224, decode_sm70_arm26),
+        (0x225, decode_sm70_arm27),
+        (0x226, decode_sm70_arm28),
+        (0x227, decode_sm70_arm29),
+        (0x228, decode_sm70_arm30),
+        (0x229, decode_sm70_arm31),
+        (0x22a, decode_sm70_arm32),
+        (0x22b, decode_sm70_arm33),
+        (0x230, decode_sm70_arm34),
+        (0x231, decode_sm70_arm35),
+        (0x232, decode_sm70_arm36),
+        (0x233, decode_sm70_arm37),
+        (0x234, decode_sm70_arm38),
+        (0x235, decode_sm70_arm39),
+        (0x236, decode_sm70_arm40),
+        (0x238, decode_sm70_arm41),
+        (0x23e, decode_sm70_arm42),
+        (0x240, decode_sm70_arm43),
+        (0x245, decode_sm70_arm44),
+        (0x248, decode_sm70_arm45),
+        (0x2ca, decode_sm70_arm46),
+        (0x300, decode_sm70_arm47),
+        (0x301, decode_sm70_arm48),
+        (0x304, decode_sm70_arm49),
+        (0x305, decode_sm70_arm50),
+        (0x306, decode_sm70_arm51),
+        (0x307, decode_sm70_arm52),
+        (0x308, decode_sm70_arm53),
+        (0x309, decode_sm70_arm54),
+        (0x310, decode_sm70_arm55),
+        (0x311, decode_sm70_arm56),
+        (0x312, decode_sm70_arm57),
+        (0x313, decode_sm70_arm58),
+        (0x343, decode_sm70_arm59),
+        (0x344, decode_sm70_arm60),
+        (0x348, decode_sm70_arm61),
+        (0x355, decode_sm70_arm62),
+        (0x356, decode_sm70_arm63),
         (0x381, decode_sm70_arm1),
         (0x386, decode_sm70_arm2),
-        (0x387, decode_sm70_arm58),
-        (0x388, decode_sm70_arm59),
-        (0x389, decode_sm70_arm60),
-        (0x3c2, decode_sm70_arm61),
-        (0x402, decode_sm70_arm62),
-        (0x411, decode_sm70_arm63),
-        (0x416, decode_sm70_arm64),
-        (0x419, decode_sm70_arm65),
-        (0x421, decode_sm70_arm66),
-        (0x423, decode_sm70_arm67),
-        (0x424, decode_sm70_arm68),
-        (0x429, decode_sm70_arm69),
-        (0x42a, decode_sm70_arm70),
-        (0x42b, decode_sm70_arm71),
-        (0x430, decode_sm70_arm72),
-        (0x431, decode_sm70_arm73),
-        (0x435, decode_sm70_arm74),
-        (0x547, decode_sm70_arm75),
+        (0x387, decode_sm70_arm64),
+        (0x388, decode_sm70_arm65),
+        (0x389, decode_sm70_arm66),
+        (0x3c2, decode_sm70_arm67),
+        (0x3c4, decode_sm70_arm68),
+        (0x402, decode_sm70_arm69),
+        (0x411, decode_sm70_arm70),
+        (0x416, decode_sm70_arm71),
+        (0x419, decode_sm70_arm72),
+        (0x421, decode_sm70_arm73),
+        (0x423, decode_sm70_arm74),
+        (0x424, decode_sm70_arm75),
+        (0x429, decode_sm70_arm76),
+        (0x42a, decode_sm70_arm77),
+        (0x42b, decode_sm70_arm78),
+        (0x430, decode_sm70_arm79),
+        (0x431, decode_sm70_arm80),
+        (0x433, decode_sm70_arm81),
+        (0x434, decode_sm70_arm82),
+        (0x435, decode_sm70_arm83),
+        (0x547, decode_sm70_arm84),
         (0x581, decode_sm70_arm1),
         (0x586, decode_sm70_arm2),
         (0x588, decode_sm70_arm3),
-        (0x589, decode_sm70_arm76),
-        (0x607, decode_sm70_arm77),
-        (0x616, decode_sm70_arm78),
-        (0x619, decode_sm70_arm79),
-        (0x621, decode_sm70_arm80),
-        (0x623, decode_sm70_arm81),
-        (0x624, decode_sm70_arm82),
-        (0x625, decode_sm70_arm83),
-        (0x627, decode_sm70_arm84),
-        (0x629, decode_sm70_arm85),
-        (0x62a, decode_sm70_arm86),
-        (0x62b, decode_sm70_arm87),
-        (0x630, decode_sm70_arm88),
-        (0x631, decode_sm70_arm89),
-        (0x635, decode_sm70_arm90),
+        (0x589, decode_sm70_arm85),
+        (0x607, decode_sm70_arm86),
+        (0x616, decode_sm70_arm87),
+        (0x619, decode_sm70_arm88),
+        (0x621, decode_sm70_arm89),
+        (0x623, decode_sm70_arm90),
+        (0x624, decode_sm70_arm91),
+        (0x625, decode_sm70_arm92),
+        (0x627, decode_sm70_arm93),
+        (0x629, decode_sm70_arm94),
+        (0x62a, decode_sm70_arm95),
+        (0x62b, decode_sm70_arm96),
+        (0x630, decode_sm70_arm97),
+        (0x631, decode_sm70_arm98),
+        (0x633, decode_sm70_arm99),
+        (0x634, decode_sm70_arm100),
+        (0x635, decode_sm70_arm101),
         (0x781, decode_sm70_arm1),
         (0x786, decode_sm70_arm2),
         (0x788, decode_sm70_arm3),
-        (0x802, decode_sm70_arm91),
-        (0x803, decode_sm70_arm92),
-        (0x804, decode_sm70_arm93),
-        (0x805, decode_sm70_arm94),
-        (0x806, decode_sm70_arm95),
-        (0x807, decode_sm70_arm96),
-        (0x808, decode_sm70_arm97),
-        (0x809, decode_sm70_arm98),
-        (0x80a, decode_sm70_arm99),
-        (0x80b, decode_sm70_arm100),
-        (0x80c, decode_sm70_arm101),
-        (0x810, decode_sm70_arm102),
-        (0x811, decode_sm70_arm103),
-        (0x812, decode_sm70_arm104),
-        (0x813, decode_sm70_arm105),
-        (0x816, decode_sm70_arm106),
-        (0x817, decode_sm70_arm107),
-        (0x819, decode_sm70_arm108),
-        (0x81a, decode_sm70_arm109),
-        (0x81b, decode_sm70_arm110),
-        (0x81c, decode_sm70_arm111),
-        (0x820, decode_sm70_arm112),
-        (0x823, decode_sm70_arm113),
-        (0x824, decode_sm70_arm114),
-        (0x825, decode_sm70_arm115),
-        (0x827, decode_sm70_arm116),
-        (0x828, decode_sm70_arm117),
-        (0x82b, decode_sm70_arm118),
-        (0x831, decode_sm70_arm119),
-        (0x832, decode_sm70_arm120),
-        (0x835, decode_sm70_arm121),
-        (0x836, decode_sm70_arm122),
-        (0x845, decode_sm70_arm123),
-        (0x848, decode_sm70_arm124),
-        (0x886, decode_sm70_arm125),
-        (0x900, decode_sm70_arm126),
-        (0x901, decode_sm70_arm127),
-        (0x904, decode_sm70_arm128),
-        (0x905, decode_sm70_arm129),
-        (0x906, decode_sm70_arm130),
-        (0x907, decode_sm70_arm131),
-        (0x908, decode_sm70_arm132),
-        (0x909, decode_sm70_arm133),
-        (0x910, decode_sm70_arm134),
-        (0x911, decode_sm70_arm135),
-        (0x912, decode_sm70_arm136),
-        (0x913, decode_sm70_arm137),
-        (0x918, decode_sm70_arm138),
-        (0x919, decode_sm70_arm139),
-        (0x941, decode_sm70_arm140),
-        (0x942, decode_sm70_arm141),
-        (0x943, decode_sm70_arm142),
-        (0x944, decode_sm70_arm143),
-        (0x945, decode_sm70_arm144),
-        (0x947, decode_sm70_arm145),
-        (0x948, decode_sm70_arm146),
-        (0x94d, decode_sm70_arm147),
-        (0x950, decode_sm70_arm148),
-        (0x956, decode_sm70_arm149),
-        (0x981, decode_sm70_arm150),
-        (0x983, decode_sm70_arm151),
-        (0x984, decode_sm70_arm152),
-        (0x986, decode_sm70_arm153),
+        (0x802, decode_sm70_arm102),
+        (0x803, decode_sm70_arm103),
+        (0x804, decode_sm70_arm104),
+        (0x805, decode_sm70_arm105),
+        (0x806, decode_sm70_arm106),
+        (0x807, decode_sm70_arm107),
+        (0x808, decode_sm70_arm108),
+        (0x809, decode_sm70_arm109),
+        (0x80a, decode_sm70_arm110),
+        (0x80b, decode_sm70_arm111),
+        (0x80c, decode_sm70_arm112),
+        (0x810, decode_sm70_arm113),
+        (0x811, decode_sm70_arm114),
+        (0x812, decode_sm70_arm115),
+        (0x813, decode_sm70_arm116),
+        (0x816, decode_sm70_arm117),
+        (0x817, decode_sm70_arm118),
+        (0x819, decode_sm70_arm119),
+        (0x81a, decode_sm70_arm120),
+        (0x81b, decode_sm70_arm121),
+        (0x81c, decode_sm70_arm122),
+        (0x820, decode_sm70_arm123),
+        (0x823, decode_sm70_arm124),
+        (0x824, decode_sm70_arm125),
+        (0x825, decode_sm70_arm126),
+        (0x827, decode_sm70_arm127),
+        (0x828, decode_sm70_arm128),
+        (0x82b, decode_sm70_arm129),
+        (0x831, decode_sm70_arm130),
+        (0x832, decode_sm70_arm131),
+        (0x835, decode_sm70_arm132),
+        (0x836, decode_sm70_arm133),
+        (0x838, decode_sm70_arm134),
+        (0x83e, decode_sm70_arm135),
+        (0x840, decode_sm70_arm136),
+        (0x845, decode_sm70_arm137),
+        (0x848, decode_sm70_arm138),
+        (0x886, decode_sm70_arm139),
+        (0x900, decode_sm70_arm140),
+        (0x901, decode_sm70_arm141),
+        (0x904, decode_sm70_arm142),
+        (0x905, decode_sm70_arm143),
+        (0x906, decode_sm70_arm144),
+        (0x907, decode_sm70_arm145),
+        (0x908, decode_sm70_arm146),
+        (0x909, decode_sm70_arm147),
+        (0x910, decode_sm70_arm148),
+        (0x911, decode_sm70_arm149),
+        (0x912, decode_sm70_arm150),
+        (0x913, decode_sm70_arm151),
+        (0x918, decode_sm70_arm152),
+        (0x919, decode_sm70_arm153),
+        (0x941, decode_sm70_arm154),
+        (0x942, decode_sm70_arm155),
+        (0x943, decode_sm70_arm156),
+        (0x944, decode_sm70_arm157),
+        (0x945, decode_sm70_arm158),
+        (0x947, decode_sm70_arm159),
+        (0x948, decode_sm70_arm160),
+        (0x94d, decode_sm70_arm161),
+        (0x950, decode_sm70_arm162),
+        (0x956, decode_sm70_arm163),
+        (0x981, decode_sm70_arm164),
+        (0x983, decode_sm70_arm165),
+        (0x984, decode_sm70_arm166),
+        (0x986, decode_sm70_arm167),
         (0x988, decode_sm70_arm3),
-        (0x989, decode_sm70_arm154),
-        (0xa02, decode_sm70_arm155),
-        (0xa03, decode_sm70_arm156),
-        (0xa04, decode_sm70_arm157),
-        (0xa07, decode_sm70_arm158),
-        (0xa08, decode_sm70_arm159),
-        (0xa09, decode_sm70_arm160),
-        (0xa0a, decode_sm70_arm161),
-        (0xa0b, decode_sm70_arm162),
-        (0xa0c, decode_sm70_arm163),
-        (0xa10, decode_sm70_arm164),
-        (0xa11, decode_sm70_arm165),
-        (0xa12, decode_sm70_arm166),
-        (0xa13, decode_sm70_arm167),
-        (0xa16, decode_sm70_arm168),
-        (0xa17, decode_sm70_arm169),
-        (0xa19, decode_sm70_arm170),
-        (0xa1a, decode_sm70_arm171),
-        (0xa1b, decode_sm70_arm172),
-        (0xa20, decode_sm70_arm173),
-        (0xa23, decode_sm70_arm174),
-        (0xa24, decode_sm70_arm175),
-        (0xa25, decode_sm70_arm176),
-        (0xa26, decode_sm70_arm177),
-        (0xa27, decode_sm70_arm178),
-        (0xa28, decode_sm70_arm179),
-        (0xa2b, decode_sm70_arm180),
-        (0xa31, decode_sm70_arm181),
-        (0xa32, decode_sm70_arm182),
-        (0xa35, decode_sm70_arm183),
-        (0xa36, decode_sm70_arm184),
-        (0xa45, decode_sm70_arm185),
-        (0xa48, decode_sm70_arm186),
-        (0xb00, decode_sm70_arm187),
-        (0xb01, decode_sm70_arm188),
-        (0xb04, decode_sm70_arm189),
-        (0xb05, decode_sm70_arm190),
-        (0xb06, decode_sm70_arm191),
-        (0xb07, decode_sm70_arm192),
-        (0xb08, decode_sm70_arm193),
-        (0xb09, decode_sm70_arm194),
-        (0xb10, decode_sm70_arm195),
-        (0xb11, decode_sm70_arm196),
-        (0xb12, decode_sm70_arm197),
-        (0xb13, decode_sm70_arm198),
-        (0xb48, decode_sm70_arm199),
-        (0xb56, decode_sm70_arm200),
+        (0x989, decode_sm70_arm168),
+        (0xa02, decode_sm70_arm169),
+        (0xa03, decode_sm70_arm170),
+        (0xa04, decode_sm70_arm171),
+        (0xa07, decode_sm70_arm172),
+        (0xa08, decode_sm70_arm173),
+        (0xa09, decode_sm70_arm174),
+        (0xa0a, decode_sm70_arm175),
+        (0xa0b, decode_sm70_arm176),
+        (0xa0c, decode_sm70_arm177),
+        (0xa10, decode_sm70_arm178),
+        (0xa11, decode_sm70_arm179),
+        (0xa12, decode_sm70_arm180),
+        (0xa13, decode_sm70_arm181),
+        (0xa16, decode_sm70_arm182),
+        (0xa17, decode_sm70_arm183),
+        (0xa19, decode_sm70_arm184),
+        (0xa1a, decode_sm70_arm185),
+        (0xa1b, decode_sm70_arm186),
+        (0xa1f, decode_sm70_arm187),
+        (0xa20, decode_sm70_arm188),
+        (0xa23, decode_sm70_arm189),
+        (0xa24, decode_sm70_arm190),
+        (0xa25, decode_sm70_arm191),
+        (0xa26, decode_sm70_arm192),
+        (0xa27, decode_sm70_arm193),
+        (0xa28, decode_sm70_arm194),
+        (0xa2b, decode_sm70_arm195),
+        (0xa31, decode_sm70_arm196),
+        (0xa32, decode_sm70_arm197),
+        (0xa35, decode_sm70_arm198),
+        (0xa36, decode_sm70_arm199),
+        (0xa38, decode_sm70_arm200),
+        (0xa3e, decode_sm70_arm201),
+        (0xa40, decode_sm70_arm202),
+        (0xa45, decode_sm70_arm203),
+        (0xa48, decode_sm70_arm204),
+        (0xb00, decode_sm70_arm205),
+        (0xb01, decode_sm70_arm206),
+        (0xb04, decode_sm70_arm207),
+        (0xb05, decode_sm70_arm208),
+        (0xb06, decode_sm70_arm209),
+        (0xb07, decode_sm70_arm210),
+        (0xb08, decode_sm70_arm211),
+        (0xb09, decode_sm70_arm212),
+        (0xb10, decode_sm70_arm213),
+        (0xb11, decode_sm70_arm214),
+        (0xb12, decode_sm70_arm215),
+        (0xb13, decode_sm70_arm216),
+        (0xb48, decode_sm70_arm217),
+        (0xb56, decode_sm70_arm218),
         (0xb81, decode_sm70_arm1),
-        (0xb82, decode_sm70_arm201),
+        (0xb82, decode_sm70_arm219),
         (0xb86, decode_sm70_arm2),
         (0xb88, decode_sm70_arm3),
-        (0xc02, decode_sm70_arm202),
-        (0xc03, decode_sm70_arm203),
-        (0xc04, decode_sm70_arm204),
-        (0xc07, decode_sm70_arm205),
-        (0xc08, decode_sm70_arm206),
-        (0xc09, decode_sm70_arm207),
-        (0xc0a, decode_sm70_arm208),
-        (0xc0b, decode_sm70_arm209),
-        (0xc0c, decode_sm70_arm210),
-        (0xc10, decode_sm70_arm211),
-        (0xc11, decode_sm70_arm212),
-        (0xc12, decode_sm70_arm213),
-        (0xc13, decode_sm70_arm214),
-        (0xc16, decode_sm70_arm215),
-        (0xc17, decode_sm70_arm216),
-        (0xc19, decode_sm70_arm217),
-        (0xc1a, decode_sm70_arm218),
-        (0xc1b, decode_sm70_arm219),
-        (0xc20, decode_sm70_arm220),
-        (0xc23, decode_sm70_arm221),
-        (0xc24, decode_sm70_arm222),
-        (0xc25, decode_sm70_arm223),
-        (0xc26, decode_sm70_arm224),
-        (0xc27, decode_sm70_arm225),
-        (0xc28, decode_sm70_arm226),
-        (0xc2b, decode_sm70_arm227),
-        (0xc31, decode_sm70_arm228),
-        (0xc32, decode_sm70_arm229),
-        (0xc35, decode_sm70_arm230),
-        (0xc36, decode_sm70_arm231),
-        (0xc45, decode_sm70_arm232),
-        (0xc48, decode_sm70_arm233),
-        (0xd00, decode_sm70_arm234),
-        (0xd01, decode_sm70_arm235),
-        (0xd04, decode_sm70_arm236),
-        (0xd05, decode_sm70_arm237),
-        (0xd06, decode_sm70_arm238),
-        (0xd07, decode_sm70_arm239),
-        (0xd08, decode_sm70_arm240),
-        (0xd09, decode_sm70_arm241),
-        (0xd10, decode_sm70_arm242),
-        (0xd11, decode_sm70_arm243),
-        (0xd12, decode_sm70_arm244),
-        (0xd13, decode_sm70_arm245),
+        (0xc02, decode_sm70_arm220),
+        (0xc03, decode_sm70_arm221),
+        (0xc04, decode_sm70_arm222),
+        (0xc07, decode_sm70_arm223),
+        (0xc08, decode_sm70_arm224),
+        (0xc09, decode_sm70_arm225),
+        (0xc0a, decode_sm70_arm226),
+        (0xc0b, decode_sm70_arm227),
+        (0xc0c, decode_sm70_arm228),
+        (0xc10, decode_sm70_arm229),
+        (0xc11, decode_sm70_arm230),
+        (0xc12, decode_sm70_arm231),
+        (0xc13, decode_sm70_arm232),
+        (0xc16, decode_sm70_arm233),
+        (0xc17, decode_sm70_arm234),
+        (0xc19, decode_sm70_arm235),
+        (0xc1a, decode_sm70_arm236),
+        (0xc1b, decode_sm70_arm237),
+        (0xc20, decode_sm70_arm238),
+        (0xc23, decode_sm70_arm239),
+        (0xc24, decode_sm70_arm240),
+        (0xc25, decode_sm70_arm241),
+        (0xc26, decode_sm70_arm242),
+        (0xc27, decode_sm70_arm243),
+        (0xc28, decode_sm70_arm244),
+        (0xc2b, decode_sm70_arm245),
+        (0xc31, decode_sm70_arm246),
+        (0xc32, decode_sm70_arm247),
+        (0xc35, decode_sm70_arm248),
+        (0xc36, decode_sm70_arm249),
+        (0xc38, decode_sm70_arm250),
+        (0xc3e, decode_sm70_arm251),
+        (0xc40, decode_sm70_arm252),
+        (0xc45, decode_sm70_arm253),
+        (0xc48, decode_sm70_arm254),
+        (0xd00, decode_sm70_arm255),
+        (0xd01, decode_sm70_arm256),
+        (0xd04, decode_sm70_arm257),
+        (0xd05, decode_sm70_arm258),
+        (0xd06, decode_sm70_arm259),
+        (0xd07, decode_sm70_arm260),
+        (0xd08, decode_sm70_arm261),
+        (0xd09, decode_sm70_arm262),
+        (0xd10, decode_sm70_arm263),
+        (0xd11, decode_sm70_arm264),
+        (0xd12, decode_sm70_arm265),
+        (0xd13, decode_sm70_arm266),
         (0xd81, decode_sm70_arm1),
         (0xd86, decode_sm70_arm2),
         (0xd88, decode_sm70_arm3),
-        (0xe07, decode_sm70_arm246),
-        (0xe16, decode_sm70_arm247),
-        (0xe19, decode_sm70_arm248),
-        (0xe21, decode_sm70_arm249),
-        (0xe23, decode_sm70_arm250),
-        (0xe24, decode_sm70_arm251),
-        (0xe25, decode_sm70_arm252),
-        (0xe27, decode_sm70_arm253),
-        (0xe29, decode_sm70_arm254),
-        (0xe2a, decode_sm70_arm255),
-        (0xe2b, decode_sm70_arm256),
-        (0xe30, decode_sm70_arm257),
-        (0xe31, decode_sm70_arm258),
-        (0xe35, decode_sm70_arm259),
-        (0xf56, decode_sm70_arm260),
+        (0xe07, decode_sm70_arm267),
+        (0xe16, decode_sm70_arm268),
+        (0xe19, decode_sm70_arm269),
+        (0xe21, decode_sm70_arm270),
+        (0xe23, decode_sm70_arm271),
+        (0xe24, decode_sm70_arm272),
+        (0xe25, decode_sm70_arm273),
+        (0xe27, decode_sm70_arm274),
+        (0xe29, decode_sm70_arm275),
+        (0xe2a, decode_sm70_arm276),
+        (0xe2b, decode_sm70_arm277),
+        (0xe30, decode_sm70_arm278),
+        (0xe31, decode_sm70_arm279),
+        (0xe33, decode_sm70_arm280),
+        (0xe34, decode_sm70_arm281),
+        (0xe35, decode_sm70_arm282),
+        (0xf56, decode_sm70_arm283),
         (0xf81, decode_sm70_arm1),
         (0xf86, decode_sm70_arm2),
         (0xf88, decode_sm70_arm3),
-        (0xf89, decode_sm70_arm261),
+        (0xf89, decode_sm70_arm284),
     ],
     decode_none,
 );
@@ -5217,27 +5815,34 @@ fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0x1fff80100000000000000000fff == 0x21f && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpPlop3Sign, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 0 > (w,
         sm)
     );
     None
 }
-fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x221 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFadd, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x223 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 0 > (w, sm)
@@ -5249,7 +5854,7 @@ fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 0 > (w, sm)
@@ -5261,7 +5866,7 @@ fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff900ffffff0000000fff == 0x226 && matches!(sm, 70) => decode_form:: <
         OpIdp4a, 3 > (w, sm)
@@ -5280,14 +5885,14 @@ fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDmul, 0 > (w, sm)
@@ -5298,7 +5903,7 @@ fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDadd, 0 > (w, sm)
@@ -5309,7 +5914,7 @@ fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x22a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDsetp, 3 > (w, sm)
@@ -5320,7 +5925,7 @@ fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 0 > (w, sm)
@@ -5331,7 +5936,7 @@ fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x40000000000000000230 && matches!(sm, 86 |
         89) => decode_form:: < OpHadd2F32, 0 > (w, sm)
@@ -5354,7 +5959,7 @@ fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x231 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 0 > (w, sm)
@@ -5373,7 +5978,7 @@ fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x232 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHmul2, 0 > (w, sm)
@@ -5384,7 +5989,29 @@ fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff87e001f0fffff0000000fff == 0x233 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => decode_form:: < OpHset2, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87e001c0fffff0000000fff == 0x233 && matches!(sm, 90 | 100 | 120) =>
+        return decode_form:: < OpHset2, 4 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff800001f0fffff0000ff0fff == 0x234 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => decode_form:: < OpHsetp2, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff800001c0fffff0000ff0fff == 0x234 && matches!(sm, 90 | 100 | 120) =>
+        return decode_form:: < OpHsetp2, 4 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x235 && matches!(sm, 120) => decode_form::
         < OpIadd, 3 > (w, sm)
@@ -5411,21 +6038,58 @@ fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x236 && matches!(sm, 90 | 100) => return
         decode_form:: < OpViadd, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff8000000ffffff0000000fff == 0x238 && matches!(sm, 75 | 80 | 86 | 89 | 90
+        | 100 | 120) => return decode_form:: < OpI2iSat, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffeee4600ffffff0000000fff == 0x23e && matches!(sm, 80 | 86 | 89 | 90 |
+        100 | 120) => decode_form:: < OpF2fp, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffeee4600ffffff0000000fff == 0x4000000000000000023e && matches!(sm, 80 |
+        86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2fpMerge, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff85cb3ff0fffff0000000fff == 0x240 && matches!(sm, 80) => decode_form:: <
+        OpHmnmx2, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff858b3ff0fffff0000000fff == 0x240 && matches!(sm, 86 | 89) =>
+        decode_form:: < OpHmnmx2, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff858b3ff0fffff0000000fff == 0x240 && matches!(sm, 90 | 100 | 120) =>
+        decode_form:: < OpHmnmx2, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff858b3030fffff0000000fff == 0x20000000000000240 && matches!(sm, 90 | 100
+        | 120) => return decode_form:: < OpHmnmx2IsA, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x10000000000000000245 && matches!(sm, 86 |
         89 | 90 | 100 | 120) => return decode_form:: < OpI2fp, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
         => decode_form:: < OpVimnmx, 3 > (w, sm)
@@ -5440,7 +6104,7 @@ fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1ffffffffffff00000fff == 0x2ca && matches!(sm, 90) => decode_form:: <
         OpR2ur, 1 > (w, sm)
@@ -5459,49 +6123,49 @@ fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x300 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFlo, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x301 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBrev, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x304 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x305 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x306 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x307 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFrnd, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) => decode_form:: <
         OpMufu, 0 > (w, sm)
@@ -5516,42 +6180,42 @@ fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x309 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPopc, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x310 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x311 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x312 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x313 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFrnd64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCallAbsR, 0 > (w, sm)
@@ -5562,7 +6226,7 @@ fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCallR, 0 > (w, sm)
@@ -5573,7 +6237,7 @@ fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff00ffff0fff == 0x348 && matches!(sm, 70 | 75) =>
         decode_form:: < OpWarpsync, 0 > (w, sm)
@@ -5588,28 +6252,28 @@ fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffffffffffff0000fff == 0x355 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmovR, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffefffffffffff00f0ff0fff == 0x356 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmov, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8ff1ff0000000000ff0fff == 0x387 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpStl, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff1ff0000000000ff0fff == 0x388 && matches!(sm, 70) => decode_form:: <
         OpSts, 1 > (w, sm)
@@ -5620,7 +6284,7 @@ fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x389 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpShfl, 0 > (w, sm)
@@ -5631,7 +6295,7 @@ fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1ffffffffffff00c00fff == 0x3c2 && matches!(sm, 75 | 80 | 86 | 89) =>
         decode_form:: < OpR2ur, 0 > (w, sm)
@@ -5642,14 +6306,25 @@ fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
-        w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) => return
-        decode_form:: < OpMov64, 1 > (w, sm)
+        w & 0x80000000000000000000fff == 0x3c4 && matches!(sm, 80 | 86 | 89 | 90) =>
+        decode_form:: < OpRedux, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x3c4 && matches!(sm, 100 | 120) => return
+        decode_form:: < OpRedux, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x402 && matches!(sm, 120) => return
+        decode_form:: < OpMov64i, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLeaHi, 4 > (w, sm)
@@ -5661,35 +6336,35 @@ fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPrmt, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpShf, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFadd, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 4 > (w, sm)
@@ -5701,7 +6376,7 @@ fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDadd, 1 > (w, sm)
@@ -5712,7 +6387,7 @@ fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDsetp, 0 > (w, sm)
@@ -5723,7 +6398,7 @@ fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 4 > (w, sm)
@@ -5734,7 +6409,7 @@ fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0000000000000fff == 0x40000000000000000430 && matches!(sm, 86 |
         89) => decode_form:: < OpHadd2F32, 1 > (w, sm)
@@ -5757,7 +6432,7 @@ fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x431 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 4 > (w, sm)
@@ -5776,7 +6451,29 @@ fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff87e001f0000000000000fff == 0x433 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => decode_form:: < OpHset2, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87e001c0000000000000fff == 0x433 && matches!(sm, 90 | 100 | 120) =>
+        return decode_form:: < OpHset2, 5 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff800001f0000000000ff0fff == 0x434 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => decode_form:: < OpHsetp2, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff800001c0000000000ff0fff == 0x434 && matches!(sm, 90 | 100 | 120) =>
+        return decode_form:: < OpHsetp2, 5 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c000000000000000fff == 0x435 && matches!(sm, 80 | 86 | 89) =>
         decode_form:: < OpHfma2Mma, 4 > (w, sm)
@@ -5787,7 +6484,7 @@ fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 89) => decode_form:: < OpBraUp, 0 > (w, sm)
@@ -5798,7 +6495,7 @@ fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x589 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpShfl, 1 > (w, sm)
@@ -5809,42 +6506,42 @@ fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) => return
         decode_form:: < OpSel64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPrmt, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpShf, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImad, 5 > (w, sm)
@@ -5855,7 +6552,7 @@ fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImadWide, 4 > (w, sm)
@@ -5866,35 +6563,35 @@ fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return decode_form:: < OpImadHi, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDsetp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff080000ff00000fff == 0x40000000000000000630 && matches!(sm, 86 |
         89) => decode_form:: < OpHadd2F32, 2 > (w, sm)
@@ -5917,7 +6614,7 @@ fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0x631 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 5 > (w, sm)
@@ -5936,7 +6633,29 @@ fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff87e001f080000ff00000fff == 0x633 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => decode_form:: < OpHset2, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87e001c080000ff00000fff == 0x633 && matches!(sm, 90) => return
+        decode_form:: < OpHset2, 6 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff800001f080000ff00ff0fff == 0x634 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => decode_form:: < OpHsetp2, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff800001c080000ff00ff0fff == 0x634 && matches!(sm, 90) => return
+        decode_form:: < OpHsetp2, 6 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0x635 && matches!(sm, 80 | 86 | 89) =>
         decode_form:: < OpHfma2Mma, 5 > (w, sm)
@@ -5947,28 +6666,28 @@ fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpMov, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff0000000000000fff == 0x803 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpP2r, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff0000000000ff0fff == 0x804 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpR2p, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpCs2r, 0 > (w, sm)
@@ -5979,28 +6698,28 @@ fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871fcffffffffffff000fff == 0x806 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpVote, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpSel, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsel, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 1 > (w, sm)
@@ -6015,21 +6734,21 @@ fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff0000000000000fff == 0x80a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFset, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsetp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIsetp, 1 > (w, sm)
@@ -6040,7 +6759,7 @@ fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIadd3, 1 > (w, sm)
@@ -6052,7 +6771,7 @@ fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 1 > (w, sm)
@@ -6072,28 +6791,28 @@ fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpLop3, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpIabs, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPrmt, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => decode_form:: < OpImnmx, 1 > (w, sm)
@@ -6108,28 +6827,28 @@ fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpShf, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5ff0000000000000fff == 0x81a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpSgxt, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7ff0000000000000fff == 0x81b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmsk, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpPlop3, 0 > (w, sm)
@@ -6140,7 +6859,7 @@ fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 1 > (w,
@@ -6148,14 +6867,14 @@ fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 1 > (w, sm)
@@ -6167,7 +6886,7 @@ fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 1 > (w, sm)
@@ -6179,14 +6898,14 @@ fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDmul, 1 > (w, sm)
@@ -6197,7 +6916,7 @@ fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 1 > (w, sm)
@@ -6208,7 +6927,7 @@ fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x831 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 1 > (w, sm)
@@ -6227,7 +6946,7 @@ fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0000000000000fff == 0x832 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHmul2, 1 > (w, sm)
@@ -6238,7 +6957,7 @@ fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120) => decode_form::
         < OpIadd, 4 > (w, sm)
@@ -6265,21 +6984,58 @@ fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff0000000000000fff == 0x836 && matches!(sm, 90 | 100) => return
         decode_form:: < OpViadd, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff80000000000000000000fff == 0x838 && matches!(sm, 75 | 80 | 86 | 89 | 90
+        | 100 | 120) => return decode_form:: < OpI2iSat, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffeee46000000000000000fff == 0x83e && matches!(sm, 80 | 86 | 89 | 90 |
+        100 | 120) => decode_form:: < OpF2fp, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffeee46000000000000000fff == 0x4000000000000000083e && matches!(sm, 80 |
+        86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2fpMerge, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff85cb3ff0000000000000fff == 0x840 && matches!(sm, 80) => decode_form:: <
+        OpHmnmx2, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff858b3ff0000000000000fff == 0x840 && matches!(sm, 86 | 89) =>
+        decode_form:: < OpHmnmx2, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff858b3ff0000000000000fff == 0x840 && matches!(sm, 90 | 100 | 120) =>
+        decode_form:: < OpHmnmx2, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff858b3030000000000000fff == 0x20000000000000840 && matches!(sm, 90 | 100
+        | 120) => return decode_form:: < OpHmnmx2IsA, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bff00000000ff000fff == 0x10000000000000000845 && matches!(sm, 86 |
         89 | 90 | 100 | 120) => return decode_form:: < OpI2fp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => decode_form:: < OpVimnmx, 4 > (w, sm)
@@ -6294,7 +7050,7 @@ fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871fcffffffffffffc00fff == 0x886 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => decode_form:: < OpVoteu, 0 > (w, sm)
@@ -6305,49 +7061,49 @@ fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFlo, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBrev, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x907 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFrnd, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) => decode_form:: <
         OpMufu, 1 > (w, sm)
@@ -6362,56 +7118,56 @@ fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPopc, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x913 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFrnd64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpNop, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpS2r, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x941 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpBsync, 0 > (w, sm)
@@ -6422,7 +7178,7 @@ fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x942 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpBreak, 0 > (w, sm)
@@ -6433,7 +7189,7 @@ fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCallAbs, 0 > (w, sm)
@@ -6444,7 +7200,7 @@ fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCall, 0 > (w, sm)
@@ -6455,7 +7211,7 @@ fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff00000003fff00fff == 0x945 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpBssy, 0 > (w, sm)
@@ -6466,7 +7222,7 @@ fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpBra, 0 > (w, sm)
@@ -6489,7 +7245,7 @@ fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff00000000ffff0fff == 0x948 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpWarpsync, 2 > (w, sm)
@@ -6500,14 +7256,14 @@ fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpExit, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpRet, 2 > (w, sm)
@@ -6550,14 +7306,14 @@ fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffefffff00000000f0ff0fff == 0x956 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmov, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70)
         => decode_form:: < OpLdg, 1 > (w, sm)
@@ -6584,7 +7340,7 @@ fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8ff1ff000000ff00000fff == 0x983 && matches!(sm, 70) => decode_form:: <
         OpLdl, 1 > (w, sm)
@@ -6595,7 +7351,7 @@ fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffe1ff000000ff00000fff == 0x984 && matches!(sm, 70) => decode_form:: <
         OpLds, 1 > (w, sm)
@@ -6610,7 +7366,7 @@ fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
         86 | 89 | 90) => decode_form:: < OpStg, 2 > (w, sm)
@@ -6641,7 +7397,7 @@ fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x989 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpShfl, 2 > (w, sm)
@@ -6652,42 +7408,42 @@ fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpMov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcffff80000ff00000fff == 0xa03 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpP2r, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcffff80000ff00ff0fff == 0xa04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpR2p, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpSel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFsel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 2 > (w, sm)
@@ -6702,28 +7458,28 @@ fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff380000ff00000fff == 0xa0a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFset, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpIsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpIadd3, 2 > (w, sm)
@@ -6734,7 +7490,7 @@ fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90) => decode_form:: < OpLea, 2 > (w, sm)
@@ -6753,70 +7509,77 @@ fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpLop3, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpIabs, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPrmt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return decode_form:: < OpImnmx, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpShf, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5fff80000ff00000fff == 0xa1a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpSgxt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7fff80000ff00000fff == 0xa1b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpBmsk, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff8010000380000ff00000fff == 0xa1f && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpPlop3Sign, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => return decode_form:: < OpFmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImad, 2 > (w, sm)
@@ -6827,7 +7590,7 @@ fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImadWide, 2 > (w, sm)
@@ -6838,7 +7601,7 @@ fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff900f80000ff00000fff == 0xa26 && matches!(sm, 70) => decode_form:: <
         OpIdp4a, 4 > (w, sm)
@@ -6857,28 +7620,28 @@ fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return decode_form:: < OpImadHi, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 2 > (w, sm)
@@ -6897,7 +7660,7 @@ fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHmul2, 2 > (w, sm)
@@ -6908,7 +7671,7 @@ fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 89) =>
         decode_form:: < OpHfma2Mma, 2 > (w, sm)
@@ -6919,70 +7682,107 @@ fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff780000ff00000fff == 0xa36 && matches!(sm, 90) => return
         decode_form:: < OpViadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff8000000f80000ff00000fff == 0xa38 && matches!(sm, 75 | 80 | 86 | 89 |
+        90) => return decode_form:: < OpI2iSat, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffeee4600f80000ff00000fff == 0xa3e && matches!(sm, 80 | 86 | 89 | 90) =>
+        decode_form:: < OpF2fp, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffeee4600f80000ff00000fff == 0x40000000000000000a3e && matches!(sm, 80 |
+        86 | 89 | 90) => return decode_form:: < OpF2fpMerge, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff85cb3ff080000ff00000fff == 0xa40 && matches!(sm, 80) => decode_form:: <
+        OpHmnmx2, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff858b3ff080000ff00000fff == 0xa40 && matches!(sm, 86 | 89) =>
+        decode_form:: < OpHmnmx2, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff858b3ff080000ff00000fff == 0xa40 && matches!(sm, 90) => decode_form:: <
+        OpHmnmx2, 10 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff858b303080000ff00000fff == 0x20000000000000a40 && matches!(sm, 90) =>
+        return decode_form:: < OpHmnmx2IsA, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bfff80000ffff000fff == 0x10000000000000000a45 && matches!(sm, 86 |
         89 | 90) => return decode_form:: < OpI2fp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return decode_form:: < OpVimnmx, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm205(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFlo, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpBrev, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2i, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpI2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFrnd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => decode_form:: <
         OpMufu, 2 > (w, sm)
@@ -6997,56 +7797,56 @@ fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPopc, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2i64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpI2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff380000ffff000fff == 0xb13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFrnd64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => return decode_form:: < OpWarpsync, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpBmov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 89 | 90 |
         100 | 120) => decode_form:: < OpLdc, 0 > (w, sm)
@@ -7057,10 +7857,10 @@ fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
-        120) => decode_form:: < OpMov64, 2 > (w, sm)
+        120) => decode_form:: < OpMov64, 1 > (w, sm)
     );
     try_form!(
         w & 0x1fffffff0ffffffff00ff000fff == 0x80000000000000000000c02 && matches!(sm, 75
@@ -7068,35 +7868,35 @@ fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm221(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x80000000000000000000c03 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpP2r, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x80000000000000000000c04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpR2p, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm205(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpSel, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFsel, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm225(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => decode_form:: < OpFmnmx, 3 > (w, sm)
@@ -7111,21 +7911,21 @@ fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x80000000000000000000c0a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFset, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFsetp, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm228(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIsetp, 3 > (w, sm)
@@ -7136,7 +7936,7 @@ fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm229(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIadd3, 3 > (w, sm)
@@ -7147,7 +7947,7 @@ fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 3 > (w, sm)
@@ -7166,28 +7966,28 @@ fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpLop3, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpIabs, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm233(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPrmt, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpImnmx, 3 > (w, sm)
@@ -7202,42 +8002,42 @@ fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpShf, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x80000000000000000000c1a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpSgxt, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x80000000000000000000c1b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpBmsk, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm221(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFfma, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 3 > (w, sm)
@@ -7248,7 +8048,7 @@ fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 3 > (w, sm)
@@ -7260,7 +8060,7 @@ fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff100ffffff0000000fff == 0x80000000000000000000c26 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIdp4a, 2 > (w, sm)
@@ -7271,14 +8071,14 @@ fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm225(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDmul, 3 > (w, sm)
@@ -7289,7 +8089,7 @@ fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm245(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDfma, 3 > (w, sm)
@@ -7300,7 +8100,7 @@ fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm228(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm246(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 3 > (w, sm)
@@ -7319,7 +8119,7 @@ fn decode_sm70_arm228(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm229(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm247(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpHmul2, 3 > (w, sm)
@@ -7330,7 +8130,7 @@ fn decode_sm70_arm229(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm248(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120) => decode_form:: < OpIadd, 5 > (w, sm)
@@ -7357,21 +8157,58 @@ fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x80000000000000000000c36 && matches!(sm, 90
         | 100) => return decode_form:: < OpViadd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm250(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c38 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2iSat, 3 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffeee4600ffffff0000000fff == 0x80000000000000000000c3e && matches!(sm, 80
+        | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpF2fp, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffeee4600ffffff0000000fff == 0x80040000000000000000c3e && matches!(sm, 80
+        | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2fpMerge, 3 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff85cb3ff0fffff0000000fff == 0x80000000000000000000c40 && matches!(sm,
+        80) => decode_form:: < OpHmnmx2, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff858b3ff0fffff0000000fff == 0x80000000000000000000c40 && matches!(sm, 86
+        | 89) => decode_form:: < OpHmnmx2, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff858b3ff0fffff0000000fff == 0x80000000000000000000c40 && matches!(sm, 90
+        | 100 | 120) => decode_form:: < OpHmnmx2, 11 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff858b3030fffff0000000fff == 0x80000020000000000000c40 && matches!(sm, 90
+        | 100 | 120) => return decode_form:: < OpHmnmx2IsA, 3 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x80010000000000000000c45 && matches!(sm, 86
         | 89 | 90 | 100 | 120) => return decode_form:: < OpI2fp, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm233(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => decode_form:: < OpVimnmx, 6 > (w, sm)
@@ -7386,49 +8223,49 @@ fn decode_sm70_arm233(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFlo, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpBrev, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm257(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2f, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2i, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2f, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFrnd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpMufu, 6 > (w, sm)
@@ -7439,77 +8276,77 @@ fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm262(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPopc, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm263(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2f64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2i64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm265(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2f64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm245(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm266(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x80000000000000000000d13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFrnd64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm246(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm267(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120) => return decode_form:: < OpSel64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm247(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm268(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPrmt, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm248(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm269(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpShf, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm270(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFadd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm250(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm271(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFfma, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm272(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 6 > (w, sm)
@@ -7520,7 +8357,7 @@ fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm273(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 5 > (w, sm)
@@ -7532,14 +8369,14 @@ fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm274(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm275(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDadd, 3 > (w, sm)
@@ -7550,7 +8387,7 @@ fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm276(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDsetp, 2 > (w, sm)
@@ -7561,7 +8398,7 @@ fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm277(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDfma, 6 > (w, sm)
@@ -7572,7 +8409,7 @@ fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm257(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 89) => decode_form:: < OpHadd2F32, 3 > (w, sm)
@@ -7595,7 +8432,7 @@ fn decode_sm70_arm257(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 6 > (w, sm)
@@ -7614,7 +8451,29 @@ fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm280(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff87e001f0fffff0000000fff == 0x80000000000000000000e33 && matches!(sm, 75
+        | 80 | 86 | 89) => decode_form:: < OpHset2, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87e001c0fffff0000000fff == 0x80000000000000000000e33 && matches!(sm, 90
+        | 100 | 120) => return decode_form:: < OpHset2, 7 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm281(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff800001f0fffff0000ff0fff == 0x80000000000000000000e34 && matches!(sm, 75
+        | 80 | 86 | 89) => decode_form:: < OpHsetp2, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff800001c0fffff0000ff0fff == 0x80000000000000000000e34 && matches!(sm, 90
+        | 100 | 120) => return decode_form:: < OpHsetp2, 7 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm282(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 89) => decode_form:: < OpHfma2Mma, 6 > (w, sm)
@@ -7625,14 +8484,14 @@ fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmov, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpShfl, 3 > (w, sm)
@@ -7672,264 +8531,287 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x219, print_sm70_arm19),
         (0x21a, print_sm70_arm20),
         (0x21b, print_sm70_arm21),
-        (0x220, print_sm70_arm22),
-        (0x221, print_sm70_arm23),
-        (0x223, print_sm70_arm24),
-        (0x224, print_sm70_arm25),
-        (0x225, print_sm70_arm26),
-        (0x226, print_sm70_arm27),
-        (0x227, print_sm70_arm28),
-        (0x228, print_sm70_arm29),
-        (0x229, print_sm70_arm30),
-        (0x22a, print_sm70_arm31),
-        (0x22b, print_sm70_arm32),
-        (0x230, print_sm70_arm33),
-        (0x231, print_sm70_arm34),
-        (0x232, print_sm70_arm35),
-        (0x235, print_sm70_arm36),
-        (0x236, print_sm70_arm37),
-        (0x245, print_sm70_arm38),
-        (0x248, print_sm70_arm39),
-        (0x2ca, print_sm70_arm40),
-        (0x300, print_sm70_arm41),
-        (0x301, print_sm70_arm42),
-        (0x304, print_sm70_arm43),
-        (0x305, print_sm70_arm44),
-        (0x306, print_sm70_arm45),
-        (0x307, print_sm70_arm46),
-        (0x308, print_sm70_arm47),
-        (0x309, print_sm70_arm48),
-        (0x310, print_sm70_arm49),
-        (0x311, print_sm70_arm50),
-        (0x312, print_sm70_arm51),
-        (0x313, print_sm70_arm52),
-        (0x343, print_sm70_arm53),
-        (0x344, print_sm70_arm54),
-        (0x348, print_sm70_arm55),
-        (0x355, print_sm70_arm56),
-        (0x356, print_sm70_arm57),
+        (0x21f, print_sm70_arm22),
+        (0x220, print_sm70_arm23),
+        (0x221, print_sm70_arm24),
+        (0x223, print_sm70_arm25),
+        (0x224, print_sm70_arm26),
+        (0x225, print_sm70_arm27),
+        (0x226, print_sm70_arm28),
+        (0x227, print_sm70_arm29),
+        (0x228, print_sm70_arm30),
+        (0x229, print_sm70_arm31),
+        (0x22a, print_sm70_arm32),
+        (0x22b, print_sm70_arm33),
+        (0x230, print_sm70_arm34),
+        (0x231, print_sm70_arm35),
+        (0x232, print_sm70_arm36),
+        (0x233, print_sm70_arm37),
+        (0x234, print_sm70_arm38),
+        (0x235, print_sm70_arm39),
+        (0x236, print_sm70_arm40),
+        (0x238, print_sm70_arm41),
+        (0x23e, print_sm70_arm42),
+        (0x240, print_sm70_arm43),
+        (0x245, print_sm70_arm44),
+        (0x248, print_sm70_arm45),
+        (0x2ca, print_sm70_arm46),
+        (0x300, print_sm70_arm47),
+        (0x301, print_sm70_arm48),
+        (0x304, print_sm70_arm49),
+        (0x305, print_sm70_arm50),
+        (0x306, print_sm70_arm51),
+        (0x307, print_sm70_arm52),
+        (0x308, print_sm70_arm53),
+        (0x309, print_sm70_arm54),
+        (0x310, print_sm70_arm55),
+        (0x311, print_sm70_arm56),
+        (0x312, print_sm70_arm57),
+        (0x313, print_sm70_arm58),
+        (0x343, print_sm70_arm59),
+        (0x344, print_sm70_arm60),
+        (0x348, print_sm70_arm61),
+        (0x355, print_sm70_arm62),
+        (0x356, print_sm70_arm63),
         (0x381, print_sm70_arm1),
         (0x386, print_sm70_arm2),
-        (0x387, print_sm70_arm58),
-        (0x388, print_sm70_arm59),
-        (0x389, print_sm70_arm60),
-        (0x3c2, print_sm70_arm61),
-        (0x402, print_sm70_arm62),
-        (0x411, print_sm70_arm63),
-        (0x416, print_sm70_arm64),
-        (0x419, print_sm70_arm65),
-        (0x421, print_sm70_arm66),
-        (0x423, print_sm70_arm67),
-        (0x424, print_sm70_arm68),
-        (0x429, print_sm70_arm69),
-        (0x42a, print_sm70_arm70),
-        (0x42b, print_sm70_arm71),
-        (0x430, print_sm70_arm72),
-        (0x431, print_sm70_arm73),
-        (0x435, print_sm70_arm74),
-        (0x547, print_sm70_arm75),
+        (0x387, print_sm70_arm64),
+        (0x388, print_sm70_arm65),
+        (0x389, print_sm70_arm66),
+        (0x3c2, print_sm70_arm67),
+        (0x3c4, print_sm70_arm68),
+        (0x402, print_sm70_arm69),
+        (0x411, print_sm70_arm70),
+        (0x416, print_sm70_arm71),
+        (0x419, print_sm70_arm72),
+        (0x421, print_sm70_arm73),
+        (0x423, print_sm70_arm74),
+        (0x424, print_sm70_arm75),
+        (0x429, print_sm70_arm76),
+        (0x42a, print_sm70_arm77),
+        (0x42b, print_sm70_arm78),
+        (0x430, print_sm70_arm79),
+        (0x431, print_sm70_arm80),
+        (0x433, print_sm70_arm81),
+        (0x434, print_sm70_arm82),
+        (0x435, print_sm70_arm83),
+        (0x547, print_sm70_arm84),
         (0x581, print_sm70_arm1),
         (0x586, print_sm70_arm2),
         (0x588, print_sm70_arm3),
-        (0x589, print_sm70_arm76),
-        (0x607, print_sm70_arm77),
-        (0x616, print_sm70_arm78),
-        (0x619, print_sm70_arm79),
-        (0x621, print_sm70_arm80),
-        (0x623, print_sm70_arm81),
-        (0x624, print_sm70_arm82),
-        (0x625, print_sm70_arm83),
-        (0x627, print_sm70_arm84),
-        (0x629, print_sm70_arm85),
-        (0x62a, print_sm70_arm86),
-        (0x62b, print_sm70_arm87),
-        (0x630, print_sm70_arm88),
-        (0x631, print_sm70_arm89),
-        (0x635, print_sm70_arm90),
+        (0x589, print_sm70_arm85),
+        (0x607, print_sm70_arm86),
+        (0x616, print_sm70_arm87),
+        (0x619, print_sm70_arm88),
+        (0x621, print_sm70_arm89),
+        (0x623, print_sm70_arm90),
+        (0x624, print_sm70_arm91),
+        (0x625, print_sm70_arm92),
+        (0x627, print_sm70_arm93),
+        (0x629, print_sm70_arm94),
+        (0x62a, print_sm70_arm95),
+        (0x62b, print_sm70_arm96),
+        (0x630, print_sm70_arm97),
+        (0x631, print_sm70_arm98),
+        (0x633, print_sm70_arm99),
+        (0x634, print_sm70_arm100),
+        (0x635, print_sm70_arm101),
         (0x781, print_sm70_arm1),
         (0x786, print_sm70_arm2),
         (0x788, print_sm70_arm3),
-        (0x802, print_sm70_arm91),
-        (0x803, print_sm70_arm92),
-        (0x804, print_sm70_arm93),
-        (0x805, print_sm70_arm94),
-        (0x806, print_sm70_arm95),
-        (0x807, print_sm70_arm96),
-        (0x808, print_sm70_arm97),
-        (0x809, print_sm70_arm98),
-        (0x80a, print_sm70_arm99),
-        (0x80b, print_sm70_arm100),
-        (0x80c, print_sm70_arm101),
-        (0x810, print_sm70_arm102),
-        (0x811, print_sm70_arm103),
-        (0x812, print_sm70_arm104),
-        (0x813, print_sm70_arm105),
-        (0x816, print_sm70_arm106),
-        (0x817, print_sm70_arm107),
-        (0x819, print_sm70_arm108),
-        (0x81a, print_sm70_arm109),
-        (0x81b, print_sm70_arm110),
-        (0x81c, print_sm70_arm111),
-        (0x820, print_sm70_arm112),
-        (0x823, print_sm70_arm113),
-        (0x824, print_sm70_arm114),
-        (0x825, print_sm70_arm115),
-        (0x827, print_sm70_arm116),
-        (0x828, print_sm70_arm117),
-        (0x82b, print_sm70_arm118),
-        (0x831, print_sm70_arm119),
-        (0x832, print_sm70_arm120),
-        (0x835, print_sm70_arm121),
-        (0x836, print_sm70_arm122),
-        (0x845, print_sm70_arm123),
-        (0x848, print_sm70_arm124),
-        (0x886, print_sm70_arm125),
-        (0x900, print_sm70_arm126),
-        (0x901, print_sm70_arm127),
-        (0x904, print_sm70_arm128),
-        (0x905, print_sm70_arm129),
-        (0x906, print_sm70_arm130),
-        (0x907, print_sm70_arm131),
-        (0x908, print_sm70_arm132),
-        (0x909, print_sm70_arm133),
-        (0x910, print_sm70_arm134),
-        (0x911, print_sm70_arm135),
-        (0x912, print_sm70_arm136),
-        (0x913, print_sm70_arm137),
-        (0x918, print_sm70_arm138),
-        (0x919, print_sm70_arm139),
-        (0x941, print_sm70_arm140),
-        (0x942, print_sm70_arm141),
-        (0x943, print_sm70_arm142),
-        (0x944, print_sm70_arm143),
-        (0x945, print_sm70_arm144),
-        (0x947, print_sm70_arm145),
-        (0x948, print_sm70_arm146),
-        (0x94d, print_sm70_arm147),
-        (0x950, print_sm70_arm148),
-        (0x956, print_sm70_arm149),
-        (0x981, print_sm70_arm150),
-        (0x983, print_sm70_arm151),
-        (0x984, print_sm70_arm152),
-        (0x986, print_sm70_arm153),
+        (0x802, print_sm70_arm102),
+        (0x803, print_sm70_arm103),
+        (0x804, print_sm70_arm104),
+        (0x805, print_sm70_arm105),
+        (0x806, print_sm70_arm106),
+        (0x807, print_sm70_arm107),
+        (0x808, print_sm70_arm108),
+        (0x809, print_sm70_arm109),
+        (0x80a, print_sm70_arm110),
+        (0x80b, print_sm70_arm111),
+        (0x80c, print_sm70_arm112),
+        (0x810, print_sm70_arm113),
+        (0x811, print_sm70_arm114),
+        (0x812, print_sm70_arm115),
+        (0x813, print_sm70_arm116),
+        (0x816, print_sm70_arm117),
+        (0x817, print_sm70_arm118),
+        (0x819, print_sm70_arm119),
+        (0x81a, print_sm70_arm120),
+        (0x81b, print_sm70_arm121),
+        (0x81c, print_sm70_arm122),
+        (0x820, print_sm70_arm123),
+        (0x823, print_sm70_arm124),
+        (0x824, print_sm70_arm125),
+        (0x825, print_sm70_arm126),
+        (0x827, print_sm70_arm127),
+        (0x828, print_sm70_arm128),
+        (0x82b, print_sm70_arm129),
+        (0x831, print_sm70_arm130),
+        (0x832, print_sm70_arm131),
+        (0x835, print_sm70_arm132),
+        (0x836, print_sm70_arm133),
+        (0x838, print_sm70_arm134),
+        (0x83e, print_sm70_arm135),
+        (0x840, print_sm70_arm136),
+        (0x845, print_sm70_arm137),
+        (0x848, print_sm70_arm138),
+        (0x886, print_sm70_arm139),
+        (0x900, print_sm70_arm140),
+        (0x901, print_sm70_arm141),
+        (0x904, print_sm70_arm142),
+        (0x905, print_sm70_arm143),
+        (0x906, print_sm70_arm144),
+        (0x907, print_sm70_arm145),
+        (0x908, print_sm70_arm146),
+        (0x909, print_sm70_arm147),
+        (0x910, print_sm70_arm148),
+        (0x911, print_sm70_arm149),
+        (0x912, print_sm70_arm150),
+        (0x913, print_sm70_arm151),
+        (0x918, print_sm70_arm152),
+        (0x919, print_sm70_arm153),
+        (0x941, print_sm70_arm154),
+        (0x942, print_sm70_arm155),
+        (0x943, print_sm70_arm156),
+        (0x944, print_sm70_arm157),
+        (0x945, print_sm70_arm158),
+        (0x947, print_sm70_arm159),
+        (0x948, print_sm70_arm160),
+        (0x94d, print_sm70_arm161),
+        (0x950, print_sm70_arm162),
+        (0x956, print_sm70_arm163),
+        (0x981, print_sm70_arm164),
+        (0x983, print_sm70_arm165),
+        (0x984, print_sm70_arm166),
+        (0x986, print_sm70_arm167),
         (0x988, print_sm70_arm3),
-        (0x989, print_sm70_arm154),
-        (0xa02, print_sm70_arm155),
-        (0xa03, print_sm70_arm156),
-        (0xa04, print_sm70_arm157),
-        (0xa07, print_sm70_arm158),
-        (0xa08, print_sm70_arm159),
-        (0xa09, print_sm70_arm160),
-        (0xa0a, print_sm70_arm161),
-        (0xa0b, print_sm70_arm162),
-        (0xa0c, print_sm70_arm163),
-        (0xa10, print_sm70_arm164),
-        (0xa11, print_sm70_arm165),
-        (0xa12, print_sm70_arm166),
-        (0xa13, print_sm70_arm167),
-        (0xa16, print_sm70_arm168),
-        (0xa17, print_sm70_arm169),
-        (0xa19, print_sm70_arm170),
-        (0xa1a, print_sm70_arm171),
-        (0xa1b, print_sm70_arm172),
-        (0xa20, print_sm70_arm173),
-        (0xa23, print_sm70_arm174),
-        (0xa24, print_sm70_arm175),
-        (0xa25, print_sm70_arm176),
-        (0xa26, print_sm70_arm177),
-        (0xa27, print_sm70_arm178),
-        (0xa28, print_sm70_arm179),
-        (0xa2b, print_sm70_arm180),
-        (0xa31, print_sm70_arm181),
-        (0xa32, print_sm70_arm182),
-        (0xa35, print_sm70_arm183),
-        (0xa36, print_sm70_arm184),
-        (0xa45, print_sm70_arm185),
-        (0xa48, print_sm70_arm186),
-        (0xb00, print_sm70_arm187),
-        (0xb01, print_sm70_arm188),
-        (0xb04, print_sm70_arm189),
-        (0xb05, print_sm70_arm190),
-        (0xb06, print_sm70_arm191),
-        (0xb07, print_sm70_arm192),
-        (0xb08, print_sm70_arm193),
-        (0xb09, print_sm70_arm194),
-        (0xb10, print_sm70_arm195),
-        (0xb11, print_sm70_arm196),
-        (0xb12, print_sm70_arm197),
-        (0xb13, print_sm70_arm198),
-        (0xb48, print_sm70_arm199),
-        (0xb56, print_sm70_arm200),
+        (0x989, print_sm70_arm168),
+        (0xa02, print_sm70_arm169),
+        (0xa03, print_sm70_arm170),
+        (0xa04, print_sm70_arm171),
+        (0xa07, print_sm70_arm172),
+        (0xa08, print_sm70_arm173),
+        (0xa09, print_sm70_arm174),
+        (0xa0a, print_sm70_arm175),
+        (0xa0b, print_sm70_arm176),
+        (0xa0c, print_sm70_arm177),
+        (0xa10, print_sm70_arm178),
+        (0xa11, print_sm70_arm179),
+        (0xa12, print_sm70_arm180),
+        (0xa13, print_sm70_arm181),
+        (0xa16, print_sm70_arm182),
+        (0xa17, print_sm70_arm183),
+        (0xa19, print_sm70_arm184),
+        (0xa1a, print_sm70_arm185),
+        (0xa1b, print_sm70_arm186),
+        (0xa1f, print_sm70_arm187),
+        (0xa20, print_sm70_arm188),
+        (0xa23, print_sm70_arm189),
+        (0xa24, print_sm70_arm190),
+        (0xa25, print_sm70_arm191),
+        (0xa26, print_sm70_arm192),
+        (0xa27, print_sm70_arm193),
+        (0xa28, print_sm70_arm194),
+        (0xa2b, print_sm70_arm195),
+        (0xa31, print_sm70_arm196),
+        (0xa32, print_sm70_arm197),
+        (0xa35, print_sm70_arm198),
+        (0xa36, print_sm70_arm199),
+        (0xa38, print_sm70_arm200),
+        (0xa3e, print_sm70_arm201),
+        (0xa40, print_sm70_arm202),
+        (0xa45, print_sm70_arm203),
+        (0xa48, print_sm70_arm204),
+        (0xb00, print_sm70_arm205),
+        (0xb01, print_sm70_arm206),
+        (0xb04, print_sm70_arm207),
+        (0xb05, print_sm70_arm208),
+        (0xb06, print_sm70_arm209),
+        (0xb07, print_sm70_arm210),
+        (0xb08, print_sm70_arm211),
+        (0xb09, print_sm70_arm212),
+        (0xb10, print_sm70_arm213),
+        (0xb11, print_sm70_arm214),
+        (0xb12, print_sm70_arm215),
+        (0xb13, print_sm70_arm216),
+        (0xb48, print_sm70_arm217),
+        (0xb56, print_sm70_arm218),
         (0xb81, print_sm70_arm1),
-        (0xb82, print_sm70_arm201),
+        (0xb82, print_sm70_arm219),
         (0xb86, print_sm70_arm2),
         (0xb88, print_sm70_arm3),
-        (0xc02, print_sm70_arm202),
-        (0xc03, print_sm70_arm203),
-        (0xc04, print_sm70_arm204),
-        (0xc07, print_sm70_arm205),
-        (0xc08, print_sm70_arm206),
-        (0xc09, print_sm70_arm207),
-        (0xc0a, print_sm70_arm208),
-        (0xc0b, print_sm70_arm209),
-        (0xc0c, print_sm70_arm210),
-        (0xc10, print_sm70_arm211),
-        (0xc11, print_sm70_arm212),
-        (0xc12, print_sm70_arm213),
-        (0xc13, print_sm70_arm214),
-        (0xc16, print_sm70_arm215),
-        (0xc17, print_sm70_arm216),
-        (0xc19, print_sm70_arm217),
-        (0xc1a, print_sm70_arm218),
-        (0xc1b, print_sm70_arm219),
-        (0xc20, print_sm70_arm220),
-        (0xc23, print_sm70_arm221),
-        (0xc24, print_sm70_arm222),
-        (0xc25, print_sm70_arm223),
-        (0xc26, print_sm70_arm224),
-        (0xc27, print_sm70_arm225),
-        (0xc28, print_sm70_arm226),
-        (0xc2b, print_sm70_arm227),
-        (0xc31, print_sm70_arm228),
-        (0xc32, print_sm70_arm229),
-        (0xc35, print_sm70_arm230),
-        (0xc36, print_sm70_arm231),
-        (0xc45, print_sm70_arm232),
-        (0xc48, print_sm70_arm233),
-        (0xd00, print_sm70_arm234),
-        (0xd01, print_sm70_arm235),
-        (0xd04, print_sm70_arm236),
-        (0xd05, print_sm70_arm237),
-        (0xd06, print_sm70_arm238),
-        (0xd07, print_sm70_arm239),
-        (0xd08, print_sm70_arm240),
-        (0xd09, print_sm70_arm241),
-        (0xd10, print_sm70_arm242),
-        (0xd11, print_sm70_arm243),
-        (0xd12, print_sm70_arm244),
-        (0xd13, print_sm70_arm245),
+        (0xc02, print_sm70_arm220),
+        (0xc03, print_sm70_arm221),
+        (0xc04, print_sm70_arm222),
+        (0xc07, print_sm70_arm223),
+        (0xc08, print_sm70_arm224),
+        (0xc09, print_sm70_arm225),
+        (0xc0a, print_sm70_arm226),
+        (0xc0b, print_sm70_arm227),
+        (0xc0c, print_sm70_arm228),
+        (0xc10, print_sm70_arm229),
+        (0xc11, print_sm70_arm230),
+        (0xc12, print_sm70_arm231),
+        (0xc13, print_sm70_arm232),
+        (0xc16, print_sm70_arm233),
+        (0xc17, print_sm70_arm234),
+        (0xc19, print_sm70_arm235),
+        (0xc1a, print_sm70_arm236),
+        (0xc1b, print_sm70_arm237),
+        (0xc20, print_sm70_arm238),
+        (0xc23, print_sm70_arm239),
+        (0xc24, print_sm70_arm240),
+        (0xc25, print_sm70_arm241),
+        (0xc26, print_sm70_arm242),
+        (0xc27, print_sm70_arm243),
+        (0xc28, print_sm70_arm244),
+        (0xc2b, print_sm70_arm245),
+        (0xc31, print_sm70_arm246),
+        (0xc32, print_sm70_arm247),
+        (0xc35, print_sm70_arm248),
+        (0xc36, print_sm70_arm249),
+        (0xc38, print_sm70_arm250),
+        (0xc3e, print_sm70_arm251),
+        (0xc40, print_sm70_arm252),
+        (0xc45, print_sm70_arm253),
+        (0xc48, print_sm70_arm254),
+        (0xd00, print_sm70_arm255),
+        (0xd01, print_sm70_arm256),
+        (0xd04, print_sm70_arm257),
+        (0xd05, print_sm70_arm258),
+        (0xd06, print_sm70_arm259),
+        (0xd07, print_sm70_arm260),
+        (0xd08, print_sm70_arm261),
+        (0xd09, print_sm70_arm262),
+        (0xd10, print_sm70_arm263),
+        (0xd11, print_sm70_arm264),
+        (0xd12, print_sm70_arm265),
+        (0xd13, print_sm70_arm266),
         (0xd81, print_sm70_arm1),
         (0xd86, print_sm70_arm2),
         (0xd88, print_sm70_arm3),
-        (0xe07, print_sm70_arm246),
-        (0xe16, print_sm70_arm247),
-        (0xe19, print_sm70_arm248),
-        (0xe21, print_sm70_arm249),
-        (0xe23, print_sm70_arm250),
-        (0xe24, print_sm70_arm251),
-        (0xe25, print_sm70_arm252),
-        (0xe27, print_sm70_arm253),
-        (0xe29, print_sm70_arm254),
-        (0xe2a, print_sm70_arm255),
-        (0xe2b, print_sm70_arm256),
-        (0xe30, print_sm70_arm257),
-        (0xe31, print_sm70_arm258),
-        (0xe35, print_sm70_arm259),
-        (0xf56, print_sm70_arm260),
+        (0xe07, print_sm70_arm267),
+        (0xe16, print_sm70_arm268),
+        (0xe19, print_sm70_arm269),
+        (0xe21, print_sm70_arm270),
+        (0xe23, print_sm70_arm271),
+        (0xe24, print_sm70_arm272),
+        (0xe25, print_sm70_arm273),
+        (0xe27, print_sm70_arm274),
+        (0xe29, print_sm70_arm275),
+        (0xe2a, print_sm70_arm276),
+        (0xe2b, print_sm70_arm277),
+        (0xe30, print_sm70_arm278),
+        (0xe31, print_sm70_arm279),
+        (0xe33, print_sm70_arm280),
+        (0xe34, print_sm70_arm281),
+        (0xe35, print_sm70_arm282),
+        (0xf56, print_sm70_arm283),
         (0xf81, print_sm70_arm1),
         (0xf86, print_sm70_arm2),
         (0xf88, print_sm70_arm3),
-        (0xf89, print_sm70_arm261),
+        (0xf89, print_sm70_arm284),
     ],
     print_none,
 );
@@ -8150,27 +9032,34 @@ fn print_sm70_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm70_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0x1fff80100000000000000000fff == 0x21f && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpPlop3Sign, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 0 > (w,
         sm, at, out)
     );
     None
 }
-fn print_sm70_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x221 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFadd, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x223 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 0 > (w, sm, at,
@@ -8183,7 +9072,7 @@ fn print_sm70_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 0 > (w, sm,
@@ -8196,7 +9085,7 @@ fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff900ffffff0000000fff == 0x226 && matches!(sm, 70) => print_form:: <
         OpIdp4a, 3 > (w, sm, at, out)
@@ -8216,7 +9105,7 @@ fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 0 > (w, sm,
@@ -8224,7 +9113,7 @@ fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDmul, 0 > (w, sm, at, out)
@@ -8235,7 +9124,7 @@ fn print_sm70_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDadd, 0 > (w, sm, at, out)
@@ -8246,7 +9135,7 @@ fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x22a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDsetp, 3 > (w, sm, at, out)
@@ -8257,7 +9146,7 @@ fn print_sm70_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 0 > (w, sm, at, out)
@@ -8268,7 +9157,7 @@ fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x40000000000000000230 && matches!(sm, 86 |
         89) => print_form:: < OpHadd2F32, 0 > (w, sm, at, out)
@@ -8291,7 +9180,7 @@ fn print_sm70_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x231 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 0 > (w, sm, at, out)
@@ -8310,7 +9199,7 @@ fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x232 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHmul2, 0 > (w, sm, at, out)
@@ -8321,7 +9210,29 @@ fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87e001f0fffff0000000fff == 0x233 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => print_form:: < OpHset2, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87e001c0fffff0000000fff == 0x233 && matches!(sm, 90 | 100 | 120) =>
+        return print_form:: < OpHset2, 4 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff800001f0fffff0000ff0fff == 0x234 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => print_form:: < OpHsetp2, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff800001c0fffff0000ff0fff == 0x234 && matches!(sm, 90 | 100 | 120) =>
+        return print_form:: < OpHsetp2, 4 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x235 && matches!(sm, 120) => print_form:: <
         OpIadd, 3 > (w, sm, at, out)
@@ -8348,21 +9259,59 @@ fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x236 && matches!(sm, 90 | 100) => return
         print_form:: < OpViadd, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff8000000ffffff0000000fff == 0x238 && matches!(sm, 75 | 80 | 86 | 89 | 90
+        | 100 | 120) => return print_form:: < OpI2iSat, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffeee4600ffffff0000000fff == 0x23e && matches!(sm, 80 | 86 | 89 | 90 |
+        100 | 120) => print_form:: < OpF2fp, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffeee4600ffffff0000000fff == 0x4000000000000000023e && matches!(sm, 80 |
+        86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2fpMerge, 0 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff85cb3ff0fffff0000000fff == 0x240 && matches!(sm, 80) => print_form:: <
+        OpHmnmx2, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff858b3ff0fffff0000000fff == 0x240 && matches!(sm, 86 | 89) =>
+        print_form:: < OpHmnmx2, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff858b3ff0fffff0000000fff == 0x240 && matches!(sm, 90 | 100 | 120) =>
+        print_form:: < OpHmnmx2, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff858b3030fffff0000000fff == 0x20000000000000240 && matches!(sm, 90 | 100
+        | 120) => return print_form:: < OpHmnmx2IsA, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x10000000000000000245 && matches!(sm, 86 |
         89 | 90 | 100 | 120) => return print_form:: < OpI2fp, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
         => print_form:: < OpVimnmx, 3 > (w, sm, at, out)
@@ -8377,7 +9326,7 @@ fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1ffffffffffff00000fff == 0x2ca && matches!(sm, 90) => print_form:: <
         OpR2ur, 1 > (w, sm, at, out)
@@ -8396,49 +9345,49 @@ fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x300 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFlo, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x301 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBrev, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x304 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x305 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x306 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x307 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFrnd, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) => print_form:: <
         OpMufu, 0 > (w, sm, at, out)
@@ -8453,42 +9402,42 @@ fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x309 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPopc, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x310 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x311 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x312 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x313 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFrnd64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCallAbsR, 0 > (w, sm, at, out)
@@ -8499,7 +9448,7 @@ fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCallR, 0 > (w, sm, at, out)
@@ -8510,7 +9459,7 @@ fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff00ffff0fff == 0x348 && matches!(sm, 70 | 75) =>
         print_form:: < OpWarpsync, 0 > (w, sm, at, out)
@@ -8525,28 +9474,28 @@ fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffffffffffff0000fff == 0x355 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmovR, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffefffffffffff00f0ff0fff == 0x356 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmov, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8ff1ff0000000000ff0fff == 0x387 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpStl, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff1ff0000000000ff0fff == 0x388 && matches!(sm, 70) => print_form:: <
         OpSts, 1 > (w, sm, at, out)
@@ -8557,7 +9506,7 @@ fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x389 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpShfl, 0 > (w, sm, at, out)
@@ -8568,7 +9517,7 @@ fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1ffffffffffff00c00fff == 0x3c2 && matches!(sm, 75 | 80 | 86 | 89) =>
         print_form:: < OpR2ur, 0 > (w, sm, at, out)
@@ -8579,14 +9528,25 @@ fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
-        w & 0x1ffffffffffff00000000000fff == 0x402 && matches!(sm, 120) => return
-        print_form:: < OpMov64, 1 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x3c4 && matches!(sm, 80 | 86 | 89 | 90) =>
+        print_form:: < OpRedux, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x3c4 && matches!(sm, 100 | 120) => return
+        print_form:: < OpRedux, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x402 && matches!(sm, 120) => return
+        print_form:: < OpMov64i, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLeaHi, 4 > (w, sm, at,
@@ -8599,35 +9559,35 @@ fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPrmt, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpShf, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFadd, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 4 > (w, sm, at,
@@ -8640,7 +9600,7 @@ fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDadd, 1 > (w, sm, at, out)
@@ -8651,7 +9611,7 @@ fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDsetp, 0 > (w, sm, at, out)
@@ -8662,7 +9622,7 @@ fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 4 > (w, sm, at, out)
@@ -8673,7 +9633,7 @@ fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0000000000000fff == 0x40000000000000000430 && matches!(sm, 86 |
         89) => print_form:: < OpHadd2F32, 1 > (w, sm, at, out)
@@ -8696,7 +9656,7 @@ fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x431 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 4 > (w, sm, at, out)
@@ -8715,7 +9675,29 @@ fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87e001f0000000000000fff == 0x433 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => print_form:: < OpHset2, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87e001c0000000000000fff == 0x433 && matches!(sm, 90 | 100 | 120) =>
+        return print_form:: < OpHset2, 5 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff800001f0000000000ff0fff == 0x434 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => print_form:: < OpHsetp2, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff800001c0000000000ff0fff == 0x434 && matches!(sm, 90 | 100 | 120) =>
+        return print_form:: < OpHsetp2, 5 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c000000000000000fff == 0x435 && matches!(sm, 80 | 86 | 89) =>
         print_form:: < OpHfma2Mma, 4 > (w, sm, at, out)
@@ -8726,7 +9708,7 @@ fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 89) => print_form:: < OpBraUp, 0 > (w, sm, at, out)
@@ -8737,7 +9719,7 @@ fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x589 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpShfl, 1 > (w, sm, at, out)
@@ -8748,42 +9730,42 @@ fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) => return
         print_form:: < OpSel64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPrmt, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpShf, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImad, 5 > (w, sm, at, out)
@@ -8794,7 +9776,7 @@ fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImadWide, 4 > (w, sm, at, out)
@@ -8806,35 +9788,35 @@ fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return print_form:: < OpImadHi, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDsetp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff080000ff00000fff == 0x40000000000000000630 && matches!(sm, 86 |
         89) => print_form:: < OpHadd2F32, 2 > (w, sm, at, out)
@@ -8857,7 +9839,7 @@ fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0x631 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 5 > (w, sm, at, out)
@@ -8876,7 +9858,29 @@ fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87e001f080000ff00000fff == 0x633 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => print_form:: < OpHset2, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87e001c080000ff00000fff == 0x633 && matches!(sm, 90) => return
+        print_form:: < OpHset2, 6 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff800001f080000ff00ff0fff == 0x634 && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => print_form:: < OpHsetp2, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff800001c080000ff00ff0fff == 0x634 && matches!(sm, 90) => return
+        print_form:: < OpHsetp2, 6 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0x635 && matches!(sm, 80 | 86 | 89) =>
         print_form:: < OpHfma2Mma, 5 > (w, sm, at, out)
@@ -8887,28 +9891,28 @@ fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpMov, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff0000000000000fff == 0x803 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpP2r, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff0000000000ff0fff == 0x804 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpR2p, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpCs2r, 0 > (w, sm, at,
@@ -8920,28 +9924,28 @@ fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871fcffffffffffff000fff == 0x806 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpVote, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpSel, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsel, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 1 > (w, sm, at, out)
@@ -8956,21 +9960,21 @@ fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff0000000000000fff == 0x80a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFset, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsetp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIsetp, 1 > (w, sm, at, out)
@@ -8981,7 +9985,7 @@ fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIadd3, 1 > (w, sm, at, out)
@@ -8993,7 +9997,7 @@ fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 1 > (w, sm, at, out)
@@ -9015,28 +10019,28 @@ fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpLop3, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpIabs, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPrmt, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => print_form:: < OpImnmx, 1 > (w, sm, at, out)
@@ -9051,28 +10055,28 @@ fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpShf, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5ff0000000000000fff == 0x81a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpSgxt, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7ff0000000000000fff == 0x81b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmsk, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpPlop3, 0 > (w, sm, at, out)
@@ -9084,7 +10088,7 @@ fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 1 > (w,
@@ -9092,14 +10096,14 @@ fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 1 > (w, sm, at,
@@ -9112,7 +10116,7 @@ fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 1 > (w, sm,
@@ -9125,7 +10129,7 @@ fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 1 > (w, sm,
@@ -9133,7 +10137,7 @@ fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDmul, 1 > (w, sm, at, out)
@@ -9144,7 +10148,7 @@ fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 1 > (w, sm, at, out)
@@ -9155,7 +10159,7 @@ fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x831 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 1 > (w, sm, at, out)
@@ -9174,7 +10178,7 @@ fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0000000000000fff == 0x832 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHmul2, 1 > (w, sm, at, out)
@@ -9185,7 +10189,7 @@ fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120) => print_form:: <
         OpIadd, 4 > (w, sm, at, out)
@@ -9212,21 +10216,59 @@ fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff0000000000000fff == 0x836 && matches!(sm, 90 | 100) => return
         print_form:: < OpViadd, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff80000000000000000000fff == 0x838 && matches!(sm, 75 | 80 | 86 | 89 | 90
+        | 100 | 120) => return print_form:: < OpI2iSat, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffeee46000000000000000fff == 0x83e && matches!(sm, 80 | 86 | 89 | 90 |
+        100 | 120) => print_form:: < OpF2fp, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffeee46000000000000000fff == 0x4000000000000000083e && matches!(sm, 80 |
+        86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2fpMerge, 1 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff85cb3ff0000000000000fff == 0x840 && matches!(sm, 80) => print_form:: <
+        OpHmnmx2, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff858b3ff0000000000000fff == 0x840 && matches!(sm, 86 | 89) =>
+        print_form:: < OpHmnmx2, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff858b3ff0000000000000fff == 0x840 && matches!(sm, 90 | 100 | 120) =>
+        print_form:: < OpHmnmx2, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff858b3030000000000000fff == 0x20000000000000840 && matches!(sm, 90 | 100
+        | 120) => return print_form:: < OpHmnmx2IsA, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bff00000000ff000fff == 0x10000000000000000845 && matches!(sm, 86 |
         89 | 90 | 100 | 120) => return print_form:: < OpI2fp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => print_form:: < OpVimnmx, 4 > (w, sm, at, out)
@@ -9241,7 +10283,7 @@ fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871fcffffffffffffc00fff == 0x886 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => print_form:: < OpVoteu, 0 > (w, sm, at, out)
@@ -9252,49 +10294,49 @@ fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFlo, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBrev, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x907 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFrnd, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) => print_form:: <
         OpMufu, 1 > (w, sm, at, out)
@@ -9309,56 +10351,56 @@ fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPopc, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x913 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFrnd64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpNop, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpS2r, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x941 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpBsync, 0 > (w, sm, at, out)
@@ -9369,7 +10411,7 @@ fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x942 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpBreak, 0 > (w, sm, at, out)
@@ -9380,7 +10422,7 @@ fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCallAbs, 0 > (w, sm, at, out)
@@ -9391,7 +10433,7 @@ fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCall, 0 > (w, sm, at, out)
@@ -9402,7 +10444,7 @@ fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff00000003fff00fff == 0x945 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpBssy, 0 > (w, sm, at, out)
@@ -9413,7 +10455,7 @@ fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpBra, 0 > (w, sm, at, out)
@@ -9436,7 +10478,7 @@ fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff00000000ffff0fff == 0x948 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpWarpsync, 2 > (w, sm, at, out)
@@ -9447,14 +10489,14 @@ fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpExit, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpRet, 2 > (w, sm, at, out)
@@ -9497,14 +10539,14 @@ fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffefffff00000000f0ff0fff == 0x956 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmov, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70)
         => print_form:: < OpLdg, 1 > (w, sm, at, out)
@@ -9531,7 +10573,7 @@ fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8ff1ff000000ff00000fff == 0x983 && matches!(sm, 70) => print_form:: <
         OpLdl, 1 > (w, sm, at, out)
@@ -9542,7 +10584,7 @@ fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffe1ff000000ff00000fff == 0x984 && matches!(sm, 70) => print_form:: <
         OpLds, 1 > (w, sm, at, out)
@@ -9557,7 +10599,7 @@ fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
         86 | 89 | 90) => print_form:: < OpStg, 2 > (w, sm, at, out)
@@ -9588,7 +10630,7 @@ fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x989 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpShfl, 2 > (w, sm, at, out)
@@ -9599,42 +10641,42 @@ fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpMov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcffff80000ff00000fff == 0xa03 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpP2r, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcffff80000ff00ff0fff == 0xa04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpR2p, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpSel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFsel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 2 > (w, sm, at, out)
@@ -9649,28 +10691,28 @@ fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff380000ff00000fff == 0xa0a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFset, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpIsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpIadd3, 2 > (w, sm, at, out)
@@ -9681,7 +10723,7 @@ fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90) => print_form:: < OpLea, 2 > (w, sm, at, out)
@@ -9700,70 +10742,77 @@ fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpLop3, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpIabs, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPrmt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return print_form:: < OpImnmx, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpShf, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5fff80000ff00000fff == 0xa1a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpSgxt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7fff80000ff00000fff == 0xa1b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpBmsk, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff8010000380000ff00000fff == 0xa1f && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpPlop3Sign, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => return print_form:: < OpFmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImad, 2 > (w, sm, at, out)
@@ -9774,7 +10823,7 @@ fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImadWide, 2 > (w, sm, at, out)
@@ -9786,7 +10835,7 @@ fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff900f80000ff00000fff == 0xa26 && matches!(sm, 70) => print_form:: <
         OpIdp4a, 4 > (w, sm, at, out)
@@ -9805,28 +10854,28 @@ fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return print_form:: < OpImadHi, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 2 > (w, sm, at, out)
@@ -9845,7 +10894,7 @@ fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHmul2, 2 > (w, sm, at, out)
@@ -9856,7 +10905,7 @@ fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 89) =>
         print_form:: < OpHfma2Mma, 2 > (w, sm, at, out)
@@ -9867,70 +10916,107 @@ fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff780000ff00000fff == 0xa36 && matches!(sm, 90) => return
         print_form:: < OpViadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff8000000f80000ff00000fff == 0xa38 && matches!(sm, 75 | 80 | 86 | 89 |
+        90) => return print_form:: < OpI2iSat, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffeee4600f80000ff00000fff == 0xa3e && matches!(sm, 80 | 86 | 89 | 90) =>
+        print_form:: < OpF2fp, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffeee4600f80000ff00000fff == 0x40000000000000000a3e && matches!(sm, 80 |
+        86 | 89 | 90) => return print_form:: < OpF2fpMerge, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff85cb3ff080000ff00000fff == 0xa40 && matches!(sm, 80) => print_form:: <
+        OpHmnmx2, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff858b3ff080000ff00000fff == 0xa40 && matches!(sm, 86 | 89) =>
+        print_form:: < OpHmnmx2, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff858b3ff080000ff00000fff == 0xa40 && matches!(sm, 90) => print_form:: <
+        OpHmnmx2, 10 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff858b303080000ff00000fff == 0x20000000000000a40 && matches!(sm, 90) =>
+        return print_form:: < OpHmnmx2IsA, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bfff80000ffff000fff == 0x10000000000000000a45 && matches!(sm, 86 |
         89 | 90) => return print_form:: < OpI2fp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return print_form:: < OpVimnmx, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFlo, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpBrev, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2i, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpI2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFrnd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => print_form:: <
         OpMufu, 2 > (w, sm, at, out)
@@ -9945,56 +11031,56 @@ fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPopc, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2i64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpI2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff380000ffff000fff == 0xb13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFrnd64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => return print_form:: < OpWarpsync, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpBmov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 89 | 90 |
         100 | 120) => print_form:: < OpLdc, 0 > (w, sm, at, out)
@@ -10005,10 +11091,10 @@ fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
-        120) => print_form:: < OpMov64, 2 > (w, sm, at, out)
+        120) => print_form:: < OpMov64, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0x1fffffff0ffffffff00ff000fff == 0x80000000000000000000c02 && matches!(sm, 75
@@ -10017,7 +11103,7 @@ fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x80000000000000000000c03 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpP2r, 3 > (w, sm, at,
@@ -10025,7 +11111,7 @@ fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x80000000000000000000c04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpR2p, 3 > (w, sm, at,
@@ -10033,7 +11119,7 @@ fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpSel, 3 > (w, sm, at,
@@ -10041,7 +11127,7 @@ fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFsel, 3 > (w, sm, at,
@@ -10049,7 +11135,7 @@ fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => print_form:: < OpFmnmx, 3 > (w, sm, at, out)
@@ -10064,7 +11150,7 @@ fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x80000000000000000000c0a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFset, 3 > (w, sm, at,
@@ -10072,7 +11158,7 @@ fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFsetp, 3 > (w, sm,
@@ -10080,7 +11166,7 @@ fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIsetp, 3 > (w, sm, at, out)
@@ -10091,7 +11177,7 @@ fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIadd3, 3 > (w, sm, at, out)
@@ -10103,7 +11189,7 @@ fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 3 > (w, sm, at, out)
@@ -10123,7 +11209,7 @@ fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpLop3, 3 > (w, sm, at,
@@ -10131,7 +11217,7 @@ fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpIabs, 3 > (w, sm, at,
@@ -10139,7 +11225,7 @@ fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm233(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPrmt, 3 > (w, sm, at,
@@ -10147,7 +11233,7 @@ fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpImnmx, 3 > (w, sm, at, out)
@@ -10162,7 +11248,7 @@ fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpShf, 3 > (w, sm, at,
@@ -10170,7 +11256,7 @@ fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x80000000000000000000c1a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpSgxt, 3 > (w, sm, at,
@@ -10178,7 +11264,7 @@ fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x80000000000000000000c1b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpBmsk, 3 > (w, sm, at,
@@ -10186,7 +11272,7 @@ fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 3 > (w, sm, at,
@@ -10194,7 +11280,7 @@ fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFfma, 3 > (w, sm, at,
@@ -10202,7 +11288,7 @@ fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 3 > (w, sm, at, out)
@@ -10214,7 +11300,7 @@ fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 3 > (w, sm, at,
@@ -10227,7 +11313,7 @@ fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff100ffffff0000000fff == 0x80000000000000000000c26 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIdp4a, 2 > (w, sm, at, out)
@@ -10239,7 +11325,7 @@ fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 3 > (w, sm,
@@ -10247,7 +11333,7 @@ fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDmul, 3 > (w, sm, at, out)
@@ -10258,7 +11344,7 @@ fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDfma, 3 > (w, sm, at, out)
@@ -10269,7 +11355,7 @@ fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm246(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => print_form:: < OpHfma2, 3 > (w, sm, at, out)
@@ -10288,7 +11374,7 @@ fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpHmul2, 3 > (w, sm, at, out)
@@ -10299,7 +11385,7 @@ fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120) => print_form:: < OpIadd, 5 > (w, sm, at, out)
@@ -10326,21 +11412,60 @@ fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x80000000000000000000c36 && matches!(sm, 90
         | 100) => return print_form:: < OpViadd, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c38 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2iSat, 3 > (w, sm,
+        at, out)
+    );
+    None
+}
+fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffeee4600ffffff0000000fff == 0x80000000000000000000c3e && matches!(sm, 80
+        | 86 | 89 | 90 | 100 | 120) => print_form:: < OpF2fp, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffeee4600ffffff0000000fff == 0x80040000000000000000c3e && matches!(sm, 80
+        | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2fpMerge, 3 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff85cb3ff0fffff0000000fff == 0x80000000000000000000c40 && matches!(sm,
+        80) => print_form:: < OpHmnmx2, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff858b3ff0fffff0000000fff == 0x80000000000000000000c40 && matches!(sm, 86
+        | 89) => print_form:: < OpHmnmx2, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff858b3ff0fffff0000000fff == 0x80000000000000000000c40 && matches!(sm, 90
+        | 100 | 120) => print_form:: < OpHmnmx2, 11 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff858b3030fffff0000000fff == 0x80000020000000000000c40 && matches!(sm, 90
+        | 100 | 120) => return print_form:: < OpHmnmx2IsA, 3 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x80010000000000000000c45 && matches!(sm, 86
         | 89 | 90 | 100 | 120) => return print_form:: < OpI2fp, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm233(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => print_form:: < OpVimnmx, 6 > (w, sm, at, out)
@@ -10355,7 +11480,7 @@ fn print_sm70_arm233(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFlo, 3 > (w, sm, at,
@@ -10363,7 +11488,7 @@ fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpBrev, 3 > (w, sm, at,
@@ -10371,7 +11496,7 @@ fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2f, 3 > (w, sm, at,
@@ -10379,7 +11504,7 @@ fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2i, 3 > (w, sm, at,
@@ -10387,7 +11512,7 @@ fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2f, 3 > (w, sm, at,
@@ -10395,7 +11520,7 @@ fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFrnd, 3 > (w, sm, at,
@@ -10403,7 +11528,7 @@ fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpMufu, 6 > (w, sm, at, out)
@@ -10414,7 +11539,7 @@ fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPopc, 3 > (w, sm, at,
@@ -10422,7 +11547,7 @@ fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm263(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2f64, 3 > (w, sm,
@@ -10430,7 +11555,7 @@ fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2i64, 3 > (w, sm,
@@ -10438,7 +11563,7 @@ fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2f64, 3 > (w, sm,
@@ -10446,7 +11571,7 @@ fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm266(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x80000000000000000000d13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFrnd64, 3 > (w, sm,
@@ -10454,14 +11579,14 @@ fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm246(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120) => return print_form:: < OpSel64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPrmt, 6 > (w, sm, at,
@@ -10469,7 +11594,7 @@ fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm269(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpShf, 6 > (w, sm, at,
@@ -10477,7 +11602,7 @@ fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm270(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFadd, 3 > (w, sm, at,
@@ -10485,7 +11610,7 @@ fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm271(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFfma, 6 > (w, sm, at,
@@ -10493,7 +11618,7 @@ fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm272(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 6 > (w, sm, at, out)
@@ -10505,7 +11630,7 @@ fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 5 > (w, sm, at,
@@ -10518,7 +11643,7 @@ fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm274(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 5 > (w, sm,
@@ -10526,7 +11651,7 @@ fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm275(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDadd, 3 > (w, sm, at, out)
@@ -10537,7 +11662,7 @@ fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm276(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDsetp, 2 > (w, sm, at, out)
@@ -10548,7 +11673,7 @@ fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDfma, 6 > (w, sm, at, out)
@@ -10559,7 +11684,7 @@ fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 89) => print_form:: < OpHadd2F32, 3 > (w, sm, at, out)
@@ -10582,7 +11707,7 @@ fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => print_form:: < OpHfma2, 6 > (w, sm, at, out)
@@ -10601,7 +11726,29 @@ fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm280(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff87e001f0fffff0000000fff == 0x80000000000000000000e33 && matches!(sm, 75
+        | 80 | 86 | 89) => print_form:: < OpHset2, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87e001c0fffff0000000fff == 0x80000000000000000000e33 && matches!(sm, 90
+        | 100 | 120) => return print_form:: < OpHset2, 7 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm281(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff800001f0fffff0000ff0fff == 0x80000000000000000000e34 && matches!(sm, 75
+        | 80 | 86 | 89) => print_form:: < OpHsetp2, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff800001c0fffff0000ff0fff == 0x80000000000000000000e34 && matches!(sm, 90
+        | 100 | 120) => return print_form:: < OpHsetp2, 7 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 89) => print_form:: < OpHfma2Mma, 6 > (w, sm, at, out)
@@ -10612,14 +11759,14 @@ fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmov, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpShfl, 3 > (w, sm, at, out)
@@ -10645,6 +11792,22 @@ pub fn print_sm70(
 /// Every encoding form of every op.
 pub const FORMS: &[FormInfo] = &[
     form_info!(
+        "atom", "fixed", 0, Sm50, [50], 0xff00000000000000, 0xed00000000000000, 0, 0,
+        [GPR, GPR]
+    ),
+    form_info!(
+        "atom", "fixed", 1, Sm50, [52], 0xff00000000000000, 0xed00000000000000, 0, 0,
+        [GPR, GPR]
+    ),
+    form_info!(
+        "atom", "fixed", 2, Sm50, [60], 0xff00000000000000, 0xed00000000000000, 0, 0,
+        [GPR, GPR]
+    ),
+    form_info!(
+        "atoms", "fixed", 0, Sm50, [50, 52, 60], 0xff00000000000000, 0xec00000000000000,
+        0, 0, [GPR, GPR]
+    ),
+    form_info!(
         "bfe", "r", 0, Sm50, [50, 52, 60], 0xfffe007ff0000000, 0x5c00000000000000,
         0x7e8000000000, 0, [GPR, GPR]
     ),
@@ -10655,6 +11818,22 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "bfe", "c", 2, Sm50, [50, 52, 60], 0xfffe000000000000, 0x4c00000000000000,
         0x7e8000000000, 0, [GPR, CBUF]
+    ),
+    form_info!(
+        "bfi", "r", 0, Sm50, [50, 52, 60], 0xfff8000000000000, 0x5bf0000000000000,
+        0x7007ff0000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "bfi", "i", 1, Sm50, [50, 52, 60], 0xfef8000000000000, 0x36f0000000000000,
+        0x7000000000000, 0, [GPR, IMM, GPR]
+    ),
+    form_info!(
+        "bfi", "c", 2, Sm50, [50, 52, 60], 0xfff8000000000000, 0x4bf0000000000000,
+        0x7000000000000, 0, [GPR, CBUF, GPR]
+    ),
+    form_info!(
+        "bfi", "c2", 3, Sm50, [50, 52, 60], 0xfff8000000000000, 0x53f0000000000000,
+        0x7000000000000, 0, [GPR, GPR, CBUF]
     ),
     form_info!(
         "bmov", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
@@ -10819,6 +11998,10 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "cs2r32", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
         0x1ffffff00ffffffffffff000fff, 0x805, 0, 0, []
+    ),
+    form_info!(
+        "cs2r_sm50", "fixed", 0, Sm50, [50, 52, 60], 0xfff8000000000000,
+        0x50c8000000000000, 0x7fffff000ff00, 0, []
     ),
     form_info!(
         "csetp", "fixed", 0, Sm50, [50, 52, 60], 0xffff987ffff0e0c0, 0x50a0000000000000,
@@ -11166,6 +12349,49 @@ pub const FORMS: &[FormInfo] = &[
         0x7ff00000, 0x7ff00000), (50..= 60, [(0x7ff8000c00, 0x7ff8000c00)], 0, 0x7f00000,
         0x7f00000), (50..= 60, [(0x7ff8000c00, 0x7ff0000c00)], 0x7f00000, 0x7f00000,
         0x7f00000)
+    ),
+    form_info!(
+        "f2fp", "rrr", 0, Sm70, [80, 86, 89, 90, 100, 120],
+        0x1fffeee4600ffffff0000000fff, 0x23e, 0x11001ff0000000000000000,
+        0xff0000000000000000, [GPR, GPR]
+    ),
+    form_info!(
+        "f2fp", "rir", 1, Sm70, [80, 86, 89, 90, 100, 120],
+        0x1fffeee46000000000000000fff, 0x83e, 0x11001ff0000000000000000,
+        0xff0000000000000000, [GPR, IMM]; (80..= 120, [(0x7fc0000000000000,
+        0x7fc0000000000000)], 0, 0x3fffff00000000, 0x3fffff00000000), (80..= 120,
+        [(0x7fc0000000000000, 0x7f80000000000000)], 0x3fffff00000000, 0x3fffff00000000,
+        0x3fffff00000000)
+    ),
+    form_info!(
+        "f2fp", "rcr", 2, Sm70, [80, 86, 89, 90], 0x1fffeee4600f80000ff00000fff, 0xa3e,
+        0x11001ff0000000000000000, 0xff0000000000000000, [GPR, CBUF]
+    ),
+    form_info!(
+        "f2fp", "rur", 3, Sm70, [80, 86, 89, 90, 100, 120],
+        0x1fffeee4600ffffff0000000fff, 0x80000000000000000000c3e,
+        0x11001ff0000000000000000, 0xff0000000000000000, [GPR, UGPR]
+    ),
+    form_info!(
+        "f2fp_merge", "rrr", 0, Sm70, [80, 86, 89, 90, 100, 120],
+        0x1fffeee4600ffffff0000000fff, 0x4000000000000000023e, 0x110000000000000ff000000,
+        0xff000000, [GPR, GPR]
+    ),
+    form_info!(
+        "f2fp_merge", "rir", 1, Sm70, [80, 86, 89, 90, 100, 120],
+        0x1fffeee46000000000000000fff, 0x4000000000000000083e, 0x110000000000000ff000000,
+        0xff000000, [IMM, GPR]; (80..= 120, [(0x7fc0000000000000, 0x7fc0000000000000)],
+        0, 0x3fffff00000000, 0x3fffff00000000), (80..= 120, [(0x7fc0000000000000,
+        0x7f80000000000000)], 0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000)
+    ),
+    form_info!(
+        "f2fp_merge", "rcr", 2, Sm70, [80, 86, 89, 90], 0x1fffeee4600f80000ff00000fff,
+        0x40000000000000000a3e, 0x110000000000000ff000000, 0xff000000, [CBUF, GPR]
+    ),
+    form_info!(
+        "f2fp_merge", "rur", 3, Sm70, [80, 86, 89, 90, 100, 120],
+        0x1fffeee4600ffffff0000000fff, 0x80040000000000000000c3e,
+        0x110000000000000ff000000, 0xff000000, [UGPR, GPR]
     ),
     form_info!(
         "f2i", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
@@ -11769,6 +12995,23 @@ pub const FORMS: &[FormInfo] = &[
         0x80040000000000000000e30, 0, 0, [GPR, UGPR]
     ),
     form_info!(
+        "hadd2_sm50", "r", 0, Sm50, [52, 60], 0xfff8677e00000000, 0x5d10000000000000, 0,
+        0, [GPR, GPR]
+    ),
+    form_info!(
+        "hadd2_sm50", "i", 1, Sm50, [52, 60], 0xfee8670000000000, 0x7a00000000000000, 0,
+        0, [GPR, IMM]; (52..= 60, [(0x600001f000000, 0x1f000000), (0x600001f000000,
+        0x200001f000000), (0x600001f000000, 0x400001f000000), (0x600001f000000,
+        0x600001f000000)], 0xf00000, 0xf00000, 0xf00000), (52..= 60, [(0x6007c00000000,
+        0x7c00000000), (0x6007c00000000, 0x2007c00000000), (0x6007c00000000,
+        0x4007c00000000), (0x6007c00000000, 0x6007c00000000)], 0x3c0000000, 0x3c0000000,
+        0x3c0000000)
+    ),
+    form_info!(
+        "hadd2_sm50", "c", 2, Sm50, [52, 60], 0xfea8670000000000, 0x7a80000000000000, 0,
+        0, [GPR, CBUF]
+    ),
+    form_info!(
         "hfma2", "rrr", 0, Sm70, [70, 75], 0x1ffffe080000fffff0000000fff, 0x231, 0, 0,
         [GPR, GPR, GPR, NONE]
     ),
@@ -12118,6 +13361,142 @@ pub const FORMS: &[FormInfo] = &[
         [(0x80000000000000000000, 0)], 0, 0x78000000000000000000000, 0)
     ),
     form_info!(
+        "hfma2_sm50", "r", 0, Sm50, [52, 60], 0xfff8000600000000, 0x5d00000000000000, 0,
+        0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "hfma2_sm50", "i", 1, Sm50, [52, 60], 0xf880000000000000, 0x7000000000000000, 0,
+        0, [GPR, IMM, GPR]; (52..= 60, [(0x600001f000000, 0x1f000000), (0x600001f000000,
+        0x200001f000000), (0x600001f000000, 0x400001f000000), (0x600001f000000,
+        0x600001f000000)], 0xf00000, 0xf00000, 0xf00000), (52..= 60, [(0x6007c00000000,
+        0x7c00000000), (0x6007c00000000, 0x2007c00000000), (0x6007c00000000,
+        0x4007c00000000), (0x6007c00000000, 0x6007c00000000)], 0x3c0000000, 0x3c0000000,
+        0x3c0000000)
+    ),
+    form_info!(
+        "hfma2_sm50", "c", 2, Sm50, [52, 60], 0xf880000000000000, 0x7080000000000000, 0,
+        0, [GPR, CBUF, GPR]
+    ),
+    form_info!(
+        "hfma2_sm50", "c2", 3, Sm50, [52, 60], 0xf880000000000000, 0x6080000000000000, 0,
+        0, [GPR, GPR, CBUF]
+    ),
+    form_info!(
+        "hmnmx2", "rrr", 0, Sm70, [80], 0x1fff85cb3ff0fffff0000000fff, 0x240, 0, 0, [GPR,
+        GPR, PRED]
+    ),
+    form_info!(
+        "hmnmx2", "rir", 1, Sm70, [80], 0x1fff85cb3ff0000000000000fff, 0x840, 0, 0, [GPR,
+        IMM, PRED]; (80..= 80, [(0x20400000007e0000000000, 0x7e0000000000),
+        (0x20400000007e0000000000, 0x400000007e0000000000)], 0, 0x1ff00000000,
+        0x1ff00000000), (80..= 80, [(0x20400000007e0000000000, 0x7c0000000000),
+        (0x20400000007e0000000000, 0x400000007c0000000000)], 0x1ff00000000,
+        0x1ff00000000, 0x1ff00000000), (80..= 80, [(0x2040007e00000000000000,
+        0x7e00000000000000), (0x2040007e00000000000000, 0x40007e00000000000000)], 0,
+        0x1ff000000000000, 0x1ff000000000000), (80..= 80, [(0x2040007e00000000000000,
+        0x7c00000000000000), (0x2040007e00000000000000, 0x40007c00000000000000)],
+        0x1ff000000000000, 0x1ff000000000000, 0x1ff000000000000), (80..= 80,
+        [(0x20400000007fc000000000, 0x20000000007fc000000000)], 0, 0x3f00000000,
+        0x3f00000000), (80..= 80, [(0x20400000007fc000000000, 0x20000000007f8000000000)],
+        0x3f00000000, 0x3f00000000, 0x3f00000000), (80..= 80, [(0x2040007fc0000000000000,
+        0x2000007fc0000000000000)], 0, 0x3f000000000000, 0x3f000000000000), (80..= 80,
+        [(0x2040007fc0000000000000, 0x2000007f80000000000000)], 0x3f000000000000,
+        0x3f000000000000, 0x3f000000000000)
+    ),
+    form_info!(
+        "hmnmx2", "rcr", 2, Sm70, [80], 0x1fff85cb3ff080000ff00000fff, 0xa40, 0, 0, [GPR,
+        CBUF, PRED]
+    ),
+    form_info!(
+        "hmnmx2", "rur", 3, Sm70, [80], 0x1fff85cb3ff0fffff0000000fff,
+        0x80000000000000000000c40, 0, 0, [GPR, UGPR, PRED]
+    ),
+    form_info!(
+        "hmnmx2", "rrr", 4, Sm70, [86, 89], 0x1fff858b3ff0fffff0000000fff, 0x240, 0, 0,
+        [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "hmnmx2", "rir", 5, Sm70, [86, 89], 0x1fff858b3ff0000000000000fff, 0x840, 0, 0,
+        [GPR, IMM, PRED]; (86..= 89, [(0x20400000007e0000000000, 0x7e0000000000),
+        (0x20400000007e0000000000, 0x400000007e0000000000)], 0, 0x1ff00000000,
+        0x1ff00000000), (86..= 89, [(0x20400000007e0000000000, 0x7c0000000000),
+        (0x20400000007e0000000000, 0x400000007c0000000000)], 0x1ff00000000,
+        0x1ff00000000, 0x1ff00000000), (86..= 89, [(0x2040007e00000000000000,
+        0x7e00000000000000), (0x2040007e00000000000000, 0x40007e00000000000000)], 0,
+        0x1ff000000000000, 0x1ff000000000000), (86..= 89, [(0x2040007e00000000000000,
+        0x7c00000000000000), (0x2040007e00000000000000, 0x40007c00000000000000)],
+        0x1ff000000000000, 0x1ff000000000000, 0x1ff000000000000), (86..= 89,
+        [(0x20400000007fc000000000, 0x20000000007fc000000000)], 0, 0x3f00000000,
+        0x3f00000000), (86..= 89, [(0x20400000007fc000000000, 0x20000000007f8000000000)],
+        0x3f00000000, 0x3f00000000, 0x3f00000000), (86..= 89, [(0x2040007fc0000000000000,
+        0x2000007fc0000000000000)], 0, 0x3f000000000000, 0x3f000000000000), (86..= 89,
+        [(0x2040007fc0000000000000, 0x2000007f80000000000000)], 0x3f000000000000,
+        0x3f000000000000, 0x3f000000000000)
+    ),
+    form_info!(
+        "hmnmx2", "rcr", 6, Sm70, [86, 89], 0x1fff858b3ff080000ff00000fff, 0xa40, 0, 0,
+        [GPR, CBUF, PRED]
+    ),
+    form_info!(
+        "hmnmx2", "rur", 7, Sm70, [86, 89], 0x1fff858b3ff0fffff0000000fff,
+        0x80000000000000000000c40, 0, 0, [GPR, UGPR, PRED]
+    ),
+    form_info!(
+        "hmnmx2", "rrr", 8, Sm70, [90, 100, 120], 0x1fff858b3ff0fffff0000000fff, 0x240,
+        0, 0, [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "hmnmx2", "rir", 9, Sm70, [90, 100, 120], 0x1fff858b3ff0000000000000fff, 0x840,
+        0, 0, [GPR, IMM, PRED]; (90..= 120, [(0x20400000007e0000000000, 0x7e0000000000)],
+        0, 0x1ff00000000, 0x1ff00000000), (90..= 120, [(0x20400000007e0000000000,
+        0x7c0000000000)], 0x1ff00000000, 0x1ff00000000, 0x1ff00000000), (90..= 120,
+        [(0x2040007e00000000000000, 0x7e00000000000000)], 0, 0x1ff000000000000,
+        0x1ff000000000000), (90..= 120, [(0x2040007e00000000000000, 0x7c00000000000000)],
+        0x1ff000000000000, 0x1ff000000000000, 0x1ff000000000000), (90..= 120,
+        [(0x20400000007fc000000000, 0x20000000007fc000000000)], 0, 0x3f00000000,
+        0x3f00000000), (90..= 120, [(0x20400000007fc000000000,
+        0x20000000007f8000000000)], 0x3f00000000, 0x3f00000000, 0x3f00000000), (90..=
+        120, [(0x2040007fc0000000000000, 0x2000007fc0000000000000)], 0, 0x3f000000000000,
+        0x3f000000000000), (90..= 120, [(0x2040007fc0000000000000,
+        0x2000007f80000000000000)], 0x3f000000000000, 0x3f000000000000, 0x3f000000000000)
+    ),
+    form_info!(
+        "hmnmx2", "rcr", 10, Sm70, [90], 0x1fff858b3ff080000ff00000fff, 0xa40, 0, 0,
+        [GPR, CBUF, PRED]
+    ),
+    form_info!(
+        "hmnmx2", "rur", 11, Sm70, [90, 100, 120], 0x1fff858b3ff0fffff0000000fff,
+        0x80000000000000000000c40, 0, 0, [GPR, UGPR, PRED]
+    ),
+    form_info!(
+        "hmnmx2_is_a", "rrr", 0, Sm70, [90, 100, 120], 0x1fff858b3030fffff0000000fff,
+        0x20000000000000240, 0, 0, [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "hmnmx2_is_a", "rir", 1, Sm70, [90, 100, 120], 0x1fff858b3030000000000000fff,
+        0x20000000000000840, 0, 0, [GPR, IMM, PRED]; (90..= 120,
+        [(0x20400000007e0000000000, 0x7e0000000000)], 0, 0x1ff00000000, 0x1ff00000000),
+        (90..= 120, [(0x20400000007e0000000000, 0x7c0000000000)], 0x1ff00000000,
+        0x1ff00000000, 0x1ff00000000), (90..= 120, [(0x2040007e00000000000000,
+        0x7e00000000000000)], 0, 0x1ff000000000000, 0x1ff000000000000), (90..= 120,
+        [(0x2040007e00000000000000, 0x7c00000000000000)], 0x1ff000000000000,
+        0x1ff000000000000, 0x1ff000000000000), (90..= 120, [(0x20400000007fc000000000,
+        0x20000000007fc000000000)], 0, 0x3f00000000, 0x3f00000000), (90..= 120,
+        [(0x20400000007fc000000000, 0x20000000007f8000000000)], 0x3f00000000,
+        0x3f00000000, 0x3f00000000), (90..= 120, [(0x2040007fc0000000000000,
+        0x2000007fc0000000000000)], 0, 0x3f000000000000, 0x3f000000000000), (90..= 120,
+        [(0x2040007fc0000000000000, 0x2000007f80000000000000)], 0x3f000000000000,
+        0x3f000000000000, 0x3f000000000000)
+    ),
+    form_info!(
+        "hmnmx2_is_a", "rcr", 2, Sm70, [90], 0x1fff858b303080000ff00000fff,
+        0x20000000000000a40, 0, 0, [GPR, CBUF, PRED]
+    ),
+    form_info!(
+        "hmnmx2_is_a", "rur", 3, Sm70, [90, 100, 120], 0x1fff858b3030fffff0000000fff,
+        0x80000020000000000000c40, 0, 0, [GPR, UGPR, PRED]
+    ),
+    form_info!(
         "hmul2", "rrr", 0, Sm70, [70, 75, 80, 86, 89], 0x1fffffe80ff0fffff0000000fff,
         0x232, 0, 0, [GPR, GPR]
     ),
@@ -12171,6 +13550,153 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "hmul2", "rur", 7, Sm70, [90, 100, 120], 0x1ffffde80ff0fffff0000000fff,
         0x80000000000000000000c32, 0, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "hmul2_sm50", "r", 0, Sm50, [52, 60], 0xfff86e7e00000000, 0x5d08000000000000, 0,
+        0, [GPR, GPR]
+    ),
+    form_info!(
+        "hmul2_sm50", "i", 1, Sm50, [52, 60], 0xfee8660000000000, 0x7800000000000000, 0,
+        0, [GPR, IMM]; (52..= 60, [(0x600001f000000, 0x1f000000), (0x600001f000000,
+        0x200001f000000), (0x600001f000000, 0x400001f000000), (0x600001f000000,
+        0x600001f000000)], 0xf00000, 0xf00000, 0xf00000), (52..= 60, [(0x6007c00000000,
+        0x7c00000000), (0x6007c00000000, 0x2007c00000000), (0x6007c00000000,
+        0x4007c00000000), (0x6007c00000000, 0x6007c00000000)], 0x3c0000000, 0x3c0000000,
+        0x3c0000000)
+    ),
+    form_info!(
+        "hmul2_sm50", "c", 2, Sm50, [52, 60], 0xffa8660000000000, 0x7880000000000000, 0,
+        0, [GPR, CBUF]
+    ),
+    form_info!(
+        "hset2", "rrr", 0, Sm70, [70, 75, 80, 86, 89], 0x1fff87e001f0fffff0000000fff,
+        0x233, 0, 0, [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "hset2", "rri", 1, Sm70, [70, 75, 80, 86, 89], 0x1fff87e001f0000000000000fff,
+        0x433, 0, 0, [GPR, IMM, PRED]; (75..= 89, [(0x7e0000000000, 0x7e0000000000)], 0,
+        0x1ff00000000, 0x1ff00000000), (75..= 89, [(0x7e0000000000, 0x7c0000000000)],
+        0x1ff00000000, 0x1ff00000000, 0x1ff00000000), (70..= 70, [(0x7c0000000000,
+        0x7c0000000000)], 0x3ff00000000, 0x3ff00000000, 0x3ff00000000), (75..= 89,
+        [(0x7e00000000000000, 0x7e00000000000000)], 0, 0x1ff000000000000,
+        0x1ff000000000000), (75..= 89, [(0x7e00000000000000, 0x7c00000000000000)],
+        0x1ff000000000000, 0x1ff000000000000, 0x1ff000000000000), (70..= 70,
+        [(0x7c00000000000000, 0x7c00000000000000)], 0x3ff000000000000, 0x3ff000000000000,
+        0x3ff000000000000)
+    ),
+    form_info!(
+        "hset2", "rrc", 2, Sm70, [70, 75, 80, 86, 89], 0x1fff87e001f080000ff00000fff,
+        0x633, 0, 0, [GPR, CBUF, PRED]
+    ),
+    form_info!(
+        "hset2", "rru", 3, Sm70, [75, 80, 86, 89], 0x1fff87e001f0fffff0000000fff,
+        0x80000000000000000000e33, 0, 0, [GPR, UGPR, PRED]
+    ),
+    form_info!(
+        "hset2", "rrr", 4, Sm70, [90, 100, 120], 0x1fff87e001c0fffff0000000fff, 0x233, 0,
+        0, [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "hset2", "rri", 5, Sm70, [90, 100, 120], 0x1fff87e001c0000000000000fff, 0x433, 0,
+        0, [GPR, IMM, PRED]; (90..= 120, [(0x300007e0000000000, 0x7e0000000000)], 0,
+        0x1ff00000000, 0x1ff00000000), (90..= 120, [(0x300007e0000000000,
+        0x7c0000000000)], 0x1ff00000000, 0x1ff00000000, 0x1ff00000000), (90..= 120,
+        [(0x37e00000000000000, 0x7e00000000000000)], 0, 0x1ff000000000000,
+        0x1ff000000000000), (90..= 120, [(0x37e00000000000000, 0x7c00000000000000)],
+        0x1ff000000000000, 0x1ff000000000000, 0x1ff000000000000), (90..= 120,
+        [(0x300007fc000000000, 0x200007fc000000000)], 0, 0x3f00000000, 0x3f00000000), (90
+        ..= 120, [(0x300007fc000000000, 0x200007f8000000000)], 0x3f00000000,
+        0x3f00000000, 0x3f00000000), (90..= 120, [(0x37fc0000000000000,
+        0x27fc0000000000000)], 0, 0x3f000000000000, 0x3f000000000000), (90..= 120,
+        [(0x37fc0000000000000, 0x27f80000000000000)], 0x3f000000000000, 0x3f000000000000,
+        0x3f000000000000)
+    ),
+    form_info!(
+        "hset2", "rrc", 6, Sm70, [90], 0x1fff87e001c080000ff00000fff, 0x633, 0, 0, [GPR,
+        CBUF, PRED]
+    ),
+    form_info!(
+        "hset2", "rru", 7, Sm70, [90, 100, 120], 0x1fff87e001c0fffff0000000fff,
+        0x80000000000000000000e33, 0, 0, [GPR, UGPR, PRED]
+    ),
+    form_info!(
+        "hset2", "r", 8, Sm50, [52, 60], 0xfff8000700000000, 0x5d18000000000000, 0, 0,
+        [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "hset2", "i", 9, Sm50, [52, 60], 0xfe80000000000000, 0x7c00000000000000, 0, 0,
+        [GPR, IMM, PRED]; (52..= 60, [(0x1f000000, 0x1f000000)], 0xf00000, 0xf00000,
+        0xf00000), (52..= 60, [(0x7c00000000, 0x7c00000000)], 0x3c0000000, 0x3c0000000,
+        0x3c0000000)
+    ),
+    form_info!(
+        "hset2", "c", 10, Sm50, [52, 60], 0xfe80000000000000, 0x7c80000000000000, 0, 0,
+        [GPR, CBUF, PRED]
+    ),
+    form_info!(
+        "hsetp2", "rrr", 0, Sm70, [70, 75, 80, 86, 89], 0x1fff800001f0fffff0000ff0fff,
+        0x234, 0, 0, [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "hsetp2", "rri", 1, Sm70, [70, 75, 80, 86, 89], 0x1fff800001f0000000000ff0fff,
+        0x434, 0, 0, [GPR, IMM, PRED]; (75..= 89, [(0x7e0000000000, 0x7e0000000000)], 0,
+        0x1ff00000000, 0x1ff00000000), (75..= 89, [(0x7e0000000000, 0x7c0000000000)],
+        0x1ff00000000, 0x1ff00000000, 0x1ff00000000), (70..= 70, [(0x7c0000000000,
+        0x7c0000000000)], 0x3ff00000000, 0x3ff00000000, 0x3ff00000000), (75..= 89,
+        [(0x7e00000000000000, 0x7e00000000000000)], 0, 0x1ff000000000000,
+        0x1ff000000000000), (75..= 89, [(0x7e00000000000000, 0x7c00000000000000)],
+        0x1ff000000000000, 0x1ff000000000000, 0x1ff000000000000), (70..= 70,
+        [(0x7c00000000000000, 0x7c00000000000000)], 0x3ff000000000000, 0x3ff000000000000,
+        0x3ff000000000000)
+    ),
+    form_info!(
+        "hsetp2", "rrc", 2, Sm70, [70, 75, 80, 86, 89], 0x1fff800001f080000ff00ff0fff,
+        0x634, 0, 0, [GPR, CBUF, PRED]
+    ),
+    form_info!(
+        "hsetp2", "rru", 3, Sm70, [75, 80, 86, 89], 0x1fff800001f0fffff0000ff0fff,
+        0x80000000000000000000e34, 0, 0, [GPR, UGPR, PRED]
+    ),
+    form_info!(
+        "hsetp2", "rrr", 4, Sm70, [90, 100, 120], 0x1fff800001c0fffff0000ff0fff, 0x234,
+        0, 0, [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "hsetp2", "rri", 5, Sm70, [90, 100, 120], 0x1fff800001c0000000000ff0fff, 0x434,
+        0, 0, [GPR, IMM, PRED]; (90..= 120, [(0x300007e0000000000, 0x7e0000000000)], 0,
+        0x1ff00000000, 0x1ff00000000), (90..= 120, [(0x300007e0000000000,
+        0x7c0000000000)], 0x1ff00000000, 0x1ff00000000, 0x1ff00000000), (90..= 120,
+        [(0x37e00000000000000, 0x7e00000000000000)], 0, 0x1ff000000000000,
+        0x1ff000000000000), (90..= 120, [(0x37e00000000000000, 0x7c00000000000000)],
+        0x1ff000000000000, 0x1ff000000000000, 0x1ff000000000000), (90..= 120,
+        [(0x300007fc000000000, 0x200007fc000000000)], 0, 0x3f00000000, 0x3f00000000), (90
+        ..= 120, [(0x300007fc000000000, 0x200007f8000000000)], 0x3f00000000,
+        0x3f00000000, 0x3f00000000), (90..= 120, [(0x37fc0000000000000,
+        0x27fc0000000000000)], 0, 0x3f000000000000, 0x3f000000000000), (90..= 120,
+        [(0x37fc0000000000000, 0x27f80000000000000)], 0x3f000000000000, 0x3f000000000000,
+        0x3f000000000000)
+    ),
+    form_info!(
+        "hsetp2", "rrc", 6, Sm70, [90], 0x1fff800001c080000ff00ff0fff, 0x634, 0, 0, [GPR,
+        CBUF, PRED]
+    ),
+    form_info!(
+        "hsetp2", "rru", 7, Sm70, [90, 100, 120], 0x1fff800001c0fffff0000ff0fff,
+        0x80000000000000000000e34, 0, 0, [GPR, UGPR, PRED]
+    ),
+    form_info!(
+        "hsetp2", "r", 8, Sm50, [52, 60], 0xfffc000700000080, 0x5d20000000000000, 0, 0,
+        [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "hsetp2", "i", 9, Sm50, [52, 60], 0xfec0000000000080, 0x7e00000000000000, 0, 0,
+        [GPR, IMM, PRED]; (52..= 60, [(0x1f000000, 0x1f000000)], 0xf00000, 0xf00000,
+        0xf00000), (52..= 60, [(0x7c00000000, 0x7c00000000)], 0x3c0000000, 0x3c0000000,
+        0x3c0000000)
+    ),
+    form_info!(
+        "hsetp2", "c", 10, Sm50, [52, 60], 0xfe80000000000080, 0x7e80000000000000, 0, 0,
+        [GPR, CBUF, PRED]
     ),
     form_info!(
         "i2f", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
@@ -12259,6 +13785,23 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "i2i", "c", 2, Sm50, [50, 52, 60], 0xfff959800000c000, 0x4ce0000000000000, 0, 0,
         [CBUF]
+    ),
+    form_info!(
+        "i2i_sat", "rrr", 0, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fff8000000ffffff0000000fff, 0x238, 0x7ffcfff00000000ff000000, 0, [GPR]
+    ),
+    form_info!(
+        "i2i_sat", "rir", 1, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fff80000000000000000000fff, 0x838, 0x7ffcfff00000000ff000000, 0, [IMM]
+    ),
+    form_info!(
+        "i2i_sat", "rcr", 2, Sm70, [75, 80, 86, 89, 90], 0x1fff8000000f80000ff00000fff,
+        0xa38, 0x7ffcfff00000000ff000000, 0, [CBUF]
+    ),
+    form_info!(
+        "i2i_sat", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fff8000000ffffff0000000fff, 0x80000000000000000000c38,
+        0x7ffcfff00000000ff000000, 0, [UGPR]
     ),
     form_info!(
         "iabs", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
@@ -13149,11 +14692,12 @@ pub const FORMS: &[FormInfo] = &[
         0x10f000000000000000202, 0, 0, [GPR]
     ),
     form_info!(
-        "mov64", "rir", 1, Sm70, [120], 0x1ffffffffffff00000000000fff, 0x402, 0, 0, [IMM]
+        "mov64", "rur", 1, Sm70, [120], 0x1ffffffffffffffff00ff000fff,
+        0x8010f000000000000000c02, 0, 0, [UGPR]
     ),
     form_info!(
-        "mov64", "rur", 2, Sm70, [120], 0x1ffffffffffffffff00ff000fff,
-        0x8010f000000000000000c02, 0, 0, [UGPR]
+        "mov64i", "fixed", 0, Sm70, [120], 0x80000000000000000000fff, 0x402,
+        0x1fff70000000000000000000000, 0, []
     ),
     form_info!(
         "mufu", "rrr", 0, Sm70, [70], 0x1ffffff00ff0fffff00ff000fff, 0x308,
@@ -13419,6 +14963,16 @@ pub const FORMS: &[FormInfo] = &[
         0x1fff8000008ffffffffff000fff, 0x8000000000000081c, 0, 0, [PRED, PRED, UPRED]
     ),
     form_info!(
+        "plop3_sign", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff80100000000000000000fff, 0x21f, 0x7800000ffffff0000000000, 0, [GPR, GPR,
+        GPR]
+    ),
+    form_info!(
+        "plop3_sign", "rcr", 1, Sm70, [70, 75, 80, 86, 89, 90],
+        0x1fff8010000380000ff00000fff, 0xa1f, 0x7800000c000000000000000, 0, [GPR, CBUF,
+        GPR]
+    ),
+    form_info!(
         "popc", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
         0x1ffffffffff7fffff00ff000fff, 0x309, 0, 0, [GPR]
     ),
@@ -13549,6 +15103,26 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "r2ur_or", "fixed", 2, Sm70, [100, 120], 0x1fffff1ffffffffffff00000fff,
         0x10000000000000000002ca, 0, 0, [GPR]
+    ),
+    form_info!(
+        "red", "fixed", 0, Sm50, [50], 0xfff8000000000000, 0xebf8000000000000,
+        0x600000c000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "red", "fixed", 1, Sm50, [52], 0xfff8000000000000, 0xebf8000000000000,
+        0x600000c000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "red", "fixed", 2, Sm50, [60], 0xfff8000000000000, 0xebf8000000000000,
+        0x600000c000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "redux", "fixed", 0, Sm70, [80, 86, 89, 90], 0x80000000000000000000fff, 0x3c4,
+        0x1fff7fe3dffffffffff00c00000, 0, [GPR]
+    ),
+    form_info!(
+        "redux", "fixed", 1, Sm70, [100, 120], 0x80000000000000000000fff, 0x3c4,
+        0x1fff7fe3dffffffffff00000000, 0, [GPR]
     ),
     form_info!(
         "ret", "fixed", 0, Sm70, [70, 75, 80, 86, 89], 0x1fff83c00000000000300ff0fff,
@@ -13949,7 +15523,10 @@ pub const FORMS: &[FormInfo] = &[
         0, [GPR, GPR, CBUF]
     ),
 ];
+include!(concat!(env!("OUT_DIR"), "/", "op_atom.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_atoms.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bfe.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_bfi.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bmov.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bmov_r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bmsk.rs"));
@@ -13970,6 +15547,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_call_r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cont.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cs2r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_cs2r32.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_cs2r_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_csetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_dadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_dfma.rs"));
@@ -13981,6 +15559,8 @@ include!(concat!(env!("OUT_DIR"), "/", "op_exit.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2f.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2f64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2f_sm50.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_f2fp.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_f2fp_merge.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2i64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2i_sm50.rs"));
@@ -14000,14 +15580,22 @@ include!(concat!(env!("OUT_DIR"), "/", "op_fset.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fsetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hadd2.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hadd2_f32.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_hadd2_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hfma2.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hfma2_mma.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_hfma2_sm50.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_hmnmx2.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_hmnmx2_is_a.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_hmul2.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_hmul2_sm50.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_hset2.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_hsetp2.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2f.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2f64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2f_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2fp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_i2i.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_i2i_sat.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iabs.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_iadd3.rs"));
@@ -14051,12 +15639,14 @@ include!(concat!(env!("OUT_DIR"), "/", "op_lop32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_mov.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_mov32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_mov64.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_mov64i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_mufu.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_nop.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_p2r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_pbk.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_pcnt.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_plop3.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_plop3_sign.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_popc.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_prmt.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_pset.rs"));
@@ -14064,6 +15654,8 @@ include!(concat!(env!("OUT_DIR"), "/", "op_psetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_r2p.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_r2ur.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_r2ur_or.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_red.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_redux.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ret.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ret_abs.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ret_sm50.rs"));

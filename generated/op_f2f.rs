@@ -416,4 +416,10 @@ impl Legalize for OpF2f {
             fold_imm_mods_as(&mut self.b, view, ValueType::F32, &mut self.sel);
         }
     }
+    fn src_view(&self, i: usize) -> Option<View> {
+        match i {
+            0usize => self.b_view(),
+            _ => None,
+        }
+    }
 }

@@ -397,4 +397,10 @@ impl Legalize for OpFrnd {
             fold_imm_mods_as(&mut self.b, view, ValueType::F32, &mut self.sel);
         }
     }
+    fn src_view(&self, i: usize) -> Option<View> {
+        match i {
+            0usize => self.b_view(),
+            _ => None,
+        }
+    }
 }

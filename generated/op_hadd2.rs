@@ -756,7 +756,12 @@ impl OpHadd2 {
         let mut at = asm_try!(Operands:: < 3 > ::start(line, 3, 2usize));
         let d = asm_try!(dst_operand(at.take(), "d", false));
         let a = {
-            let tok = at.take();
+            let first = at.take();
+            let joined = asm_try!(
+                at.join_pair(first, Self::a_view_of(fmt).map_or(ImmStyle::Hex,
+                View::imm_style))
+            );
+            let tok = &joined;
             let mut scur = 0usize;
             asel = match take_enum_suffix(
                 &tok.suffixes,
@@ -792,7 +797,12 @@ impl OpHadd2 {
             }
         };
         let b = {
-            let tok = at.take();
+            let first = at.take();
+            let joined = asm_try!(
+                at.join_pair(first, Self::b_view_of(fmt).map_or(ImmStyle::Hex,
+                View::imm_style))
+            );
+            let tok = &joined;
             let mut scur = 0usize;
             bsel = match take_enum_suffix(
                 &tok.suffixes,
@@ -909,7 +919,10 @@ impl Forms for OpHadd2 {
             reuse_a,
             self.a_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
             self.asel.text_sm(sm),
-            true,
+            matches!(
+                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+            ),
+            false,
         );
         out.push_str(", ");
         write_src_swizzled(
@@ -918,7 +931,10 @@ impl Forms for OpHadd2 {
             reuse_b,
             self.b_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
             self.bsel.text_sm(sm),
-            true,
+            matches!(
+                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+            ),
+            false,
         );
         out.trim_end_spaces();
     }
@@ -933,6 +949,13 @@ impl Legalize for OpHadd2 {
         {
             let view = self.b_view();
             fold_imm_mods_as(&mut self.b, view, ValueType::B32, &mut 0u32);
+        }
+    }
+    fn src_view(&self, i: usize) -> Option<View> {
+        match i {
+            0usize => self.a_view(),
+            1usize => self.b_view(),
+            _ => None,
         }
     }
 }

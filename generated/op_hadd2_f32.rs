@@ -533,7 +533,10 @@ impl Forms for OpHadd2F32 {
             reuse_a,
             ImmStyle::Hex.for_sm(sm),
             self.asel.text_sm(sm),
-            true,
+            matches!(
+                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+            ),
+            false,
         );
         out.push_str(", ");
         write_src_swizzled(
@@ -542,7 +545,10 @@ impl Forms for OpHadd2F32 {
             reuse_b,
             self.b_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
             self.bsel.text_sm(sm),
-            true,
+            matches!(
+                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+            ),
+            false,
         );
         out.trim_end_spaces();
     }
@@ -554,6 +560,12 @@ impl Legalize for OpHadd2F32 {
         {
             let view = self.b_view();
             fold_imm_mods_as(&mut self.b, view, ValueType::B32, &mut 0u32);
+        }
+    }
+    fn src_view(&self, i: usize) -> Option<View> {
+        match i {
+            1usize => self.b_view(),
+            _ => None,
         }
     }
 }

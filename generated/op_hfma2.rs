@@ -1692,7 +1692,12 @@ impl OpHfma2 {
         let mut at = asm_try!(Operands:: < 5 > ::start(line, 4, 4usize));
         let d = asm_try!(dst_operand(at.take(), "d", false));
         let a = {
-            let tok = at.take();
+            let first = at.take();
+            let joined = asm_try!(
+                at.join_pair(first, Self::a_view_of(fmt).map_or(ImmStyle::Hex,
+                View::imm_style))
+            );
+            let tok = &joined;
             let mut scur = 0usize;
             asel = match take_enum_suffix(
                 &tok.suffixes,
@@ -1728,7 +1733,12 @@ impl OpHfma2 {
             }
         };
         let b = {
-            let tok = at.take();
+            let first = at.take();
+            let joined = asm_try!(
+                at.join_pair(first, Self::b_view_of(fmt).map_or(ImmStyle::Hex,
+                View::imm_style))
+            );
+            let tok = &joined;
             let mut scur = 0usize;
             bsel = match take_enum_suffix(
                 &tok.suffixes,
@@ -1764,7 +1774,12 @@ impl OpHfma2 {
             }
         };
         let c = {
-            let tok = at.take();
+            let first = at.take();
+            let joined = asm_try!(
+                at.join_pair(first, Self::c_view_of(fmt).map_or(ImmStyle::Hex,
+                View::imm_style))
+            );
+            let tok = &joined;
             let mut scur = 0usize;
             csel = match take_enum_suffix(
                 &tok.suffixes,
@@ -1938,7 +1953,10 @@ impl Forms for OpHfma2 {
             reuse_a,
             self.a_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
             self.asel.text_sm(sm),
-            true,
+            matches!(
+                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+            ),
+            false,
         );
         out.push_str(", ");
         write_src_swizzled(
@@ -1947,7 +1965,10 @@ impl Forms for OpHfma2 {
             reuse_b,
             self.b_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
             self.bsel.text_sm(sm),
-            true,
+            matches!(
+                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+            ),
+            false,
         );
         out.push_str(", ");
         write_src_swizzled(
@@ -1956,7 +1977,10 @@ impl Forms for OpHfma2 {
             reuse_c,
             self.c_view().map_or(ImmStyle::Hex, View::imm_style).for_sm(sm),
             self.csel.text_sm(sm),
-            true,
+            matches!(
+                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+            ),
+            false,
         );
         if self.relu == true && self.e != Src::PT {
             out.push_str(", ");
@@ -1981,5 +2005,13 @@ impl Legalize for OpHfma2 {
             fold_imm_mods_as(&mut self.c, view, ValueType::B32, &mut 0u32);
         }
         fold_imm_mods(&mut self.e, ValueType::Pred);
+    }
+    fn src_view(&self, i: usize) -> Option<View> {
+        match i {
+            0usize => self.a_view(),
+            1usize => self.b_view(),
+            2usize => self.c_view(),
+            _ => None,
+        }
     }
 }

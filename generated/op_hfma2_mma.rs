@@ -894,4 +894,12 @@ impl Legalize for OpHfma2Mma {
         }
         fold_imm_mods(&mut self.e, ValueType::Pred);
     }
+    fn src_view(&self, i: usize) -> Option<View> {
+        match i {
+            0usize => self.a_view(),
+            1usize => self.b_view(),
+            2usize => self.c_view(),
+            _ => None,
+        }
+    }
 }

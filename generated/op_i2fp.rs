@@ -230,4 +230,10 @@ impl Legalize for OpI2fp {
             fold_imm_mods_as(&mut self.b, view, ValueType::B32, &mut 0u32);
         }
     }
+    fn src_view(&self, i: usize) -> Option<View> {
+        match i {
+            0usize => self.b_view(),
+            _ => None,
+        }
+    }
 }

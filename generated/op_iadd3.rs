@@ -747,7 +747,11 @@ impl Forms for OpIadd3 {
                     reuse_a,
                     ImmStyle::SignedHex.for_sm(sm),
                     self.asel.text_sm(sm),
-                    true,
+                    matches!(
+                        sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 |
+                        120u32
+                    ),
+                    matches!(sm, 50u32 | 52u32 | 60u32),
                 );
                 out.push_str(", ");
                 write_src_swizzled(
@@ -762,6 +766,7 @@ impl Forms for OpIadd3 {
                         .for_sm(sm),
                     self.bsel.text_sm(sm),
                     false,
+                    matches!(sm, 50u32 | 52u32 | 60u32),
                 );
                 out.push_str(", ");
                 write_src_swizzled(
@@ -770,7 +775,11 @@ impl Forms for OpIadd3 {
                     reuse_c,
                     ImmStyle::SignedHex.for_sm(sm),
                     self.csel.text_sm(sm),
-                    true,
+                    matches!(
+                        sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 |
+                        120u32
+                    ),
+                    matches!(sm, 50u32 | 52u32 | 60u32),
                 );
             }
             _ => {

@@ -35,12 +35,11 @@ impl OpMov64 {
         let smb = sm_bit(sm);
         match (self.b.kind,) {
             (reg!(Gpr),) if smb & 0x400 != 0 => Some(0),
-            (SrcKind::Imm(_),) if smb & 0x400 != 0 => Some(1),
-            (reg!(UGpr),) if smb & 0x400 != 0 => Some(2),
+            (reg!(UGpr),) if smb & 0x400 != 0 => Some(1),
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/mov64.toml:27 pack alike.
+    /// What all forms of isa-spec/spec/ops/mov64.toml:25 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -70,28 +69,21 @@ impl OpMov64 {
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 16;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120] (isa-spec/spec/ops/mov64.toml:27; form at isa-spec/spec/ops/mov64.toml:31).
+    /// Form `rrr` on SM [120] (isa-spec/spec/ops/mov64.toml:25; form at isa-spec/spec/ops/mov64.toml:29).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x10f000000000000000202 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [120] (isa-spec/spec/ops/mov64.toml:27; form at isa-spec/spec/ops/mov64.toml:31).
+    /// Form `rur` on SM [120] (isa-spec/spec/ops/mov64.toml:25; form at isa-spec/spec/ops/mov64.toml:29).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
-        let mut w: u128 = 0x402 | self.encode_e0::<E>(sm, c)?;
-        w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 24;
-        Ok(w)
-    }
-    /// Form `rur` on SM [120] (isa-spec/spec/ops/mov64.toml:27; form at isa-spec/spec/ops/mov64.toml:31).
-    #[inline(always)]
-    fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x8010f000000000000000c02 | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/mov64.toml:27; form at isa-spec/spec/ops/mov64.toml:31).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/mov64.toml:25; form at isa-spec/spec/ops/mov64.toml:29).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -99,17 +91,9 @@ impl OpMov64 {
         let o = Self { d, b };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/mov64.toml:27; form at isa-spec/spec/ops/mov64.toml:31).
+    /// Form `rur`'s fields (isa-spec/spec/ops/mov64.toml:25; form at isa-spec/spec/ops/mov64.toml:29).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
-        let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
-        let b = Src::imm(imm_from_field(bits(w, 24, 32), 32u32, 0u32, false));
-        let o = Self { d, b };
-        Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
-    }
-    /// Form `rur`'s fields (isa-spec/spec/ops/mov64.toml:27; form at isa-spec/spec/ops/mov64.toml:31).
-    #[inline(always)]
-    fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
         let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
         let o = Self { d, b };
@@ -127,7 +111,7 @@ impl OpMov64 {
         let reuse_marks = asm_try!(at.finish(& ["d", "b"]));
         let op = Self { d, b };
         let form = op.form_id(sm);
-        let ctrl = reuse_ctrl(&reuse_marks, form, &[("b", &[18, 0, 0])]);
+        let ctrl = reuse_ctrl(&reuse_marks, form, &[("b", &[18, 0])]);
         parsed(op, line, ctrl, 0)
     }
     fold_via_cc!(sm => true);
@@ -145,11 +129,11 @@ impl MemOp for OpMov64 {}
 /// Spec: isa-spec/spec/ops/mov64.toml:4.
 impl Encode for OpMov64 {
     const NAME: &'static str = "mov64";
-    encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [b]);
+    encode_by_form!(0 : => encode_f0, 1 : => encode_f1; [b]);
 }
 /// Spec: isa-spec/spec/ops/mov64.toml:4.
 impl Forms for OpMov64 {
-    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
+    parts_by_form!(0 : parts_f0, 1 : parts_f1);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).

@@ -785,4 +785,10 @@ impl Legalize for OpMufu {
             fold_imm_mods_as(&mut self.a, view, ValueType::F32, &mut self.sel);
         }
     }
+    fn src_view(&self, i: usize) -> Option<View> {
+        match i {
+            0usize => self.a_view(),
+            _ => None,
+        }
+    }
 }

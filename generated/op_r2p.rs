@@ -298,7 +298,10 @@ impl Forms for OpR2p {
             reuse_a,
             ImmStyle::Hex.for_sm(sm),
             self.bsel.text_sm(sm),
-            true,
+            matches!(
+                sm, 70u32 | 75u32 | 80u32 | 86u32 | 89u32 | 90u32 | 100u32 | 120u32
+            ),
+            matches!(sm, 50u32 | 52u32 | 60u32),
         );
         out.push_str(", ");
         write_src(

@@ -681,4 +681,11 @@ impl Legalize for OpXmad {
         }
         fold_imm_mods(&mut self.c, ValueType::U32);
     }
+    fn src_view(&self, i: usize) -> Option<View> {
+        match i {
+            0usize => self.a_view(),
+            1usize => self.b_view(),
+            _ => None,
+        }
+    }
 }

@@ -141,7 +141,11 @@ fn decode_src(spec: &Spec, op: &Op, form: &Form, i: usize) -> Option<TokenStream
             let g = get(&f.bits);
             let wdt = f.bits.width();
             let (sh, sx) = (packing.shift, packing.sext);
-            quote!(Src::imm(imm_from_field(#g, #wdt, #sh, #sx)))
+            if packing.halves {
+                quote!(Src::imm(imm_halves_from_field(#g, #sh)))
+            } else {
+                quote!(Src::imm(imm_from_field(#g, #wdt, #sh, #sx)))
+            }
         }
         SlotKindClass::Cbuf => decode_cbuf(form, i),
         _ if form.tied.iter().any(|&(si, _)| si == i) => {
@@ -246,6 +250,10 @@ fn decode_mod_field(spec: &Spec, m: &Modifier, f: &Field) -> TokenStream {
     match (&m.ty, &f.target) {
         (ModType::Bool, _) => flag_of(&f.bits),
         (ModType::Int { signed: false, .. }, _) => quote!(#g as u32),
+        (ModType::Int { signed: true, .. }, FieldTarget::Modifier { scale, .. }) if *scale != 1 => {
+            let sc = *scale as i64;
+            quote!((sext_field(#g, #wdt) * #sc) as i32)
+        }
         (ModType::Int { signed: true, .. }, _) => quote!(sext_field(#g, #wdt) as i32),
         (ModType::Rel | ModType::Abs { signed: true }, FieldTarget::Modifier { scale, .. }) => {
             let sc = *scale as i64;

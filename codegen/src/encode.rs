@@ -259,7 +259,8 @@ fn encode_checks(spec: &Spec, op: &Op, f: &FormRef) -> Vec<TokenStream> {
 
 /// The value of modifier `idx`'s field: its bool, its enum value's code
 /// (`codes`: per value, `None` where the encoding lacks it), its integer
-/// fitted to `wdt` bits, or its branch offset in units of `scale`.
+/// fitted to `wdt` bits, or its branch offset (or a scaled signed
+/// integer, ATOMS's `off:x4`) in units of `scale`.
 fn modifier_value(
     op: &Op,
     idx: usize,
@@ -293,8 +294,17 @@ fn modifier_value(
         (ModType::Int { signed: false, .. }, _) => {
             quote!(fit::<E>(Self::NAME, #mname, self.#fld as u128, #wdt)?)
         }
-        (ModType::Int { signed: true, .. }, _) => {
+        (ModType::Int { signed: true, .. }, _) if scale == 1 => {
             quote!(fit_signed::<E>(Self::NAME, #mname, self.#fld as i64, #wdt)?)
+        }
+        (ModType::Int { signed: true, .. }, _) => {
+            let sc = scale as i64;
+            quote!({
+                if self.#fld as i64 % #sc != 0 {
+                    return Err(E::fail(Self::NAME, format_args!("{} must be a multiple of {}", #mname, #sc)));
+                }
+                fit_signed::<E>(Self::NAME, #mname, self.#fld as i64 / #sc, #wdt)?
+            })
         }
         (ModType::Rel | ModType::Abs { signed: true }, _) => {
             let sc = scale as i64;
@@ -345,7 +355,11 @@ fn field_value(op: &Op, fl: &Field) -> Option<TokenStream> {
             let sname = &s.name;
             let shift = packing.shift;
             let sext = packing.sext;
-            Some(quote!(imm_src_field::<E>(Self::NAME, #sname, &self.#fld, #wdt, #shift, #sext)?))
+            Some(if packing.halves {
+                quote!(imm_halves_src_field::<E>(Self::NAME, #sname, &self.#fld, #shift)?)
+            } else {
+                quote!(imm_src_field::<E>(Self::NAME, #sname, &self.#fld, #wdt, #shift, #sext)?)
+            })
         }
         FieldTarget::SrcCbuf { idx, part } => {
             let s = &op.srcs[*idx];

@@ -20,8 +20,8 @@
 //!   does (`FADD R10, R3, -QNAN` is `0xffffffff` in ptxas output).
 
 use isa_spec::model::{
-    AsmCond, AsmItem, DefaultValue, Field, FieldTarget, Form, ModType, Op, SlotKindClass, Spec,
-    ValueType, ViewType,
+    AsmCond, AsmItem, DefaultValue, Field, FieldTarget, Form, ImmPacking, ModType, Op,
+    SlotKindClass, Spec, ValueType, ViewType,
 };
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
@@ -112,7 +112,7 @@ fn rules(spec: &Spec, op: &Op, form: &Form) -> Vec<Rule> {
         }
     }
     for (s, src) in op.srcs.iter().enumerate() {
-        let Some((imm, shift)) = float_imm_field(form, s) else {
+        let Some((imm, packing)) = float_imm_field(form, s) else {
             continue;
         };
         let combos = if src.type_by.is_empty() {
@@ -135,7 +135,7 @@ fn rules(spec: &Spec, op: &Op, form: &Form) -> Vec<Rule> {
                 _ => &[0],
             };
             for &half in halves {
-                let place = |m: u32| imm.bits.place(u128::from((m << half) >> shift));
+                let place = |m: u32| imm.bits.place(packing.pack(m << half));
                 let cond = (when_mask, when_value);
                 nan_rules(spec, form, cond, layout, &place, &mut out);
             }
@@ -199,13 +199,12 @@ fn nan_rules(
     rule(&hides_quiet, exp, exp, frac, frac);
 }
 
-/// The field of a source's float immediate and the low value bits it
-/// drops (Maxwell's imm20 keeps the top 20 of 32).
-fn float_imm_field(form: &Form, s: usize) -> Option<(&Field, u32)> {
+/// The field of a source's float immediate and how it packs the value
+/// (Maxwell's imm20 keeps the top 20 of 32 bits, Pascal's imm20h the top
+/// 10 of each half).
+fn float_imm_field(form: &Form, s: usize) -> Option<(&Field, ImmPacking)> {
     form.fields.iter().find_map(|f| match f.target {
-        FieldTarget::SrcImm { idx, packing } if idx == s && !packing.sext => {
-            Some((f, packing.shift))
-        }
+        FieldTarget::SrcImm { idx, packing } if idx == s && !packing.sext => Some((f, packing)),
         _ => None,
     })
 }

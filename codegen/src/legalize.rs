@@ -100,10 +100,23 @@ pub fn op_legalize(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             quote!({ let view = self.#view(); fold_imm_mods_as(&mut self.#f, view, #t, #sel); })
         }
     });
-    // Sources whose type a modifier chooses fold into their part.
+    // Sources whose type a modifier chooses fold into their part, and
+    // name their view (a computed modifier acts on it).
+    let views = op
+        .srcs
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| !s.type_by.is_empty())
+        .map(|(i, s)| {
+            let view = crate::names::ident(&format!("{}_view", s.name));
+            quote!(#i => self.#view(),)
+        });
     let fold_imms_fn = if op.srcs.iter().any(|s| !s.type_by.is_empty()) {
         quote! {
             fn fold_imms(&mut self) { #(#fold_imms)* }
+            fn src_view(&self, i: usize) -> Option<View> {
+                match i { #(#views)* _ => None }
+            }
         }
     } else {
         quote!()

@@ -365,18 +365,39 @@ fn operand_conv(spec: &Spec, op: &Op, item: &AsmItem) -> Conv {
     }
 }
 
-/// [`Conv`] of source `i`: its immediate style is its type's, or the one
-/// its `type_by` suffixes choose; with a part selector (`R2.B2`) the
-/// suffix sets the selector.
-fn src_conv(spec: &Spec, op: &Op, i: usize, fits: TokenStream) -> Conv {
+/// The view expression of source `i` whose type modifiers choose, from
+/// the parsed modifiers.
+fn src_view_of(op: &Op, i: usize) -> TokenStream {
     let s = &op.srcs[i];
-    // `imm_field` reads a field's bits back on the SMs that print them.
+    let of = ident(&format!("{}_view_of", s.name));
+    let args = s.type_by.iter().map(|&mi| field(&op.modifiers[mi].name));
+    quote!(Self::#of(#(#args),*))
+}
+
+/// The immediate style expression of source `i`: its type's, or the one
+/// its `type_by` modifiers choose (`imm_field` reads a field's bits back
+/// on the SMs that print them).
+fn src_style(op: &Op, i: usize) -> TokenStream {
+    let s = &op.srcs[i];
     let style = if s.imm_field {
         crate::print::src_imm_style(op, i)
     } else {
         imm_style(s.ty)
     };
+    if s.type_by.is_empty() || s.imm_declared {
+        return style;
+    }
+    let view = src_view_of(op, i);
+    quote!(#view.map_or(#style, View::imm_style))
+}
+
+/// [`Conv`] of source `i`: its immediate style is its type's, or the one
+/// its `type_by` suffixes choose; with a part selector (`R2.B2`) the
+/// suffix sets the selector.
+fn src_conv(spec: &Spec, op: &Op, i: usize, fits: TokenStream) -> Conv {
+    let s = &op.srcs[i];
     let n = s.name.clone();
+    let style = src_style(op, i);
     if s.type_by.is_empty() {
         return Conv {
             conv: Box::new(move |t| quote!(asm_try!(src_operand(#t, #n, #style)))),
@@ -384,18 +405,7 @@ fn src_conv(spec: &Spec, op: &Op, i: usize, fits: TokenStream) -> Conv {
             fits,
         };
     }
-    let of = ident(&format!("{}_view_of", s.name));
-    let args: Vec<_> = s
-        .type_by
-        .iter()
-        .map(|&mi| field(&op.modifiers[mi].name))
-        .collect();
-    let view = quote!(Self::#of(#(#args),*));
-    let style = if s.imm_declared {
-        style
-    } else {
-        quote!(#view.map_or(#style, View::imm_style))
-    };
+    let view = src_view_of(op, i);
     if s.part.is_none() && pair_source(spec, op, i) {
         // A packed pair's immediate is two tokens: the second is joined on.
         let conv = move |t: TokenStream| {
@@ -579,8 +589,16 @@ fn operand_suffixes(
         quote!(#f = #e;)
     });
     let c = conv(quote!(tok));
+    // A packed pair's suffixes follow its second value: join it first.
+    let take = match o.item {
+        AsmItem::Src(i) if op.srcs[i].part.is_none() && pair_source(spec, op, i) => {
+            let style = src_style(op, i);
+            quote!(let first = at.take(); let joined = asm_try!(at.join_pair(first, #style)); let tok = &joined;)
+        }
+        _ => quote!(let tok = at.take();),
+    };
     quote!({
-        let tok = at.take();
+        #take
         let mut scur = 0usize;
         #(#sets)*
         if scur != tok.suffixes.len() {
@@ -611,6 +629,8 @@ const PARSER_LOCALS: &[&str] = &[
     "raw",
     "guard",
     "reuse_marks",
+    "first",
+    "joined",
 ];
 
 /// The variable an operand item's value goes to: the field's own name

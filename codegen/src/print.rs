@@ -150,7 +150,7 @@ pub(crate) fn asm_cond(spec: &Spec, op: &Op, o: &AsmOperand) -> TokenStream {
             AsmItem::Src(i) if swizzled(op, o) => {
                 // One suffix modifier after a source: a swizzle, placed
                 // by the runtime (inside `|...|` but for a GPR).
-                swizzled_src(op, o, *i)
+                swizzled_src(spec, op, o, *i)
             }
             AsmItem::Src(i) => {
                 let s = &op.srcs[*i];
@@ -347,8 +347,9 @@ pub fn op_print(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
 /// A constant prints with a blank between its brackets (`c[0x0] [0x10]`,
 /// as nvdisasm prints HADD2's) where every form that takes the source
 /// from a constant has a field for the swizzle; Maxwell IADD3's constant
-/// form has none and prints `c[0x2][0x10]`.
-fn swizzled_src(op: &Op, o: &isa_spec::model::AsmOperand, i: usize) -> TokenStream {
+/// form has none and prints `c[0x2][0x10]`. A one-value enum (PLOP3's
+/// `.SIGN`) needs no field and prints with the blank.
+fn swizzled_src(spec: &Spec, op: &Op, o: &isa_spec::model::AsmOperand, i: usize) -> TokenStream {
     let s = &op.srcs[i];
     let f = field(&s.name);
     let r = crate::names::ident(&format!("reuse_{}", s.name));
@@ -369,14 +370,44 @@ fn swizzled_src(op: &Op, o: &isa_spec::model::AsmOperand, i: usize) -> TokenStre
             quote!(if self.#mf { #t } else { "" })
         }
     };
-    let blank = op.encodings.iter().flat_map(|e| &e.forms).all(|form| {
-        form.src_kinds[i] != Some(SlotKindClass::Cbuf)
-            || form
-                .fields
-                .iter()
-                .any(|fl| matches!(fl.target, FieldTarget::Modifier { idx, .. } if idx == mi))
-    });
-    quote!(write_src_swizzled(out, &self.#f, #r, #style, #swz, #blank))
+    let one_value = matches!(m.ty, ModType::Enum(e) if spec.enums[e].values.len() == 1);
+    // Per family: its forms decide the blank, its reference the bars.
+    let mut blank_sms = Vec::new();
+    let mut bars_sms = Vec::new();
+    for (fi, fam) in spec.families.iter().enumerate() {
+        let forms: Vec<_> = op
+            .encodings
+            .iter()
+            .filter(|e| e.family == fi)
+            .flat_map(|e| &e.forms)
+            .collect();
+        if forms.is_empty() {
+            continue;
+        }
+        if fam.swizzle_in_bars {
+            bars_sms.extend(fam.sms.iter().copied());
+            continue;
+        }
+        let blank = one_value
+            || forms.iter().all(|form| {
+                form.src_kinds[i] != Some(SlotKindClass::Cbuf)
+                    || form.fields.iter().any(
+                        |fl| matches!(fl.target, FieldTarget::Modifier { idx, .. } if idx == mi),
+                    )
+            });
+        if blank {
+            blank_sms.extend(fam.sms.iter().copied());
+        }
+    }
+    let on = |sms: &[u32]| {
+        if sms.is_empty() {
+            quote!(false)
+        } else {
+            quote!(matches!(sm, #(#sms)|*))
+        }
+    };
+    let (blank, bars) = (on(&blank_sms), on(&bars_sms));
+    quote!(write_src_swizzled(out, &self.#f, #r, #style, #swz, #blank, #bars))
 }
 
 /// Whether operand `o` is a source with one suffix modifier (a swizzle,
@@ -436,7 +467,7 @@ fn print_body(spec: &Spec, op: &Op, asm: &Asm) -> TokenStream {
             AsmItem::Src(i) if swizzled(op, o) => {
                 // One suffix modifier after a source: a swizzle, placed
                 // by the runtime (inside `|...|` but for a GPR).
-                swizzled_src(op, o, *i)
+                swizzled_src(spec, op, o, *i)
             }
             AsmItem::Src(i) => {
                 let s = &op.srcs[*i];

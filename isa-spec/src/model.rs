@@ -50,6 +50,9 @@ pub struct Family {
     pub reference_nvdisasm: Vec<(u32, u32)>,
     /// The reference prints an absolute address's offset field unsigned.
     pub unsigned_absolute: bool,
+    /// The reference prints a register's swizzle inside its bars and a
+    /// constant without a blank (`[family.<name>.reference]`).
+    pub swizzle_in_bars: bool,
     pub loc: Loc,
 }
 
@@ -735,6 +738,22 @@ pub struct ImmPacking {
     pub shift: u32,
     /// The value must sign-extend from the field width (Maxwell's int imm20).
     pub sext: bool,
+    /// A packed pair stored as two halves (Pascal's `imm20h`): each 16-bit
+    /// half drops its low `shift` bits, the low half fills the field's low
+    /// half and the high half its high half.
+    pub halves: bool,
+}
+
+impl ImmPacking {
+    /// The field bits that hold value `v` (its dropped bits discarded).
+    pub fn pack(&self, v: u32) -> u128 {
+        if self.halves {
+            let (lo, hi) = (v & 0xffff, v >> 16);
+            u128::from(lo >> self.shift) | (u128::from(hi >> self.shift) << (16 - self.shift))
+        } else {
+            u128::from(v >> self.shift)
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

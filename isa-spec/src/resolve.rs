@@ -171,6 +171,10 @@ pub(crate) fn resolve_family(
                 .reference
                 .as_ref()
                 .is_some_and(|r| r.get_ref().unsigned_absolute),
+            swizzle_in_bars: d
+                .reference
+                .as_ref()
+                .is_some_and(|r| r.get_ref().swizzle_in_bars),
             loc: cx.loc(def),
         },
         presets,
@@ -1930,7 +1934,11 @@ fn src_target(op: &Op, i: usize, t: &TargetName) -> Result<FieldTarget, String> 
 fn src_slot_target(o: &Operand, i: usize, k: &str) -> Result<FieldTarget, String> {
     let imm = |shift, sext| FieldTarget::SrcImm {
         idx: i,
-        packing: ImmPacking { shift, sext },
+        packing: ImmPacking {
+            shift,
+            sext,
+            halves: false,
+        },
     };
     let cbuf_offset = |scale, signed| FieldTarget::SrcCbuf {
         idx: i,
@@ -1943,6 +1951,16 @@ fn src_slot_target(o: &Operand, i: usize, k: &str) -> Result<FieldTarget, String
         // is sign-extended.
         "imm20" if o.ty.is_float() => Ok(imm(12, false)),
         "imm20" => Ok(imm(0, true)),
+        // A packed pair's 20-bit immediate (Pascal's HADD2): the top 10
+        // bits of each half.
+        "imm20h" if o.ty == ValueType::B32 => Ok(FieldTarget::SrcImm {
+            idx: i,
+            packing: ImmPacking {
+                shift: 6,
+                sext: false,
+                halves: true,
+            },
+        }),
         "cbuf.index" => Ok(FieldTarget::SrcCbuf {
             idx: i,
             part: CbufPart::Index,
@@ -1955,14 +1973,15 @@ fn src_slot_target(o: &Operand, i: usize, k: &str) -> Result<FieldTarget, String
             .filter(|k| !matches!(k, SlotKindClass::Imm | SlotKindClass::Cbuf))
             .map(|k| FieldTarget::SrcReg { idx: i, kind: k })
             .ok_or_else(|| {
-                format!("unknown kind `{k}` (gpr, ugpr, pred, upred, bar, imm, imms, imm20, cbuf.index, cbuf.offset, cbuf.offset4, cbuf.soffset, cbuf.soffset4)")
+                format!("unknown kind `{k}` (gpr, ugpr, pred, upred, bar, imm, imms, imm20, imm20h, cbuf.index, cbuf.offset, cbuf.offset4, cbuf.soffset, cbuf.soffset4)")
             }),
     }
 }
 
 /// Modifier `i`: its codes in this encoding (the enum's own unless
 /// `value_overrides` renumbers them) and, for a `rel` offset, the scale
-/// it is stored in (`target:x4`: units of 4 bytes).
+/// it is stored in (`target:x4`: units of 4 bytes; a signed integer
+/// offset too: Maxwell's ATOMS keeps `off:x4`).
 fn modifier_target(
     op: &Op,
     enums: &[Enum],
@@ -1973,7 +1992,7 @@ fn modifier_target(
     let name = t.name;
     let scale = match (t.kind, &op.modifiers[i].ty) {
         (None, _) => 1,
-        (Some(k), ModType::Rel | ModType::Abs { .. }) => k
+        (Some(k), ModType::Rel | ModType::Abs { .. } | ModType::Int { signed: true, .. }) => k
             .strip_prefix('x')
             .and_then(|n| n.parse::<u32>().ok())
             .filter(|n| n.is_power_of_two())

@@ -62,6 +62,11 @@ pub struct ReferenceDef {
     /// as the unsigned value of its offset field, not as a signed offset.
     #[serde(default)]
     pub unsigned_absolute: bool,
+    /// The reference prints a register's swizzle inside its `|...|`
+    /// (`-|R2.H1_H1|`) and a constant without a blank between its
+    /// brackets (Pascal's HADD2), not after the bars.
+    #[serde(default)]
+    pub swizzle_in_bars: bool,
 }
 
 /// `[family.<name>.control]`: what the bits of an instruction's control

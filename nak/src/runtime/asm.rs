@@ -173,6 +173,26 @@ pub fn parse_i64(t: &str) -> Option<i64> {
     }
 }
 
+/// A float immediate (`1.5`, `-2e-05`, `+INF`, `-QNAN `) followed by dot
+/// suffixes that start with a letter (`.NEG.H0_H0`): the number and the
+/// suffixes in order; `None` without suffixes or for anything else.
+fn float_suffixes(t: &str) -> Option<(&str, Vec<&str>)> {
+    let mut head = t;
+    let mut sfx = Vec::new();
+    while let Some((h, w)) = head.rsplit_once('.') {
+        if !(w.starts_with(|c: char| c.is_ascii_alphabetic()) && is_suffix_word(w)) {
+            break;
+        }
+        sfx.push(w);
+        head = h;
+    }
+    let num = head.trim_end().trim_start_matches(['-', '+']);
+    let float = num.starts_with(|c: char| c.is_ascii_digit()) && !num.starts_with("0x")
+        || matches!(num, "INF" | "QNAN" | "SNAN" | "NAN");
+    sfx.reverse();
+    (float && !sfx.is_empty()).then_some((head, sfx))
+}
+
 /// A dot suffix's word (`CC`, `H0_H0`, `B2`).
 fn is_suffix_word(p: &str) -> bool {
     !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
@@ -199,6 +219,20 @@ fn parse_operand(text: &str, col: usize) -> Result<Operand, AsmError> {
         op.reuse = true;
         unreused = format!("{head}.{tail}");
         t = &unreused;
+    }
+    // A float immediate's modifiers and selectors print as suffixes:
+    // `1.5.NEG.H0_H0`, `-QNAN .NEG`.
+    let float_sfx;
+    if let Some((head, sfx)) = float_suffixes(t) {
+        for w in sfx {
+            match w {
+                "NEG" => op.neg = true,
+                "ABS" => op.abs = true,
+                w => op.suffixes.push(w.to_string()),
+            }
+        }
+        float_sfx = head.trim_end().to_string();
+        t = &float_sfx;
     }
     // Immediate modifiers print as suffixes: `1.5.NEG.ABS`.
     if let Some(r) = t.strip_suffix(".ABS") {
@@ -948,22 +982,27 @@ impl<'a, const N: usize> Operands<'a, N> {
     /// (`-0.5, 2`) is two tokens, the second taken here and joined to the
     /// first with a comma (see [`to_src`]); any other token as it is.
     pub fn join_pair(&mut self, tok: &Operand, style: ImmStyle) -> Result<Operand, AsmError> {
+        // A joined pair (`1,2`) is taken as it is.
         let first = match &tok.base {
-            Base::Num(t) | Base::Word(t) if style.is_pair() && !(tok.neg || tok.abs) => t,
-            _ => return Ok(tok.clone()),
-        };
-        let second = match self.ops.get(self.it).map(|o| (&o.base, o)) {
-            Some((Base::Num(t) | Base::Word(t), o))
-                if !(o.neg || o.abs) && o.suffixes.is_empty() =>
+            Base::Num(t) | Base::Word(t)
+                if style.is_pair() && !(tok.neg || tok.abs) && !t.contains(',') =>
             {
                 t
             }
+            _ => return Ok(tok.clone()),
+        };
+        // The pair's modifiers and selectors print after its second value.
+        let (second, o) = match self.ops.get(self.it).map(|o| (&o.base, o)) {
+            Some((Base::Num(t) | Base::Word(t), o)) if tok.suffixes.is_empty() => (t, o),
             _ => return Err(err(tok.col, "a packed immediate needs two values (`1, 1`)")),
         };
         self.it += 1;
         self.extra = self.extra.saturating_sub(1);
         Ok(Operand {
             base: Base::Num(format!("{first},{second}")),
+            neg: o.neg,
+            abs: o.abs,
+            suffixes: o.suffixes.clone(),
             ..tok.clone()
         })
     }

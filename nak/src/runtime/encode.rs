@@ -460,6 +460,44 @@ pub fn imm_src_field<E: Fail>(
     }
 }
 
+/// A packed pair's immediate stored as the top bits of each half (Pascal's
+/// `imm20h`: the top 10 of each F16): the low half's bits from `shift` up
+/// fill the field's low half, the high half's its high half. A half's
+/// dropped bits must be zero, or all set in a NaN (the parser writes every
+/// payload bit of a NaN, as ptxas does).
+pub fn imm_halves_src_field<E: Fail>(
+    op: &'static str,
+    what: &str,
+    s: &Src,
+    shift: u32,
+) -> Result<u128, E> {
+    let SrcKind::Imm(v) = s.kind else {
+        return Err(E::fail(op, format_args!("{what} must be an immediate")));
+    };
+    let low = (1u32 << shift) - 1;
+    let half = |h: u32| -> Result<u128, E> {
+        let nan_payload = h & low == low && h & 0x7c00 == 0x7c00 && h & 0x3ff != 0;
+        if h & low != 0 && !nan_payload {
+            return Err(E::fail(
+                op,
+                format_args!("{what}: immediate {v:#x} has non-zero low {shift} bits in a half"),
+            ));
+        }
+        Ok(u128::from(h >> shift))
+    };
+    Ok(half(v & 0xffff)? | (half(v >> 16)? << (16 - shift)))
+}
+
+/// The value of an [`imm_halves_src_field`] field: each half's stored bits
+/// back above its `shift` dropped (zero) bits.
+pub fn imm_halves_from_field(f: u128, shift: u32) -> u32 {
+    let w = 16 - shift;
+    let mask = (1u128 << w) - 1;
+    let lo = ((f & mask) as u32) << shift;
+    let hi = (((f >> w) & mask) as u32) << shift;
+    lo | (hi << 16)
+}
+
 /// Source modifiers, as a set for [`forbid_mods`].
 pub use crate::runtime::operand::{MOD_ABS, MOD_NEG, MOD_NOT};
 
@@ -508,6 +546,27 @@ pub fn src_reg<E: Fail>(op: &'static str, what: &str, s: &Src) -> Result<Reg, E>
     }
 }
 
+thread_local! {
+    /// Set while the legalizer judges its rewrites ([`with_exact_imms`]).
+    static EXACT_IMMS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with immediates required to encode every bit. The assembler
+/// may drop a NaN's payload (its text does not carry it), but the
+/// legalizer must not: the program runs the encoded value, and FCMP or
+/// a move hands the bits on (SM50 `FCMP R98, R0, +QNAN, R74` with the
+/// IR's 0x7fffffff would run as 0x7ffff000 in the 20-bit field).
+pub fn with_exact_imms<R>(f: impl FnOnce() -> R) -> R {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            EXACT_IMMS.with(|e| e.set(self.0));
+        }
+    }
+    let _restore = Restore(EXACT_IMMS.with(|e| e.replace(true)));
+    f()
+}
+
 /// Field value of an immediate: `shift` low bits dropped (must be zero),
 /// `width` bits kept; with `sext` the value must sign-extend from the kept bits.
 // Always inlined: its checks fold away against the constants of the
@@ -524,8 +583,9 @@ pub fn imm_field<E: Fail>(
     // A NaN's payload is not in its text: the parser writes every payload
     // bit set (as ptxas does), and a truncated float field keeps the top.
     let low = v & ((1u32 << shift.min(31)) - 1);
-    let nan_payload =
-        low == (1u32 << shift.min(31)) - 1 && f32::from_bits(v >> shift << shift).is_nan();
+    let nan_payload = low == (1u32 << shift.min(31)) - 1
+        && f32::from_bits(v >> shift << shift).is_nan()
+        && !EXACT_IMMS.with(|e| e.get());
     if shift > 0 && low != 0 && !nan_payload {
         return Err(E::fail(
             op,

@@ -7,8 +7,8 @@ pub fn shift_amount(s: u32, bits: u32, wrap: bool) -> u32 {
 }
 
 use crate::isa::{
-    CvtFtype32, CvtFtypeShown32, CvtItype32, Dcmp, F2iRnd, Fcmp, Icmp, MufuFmt, MufuOp, PrmtMode,
-    Rnd, Setop, ShfDir, ShfType,
+    CvtFtype32, CvtFtypeShown32, CvtItype32, Dcmp, F2iRnd, Fcmp, Hswz, Icmp, MufuFmt, MufuOp,
+    PrmtMode, Rnd, Setop, ShfDir, ShfType,
 };
 use crate::runtime::fold::FoldError;
 
@@ -859,4 +859,71 @@ pub fn frnd_f64(b: f64, rnd: F2iRnd) -> Result<f64, FoldError> {
         return fold_unmodelled("an f64 operation with a NaN result");
     }
     Ok(round_integral(b, rnd))
+}
+
+/// One lane (bits 0..16 of `h`) of a packed-half word as the exact f32 it
+/// holds: F16, or BF16 when `bf16`; a subnormal is flushed to a zero of
+/// its sign when `ftz`.
+fn half_lane_f32(h: u32, bf16: bool, ftz: bool) -> f32 {
+    let h = h & 0xffff;
+    let (exp_mask, sign) = if bf16 {
+        (0x7f80, 0x8000)
+    } else {
+        (0x7c00, 0x8000)
+    };
+    if ftz && h & exp_mask == 0 {
+        return f32::from_bits((h & sign) << 16);
+    }
+    if bf16 {
+        f32::from_bits(h << 16)
+    } else {
+        half_to_f64(h) as f32
+    }
+}
+
+/// The (low, high) lanes of a packed-half source as exact f32 values: the
+/// halves its swizzle `sel` reads (unprinted: low and high; `.H0_H0`,
+/// `.H1_H1`: one half twice), `|x|` and `-x` applied to each lane's sign
+/// bit, read as F16 or BF16 and flushed when `ftz`. The `.F32` swizzle
+/// (the register read as one F32) is not modelled.
+pub fn half_lanes(
+    raw: u32,
+    sel: Hswz,
+    neg: bool,
+    abs: bool,
+    bf16: bool,
+    ftz: bool,
+) -> Result<(f32, f32), FoldError> {
+    let (lo, hi) = match sel {
+        Hswz::H1h0 => (raw & 0xffff, raw >> 16),
+        Hswz::H0h0 => (raw & 0xffff, raw & 0xffff),
+        Hswz::H1h1 => (raw >> 16, raw >> 16),
+        Hswz::F32 => return fold_unmodelled("a packed-half source read as F32"),
+    };
+    let mods = |h: u32| {
+        let h = if abs { h & 0x7fff } else { h };
+        if neg { h ^ 0x8000 } else { h }
+    };
+    Ok((
+        half_lane_f32(mods(lo), bf16, ftz),
+        half_lane_f32(mods(hi), bf16, ftz),
+    ))
+}
+
+/// Two lane values packed as F16 or BF16 (low lane in bits 0..16). Each
+/// must be a value the format holds exactly (a min/max of lanes is); a
+/// NaN lane is refused, as the NaN the unit writes is not modelled.
+pub fn pack_half_lanes(lo: f32, hi: f32, bf16: bool) -> Result<u32, FoldError> {
+    let (ebits, mbits) = if bf16 { (8, 7) } else { (5, 10) };
+    let pack = |x: f32| -> Result<u32, FoldError> {
+        if x.is_nan() {
+            return fold_unmodelled("a packed-half NaN result");
+        }
+        let h = round_to_format(x as f64, ebits, mbits, Rnd::Rn);
+        if half_lane_f32(h, bf16, false).to_bits() != x.to_bits() {
+            return fold_unmodelled("a lane value the half format cannot hold");
+        }
+        Ok(h)
+    };
+    Ok(pack(lo)? | (pack(hi)? << 16))
 }

@@ -43,13 +43,15 @@ pub trait LegalizeCx {
     /// abs, not) into a fresh register, for a slot whose form cannot hold
     /// the modifier (e.g. Maxwell FFMA has no abs bits). The default says
     /// it cannot; the legalizer then tries other rewrites.
+    /// `view` is the source's type when a modifier chooses it.
     fn materialize(
         &mut self,
         src: Src,
         ty: ValueType,
+        view: Option<View>,
         file: RegFile,
     ) -> Result<Reg, LegalizeError> {
-        let _ = (src, ty, file);
+        let _ = (src, ty, view, file);
         Err(LegalizeError::new(
             "materialize",
             "not supported by this context",
@@ -121,6 +123,20 @@ pub fn fold_imm_mods_as(
         View::F16 | View::Bf16 | View::F32 | View::F64 | View::F16x2 | View::Bf16x2
     );
     if !float && (s.neg || s.abs) {
+        return;
+    }
+    // A packed pair's neg/abs act on each lane's own sign bit.
+    if matches!(view, View::F16x2 | View::Bf16x2) {
+        let mut v = v;
+        if s.abs {
+            v &= 0x7fff_7fff;
+        }
+        if s.neg {
+            v ^= 0x8000_8000;
+        }
+        s.kind = SrcKind::Imm(v);
+        s.neg = false;
+        s.abs = false;
         return;
     }
     if view.part_bits() == 0 {
@@ -244,6 +260,12 @@ pub trait Legalize: Encode + Copy + OpFields {
             self.set_src(i, s);
         }
     }
+    /// The view of source `i` when a modifier chooses its type (a packed
+    /// pair's neg and abs act on each lane).
+    fn src_view(&self, i: usize) -> Option<View> {
+        let _ = i;
+        None
+    }
     /// Every variant of the op with one commutative pair swapped (with its
     /// comparison flip or predicate negation).
     fn swapped(&self) -> Vec<Self> {
@@ -273,6 +295,16 @@ pub trait Legalize: Encode + Copy + OpFields {
 /// sources to registers (through `cx`), with and without swaps; last the
 /// narrow op this one widens. A returned op replaces this one.
 pub fn legalize<T: Legalize>(
+    op: &mut T,
+    sm: u32,
+    cx: &mut dyn LegalizeCx,
+) -> Result<Option<Op>, LegalizeError> {
+    // A rewrite is accepted only when its immediates keep every bit.
+    crate::runtime::encode::with_exact_imms(|| legalize_exact(op, sm, cx))
+}
+
+/// [`legalize`] with immediates required to encode exactly.
+fn legalize_exact<T: Legalize>(
     op: &mut T,
     sm: u32,
     cx: &mut dyn LegalizeCx,
@@ -378,11 +410,13 @@ fn copies_encode<T: Legalize>(
             continue;
         }
         let s = trial.src(i);
-        let st = strip && s.has_mods();
+        // A predicate's not stays on its copy.
+        let st = strip && s.has_mods() && !info.ty.is_pred();
         // A computed negation keeps the value but not the carry of the
         // op's adder (a + ~0 + 1 carries, a + 0 does not): not while the
         // op writes a predicate (a carry).
-        let int_neg = info.neg && !info.ty.is_float() && !info.ty.is_pred();
+        let packed = matches!(cand.src_view(i), Some(View::F16x2 | View::Bf16x2));
+        let int_neg = info.neg && !info.ty.is_float() && !info.ty.is_pred() && !packed;
         if st && s.neg && int_neg && cand.writes_pred() {
             return false;
         }
@@ -398,6 +432,10 @@ fn copies_encode<T: Legalize>(
             s
         };
         let file = copy_file(info.ty, umask >> i & 1 == 1);
+        // Modifiers are computed into vector registers only.
+        if st && file != RegFile::Gpr {
+            return false;
+        }
         match placeholder_in(&s, file) {
             Some(p) => trial.set_src(i, p),
             None if st => trial.set_src(
@@ -429,8 +467,8 @@ fn emit_copies<T: Legalize>(
         }
         let s = out.src(i);
         let file = copy_file(info.ty, umask >> i & 1 == 1);
-        let new = if strip && s.has_mods() {
-            Src::reg(cx.materialize(s, info.ty, file)?)
+        let new = if strip && s.has_mods() && !info.ty.is_pred() {
+            Src::reg(cx.materialize(s, info.ty, out.src_view(i), file)?)
         } else {
             Src {
                 kind: SrcKind::Reg(cx.copy_to_reg(s, info.ty, file)?),

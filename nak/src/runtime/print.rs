@@ -443,7 +443,9 @@ pub fn write_src_part(
 /// `.reuse` (`|R7|.reuse.H0_H0`), inside the bars of a uniform register
 /// or a constant (`-|UR6.H1_H1|`, `|c[0x0] [0x170].F32|`), whose brackets
 /// have a blank between them when `cbuf_blank` (HADD2's, even without a
-/// swizzle: `c[0x0] [0x174]`). An immediate prints in `style`.
+/// swizzle: `c[0x0] [0x174]`). With `in_bars` (Pascal's reference), a
+/// GPR's swizzle goes inside its bars too (`-|R2.H1_H1|`). An immediate
+/// prints in `style`.
 #[inline(never)]
 pub fn write_src_swizzled(
     out: &mut LineBuf,
@@ -452,11 +454,12 @@ pub fn write_src_swizzled(
     style: ImmStyle,
     swz: &str,
     cbuf_blank: bool,
+    in_bars: bool,
 ) {
     let mods = s.mods();
     let kind = s.kind;
     match kind {
-        SrcKind::Reg(r) if r.file == RegFile::Gpr => {
+        SrcKind::Reg(r) if r.file == RegFile::Gpr && !in_bars => {
             write_reg_with_mods(out, r, mods, reuse);
             out.push_str(swz);
         }

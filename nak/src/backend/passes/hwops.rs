@@ -47,6 +47,13 @@ const NOT_MATERIALIZE: &[&str] = &[
     "LOP3.LUT {d}, RZ, {s}, RZ, 0x33, !PT",
     "LOP.PASS_B {d}, RZ, ~{s}",
 ];
+/// A packed pair with per-lane sign bits computed by a LUT: `{m}` is the
+/// mask, `{lut}` the function of (s, m): neg `s ^ m`, abs `s & m`, -|s|
+/// `s | m`.
+const PACKED_MATERIALIZE: &[&str] = &[
+    "LOP3.LUT {d}, {s}, {m}, RZ, {lut}, !PT",
+    "LOP32I.{op} {d}, {s}, {m}",
+];
 /// Ending the thread.
 const EXIT: &[&str] = &["EXIT"];
 /// A relative branch; `{s}` is the target as an absolute address for an
@@ -87,9 +94,36 @@ pub fn materialize_op(
     dst: Reg,
     src: Src,
     ty: crate::runtime::instr::ValueType,
+    view: Option<crate::runtime::view::View>,
 ) -> Option<Op> {
     use crate::runtime::instr::ValueType as T;
+    use crate::runtime::view::View;
     let plain = Src { not: false, ..src };
+    if matches!(view, Some(View::F16x2 | View::Bf16x2)) && !src.not {
+        let s = Src {
+            neg: false,
+            abs: false,
+            ..src
+        };
+        let (m, lut, op) = match (src.neg, src.abs) {
+            (true, false) => ("0x80008000", "0x3c", "XOR"),
+            (false, true) => ("0x7fff7fff", "0xc0", "AND"),
+            (true, true) => ("0x80008000", "0xfc", "OR"),
+            (false, false) => return copy_op(sm, dst, s),
+        };
+        return PACKED_MATERIALIZE.iter().find_map(|t| {
+            let line = t
+                .replace("{d}", &dst.to_string())
+                .replace("{s}", &s.to_string())
+                .replace("{m}", m)
+                .replace("{lut}", lut)
+                .replace("{op}", op);
+            parse_hw(&line, sm)
+                .ok()
+                .filter(|(op, c)| op.try_encode(sm, c).is_some())
+                .map(|x| x.0)
+        });
+    }
     let (templates, s) = match ty {
         T::F32 if !src.not => (F32_MATERIALIZE, src),
         T::F64 if !src.not => (F64_MATERIALIZE, src),

@@ -16,6 +16,7 @@ use crate::backend::ir::{Function, Instr, RegPool, VOp, VReg, VSrc, comp_reg};
 use crate::runtime::instr::ValueType;
 use crate::runtime::legalize_support::{LegalizeCx, LegalizeError};
 use crate::runtime::operand::{Reg, RegFile, Src, SrcKind};
+use crate::runtime::view::View;
 
 struct Cx<'a> {
     pool: &'a mut RegPool,
@@ -58,6 +59,7 @@ impl LegalizeCx for Cx<'_> {
         &mut self,
         src: Src,
         ty: ValueType,
+        view: Option<View>,
         file: RegFile,
     ) -> Result<Reg, LegalizeError> {
         if file != RegFile::Gpr || !(ty.regs() == 1 || ty == ValueType::F64) {
@@ -86,7 +88,7 @@ impl LegalizeCx for Cx<'_> {
             .pool
             .alloc(file, n, n)
             .ok_or_else(|| LegalizeError::new("materialize", "no free register"))?;
-        let op = hwops::materialize_op(self.sm, r, base, ty).ok_or_else(|| {
+        let op = hwops::materialize_op(self.sm, r, base, ty, view).ok_or_else(|| {
             LegalizeError::new(
                 "materialize",
                 format!("no op applies these modifiers on SM{}", self.sm),
