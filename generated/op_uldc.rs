@@ -38,7 +38,7 @@ impl OpUldc {
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 89, 90] (isa-spec/spec/ops/uldc.toml:39; form at isa-spec/spec/ops/uldc.toml:39).
+    /// Form `fixed` on SM [75, 80, 86, 89, 90] (isa-spec/spec/ops/uldc.toml:45; form at isa-spec/spec/ops/uldc.toml:45).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -52,7 +52,7 @@ impl OpUldc {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/uldc.toml:39; form at isa-spec/spec/ops/uldc.toml:39).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/uldc.toml:45; form at isa-spec/spec/ops/uldc.toml:45).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::UGpr, bits(w, 16, 6), 63)?;
@@ -92,18 +92,26 @@ impl OpUldc {
         let op = Self { d, b, size };
         parsed(op, line, 0, 0)
     }
-    fold_via_cc!(sm => false);
+    fold_via_cc!(sm => true);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
     /// Spec: isa-spec/spec/ops/uldc.toml:17.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("uldc", 1usize, srcs)?;
         let b: u32 = src_value(srcs, 0usize, &self.b)?;
-        Err(
-            FoldError::new(
-                format!("{} has no fold for every destination on SM{}", "uldc", sm),
-            ),
-        )
+        let size = self.size;
+        if size != MemSize::B32 {
+            return Err(
+                FoldError::new(
+                    format!(
+                        "{} has no fold on SM{} when {}", "uldc", sm,
+                        "size != MemSize::B32"
+                    ),
+                ),
+            );
+        }
+        let out_d: u32 = b;
+        Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }
 impl MemOp for OpUldc {}
