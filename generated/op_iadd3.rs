@@ -68,7 +68,7 @@ impl OpIadd3 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/iadd3.toml:119 pack alike.
+    /// What all forms of isa-spec/spec/ops/iadd3.toml:118 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -91,7 +91,7 @@ impl OpIadd3 {
         w |= dst_field::<E>(Self::NAME, "co1", self.co1, RegFile::Pred, 3u32, sm)? << 84;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3.toml:119; form at isa-spec/spec/ops/iadd3.toml:122).
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3.toml:118; form at isa-spec/spec/ops/iadd3.toml:121).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -101,7 +101,7 @@ impl OpIadd3 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3.toml:119; form at isa-spec/spec/ops/iadd3.toml:122).
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3.toml:118; form at isa-spec/spec/ops/iadd3.toml:121).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -110,7 +110,7 @@ impl OpIadd3 {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/iadd3.toml:119; form at isa-spec/spec/ops/iadd3.toml:122).
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/iadd3.toml:118; form at isa-spec/spec/ops/iadd3.toml:121).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -121,7 +121,7 @@ impl OpIadd3 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3.toml:119; form at isa-spec/spec/ops/iadd3.toml:122).
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/iadd3.toml:118; form at isa-spec/spec/ops/iadd3.toml:121).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -131,7 +131,7 @@ impl OpIadd3 {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/iadd3.toml:140 pack alike.
+    /// What all forms of isa-spec/spec/ops/iadd3.toml:139 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_ABS | MOD_NOT, sm)?;
@@ -148,7 +148,7 @@ impl OpIadd3 {
         w |= u128::from(self.a.neg) << 51;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/iadd3.toml:140; form at isa-spec/spec/ops/iadd3.toml:143).
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/iadd3.toml:139; form at isa-spec/spec/ops/iadd3.toml:142).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -162,7 +162,7 @@ impl OpIadd3 {
         w |= (self.mode.index() as u128) << 37;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/iadd3.toml:140; form at isa-spec/spec/ops/iadd3.toml:143).
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/iadd3.toml:139; form at isa-spec/spec/ops/iadd3.toml:142).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -182,7 +182,7 @@ impl OpIadd3 {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/iadd3.toml:140; form at isa-spec/spec/ops/iadd3.toml:143).
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/iadd3.toml:139; form at isa-spec/spec/ops/iadd3.toml:142).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -198,7 +198,7 @@ impl OpIadd3 {
         w |= u128::from(self.b.neg) << 50;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/iadd3.toml:119 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/iadd3.toml:118 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -229,7 +229,7 @@ impl OpIadd3 {
             csel,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/iadd3.toml:119; form at isa-spec/spec/ops/iadd3.toml:122).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/iadd3.toml:118; form at isa-spec/spec/ops/iadd3.toml:121).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -237,28 +237,28 @@ impl OpIadd3 {
             .with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x781e0000000000000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/iadd3.toml:119; form at isa-spec/spec/ops/iadd3.toml:122).
+    /// Form `rir`'s fields (isa-spec/spec/ops/iadd3.toml:118; form at isa-spec/spec/ops/iadd3.toml:121).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x781e0000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/iadd3.toml:119; form at isa-spec/spec/ops/iadd3.toml:122).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/iadd3.toml:118; form at isa-spec/spec/ops/iadd3.toml:121).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x781e0000000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/iadd3.toml:119; form at isa-spec/spec/ops/iadd3.toml:122).
+    /// Form `rur`'s fields (isa-spec/spec/ops/iadd3.toml:118; form at isa-spec/spec/ops/iadd3.toml:121).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x781e0000000000000000000)))
     }
-    /// Fields all forms of isa-spec/spec/ops/iadd3.toml:140 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/iadd3.toml:139 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -285,7 +285,7 @@ impl OpIadd3 {
             csel: HalfSel::Word,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/iadd3.toml:140; form at isa-spec/spec/ops/iadd3.toml:143).
+    /// Form `r`'s fields (isa-spec/spec/ops/iadd3.toml:139; form at isa-spec/spec/ops/iadd3.toml:142).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -297,7 +297,7 @@ impl OpIadd3 {
         o.csel = HalfSel::from_index(bits(w, 31, 2) as usize)?;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0x70000000)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/iadd3.toml:140; form at isa-spec/spec/ops/iadd3.toml:143).
+    /// Form `i`'s fields (isa-spec/spec/ops/iadd3.toml:139; form at isa-spec/spec/ops/iadd3.toml:142).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -310,7 +310,7 @@ impl OpIadd3 {
         o.csel = HalfSel::Word;
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/iadd3.toml:140; form at isa-spec/spec/ops/iadd3.toml:143).
+    /// Form `c`'s fields (isa-spec/spec/ops/iadd3.toml:139; form at isa-spec/spec/ops/iadd3.toml:142).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -660,10 +660,7 @@ impl OpIadd3 {
             }
             (_, c) => c.unwrap_or(false),
         };
-        let term = |v: u32, n: bool| -> u64 {
-            if n { (!v) as u64 + 1 } else { v as u64 }
-        };
-        let sum = term(a_raw, a_neg) + term(b_raw, b_neg) + term(c_raw, c_neg);
+        let sum = add3_neg(a_raw, a_neg, b_raw, b_neg, c_raw, c_neg);
         let out_d: u32 = sum as u32;
         let out_co0: bool = sum >= (1u64 << 32);
         let out_co1: bool = sum >= (1u64 << 33);

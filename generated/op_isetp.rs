@@ -87,7 +87,7 @@ impl OpIsetp {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/isetp.toml:108 pack alike.
+    /// What all forms of isa-spec/spec/ops/isetp.toml:94 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -111,21 +111,21 @@ impl OpIsetp {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/isetp.toml:94; form at isa-spec/spec/ops/isetp.toml:97).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x20c | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/isetp.toml:94; form at isa-spec/spec/ops/isetp.toml:97).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80c | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/isetp.toml:94; form at isa-spec/spec/ops/isetp.toml:97).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xa0c | self.encode_e0::<E>(sm, c)?;
@@ -133,14 +133,14 @@ impl OpIsetp {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 54;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/isetp.toml:94; form at isa-spec/spec/ops/isetp.toml:97).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c0c | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/isetp.toml:131 pack alike.
+    /// What all forms of isa-spec/spec/ops/isetp.toml:117 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -162,14 +162,14 @@ impl OpIsetp {
         w |= (self.cmp.index() as u128) << 49;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/isetp.toml:117; form at isa-spec/spec/ops/isetp.toml:120).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5b60000000000000 | self.encode_e1::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/isetp.toml:117; form at isa-spec/spec/ops/isetp.toml:120).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x3660000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -182,7 +182,7 @@ impl OpIsetp {
         }
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/isetp.toml:117; form at isa-spec/spec/ops/isetp.toml:120).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4b60000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -190,7 +190,7 @@ impl OpIsetp {
         w |= cbuf_index_field::<E>(Self::NAME, "b", &self.b, 5u32)? << 34;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/isetp.toml:108 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/isetp.toml:94 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -223,35 +223,35 @@ impl OpIsetp {
             x,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/isetp.toml:94; form at isa-spec/spec/ops/isetp.toml:97).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
+    /// Form `rir`'s fields (isa-spec/spec/ops/isetp.toml:94; form at isa-spec/spec/ops/isetp.toml:97).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/isetp.toml:94; form at isa-spec/spec/ops/isetp.toml:97).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/isetp.toml:108; form at isa-spec/spec/ops/isetp.toml:111).
+    /// Form `rur`'s fields (isa-spec/spec/ops/isetp.toml:94; form at isa-spec/spec/ops/isetp.toml:97).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/isetp.toml:131 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/isetp.toml:117 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Pred, bits(w, 3, 3), 7)?;
@@ -283,14 +283,14 @@ impl OpIsetp {
             x,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
+    /// Form `r`'s fields (isa-spec/spec/ops/isetp.toml:117; form at isa-spec/spec/ops/isetp.toml:120).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
+    /// Form `i`'s fields (isa-spec/spec/ops/isetp.toml:117; form at isa-spec/spec/ops/isetp.toml:120).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -299,7 +299,7 @@ impl OpIsetp {
         );
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/isetp.toml:131; form at isa-spec/spec/ops/isetp.toml:134).
+    /// Form `c`'s fields (isa-spec/spec/ops/isetp.toml:117; form at isa-spec/spec/ops/isetp.toml:120).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -504,25 +504,7 @@ impl OpIsetp {
             );
         }
         let lt = if ty == IsetpType::S32 { (a as i32) < (b as i32) } else { a < b };
-        let eq = a == b;
-        let r = if ex && eq {
-            match cmp {
-                Icmp::F => false,
-                Icmp::T => true,
-                _ => lc,
-            }
-        } else {
-            match cmp {
-                Icmp::F => false,
-                Icmp::Lt => lt,
-                Icmp::Eq => eq,
-                Icmp::Le => lt || eq,
-                Icmp::Gt => !lt && !eq,
-                Icmp::Ne => !eq,
-                Icmp::Ge => !lt,
-                Icmp::T => true,
-            }
-        };
+        let r = icmp_holds(cmp, lt, a == b, ex, lc);
         let out_d: bool = setop_apply(setop, r, acc);
         let out_d2: bool = setop_apply(setop, !r, acc);
         Ok((FoldOut::new(&[out_d.into_value(), out_d2.into_value()]), None))

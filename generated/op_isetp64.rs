@@ -64,7 +64,7 @@ impl OpIsetp64 {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/isetp64.toml:91 pack alike.
+    /// What all forms of isa-spec/spec/ops/isetp64.toml:78 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -111,28 +111,28 @@ impl OpIsetp64 {
         w |= u128::from(self.acc.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [120] (isa-spec/spec/ops/isetp64.toml:91; form at isa-spec/spec/ops/isetp64.toml:95).
+    /// Form `rrr` on SM [120] (isa-spec/spec/ops/isetp64.toml:78; form at isa-spec/spec/ops/isetp64.toml:82).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x10000000000000000020c | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Form `rir` on SM [120] (isa-spec/spec/ops/isetp64.toml:91; form at isa-spec/spec/ops/isetp64.toml:95).
+    /// Form `rir` on SM [120] (isa-spec/spec/ops/isetp64.toml:78; form at isa-spec/spec/ops/isetp64.toml:82).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x10000000000000000080c | self.encode_e0::<E>(sm, c)?;
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, true)? << 32;
         Ok(w)
     }
-    /// Form `rur` on SM [120] (isa-spec/spec/ops/isetp64.toml:91; form at isa-spec/spec/ops/isetp64.toml:95).
+    /// Form `rur` on SM [120] (isa-spec/spec/ops/isetp64.toml:78; form at isa-spec/spec/ops/isetp64.toml:82).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80100000000000000000c0c | self.encode_e0::<E>(sm, c)?;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/isetp64.toml:91 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/isetp64.toml:78 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -159,21 +159,21 @@ impl OpIsetp64 {
             ex,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/isetp64.toml:91; form at isa-spec/spec/ops/isetp64.toml:95).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/isetp64.toml:78; form at isa-spec/spec/ops/isetp64.toml:82).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::reg(reg_below(RegFile::Gpr, bits(w, 32, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/isetp64.toml:91; form at isa-spec/spec/ops/isetp64.toml:95).
+    /// Form `rir`'s fields (isa-spec/spec/ops/isetp64.toml:78; form at isa-spec/spec/ops/isetp64.toml:82).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, true));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/isetp64.toml:91; form at isa-spec/spec/ops/isetp64.toml:95).
+    /// Form `rur`'s fields (isa-spec/spec/ops/isetp64.toml:78; form at isa-spec/spec/ops/isetp64.toml:82).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -250,35 +250,10 @@ impl OpIsetp64 {
         let ty = self.ty;
         let setop = self.setop;
         let ex = self.ex;
-        let signed = ty == IsetpType64::S64;
-        let lt = if signed { a < b } else { (a as u64) < (b as u64) };
-        let eq = a == b;
-        let test = match cmp {
-            Icmp::F => false,
-            Icmp::Lt => lt,
-            Icmp::Eq => eq,
-            Icmp::Le => lt || eq,
-            Icmp::Gt => !lt && !eq,
-            Icmp::Ne => !eq,
-            Icmp::Ge => !lt,
-            Icmp::T => true,
-        };
-        let r = if ex && eq {
-            match cmp {
-                Icmp::F => false,
-                Icmp::T => true,
-                _ => lc,
-            }
-        } else {
-            test
-        };
-        let comb = |x: bool| match setop {
-            Setop::And => x && acc,
-            Setop::Or => x || acc,
-            Setop::Xor => x ^ acc,
-        };
-        let out_d: bool = comb(r);
-        let out_d2: bool = comb(!r);
+        let lt = if ty == IsetpType64::S64 { a < b } else { (a as u64) < (b as u64) };
+        let r = icmp_holds(cmp, lt, a == b, ex, lc);
+        let out_d: bool = setop_apply(setop, r, acc);
+        let out_d2: bool = setop_apply(setop, !r, acc);
         Ok((FoldOut::new(&[out_d.into_value(), out_d2.into_value()]), None))
     }
 }

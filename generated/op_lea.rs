@@ -49,7 +49,7 @@ impl OpLea {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/lea.toml:46 pack alike.
+    /// What all forms of isa-spec/spec/ops/lea.toml:45 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -60,7 +60,7 @@ impl OpLea {
         w |= dst_field::<E>(Self::NAME, "co", self.co, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea.toml:46; form at isa-spec/spec/ops/lea.toml:49).
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea.toml:45; form at isa-spec/spec/ops/lea.toml:48).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -70,7 +70,7 @@ impl OpLea {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea.toml:46; form at isa-spec/spec/ops/lea.toml:49).
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea.toml:45; form at isa-spec/spec/ops/lea.toml:48).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -79,7 +79,7 @@ impl OpLea {
         w |= imm_src_field::<E>(Self::NAME, "b", &self.b, 32u32, 0u32, false)? << 32;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/lea.toml:46; form at isa-spec/spec/ops/lea.toml:49).
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/lea.toml:45; form at isa-spec/spec/ops/lea.toml:48).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -90,7 +90,7 @@ impl OpLea {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea.toml:46; form at isa-spec/spec/ops/lea.toml:49).
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea.toml:45; form at isa-spec/spec/ops/lea.toml:48).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -100,7 +100,7 @@ impl OpLea {
         w |= u128::from(self.b.neg) << 63;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/lea.toml:46 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/lea.toml:45 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -115,7 +115,7 @@ impl OpLea {
             shift,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/lea.toml:46; form at isa-spec/spec/ops/lea.toml:49).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/lea.toml:45; form at isa-spec/spec/ops/lea.toml:48).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -123,21 +123,21 @@ impl OpLea {
             .with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/lea.toml:46; form at isa-spec/spec/ops/lea.toml:49).
+    /// Form `rir`'s fields (isa-spec/spec/ops/lea.toml:45; form at isa-spec/spec/ops/lea.toml:48).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/lea.toml:46; form at isa-spec/spec/ops/lea.toml:49).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/lea.toml:45; form at isa-spec/spec/ops/lea.toml:48).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
         o.b = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true).with_neg(bit(w, 63));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/lea.toml:46; form at isa-spec/spec/ops/lea.toml:49).
+    /// Form `rur`'s fields (isa-spec/spec/ops/lea.toml:45; form at isa-spec/spec/ops/lea.toml:48).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -185,10 +185,7 @@ impl OpLea {
         let (b_neg, b_abs, b_not) = self.b.flags();
         let b: u32 = b_raw.with_mods(b_neg, b_abs, b_not);
         let shift = self.shift;
-        let term = |v: u32, n: bool| -> u64 {
-            if n { (!v) as u64 + 1 } else { v as u64 }
-        };
-        let sum = term(a_raw << (shift as u32), false) + term(b_raw, b_neg);
+        let sum = add3_neg(a_raw << (shift as u32), false, b_raw, b_neg, 0, false);
         let out_d: u32 = sum as u32;
         let out_co: bool = sum >= (1u64 << 32);
         Ok((FoldOut::new(&[out_d.into_value(), out_co.into_value()]), None))

@@ -55,7 +55,7 @@ impl OpLeaHi {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/lea_hi.toml:61 pack alike.
+    /// What all forms of isa-spec/spec/ops/lea_hi.toml:58 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -67,7 +67,7 @@ impl OpLeaHi {
         w |= dst_field::<E>(Self::NAME, "co", self.co, RegFile::Pred, 3u32, sm)? << 81;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi.toml:61; form at isa-spec/spec/ops/lea_hi.toml:64).
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi.toml:58; form at isa-spec/spec/ops/lea_hi.toml:61).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -79,7 +79,7 @@ impl OpLeaHi {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi.toml:61; form at isa-spec/spec/ops/lea_hi.toml:64).
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi.toml:58; form at isa-spec/spec/ops/lea_hi.toml:61).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -90,7 +90,7 @@ impl OpLeaHi {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/lea_hi.toml:61; form at isa-spec/spec/ops/lea_hi.toml:64).
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/lea_hi.toml:58; form at isa-spec/spec/ops/lea_hi.toml:61).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -103,7 +103,7 @@ impl OpLeaHi {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi.toml:61; form at isa-spec/spec/ops/lea_hi.toml:64).
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi.toml:58; form at isa-spec/spec/ops/lea_hi.toml:61).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_ABS | MOD_NOT, sm)?;
@@ -115,7 +115,7 @@ impl OpLeaHi {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi.toml:61; form at isa-spec/spec/ops/lea_hi.toml:64).
+    /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi.toml:58; form at isa-spec/spec/ops/lea_hi.toml:61).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -126,7 +126,7 @@ impl OpLeaHi {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/lea_hi.toml:61 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/lea_hi.toml:58 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -143,7 +143,7 @@ impl OpLeaHi {
             shift,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/lea_hi.toml:61; form at isa-spec/spec/ops/lea_hi.toml:64).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/lea_hi.toml:58; form at isa-spec/spec/ops/lea_hi.toml:61).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -153,7 +153,7 @@ impl OpLeaHi {
         o.sx32 = bit(w, 73);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/lea_hi.toml:61; form at isa-spec/spec/ops/lea_hi.toml:64).
+    /// Form `rir`'s fields (isa-spec/spec/ops/lea_hi.toml:58; form at isa-spec/spec/ops/lea_hi.toml:61).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -162,7 +162,7 @@ impl OpLeaHi {
         o.sx32 = bit(w, 73);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/lea_hi.toml:61; form at isa-spec/spec/ops/lea_hi.toml:64).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/lea_hi.toml:58; form at isa-spec/spec/ops/lea_hi.toml:61).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -171,7 +171,7 @@ impl OpLeaHi {
         o.sx32 = bit(w, 73);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/lea_hi.toml:61; form at isa-spec/spec/ops/lea_hi.toml:64).
+    /// Form `rur`'s fields (isa-spec/spec/ops/lea_hi.toml:58; form at isa-spec/spec/ops/lea_hi.toml:61).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -180,7 +180,7 @@ impl OpLeaHi {
         o.sx32 = bit(w, 73);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0x78000000000000000000000)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/lea_hi.toml:61; form at isa-spec/spec/ops/lea_hi.toml:64).
+    /// Form `rri`'s fields (isa-spec/spec/ops/lea_hi.toml:58; form at isa-spec/spec/ops/lea_hi.toml:61).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -254,13 +254,8 @@ impl OpLeaHi {
         let c: u32 = src_value(srcs, 2usize, &self.c)?;
         let sx32 = self.sx32;
         let shift = self.shift;
-        let hi = if sx32 { ((a_raw as i32) >> 31) as u32 } else { c };
-        let x = ((hi as u64) << 32) | a_raw as u64;
-        let t = ((x << (shift as u32)) >> 32) as u32;
-        let term = |v: u32, n: bool| -> u64 {
-            if n { (!v) as u64 + 1 } else { v as u64 }
-        };
-        let sum = term(t, false) + term(b_raw, b_neg);
+        let t = lea_hi_u32(a_raw, c, sx32, shift as u32);
+        let sum = add3_neg(t, false, b_raw, b_neg, 0, false);
         let out_d: u32 = sum as u32;
         let out_co: bool = sum >= (1u64 << 32);
         Ok((FoldOut::new(&[out_d.into_value(), out_co.into_value()]), None))

@@ -64,7 +64,7 @@ impl OpLeaHiX {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/lea_hi_x.toml:63 pack alike.
+    /// What all forms of isa-spec/spec/ops/lea_hi_x.toml:61 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -79,7 +79,7 @@ impl OpLeaHiX {
         w |= u128::from(self.ci.not) << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi_x.toml:63; form at isa-spec/spec/ops/lea_hi_x.toml:66).
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/ops/lea_hi_x.toml:64).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -90,7 +90,7 @@ impl OpLeaHiX {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi_x.toml:63; form at isa-spec/spec/ops/lea_hi_x.toml:66).
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/ops/lea_hi_x.toml:64).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -100,7 +100,7 @@ impl OpLeaHiX {
         w |= u128::from(self.sx32) << 73;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/lea_hi_x.toml:63; form at isa-spec/spec/ops/lea_hi_x.toml:66).
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/ops/lea_hi_x.toml:64).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -112,7 +112,7 @@ impl OpLeaHiX {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi_x.toml:63; form at isa-spec/spec/ops/lea_hi_x.toml:66).
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/ops/lea_hi_x.toml:64).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS, sm)?;
@@ -123,7 +123,7 @@ impl OpLeaHiX {
         w |= u128::from(self.b.not) << 63;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi_x.toml:63; form at isa-spec/spec/ops/lea_hi_x.toml:66).
+    /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/ops/lea_hi_x.toml:64).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -133,7 +133,7 @@ impl OpLeaHiX {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/lea_hi_x.toml:63 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/lea_hi_x.toml:61 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -153,7 +153,7 @@ impl OpLeaHiX {
             shift,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/lea_hi_x.toml:63; form at isa-spec/spec/ops/lea_hi_x.toml:66).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/ops/lea_hi_x.toml:64).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -163,7 +163,7 @@ impl OpLeaHiX {
         o.sx32 = bit(w, 73);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/lea_hi_x.toml:63; form at isa-spec/spec/ops/lea_hi_x.toml:66).
+    /// Form `rir`'s fields (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/ops/lea_hi_x.toml:64).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -172,7 +172,7 @@ impl OpLeaHiX {
         o.sx32 = bit(w, 73);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/lea_hi_x.toml:63; form at isa-spec/spec/ops/lea_hi_x.toml:66).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/ops/lea_hi_x.toml:64).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -181,7 +181,7 @@ impl OpLeaHiX {
         o.sx32 = bit(w, 73);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/lea_hi_x.toml:63; form at isa-spec/spec/ops/lea_hi_x.toml:66).
+    /// Form `rur`'s fields (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/ops/lea_hi_x.toml:64).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -190,7 +190,7 @@ impl OpLeaHiX {
         o.sx32 = bit(w, 73);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/lea_hi_x.toml:63; form at isa-spec/spec/ops/lea_hi_x.toml:66).
+    /// Form `rri`'s fields (isa-spec/spec/ops/lea_hi_x.toml:61; form at isa-spec/spec/ops/lea_hi_x.toml:64).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -266,9 +266,7 @@ impl OpLeaHiX {
         let ci: bool = src_value(srcs, 3usize, &self.ci)?;
         let sx32 = self.sx32;
         let shift = self.shift;
-        let hi = if sx32 { ((a_raw as i32) >> 31) as u32 } else { c };
-        let x = ((hi as u64) << 32) | a_raw as u64;
-        let t = ((x << (shift as u32)) >> 32) as u32;
+        let t = lea_hi_u32(a_raw, c, sx32, shift as u32);
         let sum = t as u64 + b as u64 + ci as u64;
         let out_d: u32 = sum as u32;
         let out_co: bool = sum >= (1u64 << 32);

@@ -54,7 +54,7 @@ impl OpPrmt {
             _ => None,
         }
     }
-    /// What all forms of isa-spec/spec/ops/prmt.toml:54 pack alike.
+    /// What all forms of isa-spec/spec/ops/prmt.toml:36 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -66,7 +66,7 @@ impl OpPrmt {
         w |= (self.mode.index() as u128) << 72;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/prmt.toml:36; form at isa-spec/spec/ops/prmt.toml:39).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x216 | self.encode_e0::<E>(sm, c)?;
@@ -74,7 +74,7 @@ impl OpPrmt {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/prmt.toml:36; form at isa-spec/spec/ops/prmt.toml:39).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x816 | self.encode_e0::<E>(sm, c)?;
@@ -82,7 +82,7 @@ impl OpPrmt {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/prmt.toml:36; form at isa-spec/spec/ops/prmt.toml:39).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xa16 | self.encode_e0::<E>(sm, c)?;
@@ -91,7 +91,7 @@ impl OpPrmt {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/prmt.toml:36; form at isa-spec/spec/ops/prmt.toml:39).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c16 | self.encode_e0::<E>(sm, c)?;
@@ -99,7 +99,7 @@ impl OpPrmt {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
+    /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/prmt.toml:36; form at isa-spec/spec/ops/prmt.toml:39).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x416 | self.encode_e0::<E>(sm, c)?;
@@ -107,7 +107,7 @@ impl OpPrmt {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
+    /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/prmt.toml:36; form at isa-spec/spec/ops/prmt.toml:39).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x616 | self.encode_e0::<E>(sm, c)?;
@@ -116,7 +116,7 @@ impl OpPrmt {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
+    /// Form `rru` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/prmt.toml:36; form at isa-spec/spec/ops/prmt.toml:39).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000e16 | self.encode_e0::<E>(sm, c)?;
@@ -124,7 +124,7 @@ impl OpPrmt {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// What all forms of isa-spec/spec/ops/prmt.toml:65 pack alike.
+    /// What all forms of isa-spec/spec/ops/prmt.toml:47 pack alike.
     #[inline(always)]
     fn encode_e1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -136,7 +136,7 @@ impl OpPrmt {
         w |= (self.mode.index() as u128) << 48;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/prmt.toml:65; form at isa-spec/spec/ops/prmt.toml:68).
+    /// Form `r` on SM [50, 52, 60] (isa-spec/spec/ops/prmt.toml:47; form at isa-spec/spec/ops/prmt.toml:50).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x5bc0000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -144,7 +144,7 @@ impl OpPrmt {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/prmt.toml:65; form at isa-spec/spec/ops/prmt.toml:68).
+    /// Form `i` on SM [50, 52, 60] (isa-spec/spec/ops/prmt.toml:47; form at isa-spec/spec/ops/prmt.toml:50).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x36c0000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -158,7 +158,7 @@ impl OpPrmt {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/prmt.toml:65; form at isa-spec/spec/ops/prmt.toml:68).
+    /// Form `c` on SM [50, 52, 60] (isa-spec/spec/ops/prmt.toml:47; form at isa-spec/spec/ops/prmt.toml:50).
     #[inline(always)]
     fn encode_f9<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x4bc0000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -167,7 +167,7 @@ impl OpPrmt {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Form `c2` on SM [50, 52, 60] (isa-spec/spec/ops/prmt.toml:65; form at isa-spec/spec/ops/prmt.toml:68).
+    /// Form `c2` on SM [50, 52, 60] (isa-spec/spec/ops/prmt.toml:47; form at isa-spec/spec/ops/prmt.toml:50).
     #[inline(always)]
     fn encode_f10<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x53c0000000000000 | self.encode_e1::<E>(sm, c)?;
@@ -176,7 +176,7 @@ impl OpPrmt {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 39;
         Ok(w)
     }
-    /// Fields all forms of isa-spec/spec/ops/prmt.toml:54 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/prmt.toml:36 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -190,7 +190,7 @@ impl OpPrmt {
             mode,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/prmt.toml:36; form at isa-spec/spec/ops/prmt.toml:39).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -198,7 +198,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
+    /// Form `rir`'s fields (isa-spec/spec/ops/prmt.toml:36; form at isa-spec/spec/ops/prmt.toml:39).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -206,7 +206,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/prmt.toml:36; form at isa-spec/spec/ops/prmt.toml:39).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -214,7 +214,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
+    /// Form `rur`'s fields (isa-spec/spec/ops/prmt.toml:36; form at isa-spec/spec/ops/prmt.toml:39).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -222,7 +222,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
+    /// Form `rri`'s fields (isa-spec/spec/ops/prmt.toml:36; form at isa-spec/spec/ops/prmt.toml:39).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -230,7 +230,7 @@ impl OpPrmt {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/prmt.toml:36; form at isa-spec/spec/ops/prmt.toml:39).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -238,7 +238,7 @@ impl OpPrmt {
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/prmt.toml:54; form at isa-spec/spec/ops/prmt.toml:57).
+    /// Form `rru`'s fields (isa-spec/spec/ops/prmt.toml:36; form at isa-spec/spec/ops/prmt.toml:39).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -246,7 +246,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Fields all forms of isa-spec/spec/ops/prmt.toml:65 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/prmt.toml:47 read alike; each sets the others.
     #[inline(always)]
     fn fields_e1(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -260,7 +260,7 @@ impl OpPrmt {
             mode,
         })
     }
-    /// Form `r`'s fields (isa-spec/spec/ops/prmt.toml:65; form at isa-spec/spec/ops/prmt.toml:68).
+    /// Form `r`'s fields (isa-spec/spec/ops/prmt.toml:47; form at isa-spec/spec/ops/prmt.toml:50).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -268,7 +268,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `i`'s fields (isa-spec/spec/ops/prmt.toml:65; form at isa-spec/spec/ops/prmt.toml:68).
+    /// Form `i`'s fields (isa-spec/spec/ops/prmt.toml:47; form at isa-spec/spec/ops/prmt.toml:50).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -278,7 +278,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c`'s fields (isa-spec/spec/ops/prmt.toml:65; form at isa-spec/spec/ops/prmt.toml:68).
+    /// Form `c`'s fields (isa-spec/spec/ops/prmt.toml:47; form at isa-spec/spec/ops/prmt.toml:50).
     #[inline(always)]
     fn parts_f9(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -286,7 +286,7 @@ impl OpPrmt {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 39, 8), 255)?);
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `c2`'s fields (isa-spec/spec/ops/prmt.toml:65; form at isa-spec/spec/ops/prmt.toml:68).
+    /// Form `c2`'s fields (isa-spec/spec/ops/prmt.toml:47; form at isa-spec/spec/ops/prmt.toml:50).
     #[inline(always)]
     fn parts_f10(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e1(w, sm)?;
@@ -336,29 +336,7 @@ impl OpPrmt {
         let b: u32 = src_value(srcs, 1usize, &self.b)?;
         let c: u32 = src_value(srcs, 2usize, &self.c)?;
         let mode = self.mode;
-        let x = ((c as u64) << 32) | a as u64;
-        let byte = |i: u32| ((x >> (8 * (i & 7))) & 0xff) as u32;
-        let s = b & 3;
-        let pick = |i0: u32, i1: u32, i2: u32, i3: u32| {
-            byte(i0) | (byte(i1) << 8) | (byte(i2) << 16) | (byte(i3) << 24)
-        };
-        let nib = |k: u32| (b >> (4 * k)) & 0xf;
-        let sign = |n: u32| if byte(n) & 0x80 != 0 { 0xffu32 } else { 0 };
-        let idx = |k: u32| if nib(k) & 8 != 0 { sign(nib(k)) } else { byte(nib(k)) };
-        let r = match mode {
-            PrmtMode::Idx => idx(0) | (idx(1) << 8) | (idx(2) << 16) | (idx(3) << 24),
-            PrmtMode::F4e => pick(s, s + 1, s + 2, s + 3),
-            PrmtMode::B4e => {
-                pick(s, s.wrapping_sub(1), s.wrapping_sub(2), s.wrapping_sub(3))
-            }
-            PrmtMode::Rc8 => pick(s, s, s, s),
-            PrmtMode::Ecl => pick(s, s.max(1), s.max(2), 3),
-            PrmtMode::Ecr => pick(0, s.min(1), s.min(2), s),
-            PrmtMode::Rc16 => {
-                if s & 1 != 0 { pick(2, 3, 2, 3) } else { pick(0, 1, 0, 1) }
-            }
-        };
-        let out_d: u32 = r;
+        let out_d: u32 = prmt_u32(mode, a, b, c);
         Ok((FoldOut::new(&[out_d.into_value()]), None))
     }
 }

@@ -119,7 +119,7 @@ impl OpShf {
         }
         Ok(())
     }
-    /// What all forms of isa-spec/spec/ops/shf.toml:87 pack alike.
+    /// What all forms of isa-spec/spec/ops/shf.toml:75 pack alike.
     #[inline(always)]
     fn encode_e0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -134,7 +134,7 @@ impl OpShf {
         w |= u128::from(self.hi) << 80;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
+    /// Form `rrr` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:75; form at isa-spec/spec/ops/shf.toml:78).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x219 | self.encode_e0::<E>(sm, c)?;
@@ -142,7 +142,7 @@ impl OpShf {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
+    /// Form `rir` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:75; form at isa-spec/spec/ops/shf.toml:78).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x819 | self.encode_e0::<E>(sm, c)?;
@@ -150,7 +150,7 @@ impl OpShf {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
+    /// Form `rcr` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/shf.toml:75; form at isa-spec/spec/ops/shf.toml:78).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0xa19 | self.encode_e0::<E>(sm, c)?;
@@ -159,7 +159,7 @@ impl OpShf {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
+    /// Form `rur` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:75; form at isa-spec/spec/ops/shf.toml:78).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000c19 | self.encode_e0::<E>(sm, c)?;
@@ -167,7 +167,7 @@ impl OpShf {
         w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
+    /// Form `rri` on SM [70, 75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:75; form at isa-spec/spec/ops/shf.toml:78).
     #[inline(always)]
     fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x419 | self.encode_e0::<E>(sm, c)?;
@@ -175,7 +175,7 @@ impl OpShf {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
+    /// Form `rrc` on SM [70, 75, 80, 86, 89, 90] (isa-spec/spec/ops/shf.toml:75; form at isa-spec/spec/ops/shf.toml:78).
     #[inline(always)]
     fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x619 | self.encode_e0::<E>(sm, c)?;
@@ -184,7 +184,7 @@ impl OpShf {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `rru` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
+    /// Form `rru` on SM [75, 80, 86, 89, 90, 100, 120] (isa-spec/spec/ops/shf.toml:75; form at isa-spec/spec/ops/shf.toml:78).
     #[inline(always)]
     fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         let mut w: u128 = 0x80000000000000000000e19 | self.encode_e0::<E>(sm, c)?;
@@ -192,7 +192,7 @@ impl OpShf {
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 64;
         Ok(w)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/shf.toml:106; form at isa-spec/spec/ops/shf.toml:106).
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/shf.toml:94; form at isa-spec/spec/ops/shf.toml:94).
     #[inline(always)]
     fn encode_f7<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -209,7 +209,7 @@ impl OpShf {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/shf.toml:133; form at isa-spec/spec/ops/shf.toml:133).
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/shf.toml:121; form at isa-spec/spec/ops/shf.toml:121).
     #[inline(always)]
     fn encode_f8<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -226,7 +226,7 @@ impl OpShf {
         w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
     }
-    /// Fields all forms of isa-spec/spec/ops/shf.toml:87 read alike; each sets the others.
+    /// Fields all forms of isa-spec/spec/ops/shf.toml:75 read alike; each sets the others.
     #[inline(always)]
     fn fields_e0(w: u128, sm: u32) -> Option<Self> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -246,7 +246,7 @@ impl OpShf {
             hi,
         })
     }
-    /// Form `rrr`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
+    /// Form `rrr`'s fields (isa-spec/spec/ops/shf.toml:75; form at isa-spec/spec/ops/shf.toml:78).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -254,7 +254,7 @@ impl OpShf {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rir`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
+    /// Form `rir`'s fields (isa-spec/spec/ops/shf.toml:75; form at isa-spec/spec/ops/shf.toml:78).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -262,7 +262,7 @@ impl OpShf {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rcr`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
+    /// Form `rcr`'s fields (isa-spec/spec/ops/shf.toml:75; form at isa-spec/spec/ops/shf.toml:78).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -270,7 +270,7 @@ impl OpShf {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rur`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
+    /// Form `rur`'s fields (isa-spec/spec/ops/shf.toml:75; form at isa-spec/spec/ops/shf.toml:78).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -278,7 +278,7 @@ impl OpShf {
         o.c = Src::reg(reg_below(RegFile::Gpr, bits(w, 64, 8), 255)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rri`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
+    /// Form `rri`'s fields (isa-spec/spec/ops/shf.toml:75; form at isa-spec/spec/ops/shf.toml:78).
     #[inline(always)]
     fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -286,7 +286,7 @@ impl OpShf {
         o.c = Src::imm(imm_from_field(bits(w, 32, 32), 32u32, 0u32, false));
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rrc`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
+    /// Form `rrc`'s fields (isa-spec/spec/ops/shf.toml:75; form at isa-spec/spec/ops/shf.toml:78).
     #[inline(always)]
     fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -294,7 +294,7 @@ impl OpShf {
         o.c = cbuf_at(bits(w, 54, 5), bits(w, 40, 14), 14, 4, true);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `rru`'s fields (isa-spec/spec/ops/shf.toml:87; form at isa-spec/spec/ops/shf.toml:90).
+    /// Form `rru`'s fields (isa-spec/spec/ops/shf.toml:75; form at isa-spec/spec/ops/shf.toml:78).
     #[inline(always)]
     fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
         let mut o = Self::fields_e0(w, sm)?;
@@ -302,7 +302,7 @@ impl OpShf {
         o.c = Src::reg(reg_at(w, RegFile::UGpr, 32, 8, sm)?);
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/shf.toml:106; form at isa-spec/spec/ops/shf.toml:106).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/shf.toml:94; form at isa-spec/spec/ops/shf.toml:94).
     #[inline(always)]
     fn parts_f7(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -334,7 +334,7 @@ impl OpShf {
         };
         Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/shf.toml:133; form at isa-spec/spec/ops/shf.toml:133).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/shf.toml:121; form at isa-spec/spec/ops/shf.toml:121).
     #[inline(always)]
     fn parts_f8(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
@@ -453,24 +453,7 @@ impl OpShf {
                 Ok((FoldOut::new(&[out_d.into_value()]), None))
             }
             _ => {
-                let bits = match ty {
-                    ShfType::S64 | ShfType::U64 => 64,
-                    _ => 32,
-                };
-                let s = shift_amount(b, bits, wrap);
-                let x = ((c as u64) << 32) | a as u64;
-                let r: u64 = match dir {
-                    ShfDir::L => ((x as u128) << s) as u64,
-                    ShfDir::R => {
-                        match ty {
-                            ShfType::S64 | ShfType::S32 => {
-                                ((x as i64 as i128) >> s) as u64
-                            }
-                            _ => ((x as u128) >> s) as u64,
-                        }
-                    }
-                };
-                let out_d: u32 = if hi { (r >> 32) as u32 } else { r as u32 };
+                let out_d: u32 = shf_u32(dir, ty, wrap, hi, a, b, c);
                 Ok((FoldOut::new(&[out_d.into_value()]), None))
             }
         }

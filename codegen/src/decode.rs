@@ -295,13 +295,19 @@ fn decode_common(form: &Form) -> TokenStream {
         return quote!(Some((o, common_at(w, #g, #n, #c, #unknown))));
     }
     let guard = match (
-        find(form, |t| *t == FieldTarget::GuardPred),
+        find(form, |t| {
+            matches!(t, FieldTarget::GuardPred | FieldTarget::GuardUPred)
+        }),
         find(form, |t| *t == FieldTarget::GuardNot),
     ) {
         (Some(p), n) => {
             let gp = get(&p.bits);
             let gn = n.map_or(quote!(false), |n| flag_of(&n.bits));
-            quote!(guard_of(#gp, #gn))
+            if p.target == FieldTarget::GuardUPred {
+                quote!(uguard_of(#gp, #gn))
+            } else {
+                quote!(guard_of(#gp, #gn))
+            }
         }
         _ => quote!(Src::PT),
     };

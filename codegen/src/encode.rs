@@ -183,7 +183,7 @@ fn encode_checks(spec: &Spec, op: &Op, f: &FormRef) -> Vec<TokenStream> {
     let has = |pred: &dyn Fn(&FieldTarget) -> bool| f.form.fields.iter().any(|x| pred(&x.target));
     let mut checks = Vec::new();
     // A form without a guard field (an unguarded op) encodes only PT.
-    if !has(&|t| *t == FieldTarget::GuardPred) {
+    if !has(&|t| matches!(t, FieldTarget::GuardPred | FieldTarget::GuardUPred)) {
         checks.push(quote!(only_default::<E>(Self::NAME, "guard", c.guard == Src::PT, sm)?;));
     }
     for (i, s) in op.srcs.iter().enumerate() {
@@ -391,6 +391,7 @@ fn field_value(op: &Op, fl: &Field) -> Option<TokenStream> {
             Some(modifier_value(op, *idx, codes, *scale, wdt))
         }
         FieldTarget::GuardPred => Some(quote!(guard_field::<E>(Self::NAME, &c.guard, #wdt, sm)?)),
+        FieldTarget::GuardUPred => Some(quote!(uguard_field::<E>(Self::NAME, &c.guard, #wdt, sm)?)),
         FieldTarget::GuardNot => Some(quote!(u128::from(c.guard.not))),
         FieldTarget::Ctrl => Some(quote!(ctrl_field::<E>(Self::NAME, c.ctrl, #wdt)?)),
     }

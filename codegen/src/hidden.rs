@@ -399,7 +399,8 @@ fn mem_address(
     }
 }
 
-/// `x?, y?` (predicate destinations, one default): `x` at its default and
+/// `x?, y?` (predicate destinations, one default: PT, or UPT for uniform
+/// ones): `x` at its default and
 /// `y` at `p` print as `x` at `p`, `y` at its default.
 fn adjacent_optionals(
     op: &Op,
@@ -418,9 +419,8 @@ fn adjacent_optionals(
         let (Some(fx), Some(fy)) = (pred_dst_field(form, *x), pred_dst_field(form, *y)) else {
             continue;
         };
-        if op.dsts[*x].default != Some(DefaultValue::Zero)
-            || op.dsts[*y].default != Some(DefaultValue::Zero)
-        {
+        let (dx, dy) = (op.dsts[*x].default, op.dsts[*y].default);
+        if dx != dy || !matches!(dx, Some(DefaultValue::Zero | DefaultValue::UniformZero)) {
             continue;
         }
         let pt = (1u128 << fx.bits.width()) - 1;
@@ -512,7 +512,7 @@ fn imm_field(form: &Form, s: usize) -> Option<&Field> {
 
 fn pred_dst_field(form: &Form, d: usize) -> Option<&Field> {
     form.fields.iter().find(
-        |f| matches!(f.target, FieldTarget::Dst { idx, kind: SlotKindClass::Pred } if idx == d),
+        |f| matches!(f.target, FieldTarget::Dst { idx, kind: SlotKindClass::Pred | SlotKindClass::Upred } if idx == d),
     )
 }
 

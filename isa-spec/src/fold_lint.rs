@@ -30,6 +30,7 @@ use syn::spanned::Spanned;
 
 /// Public functions of `nak/src/runtime/fold_fns.rs` (a test keeps this in sync).
 pub const HELPERS: &[&str] = &[
+    "add3_neg",
     "dadd_f64",
     "dcmp_f64",
     "dfma_f64",
@@ -48,12 +49,16 @@ pub const HELPERS: &[&str] = &[
     "ftz_f32",
     "half_lanes",
     "i2f_f32",
+    "icmp_holds",
+    "lea_hi_u32",
     "lut3_u32",
     "mufu_f32",
     "pack_half_lanes",
+    "prmt_u32",
     "round_f64_pair_to_f32",
     "round_to_format",
     "setop_apply",
+    "shf_u32",
     "shift_amount",
 ];
 

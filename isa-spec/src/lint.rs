@@ -837,7 +837,17 @@ impl SlotForms<'_> {
         // A barrier register holds no value the IR moves into it by a
         // copy (BMOV is its own op): a source only barrier forms take is
         // no gap.
-        if self.direct(reg, i) || self.direct(uniform, i) || self.direct(SlotKindClass::Bar, i) {
+        // A source only constant-bank forms take is the address of what
+        // the op loads (ULDC, LDCU), not a value computed into a bank.
+        let only_cbuf = self
+            .forms
+            .iter()
+            .all(|f| matches!(f.src_kinds[i], None | Some(SlotKindClass::Cbuf)));
+        if self.direct(reg, i)
+            || self.direct(uniform, i)
+            || self.direct(SlotKindClass::Bar, i)
+            || only_cbuf
+        {
             return Vec::new();
         }
         kinds
@@ -1134,8 +1144,11 @@ fn ambiguous_optionals(op: &Op, x: &AsmOperand, y: &AsmOperand) -> Option<Diagno
     let pinned = a_dst
         && b_dst
         && a.ty.is_pred()
-        && a.default == Some(DefaultValue::Zero)
-        && b.default == Some(DefaultValue::Zero);
+        && a.default == b.default
+        && matches!(
+            a.default,
+            Some(DefaultValue::Zero | DefaultValue::UniformZero)
+        );
     (!pinned).then(|| {
         Diagnostic::error(
             Code::S1105,
@@ -1145,7 +1158,7 @@ fn ambiguous_optionals(op: &Op, x: &AsmOperand, y: &AsmOperand) -> Option<Diagno
             ),
         )
         .at(y.loc.clone())
-        .help("only adjacent optional predicate destinations defaulting to PT are resolved (the one shown is the first)")
+        .help("only adjacent optional predicate destinations both defaulting to PT (or both to UPT) are resolved (the one shown is the first)")
     })
 }
 

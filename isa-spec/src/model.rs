@@ -798,6 +798,9 @@ pub enum FieldTarget {
         scale: u32,
     },
     GuardPred,
+    /// The guard as a uniform predicate (`"12..15" = "guard:upred"`:
+    /// the uniform datapath's ops, `@UP0 UIADD3 ...`); PT is UPT here.
+    GuardUPred,
     GuardNot,
     /// Scheduling/control bits kept with the instruction.
     Ctrl,

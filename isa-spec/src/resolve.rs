@@ -243,7 +243,29 @@ fn resolve_presets(
             .iter()
             .filter_map(|f| resolve_preset_form(cx, f, sms))
             .collect();
-        presets.insert(pname.clone(), ResolvedPreset { opcode, forms });
+        let mut empty_zero = Vec::new();
+        for k in &p.empty_zero {
+            if k.get_ref() == "ugpr" {
+                empty_zero.push(k.get_ref().clone());
+            } else {
+                cx.err(
+                    Code::S0103,
+                    k,
+                    format!(
+                        "`{}` is not a register kind an empty slot may read as zero (ugpr)",
+                        k.get_ref()
+                    ),
+                );
+            }
+        }
+        presets.insert(
+            pname.clone(),
+            ResolvedPreset {
+                opcode,
+                forms,
+                empty_zero,
+            },
+        );
     }
     presets
 }
@@ -422,6 +444,8 @@ fn resolve_control(cx: &mut Ctx, c: &schema::ControlDef) -> Control {
 pub(crate) struct ResolvedPreset {
     pub opcode: Bits,
     pub forms: Vec<PresetFormR>,
+    /// Register kinds besides gpr an empty slot reads as its zero register.
+    pub empty_zero: Vec<String>,
 }
 
 pub(crate) struct PresetFormR {
@@ -1828,6 +1852,9 @@ fn parse_target(
             .map(FieldTarget::Unknown)
             .ok_or_else(|| format!("bad canonical value `{v}` for raw bits"));
     }
+    if s == "guard:upred" {
+        return Ok(FieldTarget::GuardUPred);
+    }
     if let Some(v) = s.strip_prefix('=') {
         return parse_int(v)
             .map(FieldTarget::Fixed)
@@ -2468,7 +2495,7 @@ fn preset_form(
         loc: opcode_loc.clone(),
         slot: None,
     };
-    let fields = preset_fields(cx, p, pf, slot_map)?;
+    let fields = preset_fields(cx, p, pf, slot_map, &preset.empty_zero)?;
     let mut fields = opcode_gives_way(opcode_field, fields);
     let mut extra: Vec<Field> = p.op_fields.clone();
     extra.extend(p.per_form.get(&pf.name).into_iter().flatten().cloned());
@@ -2491,10 +2518,15 @@ fn preset_fields(
     p: &EncodingParts,
     pf: &PresetFormR,
     slot_map: &BTreeMap<String, usize>,
+    empty_zero: &[String],
 ) -> Option<Vec<Field>> {
     let mut fields = Vec::new();
     for (bits, t, loc) in &pf.fields {
-        match expand_slot(p.op, p.names.enums, t, slot_map, &p.overrides) {
+        let empty = EmptySlot {
+            zero_kinds: empty_zero,
+            width: bits.width(),
+        };
+        match expand_slot(p.op, p.names.enums, t, slot_map, &p.overrides, &empty) {
             Ok(Some(target)) => fields.push(Field {
                 bits: bits.clone(),
                 target,
@@ -2567,12 +2599,20 @@ fn op_fields_over(preset: Vec<Field>, extra: Vec<Field>) -> Vec<Field> {
 
 /// Expand a preset field string (`$b:gpr`, `$c.neg`, `=0`, `?`) for an op.
 /// `Ok(None)`: the form needs a slot the op does not fill with that kind.
+/// What an empty slot's register field holds: the register kinds (besides
+/// gpr) that read their zero register there, and the field's width.
+struct EmptySlot<'a> {
+    zero_kinds: &'a [String],
+    width: u32,
+}
+
 fn expand_slot(
     op: &Op,
     enums: &[Enum],
     t: &str,
     slots: &BTreeMap<String, usize>,
     overrides: &BTreeMap<String, Vec<Option<u64>>>,
+    empty: &EmptySlot,
 ) -> Result<Option<FieldTarget>, String> {
     let Some(rest) = t.strip_prefix('$') else {
         return parse_target(op, enums, t, overrides).map(Some);
@@ -2603,6 +2643,10 @@ fn expand_slot(
                 Ok(Some(FieldTarget::Fixed(0)))
             } else if tail == ":gpr" || tail.is_empty() {
                 Ok(Some(FieldTarget::Fixed(0xff)))
+            } else if let Some(kind) = tail.strip_prefix(':')
+                && empty.zero_kinds.iter().any(|k| k == kind)
+            {
+                Ok(Some(FieldTarget::Fixed((1u128 << empty.width) - 1)))
             } else {
                 Ok(None)
             }

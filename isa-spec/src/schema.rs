@@ -96,6 +96,11 @@ pub struct PresetDef {
     pub doc: Option<String>,
     /// Where the op's `opcode` value goes; per form when `opcode` is a table.
     pub opcode: S<String>,
+    /// Register kinds besides `gpr` whose slot, when the op leaves it
+    /// empty, reads the zero register (all ones) instead of leaving the
+    /// form out: `["ugpr"]` for the uniform datapath's presets.
+    #[serde(default)]
+    pub empty_zero: Vec<S<String>>,
     pub form: Vec<S<PresetForm>>,
 }
 

@@ -128,9 +128,17 @@ fn text(spec: &Spec, op: &Op, form: &isa_spec::model::Form, vals: &[usize], sm: 
             AsmCond::NotDefault | AsmCond::IfOptional(..) => false,
         };
         let item = match o.item {
-            AsmItem::Dst(d) if op.dsts[d].ty == ValueType::Pred => Some("P0".to_string()),
-            AsmItem::Dst(d) if op.dst_kind(d) == SlotKindClass::Bar => Some("B2".to_string()),
-            AsmItem::Dst(_) => Some("R2".to_string()),
+            AsmItem::Dst(d) => Some(
+                match op.dst_kind(d) {
+                    SlotKindClass::Upred => "UP0",
+                    SlotKindClass::Pred => "P0",
+                    SlotKindClass::Bar => "B2",
+                    SlotKindClass::Ugpr => "UR2",
+                    _ if op.dsts[d].ty == ValueType::Pred => "P0",
+                    _ => "R2",
+                }
+                .to_string(),
+            ),
             AsmItem::Src(s) => form.src_kinds[s].map(|k| src_text(k, op.srcs[s].ty).to_string()),
             AsmItem::Modifier(m) => Some(match op.modifiers[m].ty {
                 ModType::Enum(_) | ModType::Bool => value_text(spec, op, m, vals[m], sm),

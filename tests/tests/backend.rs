@@ -11,7 +11,7 @@ use nak::backend::runner::{CpuRunner, LANES, Runner, WarpState};
 use nak::isa::{self, Icmp, Op};
 use nak::runtime::fold::Value;
 use nak::runtime::instr::ValueType;
-use nak::runtime::operand::{Reg, Src};
+use nak::runtime::operand::{Reg, RegFile, SlotKind, Src, SrcKind};
 use nak::runtime::sample::{Rng, sample_words};
 
 /// Random instances of every op with fold semantics on `sm`.
@@ -118,12 +118,65 @@ fn encoded_src(name: &str, sm: u32, k: usize) -> bool {
         .any(|f| f.op == name && f.sms.contains(&sm) && f.srcs.get(k).is_some_and(Option::is_some))
 }
 
+/// Whether some form of op `name` on `sm` holds source `k` in a slot of
+/// `kind`.
+fn slot_takes(name: &str, sm: u32, k: usize, kind: SlotKind) -> bool {
+    isa::FORMS.iter().any(|f| {
+        f.op == name && f.sms.contains(&sm) && f.srcs.get(k).copied().flatten() == Some(kind)
+    })
+}
+
+/// `s` moved to the uniform file where the op reads only uniform
+/// registers in slot `k` (the uniform datapath: a compiler never gives
+/// it a per-lane value).
+fn to_uniform_file(s: Src, name: &str, sm: u32, k: usize) -> Src {
+    let Some(r) = s.as_reg() else { return s };
+    let (vector, uniform, file) = match r.file {
+        RegFile::Gpr => (SlotKind::Gpr, SlotKind::UGpr, RegFile::UGpr),
+        RegFile::Pred => (SlotKind::Pred, SlotKind::UPred, RegFile::UPred),
+        _ => return s,
+    };
+    if slot_takes(name, sm, k, vector) || !slot_takes(name, sm, k, uniform) {
+        return s;
+    }
+    Src {
+        kind: SrcKind::Reg(Reg { file, idx: r.idx }),
+        ..s
+    }
+}
+
+/// P0, or UP0 for an op whose guard is a uniform predicate.
+fn guard_reg(op: &Op, sm: u32) -> Reg {
+    let with = |g: Reg| nak::runtime::instr::Common {
+        guard: Src::reg(g),
+        ..Default::default()
+    };
+    if op.encode(sm, &with(Reg::pred(0))).is_err() && op.encode(sm, &with(Reg::upred(0))).is_ok() {
+        Reg::upred(0)
+    } else {
+        Reg::pred(0)
+    }
+}
+
 fn randomize(op: &mut Op, rng: &mut Rng, sm: u32) {
     let name = op.name();
     let decoded = *op;
     for (k, info) in op.src_info().iter().enumerate() {
         if encoded_src(name, sm, k) {
-            *op.src_mut(k) = random_src(rng, sm, info.ty, info.neg, info.abs, info.not);
+            let mut s = random_src(rng, sm, info.ty, info.neg, info.abs, info.not);
+            // A constant-only slot (ULDC's) takes nothing a copy could make.
+            let kinds = [
+                SlotKind::Gpr,
+                SlotKind::UGpr,
+                SlotKind::Imm,
+                SlotKind::Pred,
+                SlotKind::UPred,
+            ];
+            if !kinds.iter().any(|&kd| slot_takes(name, sm, k, kd)) {
+                let r = rng.next_u64();
+                s = Src::cbuf(r as u8 % 2, (r >> 8) as u32 % 0x38 * 4);
+            }
+            *op.src_mut(k) = to_uniform_file(s, name, sm, k);
         }
     }
     let mut next_gpr = 64u8;
@@ -183,7 +236,7 @@ fn legalization_preserves_semantics_for_every_op() {
             let mut op = base;
             randomize(&mut op, &mut rng, sm);
             let guard = if rng.next_u64().is_multiple_of(4) {
-                Src::reg(Reg::pred(0)).with_not(rng.next_u64() & 1 == 1)
+                Src::reg(guard_reg(&base, sm)).with_not(rng.next_u64() & 1 == 1)
             } else {
                 Src::PT
             };

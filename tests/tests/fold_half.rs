@@ -37,7 +37,7 @@ fn lane_value(h: u16, bf16: bool) -> f64 {
     } else {
         (m + (1u32 << mbits) as f64, e - bias)
     };
-    sign * mant * 2f64.powi(exp - mbits as i32)
+    sign * mant * 2f64.powi(exp - mbits)
 }
 
 fn is_subnormal(h: u16, bf16: bool) -> bool {

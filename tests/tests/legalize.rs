@@ -7,7 +7,7 @@
 use nak::isa::{self, Encode, FORMS, Legalize, Op};
 use nak::runtime::instr::{Common, ValueType};
 use nak::runtime::legalize_support::{LegalizeCx, LegalizeError};
-use nak::runtime::operand::{Reg, RegFile, Src};
+use nak::runtime::operand::{Reg, RegFile, SlotKind, Src};
 
 /// Hands out fresh registers and counts the copies it was asked for.
 struct Cx {
@@ -114,7 +114,14 @@ fn legalize_then_encode_succeeds_for_every_operand_kind() {
                 .enumerate()
                 .map(|(i, inf)| {
                     let encoded = forms.iter().any(|f| f.srcs[i].is_some());
-                    if encoded && some_kind_encodes(op, i, inf.ty, inf.default, sm) {
+                    // A constant-only slot (ULDC's) takes nothing a copy
+                    // could make: only constants are asked of it.
+                    let constant_only = forms
+                        .iter()
+                        .all(|f| matches!(f.srcs[i], None | Some(SlotKind::CBuf)));
+                    if encoded && constant_only {
+                        kinds(inf.ty).into_iter().filter(Src::is_cbuf).collect()
+                    } else if encoded && some_kind_encodes(op, i, inf.ty, inf.default, sm) {
                         kinds(inf.ty)
                     } else {
                         vec![*op.src(i)]

@@ -171,6 +171,23 @@ pub fn guard_of(pred: u128, not: bool) -> crate::runtime::operand::Src {
     Src::reg(Reg::pred(pred as u8)).with_not(not)
 }
 
+/// A uniform guard predicate (the uniform datapath's ops: `@UP2`,
+/// `@!UPT`) from its decoded index and `!` flag. UPT, the unguarded
+/// case, is the IR's usual always-true guard PT, so an unguarded
+/// uniform op carries the same `Common` as any other op.
+#[inline(always)]
+pub fn uguard_of(pred: u128, not: bool) -> crate::runtime::operand::Src {
+    use crate::runtime::operand::{Reg, RegFile, Src};
+    if pred as u8 == RegFile::UPred.zero_index() && !not {
+        return Src::PT;
+    }
+    Src::reg(Reg {
+        file: RegFile::UPred,
+        idx: pred as u8,
+    })
+    .with_not(not)
+}
+
 /// A constant-buffer source from its decoded index and offset fields:
 /// the offset field is `width` bits (sign-extended when `signed`) counting
 /// units of `scale` bytes.

@@ -406,6 +406,25 @@ pub fn guard_field<E: Fail>(op: &'static str, guard: &Src, width: u32, sm: u32) 
     src_field(op, "guard", guard, RegFile::Pred, width, sm)
 }
 
+/// Field value of a uniform guard predicate (see [`uguard_of`]): the
+/// IR's always-true guard PT is UPT here, `!PT` is `!UPT`; any other
+/// guard must be a uniform predicate.
+///
+/// [`uguard_of`]: crate::runtime::decode::uguard_of
+#[inline(always)]
+pub fn uguard_field<E: Fail>(
+    op: &'static str,
+    guard: &Src,
+    width: u32,
+    sm: u32,
+) -> Result<u128, E> {
+    let g = match guard.kind {
+        SrcKind::Reg(r) if r == Reg::PT => Src::reg(Reg::UPT).with_not(guard.not),
+        _ => *guard,
+    };
+    src_field(op, "guard", &g, RegFile::UPred, width, sm)
+}
+
 /// Field value of the control bits (`c.ctrl`), fitted to `width` bits.
 #[inline(always)]
 pub fn ctrl_field<E: Fail>(op: &'static str, ctrl: u32, width: u32) -> Result<u128, E> {

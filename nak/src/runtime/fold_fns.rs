@@ -7,7 +7,8 @@ pub fn shift_amount(s: u32, bits: u32, wrap: bool) -> u32 {
 }
 
 use crate::isa::{
-    CvtFtype32, CvtFtypeShown32, CvtItype32, Dcmp, F2iRnd, Fcmp, Hswz, MufuFmt, MufuOp, Rnd, Setop,
+    CvtFtype32, CvtFtypeShown32, CvtItype32, Dcmp, F2iRnd, Fcmp, Hswz, Icmp, MufuFmt, MufuOp,
+    PrmtMode, Rnd, Setop, ShfDir, ShfType,
 };
 use crate::runtime::fold::FoldError;
 
@@ -288,6 +289,90 @@ pub fn dcmp_f64(cmp: Dcmp, a: f64, b: f64) -> bool {
         Dcmp::Neu => un || a != b,
         Dcmp::Geu => un || a >= b,
         Dcmp::T => true,
+    }
+}
+
+/// IADD3's and UIADD3's 64-bit sum of three 32-bit terms, each negated
+/// (`!x + 1`, in 64 bits: negating 0 carries) when its flag is set; the
+/// result's bits 32 and 33 are the two carries out.
+pub fn add3_neg(a: u32, a_neg: bool, b: u32, b_neg: bool, c: u32, c_neg: bool) -> u64 {
+    let term = |v: u32, n: bool| if n { u64::from(!v) + 1 } else { u64::from(v) };
+    term(a, a_neg) + term(b, b_neg) + term(c, c_neg)
+}
+
+/// Volta+ SHF's and USHF's funnel shift: the pair (c:a) shifted by b
+/// (clamped, or wrapped with .W, over the type's 32 or 64 bits), right
+/// shifts of a signed type filling with the sign; the low word, or the
+/// high word with .HI.
+pub fn shf_u32(dir: ShfDir, ty: ShfType, wrap: bool, hi: bool, a: u32, b: u32, c: u32) -> u32 {
+    let bits = match ty {
+        ShfType::S64 | ShfType::U64 => 64,
+        _ => 32,
+    };
+    let s = shift_amount(b, bits, wrap);
+    let x = (u64::from(c) << 32) | u64::from(a);
+    let r: u64 = match (dir, ty) {
+        (ShfDir::L, _) => ((u128::from(x)) << s) as u64,
+        (ShfDir::R, ShfType::S64 | ShfType::S32) => ((i128::from(x as i64)) >> s) as u64,
+        (ShfDir::R, _) => (u128::from(x) >> s) as u64,
+    };
+    if hi { (r >> 32) as u32 } else { r as u32 }
+}
+
+/// LEA.HI's (and ULEA.HI's) shifted term: the high word of the pair
+/// (hi:a) shifted left by `shift`, where hi is c, or a's sign with .SX32.
+pub fn lea_hi_u32(a: u32, c: u32, sx32: bool, shift: u32) -> u32 {
+    let hi = if sx32 { ((a as i32) >> 31) as u32 } else { c };
+    let x = (u64::from(hi) << 32) | u64::from(a);
+    ((x << shift) >> 32) as u32
+}
+
+/// The integer compares' (ISETP, UISETP, 32 and 64 bits) result from
+/// a < b and a == b (in the compare's signedness): with .EX, the high
+/// words of a wider compare, so equal words give the low words' result
+/// `lc` (F and T stay constant).
+pub fn icmp_holds(cmp: Icmp, lt: bool, eq: bool, ex: bool, lc: bool) -> bool {
+    if ex && eq && !matches!(cmp, Icmp::F | Icmp::T) {
+        return lc;
+    }
+    match cmp {
+        Icmp::F => false,
+        Icmp::Lt => lt,
+        Icmp::Eq => eq,
+        Icmp::Le => lt || eq,
+        Icmp::Gt => !lt && !eq,
+        Icmp::Ne => !eq,
+        Icmp::Ge => !lt,
+        Icmp::T => true,
+    }
+}
+
+/// PRMT's and UPRMT's byte permute of the pair (c:a) (a is the low word)
+/// by selector b: in index mode each of b's nibbles picks a byte (bit 3
+/// replicates that byte's sign); the other modes use b's low 2 bits.
+pub fn prmt_u32(mode: PrmtMode, a: u32, b: u32, c: u32) -> u32 {
+    let x = (u64::from(c) << 32) | u64::from(a);
+    let byte = |i: u32| ((x >> (8 * (i & 7))) & 0xff) as u32;
+    let s = b & 3;
+    let pick =
+        |i: [u32; 4]| byte(i[0]) | (byte(i[1]) << 8) | (byte(i[2]) << 16) | (byte(i[3]) << 24);
+    let idx = |k: u32| {
+        let n = (b >> (4 * k)) & 0xf;
+        match (n & 8 != 0, byte(n) & 0x80 != 0) {
+            (true, true) => 0xff,
+            (true, false) => 0,
+            (false, _) => byte(n),
+        }
+    };
+    match mode {
+        PrmtMode::Idx => idx(0) | (idx(1) << 8) | (idx(2) << 16) | (idx(3) << 24),
+        PrmtMode::F4e => pick([s, s + 1, s + 2, s + 3]),
+        PrmtMode::B4e => pick([s, s.wrapping_sub(1), s.wrapping_sub(2), s.wrapping_sub(3)]),
+        PrmtMode::Rc8 => pick([s; 4]),
+        PrmtMode::Ecl => pick([s, s.max(1), s.max(2), 3]),
+        PrmtMode::Ecr => pick([0, s.min(1), s.min(2), s]),
+        PrmtMode::Rc16 if s & 1 != 0 => pick([2, 3, 2, 3]),
+        PrmtMode::Rc16 => pick([0, 1, 0, 1]),
     }
 }
 
