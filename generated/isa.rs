@@ -2,6 +2,48 @@
 // The build writes it to OUT_DIR; refresh this copy in generated/ with
 // `NAK_UPDATE_GENERATED=1 cargo test -p isa-tests --test generated`.
 
+/// Flavour of a shared-memory compare-and-swap (ATOMS bits 87..89): .CAS,
+/// .CAST (bit 87) and .CAST.SPIN (bits 87 and 88; bit 88 alone prints .CAS,
+/// a code not modelled).
+///
+/// Spec: isa-spec/spec/enums/atom_cas.toml:1 (enum `atom_cas`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum AtomCas {
+    #[default]
+    Cas,
+    Cast,
+    CastSpin,
+}
+enum_tables!(
+    AtomCas, 16, [Cas, Cast, CastSpin], ["cas", "cast", "cast_spin"], [".CAS", ".CAST",
+    ".CAST.SPIN"], {}
+);
+/// Operation of an atomic or reduction (ATOMG, ATOMS, ATOM, RED, REDG):
+/// the value stored is old OP b (EXCH stores b; INC/DEC wrap at b; SAFEADD
+/// is an add nvdisasm names separately). Codes are those of SM70+ global
+/// atomics (bits 87..91); other encodings set theirs. CAS has its own
+/// opcodes (two data sources), so it is no value here.
+///
+/// Spec: isa-spec/spec/enums/atom_op.toml:1 (enum `atom_op`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum AtomOp {
+    #[default]
+    Add,
+    Min,
+    Max,
+    Inc,
+    Dec,
+    And,
+    Or,
+    Xor,
+    Exch,
+    Safeadd,
+}
+enum_tables!(
+    AtomOp, 8, [Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Safeadd], ["add", "min",
+    "max", "inc", "dec", "and", "or", "xor", "exch", "safeadd"], [".ADD", ".MIN", ".MAX",
+    ".INC", ".DEC", ".AND", ".OR", ".XOR", ".EXCH", ".SAFEADD"], {}
+);
 /// Operation of a Maxwell/Pascal atomic or reduction (ATOM, ATOMS, RED):
 /// the value stored is old OP b (EXCH stores b; INC/DEC wrap at b; SAFEADD
 /// is an add nvdisasm names separately, ATOM only). Codes are ATOM's and
@@ -27,6 +69,45 @@ enum_tables!(
     AtomOpSm50, 8, [Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Safeadd], ["add", "min",
     "max", "inc", "dec", "and", "or", "xor", "exch", "safeadd"], [".ADD", ".MIN", ".MAX",
     ".INC", ".DEC", ".AND", ".OR", ".XOR", ".EXCH", ".SAFEADD"], {}
+);
+/// Operand type of an atomic or reduction as nvdisasm prints it: unsigned
+/// 32-bit prints nothing, `.64` is unsigned 64-bit, float types carry their
+/// rounding (`.F32.FTZ.RN`), packed types their lane count (`.F16x2.RN`,
+/// `.F32x4.FTZ.RN`), `.128` a 128-bit EXCH/CAS. Codes are those of SM70..SM89
+/// global atomics (bits 73..76); every other encoding sets its own.
+///
+/// Spec: isa-spec/spec/enums/atom_type.toml:1 (enum `atom_type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum AtomType {
+    #[default]
+    U32,
+    S32,
+    U64,
+    F32FtzRn,
+    F16x2Rn,
+    S64,
+    F64Rn,
+    B128,
+    F16x4Rn,
+    F16x8Rn,
+    Bf16x2Rn,
+    Bf16x4Rn,
+    Bf16x8Rn,
+    F32x2FtzRn,
+    F32x4FtzRn,
+    F32Rn,
+    F32x2Rn,
+    F32x4Rn,
+}
+enum_tables!(
+    AtomType, 16, [U32, S32, U64, F32FtzRn, F16x2Rn, S64, F64Rn, B128, F16x4Rn, F16x8Rn,
+    Bf16x2Rn, Bf16x4Rn, Bf16x8Rn, F32x2FtzRn, F32x4FtzRn, F32Rn, F32x2Rn, F32x4Rn],
+    ["u32", "s32", "u64", "f32_ftz_rn", "f16x2_rn", "s64", "f64_rn", "b128", "f16x4_rn",
+    "f16x8_rn", "bf16x2_rn", "bf16x4_rn", "bf16x8_rn", "f32x2_ftz_rn", "f32x4_ftz_rn",
+    "f32_rn", "f32x2_rn", "f32x4_rn"], ["", ".S32", ".64", ".F32.FTZ.RN", ".F16x2.RN",
+    ".S64", ".F64.RN", ".128", ".F16x4.RN", ".F16x8.RN", ".BF16x2.RN", ".BF16x4.RN",
+    ".BF16x8.RN", ".F32x2.FTZ.RN", ".F32x4.FTZ.RN", ".F32.RN", ".F32x2.RN", ".F32x4.RN"],
+    {}
 );
 /// Operand type of a Maxwell/Pascal atomic or reduction as nvdisasm 11.8
 /// prints it: unsigned 32-bit prints nothing. Codes are ATOM's and RED's
@@ -2482,7 +2563,8 @@ pub const fn family_of(sm: u32) -> Option<Family> {
 /// it is printed on.
 pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("ATOM", &[50, 52, 60]),
-    ("ATOMS", &[50, 52, 60]),
+    ("ATOMG", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("ATOMS", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("BFE", &[50, 52, 60]),
     ("BFI", &[50, 52, 60]),
     ("BMOV", &[70, 75, 80, 86, 89, 90, 100, 120]),
@@ -2567,7 +2649,8 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("PSETP", &[50, 52, 60]),
     ("R2P", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("R2UR", &[75, 80, 86, 89, 90, 100, 120]),
-    ("RED", &[50, 52, 60]),
+    ("RED", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("REDG", &[90, 100, 120]),
     ("REDUX", &[80, 86, 89, 90, 100, 120]),
     ("RET", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("S2R", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -2679,24 +2762,26 @@ pub const fn sm_bit(sm: u32) -> u64 {
     if (sm as usize) < BITS.len() { BITS[sm as usize] } else { 0 }
 }
 define_ops! {
-    Atom(OpAtom), Atoms(OpAtoms), Bfe(OpBfe), Bfi(OpBfi), Bmov(OpBmov), BmovR(OpBmovR),
-    Bmsk(OpBmsk), Bra(OpBra), BraUp(OpBraUp), BraUr(OpBraUr), Break(OpBreak),
-    Brev(OpBrev), Brk(OpBrk), BrxSm50(OpBrxSm50), Bssy(OpBssy), Bsync(OpBsync),
-    Cal(OpCal), Call(OpCall), CallAbs(OpCallAbs), CallAbsR(OpCallAbsR), CallR(OpCallR),
-    Cont(OpCont), Cs2r(OpCs2r), Cs2r32(OpCs2r32), Cs2rSm50(OpCs2rSm50), Csetp(OpCsetp),
-    Dadd(OpDadd), Dfma(OpDfma), Dmnmx(OpDmnmx), Dmul(OpDmul), Dset(OpDset),
-    Dsetp(OpDsetp), Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64), F2fSm50(OpF2fSm50),
-    F2fp(OpF2fp), F2fpMerge(OpF2fpMerge), F2i(OpF2i), F2i64(OpF2i64), F2iSm50(OpF2iSm50),
-    Fadd(OpFadd), Fadd32i(OpFadd32i), Fcmp(OpFcmp), Ffma(OpFfma), Ffma32i(OpFfma32i),
-    Flo(OpFlo), Fmnmx(OpFmnmx), Fmul(OpFmul), Fmul32i(OpFmul32i), Frnd(OpFrnd),
-    Frnd64(OpFrnd64), Fsel(OpFsel), Fset(OpFset), Fsetp(OpFsetp), Hadd2(OpHadd2),
-    Hadd2F32(OpHadd2F32), Hadd2Sm50(OpHadd2Sm50), Hfma2(OpHfma2), Hfma2Mma(OpHfma2Mma),
-    Hfma2Sm50(OpHfma2Sm50), Hmnmx2(OpHmnmx2), Hmnmx2IsA(OpHmnmx2IsA), Hmul2(OpHmul2),
-    Hmul2Sm50(OpHmul2Sm50), Hset2(OpHset2), Hsetp2(OpHsetp2), I2f(OpI2f), I2f64(OpI2f64),
-    I2fSm50(OpI2fSm50), I2fp(OpI2fp), I2i(OpI2i), I2iSat(OpI2iSat), Iabs(OpIabs),
-    Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x), Iadd64(OpIadd64),
-    Iadd64x(OpIadd64x), Iaddx(OpIaddx), Icmp(OpIcmp), Idp2a(OpIdp2a), Idp4a(OpIdp4a),
-    Imad(OpImad), ImadHi(OpImadHi), ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50),
+    Atom(OpAtom), Atomg(OpAtomg), AtomgCas(OpAtomgCas), AtomgF(OpAtomgF), Atoms(OpAtoms),
+    AtomsCas(OpAtomsCas), AtomsCastP(OpAtomsCastP), AtomsSm50(OpAtomsSm50), Bfe(OpBfe),
+    Bfi(OpBfi), Bmov(OpBmov), BmovR(OpBmovR), Bmsk(OpBmsk), Bra(OpBra), BraUp(OpBraUp),
+    BraUr(OpBraUr), Break(OpBreak), Brev(OpBrev), Brk(OpBrk), BrxSm50(OpBrxSm50),
+    Bssy(OpBssy), Bsync(OpBsync), Cal(OpCal), Call(OpCall), CallAbs(OpCallAbs),
+    CallAbsR(OpCallAbsR), CallR(OpCallR), Cont(OpCont), Cs2r(OpCs2r), Cs2r32(OpCs2r32),
+    Cs2rSm50(OpCs2rSm50), Csetp(OpCsetp), Dadd(OpDadd), Dfma(OpDfma), Dmnmx(OpDmnmx),
+    Dmul(OpDmul), Dset(OpDset), Dsetp(OpDsetp), Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64),
+    F2fSm50(OpF2fSm50), F2fp(OpF2fp), F2fpMerge(OpF2fpMerge), F2i(OpF2i), F2i64(OpF2i64),
+    F2iSm50(OpF2iSm50), Fadd(OpFadd), Fadd32i(OpFadd32i), Fcmp(OpFcmp), Ffma(OpFfma),
+    Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx), Fmul(OpFmul), Fmul32i(OpFmul32i),
+    Frnd(OpFrnd), Frnd64(OpFrnd64), Fsel(OpFsel), Fset(OpFset), Fsetp(OpFsetp),
+    Hadd2(OpHadd2), Hadd2F32(OpHadd2F32), Hadd2Sm50(OpHadd2Sm50), Hfma2(OpHfma2),
+    Hfma2Mma(OpHfma2Mma), Hfma2Sm50(OpHfma2Sm50), Hmnmx2(OpHmnmx2),
+    Hmnmx2IsA(OpHmnmx2IsA), Hmul2(OpHmul2), Hmul2Sm50(OpHmul2Sm50), Hset2(OpHset2),
+    Hsetp2(OpHsetp2), I2f(OpI2f), I2f64(OpI2f64), I2fSm50(OpI2fSm50), I2fp(OpI2fp),
+    I2i(OpI2i), I2iSat(OpI2iSat), Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3),
+    Iadd32i(OpIadd32i), Iadd3x(OpIadd3x), Iadd64(OpIadd64), Iadd64x(OpIadd64x),
+    Iaddx(OpIaddx), Icmp(OpIcmp), Idp2a(OpIdp2a), Idp4a(OpIdp4a), Imad(OpImad),
+    ImadHi(OpImadHi), ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50),
     ImadWide(OpImadWide), ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx),
     Imnmx64(OpImnmx64), Imul(OpImul), Imul32i(OpImul32i), Iscadd(OpIscadd),
     Iscadd32i(OpIscadd32i), Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldc(OpLdc),
@@ -2706,13 +2791,14 @@ define_ops! {
     Mov64(OpMov64), Mov64i(OpMov64i), Mufu(OpMufu), Nop(OpNop), P2r(OpP2r), Pbk(OpPbk),
     Pcnt(OpPcnt), Plop3(OpPlop3), Plop3Sign(OpPlop3Sign), Popc(OpPopc), Prmt(OpPrmt),
     Pset(OpPset), Psetp(OpPsetp), R2p(OpR2p), R2ur(OpR2ur), R2urOr(OpR2urOr), Red(OpRed),
-    Redux(OpRedux), Ret(OpRet), RetAbs(OpRetAbs), RetSm50(OpRetSm50), S2r(OpS2r),
-    S2ur(OpS2ur), Sel(OpSel), Sel64(OpSel64), Sgxt(OpSgxt), Shf(OpShf), Shfl(OpShfl),
-    Shl(OpShl), Shr(OpShr), Ssy(OpSsy), Stg(OpStg), Stl(OpStl), Sts(OpSts), Sync(OpSync),
-    Uiadd3(OpUiadd3), Uiadd3x(OpUiadd3x), Uisetp(OpUisetp), Uisetp64(OpUisetp64),
-    Uldc(OpUldc), Ulea(OpUlea), UleaHi(OpUleaHi), UleaHiX(OpUleaHiX), UleaX(OpUleaX),
-    Ulop3(OpUlop3), Umov(OpUmov), Uprmt(OpUprmt), Usel(OpUsel), Ushf(OpUshf),
-    Viadd(OpViadd), Vimnmx(OpVimnmx), Vote(OpVote), Voteu(OpVoteu), Warpsync(OpWarpsync),
+    RedSm50(OpRedSm50), RedgF(OpRedgF), Redux(OpRedux), Ret(OpRet), RetAbs(OpRetAbs),
+    RetSm50(OpRetSm50), S2r(OpS2r), S2ur(OpS2ur), Sel(OpSel), Sel64(OpSel64),
+    Sgxt(OpSgxt), Shf(OpShf), Shfl(OpShfl), Shl(OpShl), Shr(OpShr), Ssy(OpSsy),
+    Stg(OpStg), Stl(OpStl), Sts(OpSts), Sync(OpSync), Uiadd3(OpUiadd3),
+    Uiadd3x(OpUiadd3x), Uisetp(OpUisetp), Uisetp64(OpUisetp64), Uldc(OpUldc),
+    Ulea(OpUlea), UleaHi(OpUleaHi), UleaHiX(OpUleaHiX), UleaX(OpUleaX), Ulop3(OpUlop3),
+    Umov(OpUmov), Uprmt(OpUprmt), Usel(OpUsel), Ushf(OpUshf), Viadd(OpViadd),
+    Vimnmx(OpVimnmx), Vote(OpVote), Voteu(OpVoteu), Warpsync(OpWarpsync),
     WarpsyncAll(OpWarpsyncAll), Xmad(OpXmad)
 }
 /// Decode one instruction word; `None` for a word no op of the spec matches.
@@ -3923,22 +4009,22 @@ fn decode_sm50_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
 fn decode_sm50_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff8000000000000 == 0xebf8000000000000 && matches!(sm, 50) => decode_form::
-        < OpRed, 0 > (w, sm)
+        < OpRedSm50, 0 > (w, sm)
     );
     try_form!(
         w & 0xfff8000000000000 == 0xebf8000000000000 && matches!(sm, 52) => decode_form::
-        < OpRed, 1 > (w, sm)
+        < OpRedSm50, 1 > (w, sm)
     );
     try_form!(
         w & 0xfff8000000000000 == 0xebf8000000000000 && matches!(sm, 60) => return
-        decode_form:: < OpRed, 2 > (w, sm)
+        decode_form:: < OpRedSm50, 2 > (w, sm)
     );
     None
 }
 fn decode_sm50_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xff00000000000000 == 0xec00000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpAtoms, 0 > (w, sm)
+        return decode_form:: < OpAtomsSm50, 0 > (w, sm)
     );
     None
 }
@@ -5198,22 +5284,22 @@ fn print_sm50_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 fn print_sm50_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfff8000000000000 == 0xebf8000000000000 && matches!(sm, 50) =>
-        print_form_bundled:: < OpRed, 0 > (w, sm, at, out)
+        print_form_bundled:: < OpRedSm50, 0 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8000000000000 == 0xebf8000000000000 && matches!(sm, 52) =>
-        print_form_bundled:: < OpRed, 1 > (w, sm, at, out)
+        print_form_bundled:: < OpRedSm50, 1 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8000000000000 == 0xebf8000000000000 && matches!(sm, 60) => return
-        print_form_bundled:: < OpRed, 2 > (w, sm, at, out)
+        print_form_bundled:: < OpRedSm50, 2 > (w, sm, at, out)
     );
     None
 }
 fn print_sm50_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xff00000000000000 == 0xec00000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpAtoms, 0 > (w, sm, at, out)
+        return print_form_bundled:: < OpAtomsSm50, 0 > (w, sm, at, out)
     );
     None
 }
@@ -5311,325 +5397,354 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x181, decode_sm70_arm1),
         (0x186, decode_sm70_arm2),
         (0x188, decode_sm70_arm3),
-        (0x202, decode_sm70_arm4),
-        (0x203, decode_sm70_arm5),
-        (0x204, decode_sm70_arm6),
-        (0x207, decode_sm70_arm7),
-        (0x208, decode_sm70_arm8),
-        (0x209, decode_sm70_arm9),
-        (0x20a, decode_sm70_arm10),
-        (0x20b, decode_sm70_arm11),
-        (0x20c, decode_sm70_arm12),
-        (0x210, decode_sm70_arm13),
-        (0x211, decode_sm70_arm14),
-        (0x212, decode_sm70_arm15),
-        (0x213, decode_sm70_arm16),
-        (0x216, decode_sm70_arm17),
-        (0x217, decode_sm70_arm18),
-        (0x219, decode_sm70_arm19),
-        (0x21a, decode_sm70_arm20),
-        (0x21b, decode_sm70_arm21),
-        (0x21f, decode_sm70_arm22),
-        (0x220, decode_sm70_arm23),
-        (0x221, decode_sm70_arm24),
-        (0x223, decode_sm70_arm25),
-        (0x224, decode_sm70_arm26),
-        (0x225, decode_sm70_arm27),
-        (0x226, decode_sm70_arm28),
-        (0x227, decode_sm70_arm29),
-        (0x228, decode_sm70_arm30),
-        (0x229, decode_sm70_arm31),
-        (0x22a, decode_sm70_arm32),
-        (0x22b, decode_sm70_arm33),
-        (0x230, decode_sm70_arm34),
-        (0x231, decode_sm70_arm35),
-        (0x232, decode_sm70_arm36),
-        (0x233, decode_sm70_arm37),
-        (0x234, decode_sm70_arm38),
-        (0x235, decode_sm70_arm39),
-        (0x236, decode_sm70_arm40),
-        (0x238, decode_sm70_arm41),
-        (0x23e, decode_sm70_arm42),
-        (0x240, decode_sm70_arm43),
-        (0x245, decode_sm70_arm44),
-        (0x248, decode_sm70_arm45),
-        (0x287, decode_sm70_arm46),
-        (0x28c, decode_sm70_arm47),
-        (0x290, decode_sm70_arm48),
-        (0x291, decode_sm70_arm49),
-        (0x292, decode_sm70_arm50),
-        (0x296, decode_sm70_arm51),
-        (0x299, decode_sm70_arm52),
-        (0x2ca, decode_sm70_arm53),
-        (0x300, decode_sm70_arm54),
-        (0x301, decode_sm70_arm55),
-        (0x304, decode_sm70_arm56),
-        (0x305, decode_sm70_arm57),
-        (0x306, decode_sm70_arm58),
-        (0x307, decode_sm70_arm59),
-        (0x308, decode_sm70_arm60),
-        (0x309, decode_sm70_arm61),
-        (0x310, decode_sm70_arm62),
-        (0x311, decode_sm70_arm63),
-        (0x312, decode_sm70_arm64),
-        (0x313, decode_sm70_arm65),
-        (0x343, decode_sm70_arm66),
-        (0x344, decode_sm70_arm67),
-        (0x348, decode_sm70_arm68),
-        (0x355, decode_sm70_arm69),
-        (0x356, decode_sm70_arm70),
+        (0x18c, decode_sm70_arm4),
+        (0x1a3, decode_sm70_arm5),
+        (0x1a8, decode_sm70_arm6),
+        (0x202, decode_sm70_arm7),
+        (0x203, decode_sm70_arm8),
+        (0x204, decode_sm70_arm9),
+        (0x207, decode_sm70_arm10),
+        (0x208, decode_sm70_arm11),
+        (0x209, decode_sm70_arm12),
+        (0x20a, decode_sm70_arm13),
+        (0x20b, decode_sm70_arm14),
+        (0x20c, decode_sm70_arm15),
+        (0x210, decode_sm70_arm16),
+        (0x211, decode_sm70_arm17),
+        (0x212, decode_sm70_arm18),
+        (0x213, decode_sm70_arm19),
+        (0x216, decode_sm70_arm20),
+        (0x217, decode_sm70_arm21),
+        (0x219, decode_sm70_arm22),
+        (0x21a, decode_sm70_arm23),
+        (0x21b, decode_sm70_arm24),
+        (0x21f, decode_sm70_arm25),
+        (0x220, decode_sm70_arm26),
+        (0x221, decode_sm70_arm27),
+        (0x223, decode_sm70_arm28),
+        (0x224, decode_sm70_arm29),
+        (0x225, decode_sm70_arm30),
+        (0x226, decode_sm70_arm31),
+        (0x227, decode_sm70_arm32),
+        (0x228, decode_sm70_arm33),
+        (0x229, decode_sm70_arm34),
+        (0x22a, decode_sm70_arm35),
+        (0x22b, decode_sm70_arm36),
+        (0x230, decode_sm70_arm37),
+        (0x231, decode_sm70_arm38),
+        (0x232, decode_sm70_arm39),
+        (0x233, decode_sm70_arm40),
+        (0x234, decode_sm70_arm41),
+        (0x235, decode_sm70_arm42),
+        (0x236, decode_sm70_arm43),
+        (0x238, decode_sm70_arm44),
+        (0x23e, decode_sm70_arm45),
+        (0x240, decode_sm70_arm46),
+        (0x245, decode_sm70_arm47),
+        (0x248, decode_sm70_arm48),
+        (0x287, decode_sm70_arm49),
+        (0x28c, decode_sm70_arm50),
+        (0x290, decode_sm70_arm51),
+        (0x291, decode_sm70_arm52),
+        (0x292, decode_sm70_arm53),
+        (0x296, decode_sm70_arm54),
+        (0x299, decode_sm70_arm55),
+        (0x2ca, decode_sm70_arm56),
+        (0x300, decode_sm70_arm57),
+        (0x301, decode_sm70_arm58),
+        (0x304, decode_sm70_arm59),
+        (0x305, decode_sm70_arm60),
+        (0x306, decode_sm70_arm61),
+        (0x307, decode_sm70_arm62),
+        (0x308, decode_sm70_arm63),
+        (0x309, decode_sm70_arm64),
+        (0x310, decode_sm70_arm65),
+        (0x311, decode_sm70_arm66),
+        (0x312, decode_sm70_arm67),
+        (0x313, decode_sm70_arm68),
+        (0x343, decode_sm70_arm69),
+        (0x344, decode_sm70_arm70),
+        (0x348, decode_sm70_arm71),
+        (0x355, decode_sm70_arm72),
+        (0x356, decode_sm70_arm73),
         (0x381, decode_sm70_arm1),
         (0x386, decode_sm70_arm2),
-        (0x387, decode_sm70_arm71),
-        (0x388, decode_sm70_arm72),
-        (0x389, decode_sm70_arm73),
-        (0x3c2, decode_sm70_arm74),
-        (0x3c4, decode_sm70_arm75),
-        (0x402, decode_sm70_arm76),
-        (0x411, decode_sm70_arm77),
-        (0x416, decode_sm70_arm78),
-        (0x419, decode_sm70_arm79),
-        (0x421, decode_sm70_arm80),
-        (0x423, decode_sm70_arm81),
-        (0x424, decode_sm70_arm82),
-        (0x429, decode_sm70_arm83),
-        (0x42a, decode_sm70_arm84),
-        (0x42b, decode_sm70_arm85),
-        (0x430, decode_sm70_arm86),
-        (0x431, decode_sm70_arm87),
-        (0x433, decode_sm70_arm88),
-        (0x434, decode_sm70_arm89),
-        (0x435, decode_sm70_arm90),
-        (0x491, decode_sm70_arm91),
-        (0x499, decode_sm70_arm92),
-        (0x547, decode_sm70_arm93),
+        (0x387, decode_sm70_arm74),
+        (0x388, decode_sm70_arm75),
+        (0x389, decode_sm70_arm76),
+        (0x38c, decode_sm70_arm4),
+        (0x38d, decode_sm70_arm77),
+        (0x3a3, decode_sm70_arm5),
+        (0x3a8, decode_sm70_arm6),
+        (0x3a9, decode_sm70_arm78),
+        (0x3c2, decode_sm70_arm79),
+        (0x3c4, decode_sm70_arm80),
+        (0x402, decode_sm70_arm81),
+        (0x411, decode_sm70_arm82),
+        (0x416, decode_sm70_arm83),
+        (0x419, decode_sm70_arm84),
+        (0x421, decode_sm70_arm85),
+        (0x423, decode_sm70_arm86),
+        (0x424, decode_sm70_arm87),
+        (0x429, decode_sm70_arm88),
+        (0x42a, decode_sm70_arm89),
+        (0x42b, decode_sm70_arm90),
+        (0x430, decode_sm70_arm91),
+        (0x431, decode_sm70_arm92),
+        (0x433, decode_sm70_arm93),
+        (0x434, decode_sm70_arm94),
+        (0x435, decode_sm70_arm95),
+        (0x491, decode_sm70_arm96),
+        (0x499, decode_sm70_arm97),
+        (0x547, decode_sm70_arm98),
         (0x581, decode_sm70_arm1),
         (0x586, decode_sm70_arm2),
         (0x588, decode_sm70_arm3),
-        (0x589, decode_sm70_arm94),
-        (0x607, decode_sm70_arm95),
-        (0x616, decode_sm70_arm96),
-        (0x619, decode_sm70_arm97),
-        (0x621, decode_sm70_arm98),
-        (0x623, decode_sm70_arm99),
-        (0x624, decode_sm70_arm100),
-        (0x625, decode_sm70_arm101),
-        (0x627, decode_sm70_arm102),
-        (0x629, decode_sm70_arm103),
-        (0x62a, decode_sm70_arm104),
-        (0x62b, decode_sm70_arm105),
-        (0x630, decode_sm70_arm106),
-        (0x631, decode_sm70_arm107),
-        (0x633, decode_sm70_arm108),
-        (0x634, decode_sm70_arm109),
-        (0x635, decode_sm70_arm110),
+        (0x589, decode_sm70_arm99),
+        (0x58c, decode_sm70_arm4),
+        (0x58d, decode_sm70_arm100),
+        (0x5a3, decode_sm70_arm5),
+        (0x5a8, decode_sm70_arm6),
+        (0x607, decode_sm70_arm101),
+        (0x616, decode_sm70_arm102),
+        (0x619, decode_sm70_arm103),
+        (0x621, decode_sm70_arm104),
+        (0x623, decode_sm70_arm105),
+        (0x624, decode_sm70_arm106),
+        (0x625, decode_sm70_arm107),
+        (0x627, decode_sm70_arm108),
+        (0x629, decode_sm70_arm109),
+        (0x62a, decode_sm70_arm110),
+        (0x62b, decode_sm70_arm111),
+        (0x630, decode_sm70_arm112),
+        (0x631, decode_sm70_arm113),
+        (0x633, decode_sm70_arm114),
+        (0x634, decode_sm70_arm115),
+        (0x635, decode_sm70_arm116),
         (0x781, decode_sm70_arm1),
         (0x786, decode_sm70_arm2),
         (0x788, decode_sm70_arm3),
-        (0x802, decode_sm70_arm111),
-        (0x803, decode_sm70_arm112),
-        (0x804, decode_sm70_arm113),
-        (0x805, decode_sm70_arm114),
-        (0x806, decode_sm70_arm115),
-        (0x807, decode_sm70_arm116),
-        (0x808, decode_sm70_arm117),
-        (0x809, decode_sm70_arm118),
-        (0x80a, decode_sm70_arm119),
-        (0x80b, decode_sm70_arm120),
-        (0x80c, decode_sm70_arm121),
-        (0x810, decode_sm70_arm122),
-        (0x811, decode_sm70_arm123),
-        (0x812, decode_sm70_arm124),
-        (0x813, decode_sm70_arm125),
-        (0x816, decode_sm70_arm126),
-        (0x817, decode_sm70_arm127),
-        (0x819, decode_sm70_arm128),
-        (0x81a, decode_sm70_arm129),
-        (0x81b, decode_sm70_arm130),
-        (0x81c, decode_sm70_arm131),
-        (0x820, decode_sm70_arm132),
-        (0x823, decode_sm70_arm133),
-        (0x824, decode_sm70_arm134),
-        (0x825, decode_sm70_arm135),
-        (0x827, decode_sm70_arm136),
-        (0x828, decode_sm70_arm137),
-        (0x82b, decode_sm70_arm138),
-        (0x831, decode_sm70_arm139),
-        (0x832, decode_sm70_arm140),
-        (0x835, decode_sm70_arm141),
-        (0x836, decode_sm70_arm142),
-        (0x838, decode_sm70_arm143),
-        (0x83e, decode_sm70_arm144),
-        (0x840, decode_sm70_arm145),
-        (0x845, decode_sm70_arm146),
-        (0x848, decode_sm70_arm147),
-        (0x882, decode_sm70_arm148),
-        (0x886, decode_sm70_arm149),
-        (0x887, decode_sm70_arm150),
-        (0x88c, decode_sm70_arm151),
-        (0x890, decode_sm70_arm152),
-        (0x891, decode_sm70_arm153),
-        (0x892, decode_sm70_arm154),
-        (0x896, decode_sm70_arm155),
-        (0x899, decode_sm70_arm156),
-        (0x900, decode_sm70_arm157),
-        (0x901, decode_sm70_arm158),
-        (0x904, decode_sm70_arm159),
-        (0x905, decode_sm70_arm160),
-        (0x906, decode_sm70_arm161),
-        (0x907, decode_sm70_arm162),
-        (0x908, decode_sm70_arm163),
-        (0x909, decode_sm70_arm164),
-        (0x910, decode_sm70_arm165),
-        (0x911, decode_sm70_arm166),
-        (0x912, decode_sm70_arm167),
-        (0x913, decode_sm70_arm168),
-        (0x918, decode_sm70_arm169),
-        (0x919, decode_sm70_arm170),
-        (0x941, decode_sm70_arm171),
-        (0x942, decode_sm70_arm172),
-        (0x943, decode_sm70_arm173),
-        (0x944, decode_sm70_arm174),
-        (0x945, decode_sm70_arm175),
-        (0x947, decode_sm70_arm176),
-        (0x948, decode_sm70_arm177),
-        (0x94d, decode_sm70_arm178),
-        (0x950, decode_sm70_arm179),
-        (0x956, decode_sm70_arm180),
-        (0x981, decode_sm70_arm181),
-        (0x983, decode_sm70_arm182),
-        (0x984, decode_sm70_arm183),
-        (0x986, decode_sm70_arm184),
+        (0x78c, decode_sm70_arm4),
+        (0x7a3, decode_sm70_arm5),
+        (0x7a8, decode_sm70_arm6),
+        (0x802, decode_sm70_arm117),
+        (0x803, decode_sm70_arm118),
+        (0x804, decode_sm70_arm119),
+        (0x805, decode_sm70_arm120),
+        (0x806, decode_sm70_arm121),
+        (0x807, decode_sm70_arm122),
+        (0x808, decode_sm70_arm123),
+        (0x809, decode_sm70_arm124),
+        (0x80a, decode_sm70_arm125),
+        (0x80b, decode_sm70_arm126),
+        (0x80c, decode_sm70_arm127),
+        (0x810, decode_sm70_arm128),
+        (0x811, decode_sm70_arm129),
+        (0x812, decode_sm70_arm130),
+        (0x813, decode_sm70_arm131),
+        (0x816, decode_sm70_arm132),
+        (0x817, decode_sm70_arm133),
+        (0x819, decode_sm70_arm134),
+        (0x81a, decode_sm70_arm135),
+        (0x81b, decode_sm70_arm136),
+        (0x81c, decode_sm70_arm137),
+        (0x820, decode_sm70_arm138),
+        (0x823, decode_sm70_arm139),
+        (0x824, decode_sm70_arm140),
+        (0x825, decode_sm70_arm141),
+        (0x827, decode_sm70_arm142),
+        (0x828, decode_sm70_arm143),
+        (0x82b, decode_sm70_arm144),
+        (0x831, decode_sm70_arm145),
+        (0x832, decode_sm70_arm146),
+        (0x835, decode_sm70_arm147),
+        (0x836, decode_sm70_arm148),
+        (0x838, decode_sm70_arm149),
+        (0x83e, decode_sm70_arm150),
+        (0x840, decode_sm70_arm151),
+        (0x845, decode_sm70_arm152),
+        (0x848, decode_sm70_arm153),
+        (0x882, decode_sm70_arm154),
+        (0x886, decode_sm70_arm155),
+        (0x887, decode_sm70_arm156),
+        (0x88c, decode_sm70_arm157),
+        (0x890, decode_sm70_arm158),
+        (0x891, decode_sm70_arm159),
+        (0x892, decode_sm70_arm160),
+        (0x896, decode_sm70_arm161),
+        (0x899, decode_sm70_arm162),
+        (0x900, decode_sm70_arm163),
+        (0x901, decode_sm70_arm164),
+        (0x904, decode_sm70_arm165),
+        (0x905, decode_sm70_arm166),
+        (0x906, decode_sm70_arm167),
+        (0x907, decode_sm70_arm168),
+        (0x908, decode_sm70_arm169),
+        (0x909, decode_sm70_arm170),
+        (0x910, decode_sm70_arm171),
+        (0x911, decode_sm70_arm172),
+        (0x912, decode_sm70_arm173),
+        (0x913, decode_sm70_arm174),
+        (0x918, decode_sm70_arm175),
+        (0x919, decode_sm70_arm176),
+        (0x941, decode_sm70_arm177),
+        (0x942, decode_sm70_arm178),
+        (0x943, decode_sm70_arm179),
+        (0x944, decode_sm70_arm180),
+        (0x945, decode_sm70_arm181),
+        (0x947, decode_sm70_arm182),
+        (0x948, decode_sm70_arm183),
+        (0x94d, decode_sm70_arm184),
+        (0x950, decode_sm70_arm185),
+        (0x956, decode_sm70_arm186),
+        (0x981, decode_sm70_arm187),
+        (0x983, decode_sm70_arm188),
+        (0x984, decode_sm70_arm189),
+        (0x986, decode_sm70_arm190),
         (0x988, decode_sm70_arm3),
-        (0x989, decode_sm70_arm185),
-        (0x9c3, decode_sm70_arm186),
-        (0xa02, decode_sm70_arm187),
-        (0xa03, decode_sm70_arm188),
-        (0xa04, decode_sm70_arm189),
-        (0xa07, decode_sm70_arm190),
-        (0xa08, decode_sm70_arm191),
-        (0xa09, decode_sm70_arm192),
-        (0xa0a, decode_sm70_arm193),
-        (0xa0b, decode_sm70_arm194),
-        (0xa0c, decode_sm70_arm195),
-        (0xa10, decode_sm70_arm196),
-        (0xa11, decode_sm70_arm197),
-        (0xa12, decode_sm70_arm198),
-        (0xa13, decode_sm70_arm199),
-        (0xa16, decode_sm70_arm200),
-        (0xa17, decode_sm70_arm201),
-        (0xa19, decode_sm70_arm202),
-        (0xa1a, decode_sm70_arm203),
-        (0xa1b, decode_sm70_arm204),
-        (0xa1f, decode_sm70_arm205),
-        (0xa20, decode_sm70_arm206),
-        (0xa23, decode_sm70_arm207),
-        (0xa24, decode_sm70_arm208),
-        (0xa25, decode_sm70_arm209),
-        (0xa26, decode_sm70_arm210),
-        (0xa27, decode_sm70_arm211),
-        (0xa28, decode_sm70_arm212),
-        (0xa2b, decode_sm70_arm213),
-        (0xa31, decode_sm70_arm214),
-        (0xa32, decode_sm70_arm215),
-        (0xa35, decode_sm70_arm216),
-        (0xa36, decode_sm70_arm217),
-        (0xa38, decode_sm70_arm218),
-        (0xa3e, decode_sm70_arm219),
-        (0xa40, decode_sm70_arm220),
-        (0xa45, decode_sm70_arm221),
-        (0xa48, decode_sm70_arm222),
-        (0xab9, decode_sm70_arm223),
-        (0xb00, decode_sm70_arm224),
-        (0xb01, decode_sm70_arm225),
-        (0xb04, decode_sm70_arm226),
-        (0xb05, decode_sm70_arm227),
-        (0xb06, decode_sm70_arm228),
-        (0xb07, decode_sm70_arm229),
-        (0xb08, decode_sm70_arm230),
-        (0xb09, decode_sm70_arm231),
-        (0xb10, decode_sm70_arm232),
-        (0xb11, decode_sm70_arm233),
-        (0xb12, decode_sm70_arm234),
-        (0xb13, decode_sm70_arm235),
-        (0xb48, decode_sm70_arm236),
-        (0xb56, decode_sm70_arm237),
+        (0x989, decode_sm70_arm191),
+        (0x98c, decode_sm70_arm4),
+        (0x98e, decode_sm70_arm192),
+        (0x9a3, decode_sm70_arm193),
+        (0x9a6, decode_sm70_arm194),
+        (0x9a8, decode_sm70_arm195),
+        (0x9c3, decode_sm70_arm196),
+        (0xa02, decode_sm70_arm197),
+        (0xa03, decode_sm70_arm198),
+        (0xa04, decode_sm70_arm199),
+        (0xa07, decode_sm70_arm200),
+        (0xa08, decode_sm70_arm201),
+        (0xa09, decode_sm70_arm202),
+        (0xa0a, decode_sm70_arm203),
+        (0xa0b, decode_sm70_arm204),
+        (0xa0c, decode_sm70_arm205),
+        (0xa10, decode_sm70_arm206),
+        (0xa11, decode_sm70_arm207),
+        (0xa12, decode_sm70_arm208),
+        (0xa13, decode_sm70_arm209),
+        (0xa16, decode_sm70_arm210),
+        (0xa17, decode_sm70_arm211),
+        (0xa19, decode_sm70_arm212),
+        (0xa1a, decode_sm70_arm213),
+        (0xa1b, decode_sm70_arm214),
+        (0xa1f, decode_sm70_arm215),
+        (0xa20, decode_sm70_arm216),
+        (0xa23, decode_sm70_arm217),
+        (0xa24, decode_sm70_arm218),
+        (0xa25, decode_sm70_arm219),
+        (0xa26, decode_sm70_arm220),
+        (0xa27, decode_sm70_arm221),
+        (0xa28, decode_sm70_arm222),
+        (0xa2b, decode_sm70_arm223),
+        (0xa31, decode_sm70_arm224),
+        (0xa32, decode_sm70_arm225),
+        (0xa35, decode_sm70_arm226),
+        (0xa36, decode_sm70_arm227),
+        (0xa38, decode_sm70_arm228),
+        (0xa3e, decode_sm70_arm229),
+        (0xa40, decode_sm70_arm230),
+        (0xa45, decode_sm70_arm231),
+        (0xa48, decode_sm70_arm232),
+        (0xab9, decode_sm70_arm233),
+        (0xb00, decode_sm70_arm234),
+        (0xb01, decode_sm70_arm235),
+        (0xb04, decode_sm70_arm236),
+        (0xb05, decode_sm70_arm237),
+        (0xb06, decode_sm70_arm238),
+        (0xb07, decode_sm70_arm239),
+        (0xb08, decode_sm70_arm240),
+        (0xb09, decode_sm70_arm241),
+        (0xb10, decode_sm70_arm242),
+        (0xb11, decode_sm70_arm243),
+        (0xb12, decode_sm70_arm244),
+        (0xb13, decode_sm70_arm245),
+        (0xb48, decode_sm70_arm246),
+        (0xb56, decode_sm70_arm247),
         (0xb81, decode_sm70_arm1),
-        (0xb82, decode_sm70_arm238),
+        (0xb82, decode_sm70_arm248),
         (0xb86, decode_sm70_arm2),
         (0xb88, decode_sm70_arm3),
-        (0xc02, decode_sm70_arm239),
-        (0xc03, decode_sm70_arm240),
-        (0xc04, decode_sm70_arm241),
-        (0xc07, decode_sm70_arm242),
-        (0xc08, decode_sm70_arm243),
-        (0xc09, decode_sm70_arm244),
-        (0xc0a, decode_sm70_arm245),
-        (0xc0b, decode_sm70_arm246),
-        (0xc0c, decode_sm70_arm247),
-        (0xc10, decode_sm70_arm248),
-        (0xc11, decode_sm70_arm249),
-        (0xc12, decode_sm70_arm250),
-        (0xc13, decode_sm70_arm251),
-        (0xc16, decode_sm70_arm252),
-        (0xc17, decode_sm70_arm253),
-        (0xc19, decode_sm70_arm254),
-        (0xc1a, decode_sm70_arm255),
-        (0xc1b, decode_sm70_arm256),
-        (0xc20, decode_sm70_arm257),
-        (0xc23, decode_sm70_arm258),
-        (0xc24, decode_sm70_arm259),
-        (0xc25, decode_sm70_arm260),
-        (0xc26, decode_sm70_arm261),
-        (0xc27, decode_sm70_arm262),
-        (0xc28, decode_sm70_arm263),
-        (0xc2b, decode_sm70_arm264),
-        (0xc31, decode_sm70_arm265),
-        (0xc32, decode_sm70_arm266),
-        (0xc35, decode_sm70_arm267),
-        (0xc36, decode_sm70_arm268),
-        (0xc38, decode_sm70_arm269),
-        (0xc3e, decode_sm70_arm270),
-        (0xc40, decode_sm70_arm271),
-        (0xc45, decode_sm70_arm272),
-        (0xc48, decode_sm70_arm273),
-        (0xc82, decode_sm70_arm274),
-        (0xd00, decode_sm70_arm275),
-        (0xd01, decode_sm70_arm276),
-        (0xd04, decode_sm70_arm277),
-        (0xd05, decode_sm70_arm278),
-        (0xd06, decode_sm70_arm279),
-        (0xd07, decode_sm70_arm280),
-        (0xd08, decode_sm70_arm281),
-        (0xd09, decode_sm70_arm282),
-        (0xd10, decode_sm70_arm283),
-        (0xd11, decode_sm70_arm284),
-        (0xd12, decode_sm70_arm285),
-        (0xd13, decode_sm70_arm286),
+        (0xb8c, decode_sm70_arm4),
+        (0xba3, decode_sm70_arm5),
+        (0xba8, decode_sm70_arm6),
+        (0xc02, decode_sm70_arm249),
+        (0xc03, decode_sm70_arm250),
+        (0xc04, decode_sm70_arm251),
+        (0xc07, decode_sm70_arm252),
+        (0xc08, decode_sm70_arm253),
+        (0xc09, decode_sm70_arm254),
+        (0xc0a, decode_sm70_arm255),
+        (0xc0b, decode_sm70_arm256),
+        (0xc0c, decode_sm70_arm257),
+        (0xc10, decode_sm70_arm258),
+        (0xc11, decode_sm70_arm259),
+        (0xc12, decode_sm70_arm260),
+        (0xc13, decode_sm70_arm261),
+        (0xc16, decode_sm70_arm262),
+        (0xc17, decode_sm70_arm263),
+        (0xc19, decode_sm70_arm264),
+        (0xc1a, decode_sm70_arm265),
+        (0xc1b, decode_sm70_arm266),
+        (0xc20, decode_sm70_arm267),
+        (0xc23, decode_sm70_arm268),
+        (0xc24, decode_sm70_arm269),
+        (0xc25, decode_sm70_arm270),
+        (0xc26, decode_sm70_arm271),
+        (0xc27, decode_sm70_arm272),
+        (0xc28, decode_sm70_arm273),
+        (0xc2b, decode_sm70_arm274),
+        (0xc31, decode_sm70_arm275),
+        (0xc32, decode_sm70_arm276),
+        (0xc35, decode_sm70_arm277),
+        (0xc36, decode_sm70_arm278),
+        (0xc38, decode_sm70_arm279),
+        (0xc3e, decode_sm70_arm280),
+        (0xc40, decode_sm70_arm281),
+        (0xc45, decode_sm70_arm282),
+        (0xc48, decode_sm70_arm283),
+        (0xc82, decode_sm70_arm284),
+        (0xd00, decode_sm70_arm285),
+        (0xd01, decode_sm70_arm286),
+        (0xd04, decode_sm70_arm287),
+        (0xd05, decode_sm70_arm288),
+        (0xd06, decode_sm70_arm289),
+        (0xd07, decode_sm70_arm290),
+        (0xd08, decode_sm70_arm291),
+        (0xd09, decode_sm70_arm292),
+        (0xd10, decode_sm70_arm293),
+        (0xd11, decode_sm70_arm294),
+        (0xd12, decode_sm70_arm295),
+        (0xd13, decode_sm70_arm296),
         (0xd81, decode_sm70_arm1),
         (0xd86, decode_sm70_arm2),
         (0xd88, decode_sm70_arm3),
-        (0xe07, decode_sm70_arm287),
-        (0xe16, decode_sm70_arm288),
-        (0xe19, decode_sm70_arm289),
-        (0xe21, decode_sm70_arm290),
-        (0xe23, decode_sm70_arm291),
-        (0xe24, decode_sm70_arm292),
-        (0xe25, decode_sm70_arm293),
-        (0xe27, decode_sm70_arm294),
-        (0xe29, decode_sm70_arm295),
-        (0xe2a, decode_sm70_arm296),
-        (0xe2b, decode_sm70_arm297),
-        (0xe30, decode_sm70_arm298),
-        (0xe31, decode_sm70_arm299),
-        (0xe33, decode_sm70_arm300),
-        (0xe34, decode_sm70_arm301),
-        (0xe35, decode_sm70_arm302),
-        (0xf56, decode_sm70_arm303),
+        (0xd8c, decode_sm70_arm4),
+        (0xda3, decode_sm70_arm5),
+        (0xda8, decode_sm70_arm6),
+        (0xe07, decode_sm70_arm297),
+        (0xe16, decode_sm70_arm298),
+        (0xe19, decode_sm70_arm299),
+        (0xe21, decode_sm70_arm300),
+        (0xe23, decode_sm70_arm301),
+        (0xe24, decode_sm70_arm302),
+        (0xe25, decode_sm70_arm303),
+        (0xe27, decode_sm70_arm304),
+        (0xe29, decode_sm70_arm305),
+        (0xe2a, decode_sm70_arm306),
+        (0xe2b, decode_sm70_arm307),
+        (0xe30, decode_sm70_arm308),
+        (0xe31, decode_sm70_arm309),
+        (0xe33, decode_sm70_arm310),
+        (0xe34, decode_sm70_arm311),
+        (0xe35, decode_sm70_arm312),
+        (0xf56, decode_sm70_arm313),
         (0xf81, decode_sm70_arm1),
         (0xf86, decode_sm70_arm2),
         (0xf88, decode_sm70_arm3),
-        (0xf89, decode_sm70_arm304),
+        (0xf89, decode_sm70_arm314),
+        (0xf8c, decode_sm70_arm4),
+        (0xfa3, decode_sm70_arm5),
+        (0xfa8, decode_sm70_arm6),
     ],
     decode_none,
 );
@@ -5680,6 +5795,59 @@ fn decode_sm70_arm3(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0x1fff87ff90000000000000001ff == 0x18c && matches!(sm, 70) => decode_form:: <
+        OpAtoms, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87f39c000000000000001ff == 0x8000000000000000000018c && matches!(sm, 80
+        | 86 | 89) => decode_form:: < OpAtoms, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87f31c000000000000001ff == 0x8000000000000000000018c && matches!(sm,
+        90) => decode_form:: < OpAtoms, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87f390000000000000001ff == 0x18c && matches!(sm, 75) => decode_form:: <
+        OpAtoms, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87f390000000000000001ff == 0x18c && matches!(sm, 80 | 86 | 89) =>
+        decode_form:: < OpAtoms, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87f310000000000000001ff == 0x18c && matches!(sm, 90 | 100 | 120) =>
+        decode_form:: < OpAtoms, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87f310000000000000001ff == 0x8000000000000000000018c && matches!(sm,
+        100 | 120) => return decode_form:: < OpAtoms, 6 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm5(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffc00010000000000000001ff == 0x10000000000000001a3 && matches!(sm, 90 |
+        100 | 120) => return decode_form:: < OpAtomgF, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff800110000000000000001ff == 0x10000000000000001a8 && matches!(sm, 90 |
+        100 | 120) => decode_form:: < OpAtomg, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001ff == 0x10000000000000001a8 && matches!(sm, 70 |
+        75) => decode_form:: < OpAtomg, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001ff == 0x10000000000000001a8 && matches!(sm, 80 |
+        86 | 89) => return decode_form:: < OpAtomg, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202 && matches!(sm, 120)
         => decode_form:: < OpMov64, 0 > (w, sm)
     );
@@ -5689,35 +5857,35 @@ fn decode_sm70_arm4(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm5(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x203 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpP2r, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm6(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x204 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpR2p, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm7(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x207 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpSel, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm8(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x208 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsel, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 0 > (w, sm)
@@ -5732,21 +5900,21 @@ fn decode_sm70_arm9(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm10(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x20a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFset, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm11(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x20b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsetp, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x20c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIsetp, 0 > (w, sm)
@@ -5757,7 +5925,7 @@ fn decode_sm70_arm12(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x210 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIadd3, 0 > (w, sm)
@@ -5769,7 +5937,7 @@ fn decode_sm70_arm13(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 0 > (w, sm)
@@ -5789,28 +5957,28 @@ fn decode_sm70_arm14(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm15(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x212 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpLop3, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm16(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x213 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpIabs, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm17(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x216 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPrmt, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x217 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => decode_form:: < OpImnmx, 0 > (w, sm)
@@ -5825,35 +5993,35 @@ fn decode_sm70_arm18(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x219 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpShf, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x21a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpSgxt, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm21(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x21b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmsk, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm22(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100000000000000000fff == 0x21f && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPlop3Sign, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 0 > (w,
@@ -5861,21 +6029,21 @@ fn decode_sm70_arm23(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm24(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x221 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFadd, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm25(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x223 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 0 > (w, sm)
@@ -5887,7 +6055,7 @@ fn decode_sm70_arm26(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 0 > (w, sm)
@@ -5899,7 +6067,7 @@ fn decode_sm70_arm27(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff900ffffff0000000fff == 0x226 && matches!(sm, 70) => decode_form:: <
         OpIdp4a, 3 > (w, sm)
@@ -5918,14 +6086,14 @@ fn decode_sm70_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm29(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDmul, 0 > (w, sm)
@@ -5936,7 +6104,7 @@ fn decode_sm70_arm30(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDadd, 0 > (w, sm)
@@ -5947,7 +6115,7 @@ fn decode_sm70_arm31(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x22a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDsetp, 3 > (w, sm)
@@ -5958,7 +6126,7 @@ fn decode_sm70_arm32(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 0 > (w, sm)
@@ -5969,7 +6137,7 @@ fn decode_sm70_arm33(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x40000000000000000230 && matches!(sm, 86 |
         89) => decode_form:: < OpHadd2F32, 0 > (w, sm)
@@ -5992,7 +6160,7 @@ fn decode_sm70_arm34(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x231 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 0 > (w, sm)
@@ -6011,7 +6179,7 @@ fn decode_sm70_arm35(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x232 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHmul2, 0 > (w, sm)
@@ -6022,7 +6190,7 @@ fn decode_sm70_arm36(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x233 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHset2, 0 > (w, sm)
@@ -6033,7 +6201,7 @@ fn decode_sm70_arm37(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x234 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHsetp2, 0 > (w, sm)
@@ -6044,7 +6212,7 @@ fn decode_sm70_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x235 && matches!(sm, 120) => decode_form::
         < OpIadd, 3 > (w, sm)
@@ -6071,21 +6239,21 @@ fn decode_sm70_arm39(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm40(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x236 && matches!(sm, 90 | 100) => return
         decode_form:: < OpViadd, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm41(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x238 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100 | 120) => return decode_form:: < OpI2iSat, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeee4600ffffff0000000fff == 0x23e && matches!(sm, 80 | 86 | 89 | 90 |
         100 | 120) => decode_form:: < OpF2fp, 0 > (w, sm)
@@ -6096,7 +6264,7 @@ fn decode_sm70_arm42(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x240 && matches!(sm, 80) => decode_form:: <
         OpHmnmx2, 0 > (w, sm)
@@ -6115,14 +6283,14 @@ fn decode_sm70_arm43(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm44(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x10000000000000000245 && matches!(sm, 86 |
         89 | 90 | 100 | 120) => return decode_form:: < OpI2fp, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
         => decode_form:: < OpVimnmx, 3 > (w, sm)
@@ -6137,7 +6305,7 @@ fn decode_sm70_arm45(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000000c000000000000fff == 0x80000000000000000000287 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUsel, 0 > (w, sm)
@@ -6148,7 +6316,7 @@ fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8010000c000000000000fff == 0x8000000000000000000028c && matches!(sm, 120)
         => decode_form:: < OpUisetp, 4 > (w, sm)
@@ -6167,7 +6335,7 @@ fn decode_sm70_arm47(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80006004000000000000fff == 0x80000000000000000000290 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUiadd3, 0 > (w, sm)
@@ -6186,7 +6354,7 @@ fn decode_sm70_arm48(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80107004000000000000fff == 0x80000000000000000000291 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUlea, 0 > (w, sm)
@@ -6221,7 +6389,7 @@ fn decode_sm70_arm49(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000000c000000000000fff == 0x80000000000000000000292 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUlop3, 0 > (w, sm)
@@ -6232,7 +6400,7 @@ fn decode_sm70_arm50(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000100c000000000000fff == 0x80000000000000000000296 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUprmt, 0 > (w, sm)
@@ -6243,7 +6411,7 @@ fn decode_sm70_arm51(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x8000000c000000000000fff == 0x80000000000000000000299 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUshf, 0 > (w, sm)
@@ -6254,7 +6422,7 @@ fn decode_sm70_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1ffffffffffff00000fff == 0x2ca && matches!(sm, 90) => decode_form:: <
         OpR2ur, 1 > (w, sm)
@@ -6273,49 +6441,49 @@ fn decode_sm70_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm54(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x300 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFlo, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x301 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBrev, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm56(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x304 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm57(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x305 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm58(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x306 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x307 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFrnd, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) => decode_form:: <
         OpMufu, 0 > (w, sm)
@@ -6330,42 +6498,42 @@ fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x309 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPopc, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x310 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x311 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x312 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x313 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFrnd64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCallAbsR, 0 > (w, sm)
@@ -6376,7 +6544,7 @@ fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCallR, 0 > (w, sm)
@@ -6387,7 +6555,7 @@ fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff00ffff0fff == 0x348 && matches!(sm, 70 | 75) =>
         decode_form:: < OpWarpsync, 0 > (w, sm)
@@ -6402,28 +6570,28 @@ fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffffffffffff0000fff == 0x355 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmovR, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffefffffffffff00f0ff0fff == 0x356 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmov, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8ff1ff0000000000ff0fff == 0x387 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpStl, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff1ff0000000000ff0fff == 0x388 && matches!(sm, 70) => decode_form:: <
         OpSts, 1 > (w, sm)
@@ -6434,7 +6602,7 @@ fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x389 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpShfl, 0 > (w, sm)
@@ -6445,7 +6613,37 @@ fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffe7ff9000000000000000fff == 0x38d && matches!(sm, 70) => decode_form:: <
+        OpAtomsCas, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffe7f39000000000000000fff == 0x38d && matches!(sm, 75 | 80 | 86 | 89) =>
+        decode_form:: < OpAtomsCas, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffe7f31000000000000000fff == 0x38d && matches!(sm, 90 | 100 | 120) =>
+        return decode_form:: < OpAtomsCas, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffff8011000000000000000fff == 0x10000000000000003a9 && matches!(sm, 90 |
+        100 | 120) => decode_form:: < OpAtomgCas, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffff8001000000000000000fff == 0x10000000000000003a9 && matches!(sm, 70 |
+        75) => decode_form:: < OpAtomgCas, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1ffff8001000000000000000fff == 0x10000000000000003a9 && matches!(sm, 80 |
+        86 | 89) => return decode_form:: < OpAtomgCas, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1ffffffffffff00c00fff == 0x3c2 && matches!(sm, 75 | 80 | 86 | 89) =>
         decode_form:: < OpR2ur, 0 > (w, sm)
@@ -6456,7 +6654,7 @@ fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x3c4 && matches!(sm, 80 | 86 | 89 | 90) =>
         decode_form:: < OpRedux, 0 > (w, sm)
@@ -6467,14 +6665,14 @@ fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x402 && matches!(sm, 120) => return
         decode_form:: < OpMov64i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLeaHi, 4 > (w, sm)
@@ -6486,35 +6684,35 @@ fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPrmt, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpShf, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFadd, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 4 > (w, sm)
@@ -6526,7 +6724,7 @@ fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDadd, 1 > (w, sm)
@@ -6537,7 +6735,7 @@ fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDsetp, 0 > (w, sm)
@@ -6548,7 +6746,7 @@ fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 4 > (w, sm)
@@ -6559,7 +6757,7 @@ fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0000000000000fff == 0x40000000000000000430 && matches!(sm, 86 |
         89) => decode_form:: < OpHadd2F32, 1 > (w, sm)
@@ -6582,7 +6780,7 @@ fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x431 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 4 > (w, sm)
@@ -6601,7 +6799,7 @@ fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f0000000000000fff == 0x433 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHset2, 1 > (w, sm)
@@ -6612,7 +6810,7 @@ fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f0000000000ff0fff == 0x434 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHsetp2, 1 > (w, sm)
@@ -6623,7 +6821,7 @@ fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c000000000000000fff == 0x435 && matches!(sm, 80 | 86 | 89) =>
         decode_form:: < OpHfma2Mma, 4 > (w, sm)
@@ -6634,7 +6832,7 @@ fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80100000000000000000491 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUleaHi, 2 > (w, sm)
@@ -6653,7 +6851,7 @@ fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000499 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUshf, 2 > (w, sm)
@@ -6664,7 +6862,7 @@ fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 89) => decode_form:: < OpBraUp, 0 > (w, sm)
@@ -6675,7 +6873,7 @@ fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x589 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpShfl, 1 > (w, sm)
@@ -6686,42 +6884,49 @@ fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffe7131000000000000ff0fff == 0x58d && matches!(sm, 100 | 120) => return
+        decode_form:: < OpAtomsCastP, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) => return
         decode_form:: < OpSel64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPrmt, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpShf, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImad, 5 > (w, sm)
@@ -6732,7 +6937,7 @@ fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImadWide, 4 > (w, sm)
@@ -6743,35 +6948,35 @@ fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return decode_form:: < OpImadHi, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDsetp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff080000ff00000fff == 0x40000000000000000630 && matches!(sm, 86 |
         89) => decode_form:: < OpHadd2F32, 2 > (w, sm)
@@ -6794,7 +6999,7 @@ fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0x631 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 5 > (w, sm)
@@ -6813,7 +7018,7 @@ fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f080000ff00000fff == 0x633 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHset2, 2 > (w, sm)
@@ -6824,7 +7029,7 @@ fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f080000ff00ff0fff == 0x634 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHsetp2, 2 > (w, sm)
@@ -6835,7 +7040,7 @@ fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0x635 && matches!(sm, 80 | 86 | 89) =>
         decode_form:: < OpHfma2Mma, 5 > (w, sm)
@@ -6846,28 +7051,28 @@ fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpMov, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff0000000000000fff == 0x803 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpP2r, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff0000000000ff0fff == 0x804 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpR2p, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpCs2r, 0 > (w, sm)
@@ -6878,28 +7083,28 @@ fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871fcffffffffffff000fff == 0x806 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpVote, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpSel, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsel, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 1 > (w, sm)
@@ -6914,21 +7119,21 @@ fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff0000000000000fff == 0x80a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFset, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsetp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIsetp, 1 > (w, sm)
@@ -6939,7 +7144,7 @@ fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIadd3, 1 > (w, sm)
@@ -6951,7 +7156,7 @@ fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 1 > (w, sm)
@@ -6971,28 +7176,28 @@ fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpLop3, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpIabs, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPrmt, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => decode_form:: < OpImnmx, 1 > (w, sm)
@@ -7007,28 +7212,28 @@ fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpShf, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5ff0000000000000fff == 0x81a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpSgxt, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7ff0000000000000fff == 0x81b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmsk, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpPlop3, 0 > (w, sm)
@@ -7039,7 +7244,7 @@ fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 1 > (w,
@@ -7047,14 +7252,14 @@ fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 1 > (w, sm)
@@ -7066,7 +7271,7 @@ fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 1 > (w, sm)
@@ -7078,14 +7283,14 @@ fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDmul, 1 > (w, sm)
@@ -7096,7 +7301,7 @@ fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 1 > (w, sm)
@@ -7107,7 +7312,7 @@ fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x831 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 1 > (w, sm)
@@ -7126,7 +7331,7 @@ fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0000000000000fff == 0x832 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHmul2, 1 > (w, sm)
@@ -7137,7 +7342,7 @@ fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120) => decode_form::
         < OpIadd, 4 > (w, sm)
@@ -7164,21 +7369,21 @@ fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff0000000000000fff == 0x836 && matches!(sm, 90 | 100) => return
         decode_form:: < OpViadd, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x838 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100 | 120) => return decode_form:: < OpI2iSat, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeee46000000000000000fff == 0x83e && matches!(sm, 80 | 86 | 89 | 90 |
         100 | 120) => decode_form:: < OpF2fp, 1 > (w, sm)
@@ -7189,7 +7394,7 @@ fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff0000000000000fff == 0x840 && matches!(sm, 80) => decode_form:: <
         OpHmnmx2, 1 > (w, sm)
@@ -7208,14 +7413,14 @@ fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bff00000000ff000fff == 0x10000000000000000845 && matches!(sm, 86 |
         89 | 90 | 100 | 120) => return decode_form:: < OpI2fp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => decode_form:: < OpVimnmx, 4 > (w, sm)
@@ -7230,7 +7435,7 @@ fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x882 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         decode_form:: < OpUmov, 0 > (w, sm)
@@ -7241,7 +7446,7 @@ fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871fcffffffffffffc00fff == 0x886 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => decode_form:: < OpVoteu, 0 > (w, sm)
@@ -7252,7 +7457,7 @@ fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000887 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUsel, 1 > (w, sm)
@@ -7263,7 +7468,7 @@ fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80100000000000000000fff == 0x8000000000000000000088c && matches!(sm, 120)
         => decode_form:: < OpUisetp, 5 > (w, sm)
@@ -7282,7 +7487,7 @@ fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80006000000000000000fff == 0x80000000000000000000890 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUiadd3, 1 > (w, sm)
@@ -7301,7 +7506,7 @@ fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80000000000000000000891 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUlea, 1 > (w, sm)
@@ -7336,7 +7541,7 @@ fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000892 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUlop3, 1 > (w, sm)
@@ -7347,7 +7552,7 @@ fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80001000000000000000fff == 0x80000000000000000000896 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUprmt, 1 > (w, sm)
@@ -7358,7 +7563,7 @@ fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000899 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUshf, 1 > (w, sm)
@@ -7369,49 +7574,49 @@ fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFlo, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBrev, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x907 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFrnd, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) => decode_form:: <
         OpMufu, 1 > (w, sm)
@@ -7426,56 +7631,56 @@ fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPopc, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x913 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFrnd64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpNop, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpS2r, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x941 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpBsync, 0 > (w, sm)
@@ -7486,7 +7691,7 @@ fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x942 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpBreak, 0 > (w, sm)
@@ -7497,7 +7702,7 @@ fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCallAbs, 0 > (w, sm)
@@ -7508,7 +7713,7 @@ fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCall, 0 > (w, sm)
@@ -7519,7 +7724,7 @@ fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff00000003fff00fff == 0x945 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpBssy, 0 > (w, sm)
@@ -7530,7 +7735,7 @@ fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpBra, 0 > (w, sm)
@@ -7553,7 +7758,7 @@ fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff00000000ffff0fff == 0x948 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpWarpsync, 2 > (w, sm)
@@ -7564,14 +7769,14 @@ fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpExit, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpRet, 2 > (w, sm)
@@ -7614,14 +7819,14 @@ fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffefffff00000000f0ff0fff == 0x956 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmov, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70)
         => decode_form:: < OpLdg, 1 > (w, sm)
@@ -7648,7 +7853,7 @@ fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8ff1ff000000ff00000fff == 0x983 && matches!(sm, 70) => decode_form:: <
         OpLdl, 1 > (w, sm)
@@ -7659,7 +7864,7 @@ fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffe1ff000000ff00000fff == 0x984 && matches!(sm, 70) => decode_form:: <
         OpLds, 1 > (w, sm)
@@ -7674,7 +7879,7 @@ fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
         86 | 89 | 90) => decode_form:: < OpStg, 2 > (w, sm)
@@ -7705,7 +7910,7 @@ fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x989 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpShfl, 2 > (w, sm)
@@ -7716,7 +7921,91 @@ fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff40001000000000000000fff == 0x100000000000000098e && matches!(sm, 70 |
+        75) => decode_form:: < OpRed, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff40001000000000000000fff == 0x100000000000000098e && matches!(sm, 80 |
+        86 | 89) => decode_form:: < OpRed, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff40001000000000000000fff == 0x100000000000000098e && matches!(sm, 90 |
+        100 | 120) => decode_form:: < OpRed, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80001000000000000000fff == 0x8000100000000000000098e && matches!(sm,
+        90) => decode_form:: < OpRed, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80001000000000000000fff == 0x8000100000000000000098e && matches!(sm,
+        100 | 120) => decode_form:: < OpRed, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x1dff80001000000000000000fff == 0x8000100000000000000098e && matches!(sm, 80
+        | 86 | 89) => return decode_form:: < OpRed, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffc0001000000000000000fff == 0x800010000000000000009a3 && matches!(sm,
+        90) => decode_form:: < OpAtomgF, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80001000000000000000fff == 0x800010000000000000009a3 && matches!(sm,
+        100 | 120) => decode_form:: < OpAtomgF, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffc00010000000000000001ff == 0x10000000000000001a3 && matches!(sm, 90 |
+        100 | 120) => return decode_form:: < OpAtomgF, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff40001000000000000000fff == 0x10000000000000009a6 && matches!(sm, 90 |
+        100 | 120) => decode_form:: < OpRedgF, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80001000000000000000fff == 0x800010000000000000009a6 && matches!(sm,
+        90) => decode_form:: < OpRedgF, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80001000000000000000fff == 0x800010000000000000009a6 && matches!(sm,
+        100 | 120) => return decode_form:: < OpRedgF, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff80011000000000000000fff == 0x800010000000000000009a8 && matches!(sm,
+        90) => decode_form:: < OpAtomg, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80001000000000000000fff == 0x800010000000000000009a8 && matches!(sm,
+        100 | 120) => decode_form:: < OpAtomg, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x1dff80001000000000000000fff == 0x800010000000000000009a8 && matches!(sm, 80
+        | 86 | 89) => decode_form:: < OpAtomg, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff800110000000000000001ff == 0x10000000000000001a8 && matches!(sm, 90 |
+        100 | 120) => decode_form:: < OpAtomg, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001ff == 0x10000000000000001a8 && matches!(sm, 70 |
+        75) => decode_form:: < OpAtomg, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001ff == 0x10000000000000001a8 && matches!(sm, 80 |
+        86 | 89) => return decode_form:: < OpAtomg, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9c3 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         decode_form:: < OpS2ur, 0 > (w, sm)
@@ -7727,42 +8016,42 @@ fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpMov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcffff80000ff00000fff == 0xa03 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpP2r, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcffff80000ff00ff0fff == 0xa04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpR2p, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpSel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFsel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 2 > (w, sm)
@@ -7777,28 +8066,28 @@ fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff380000ff00000fff == 0xa0a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFset, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm205(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpIsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpIadd3, 2 > (w, sm)
@@ -7809,7 +8098,7 @@ fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90) => decode_form:: < OpLea, 2 > (w, sm)
@@ -7828,77 +8117,77 @@ fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpLop3, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpIabs, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPrmt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return decode_form:: < OpImnmx, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpShf, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5fff80000ff00000fff == 0xa1a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpSgxt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7fff80000ff00000fff == 0xa1b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpBmsk, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm205(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8010000380000ff00000fff == 0xa1f && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPlop3Sign, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => return decode_form:: < OpFmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImad, 2 > (w, sm)
@@ -7909,7 +8198,7 @@ fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImadWide, 2 > (w, sm)
@@ -7920,7 +8209,7 @@ fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff900f80000ff00000fff == 0xa26 && matches!(sm, 70) => decode_form:: <
         OpIdp4a, 4 > (w, sm)
@@ -7939,28 +8228,28 @@ fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm221(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return decode_form:: < OpImadHi, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 2 > (w, sm)
@@ -7979,7 +8268,7 @@ fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm225(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHmul2, 2 > (w, sm)
@@ -7990,7 +8279,7 @@ fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 89) =>
         decode_form:: < OpHfma2Mma, 2 > (w, sm)
@@ -8001,21 +8290,21 @@ fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff780000ff00000fff == 0xa36 && matches!(sm, 90) => return
         decode_form:: < OpViadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm228(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa38 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return decode_form:: < OpI2iSat, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm229(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeee4600f80000ff00000fff == 0xa3e && matches!(sm, 80 | 86 | 89 | 90) =>
         decode_form:: < OpF2fp, 2 > (w, sm)
@@ -8026,7 +8315,7 @@ fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff080000ff00000fff == 0xa40 && matches!(sm, 80) => decode_form:: <
         OpHmnmx2, 2 > (w, sm)
@@ -8045,70 +8334,70 @@ fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm221(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bfff80000ffff000fff == 0x10000000000000000a45 && matches!(sm, 86 |
         89 | 90) => return decode_form:: < OpI2fp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return decode_form:: < OpVimnmx, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm233(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xab9 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         return decode_form:: < OpUldc, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFlo, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm225(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpBrev, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2i, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm228(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpI2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm229(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFrnd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => decode_form:: <
         OpMufu, 2 > (w, sm)
@@ -8123,56 +8412,56 @@ fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPopc, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm233(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2i64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpI2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm245(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff380000ffff000fff == 0xb13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFrnd64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm246(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => return decode_form:: < OpWarpsync, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm247(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpBmov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm248(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 89 | 90 |
         100 | 120) => decode_form:: < OpLdc, 0 > (w, sm)
@@ -8183,7 +8472,7 @@ fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120) => decode_form:: < OpMov64, 1 > (w, sm)
@@ -8194,35 +8483,35 @@ fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm250(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x80000000000000000000c03 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpP2r, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x80000000000000000000c04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpR2p, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpSel, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFsel, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => decode_form:: < OpFmnmx, 3 > (w, sm)
@@ -8237,21 +8526,21 @@ fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm245(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x80000000000000000000c0a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFset, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm246(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFsetp, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm247(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm257(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIsetp, 3 > (w, sm)
@@ -8262,7 +8551,7 @@ fn decode_sm70_arm247(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm248(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIadd3, 3 > (w, sm)
@@ -8273,7 +8562,7 @@ fn decode_sm70_arm248(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 3 > (w, sm)
@@ -8292,28 +8581,28 @@ fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm250(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpLop3, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpIabs, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm262(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPrmt, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm263(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpImnmx, 3 > (w, sm)
@@ -8328,42 +8617,42 @@ fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpShf, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm265(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x80000000000000000000c1a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpSgxt, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm266(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x80000000000000000000c1b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpBmsk, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm257(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm267(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm268(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFfma, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm269(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 3 > (w, sm)
@@ -8374,7 +8663,7 @@ fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm270(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 3 > (w, sm)
@@ -8386,7 +8675,7 @@ fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm271(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff100ffffff0000000fff == 0x80000000000000000000c26 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIdp4a, 2 > (w, sm)
@@ -8397,14 +8686,14 @@ fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm262(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm272(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm263(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm273(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDmul, 3 > (w, sm)
@@ -8415,7 +8704,7 @@ fn decode_sm70_arm263(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm274(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDfma, 3 > (w, sm)
@@ -8426,7 +8715,7 @@ fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm265(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm275(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 3 > (w, sm)
@@ -8445,7 +8734,7 @@ fn decode_sm70_arm265(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm266(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm276(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpHmul2, 3 > (w, sm)
@@ -8456,7 +8745,7 @@ fn decode_sm70_arm266(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm267(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm277(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120) => decode_form:: < OpIadd, 5 > (w, sm)
@@ -8483,21 +8772,21 @@ fn decode_sm70_arm267(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm268(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x80000000000000000000c36 && matches!(sm, 90
         | 100) => return decode_form:: < OpViadd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm269(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c38 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2iSat, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm270(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm280(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeee4600ffffff0000000fff == 0x80000000000000000000c3e && matches!(sm, 80
         | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpF2fp, 3 > (w, sm)
@@ -8508,7 +8797,7 @@ fn decode_sm70_arm270(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm271(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm281(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x80000000000000000000c40 && matches!(sm,
         80) => decode_form:: < OpHmnmx2, 3 > (w, sm)
@@ -8527,14 +8816,14 @@ fn decode_sm70_arm271(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm272(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm282(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x80010000000000000000c45 && matches!(sm, 86
         | 89 | 90 | 100 | 120) => return decode_form:: < OpI2fp, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm273(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => decode_form:: < OpVimnmx, 6 > (w, sm)
@@ -8549,7 +8838,7 @@ fn decode_sm70_arm273(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm274(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c82 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUmov, 2 > (w, sm)
@@ -8560,49 +8849,49 @@ fn decode_sm70_arm274(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm275(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm285(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFlo, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm276(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm286(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpBrev, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm277(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm287(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2f, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm288(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2i, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm289(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2f, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm280(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm290(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFrnd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm281(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm291(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpMufu, 6 > (w, sm)
@@ -8613,77 +8902,77 @@ fn decode_sm70_arm281(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm282(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm292(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPopc, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm293(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2f64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm294(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2i64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm285(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm295(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2f64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm286(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm296(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x80000000000000000000d13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFrnd64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm287(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm297(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120) => return decode_form:: < OpSel64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm288(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm298(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPrmt, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm289(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm299(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpShf, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm290(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFadd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm291(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm301(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFfma, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm292(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm302(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 6 > (w, sm)
@@ -8694,7 +8983,7 @@ fn decode_sm70_arm292(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm293(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm303(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 5 > (w, sm)
@@ -8706,14 +8995,14 @@ fn decode_sm70_arm293(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm294(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm304(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm295(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm305(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDadd, 3 > (w, sm)
@@ -8724,7 +9013,7 @@ fn decode_sm70_arm295(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm296(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDsetp, 2 > (w, sm)
@@ -8735,7 +9024,7 @@ fn decode_sm70_arm296(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm297(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm307(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDfma, 6 > (w, sm)
@@ -8746,7 +9035,7 @@ fn decode_sm70_arm297(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm298(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm308(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 89) => decode_form:: < OpHadd2F32, 3 > (w, sm)
@@ -8769,7 +9058,7 @@ fn decode_sm70_arm298(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm299(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm309(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 6 > (w, sm)
@@ -8788,7 +9077,7 @@ fn decode_sm70_arm299(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm310(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x80000000000000000000e33 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpHset2, 3 > (w, sm)
@@ -8799,7 +9088,7 @@ fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm301(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm311(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x80000000000000000000e34 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpHsetp2, 3 > (w, sm)
@@ -8810,7 +9099,7 @@ fn decode_sm70_arm301(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm302(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm312(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 89) => decode_form:: < OpHfma2Mma, 6 > (w, sm)
@@ -8821,14 +9110,14 @@ fn decode_sm70_arm302(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm303(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm313(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmov, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm304(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm314(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpShfl, 3 > (w, sm)
@@ -8850,325 +9139,354 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x181, print_sm70_arm1),
         (0x186, print_sm70_arm2),
         (0x188, print_sm70_arm3),
-        (0x202, print_sm70_arm4),
-        (0x203, print_sm70_arm5),
-        (0x204, print_sm70_arm6),
-        (0x207, print_sm70_arm7),
-        (0x208, print_sm70_arm8),
-        (0x209, print_sm70_arm9),
-        (0x20a, print_sm70_arm10),
-        (0x20b, print_sm70_arm11),
-        (0x20c, print_sm70_arm12),
-        (0x210, print_sm70_arm13),
-        (0x211, print_sm70_arm14),
-        (0x212, print_sm70_arm15),
-        (0x213, print_sm70_arm16),
-        (0x216, print_sm70_arm17),
-        (0x217, print_sm70_arm18),
-        (0x219, print_sm70_arm19),
-        (0x21a, print_sm70_arm20),
-        (0x21b, print_sm70_arm21),
-        (0x21f, print_sm70_arm22),
-        (0x220, print_sm70_arm23),
-        (0x221, print_sm70_arm24),
-        (0x223, print_sm70_arm25),
-        (0x224, print_sm70_arm26),
-        (0x225, print_sm70_arm27),
-        (0x226, print_sm70_arm28),
-        (0x227, print_sm70_arm29),
-        (0x228, print_sm70_arm30),
-        (0x229, print_sm70_arm31),
-        (0x22a, print_sm70_arm32),
-        (0x22b, print_sm70_arm33),
-        (0x230, print_sm70_arm34),
-        (0x231, print_sm70_arm35),
-        (0x232, print_sm70_arm36),
-        (0x233, print_sm70_arm37),
-        (0x234, print_sm70_arm38),
-        (0x235, print_sm70_arm39),
-        (0x236, print_sm70_arm40),
-        (0x238, print_sm70_arm41),
-        (0x23e, print_sm70_arm42),
-        (0x240, print_sm70_arm43),
-        (0x245, print_sm70_arm44),
-        (0x248, print_sm70_arm45),
-        (0x287, print_sm70_arm46),
-        (0x28c, print_sm70_arm47),
-        (0x290, print_sm70_arm48),
-        (0x291, print_sm70_arm49),
-        (0x292, print_sm70_arm50),
-        (0x296, print_sm70_arm51),
-        (0x299, print_sm70_arm52),
-        (0x2ca, print_sm70_arm53),
-        (0x300, print_sm70_arm54),
-        (0x301, print_sm70_arm55),
-        (0x304, print_sm70_arm56),
-        (0x305, print_sm70_arm57),
-        (0x306, print_sm70_arm58),
-        (0x307, print_sm70_arm59),
-        (0x308, print_sm70_arm60),
-        (0x309, print_sm70_arm61),
-        (0x310, print_sm70_arm62),
-        (0x311, print_sm70_arm63),
-        (0x312, print_sm70_arm64),
-        (0x313, print_sm70_arm65),
-        (0x343, print_sm70_arm66),
-        (0x344, print_sm70_arm67),
-        (0x348, print_sm70_arm68),
-        (0x355, print_sm70_arm69),
-        (0x356, print_sm70_arm70),
+        (0x18c, print_sm70_arm4),
+        (0x1a3, print_sm70_arm5),
+        (0x1a8, print_sm70_arm6),
+        (0x202, print_sm70_arm7),
+        (0x203, print_sm70_arm8),
+        (0x204, print_sm70_arm9),
+        (0x207, print_sm70_arm10),
+        (0x208, print_sm70_arm11),
+        (0x209, print_sm70_arm12),
+        (0x20a, print_sm70_arm13),
+        (0x20b, print_sm70_arm14),
+        (0x20c, print_sm70_arm15),
+        (0x210, print_sm70_arm16),
+        (0x211, print_sm70_arm17),
+        (0x212, print_sm70_arm18),
+        (0x213, print_sm70_arm19),
+        (0x216, print_sm70_arm20),
+        (0x217, print_sm70_arm21),
+        (0x219, print_sm70_arm22),
+        (0x21a, print_sm70_arm23),
+        (0x21b, print_sm70_arm24),
+        (0x21f, print_sm70_arm25),
+        (0x220, print_sm70_arm26),
+        (0x221, print_sm70_arm27),
+        (0x223, print_sm70_arm28),
+        (0x224, print_sm70_arm29),
+        (0x225, print_sm70_arm30),
+        (0x226, print_sm70_arm31),
+        (0x227, print_sm70_arm32),
+        (0x228, print_sm70_arm33),
+        (0x229, print_sm70_arm34),
+        (0x22a, print_sm70_arm35),
+        (0x22b, print_sm70_arm36),
+        (0x230, print_sm70_arm37),
+        (0x231, print_sm70_arm38),
+        (0x232, print_sm70_arm39),
+        (0x233, print_sm70_arm40),
+        (0x234, print_sm70_arm41),
+        (0x235, print_sm70_arm42),
+        (0x236, print_sm70_arm43),
+        (0x238, print_sm70_arm44),
+        (0x23e, print_sm70_arm45),
+        (0x240, print_sm70_arm46),
+        (0x245, print_sm70_arm47),
+        (0x248, print_sm70_arm48),
+        (0x287, print_sm70_arm49),
+        (0x28c, print_sm70_arm50),
+        (0x290, print_sm70_arm51),
+        (0x291, print_sm70_arm52),
+        (0x292, print_sm70_arm53),
+        (0x296, print_sm70_arm54),
+        (0x299, print_sm70_arm55),
+        (0x2ca, print_sm70_arm56),
+        (0x300, print_sm70_arm57),
+        (0x301, print_sm70_arm58),
+        (0x304, print_sm70_arm59),
+        (0x305, print_sm70_arm60),
+        (0x306, print_sm70_arm61),
+        (0x307, print_sm70_arm62),
+        (0x308, print_sm70_arm63),
+        (0x309, print_sm70_arm64),
+        (0x310, print_sm70_arm65),
+        (0x311, print_sm70_arm66),
+        (0x312, print_sm70_arm67),
+        (0x313, print_sm70_arm68),
+        (0x343, print_sm70_arm69),
+        (0x344, print_sm70_arm70),
+        (0x348, print_sm70_arm71),
+        (0x355, print_sm70_arm72),
+        (0x356, print_sm70_arm73),
         (0x381, print_sm70_arm1),
         (0x386, print_sm70_arm2),
-        (0x387, print_sm70_arm71),
-        (0x388, print_sm70_arm72),
-        (0x389, print_sm70_arm73),
-        (0x3c2, print_sm70_arm74),
-        (0x3c4, print_sm70_arm75),
-        (0x402, print_sm70_arm76),
-        (0x411, print_sm70_arm77),
-        (0x416, print_sm70_arm78),
-        (0x419, print_sm70_arm79),
-        (0x421, print_sm70_arm80),
-        (0x423, print_sm70_arm81),
-        (0x424, print_sm70_arm82),
-        (0x429, print_sm70_arm83),
-        (0x42a, print_sm70_arm84),
-        (0x42b, print_sm70_arm85),
-        (0x430, print_sm70_arm86),
-        (0x431, print_sm70_arm87),
-        (0x433, print_sm70_arm88),
-        (0x434, print_sm70_arm89),
-        (0x435, print_sm70_arm90),
-        (0x491, print_sm70_arm91),
-        (0x499, print_sm70_arm92),
-        (0x547, print_sm70_arm93),
+        (0x387, print_sm70_arm74),
+        (0x388, print_sm70_arm75),
+        (0x389, print_sm70_arm76),
+        (0x38c, print_sm70_arm4),
+        (0x38d, print_sm70_arm77),
+        (0x3a3, print_sm70_arm5),
+        (0x3a8, print_sm70_arm6),
+        (0x3a9, print_sm70_arm78),
+        (0x3c2, print_sm70_arm79),
+        (0x3c4, print_sm70_arm80),
+        (0x402, print_sm70_arm81),
+        (0x411, print_sm70_arm82),
+        (0x416, print_sm70_arm83),
+        (0x419, print_sm70_arm84),
+        (0x421, print_sm70_arm85),
+        (0x423, print_sm70_arm86),
+        (0x424, print_sm70_arm87),
+        (0x429, print_sm70_arm88),
+        (0x42a, print_sm70_arm89),
+        (0x42b, print_sm70_arm90),
+        (0x430, print_sm70_arm91),
+        (0x431, print_sm70_arm92),
+        (0x433, print_sm70_arm93),
+        (0x434, print_sm70_arm94),
+        (0x435, print_sm70_arm95),
+        (0x491, print_sm70_arm96),
+        (0x499, print_sm70_arm97),
+        (0x547, print_sm70_arm98),
         (0x581, print_sm70_arm1),
         (0x586, print_sm70_arm2),
         (0x588, print_sm70_arm3),
-        (0x589, print_sm70_arm94),
-        (0x607, print_sm70_arm95),
-        (0x616, print_sm70_arm96),
-        (0x619, print_sm70_arm97),
-        (0x621, print_sm70_arm98),
-        (0x623, print_sm70_arm99),
-        (0x624, print_sm70_arm100),
-        (0x625, print_sm70_arm101),
-        (0x627, print_sm70_arm102),
-        (0x629, print_sm70_arm103),
-        (0x62a, print_sm70_arm104),
-        (0x62b, print_sm70_arm105),
-        (0x630, print_sm70_arm106),
-        (0x631, print_sm70_arm107),
-        (0x633, print_sm70_arm108),
-        (0x634, print_sm70_arm109),
-        (0x635, print_sm70_arm110),
+        (0x589, print_sm70_arm99),
+        (0x58c, print_sm70_arm4),
+        (0x58d, print_sm70_arm100),
+        (0x5a3, print_sm70_arm5),
+        (0x5a8, print_sm70_arm6),
+        (0x607, print_sm70_arm101),
+        (0x616, print_sm70_arm102),
+        (0x619, print_sm70_arm103),
+        (0x621, print_sm70_arm104),
+        (0x623, print_sm70_arm105),
+        (0x624, print_sm70_arm106),
+        (0x625, print_sm70_arm107),
+        (0x627, print_sm70_arm108),
+        (0x629, print_sm70_arm109),
+        (0x62a, print_sm70_arm110),
+        (0x62b, print_sm70_arm111),
+        (0x630, print_sm70_arm112),
+        (0x631, print_sm70_arm113),
+        (0x633, print_sm70_arm114),
+        (0x634, print_sm70_arm115),
+        (0x635, print_sm70_arm116),
         (0x781, print_sm70_arm1),
         (0x786, print_sm70_arm2),
         (0x788, print_sm70_arm3),
-        (0x802, print_sm70_arm111),
-        (0x803, print_sm70_arm112),
-        (0x804, print_sm70_arm113),
-        (0x805, print_sm70_arm114),
-        (0x806, print_sm70_arm115),
-        (0x807, print_sm70_arm116),
-        (0x808, print_sm70_arm117),
-        (0x809, print_sm70_arm118),
-        (0x80a, print_sm70_arm119),
-        (0x80b, print_sm70_arm120),
-        (0x80c, print_sm70_arm121),
-        (0x810, print_sm70_arm122),
-        (0x811, print_sm70_arm123),
-        (0x812, print_sm70_arm124),
-        (0x813, print_sm70_arm125),
-        (0x816, print_sm70_arm126),
-        (0x817, print_sm70_arm127),
-        (0x819, print_sm70_arm128),
-        (0x81a, print_sm70_arm129),
-        (0x81b, print_sm70_arm130),
-        (0x81c, print_sm70_arm131),
-        (0x820, print_sm70_arm132),
-        (0x823, print_sm70_arm133),
-        (0x824, print_sm70_arm134),
-        (0x825, print_sm70_arm135),
-        (0x827, print_sm70_arm136),
-        (0x828, print_sm70_arm137),
-        (0x82b, print_sm70_arm138),
-        (0x831, print_sm70_arm139),
-        (0x832, print_sm70_arm140),
-        (0x835, print_sm70_arm141),
-        (0x836, print_sm70_arm142),
-        (0x838, print_sm70_arm143),
-        (0x83e, print_sm70_arm144),
-        (0x840, print_sm70_arm145),
-        (0x845, print_sm70_arm146),
-        (0x848, print_sm70_arm147),
-        (0x882, print_sm70_arm148),
-        (0x886, print_sm70_arm149),
-        (0x887, print_sm70_arm150),
-        (0x88c, print_sm70_arm151),
-        (0x890, print_sm70_arm152),
-        (0x891, print_sm70_arm153),
-        (0x892, print_sm70_arm154),
-        (0x896, print_sm70_arm155),
-        (0x899, print_sm70_arm156),
-        (0x900, print_sm70_arm157),
-        (0x901, print_sm70_arm158),
-        (0x904, print_sm70_arm159),
-        (0x905, print_sm70_arm160),
-        (0x906, print_sm70_arm161),
-        (0x907, print_sm70_arm162),
-        (0x908, print_sm70_arm163),
-        (0x909, print_sm70_arm164),
-        (0x910, print_sm70_arm165),
-        (0x911, print_sm70_arm166),
-        (0x912, print_sm70_arm167),
-        (0x913, print_sm70_arm168),
-        (0x918, print_sm70_arm169),
-        (0x919, print_sm70_arm170),
-        (0x941, print_sm70_arm171),
-        (0x942, print_sm70_arm172),
-        (0x943, print_sm70_arm173),
-        (0x944, print_sm70_arm174),
-        (0x945, print_sm70_arm175),
-        (0x947, print_sm70_arm176),
-        (0x948, print_sm70_arm177),
-        (0x94d, print_sm70_arm178),
-        (0x950, print_sm70_arm179),
-        (0x956, print_sm70_arm180),
-        (0x981, print_sm70_arm181),
-        (0x983, print_sm70_arm182),
-        (0x984, print_sm70_arm183),
-        (0x986, print_sm70_arm184),
+        (0x78c, print_sm70_arm4),
+        (0x7a3, print_sm70_arm5),
+        (0x7a8, print_sm70_arm6),
+        (0x802, print_sm70_arm117),
+        (0x803, print_sm70_arm118),
+        (0x804, print_sm70_arm119),
+        (0x805, print_sm70_arm120),
+        (0x806, print_sm70_arm121),
+        (0x807, print_sm70_arm122),
+        (0x808, print_sm70_arm123),
+        (0x809, print_sm70_arm124),
+        (0x80a, print_sm70_arm125),
+        (0x80b, print_sm70_arm126),
+        (0x80c, print_sm70_arm127),
+        (0x810, print_sm70_arm128),
+        (0x811, print_sm70_arm129),
+        (0x812, print_sm70_arm130),
+        (0x813, print_sm70_arm131),
+        (0x816, print_sm70_arm132),
+        (0x817, print_sm70_arm133),
+        (0x819, print_sm70_arm134),
+        (0x81a, print_sm70_arm135),
+        (0x81b, print_sm70_arm136),
+        (0x81c, print_sm70_arm137),
+        (0x820, print_sm70_arm138),
+        (0x823, print_sm70_arm139),
+        (0x824, print_sm70_arm140),
+        (0x825, print_sm70_arm141),
+        (0x827, print_sm70_arm142),
+        (0x828, print_sm70_arm143),
+        (0x82b, print_sm70_arm144),
+        (0x831, print_sm70_arm145),
+        (0x832, print_sm70_arm146),
+        (0x835, print_sm70_arm147),
+        (0x836, print_sm70_arm148),
+        (0x838, print_sm70_arm149),
+        (0x83e, print_sm70_arm150),
+        (0x840, print_sm70_arm151),
+        (0x845, print_sm70_arm152),
+        (0x848, print_sm70_arm153),
+        (0x882, print_sm70_arm154),
+        (0x886, print_sm70_arm155),
+        (0x887, print_sm70_arm156),
+        (0x88c, print_sm70_arm157),
+        (0x890, print_sm70_arm158),
+        (0x891, print_sm70_arm159),
+        (0x892, print_sm70_arm160),
+        (0x896, print_sm70_arm161),
+        (0x899, print_sm70_arm162),
+        (0x900, print_sm70_arm163),
+        (0x901, print_sm70_arm164),
+        (0x904, print_sm70_arm165),
+        (0x905, print_sm70_arm166),
+        (0x906, print_sm70_arm167),
+        (0x907, print_sm70_arm168),
+        (0x908, print_sm70_arm169),
+        (0x909, print_sm70_arm170),
+        (0x910, print_sm70_arm171),
+        (0x911, print_sm70_arm172),
+        (0x912, print_sm70_arm173),
+        (0x913, print_sm70_arm174),
+        (0x918, print_sm70_arm175),
+        (0x919, print_sm70_arm176),
+        (0x941, print_sm70_arm177),
+        (0x942, print_sm70_arm178),
+        (0x943, print_sm70_arm179),
+        (0x944, print_sm70_arm180),
+        (0x945, print_sm70_arm181),
+        (0x947, print_sm70_arm182),
+        (0x948, print_sm70_arm183),
+        (0x94d, print_sm70_arm184),
+        (0x950, print_sm70_arm185),
+        (0x956, print_sm70_arm186),
+        (0x981, print_sm70_arm187),
+        (0x983, print_sm70_arm188),
+        (0x984, print_sm70_arm189),
+        (0x986, print_sm70_arm190),
         (0x988, print_sm70_arm3),
-        (0x989, print_sm70_arm185),
-        (0x9c3, print_sm70_arm186),
-        (0xa02, print_sm70_arm187),
-        (0xa03, print_sm70_arm188),
-        (0xa04, print_sm70_arm189),
-        (0xa07, print_sm70_arm190),
-        (0xa08, print_sm70_arm191),
-        (0xa09, print_sm70_arm192),
-        (0xa0a, print_sm70_arm193),
-        (0xa0b, print_sm70_arm194),
-        (0xa0c, print_sm70_arm195),
-        (0xa10, print_sm70_arm196),
-        (0xa11, print_sm70_arm197),
-        (0xa12, print_sm70_arm198),
-        (0xa13, print_sm70_arm199),
-        (0xa16, print_sm70_arm200),
-        (0xa17, print_sm70_arm201),
-        (0xa19, print_sm70_arm202),
-        (0xa1a, print_sm70_arm203),
-        (0xa1b, print_sm70_arm204),
-        (0xa1f, print_sm70_arm205),
-        (0xa20, print_sm70_arm206),
-        (0xa23, print_sm70_arm207),
-        (0xa24, print_sm70_arm208),
-        (0xa25, print_sm70_arm209),
-        (0xa26, print_sm70_arm210),
-        (0xa27, print_sm70_arm211),
-        (0xa28, print_sm70_arm212),
-        (0xa2b, print_sm70_arm213),
-        (0xa31, print_sm70_arm214),
-        (0xa32, print_sm70_arm215),
-        (0xa35, print_sm70_arm216),
-        (0xa36, print_sm70_arm217),
-        (0xa38, print_sm70_arm218),
-        (0xa3e, print_sm70_arm219),
-        (0xa40, print_sm70_arm220),
-        (0xa45, print_sm70_arm221),
-        (0xa48, print_sm70_arm222),
-        (0xab9, print_sm70_arm223),
-        (0xb00, print_sm70_arm224),
-        (0xb01, print_sm70_arm225),
-        (0xb04, print_sm70_arm226),
-        (0xb05, print_sm70_arm227),
-        (0xb06, print_sm70_arm228),
-        (0xb07, print_sm70_arm229),
-        (0xb08, print_sm70_arm230),
-        (0xb09, print_sm70_arm231),
-        (0xb10, print_sm70_arm232),
-        (0xb11, print_sm70_arm233),
-        (0xb12, print_sm70_arm234),
-        (0xb13, print_sm70_arm235),
-        (0xb48, print_sm70_arm236),
-        (0xb56, print_sm70_arm237),
+        (0x989, print_sm70_arm191),
+        (0x98c, print_sm70_arm4),
+        (0x98e, print_sm70_arm192),
+        (0x9a3, print_sm70_arm193),
+        (0x9a6, print_sm70_arm194),
+        (0x9a8, print_sm70_arm195),
+        (0x9c3, print_sm70_arm196),
+        (0xa02, print_sm70_arm197),
+        (0xa03, print_sm70_arm198),
+        (0xa04, print_sm70_arm199),
+        (0xa07, print_sm70_arm200),
+        (0xa08, print_sm70_arm201),
+        (0xa09, print_sm70_arm202),
+        (0xa0a, print_sm70_arm203),
+        (0xa0b, print_sm70_arm204),
+        (0xa0c, print_sm70_arm205),
+        (0xa10, print_sm70_arm206),
+        (0xa11, print_sm70_arm207),
+        (0xa12, print_sm70_arm208),
+        (0xa13, print_sm70_arm209),
+        (0xa16, print_sm70_arm210),
+        (0xa17, print_sm70_arm211),
+        (0xa19, print_sm70_arm212),
+        (0xa1a, print_sm70_arm213),
+        (0xa1b, print_sm70_arm214),
+        (0xa1f, print_sm70_arm215),
+        (0xa20, print_sm70_arm216),
+        (0xa23, print_sm70_arm217),
+        (0xa24, print_sm70_arm218),
+        (0xa25, print_sm70_arm219),
+        (0xa26, print_sm70_arm220),
+        (0xa27, print_sm70_arm221),
+        (0xa28, print_sm70_arm222),
+        (0xa2b, print_sm70_arm223),
+        (0xa31, print_sm70_arm224),
+        (0xa32, print_sm70_arm225),
+        (0xa35, print_sm70_arm226),
+        (0xa36, print_sm70_arm227),
+        (0xa38, print_sm70_arm228),
+        (0xa3e, print_sm70_arm229),
+        (0xa40, print_sm70_arm230),
+        (0xa45, print_sm70_arm231),
+        (0xa48, print_sm70_arm232),
+        (0xab9, print_sm70_arm233),
+        (0xb00, print_sm70_arm234),
+        (0xb01, print_sm70_arm235),
+        (0xb04, print_sm70_arm236),
+        (0xb05, print_sm70_arm237),
+        (0xb06, print_sm70_arm238),
+        (0xb07, print_sm70_arm239),
+        (0xb08, print_sm70_arm240),
+        (0xb09, print_sm70_arm241),
+        (0xb10, print_sm70_arm242),
+        (0xb11, print_sm70_arm243),
+        (0xb12, print_sm70_arm244),
+        (0xb13, print_sm70_arm245),
+        (0xb48, print_sm70_arm246),
+        (0xb56, print_sm70_arm247),
         (0xb81, print_sm70_arm1),
-        (0xb82, print_sm70_arm238),
+        (0xb82, print_sm70_arm248),
         (0xb86, print_sm70_arm2),
         (0xb88, print_sm70_arm3),
-        (0xc02, print_sm70_arm239),
-        (0xc03, print_sm70_arm240),
-        (0xc04, print_sm70_arm241),
-        (0xc07, print_sm70_arm242),
-        (0xc08, print_sm70_arm243),
-        (0xc09, print_sm70_arm244),
-        (0xc0a, print_sm70_arm245),
-        (0xc0b, print_sm70_arm246),
-        (0xc0c, print_sm70_arm247),
-        (0xc10, print_sm70_arm248),
-        (0xc11, print_sm70_arm249),
-        (0xc12, print_sm70_arm250),
-        (0xc13, print_sm70_arm251),
-        (0xc16, print_sm70_arm252),
-        (0xc17, print_sm70_arm253),
-        (0xc19, print_sm70_arm254),
-        (0xc1a, print_sm70_arm255),
-        (0xc1b, print_sm70_arm256),
-        (0xc20, print_sm70_arm257),
-        (0xc23, print_sm70_arm258),
-        (0xc24, print_sm70_arm259),
-        (0xc25, print_sm70_arm260),
-        (0xc26, print_sm70_arm261),
-        (0xc27, print_sm70_arm262),
-        (0xc28, print_sm70_arm263),
-        (0xc2b, print_sm70_arm264),
-        (0xc31, print_sm70_arm265),
-        (0xc32, print_sm70_arm266),
-        (0xc35, print_sm70_arm267),
-        (0xc36, print_sm70_arm268),
-        (0xc38, print_sm70_arm269),
-        (0xc3e, print_sm70_arm270),
-        (0xc40, print_sm70_arm271),
-        (0xc45, print_sm70_arm272),
-        (0xc48, print_sm70_arm273),
-        (0xc82, print_sm70_arm274),
-        (0xd00, print_sm70_arm275),
-        (0xd01, print_sm70_arm276),
-        (0xd04, print_sm70_arm277),
-        (0xd05, print_sm70_arm278),
-        (0xd06, print_sm70_arm279),
-        (0xd07, print_sm70_arm280),
-        (0xd08, print_sm70_arm281),
-        (0xd09, print_sm70_arm282),
-        (0xd10, print_sm70_arm283),
-        (0xd11, print_sm70_arm284),
-        (0xd12, print_sm70_arm285),
-        (0xd13, print_sm70_arm286),
+        (0xb8c, print_sm70_arm4),
+        (0xba3, print_sm70_arm5),
+        (0xba8, print_sm70_arm6),
+        (0xc02, print_sm70_arm249),
+        (0xc03, print_sm70_arm250),
+        (0xc04, print_sm70_arm251),
+        (0xc07, print_sm70_arm252),
+        (0xc08, print_sm70_arm253),
+        (0xc09, print_sm70_arm254),
+        (0xc0a, print_sm70_arm255),
+        (0xc0b, print_sm70_arm256),
+        (0xc0c, print_sm70_arm257),
+        (0xc10, print_sm70_arm258),
+        (0xc11, print_sm70_arm259),
+        (0xc12, print_sm70_arm260),
+        (0xc13, print_sm70_arm261),
+        (0xc16, print_sm70_arm262),
+        (0xc17, print_sm70_arm263),
+        (0xc19, print_sm70_arm264),
+        (0xc1a, print_sm70_arm265),
+        (0xc1b, print_sm70_arm266),
+        (0xc20, print_sm70_arm267),
+        (0xc23, print_sm70_arm268),
+        (0xc24, print_sm70_arm269),
+        (0xc25, print_sm70_arm270),
+        (0xc26, print_sm70_arm271),
+        (0xc27, print_sm70_arm272),
+        (0xc28, print_sm70_arm273),
+        (0xc2b, print_sm70_arm274),
+        (0xc31, print_sm70_arm275),
+        (0xc32, print_sm70_arm276),
+        (0xc35, print_sm70_arm277),
+        (0xc36, print_sm70_arm278),
+        (0xc38, print_sm70_arm279),
+        (0xc3e, print_sm70_arm280),
+        (0xc40, print_sm70_arm281),
+        (0xc45, print_sm70_arm282),
+        (0xc48, print_sm70_arm283),
+        (0xc82, print_sm70_arm284),
+        (0xd00, print_sm70_arm285),
+        (0xd01, print_sm70_arm286),
+        (0xd04, print_sm70_arm287),
+        (0xd05, print_sm70_arm288),
+        (0xd06, print_sm70_arm289),
+        (0xd07, print_sm70_arm290),
+        (0xd08, print_sm70_arm291),
+        (0xd09, print_sm70_arm292),
+        (0xd10, print_sm70_arm293),
+        (0xd11, print_sm70_arm294),
+        (0xd12, print_sm70_arm295),
+        (0xd13, print_sm70_arm296),
         (0xd81, print_sm70_arm1),
         (0xd86, print_sm70_arm2),
         (0xd88, print_sm70_arm3),
-        (0xe07, print_sm70_arm287),
-        (0xe16, print_sm70_arm288),
-        (0xe19, print_sm70_arm289),
-        (0xe21, print_sm70_arm290),
-        (0xe23, print_sm70_arm291),
-        (0xe24, print_sm70_arm292),
-        (0xe25, print_sm70_arm293),
-        (0xe27, print_sm70_arm294),
-        (0xe29, print_sm70_arm295),
-        (0xe2a, print_sm70_arm296),
-        (0xe2b, print_sm70_arm297),
-        (0xe30, print_sm70_arm298),
-        (0xe31, print_sm70_arm299),
-        (0xe33, print_sm70_arm300),
-        (0xe34, print_sm70_arm301),
-        (0xe35, print_sm70_arm302),
-        (0xf56, print_sm70_arm303),
+        (0xd8c, print_sm70_arm4),
+        (0xda3, print_sm70_arm5),
+        (0xda8, print_sm70_arm6),
+        (0xe07, print_sm70_arm297),
+        (0xe16, print_sm70_arm298),
+        (0xe19, print_sm70_arm299),
+        (0xe21, print_sm70_arm300),
+        (0xe23, print_sm70_arm301),
+        (0xe24, print_sm70_arm302),
+        (0xe25, print_sm70_arm303),
+        (0xe27, print_sm70_arm304),
+        (0xe29, print_sm70_arm305),
+        (0xe2a, print_sm70_arm306),
+        (0xe2b, print_sm70_arm307),
+        (0xe30, print_sm70_arm308),
+        (0xe31, print_sm70_arm309),
+        (0xe33, print_sm70_arm310),
+        (0xe34, print_sm70_arm311),
+        (0xe35, print_sm70_arm312),
+        (0xf56, print_sm70_arm313),
         (0xf81, print_sm70_arm1),
         (0xf86, print_sm70_arm2),
         (0xf88, print_sm70_arm3),
-        (0xf89, print_sm70_arm304),
+        (0xf89, print_sm70_arm314),
+        (0xf8c, print_sm70_arm4),
+        (0xfa3, print_sm70_arm5),
+        (0xfa8, print_sm70_arm6),
     ],
     print_none,
 );
@@ -9219,6 +9537,59 @@ fn print_sm70_arm3(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm70_arm4(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0x1fff87ff90000000000000001ff == 0x18c && matches!(sm, 70) => print_form:: <
+        OpAtoms, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87f39c000000000000001ff == 0x8000000000000000000018c && matches!(sm, 80
+        | 86 | 89) => print_form:: < OpAtoms, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87f31c000000000000001ff == 0x8000000000000000000018c && matches!(sm,
+        90) => print_form:: < OpAtoms, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87f390000000000000001ff == 0x18c && matches!(sm, 75) => print_form:: <
+        OpAtoms, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87f390000000000000001ff == 0x18c && matches!(sm, 80 | 86 | 89) =>
+        print_form:: < OpAtoms, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87f310000000000000001ff == 0x18c && matches!(sm, 90 | 100 | 120) =>
+        print_form:: < OpAtoms, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87f310000000000000001ff == 0x8000000000000000000018c && matches!(sm,
+        100 | 120) => return print_form:: < OpAtoms, 6 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm5(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffc00010000000000000001ff == 0x10000000000000001a3 && matches!(sm, 90 |
+        100 | 120) => return print_form:: < OpAtomgF, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm6(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff800110000000000000001ff == 0x10000000000000001a8 && matches!(sm, 90 |
+        100 | 120) => print_form:: < OpAtomg, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001ff == 0x10000000000000001a8 && matches!(sm, 70 |
+        75) => print_form:: < OpAtomg, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001ff == 0x10000000000000001a8 && matches!(sm, 80 |
+        86 | 89) => return print_form:: < OpAtomg, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm7(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x10f000000000000000202 && matches!(sm, 120)
         => print_form:: < OpMov64, 0 > (w, sm, at, out)
     );
@@ -9228,35 +9599,35 @@ fn print_sm70_arm4(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm5(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm8(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x203 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpP2r, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm6(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm9(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x204 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpR2p, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm7(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x207 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpSel, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm8(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x208 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsel, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm9(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x209 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 0 > (w, sm, at, out)
@@ -9271,21 +9642,21 @@ fn print_sm70_arm9(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm10(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x20a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFset, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm11(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x20b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsetp, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x20c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIsetp, 0 > (w, sm, at, out)
@@ -9296,7 +9667,7 @@ fn print_sm70_arm12(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x210 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIadd3, 0 > (w, sm, at, out)
@@ -9308,7 +9679,7 @@ fn print_sm70_arm13(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0xff0000000000000211 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 0 > (w, sm, at, out)
@@ -9330,28 +9701,28 @@ fn print_sm70_arm14(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm15(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x212 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpLop3, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm16(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x213 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpIabs, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm17(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x216 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPrmt, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x217 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => print_form:: < OpImnmx, 0 > (w, sm, at, out)
@@ -9366,35 +9737,35 @@ fn print_sm70_arm18(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x219 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpShf, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x21a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpSgxt, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm21(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x21b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmsk, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm22(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100000000000000000fff == 0x21f && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPlop3Sign, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x4000000000000000000220 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 0 > (w,
@@ -9402,21 +9773,21 @@ fn print_sm70_arm23(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm24(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x221 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFadd, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm25(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x223 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0x78e00000000000000000224 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 0 > (w, sm, at,
@@ -9429,7 +9800,7 @@ fn print_sm70_arm26(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000225 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 0 > (w, sm,
@@ -9442,7 +9813,7 @@ fn print_sm70_arm27(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff900ffffff0000000fff == 0x226 && matches!(sm, 70) => print_form:: <
         OpIdp4a, 3 > (w, sm, at, out)
@@ -9462,7 +9833,7 @@ fn print_sm70_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0x78000000000000000000227 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 0 > (w, sm,
@@ -9470,7 +9841,7 @@ fn print_sm70_arm29(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x228 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDmul, 0 > (w, sm, at, out)
@@ -9481,7 +9852,7 @@ fn print_sm70_arm30(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000ffffffff00000fff == 0x229 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDadd, 0 > (w, sm, at, out)
@@ -9492,7 +9863,7 @@ fn print_sm70_arm31(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x22a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDsetp, 3 > (w, sm, at, out)
@@ -9503,7 +9874,7 @@ fn print_sm70_arm32(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x22b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 0 > (w, sm, at, out)
@@ -9514,7 +9885,7 @@ fn print_sm70_arm33(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x40000000000000000230 && matches!(sm, 86 |
         89) => print_form:: < OpHadd2F32, 0 > (w, sm, at, out)
@@ -9537,7 +9908,7 @@ fn print_sm70_arm34(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x231 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 0 > (w, sm, at, out)
@@ -9556,7 +9927,7 @@ fn print_sm70_arm35(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x232 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHmul2, 0 > (w, sm, at, out)
@@ -9567,7 +9938,7 @@ fn print_sm70_arm36(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x233 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHset2, 0 > (w, sm, at, out)
@@ -9578,7 +9949,7 @@ fn print_sm70_arm37(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x234 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHsetp2, 0 > (w, sm, at, out)
@@ -9589,7 +9960,7 @@ fn print_sm70_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x235 && matches!(sm, 120) => print_form:: <
         OpIadd, 3 > (w, sm, at, out)
@@ -9616,21 +9987,21 @@ fn print_sm70_arm39(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm40(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x236 && matches!(sm, 90 | 100) => return
         print_form:: < OpViadd, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm41(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x238 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100 | 120) => return print_form:: < OpI2iSat, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeee4600ffffff0000000fff == 0x23e && matches!(sm, 80 | 86 | 89 | 90 |
         100 | 120) => print_form:: < OpF2fp, 0 > (w, sm, at, out)
@@ -9642,7 +10013,7 @@ fn print_sm70_arm42(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x240 && matches!(sm, 80) => print_form:: <
         OpHmnmx2, 0 > (w, sm, at, out)
@@ -9661,14 +10032,14 @@ fn print_sm70_arm43(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm44(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x10000000000000000245 && matches!(sm, 86 |
         89 | 90 | 100 | 120) => return print_form:: < OpI2fp, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x7e00000000000000000248 && matches!(sm, 90)
         => print_form:: < OpVimnmx, 3 > (w, sm, at, out)
@@ -9683,7 +10054,7 @@ fn print_sm70_arm45(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000000c000000000000fff == 0x80000000000000000000287 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUsel, 0 > (w, sm, at, out)
@@ -9694,7 +10065,7 @@ fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8010000c000000000000fff == 0x8000000000000000000028c && matches!(sm, 120)
         => print_form:: < OpUisetp, 4 > (w, sm, at, out)
@@ -9713,7 +10084,7 @@ fn print_sm70_arm47(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80006004000000000000fff == 0x80000000000000000000290 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUiadd3, 0 > (w, sm, at, out)
@@ -9732,7 +10103,7 @@ fn print_sm70_arm48(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80107004000000000000fff == 0x80000000000000000000291 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUlea, 0 > (w, sm, at, out)
@@ -9767,7 +10138,7 @@ fn print_sm70_arm49(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000000c000000000000fff == 0x80000000000000000000292 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUlop3, 0 > (w, sm, at, out)
@@ -9778,7 +10149,7 @@ fn print_sm70_arm50(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000100c000000000000fff == 0x80000000000000000000296 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUprmt, 0 > (w, sm, at, out)
@@ -9789,7 +10160,7 @@ fn print_sm70_arm51(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x8000000c000000000000fff == 0x80000000000000000000299 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUshf, 0 > (w, sm, at, out)
@@ -9800,7 +10171,7 @@ fn print_sm70_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1ffffffffffff00000fff == 0x2ca && matches!(sm, 90) => print_form:: <
         OpR2ur, 1 > (w, sm, at, out)
@@ -9819,49 +10190,49 @@ fn print_sm70_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm54(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x300 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFlo, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x301 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBrev, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm56(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x304 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm57(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x305 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm58(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x306 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x307 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFrnd, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) => print_form:: <
         OpMufu, 0 > (w, sm, at, out)
@@ -9876,42 +10247,42 @@ fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x309 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPopc, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x310 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x311 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x312 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x313 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFrnd64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCallAbsR, 0 > (w, sm, at, out)
@@ -9922,7 +10293,7 @@ fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCallR, 0 > (w, sm, at, out)
@@ -9933,7 +10304,7 @@ fn print_sm70_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff00ffff0fff == 0x348 && matches!(sm, 70 | 75) =>
         print_form:: < OpWarpsync, 0 > (w, sm, at, out)
@@ -9948,28 +10319,28 @@ fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffffffffffff0000fff == 0x355 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmovR, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffefffffffffff00f0ff0fff == 0x356 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmov, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8ff1ff0000000000ff0fff == 0x387 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpStl, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff1ff0000000000ff0fff == 0x388 && matches!(sm, 70) => print_form:: <
         OpSts, 1 > (w, sm, at, out)
@@ -9980,7 +10351,7 @@ fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x389 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpShfl, 0 > (w, sm, at, out)
@@ -9991,7 +10362,37 @@ fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffe7ff9000000000000000fff == 0x38d && matches!(sm, 70) => print_form:: <
+        OpAtomsCas, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffe7f39000000000000000fff == 0x38d && matches!(sm, 75 | 80 | 86 | 89) =>
+        print_form:: < OpAtomsCas, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffe7f31000000000000000fff == 0x38d && matches!(sm, 90 | 100 | 120) =>
+        return print_form:: < OpAtomsCas, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffff8011000000000000000fff == 0x10000000000000003a9 && matches!(sm, 90 |
+        100 | 120) => print_form:: < OpAtomgCas, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffff8001000000000000000fff == 0x10000000000000003a9 && matches!(sm, 70 |
+        75) => print_form:: < OpAtomgCas, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1ffff8001000000000000000fff == 0x10000000000000003a9 && matches!(sm, 80 |
+        86 | 89) => return print_form:: < OpAtomgCas, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1ffffffffffff00c00fff == 0x3c2 && matches!(sm, 75 | 80 | 86 | 89) =>
         print_form:: < OpR2ur, 0 > (w, sm, at, out)
@@ -10002,7 +10403,7 @@ fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x3c4 && matches!(sm, 80 | 86 | 89 | 90) =>
         print_form:: < OpRedux, 0 > (w, sm, at, out)
@@ -10013,14 +10414,14 @@ fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x402 && matches!(sm, 120) => return
         print_form:: < OpMov64i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLeaHi, 4 > (w, sm, at,
@@ -10033,35 +10434,35 @@ fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPrmt, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpShf, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFadd, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 4 > (w, sm, at,
@@ -10074,7 +10475,7 @@ fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDadd, 1 > (w, sm, at, out)
@@ -10085,7 +10486,7 @@ fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDsetp, 0 > (w, sm, at, out)
@@ -10096,7 +10497,7 @@ fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 4 > (w, sm, at, out)
@@ -10107,7 +10508,7 @@ fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0000000000000fff == 0x40000000000000000430 && matches!(sm, 86 |
         89) => print_form:: < OpHadd2F32, 1 > (w, sm, at, out)
@@ -10130,7 +10531,7 @@ fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x431 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 4 > (w, sm, at, out)
@@ -10149,7 +10550,7 @@ fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f0000000000000fff == 0x433 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHset2, 1 > (w, sm, at, out)
@@ -10160,7 +10561,7 @@ fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f0000000000ff0fff == 0x434 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHsetp2, 1 > (w, sm, at, out)
@@ -10171,7 +10572,7 @@ fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c000000000000000fff == 0x435 && matches!(sm, 80 | 86 | 89) =>
         print_form:: < OpHfma2Mma, 4 > (w, sm, at, out)
@@ -10182,7 +10583,7 @@ fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80100000000000000000491 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUleaHi, 2 > (w, sm, at, out)
@@ -10201,7 +10602,7 @@ fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000499 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUshf, 2 > (w, sm, at, out)
@@ -10212,7 +10613,7 @@ fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 89) => print_form:: < OpBraUp, 0 > (w, sm, at, out)
@@ -10223,7 +10624,7 @@ fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x589 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpShfl, 1 > (w, sm, at, out)
@@ -10234,42 +10635,49 @@ fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffe7131000000000000ff0fff == 0x58d && matches!(sm, 100 | 120) => return
+        print_form:: < OpAtomsCastP, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) => return
         print_form:: < OpSel64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPrmt, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpShf, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImad, 5 > (w, sm, at, out)
@@ -10280,7 +10688,7 @@ fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImadWide, 4 > (w, sm, at, out)
@@ -10292,35 +10700,35 @@ fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return print_form:: < OpImadHi, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDsetp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff080000ff00000fff == 0x40000000000000000630 && matches!(sm, 86 |
         89) => print_form:: < OpHadd2F32, 2 > (w, sm, at, out)
@@ -10343,7 +10751,7 @@ fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0x631 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 5 > (w, sm, at, out)
@@ -10362,7 +10770,7 @@ fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f080000ff00000fff == 0x633 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHset2, 2 > (w, sm, at, out)
@@ -10373,7 +10781,7 @@ fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f080000ff00ff0fff == 0x634 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHsetp2, 2 > (w, sm, at, out)
@@ -10384,7 +10792,7 @@ fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0x635 && matches!(sm, 80 | 86 | 89) =>
         print_form:: < OpHfma2Mma, 5 > (w, sm, at, out)
@@ -10395,28 +10803,28 @@ fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpMov, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff0000000000000fff == 0x803 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpP2r, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff0000000000ff0fff == 0x804 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpR2p, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpCs2r, 0 > (w, sm, at,
@@ -10428,28 +10836,28 @@ fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871fcffffffffffff000fff == 0x806 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpVote, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpSel, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsel, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 1 > (w, sm, at, out)
@@ -10464,21 +10872,21 @@ fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff0000000000000fff == 0x80a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFset, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsetp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIsetp, 1 > (w, sm, at, out)
@@ -10489,7 +10897,7 @@ fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIadd3, 1 > (w, sm, at, out)
@@ -10501,7 +10909,7 @@ fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 1 > (w, sm, at, out)
@@ -10523,28 +10931,28 @@ fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpLop3, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpIabs, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPrmt, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => print_form:: < OpImnmx, 1 > (w, sm, at, out)
@@ -10559,28 +10967,28 @@ fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpShf, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5ff0000000000000fff == 0x81a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpSgxt, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7ff0000000000000fff == 0x81b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmsk, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpPlop3, 0 > (w, sm, at, out)
@@ -10592,7 +11000,7 @@ fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 1 > (w,
@@ -10600,14 +11008,14 @@ fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 1 > (w, sm, at,
@@ -10620,7 +11028,7 @@ fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 1 > (w, sm,
@@ -10633,7 +11041,7 @@ fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 1 > (w, sm,
@@ -10641,7 +11049,7 @@ fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDmul, 1 > (w, sm, at, out)
@@ -10652,7 +11060,7 @@ fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 1 > (w, sm, at, out)
@@ -10663,7 +11071,7 @@ fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x831 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 1 > (w, sm, at, out)
@@ -10682,7 +11090,7 @@ fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0000000000000fff == 0x832 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHmul2, 1 > (w, sm, at, out)
@@ -10693,7 +11101,7 @@ fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120) => print_form:: <
         OpIadd, 4 > (w, sm, at, out)
@@ -10720,21 +11128,21 @@ fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff0000000000000fff == 0x836 && matches!(sm, 90 | 100) => return
         print_form:: < OpViadd, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x838 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100 | 120) => return print_form:: < OpI2iSat, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeee46000000000000000fff == 0x83e && matches!(sm, 80 | 86 | 89 | 90 |
         100 | 120) => print_form:: < OpF2fp, 1 > (w, sm, at, out)
@@ -10746,7 +11154,7 @@ fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff0000000000000fff == 0x840 && matches!(sm, 80) => print_form:: <
         OpHmnmx2, 1 > (w, sm, at, out)
@@ -10765,14 +11173,14 @@ fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bff00000000ff000fff == 0x10000000000000000845 && matches!(sm, 86 |
         89 | 90 | 100 | 120) => return print_form:: < OpI2fp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => print_form:: < OpVimnmx, 4 > (w, sm, at, out)
@@ -10787,7 +11195,7 @@ fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x882 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         print_form:: < OpUmov, 0 > (w, sm, at, out)
@@ -10798,7 +11206,7 @@ fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871fcffffffffffffc00fff == 0x886 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => print_form:: < OpVoteu, 0 > (w, sm, at, out)
@@ -10809,7 +11217,7 @@ fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000887 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUsel, 1 > (w, sm, at, out)
@@ -10820,7 +11228,7 @@ fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80100000000000000000fff == 0x8000000000000000000088c && matches!(sm, 120)
         => print_form:: < OpUisetp, 5 > (w, sm, at, out)
@@ -10839,7 +11247,7 @@ fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80006000000000000000fff == 0x80000000000000000000890 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUiadd3, 1 > (w, sm, at, out)
@@ -10858,7 +11266,7 @@ fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80000000000000000000891 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUlea, 1 > (w, sm, at, out)
@@ -10893,7 +11301,7 @@ fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000892 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUlop3, 1 > (w, sm, at, out)
@@ -10904,7 +11312,7 @@ fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80001000000000000000fff == 0x80000000000000000000896 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUprmt, 1 > (w, sm, at, out)
@@ -10915,7 +11323,7 @@ fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000899 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUshf, 1 > (w, sm, at, out)
@@ -10926,49 +11334,49 @@ fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFlo, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBrev, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x907 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFrnd, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) => print_form:: <
         OpMufu, 1 > (w, sm, at, out)
@@ -10983,56 +11391,56 @@ fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPopc, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x913 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFrnd64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpNop, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpS2r, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x941 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpBsync, 0 > (w, sm, at, out)
@@ -11043,7 +11451,7 @@ fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x942 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpBreak, 0 > (w, sm, at, out)
@@ -11054,7 +11462,7 @@ fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCallAbs, 0 > (w, sm, at, out)
@@ -11065,7 +11473,7 @@ fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCall, 0 > (w, sm, at, out)
@@ -11076,7 +11484,7 @@ fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff00000003fff00fff == 0x945 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpBssy, 0 > (w, sm, at, out)
@@ -11087,7 +11495,7 @@ fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpBra, 0 > (w, sm, at, out)
@@ -11110,7 +11518,7 @@ fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff00000000ffff0fff == 0x948 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpWarpsync, 2 > (w, sm, at, out)
@@ -11121,14 +11529,14 @@ fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpExit, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpRet, 2 > (w, sm, at, out)
@@ -11171,14 +11579,14 @@ fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffefffff00000000f0ff0fff == 0x956 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmov, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70)
         => print_form:: < OpLdg, 1 > (w, sm, at, out)
@@ -11205,7 +11613,7 @@ fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8ff1ff000000ff00000fff == 0x983 && matches!(sm, 70) => print_form:: <
         OpLdl, 1 > (w, sm, at, out)
@@ -11216,7 +11624,7 @@ fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffe1ff000000ff00000fff == 0x984 && matches!(sm, 70) => print_form:: <
         OpLds, 1 > (w, sm, at, out)
@@ -11231,7 +11639,7 @@ fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
         86 | 89 | 90) => print_form:: < OpStg, 2 > (w, sm, at, out)
@@ -11262,7 +11670,7 @@ fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x989 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpShfl, 2 > (w, sm, at, out)
@@ -11273,7 +11681,91 @@ fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff40001000000000000000fff == 0x100000000000000098e && matches!(sm, 70 |
+        75) => print_form:: < OpRed, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff40001000000000000000fff == 0x100000000000000098e && matches!(sm, 80 |
+        86 | 89) => print_form:: < OpRed, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff40001000000000000000fff == 0x100000000000000098e && matches!(sm, 90 |
+        100 | 120) => print_form:: < OpRed, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80001000000000000000fff == 0x8000100000000000000098e && matches!(sm,
+        90) => print_form:: < OpRed, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80001000000000000000fff == 0x8000100000000000000098e && matches!(sm,
+        100 | 120) => print_form:: < OpRed, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1dff80001000000000000000fff == 0x8000100000000000000098e && matches!(sm, 80
+        | 86 | 89) => return print_form:: < OpRed, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffc0001000000000000000fff == 0x800010000000000000009a3 && matches!(sm,
+        90) => print_form:: < OpAtomgF, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80001000000000000000fff == 0x800010000000000000009a3 && matches!(sm,
+        100 | 120) => print_form:: < OpAtomgF, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffc00010000000000000001ff == 0x10000000000000001a3 && matches!(sm, 90 |
+        100 | 120) => return print_form:: < OpAtomgF, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff40001000000000000000fff == 0x10000000000000009a6 && matches!(sm, 90 |
+        100 | 120) => print_form:: < OpRedgF, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80001000000000000000fff == 0x800010000000000000009a6 && matches!(sm,
+        90) => print_form:: < OpRedgF, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80001000000000000000fff == 0x800010000000000000009a6 && matches!(sm,
+        100 | 120) => return print_form:: < OpRedgF, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff80011000000000000000fff == 0x800010000000000000009a8 && matches!(sm,
+        90) => print_form:: < OpAtomg, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80001000000000000000fff == 0x800010000000000000009a8 && matches!(sm,
+        100 | 120) => print_form:: < OpAtomg, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1dff80001000000000000000fff == 0x800010000000000000009a8 && matches!(sm, 80
+        | 86 | 89) => print_form:: < OpAtomg, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff800110000000000000001ff == 0x10000000000000001a8 && matches!(sm, 90 |
+        100 | 120) => print_form:: < OpAtomg, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001ff == 0x10000000000000001a8 && matches!(sm, 70 |
+        75) => print_form:: < OpAtomg, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff800010000000000000001ff == 0x10000000000000001a8 && matches!(sm, 80 |
+        86 | 89) => return print_form:: < OpAtomg, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9c3 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         print_form:: < OpS2ur, 0 > (w, sm, at, out)
@@ -11284,42 +11776,42 @@ fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpMov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcffff80000ff00000fff == 0xa03 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpP2r, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcffff80000ff00ff0fff == 0xa04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpR2p, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpSel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFsel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 2 > (w, sm, at, out)
@@ -11334,28 +11826,28 @@ fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff380000ff00000fff == 0xa0a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFset, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpIsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpIadd3, 2 > (w, sm, at, out)
@@ -11366,7 +11858,7 @@ fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90) => print_form:: < OpLea, 2 > (w, sm, at, out)
@@ -11385,77 +11877,77 @@ fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpLop3, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpIabs, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPrmt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return print_form:: < OpImnmx, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpShf, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5fff80000ff00000fff == 0xa1a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpSgxt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7fff80000ff00000fff == 0xa1b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpBmsk, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8010000380000ff00000fff == 0xa1f && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPlop3Sign, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => return print_form:: < OpFmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImad, 2 > (w, sm, at, out)
@@ -11466,7 +11958,7 @@ fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImadWide, 2 > (w, sm, at, out)
@@ -11478,7 +11970,7 @@ fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff900f80000ff00000fff == 0xa26 && matches!(sm, 70) => print_form:: <
         OpIdp4a, 4 > (w, sm, at, out)
@@ -11497,28 +11989,28 @@ fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return print_form:: < OpImadHi, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 2 > (w, sm, at, out)
@@ -11537,7 +12029,7 @@ fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHmul2, 2 > (w, sm, at, out)
@@ -11548,7 +12040,7 @@ fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 89) =>
         print_form:: < OpHfma2Mma, 2 > (w, sm, at, out)
@@ -11559,21 +12051,21 @@ fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff780000ff00000fff == 0xa36 && matches!(sm, 90) => return
         print_form:: < OpViadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa38 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return print_form:: < OpI2iSat, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeee4600f80000ff00000fff == 0xa3e && matches!(sm, 80 | 86 | 89 | 90) =>
         print_form:: < OpF2fp, 2 > (w, sm, at, out)
@@ -11584,7 +12076,7 @@ fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff080000ff00000fff == 0xa40 && matches!(sm, 80) => print_form:: <
         OpHmnmx2, 2 > (w, sm, at, out)
@@ -11603,70 +12095,70 @@ fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bfff80000ffff000fff == 0x10000000000000000a45 && matches!(sm, 86 |
         89 | 90) => return print_form:: < OpI2fp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return print_form:: < OpVimnmx, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm233(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xab9 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         return print_form:: < OpUldc, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFlo, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpBrev, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2i, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpI2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFrnd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => print_form:: <
         OpMufu, 2 > (w, sm, at, out)
@@ -11681,56 +12173,56 @@ fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPopc, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm233(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2i64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpI2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff380000ffff000fff == 0xb13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFrnd64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm246(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => return print_form:: < OpWarpsync, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpBmov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 89 | 90 |
         100 | 120) => print_form:: < OpLdc, 0 > (w, sm, at, out)
@@ -11741,7 +12233,7 @@ fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120) => print_form:: < OpMov64, 1 > (w, sm, at, out)
@@ -11753,7 +12245,7 @@ fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x80000000000000000000c03 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpP2r, 3 > (w, sm, at,
@@ -11761,7 +12253,7 @@ fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x80000000000000000000c04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpR2p, 3 > (w, sm, at,
@@ -11769,7 +12261,7 @@ fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpSel, 3 > (w, sm, at,
@@ -11777,7 +12269,7 @@ fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFsel, 3 > (w, sm, at,
@@ -11785,7 +12277,7 @@ fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => print_form:: < OpFmnmx, 3 > (w, sm, at, out)
@@ -11800,7 +12292,7 @@ fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x80000000000000000000c0a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFset, 3 > (w, sm, at,
@@ -11808,7 +12300,7 @@ fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm246(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFsetp, 3 > (w, sm,
@@ -11816,7 +12308,7 @@ fn print_sm70_arm246(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIsetp, 3 > (w, sm, at, out)
@@ -11827,7 +12319,7 @@ fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIadd3, 3 > (w, sm, at, out)
@@ -11839,7 +12331,7 @@ fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 3 > (w, sm, at, out)
@@ -11859,7 +12351,7 @@ fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpLop3, 3 > (w, sm, at,
@@ -11867,7 +12359,7 @@ fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpIabs, 3 > (w, sm, at,
@@ -11875,7 +12367,7 @@ fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPrmt, 3 > (w, sm, at,
@@ -11883,7 +12375,7 @@ fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm263(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpImnmx, 3 > (w, sm, at, out)
@@ -11898,7 +12390,7 @@ fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpShf, 3 > (w, sm, at,
@@ -11906,7 +12398,7 @@ fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x80000000000000000000c1a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpSgxt, 3 > (w, sm, at,
@@ -11914,7 +12406,7 @@ fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm266(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x80000000000000000000c1b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpBmsk, 3 > (w, sm, at,
@@ -11922,7 +12414,7 @@ fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 3 > (w, sm, at,
@@ -11930,7 +12422,7 @@ fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFfma, 3 > (w, sm, at,
@@ -11938,7 +12430,7 @@ fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm269(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 3 > (w, sm, at, out)
@@ -11950,7 +12442,7 @@ fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm270(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 3 > (w, sm, at,
@@ -11963,7 +12455,7 @@ fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm271(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff100ffffff0000000fff == 0x80000000000000000000c26 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIdp4a, 2 > (w, sm, at, out)
@@ -11975,7 +12467,7 @@ fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm272(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 3 > (w, sm,
@@ -11983,7 +12475,7 @@ fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm263(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDmul, 3 > (w, sm, at, out)
@@ -11994,7 +12486,7 @@ fn print_sm70_arm263(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm274(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDfma, 3 > (w, sm, at, out)
@@ -12005,7 +12497,7 @@ fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm275(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => print_form:: < OpHfma2, 3 > (w, sm, at, out)
@@ -12024,7 +12516,7 @@ fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm266(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm276(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpHmul2, 3 > (w, sm, at, out)
@@ -12035,7 +12527,7 @@ fn print_sm70_arm266(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120) => print_form:: < OpIadd, 5 > (w, sm, at, out)
@@ -12062,14 +12554,14 @@ fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x80000000000000000000c36 && matches!(sm, 90
         | 100) => return print_form:: < OpViadd, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm269(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c38 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2iSat, 3 > (w, sm,
@@ -12077,7 +12569,7 @@ fn print_sm70_arm269(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm270(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm280(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeee4600ffffff0000000fff == 0x80000000000000000000c3e && matches!(sm, 80
         | 86 | 89 | 90 | 100 | 120) => print_form:: < OpF2fp, 3 > (w, sm, at, out)
@@ -12089,7 +12581,7 @@ fn print_sm70_arm270(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm271(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm281(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x80000000000000000000c40 && matches!(sm,
         80) => print_form:: < OpHmnmx2, 3 > (w, sm, at, out)
@@ -12108,14 +12600,14 @@ fn print_sm70_arm271(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm272(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x80010000000000000000c45 && matches!(sm, 86
         | 89 | 90 | 100 | 120) => return print_form:: < OpI2fp, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => print_form:: < OpVimnmx, 6 > (w, sm, at, out)
@@ -12130,7 +12622,7 @@ fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm274(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c82 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUmov, 2 > (w, sm, at, out)
@@ -12141,7 +12633,7 @@ fn print_sm70_arm274(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm275(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm285(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFlo, 3 > (w, sm, at,
@@ -12149,7 +12641,7 @@ fn print_sm70_arm275(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm276(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm286(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpBrev, 3 > (w, sm, at,
@@ -12157,7 +12649,7 @@ fn print_sm70_arm276(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm287(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2f, 3 > (w, sm, at,
@@ -12165,7 +12657,7 @@ fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm288(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2i, 3 > (w, sm, at,
@@ -12173,7 +12665,7 @@ fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2f, 3 > (w, sm, at,
@@ -12181,7 +12673,7 @@ fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm280(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm290(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFrnd, 3 > (w, sm, at,
@@ -12189,7 +12681,7 @@ fn print_sm70_arm280(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm281(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm291(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpMufu, 6 > (w, sm, at, out)
@@ -12200,7 +12692,7 @@ fn print_sm70_arm281(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm292(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPopc, 3 > (w, sm, at,
@@ -12208,7 +12700,7 @@ fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm293(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2f64, 3 > (w, sm,
@@ -12216,7 +12708,7 @@ fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm294(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2i64, 3 > (w, sm,
@@ -12224,7 +12716,7 @@ fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm285(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2f64, 3 > (w, sm,
@@ -12232,7 +12724,7 @@ fn print_sm70_arm285(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm286(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x80000000000000000000d13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFrnd64, 3 > (w, sm,
@@ -12240,14 +12732,14 @@ fn print_sm70_arm286(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm287(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm297(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120) => return print_form:: < OpSel64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm288(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm298(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPrmt, 6 > (w, sm, at,
@@ -12255,7 +12747,7 @@ fn print_sm70_arm288(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm299(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpShf, 6 > (w, sm, at,
@@ -12263,7 +12755,7 @@ fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm290(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFadd, 3 > (w, sm, at,
@@ -12271,7 +12763,7 @@ fn print_sm70_arm290(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm291(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFfma, 6 > (w, sm, at,
@@ -12279,7 +12771,7 @@ fn print_sm70_arm291(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm292(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 6 > (w, sm, at, out)
@@ -12291,7 +12783,7 @@ fn print_sm70_arm292(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm293(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm303(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 5 > (w, sm, at,
@@ -12304,7 +12796,7 @@ fn print_sm70_arm293(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm294(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm304(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 5 > (w, sm,
@@ -12312,7 +12804,7 @@ fn print_sm70_arm294(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm305(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDadd, 3 > (w, sm, at, out)
@@ -12323,7 +12815,7 @@ fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDsetp, 2 > (w, sm, at, out)
@@ -12334,7 +12826,7 @@ fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm297(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDfma, 6 > (w, sm, at, out)
@@ -12345,7 +12837,7 @@ fn print_sm70_arm297(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm298(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm308(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 89) => print_form:: < OpHadd2F32, 3 > (w, sm, at, out)
@@ -12368,7 +12860,7 @@ fn print_sm70_arm298(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm299(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm309(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => print_form:: < OpHfma2, 6 > (w, sm, at, out)
@@ -12387,7 +12879,7 @@ fn print_sm70_arm299(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm310(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x80000000000000000000e33 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpHset2, 3 > (w, sm, at, out)
@@ -12398,7 +12890,7 @@ fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm311(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x80000000000000000000e34 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpHsetp2, 3 > (w, sm, at, out)
@@ -12409,7 +12901,7 @@ fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm312(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 89) => print_form:: < OpHfma2Mma, 6 > (w, sm, at, out)
@@ -12420,14 +12912,14 @@ fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm303(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm313(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmov, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm304(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm314(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpShfl, 3 > (w, sm, at, out)
@@ -12465,8 +12957,121 @@ pub const FORMS: &[FormInfo] = &[
         [GPR, GPR]
     ),
     form_info!(
-        "atoms", "fixed", 0, Sm50, [50, 52, 60], 0xff00000000000000, 0xec00000000000000,
-        0, 0, [GPR, GPR]
+        "atomg", "fixed", 0, Sm70, [70, 75], 0x1fff800010000000000000001ff,
+        0x10000000000000001a8, 0xff0000000000000000, 0xff0000000000000000, [GPR, GPR,
+        NONE]
+    ),
+    form_info!(
+        "atomg", "fixed", 1, Sm70, [80, 86, 89], 0x1fff800010000000000000001ff,
+        0x10000000000000001a8, 0xff0000000000000000, 0xff0000000000000000, [GPR, GPR,
+        NONE]
+    ),
+    form_info!(
+        "atomg", "fixed", 2, Sm70, [80, 86, 89], 0x1dff80001000000000000000fff,
+        0x800010000000000000009a8, 0, 0, [GPR, GPR, UGPR]; (80..= 89,
+        [(0x20000000800000000000000000, 0x800000000000000000)], 0, 0x3f0000000000000000,
+        0x40000000000000000), (80..= 89, [(0x200000008000000000ff000000, 0xff000000)], 0,
+        0x400000000000000000, 0x400000000000000000)
+    ),
+    form_info!(
+        "atomg", "fixed", 3, Sm70, [90, 100, 120], 0x1fff800110000000000000001ff,
+        0x10000000000000001a8, 0xff0000000000000000, 0xff0000000000000000, [GPR, GPR,
+        NONE]
+    ),
+    form_info!(
+        "atomg", "fixed", 4, Sm70, [90], 0x1fff80011000000000000000fff,
+        0x800010000000000000009a8, 0, 0, [GPR, GPR, UGPR]; (90..= 90,
+        [(0x8000000000ff000000, 0xff000000)], 0, 0x400000000000000000,
+        0x400000000000000000)
+    ),
+    form_info!(
+        "atomg", "fixed", 5, Sm70, [100, 120], 0x1fff80001000000000000000fff,
+        0x800010000000000000009a8, 0, 0, [GPR, GPR, UGPR]; (100..= 120,
+        [(0x100000000000ff000000, 0xff000000)], 0, 0x8000000000000000,
+        0x8000000000000000)
+    ),
+    form_info!(
+        "atomg_cas", "fixed", 0, Sm70, [70, 75], 0x1ffff8001000000000000000fff,
+        0x10000000000000003a9, 0, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "atomg_cas", "fixed", 1, Sm70, [80, 86, 89], 0x1ffff8001000000000000000fff,
+        0x10000000000000003a9, 0, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "atomg_cas", "fixed", 2, Sm70, [90, 100, 120], 0x1ffff8011000000000000000fff,
+        0x10000000000000003a9, 0, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "atomg_f", "fixed", 0, Sm70, [90, 100, 120], 0x1fffc00010000000000000001ff,
+        0x10000000000000001a3, 0xff0000000000000000, 0xff0000000000000000, [GPR, GPR,
+        NONE]
+    ),
+    form_info!(
+        "atomg_f", "fixed", 1, Sm70, [90], 0x1fffc0001000000000000000fff,
+        0x800010000000000000009a3, 0, 0, [GPR, GPR, UGPR]; (90..= 90,
+        [(0x8000000000ff000000, 0xff000000)], 0, 0x400000000000000000,
+        0x400000000000000000)
+    ),
+    form_info!(
+        "atomg_f", "fixed", 2, Sm70, [100, 120], 0x1fff80001000000000000000fff,
+        0x800010000000000000009a3, 0, 0, [GPR, GPR, UGPR]; (100..= 120,
+        [(0x400000000000000ff000000, 0xff000000)], 0, 0x8000000000000000,
+        0x8000000000000000)
+    ),
+    form_info!(
+        "atoms", "fixed", 0, Sm70, [75], 0x1fff87f390000000000000001ff, 0x18c,
+        0xff0000000000000000, 0xff0000000000000000, [GPR, GPR, NONE]; (75..= 75,
+        [(0xff000e00, 0xff000200)], 0, 0xc0000000000000000000, 0)
+    ),
+    form_info!(
+        "atoms", "fixed", 1, Sm70, [70], 0x1fff87ff90000000000000001ff, 0x18c,
+        0xff0000000000000000, 0xff0000000000000000, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "atoms", "fixed", 2, Sm70, [80, 86, 89], 0x1fff87f390000000000000001ff, 0x18c,
+        0xff0000000000000000, 0, [GPR, GPR, NONE]; (80..= 89, [(0xff000e00, 0xff000200)],
+        0, 0xc0000000000000000000, 0)
+    ),
+    form_info!(
+        "atoms", "fixed", 3, Sm70, [80, 86, 89], 0x1fff87f39c000000000000001ff,
+        0x8000000000000000000018c, 0, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "atoms", "fixed", 4, Sm70, [90, 100, 120], 0x1fff87f310000000000000001ff, 0x18c,
+        0xff0000000000000000, 0, [GPR, GPR, NONE]; (90..= 120, [(0xff000e00,
+        0xff000200)], 0, 0xc0000000000000000000, 0)
+    ),
+    form_info!(
+        "atoms", "fixed", 5, Sm70, [90], 0x1fff87f31c000000000000001ff,
+        0x8000000000000000000018c, 0, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "atoms", "fixed", 6, Sm70, [100, 120], 0x1fff87f310000000000000001ff,
+        0x8000000000000000000018c, 0, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "atoms_cas", "fixed", 0, Sm70, [75, 80, 86, 89], 0x1fffe7f39000000000000000fff,
+        0x38d, 0, 0, [GPR, GPR, GPR]; (75..= 89, [(0xff000000, 0xff000000)], 0,
+        0xc0000000000000000000, 0)
+    ),
+    form_info!(
+        "atoms_cas", "fixed", 1, Sm70, [70], 0x1fffe7ff9000000000000000fff, 0x38d, 0, 0,
+        [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "atoms_cas", "fixed", 2, Sm70, [90, 100, 120], 0x1fffe7f31000000000000000fff,
+        0x38d, 0, 0, [GPR, GPR, GPR]; (90..= 120, [(0xff000000, 0xff000000)], 0,
+        0xc0000000000000000000, 0)
+    ),
+    form_info!(
+        "atoms_cast_p", "fixed", 0, Sm70, [100, 120], 0x1fffe7131000000000000ff0fff,
+        0x58d, 0, 0, [GPR, GPR, GPR]; (100..= 120, [(0xff000000, 0xff000000)], 0,
+        0xc0000000000000000000, 0)
+    ),
+    form_info!(
+        "atoms_sm50", "fixed", 0, Sm50, [50, 52, 60], 0xff00000000000000,
+        0xec00000000000000, 0, 0, [GPR, GPR]
     ),
     form_info!(
         "bfe", "r", 0, Sm50, [50, 52, 60], 0xfffe007ff0000000, 0x5c00000000000000,
@@ -15766,16 +16371,64 @@ pub const FORMS: &[FormInfo] = &[
         0x10000000000000000002ca, 0, 0, [GPR]
     ),
     form_info!(
-        "red", "fixed", 0, Sm50, [50], 0xfff8000000000000, 0xebf8000000000000,
+        "red", "fixed", 0, Sm70, [70, 75], 0x1fff40001000000000000000fff,
+        0x100000000000000098e, 0xe00ff0000000000ff0000, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "red", "fixed", 1, Sm70, [80, 86, 89], 0x1fff40001000000000000000fff,
+        0x100000000000000098e, 0xe00ff0000000000ff0000, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "red", "fixed", 2, Sm70, [80, 86, 89], 0x1dff80001000000000000000fff,
+        0x8000100000000000000098e, 0xe00400000000000ff0000, 0, [GPR, GPR, UGPR]; (80..=
+        89, [(0x20000000800000000000000000, 0x800000000000000000)], 0,
+        0x3f0000000000000000, 0x40000000000000000), (80..= 89,
+        [(0x200000008000000000ff000000, 0xff000000)], 0, 0x40000000000000000000000,
+        0x40000000000000000000000)
+    ),
+    form_info!(
+        "red", "fixed", 3, Sm70, [90, 100, 120], 0x1fff40001000000000000000fff,
+        0x100000000000000098e, 0xe10ff0000000000ff0000, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "red", "fixed", 4, Sm70, [90], 0x1fff80001000000000000000fff,
+        0x8000100000000000000098e, 0xe10400000000000ff0000, 0, [GPR, GPR, UGPR]; (90..=
+        90, [(0x8000000000ff000000, 0xff000000)], 0, 0x40000000000000000000000,
+        0x40000000000000000000000)
+    ),
+    form_info!(
+        "red", "fixed", 5, Sm70, [100, 120], 0x1fff80001000000000000000fff,
+        0x8000100000000000000098e, 0xc10000000000000ff0000, 0, [GPR, GPR, UGPR]; (100..=
+        120, [(0x2000000000000ff000000, 0xff000000)], 0, 0x40000000000000000000000,
+        0x40000000000000000000000)
+    ),
+    form_info!(
+        "red_sm50", "fixed", 0, Sm50, [50], 0xfff8000000000000, 0xebf8000000000000,
         0x600000c000000, 0, [GPR, GPR]
     ),
     form_info!(
-        "red", "fixed", 1, Sm50, [52], 0xfff8000000000000, 0xebf8000000000000,
+        "red_sm50", "fixed", 1, Sm50, [52], 0xfff8000000000000, 0xebf8000000000000,
         0x600000c000000, 0, [GPR, GPR]
     ),
     form_info!(
-        "red", "fixed", 2, Sm50, [60], 0xfff8000000000000, 0xebf8000000000000,
+        "red_sm50", "fixed", 2, Sm50, [60], 0xfff8000000000000, 0xebf8000000000000,
         0x600000c000000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "redg_f", "fixed", 0, Sm70, [90, 100, 120], 0x1fff40001000000000000000fff,
+        0x10000000000000009a6, 0xe00ff0000000000ff0000, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "redg_f", "fixed", 1, Sm70, [90], 0x1fff80001000000000000000fff,
+        0x800010000000000000009a6, 0xe00400000000000ff0000, 0, [GPR, GPR, UGPR]; (90..=
+        90, [(0x8000000000ff000000, 0xff000000)], 0, 0x40000000000000000000000,
+        0x40000000000000000000000)
+    ),
+    form_info!(
+        "redg_f", "fixed", 2, Sm70, [100, 120], 0x1fff80001000000000000000fff,
+        0x800010000000000000009a6, 0xc00000000000000ff0000, 0, [GPR, GPR, UGPR]; (100..=
+        120, [(0x2000000000000ff000000, 0xff000000)], 0, 0x40000000000000000000000,
+        0x40000000000000000000000)
     ),
     form_info!(
         "redux", "fixed", 0, Sm70, [80, 86, 89, 90], 0x80000000000000000000fff, 0x3c4,
@@ -16542,7 +17195,13 @@ pub const FORMS: &[FormInfo] = &[
     ),
 ];
 include!(concat!(env!("OUT_DIR"), "/", "op_atom.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_atomg.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_atomg_cas.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_atomg_f.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_atoms.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_atoms_cas.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_atoms_cast_p.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_atoms_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bfe.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bfi.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bmov.rs"));
@@ -16673,6 +17332,8 @@ include!(concat!(env!("OUT_DIR"), "/", "op_r2p.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_r2ur.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_r2ur_or.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_red.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_red_sm50.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_redg_f.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_redux.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ret.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ret_abs.rs"));
