@@ -361,7 +361,8 @@ fn mem_address(
                     .map(|c| (mf.bits.mask(), mf.bits.place(u128::from(c)))),
                 None => Some((0, 0)),
             };
-            if let (Some((rm, rv)), Some((w, wf)), Some(bf)) = (reg_mode, width, reg_field(m.base)) {
+            if let (Some((rm, rv)), Some((w, wf)), Some(bf)) = (reg_mode, width, reg_field(m.base))
+            {
                 let Some(none) = code_of(wf, w, &|v| v.text.is_empty()) else {
                     continue;
                 };
