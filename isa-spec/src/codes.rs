@@ -75,6 +75,7 @@ codes! {
     S0904 Error "a fold type mismatch (e.g. a number for a predicate, `u32 + u64`)";
     S0905 Error "a fold expression in a basic (escaped) string";
     S0908 Error "a fold with `cc_out` but no `writes_cc`";
+    S0909 Error "a fold marked `inexact` that also gives expressions";
     S0906 Error "an unknown name, enum value, helper or method in a fold";
     S0907 Warning "a fold that covers only some destinations";
     S1001 Error "an unknown family, or an SM range outside it";

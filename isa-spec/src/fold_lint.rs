@@ -1064,6 +1064,10 @@ fn syn_error(report: &mut Report, fe: &FoldExpr, base: isize, e: syn::Error) {
 /// (conditions see modifiers, `let` adds locals, destinations see all),
 /// and the fold gives every destination or none.
 fn check_fold(op: &Op, fold: &Fold, enums: &HashMap<String, Vec<String>>, report: &mut Report) {
+    if let Some(why) = &fold.inexact {
+        check_inexact_alone(fold, why, report);
+        return;
+    }
     let mut scope = base_scope(op);
     check_fold_conditions(op, fold, &scope, enums, report);
     // The carry read is in scope everywhere after the checks above.
@@ -1083,6 +1087,26 @@ fn check_fold(op: &Op, fold: &Fold, enums: &HashMap<String, Vec<String>>, report
         }
     }
     check_every_dst_folded(op, fold, report);
+}
+
+/// An `inexact` fold says the op never folds: it gives no expression
+/// (S0909 at the first one it gives).
+fn check_inexact_alone(fold: &Fold, why: &FoldExpr, report: &mut Report) {
+    let given = [&fold.lets, &fold.refuse, &fold.reads_cc, &fold.writes_cc, &fold.cc_out]
+        .into_iter()
+        .chain(fold.dsts.iter())
+        .flatten()
+        .min_by_key(|e| e.loc.span.start);
+    if let Some(e) = given {
+        report.push(
+            Diagnostic::error(
+                Code::S0909,
+                "a fold marked `inexact` gives no expressions: the op never folds",
+            )
+            .at(e.loc.clone())
+            .also(why.loc.clone(), "marked inexact here"),
+        );
+    }
 }
 
 /// The conditions asked before the fold runs: `refuse` (sources and

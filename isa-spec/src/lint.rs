@@ -77,14 +77,15 @@ fn check_op(spec: &Spec, op: &Op, report: &mut Report) {
     for (i, m) in op.modifiers.iter().enumerate() {
         check_modifier_encoded(spec, op, i, m, report);
     }
-    if op.class == "alu" && op.fold.is_empty() && op.fold_family.is_empty() && !op.dsts.is_empty() {
+    let inexact = op.fold.inexact.is_some();
+    if op.class == "alu" && op.fold.is_empty() && !inexact && op.fold_family.is_empty() && !op.dsts.is_empty() {
         report.push(
             Diagnostic::warning(
                 Code::S1201,
                 format!("ALU op `{}` has no fold semantics", op.name),
             )
             .at(op.loc.clone())
-            .help("add a [fold] table with one Rust expression per destination"),
+            .help("add a [fold] table with one Rust expression per destination, or `inexact = \"why\"` when the result is not an exact function of the sources"),
         );
     }
 }

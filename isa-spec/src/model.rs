@@ -529,6 +529,10 @@ pub struct Fold {
     pub cc_out: Option<FoldExpr>,
     /// Expression per destination, in destination order (None: no fold).
     pub dsts: Vec<Option<FoldExpr>>,
+    /// `inexact`: why the op has no fold (its result is not an exact
+    /// function of its sources: an approximation, or a condition the
+    /// hardware does not document). Such an op never folds, by decision.
+    pub inexact: Option<FoldExpr>,
 }
 
 impl Fold {

@@ -1067,8 +1067,16 @@ fn resolve_fold(cx: &mut Ctx, op: &Op, t: &BTreeMap<S<String>, S<String>>) -> Fo
         writes_cc: None,
         cc_out: None,
         dsts: vec![None; op.dsts.len()],
+        inexact: None,
     };
     for (k, v) in t {
+        if k.get_ref() == "inexact" {
+            fold.inexact = Some(FoldExpr {
+                text: v.get_ref().clone(),
+                loc: cx.inner_loc(v),
+            });
+            continue;
+        }
         if !cx.text[v.span()].starts_with('\'') {
             cx.err(
                 Code::S0905,
