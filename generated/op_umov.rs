@@ -33,7 +33,8 @@ impl OpUmov {
             (SrcKind::Imm(_),) if smb & 0x1f0 != 0 => Some(0),
             (SrcKind::Imm(_),) if smb & 0x600 != 0 => Some(1),
             (reg!(UGpr),) if smb & 0x1f0 != 0 => Some(2),
-            (reg!(UGpr),) if smb & 0x600 != 0 => Some(3),
+            (reg!(UGpr),) if smb & 0x200 != 0 => Some(3),
+            (reg!(UGpr),) if smb & 0x400 != 0 => Some(4),
             _ => None,
         }
     }
@@ -74,12 +75,25 @@ impl OpUmov {
         w |= u128::from(c.guard.not) << 15;
         Ok(w)
     }
-    /// Form `fixed` on SM [100, 120] (isa-spec/spec/ops/umov.toml:65; form at isa-spec/spec/ops/umov.toml:65).
+    /// Form `fixed` on SM [100] (isa-spec/spec/ops/umov.toml:65; form at isa-spec/spec/ops/umov.toml:65).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
         let mut w: u128 = 0x80000000000000000000c82
             | (c.raw & 0x1fff7ffffffffffff00ff000000);
+        w |= uguard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::UGpr, 8u32, sm)? << 16;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
+        w |= ctrl_field::<E>(Self::NAME, c.ctrl, 23u32)? << 105;
+        w |= u128::from(c.guard.not) << 15;
+        Ok(w)
+    }
+    /// Form `fixed` on SM [120] (isa-spec/spec/ops/umov.toml:76; form at isa-spec/spec/ops/umov.toml:76).
+    #[inline(always)]
+    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        let mut w: u128 = 0x80000000000000000000c82
+            | (c.raw & 0x1fff7feffffffffff00ff000000);
         w |= uguard_field::<E>(Self::NAME, &c.guard, 3u32, sm)? << 12;
         w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::UGpr, 8u32, sm)? << 16;
         w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::UGpr, 8u32, sm)? << 32;
@@ -131,6 +145,17 @@ impl OpUmov {
         let raw = w & 0x1fff7ffffffffffff00ff000000;
         Some((o, Common { guard, ctrl, raw }))
     }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/umov.toml:76; form at isa-spec/spec/ops/umov.toml:76).
+    #[inline(always)]
+    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::UGpr, bits(w, 16, 8), 255)?;
+        let b = Src::reg(reg_below(RegFile::UGpr, bits(w, 32, 8), 255)?);
+        let o = Self { d, b };
+        let guard = uguard_of(bits(w, 12, 3), bit(w, 15));
+        let ctrl = bits(w, 105, 23) as u32;
+        let raw = w & 0x1fff7feffffffffff00ff000000;
+        Some((o, Common { guard, ctrl, raw }))
+    }
     /// Parse one tokenized line of syntax `UMOV` (isa-spec/spec/ops/umov.toml:23); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["UMOV"]])?;
@@ -160,12 +185,13 @@ impl MemOp for OpUmov {}
 impl Encode for OpUmov {
     const NAME: &'static str = "umov";
     encode_by_form!(
-        0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3; [b]
+        0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3, 4 : =>
+        encode_f4; [b]
     );
 }
 /// Spec: isa-spec/spec/ops/umov.toml:10.
 impl Forms for OpUmov {
-    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3);
+    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4);
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
