@@ -5,7 +5,7 @@
 //! generated legalizer produces. A new op is covered without touching this.
 
 use nak::isa::{self, Encode, FORMS, Legalize, Op};
-use nak::runtime::instr::{Common, ValueType};
+use nak::runtime::instr::{Common, FormInfo, ValueType};
 use nak::runtime::legalize_support::{LegalizeCx, LegalizeError};
 use nak::runtime::operand::{Reg, RegFile, SlotKind, Src};
 
@@ -81,19 +81,19 @@ fn some_kind_encodes(op: Op, i: usize, ty: ValueType, default: Option<Src>, sm: 
 
 /// Pairs of sources (i, j) that some form tied (one register read as
 /// both) and no form takes as two registers of their own.
-fn shared_register_pairs(forms: &[&nak::runtime::instr::FormInfo], n: usize) -> Vec<(usize, usize)> {
-    let is_reg = |k: Option<SlotKind>| !matches!(k, None | Some(SlotKind::Imm) | Some(SlotKind::CBuf));
+fn shared_register_pairs(forms: &[&FormInfo], n: usize) -> Vec<(usize, usize)> {
+    let is_reg = |k: Option<SlotKind>| !matches!(k, None | Some(SlotKind::Imm | SlotKind::CBuf));
     let mut out = Vec::new();
     for i in 0..n {
-        for j in 0..n {
-            let tied = |f: &&&nak::runtime::instr::FormInfo| {
+        for j in i + 1..n {
+            let tied = |f: &FormInfo| {
                 f.tied.contains(&(i as u8, j as u8)) || f.tied.contains(&(j as u8, i as u8))
             };
-            let some_tie = forms.iter().any(|f| tied(&f));
+            let some_tie = forms.iter().any(|f| tied(f));
             let apart = forms
                 .iter()
-                .any(|f| !tied(&f) && is_reg(f.srcs[i]) && is_reg(f.srcs[j]));
-            if i < j && some_tie && !apart {
+                .any(|f| !tied(f) && is_reg(f.srcs[i]) && is_reg(f.srcs[j]));
+            if some_tie && !apart {
                 out.push((i, j));
             }
         }
