@@ -179,8 +179,8 @@ fn legalize_then_encode_succeeds_for_every_operand_kind() {
                 // registers have no form.
                 if shared.iter().any(|&(i, j)| {
                     o.src(i) != o.src(j)
-                        && !imm_in_place(op, o.src(i), i, j, sm)
-                        && !imm_in_place(op, o.src(j), j, i, sm)
+                        && !imm_in_place(op, *o.src(i), i, j, sm)
+                        && !imm_in_place(op, *o.src(j), j, i, sm)
                 }) {
                     continue;
                 }
