@@ -809,7 +809,10 @@ pub fn form_tables(spec: &Spec) -> TokenStream {
             // Sources tied to another source (one register field for both).
             let tied = (!f.form.tied_src.is_empty()).then(|| {
                 let pairs = f.form.tied_src.iter().map(|&(a, b)| {
-                    let (a, b) = (Literal::u8_unsuffixed(a as u8), Literal::u8_unsuffixed(b as u8));
+                    let (a, b) = (
+                        Literal::u8_unsuffixed(a as u8),
+                        Literal::u8_unsuffixed(b as u8),
+                    );
                     quote!((#a, #b))
                 });
                 quote!(.with_tied(&[#(#pairs),*]))

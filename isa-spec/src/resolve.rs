@@ -2293,10 +2293,7 @@ fn tied_pairs(
             (_, None, _) => cx.err(
                 Code::S0601,
                 dn,
-                format!(
-                    "`{}` is not a destination or another source",
-                    dn.get_ref()
-                ),
+                format!("`{}` is not a destination or another source", dn.get_ref()),
             ),
         }
     }
