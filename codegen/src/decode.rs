@@ -128,6 +128,10 @@ fn decode_dsts(spec: &Spec, op: &Op, form: &Form) -> Vec<TokenStream> {
 /// slot for it.
 fn decode_src(spec: &Spec, op: &Op, form: &Form, i: usize) -> Option<TokenStream> {
     let k = form.src_kinds[i]?;
+    // A source tied to another is that source's value.
+    if let Some(&(_, j)) = form.tied_src.iter().find(|&&(si, _)| si == i) {
+        return decode_src(spec, op, form, j);
+    }
     Some(match k {
         SlotKindClass::Imm => {
             let f = find(
@@ -802,8 +806,19 @@ pub fn form_tables(spec: &Spec) -> TokenStream {
             let id = Literal::u8_unsuffixed(f.id as u8);
             let kinds = f.form.src_kinds.iter().map(|k| slot_const(*k));
             let hidden = crate::hidden::hidden_rows(spec, op, f.form).map(|rows| quote!(; #rows));
+            // Sources tied to another source (one register field for both).
+            let tied = (!f.form.tied_src.is_empty()).then(|| {
+                let pairs = f.form.tied_src.iter().map(|&(a, b)| {
+                    let (a, b) = (
+                        Literal::u8_unsuffixed(a as u8),
+                        Literal::u8_unsuffixed(b as u8),
+                    );
+                    quote!((#a, #b))
+                });
+                quote!(.with_tied(&[#(#pairs),*]))
+            });
             rows.push(quote! {
-                form_info!(#name, #form, #id, #fam, [#(#sms),*], #m, #v, #u, #canon, [#(#kinds),*] #hidden)
+                form_info!(#name, #form, #id, #fam, [#(#sms),*], #m, #v, #u, #canon, [#(#kinds),*] #hidden) #tied
             });
         }
     }

@@ -193,6 +193,7 @@ fn encode_checks(spec: &Spec, op: &Op, f: &FormRef) -> Vec<TokenStream> {
         let a = has(&|t| *t == FieldTarget::SrcAbs(i));
         let no = has(&|t| *t == FieldTarget::SrcNot(i));
         let encoded = f.form.tied.iter().any(|&(si, _)| si == i)
+            || f.form.tied_src.iter().any(|&(si, _)| si == i)
             || has(
                 &|t| matches!(t, FieldTarget::SrcReg { idx, .. } | FieldTarget::SrcImm { idx, .. } | FieldTarget::SrcCbuf { idx, .. } if *idx == i),
             );
@@ -200,6 +201,11 @@ fn encode_checks(spec: &Spec, op: &Op, f: &FormRef) -> Vec<TokenStream> {
             let d = field(&op.dsts[di].name);
             let dname = &op.dsts[di].name;
             checks.push(quote!(if { self.#fld.kind } != SrcKind::Reg(self.#d) { return Err(E::fail(Self::NAME, format_args!("{} must be the register of {} on SM{}", #sname, #dname, sm))); }));
+        }
+        if let Some(&(_, j)) = f.form.tied_src.iter().find(|&&(si, _)| si == i) {
+            let o = field(&op.srcs[j].name);
+            let oname = &op.srcs[j].name;
+            checks.push(quote!(if { self.#fld.kind } != { self.#o.kind } { return Err(E::fail(Self::NAME, format_args!("{} must be {} on SM{} (one register for both)", #sname, #oname, sm))); }));
         }
         // A source this form does not encode must hold its default
         // (modifiers included).

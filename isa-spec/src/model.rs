@@ -852,6 +852,10 @@ pub struct Form {
     /// (source, destination) pairs: the source is the destination's
     /// register (`tied`), encoded by the destination's field.
     pub tied: Vec<(usize, usize)>,
+    /// (source, source) pairs: the first source is the second one (one
+    /// register field read as both; Volta's `BAR.SYNC R3, R3`), no bits
+    /// of its own.
+    pub tied_src: Vec<(usize, usize)>,
     /// Where the op file states this form: its encoding's `opcode` key for
     /// a preset form, the encoding itself otherwise. Diagnostics about the
     /// form point here, at the line the person edits.

@@ -2036,6 +2036,7 @@ struct EncodingParts<'a> {
     reuse_over: BTreeMap<String, Option<u32>>,
     not_all: Vec<NotAll>,
     tied: Vec<(usize, usize)>,
+    tied_src: Vec<(usize, usize)>,
     /// The op's own `fields`, and each form's `form.<name>` fields.
     op_fields: Vec<Field>,
     per_form: BTreeMap<String, Vec<Field>>,
@@ -2059,11 +2060,17 @@ impl EncodingParts<'_> {
         Form {
             name,
             sms,
-            src_kinds: tie_kinds(src_kinds_of(self.op, &fields), &fields, &self.tied),
+            src_kinds: tie_kinds(
+                src_kinds_of(self.op, &fields),
+                &fields,
+                &self.tied,
+                &self.tied_src,
+            ),
             reuse: reuse_of(self.op, self.fam(), &fields, &self.reuse_over),
             fields,
             not_all: self.not_all.clone(),
             tied: self.tied.clone(),
+            tied_src: self.tied_src.clone(),
             loc,
             preset_loc,
         }
@@ -2082,6 +2089,7 @@ fn resolve_encoding(
     let r = e.get_ref();
     let (family, sms) = encoding_family_sms(cx, r, names)?;
     let overrides = value_overrides(cx, op, &r.values, names.enums);
+    let (tied, tied_src) = tied_pairs(cx, op, &r.tied);
     let mut parts = EncodingParts {
         op,
         names,
@@ -2090,7 +2098,8 @@ fn resolve_encoding(
         overrides,
         reuse_over: reuse_overrides(cx, op, &r.reuse),
         not_all: not_all_masks(cx, &r.not_all),
-        tied: tied_pairs(cx, op, &r.tied),
+        tied,
+        tied_src,
         op_fields: Vec::new(),
         per_form: BTreeMap::new(),
     };
@@ -2268,27 +2277,35 @@ fn parse_not_all(s: &str) -> Result<NotAll, String> {
     })
 }
 
-/// The `tied` table as (source, destination) indices.
-fn tied_pairs(cx: &mut Ctx, op: &Op, tied: &BTreeMap<S<String>, S<String>>) -> Vec<(usize, usize)> {
+/// The `tied` table as (source, destination) indices, and (source,
+/// source) indices for a source tied to another source.
+fn tied_pairs(
+    cx: &mut Ctx,
+    op: &Op,
+    tied: &BTreeMap<S<String>, S<String>>,
+) -> (Vec<(usize, usize)>, Vec<(usize, usize)>) {
     let mut out = Vec::new();
+    let mut srcs = Vec::new();
     for (sn, dn) in tied {
         let si = op.srcs.iter().position(|x| &x.name == sn.get_ref());
         let di = op.dsts.iter().position(|x| &x.name == dn.get_ref());
-        match (si, di) {
-            (Some(si), Some(di)) => out.push((si, di)),
-            (None, _) => cx.err(
+        let sj = op.srcs.iter().position(|x| &x.name == dn.get_ref());
+        match (si, di, sj) {
+            (Some(si), Some(di), _) => out.push((si, di)),
+            (Some(si), None, Some(sj)) if si != sj => srcs.push((si, sj)),
+            (None, _, _) => cx.err(
                 Code::S0601,
                 sn,
                 format!("`{}` is not a source", sn.get_ref()),
             ),
-            (_, None) => cx.err(
+            (_, None, _) => cx.err(
                 Code::S0601,
                 dn,
-                format!("`{}` is not a destination", dn.get_ref()),
+                format!("`{}` is not a destination or another source", dn.get_ref()),
             ),
         }
     }
-    out
+    (out, srcs)
 }
 
 /// One `"bits" = "target"` entry of the op's fields; `None` (reported)
@@ -2737,17 +2754,25 @@ fn reuse_of(
     v
 }
 
-/// A tied source sits in its destination's register field.
+/// A tied source sits in its destination's register field, or in the
+/// other source's.
 fn tie_kinds(
     mut v: Vec<Option<SlotKindClass>>,
     fields: &[Field],
     tied: &[(usize, usize)],
+    tied_src: &[(usize, usize)],
 ) -> Vec<Option<SlotKindClass>> {
     for &(si, di) in tied {
         let kind = fields.iter().find_map(|f| match f.target {
             FieldTarget::Dst { idx, kind } if idx == di => Some(kind),
             _ => None,
         });
+        if let Some(slot) = v.get_mut(si) {
+            *slot = kind;
+        }
+    }
+    for &(si, sj) in tied_src {
+        let kind = v.get(sj).copied().flatten();
         if let Some(slot) = v.get_mut(si) {
             *slot = kind;
         }

@@ -421,7 +421,8 @@ pub struct EncodingDef {
     #[serde(default)]
     pub not_all: Vec<S<String>>,
     /// Source -> destination whose register it reads in this encoding
-    /// (no bits of its own; Maxwell's FFMA32I reads d as c).
+    /// (no bits of its own; Maxwell's FFMA32I reads d as c), or -> another
+    /// source it is (one register field for both: Volta's BAR `R3, R3`).
     #[serde(default)]
     pub tied: BTreeMap<S<String>, S<String>>,
 }

@@ -51,13 +51,14 @@ fn encodings(dir: &Path, ops: &[String]) -> Vec<String> {
                     .map(|x| format!("{:?}={:?} slot {:?}", x.bits, x.target, x.slot))
                     .collect();
                 out.push(format!(
-                    "  {} {:?} kinds {:?} reuse {:?} not_all {:?} tied {:?}\n    {}",
+                    "  {} {:?} kinds {:?} reuse {:?} not_all {:?} tied {:?} {:?}\n    {}",
                     f.name,
                     f.sms,
                     f.src_kinds,
                     f.reuse,
                     f.not_all,
                     f.tied,
+                    f.tied_src,
                     fields.join("\n    ")
                 ));
             }

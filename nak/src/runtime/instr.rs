@@ -128,6 +128,9 @@ pub struct FormInfo {
     pub hidden: &'static [Hidden],
     /// Per source: the slot kind that holds it in this form (None: absent).
     pub srcs: &'static [Option<crate::runtime::operand::SlotKind>],
+    /// (source, source) pairs: the first is the second, one register
+    /// field read as both (Volta's `BAR.SYNC R3, R3`).
+    pub tied: &'static [(u8, u8)],
 }
 
 /// Bits of a form that nvdisasm's text does not carry, on the form's SMs
@@ -496,6 +499,7 @@ impl FormInfo {
             canonical: 0,
             hidden: &[],
             srcs: &[],
+            tied: &[],
         }
     }
     /// The bits the text does not carry, and their canonical values.
@@ -524,6 +528,10 @@ impl FormInfo {
         srcs: &'static [Option<crate::runtime::operand::SlotKind>],
     ) -> Self {
         FormInfo { srcs, ..self }
+    }
+    /// The sources tied to another source (see [`FormInfo::tied`]).
+    pub const fn with_tied(self, tied: &'static [(u8, u8)]) -> Self {
+        FormInfo { tied, ..self }
     }
 }
 

@@ -464,6 +464,10 @@ fn emit_copies<T: Legalize>(
     cx: &mut dyn LegalizeCx,
 ) -> Result<T, LegalizeError> {
     let mut out = *cand;
+    // A value copied once serves every source that holds it (the trial
+    // gave them all one placeholder register): a form that reads one
+    // register as two sources (Volta's `BAR.SYNC R3, R3`) takes the copy.
+    let mut copied: Vec<(SrcKind, ValueType, RegFile, Reg)> = Vec::new();
     for (i, info) in T::SRCS.iter().enumerate() {
         if mask >> i & 1 == 0 {
             continue;
@@ -473,8 +477,20 @@ fn emit_copies<T: Legalize>(
         let new = if strip && s.has_mods() && !info.ty.is_pred() {
             Src::reg(cx.materialize(s, info.ty, out.src_view(i), file)?)
         } else {
+            let kind = s.kind;
+            let r = match copied
+                .iter()
+                .find(|c| c.0 == kind && c.1 == info.ty && c.2 == file)
+            {
+                Some(c) => c.3,
+                None => {
+                    let r = cx.copy_to_reg(s, info.ty, file)?;
+                    copied.push((kind, info.ty, file, r));
+                    r
+                }
+            };
             Src {
-                kind: SrcKind::Reg(cx.copy_to_reg(s, info.ty, file)?),
+                kind: SrcKind::Reg(r),
                 ..s
             }
         };
