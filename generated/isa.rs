@@ -136,6 +136,21 @@ enum_tables!(
     "f16x2_rn"], ["", ".S32", ".U64", ".F32.FTZ.RN", ".U128", ".S64", ".F64.RN",
     ".F16x2.FTZ.RN", ".F16x2.RN"], {}
 );
+/// BAR.RED's reduction of the threads' predicates (Volta+ bits 74..76,
+/// Maxwell/Pascal 35..37; code 3 prints `.INVALID3`, on SM50..SM62
+/// `.INVALIDBARMODE3`: not an instruction).
+///
+/// Spec: isa-spec/spec/enums/bar_red_op.toml:1 (enum `bar_red_op`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum BarRedOp {
+    #[default]
+    Popc,
+    And,
+    Or,
+}
+enum_tables!(
+    BarRedOp, 8, [Popc, And, Or], ["popc", "and", "or"], [".POPC", ".AND", ".OR"], {}
+);
 /// SM100+ BSSY/BSYNC variant (bits 72..74). Swept with nvdisasm 13 on
 /// SM100 and SM120: code 3 is rejected, bit 74 is ignored.
 ///
@@ -1131,6 +1146,20 @@ enum_tables!(
     LdcMode, 8, [None, Il, Is, Isl], ["none", "il", "is", "isl"], ["", ".IL", ".IS",
     ".ISL"], {}
 );
+/// LDCU's unpacking mode (SM100+ bits 80..82): .TEXUNPACK, .HDRUNPACK (SM120); none prints nothing.
+///
+/// Spec: isa-spec/spec/enums/ldcu_mode.toml:1 (enum `ldcu_mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum LdcuMode {
+    #[default]
+    None,
+    Texunpack,
+    Hdrunpack,
+}
+enum_tables!(
+    LdcuMode, 16, [None, Texunpack, Hdrunpack], ["none", "texunpack", "hdrunpack"], ["",
+    ".TEXUNPACK", ".HDRUNPACK"], {}
+);
 /// Access size of a shared-memory load, with `.U` (bit 3 of the code:
 /// Maxwell's bit 44, SM70..SM75's bit 76; gone from SM80): the size codes
 /// are `mem_size`'s. nvdisasm prints a 32-bit `.U` load `LDS.U.32` on
@@ -1571,6 +1600,38 @@ enum_tables!(
     MemSize, 8, [B32, U8, S8, U16, S16, B64, B128, U128], ["b32", "u8", "s8", "u16",
     "s16", "b64", "b128", "u128"], ["", ".U8", ".S8", ".U16", ".S16", ".64", ".128",
     ".U.128"], {}
+);
+/// MEMBAR's scope (SM70+ bits 76..79); .CTA.PARTIAL from SM90.
+///
+/// Spec: isa-spec/spec/enums/membar_scope.toml:1 (enum `membar_scope`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum MembarScope {
+    #[default]
+    Cta,
+    Sm,
+    Gpu,
+    Sys,
+    Vc,
+    CtaPartial,
+}
+enum_tables!(
+    MembarScope, 16, [Cta, Sm, Gpu, Sys, Vc, CtaPartial], ["cta", "sm", "gpu", "sys",
+    "vc", "cta_partial"], [".CTA", ".SM", ".GPU", ".SYS", ".VC", ".CTA.PARTIAL"], {}
+);
+/// MEMBAR's semantics (SM70+ bits 79..81): .SC sequentially consistent, .ALL, none, .MMIO (SM80+).
+///
+/// Spec: isa-spec/spec/enums/membar_sem.toml:1 (enum `membar_sem`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum MembarSem {
+    #[default]
+    Sc,
+    All,
+    None,
+    Mmio,
+}
+enum_tables!(
+    MembarSem, 8, [Sc, All, None, Mmio], ["sc", "all", "none", "mmio"], [".SC", ".ALL",
+    "", ".MMIO"], {}
 );
 /// MUFU operand format: F32 (the source type is then the function's: F64 high word for RCP64H/RSQ64H), or a 16-bit float.
 ///
@@ -2565,6 +2626,8 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("ATOM", &[50, 52, 60]),
     ("ATOMG", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("ATOMS", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("B2R", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("BAR", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("BFE", &[50, 52, 60]),
     ("BFI", &[50, 52, 60]),
     ("BMOV", &[70, 75, 80, 86, 89, 90, 100, 120]),
@@ -2587,12 +2650,14 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("DMUL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("DSET", &[50, 52, 60]),
     ("DSETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("ERRBAR", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("EXIT", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("F2F", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("F2FP", &[80, 86, 89, 90, 100, 120]),
     ("F2I", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("FADD", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("FADD32I", &[50, 52, 60]),
+    ("FCHK", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("FCMP", &[50, 52, 60]),
     ("FFMA", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("FFMA32I", &[50, 52, 60]),
@@ -2628,6 +2693,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("ISET", &[50, 52, 60]),
     ("ISETP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("LDC", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("LDCU", &[100, 120]),
     ("LDG", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("LDL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("LDS", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
@@ -2635,14 +2701,17 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("LOP", &[50, 52, 60]),
     ("LOP3", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("LOP32I", &[50, 52, 60]),
+    ("MEMBAR", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("MOV", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("MOV32I", &[50, 52, 60]),
     ("MUFU", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("NANOSLEEP", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("NOP", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("P2R", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("PBK", &[50, 52, 60]),
     ("PCNT", &[50, 52, 60]),
     ("PLOP3", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("PMTRIG", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("POPC", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("PRMT", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("PSET", &[50, 52, 60]),
@@ -2682,6 +2751,7 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("VOTEU", &[75, 80, 86, 89, 90, 100, 120]),
     ("WARPSYNC", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("XMAD", &[50, 52, 60]),
+    ("YIELD", &[70, 75, 80, 86, 89, 90, 100, 120]),
 ];
 /// The hardware index of `file`'s zero register (RZ, URZ) or true
 /// predicate (PT, UPT) on `sm`, from the families' `registers`; the
@@ -2764,19 +2834,21 @@ pub const fn sm_bit(sm: u32) -> u64 {
 }
 define_ops! {
     Atom(OpAtom), Atomg(OpAtomg), AtomgCas(OpAtomgCas), AtomgF(OpAtomgF), Atoms(OpAtoms),
-    AtomsCas(OpAtomsCas), AtomsCastP(OpAtomsCastP), AtomsSm50(OpAtomsSm50), Bfe(OpBfe),
-    Bfi(OpBfi), Bmov(OpBmov), BmovR(OpBmovR), Bmsk(OpBmsk), Bra(OpBra), BraUp(OpBraUp),
-    BraUr(OpBraUr), Break(OpBreak), Brev(OpBrev), Brk(OpBrk), BrxSm50(OpBrxSm50),
-    Bssy(OpBssy), Bsync(OpBsync), Cal(OpCal), Call(OpCall), CallAbs(OpCallAbs),
-    CallAbsR(OpCallAbsR), CallR(OpCallR), Cont(OpCont), Cs2r(OpCs2r), Cs2r32(OpCs2r32),
-    Cs2rSm50(OpCs2rSm50), Csetp(OpCsetp), Dadd(OpDadd), Dfma(OpDfma), Dmnmx(OpDmnmx),
-    Dmul(OpDmul), Dset(OpDset), Dsetp(OpDsetp), Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64),
+    AtomsCas(OpAtomsCas), AtomsCastP(OpAtomsCastP), AtomsSm50(OpAtomsSm50), B2r(OpB2r),
+    B2rResult(OpB2rResult), B2rWarp(OpB2rWarp), BarArv(OpBarArv), BarRed(OpBarRed),
+    BarSync(OpBarSync), Bfe(OpBfe), Bfi(OpBfi), Bmov(OpBmov), BmovR(OpBmovR),
+    Bmsk(OpBmsk), Bra(OpBra), BraUp(OpBraUp), BraUr(OpBraUr), Break(OpBreak),
+    Brev(OpBrev), Brk(OpBrk), BrxSm50(OpBrxSm50), Bssy(OpBssy), Bsync(OpBsync),
+    Cal(OpCal), Call(OpCall), CallAbs(OpCallAbs), CallAbsR(OpCallAbsR), CallR(OpCallR),
+    Cont(OpCont), Cs2r(OpCs2r), Cs2r32(OpCs2r32), Cs2rSm50(OpCs2rSm50), Csetp(OpCsetp),
+    Dadd(OpDadd), Dfma(OpDfma), Dmnmx(OpDmnmx), Dmul(OpDmul), Dset(OpDset),
+    Dsetp(OpDsetp), Errbar(OpErrbar), Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64),
     F2fSm50(OpF2fSm50), F2fp(OpF2fp), F2fpMerge(OpF2fpMerge), F2i(OpF2i), F2i64(OpF2i64),
-    F2iSm50(OpF2iSm50), Fadd(OpFadd), Fadd32i(OpFadd32i), Fcmp(OpFcmp), Ffma(OpFfma),
-    Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx), Fmul(OpFmul), Fmul32i(OpFmul32i),
-    Frnd(OpFrnd), Frnd64(OpFrnd64), Fsel(OpFsel), Fset(OpFset), Fsetp(OpFsetp),
-    Hadd2(OpHadd2), Hadd2F32(OpHadd2F32), Hadd2Sm50(OpHadd2Sm50), Hfma2(OpHfma2),
-    Hfma2Mma(OpHfma2Mma), Hfma2Sm50(OpHfma2Sm50), Hmnmx2(OpHmnmx2),
+    F2iSm50(OpF2iSm50), Fadd(OpFadd), Fadd32i(OpFadd32i), Fchk(OpFchk), Fcmp(OpFcmp),
+    Ffma(OpFfma), Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx), Fmul(OpFmul),
+    Fmul32i(OpFmul32i), Frnd(OpFrnd), Frnd64(OpFrnd64), Fsel(OpFsel), Fset(OpFset),
+    Fsetp(OpFsetp), Hadd2(OpHadd2), Hadd2F32(OpHadd2F32), Hadd2Sm50(OpHadd2Sm50),
+    Hfma2(OpHfma2), Hfma2Mma(OpHfma2Mma), Hfma2Sm50(OpHfma2Sm50), Hmnmx2(OpHmnmx2),
     Hmnmx2IsA(OpHmnmx2IsA), Hmul2(OpHmul2), Hmul2Sm50(OpHmul2Sm50), Hset2(OpHset2),
     Hsetp2(OpHsetp2), I2f(OpI2f), I2f64(OpI2f64), I2fSm50(OpI2fSm50), I2fp(OpI2fp),
     I2i(OpI2i), I2iSat(OpI2iSat), Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3),
@@ -2786,11 +2858,12 @@ define_ops! {
     ImadWide(OpImadWide), ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx),
     Imnmx64(OpImnmx64), Imul(OpImul), Imul32i(OpImul32i), Iscadd(OpIscadd),
     Iscadd32i(OpIscadd32i), Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldc(OpLdc),
-    Ldg(OpLdg), Ldl(OpLdl), Lds(OpLds), Lea(OpLea), LeaHi(OpLeaHi),
+    Ldcu(OpLdcu), Ldg(OpLdg), Ldl(OpLdl), Lds(OpLds), Lea(OpLea), LeaHi(OpLeaHi),
     LeaHiSm50(OpLeaHiSm50), LeaHiX(OpLeaHiX), LeaSm50(OpLeaSm50), LeaX(OpLeaX),
-    Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i), Mov(OpMov), Mov32i(OpMov32i),
-    Mov64(OpMov64), Mov64i(OpMov64i), Mufu(OpMufu), Nop(OpNop), P2r(OpP2r), Pbk(OpPbk),
-    Pcnt(OpPcnt), Plop3(OpPlop3), Plop3Sign(OpPlop3Sign), Popc(OpPopc), Prmt(OpPrmt),
+    Lop(OpLop), Lop3(OpLop3), Lop32i(OpLop32i), Membar(OpMembar), Mov(OpMov),
+    Mov32i(OpMov32i), Mov64(OpMov64), Mov64i(OpMov64i), Mufu(OpMufu),
+    Nanosleep(OpNanosleep), Nop(OpNop), P2r(OpP2r), Pbk(OpPbk), Pcnt(OpPcnt),
+    Plop3(OpPlop3), Plop3Sign(OpPlop3Sign), Pmtrig(OpPmtrig), Popc(OpPopc), Prmt(OpPrmt),
     Pset(OpPset), Psetp(OpPsetp), R2p(OpR2p), R2ur(OpR2ur), R2urOr(OpR2urOr), Red(OpRed),
     RedSm50(OpRedSm50), RedgF(OpRedgF), Redux(OpRedux), Ret(OpRet), RetAbs(OpRetAbs),
     RetSm50(OpRetSm50), S2r(OpS2r), S2ur(OpS2ur), Sel(OpSel), Sel64(OpSel64),
@@ -2798,9 +2871,10 @@ define_ops! {
     Stg(OpStg), Stl(OpStl), Sts(OpSts), Sync(OpSync), Uiadd3(OpUiadd3),
     Uiadd3x(OpUiadd3x), Uisetp(OpUisetp), Uisetp64(OpUisetp64), Uldc(OpUldc),
     Ulea(OpUlea), UleaHi(OpUleaHi), UleaHiX(OpUleaHiX), UleaX(OpUleaX), Ulop3(OpUlop3),
-    Umov(OpUmov), Uprmt(OpUprmt), Usel(OpUsel), Ushf(OpUshf), Vabsdiff(OpVabsdiff),
-    Viadd(OpViadd), Vimnmx(OpVimnmx), Vote(OpVote), Voteu(OpVoteu), Warpsync(OpWarpsync),
-    WarpsyncAll(OpWarpsyncAll), Xmad(OpXmad)
+    Umov(OpUmov), Umov64(OpUmov64), Umov64i(OpUmov64i), Uprmt(OpUprmt), Usel(OpUsel),
+    Ushf(OpUshf), Vabsdiff(OpVabsdiff), Viadd(OpViadd), Vimnmx(OpVimnmx), Vote(OpVote),
+    Voteu(OpVoteu), Warpsync(OpWarpsync), WarpsyncAll(OpWarpsyncAll), Xmad(OpXmad),
+    Yield(OpYield)
 }
 /// Decode one instruction word; `None` for a word no op of the spec matches.
 #[inline]
@@ -3212,6 +3286,10 @@ fn decode_sm50_arm19(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpSel, 5 > (w, sm)
     );
     try_form!(
+        w & 0xfefc1f8000000000 == 0x3888000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFchk, 5 > (w, sm)
+    );
+    try_form!(
         w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpFmul, 5 > (w, sm)
     );
@@ -3309,6 +3387,10 @@ fn decode_sm50_arm20(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpSel, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfefc1f8000000000 == 0x3888000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFchk, 5 > (w, sm)
     );
     try_form!(
         w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3509,6 +3591,10 @@ fn decode_sm50_arm28(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffff80000000000 == 0x4ca0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpSel, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffc1f8000000000 == 0x4c88000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFchk, 6 > (w, sm)
     );
     try_form!(
         w & 0xfffaee0000000000 == 0x4c68000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -3799,6 +3885,10 @@ fn decode_sm50_arm38(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfffff87ff0000000 == 0x5ca0000000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpSel, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffc1ffff0000000 == 0x5c88000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpFchk, 4 > (w, sm)
     );
     try_form!(
         w & 0xfffaee7ff0000000 == 0x5c68000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -4100,8 +4190,68 @@ fn decode_sm50_arm55(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpSync, 0 > (w, sm)
     );
     try_form!(
+        w & 0xfffffffff00000ff == 0xf0a8138100000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBarArv, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffffffff00000ff == 0xf0a8038100000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBarArv, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffffffff00000ff == 0xf0a8138000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBarSync, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffffffff00000ff == 0xf0a8038000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBarSync, 8 > (w, sm)
+    );
+    try_form!(
         w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpS2r, 1 > (w, sm)
+        decode_form:: < OpS2r, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xffffffff000000ff == 0xf0a81b8100000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBarArv, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xffffffff000000ff == 0xf0a80b8100000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBarArv, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xffffffff000000ff == 0xf0a81b8000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBarSync, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xffffffff000000ff == 0xf0a80b8000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBarSync, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffff867f00000ff == 0xf0a8100200000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBarRed, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffff867f00000ff == 0xf0a8000200000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBarRed, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffff867000000ff == 0xf0a8180200000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBarRed, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffff867000000ff == 0xf0a8080200000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpBarRed, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0xffff00030000ff00 == 0xf0b800010000ff00 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpB2rResult, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xffff00030000ff00 == 0xf0b800020000ff00 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpB2rWarp, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0xffff000300000000 == 0xf0b8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpB2r, 2 > (w, sm)
     );
     None
 }
@@ -4487,6 +4637,10 @@ fn print_sm50_arm19(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpSel, 5 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfefc1f8000000000 == 0x3888000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFchk, 5 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpFmul, 5 > (w, sm, at, out)
     );
@@ -4584,6 +4738,10 @@ fn print_sm50_arm20(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfefff80000000000 == 0x38a0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpSel, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfefc1f8000000000 == 0x3888000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFchk, 5 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfefaee0000000000 == 0x3868000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -4784,6 +4942,10 @@ fn print_sm50_arm28(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffff80000000000 == 0x4ca0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpSel, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffc1f8000000000 == 0x4c88000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFchk, 6 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffaee0000000000 == 0x4c68000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -5074,6 +5236,10 @@ fn print_sm50_arm38(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0xfffff87ff0000000 == 0x5ca0000000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpSel, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffc1ffff0000000 == 0x5c88000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpFchk, 4 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfffaee7ff0000000 == 0x5c68000000000000 && matches!(sm, 50 | 52 | 60) =>
@@ -5375,8 +5541,68 @@ fn print_sm50_arm55(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
         print_form_bundled:: < OpSync, 0 > (w, sm, at, out)
     );
     try_form!(
+        w & 0xfffffffff00000ff == 0xf0a8138100000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBarArv, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffffffff00000ff == 0xf0a8038100000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBarArv, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffffffff00000ff == 0xf0a8138000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBarSync, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffffffff00000ff == 0xf0a8038000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBarSync, 8 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfffffffff000ff00 == 0xf0c8000000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpS2r, 1 > (w, sm, at, out)
+        print_form_bundled:: < OpS2r, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffffffff000000ff == 0xf0a81b8100000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBarArv, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffffffff000000ff == 0xf0a80b8100000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBarArv, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffffffff000000ff == 0xf0a81b8000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBarSync, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffffffff000000ff == 0xf0a80b8000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBarSync, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffff867f00000ff == 0xf0a8100200000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBarRed, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffff867f00000ff == 0xf0a8000200000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBarRed, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffff867000000ff == 0xf0a8180200000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBarRed, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffff867000000ff == 0xf0a8080200000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpBarRed, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffff00030000ff00 == 0xf0b800010000ff00 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpB2rResult, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffff00030000ff00 == 0xf0b800020000ff00 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpB2rWarp, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xffff000300000000 == 0xf0b8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpB2r, 2 > (w, sm, at, out)
     );
     None
 }
@@ -5454,302 +5680,321 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x2ca, decode_sm70_arm57),
         (0x300, decode_sm70_arm58),
         (0x301, decode_sm70_arm59),
-        (0x304, decode_sm70_arm60),
-        (0x305, decode_sm70_arm61),
-        (0x306, decode_sm70_arm62),
-        (0x307, decode_sm70_arm63),
-        (0x308, decode_sm70_arm64),
-        (0x309, decode_sm70_arm65),
-        (0x310, decode_sm70_arm66),
-        (0x311, decode_sm70_arm67),
-        (0x312, decode_sm70_arm68),
-        (0x313, decode_sm70_arm69),
-        (0x343, decode_sm70_arm70),
-        (0x344, decode_sm70_arm71),
-        (0x348, decode_sm70_arm72),
-        (0x355, decode_sm70_arm73),
-        (0x356, decode_sm70_arm74),
+        (0x302, decode_sm70_arm60),
+        (0x304, decode_sm70_arm61),
+        (0x305, decode_sm70_arm62),
+        (0x306, decode_sm70_arm63),
+        (0x307, decode_sm70_arm64),
+        (0x308, decode_sm70_arm65),
+        (0x309, decode_sm70_arm66),
+        (0x310, decode_sm70_arm67),
+        (0x311, decode_sm70_arm68),
+        (0x312, decode_sm70_arm69),
+        (0x313, decode_sm70_arm70),
+        (0x31c, decode_sm70_arm71),
+        (0x31d, decode_sm70_arm72),
+        (0x343, decode_sm70_arm73),
+        (0x344, decode_sm70_arm74),
+        (0x348, decode_sm70_arm75),
+        (0x355, decode_sm70_arm76),
+        (0x356, decode_sm70_arm77),
+        (0x35d, decode_sm70_arm78),
         (0x381, decode_sm70_arm1),
         (0x386, decode_sm70_arm2),
-        (0x387, decode_sm70_arm75),
-        (0x388, decode_sm70_arm76),
-        (0x389, decode_sm70_arm77),
+        (0x387, decode_sm70_arm79),
+        (0x388, decode_sm70_arm80),
+        (0x389, decode_sm70_arm81),
         (0x38c, decode_sm70_arm4),
-        (0x38d, decode_sm70_arm78),
+        (0x38d, decode_sm70_arm82),
         (0x3a3, decode_sm70_arm5),
         (0x3a8, decode_sm70_arm6),
-        (0x3a9, decode_sm70_arm79),
-        (0x3c2, decode_sm70_arm80),
-        (0x3c4, decode_sm70_arm81),
-        (0x402, decode_sm70_arm82),
-        (0x411, decode_sm70_arm83),
-        (0x414, decode_sm70_arm84),
-        (0x416, decode_sm70_arm85),
-        (0x419, decode_sm70_arm86),
-        (0x421, decode_sm70_arm87),
-        (0x423, decode_sm70_arm88),
-        (0x424, decode_sm70_arm89),
-        (0x429, decode_sm70_arm90),
-        (0x42a, decode_sm70_arm91),
-        (0x42b, decode_sm70_arm92),
-        (0x430, decode_sm70_arm93),
-        (0x431, decode_sm70_arm94),
-        (0x433, decode_sm70_arm95),
-        (0x434, decode_sm70_arm96),
-        (0x435, decode_sm70_arm97),
-        (0x491, decode_sm70_arm98),
-        (0x499, decode_sm70_arm99),
-        (0x547, decode_sm70_arm100),
+        (0x3a9, decode_sm70_arm83),
+        (0x3c2, decode_sm70_arm84),
+        (0x3c4, decode_sm70_arm85),
+        (0x402, decode_sm70_arm86),
+        (0x411, decode_sm70_arm87),
+        (0x414, decode_sm70_arm88),
+        (0x416, decode_sm70_arm89),
+        (0x419, decode_sm70_arm90),
+        (0x421, decode_sm70_arm91),
+        (0x423, decode_sm70_arm92),
+        (0x424, decode_sm70_arm93),
+        (0x429, decode_sm70_arm94),
+        (0x42a, decode_sm70_arm95),
+        (0x42b, decode_sm70_arm96),
+        (0x430, decode_sm70_arm97),
+        (0x431, decode_sm70_arm98),
+        (0x433, decode_sm70_arm99),
+        (0x434, decode_sm70_arm100),
+        (0x435, decode_sm70_arm101),
+        (0x482, decode_sm70_arm102),
+        (0x491, decode_sm70_arm103),
+        (0x499, decode_sm70_arm104),
+        (0x51d, decode_sm70_arm105),
+        (0x547, decode_sm70_arm106),
         (0x581, decode_sm70_arm1),
         (0x586, decode_sm70_arm2),
         (0x588, decode_sm70_arm3),
-        (0x589, decode_sm70_arm101),
+        (0x589, decode_sm70_arm107),
         (0x58c, decode_sm70_arm4),
-        (0x58d, decode_sm70_arm102),
+        (0x58d, decode_sm70_arm108),
         (0x5a3, decode_sm70_arm5),
         (0x5a8, decode_sm70_arm6),
-        (0x607, decode_sm70_arm103),
-        (0x614, decode_sm70_arm104),
-        (0x616, decode_sm70_arm105),
-        (0x619, decode_sm70_arm106),
-        (0x621, decode_sm70_arm107),
-        (0x623, decode_sm70_arm108),
-        (0x624, decode_sm70_arm109),
-        (0x625, decode_sm70_arm110),
-        (0x627, decode_sm70_arm111),
-        (0x629, decode_sm70_arm112),
-        (0x62a, decode_sm70_arm113),
-        (0x62b, decode_sm70_arm114),
-        (0x630, decode_sm70_arm115),
-        (0x631, decode_sm70_arm116),
-        (0x633, decode_sm70_arm117),
-        (0x634, decode_sm70_arm118),
-        (0x635, decode_sm70_arm119),
+        (0x607, decode_sm70_arm109),
+        (0x614, decode_sm70_arm110),
+        (0x616, decode_sm70_arm111),
+        (0x619, decode_sm70_arm112),
+        (0x621, decode_sm70_arm113),
+        (0x623, decode_sm70_arm114),
+        (0x624, decode_sm70_arm115),
+        (0x625, decode_sm70_arm116),
+        (0x627, decode_sm70_arm117),
+        (0x629, decode_sm70_arm118),
+        (0x62a, decode_sm70_arm119),
+        (0x62b, decode_sm70_arm120),
+        (0x630, decode_sm70_arm121),
+        (0x631, decode_sm70_arm122),
+        (0x633, decode_sm70_arm123),
+        (0x634, decode_sm70_arm124),
+        (0x635, decode_sm70_arm125),
         (0x781, decode_sm70_arm1),
         (0x786, decode_sm70_arm2),
         (0x788, decode_sm70_arm3),
         (0x78c, decode_sm70_arm4),
         (0x7a3, decode_sm70_arm5),
         (0x7a8, decode_sm70_arm6),
-        (0x802, decode_sm70_arm120),
-        (0x803, decode_sm70_arm121),
-        (0x804, decode_sm70_arm122),
-        (0x805, decode_sm70_arm123),
-        (0x806, decode_sm70_arm124),
-        (0x807, decode_sm70_arm125),
-        (0x808, decode_sm70_arm126),
-        (0x809, decode_sm70_arm127),
-        (0x80a, decode_sm70_arm128),
-        (0x80b, decode_sm70_arm129),
-        (0x80c, decode_sm70_arm130),
-        (0x810, decode_sm70_arm131),
-        (0x811, decode_sm70_arm132),
-        (0x812, decode_sm70_arm133),
-        (0x813, decode_sm70_arm134),
-        (0x814, decode_sm70_arm135),
-        (0x816, decode_sm70_arm136),
-        (0x817, decode_sm70_arm137),
-        (0x819, decode_sm70_arm138),
-        (0x81a, decode_sm70_arm139),
-        (0x81b, decode_sm70_arm140),
-        (0x81c, decode_sm70_arm141),
-        (0x820, decode_sm70_arm142),
-        (0x823, decode_sm70_arm143),
-        (0x824, decode_sm70_arm144),
-        (0x825, decode_sm70_arm145),
-        (0x827, decode_sm70_arm146),
-        (0x828, decode_sm70_arm147),
-        (0x82b, decode_sm70_arm148),
-        (0x831, decode_sm70_arm149),
-        (0x832, decode_sm70_arm150),
-        (0x835, decode_sm70_arm151),
-        (0x836, decode_sm70_arm152),
-        (0x838, decode_sm70_arm153),
-        (0x83e, decode_sm70_arm154),
-        (0x840, decode_sm70_arm155),
-        (0x845, decode_sm70_arm156),
-        (0x848, decode_sm70_arm157),
-        (0x882, decode_sm70_arm158),
-        (0x886, decode_sm70_arm159),
-        (0x887, decode_sm70_arm160),
-        (0x88c, decode_sm70_arm161),
-        (0x890, decode_sm70_arm162),
-        (0x891, decode_sm70_arm163),
-        (0x892, decode_sm70_arm164),
-        (0x896, decode_sm70_arm165),
-        (0x899, decode_sm70_arm166),
-        (0x900, decode_sm70_arm167),
-        (0x901, decode_sm70_arm168),
-        (0x904, decode_sm70_arm169),
-        (0x905, decode_sm70_arm170),
-        (0x906, decode_sm70_arm171),
-        (0x907, decode_sm70_arm172),
-        (0x908, decode_sm70_arm173),
-        (0x909, decode_sm70_arm174),
-        (0x910, decode_sm70_arm175),
-        (0x911, decode_sm70_arm176),
-        (0x912, decode_sm70_arm177),
-        (0x913, decode_sm70_arm178),
-        (0x918, decode_sm70_arm179),
-        (0x919, decode_sm70_arm180),
-        (0x941, decode_sm70_arm181),
-        (0x942, decode_sm70_arm182),
-        (0x943, decode_sm70_arm183),
-        (0x944, decode_sm70_arm184),
-        (0x945, decode_sm70_arm185),
-        (0x947, decode_sm70_arm186),
-        (0x948, decode_sm70_arm187),
-        (0x94d, decode_sm70_arm188),
-        (0x950, decode_sm70_arm189),
-        (0x956, decode_sm70_arm190),
-        (0x981, decode_sm70_arm191),
-        (0x983, decode_sm70_arm192),
-        (0x984, decode_sm70_arm193),
-        (0x986, decode_sm70_arm194),
+        (0x7ac, decode_sm70_arm126),
+        (0x801, decode_sm70_arm127),
+        (0x802, decode_sm70_arm128),
+        (0x803, decode_sm70_arm129),
+        (0x804, decode_sm70_arm130),
+        (0x805, decode_sm70_arm131),
+        (0x806, decode_sm70_arm132),
+        (0x807, decode_sm70_arm133),
+        (0x808, decode_sm70_arm134),
+        (0x809, decode_sm70_arm135),
+        (0x80a, decode_sm70_arm136),
+        (0x80b, decode_sm70_arm137),
+        (0x80c, decode_sm70_arm138),
+        (0x810, decode_sm70_arm139),
+        (0x811, decode_sm70_arm140),
+        (0x812, decode_sm70_arm141),
+        (0x813, decode_sm70_arm142),
+        (0x814, decode_sm70_arm143),
+        (0x816, decode_sm70_arm144),
+        (0x817, decode_sm70_arm145),
+        (0x819, decode_sm70_arm146),
+        (0x81a, decode_sm70_arm147),
+        (0x81b, decode_sm70_arm148),
+        (0x81c, decode_sm70_arm149),
+        (0x820, decode_sm70_arm150),
+        (0x823, decode_sm70_arm151),
+        (0x824, decode_sm70_arm152),
+        (0x825, decode_sm70_arm153),
+        (0x827, decode_sm70_arm154),
+        (0x828, decode_sm70_arm155),
+        (0x82b, decode_sm70_arm156),
+        (0x831, decode_sm70_arm157),
+        (0x832, decode_sm70_arm158),
+        (0x835, decode_sm70_arm159),
+        (0x836, decode_sm70_arm160),
+        (0x838, decode_sm70_arm161),
+        (0x83e, decode_sm70_arm162),
+        (0x840, decode_sm70_arm163),
+        (0x845, decode_sm70_arm164),
+        (0x848, decode_sm70_arm165),
+        (0x882, decode_sm70_arm166),
+        (0x886, decode_sm70_arm167),
+        (0x887, decode_sm70_arm168),
+        (0x88c, decode_sm70_arm169),
+        (0x890, decode_sm70_arm170),
+        (0x891, decode_sm70_arm171),
+        (0x892, decode_sm70_arm172),
+        (0x896, decode_sm70_arm173),
+        (0x899, decode_sm70_arm174),
+        (0x900, decode_sm70_arm175),
+        (0x901, decode_sm70_arm176),
+        (0x902, decode_sm70_arm177),
+        (0x904, decode_sm70_arm178),
+        (0x905, decode_sm70_arm179),
+        (0x906, decode_sm70_arm180),
+        (0x907, decode_sm70_arm181),
+        (0x908, decode_sm70_arm182),
+        (0x909, decode_sm70_arm183),
+        (0x910, decode_sm70_arm184),
+        (0x911, decode_sm70_arm185),
+        (0x912, decode_sm70_arm186),
+        (0x913, decode_sm70_arm187),
+        (0x918, decode_sm70_arm188),
+        (0x919, decode_sm70_arm189),
+        (0x91d, decode_sm70_arm190),
+        (0x941, decode_sm70_arm191),
+        (0x942, decode_sm70_arm192),
+        (0x943, decode_sm70_arm193),
+        (0x944, decode_sm70_arm194),
+        (0x945, decode_sm70_arm195),
+        (0x946, decode_sm70_arm196),
+        (0x947, decode_sm70_arm197),
+        (0x948, decode_sm70_arm198),
+        (0x94d, decode_sm70_arm199),
+        (0x950, decode_sm70_arm200),
+        (0x956, decode_sm70_arm201),
+        (0x95d, decode_sm70_arm202),
+        (0x981, decode_sm70_arm203),
+        (0x983, decode_sm70_arm204),
+        (0x984, decode_sm70_arm205),
+        (0x986, decode_sm70_arm206),
         (0x988, decode_sm70_arm3),
-        (0x989, decode_sm70_arm195),
+        (0x989, decode_sm70_arm207),
         (0x98c, decode_sm70_arm4),
-        (0x98e, decode_sm70_arm196),
-        (0x9a3, decode_sm70_arm197),
-        (0x9a6, decode_sm70_arm198),
-        (0x9a8, decode_sm70_arm199),
-        (0x9c3, decode_sm70_arm200),
-        (0xa02, decode_sm70_arm201),
-        (0xa03, decode_sm70_arm202),
-        (0xa04, decode_sm70_arm203),
-        (0xa07, decode_sm70_arm204),
-        (0xa08, decode_sm70_arm205),
-        (0xa09, decode_sm70_arm206),
-        (0xa0a, decode_sm70_arm207),
-        (0xa0b, decode_sm70_arm208),
-        (0xa0c, decode_sm70_arm209),
-        (0xa10, decode_sm70_arm210),
-        (0xa11, decode_sm70_arm211),
-        (0xa12, decode_sm70_arm212),
-        (0xa13, decode_sm70_arm213),
-        (0xa14, decode_sm70_arm214),
-        (0xa16, decode_sm70_arm215),
-        (0xa17, decode_sm70_arm216),
-        (0xa19, decode_sm70_arm217),
-        (0xa1a, decode_sm70_arm218),
-        (0xa1b, decode_sm70_arm219),
-        (0xa1f, decode_sm70_arm220),
-        (0xa20, decode_sm70_arm221),
-        (0xa23, decode_sm70_arm222),
-        (0xa24, decode_sm70_arm223),
-        (0xa25, decode_sm70_arm224),
-        (0xa26, decode_sm70_arm225),
-        (0xa27, decode_sm70_arm226),
-        (0xa28, decode_sm70_arm227),
-        (0xa2b, decode_sm70_arm228),
-        (0xa31, decode_sm70_arm229),
-        (0xa32, decode_sm70_arm230),
-        (0xa35, decode_sm70_arm231),
-        (0xa36, decode_sm70_arm232),
-        (0xa38, decode_sm70_arm233),
-        (0xa3e, decode_sm70_arm234),
-        (0xa40, decode_sm70_arm235),
-        (0xa45, decode_sm70_arm236),
-        (0xa48, decode_sm70_arm237),
-        (0xab9, decode_sm70_arm238),
-        (0xb00, decode_sm70_arm239),
-        (0xb01, decode_sm70_arm240),
-        (0xb04, decode_sm70_arm241),
-        (0xb05, decode_sm70_arm242),
-        (0xb06, decode_sm70_arm243),
-        (0xb07, decode_sm70_arm244),
-        (0xb08, decode_sm70_arm245),
-        (0xb09, decode_sm70_arm246),
-        (0xb10, decode_sm70_arm247),
-        (0xb11, decode_sm70_arm248),
-        (0xb12, decode_sm70_arm249),
-        (0xb13, decode_sm70_arm250),
-        (0xb48, decode_sm70_arm251),
-        (0xb56, decode_sm70_arm252),
+        (0x98e, decode_sm70_arm208),
+        (0x992, decode_sm70_arm209),
+        (0x9a3, decode_sm70_arm210),
+        (0x9a6, decode_sm70_arm211),
+        (0x9a8, decode_sm70_arm212),
+        (0x9ab, decode_sm70_arm213),
+        (0x9c3, decode_sm70_arm214),
+        (0xa02, decode_sm70_arm215),
+        (0xa03, decode_sm70_arm216),
+        (0xa04, decode_sm70_arm217),
+        (0xa07, decode_sm70_arm218),
+        (0xa08, decode_sm70_arm219),
+        (0xa09, decode_sm70_arm220),
+        (0xa0a, decode_sm70_arm221),
+        (0xa0b, decode_sm70_arm222),
+        (0xa0c, decode_sm70_arm223),
+        (0xa10, decode_sm70_arm224),
+        (0xa11, decode_sm70_arm225),
+        (0xa12, decode_sm70_arm226),
+        (0xa13, decode_sm70_arm227),
+        (0xa14, decode_sm70_arm228),
+        (0xa16, decode_sm70_arm229),
+        (0xa17, decode_sm70_arm230),
+        (0xa19, decode_sm70_arm231),
+        (0xa1a, decode_sm70_arm232),
+        (0xa1b, decode_sm70_arm233),
+        (0xa1f, decode_sm70_arm234),
+        (0xa20, decode_sm70_arm235),
+        (0xa23, decode_sm70_arm236),
+        (0xa24, decode_sm70_arm237),
+        (0xa25, decode_sm70_arm238),
+        (0xa26, decode_sm70_arm239),
+        (0xa27, decode_sm70_arm240),
+        (0xa28, decode_sm70_arm241),
+        (0xa2b, decode_sm70_arm242),
+        (0xa31, decode_sm70_arm243),
+        (0xa32, decode_sm70_arm244),
+        (0xa35, decode_sm70_arm245),
+        (0xa36, decode_sm70_arm246),
+        (0xa38, decode_sm70_arm247),
+        (0xa3e, decode_sm70_arm248),
+        (0xa40, decode_sm70_arm249),
+        (0xa45, decode_sm70_arm250),
+        (0xa48, decode_sm70_arm251),
+        (0xab9, decode_sm70_arm252),
+        (0xb00, decode_sm70_arm253),
+        (0xb01, decode_sm70_arm254),
+        (0xb02, decode_sm70_arm255),
+        (0xb04, decode_sm70_arm256),
+        (0xb05, decode_sm70_arm257),
+        (0xb06, decode_sm70_arm258),
+        (0xb07, decode_sm70_arm259),
+        (0xb08, decode_sm70_arm260),
+        (0xb09, decode_sm70_arm261),
+        (0xb10, decode_sm70_arm262),
+        (0xb11, decode_sm70_arm263),
+        (0xb12, decode_sm70_arm264),
+        (0xb13, decode_sm70_arm265),
+        (0xb1d, decode_sm70_arm266),
+        (0xb48, decode_sm70_arm267),
+        (0xb56, decode_sm70_arm268),
+        (0xb5d, decode_sm70_arm269),
         (0xb81, decode_sm70_arm1),
-        (0xb82, decode_sm70_arm253),
+        (0xb82, decode_sm70_arm270),
         (0xb86, decode_sm70_arm2),
         (0xb88, decode_sm70_arm3),
         (0xb8c, decode_sm70_arm4),
         (0xba3, decode_sm70_arm5),
         (0xba8, decode_sm70_arm6),
-        (0xc02, decode_sm70_arm254),
-        (0xc03, decode_sm70_arm255),
-        (0xc04, decode_sm70_arm256),
-        (0xc07, decode_sm70_arm257),
-        (0xc08, decode_sm70_arm258),
-        (0xc09, decode_sm70_arm259),
-        (0xc0a, decode_sm70_arm260),
-        (0xc0b, decode_sm70_arm261),
-        (0xc0c, decode_sm70_arm262),
-        (0xc10, decode_sm70_arm263),
-        (0xc11, decode_sm70_arm264),
-        (0xc12, decode_sm70_arm265),
-        (0xc13, decode_sm70_arm266),
-        (0xc14, decode_sm70_arm267),
-        (0xc16, decode_sm70_arm268),
-        (0xc17, decode_sm70_arm269),
-        (0xc19, decode_sm70_arm270),
-        (0xc1a, decode_sm70_arm271),
-        (0xc1b, decode_sm70_arm272),
-        (0xc20, decode_sm70_arm273),
-        (0xc23, decode_sm70_arm274),
-        (0xc24, decode_sm70_arm275),
-        (0xc25, decode_sm70_arm276),
-        (0xc26, decode_sm70_arm277),
-        (0xc27, decode_sm70_arm278),
-        (0xc28, decode_sm70_arm279),
-        (0xc2b, decode_sm70_arm280),
-        (0xc31, decode_sm70_arm281),
-        (0xc32, decode_sm70_arm282),
-        (0xc35, decode_sm70_arm283),
-        (0xc36, decode_sm70_arm284),
-        (0xc38, decode_sm70_arm285),
-        (0xc3e, decode_sm70_arm286),
-        (0xc40, decode_sm70_arm287),
-        (0xc45, decode_sm70_arm288),
-        (0xc48, decode_sm70_arm289),
-        (0xc82, decode_sm70_arm290),
-        (0xd00, decode_sm70_arm291),
-        (0xd01, decode_sm70_arm292),
-        (0xd04, decode_sm70_arm293),
-        (0xd05, decode_sm70_arm294),
-        (0xd06, decode_sm70_arm295),
-        (0xd07, decode_sm70_arm296),
-        (0xd08, decode_sm70_arm297),
-        (0xd09, decode_sm70_arm298),
-        (0xd10, decode_sm70_arm299),
-        (0xd11, decode_sm70_arm300),
-        (0xd12, decode_sm70_arm301),
-        (0xd13, decode_sm70_arm302),
+        (0xc02, decode_sm70_arm271),
+        (0xc03, decode_sm70_arm272),
+        (0xc04, decode_sm70_arm273),
+        (0xc07, decode_sm70_arm274),
+        (0xc08, decode_sm70_arm275),
+        (0xc09, decode_sm70_arm276),
+        (0xc0a, decode_sm70_arm277),
+        (0xc0b, decode_sm70_arm278),
+        (0xc0c, decode_sm70_arm279),
+        (0xc10, decode_sm70_arm280),
+        (0xc11, decode_sm70_arm281),
+        (0xc12, decode_sm70_arm282),
+        (0xc13, decode_sm70_arm283),
+        (0xc14, decode_sm70_arm284),
+        (0xc16, decode_sm70_arm285),
+        (0xc17, decode_sm70_arm286),
+        (0xc19, decode_sm70_arm287),
+        (0xc1a, decode_sm70_arm288),
+        (0xc1b, decode_sm70_arm289),
+        (0xc20, decode_sm70_arm290),
+        (0xc23, decode_sm70_arm291),
+        (0xc24, decode_sm70_arm292),
+        (0xc25, decode_sm70_arm293),
+        (0xc26, decode_sm70_arm294),
+        (0xc27, decode_sm70_arm295),
+        (0xc28, decode_sm70_arm296),
+        (0xc2b, decode_sm70_arm297),
+        (0xc31, decode_sm70_arm298),
+        (0xc32, decode_sm70_arm299),
+        (0xc35, decode_sm70_arm300),
+        (0xc36, decode_sm70_arm301),
+        (0xc38, decode_sm70_arm302),
+        (0xc3e, decode_sm70_arm303),
+        (0xc40, decode_sm70_arm304),
+        (0xc45, decode_sm70_arm305),
+        (0xc48, decode_sm70_arm306),
+        (0xc82, decode_sm70_arm307),
+        (0xd00, decode_sm70_arm308),
+        (0xd01, decode_sm70_arm309),
+        (0xd02, decode_sm70_arm310),
+        (0xd04, decode_sm70_arm311),
+        (0xd05, decode_sm70_arm312),
+        (0xd06, decode_sm70_arm313),
+        (0xd07, decode_sm70_arm314),
+        (0xd08, decode_sm70_arm315),
+        (0xd09, decode_sm70_arm316),
+        (0xd10, decode_sm70_arm317),
+        (0xd11, decode_sm70_arm318),
+        (0xd12, decode_sm70_arm319),
+        (0xd13, decode_sm70_arm320),
+        (0xd5d, decode_sm70_arm321),
         (0xd81, decode_sm70_arm1),
         (0xd86, decode_sm70_arm2),
         (0xd88, decode_sm70_arm3),
         (0xd8c, decode_sm70_arm4),
         (0xda3, decode_sm70_arm5),
         (0xda8, decode_sm70_arm6),
-        (0xe07, decode_sm70_arm303),
-        (0xe14, decode_sm70_arm304),
-        (0xe16, decode_sm70_arm305),
-        (0xe19, decode_sm70_arm306),
-        (0xe21, decode_sm70_arm307),
-        (0xe23, decode_sm70_arm308),
-        (0xe24, decode_sm70_arm309),
-        (0xe25, decode_sm70_arm310),
-        (0xe27, decode_sm70_arm311),
-        (0xe29, decode_sm70_arm312),
-        (0xe2a, decode_sm70_arm313),
-        (0xe2b, decode_sm70_arm314),
-        (0xe30, decode_sm70_arm315),
-        (0xe31, decode_sm70_arm316),
-        (0xe33, decode_sm70_arm317),
-        (0xe34, decode_sm70_arm318),
-        (0xe35, decode_sm70_arm319),
-        (0xf56, decode_sm70_arm320),
+        (0xe07, decode_sm70_arm322),
+        (0xe14, decode_sm70_arm323),
+        (0xe16, decode_sm70_arm324),
+        (0xe19, decode_sm70_arm325),
+        (0xe21, decode_sm70_arm326),
+        (0xe23, decode_sm70_arm327),
+        (0xe24, decode_sm70_arm328),
+        (0xe25, decode_sm70_arm329),
+        (0xe27, decode_sm70_arm330),
+        (0xe29, decode_sm70_arm331),
+        (0xe2a, decode_sm70_arm332),
+        (0xe2b, decode_sm70_arm333),
+        (0xe30, decode_sm70_arm334),
+        (0xe31, decode_sm70_arm335),
+        (0xe33, decode_sm70_arm336),
+        (0xe34, decode_sm70_arm337),
+        (0xe35, decode_sm70_arm338),
+        (0xf56, decode_sm70_arm339),
         (0xf81, decode_sm70_arm1),
         (0xf86, decode_sm70_arm2),
         (0xf88, decode_sm70_arm3),
-        (0xf89, decode_sm70_arm321),
+        (0xf89, decode_sm70_arm340),
         (0xf8c, decode_sm70_arm4),
         (0xfa3, decode_sm70_arm5),
         (0xfa8, decode_sm70_arm6),
@@ -6472,33 +6717,40 @@ fn decode_sm70_arm59(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm60(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0x1fff80000003fffff0000000fff == 0x302 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpFchk, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x304 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm61(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x305 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm62(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x306 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm63(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x307 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFrnd, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) => decode_form:: <
         OpMufu, 0 > (w, sm)
@@ -6513,42 +6765,85 @@ fn decode_sm70_arm64(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm65(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x309 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPopc, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm66(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x310 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm67(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x311 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm68(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x312 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm69(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x313 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFrnd64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x800c0000000000000000fff == 0x31c && matches!(sm, 80 | 86 | 89 | 90 | 100 |
+        120) => decode_form:: < OpB2r, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x800c0000000000000000fff == 0x4000000000000000031c && matches!(sm, 80 | 86 |
+        89 | 90 | 100 | 120) => decode_form:: < OpB2rResult, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x800c0000000000000000fff == 0x8000000000000000031c && matches!(sm, 80 | 86 |
+        89 | 90 | 100 | 120) => decode_form:: < OpB2rWarp, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xc0000000000000000fff == 0x31c && matches!(sm, 70 | 75) => decode_form:: <
+        OpB2r, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xc0000000000000000fff == 0x4000000000000000031c && matches!(sm, 70 | 75) =>
+        decode_form:: < OpB2rResult, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xc0000000000000000fff == 0x8000000000000000031c && matches!(sm, 70 | 75) =>
+        return decode_form:: < OpB2rWarp, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffffffffffffffff00ffff0fff == 0x2000000000000000031d && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpBarArv, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffffeffffffffff00ffff0fff == 0x31d && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => decode_form:: < OpBarSync, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87ef3ffffffff00ffff0fff == 0x4000000000000000031d && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpBarRed, 4 > (w,
+        sm)
+    );
+    None
+}
+fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCallAbsR, 0 > (w, sm)
@@ -6559,7 +6854,7 @@ fn decode_sm70_arm70(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCallR, 0 > (w, sm)
@@ -6570,7 +6865,7 @@ fn decode_sm70_arm71(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff00ffff0fff == 0x348 && matches!(sm, 70 | 75) =>
         decode_form:: < OpWarpsync, 0 > (w, sm)
@@ -6585,28 +6880,43 @@ fn decode_sm70_arm72(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm73(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffffffffffff0000fff == 0x355 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmovR, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm74(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffefffffffffff00f0ff0fff == 0x356 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmov, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm75(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff8080000ffffff0000000fff == 0x35d && matches!(sm, 90 | 100 | 120) =>
+        decode_form:: < OpNanosleep, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8080000ffffff0000000fff == 0x35d && matches!(sm, 80 | 86 | 89) =>
+        decode_form:: < OpNanosleep, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8000000ffffff0000000fff == 0x35d && matches!(sm, 70 | 75) => return
+        decode_form:: < OpNanosleep, 8 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8ff1ff0000000000ff0fff == 0x387 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpStl, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff1ff0000000000ff0fff == 0x388 && matches!(sm, 70) => decode_form:: <
         OpSts, 1 > (w, sm)
@@ -6617,7 +6927,7 @@ fn decode_sm70_arm76(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x389 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpShfl, 0 > (w, sm)
@@ -6628,7 +6938,7 @@ fn decode_sm70_arm77(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffe7ff9000000000000000fff == 0x38d && matches!(sm, 70) => decode_form:: <
         OpAtomsCas, 1 > (w, sm)
@@ -6643,7 +6953,7 @@ fn decode_sm70_arm78(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8011000000000000000fff == 0x10000000000000003a9 && matches!(sm, 90 |
         100 | 120) => decode_form:: < OpAtomgCas, 2 > (w, sm)
@@ -6658,7 +6968,7 @@ fn decode_sm70_arm79(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1ffffffffffff00c00fff == 0x3c2 && matches!(sm, 75 | 80 | 86 | 89) =>
         decode_form:: < OpR2ur, 0 > (w, sm)
@@ -6669,7 +6979,7 @@ fn decode_sm70_arm80(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x3c4 && matches!(sm, 80 | 86 | 89 | 90) =>
         decode_form:: < OpRedux, 0 > (w, sm)
@@ -6680,14 +6990,14 @@ fn decode_sm70_arm81(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm82(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x402 && matches!(sm, 120) => return
         decode_form:: < OpMov64i, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLeaHi, 4 > (w, sm)
@@ -6699,42 +7009,42 @@ fn decode_sm70_arm83(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm84(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x414 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => return decode_form:: < OpVabsdiff, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm85(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPrmt, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm86(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpShf, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm87(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFadd, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm88(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 4 > (w, sm)
@@ -6746,7 +7056,7 @@ fn decode_sm70_arm89(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDadd, 1 > (w, sm)
@@ -6757,7 +7067,7 @@ fn decode_sm70_arm90(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDsetp, 0 > (w, sm)
@@ -6768,7 +7078,7 @@ fn decode_sm70_arm91(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 4 > (w, sm)
@@ -6779,7 +7089,7 @@ fn decode_sm70_arm92(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0000000000000fff == 0x40000000000000000430 && matches!(sm, 86 |
         89) => decode_form:: < OpHadd2F32, 1 > (w, sm)
@@ -6802,7 +7112,7 @@ fn decode_sm70_arm93(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x431 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 4 > (w, sm)
@@ -6821,7 +7131,7 @@ fn decode_sm70_arm94(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f0000000000000fff == 0x433 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHset2, 1 > (w, sm)
@@ -6832,7 +7142,7 @@ fn decode_sm70_arm95(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f0000000000ff0fff == 0x434 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHsetp2, 1 > (w, sm)
@@ -6843,7 +7153,7 @@ fn decode_sm70_arm96(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c000000000000000fff == 0x435 && matches!(sm, 80 | 86 | 89) =>
         decode_form:: < OpHfma2Mma, 4 > (w, sm)
@@ -6854,7 +7164,14 @@ fn decode_sm70_arm97(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000482 && matches!(sm, 120)
+        => return decode_form:: < OpUmov64i, 0 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80100000000000000000491 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUleaHi, 2 > (w, sm)
@@ -6873,7 +7190,7 @@ fn decode_sm70_arm98(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000499 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUshf, 2 > (w, sm)
@@ -6884,7 +7201,23 @@ fn decode_sm70_arm99(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1ffffffffffffc00300ffff0fff == 0x2000000000000000051d && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpBarArv, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffffeffffffc00300ffff0fff == 0x51d && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => decode_form:: < OpBarSync, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87ef3ffffc00300ffff0fff == 0x4000000000000000051d && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpBarRed, 3 > (w,
+        sm)
+    );
+    None
+}
+fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 89) => decode_form:: < OpBraUp, 0 > (w, sm)
@@ -6895,7 +7228,7 @@ fn decode_sm70_arm100(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x589 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpShfl, 1 > (w, sm)
@@ -6906,56 +7239,56 @@ fn decode_sm70_arm101(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm102(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffe7131000000000000ff0fff == 0x58d && matches!(sm, 100 | 120) => return
         decode_form:: < OpAtomsCastP, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm103(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) => return
         decode_form:: < OpSel64, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm104(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0x614 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpVabsdiff, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm105(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPrmt, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm106(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpShf, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm107(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm108(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImad, 5 > (w, sm)
@@ -6966,7 +7299,7 @@ fn decode_sm70_arm109(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImadWide, 4 > (w, sm)
@@ -6977,35 +7310,35 @@ fn decode_sm70_arm110(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm111(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return decode_form:: < OpImadHi, 4 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm112(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm113(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDsetp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm114(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDfma, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff080000ff00000fff == 0x40000000000000000630 && matches!(sm, 86 |
         89) => decode_form:: < OpHadd2F32, 2 > (w, sm)
@@ -7028,7 +7361,7 @@ fn decode_sm70_arm115(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0x631 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 5 > (w, sm)
@@ -7047,7 +7380,7 @@ fn decode_sm70_arm116(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f080000ff00000fff == 0x633 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHset2, 2 > (w, sm)
@@ -7058,7 +7391,7 @@ fn decode_sm70_arm117(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f080000ff00ff0fff == 0x634 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHsetp2, 2 > (w, sm)
@@ -7069,7 +7402,7 @@ fn decode_sm70_arm118(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0x635 && matches!(sm, 80 | 86 | 89) =>
         decode_form:: < OpHfma2Mma, 5 > (w, sm)
@@ -7080,28 +7413,50 @@ fn decode_sm70_arm119(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm120(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x800000000000000000007ac && matches!(sm, 120)
+        => decode_form:: < OpLdcu, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x800000000000000000007ac && matches!(sm, 100)
+        => return decode_form:: < OpLdcu, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x801 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
+        120) => decode_form:: < OpPmtrig, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x801 && matches!(sm, 70 | 75) => return decode_form:: < OpPmtrig, 1
+        > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpMov, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm121(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff0000000000000fff == 0x803 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpP2r, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm122(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfff0000000000ff0fff == 0x804 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpR2p, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpCs2r, 0 > (w, sm)
@@ -7112,28 +7467,28 @@ fn decode_sm70_arm123(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm124(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871fcffffffffffff000fff == 0x806 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpVote, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm125(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpSel, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm126(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsel, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 1 > (w, sm)
@@ -7148,21 +7503,21 @@ fn decode_sm70_arm127(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm128(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff0000000000000fff == 0x80a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFset, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm129(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFsetp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIsetp, 1 > (w, sm)
@@ -7173,7 +7528,7 @@ fn decode_sm70_arm130(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpIadd3, 1 > (w, sm)
@@ -7185,7 +7540,7 @@ fn decode_sm70_arm131(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 1 > (w, sm)
@@ -7205,35 +7560,35 @@ fn decode_sm70_arm132(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm133(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpLop3, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm134(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpIabs, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm135(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x814 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => return decode_form:: < OpVabsdiff, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm136(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPrmt, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => decode_form:: < OpImnmx, 1 > (w, sm)
@@ -7248,28 +7603,28 @@ fn decode_sm70_arm137(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm138(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpShf, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm139(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5ff0000000000000fff == 0x81a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpSgxt, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm140(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7ff0000000000000fff == 0x81b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmsk, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => decode_form:: < OpPlop3, 0 > (w, sm)
@@ -7280,7 +7635,7 @@ fn decode_sm70_arm141(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 1 > (w,
@@ -7288,14 +7643,14 @@ fn decode_sm70_arm142(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm143(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFfma, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 1 > (w, sm)
@@ -7307,7 +7662,7 @@ fn decode_sm70_arm144(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 1 > (w, sm)
@@ -7319,14 +7674,14 @@ fn decode_sm70_arm145(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm146(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDmul, 1 > (w, sm)
@@ -7337,7 +7692,7 @@ fn decode_sm70_arm147(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => decode_form:: < OpDfma, 1 > (w, sm)
@@ -7348,7 +7703,7 @@ fn decode_sm70_arm148(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x831 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 1 > (w, sm)
@@ -7367,7 +7722,7 @@ fn decode_sm70_arm149(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0000000000000fff == 0x832 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHmul2, 1 > (w, sm)
@@ -7378,7 +7733,7 @@ fn decode_sm70_arm150(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120) => decode_form::
         < OpIadd, 4 > (w, sm)
@@ -7405,21 +7760,21 @@ fn decode_sm70_arm151(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm152(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff0000000000000fff == 0x836 && matches!(sm, 90 | 100) => return
         decode_form:: < OpViadd, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm153(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x838 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100 | 120) => return decode_form:: < OpI2iSat, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeee46000000000000000fff == 0x83e && matches!(sm, 80 | 86 | 89 | 90 |
         100 | 120) => decode_form:: < OpF2fp, 1 > (w, sm)
@@ -7430,7 +7785,7 @@ fn decode_sm70_arm154(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff0000000000000fff == 0x840 && matches!(sm, 80) => decode_form:: <
         OpHmnmx2, 1 > (w, sm)
@@ -7449,14 +7804,14 @@ fn decode_sm70_arm155(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm156(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bff00000000ff000fff == 0x10000000000000000845 && matches!(sm, 86 |
         89 | 90 | 100 | 120) => return decode_form:: < OpI2fp, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => decode_form:: < OpVimnmx, 4 > (w, sm)
@@ -7471,7 +7826,7 @@ fn decode_sm70_arm157(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x882 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         decode_form:: < OpUmov, 0 > (w, sm)
@@ -7482,7 +7837,7 @@ fn decode_sm70_arm158(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871fcffffffffffffc00fff == 0x886 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => decode_form:: < OpVoteu, 0 > (w, sm)
@@ -7493,7 +7848,7 @@ fn decode_sm70_arm159(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000887 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUsel, 1 > (w, sm)
@@ -7504,7 +7859,7 @@ fn decode_sm70_arm160(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80100000000000000000fff == 0x8000000000000000000088c && matches!(sm, 120)
         => decode_form:: < OpUisetp, 5 > (w, sm)
@@ -7523,7 +7878,7 @@ fn decode_sm70_arm161(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80006000000000000000fff == 0x80000000000000000000890 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUiadd3, 1 > (w, sm)
@@ -7542,7 +7897,7 @@ fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80000000000000000000891 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUlea, 1 > (w, sm)
@@ -7577,7 +7932,7 @@ fn decode_sm70_arm163(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000892 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUlop3, 1 > (w, sm)
@@ -7588,7 +7943,7 @@ fn decode_sm70_arm164(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80001000000000000000fff == 0x80000000000000000000896 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUprmt, 1 > (w, sm)
@@ -7599,7 +7954,7 @@ fn decode_sm70_arm165(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000899 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUshf, 1 > (w, sm)
@@ -7610,49 +7965,56 @@ fn decode_sm70_arm166(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm167(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFlo, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm168(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBrev, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm169(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff80000000000000000000fff == 0x902 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return decode_form:: < OpFchk, 1 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm170(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm171(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm172(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x907 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFrnd, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) => decode_form:: <
         OpMufu, 1 > (w, sm)
@@ -7667,56 +8029,79 @@ fn decode_sm70_arm173(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm174(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpPopc, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm175(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2f64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm176(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpF2i64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm177(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpI2f64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm178(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x913 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpFrnd64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm179(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpNop, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm180(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpS2r, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffffffffffc3fff00ffff0fff == 0x2000000000000000091d && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpBarArv, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffffefffffc3fff00ffff0fff == 0x91d && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => decode_form:: < OpBarSync, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffffefffffc3fff00ffff0fff == 0x91d && matches!(sm, 90 | 100 | 120) =>
+        decode_form:: < OpBarSync, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87ef3fffc3fff00ffff0fff == 0x4000000000000000091d && matches!(sm, 70 |
+        75 | 80 | 86 | 89) => decode_form:: < OpBarRed, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87ef3fffc3fff00ffff0fff == 0x4000000000000000091d && matches!(sm, 90 |
+        100 | 120) => return decode_form:: < OpBarRed, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x941 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpBsync, 0 > (w, sm)
@@ -7727,7 +8112,7 @@ fn decode_sm70_arm181(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x942 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpBreak, 0 > (w, sm)
@@ -7738,7 +8123,7 @@ fn decode_sm70_arm182(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCallAbs, 0 > (w, sm)
@@ -7749,7 +8134,7 @@ fn decode_sm70_arm183(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpCall, 0 > (w, sm)
@@ -7760,7 +8145,7 @@ fn decode_sm70_arm184(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff00000003fff00fff == 0x945 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpBssy, 0 > (w, sm)
@@ -7771,7 +8156,18 @@ fn decode_sm70_arm185(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x946 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
+        120) => decode_form:: < OpYield, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x946 && matches!(sm, 70 | 75) => return decode_form:: < OpYield, 1
+        > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpBra, 0 > (w, sm)
@@ -7794,7 +8190,7 @@ fn decode_sm70_arm186(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffff00000000ffff0fff == 0x948 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpWarpsync, 2 > (w, sm)
@@ -7805,14 +8201,14 @@ fn decode_sm70_arm187(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm188(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpExit, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpRet, 2 > (w, sm)
@@ -7855,14 +8251,29 @@ fn decode_sm70_arm189(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm190(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffefffff00000000f0ff0fff == 0x956 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmov, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff80800000000000000000fff == 0x95d && matches!(sm, 90 | 100 | 120) =>
+        decode_form:: < OpNanosleep, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80800000000000000000fff == 0x95d && matches!(sm, 80 | 86 | 89) =>
+        decode_form:: < OpNanosleep, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff80000000000000000000fff == 0x95d && matches!(sm, 70 | 75) => return
+        decode_form:: < OpNanosleep, 9 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70)
         => decode_form:: < OpLdg, 1 > (w, sm)
@@ -7889,7 +8300,7 @@ fn decode_sm70_arm191(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8ff1ff000000ff00000fff == 0x983 && matches!(sm, 70) => decode_form:: <
         OpLdl, 1 > (w, sm)
@@ -7900,7 +8311,7 @@ fn decode_sm70_arm192(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm205(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffe1ff000000ff00000fff == 0x984 && matches!(sm, 70) => decode_form:: <
         OpLds, 1 > (w, sm)
@@ -7915,7 +8326,7 @@ fn decode_sm70_arm193(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
         86 | 89 | 90) => decode_form:: < OpStg, 2 > (w, sm)
@@ -7946,7 +8357,7 @@ fn decode_sm70_arm194(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x989 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpShfl, 2 > (w, sm)
@@ -7957,7 +8368,7 @@ fn decode_sm70_arm195(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x100000000000000098e && matches!(sm, 70 |
         75) => decode_form:: < OpRed, 0 > (w, sm)
@@ -7984,7 +8395,22 @@ fn decode_sm70_arm196(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80002000000000000000fff == 0x992 && matches!(sm, 90 | 100 | 120) =>
+        decode_form:: < OpMembar, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x992 && matches!(sm, 80 | 86 | 89) =>
+        decode_form:: < OpMembar, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x992 && matches!(sm, 70 | 75) => return decode_form:: < OpMembar, 2
+        > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffc0001000000000000000fff == 0x800010000000000000009a3 && matches!(sm,
         90) => decode_form:: < OpAtomgF, 1 > (w, sm)
@@ -7999,7 +8425,7 @@ fn decode_sm70_arm197(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x10000000000000009a6 && matches!(sm, 90 |
         100 | 120) => decode_form:: < OpRedgF, 0 > (w, sm)
@@ -8014,7 +8440,7 @@ fn decode_sm70_arm198(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80011000000000000000fff == 0x800010000000000000009a8 && matches!(sm,
         90) => decode_form:: < OpAtomg, 4 > (w, sm)
@@ -8041,7 +8467,18 @@ fn decode_sm70_arm199(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x9ab && matches!(sm, 80 | 86 | 89 | 90 | 100 |
+        120) => decode_form:: < OpErrbar, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfff == 0x9ab && matches!(sm, 70 | 75) => return decode_form:: < OpErrbar, 1
+        > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9c3 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         decode_form:: < OpS2ur, 0 > (w, sm)
@@ -8052,42 +8489,42 @@ fn decode_sm70_arm200(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm201(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpMov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm202(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcffff80000ff00000fff == 0xa03 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpP2r, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm203(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcffff80000ff00ff0fff == 0xa04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpR2p, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm204(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpSel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm205(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFsel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 2 > (w, sm)
@@ -8102,28 +8539,28 @@ fn decode_sm70_arm206(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm207(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm221(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff380000ff00000fff == 0xa0a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFset, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm208(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm209(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpIsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpIadd3, 2 > (w, sm)
@@ -8134,7 +8571,7 @@ fn decode_sm70_arm210(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm225(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90) => decode_form:: < OpLea, 2 > (w, sm)
@@ -8153,84 +8590,84 @@ fn decode_sm70_arm211(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm212(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpLop3, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm213(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpIabs, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm214(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm228(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0xa14 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpVabsdiff, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm215(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm229(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPrmt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm216(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return decode_form:: < OpImnmx, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm217(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpShf, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm218(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5fff80000ff00000fff == 0xa1a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpSgxt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm219(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm233(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7fff80000ff00000fff == 0xa1b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpBmsk, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm220(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8010000380000ff00000fff == 0xa1f && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPlop3Sign, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm221(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => return decode_form:: < OpFmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm222(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImad, 2 > (w, sm)
@@ -8241,7 +8678,7 @@ fn decode_sm70_arm223(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImadWide, 2 > (w, sm)
@@ -8252,7 +8689,7 @@ fn decode_sm70_arm224(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm225(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff900f80000ff00000fff == 0xa26 && matches!(sm, 70) => decode_form:: <
         OpIdp4a, 4 > (w, sm)
@@ -8271,28 +8708,28 @@ fn decode_sm70_arm225(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm226(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return decode_form:: < OpImadHi, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm227(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm228(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm229(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 2 > (w, sm)
@@ -8311,7 +8748,7 @@ fn decode_sm70_arm229(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHmul2, 2 > (w, sm)
@@ -8322,7 +8759,7 @@ fn decode_sm70_arm230(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm245(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 89) =>
         decode_form:: < OpHfma2Mma, 2 > (w, sm)
@@ -8333,21 +8770,21 @@ fn decode_sm70_arm231(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm232(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm246(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff780000ff00000fff == 0xa36 && matches!(sm, 90) => return
         decode_form:: < OpViadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm233(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm247(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa38 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return decode_form:: < OpI2iSat, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm248(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeee4600f80000ff00000fff == 0xa3e && matches!(sm, 80 | 86 | 89 | 90) =>
         decode_form:: < OpF2fp, 2 > (w, sm)
@@ -8358,7 +8795,7 @@ fn decode_sm70_arm234(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff080000ff00000fff == 0xa40 && matches!(sm, 80) => decode_form:: <
         OpHmnmx2, 2 > (w, sm)
@@ -8377,70 +8814,77 @@ fn decode_sm70_arm235(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm250(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bfff80000ffff000fff == 0x10000000000000000a45 && matches!(sm, 86 |
         89 | 90) => return decode_form:: < OpI2fp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return decode_form:: < OpVimnmx, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xab9 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         return decode_form:: < OpUldc, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFlo, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpBrev, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff8000000380000ff00000fff == 0xb02 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return decode_form:: < OpFchk, 2 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm257(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2i, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpI2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFrnd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm245(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => decode_form:: <
         OpMufu, 2 > (w, sm)
@@ -8455,56 +8899,87 @@ fn decode_sm70_arm245(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm246(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPopc, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm247(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm262(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm248(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm263(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2i64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpI2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm250(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm265(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff380000ffff000fff == 0xb13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFrnd64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm266(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fffffffffffc0003ffffff0fff == 0x20000000000000000b1d && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpBarArv, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffffefffffc0003ffffff0fff == 0xb1d && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => decode_form:: < OpBarSync, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff87ef3fffc0003ffffff0fff == 0x40000000000000000b1d && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpBarRed, 0 > (w,
+        sm)
+    );
+    None
+}
+fn decode_sm70_arm267(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => return decode_form:: < OpWarpsync, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm268(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpBmov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm269(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff8080000f80000ff00000fff == 0xb5d && matches!(sm, 90) => decode_form:: <
+        OpNanosleep, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8080000f80000ff00000fff == 0xb5d && matches!(sm, 80 | 86 | 89) =>
+        decode_form:: < OpNanosleep, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8000000f80000ff00000fff == 0xb5d && matches!(sm, 70 | 75) => return
+        decode_form:: < OpNanosleep, 10 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm270(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 89 | 90 |
         100 | 120) => decode_form:: < OpLdc, 0 > (w, sm)
@@ -8515,7 +8990,7 @@ fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm271(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120) => decode_form:: < OpMov64, 1 > (w, sm)
@@ -8526,35 +9001,35 @@ fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm272(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x80000000000000000000c03 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpP2r, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm273(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x80000000000000000000c04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpR2p, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm257(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm274(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpSel, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm275(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFsel, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm276(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => decode_form:: < OpFmnmx, 3 > (w, sm)
@@ -8569,21 +9044,21 @@ fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm277(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x80000000000000000000c0a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFset, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFsetp, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm262(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIsetp, 3 > (w, sm)
@@ -8594,7 +9069,7 @@ fn decode_sm70_arm262(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm263(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm280(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIadd3, 3 > (w, sm)
@@ -8605,7 +9080,7 @@ fn decode_sm70_arm263(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm281(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 3 > (w, sm)
@@ -8624,35 +9099,35 @@ fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm265(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm282(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpLop3, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm266(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpIabs, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm267(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000c14 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => return decode_form:: < OpVabsdiff, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm268(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm285(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPrmt, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm269(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm286(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpImnmx, 3 > (w, sm)
@@ -8667,42 +9142,42 @@ fn decode_sm70_arm269(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm270(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm287(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpShf, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm271(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm288(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x80000000000000000000c1a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpSgxt, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm272(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm289(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x80000000000000000000c1b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpBmsk, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm273(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm290(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm274(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm291(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFfma, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm275(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm292(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 3 > (w, sm)
@@ -8713,7 +9188,7 @@ fn decode_sm70_arm275(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm276(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm293(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 3 > (w, sm)
@@ -8725,7 +9200,7 @@ fn decode_sm70_arm276(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm277(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm294(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff100ffffff0000000fff == 0x80000000000000000000c26 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIdp4a, 2 > (w, sm)
@@ -8736,14 +9211,14 @@ fn decode_sm70_arm277(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm295(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm296(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDmul, 3 > (w, sm)
@@ -8754,7 +9229,7 @@ fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm280(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm297(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDfma, 3 > (w, sm)
@@ -8765,7 +9240,7 @@ fn decode_sm70_arm280(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm281(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm298(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 3 > (w, sm)
@@ -8784,7 +9259,7 @@ fn decode_sm70_arm281(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm282(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm299(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpHmul2, 3 > (w, sm)
@@ -8795,7 +9270,7 @@ fn decode_sm70_arm282(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120) => decode_form:: < OpIadd, 5 > (w, sm)
@@ -8822,21 +9297,21 @@ fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm301(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x80000000000000000000c36 && matches!(sm, 90
         | 100) => return decode_form:: < OpViadd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm285(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm302(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c38 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2iSat, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm286(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm303(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeee4600ffffff0000000fff == 0x80000000000000000000c3e && matches!(sm, 80
         | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpF2fp, 3 > (w, sm)
@@ -8847,7 +9322,7 @@ fn decode_sm70_arm286(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm287(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm304(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x80000000000000000000c40 && matches!(sm,
         80) => decode_form:: < OpHmnmx2, 3 > (w, sm)
@@ -8866,14 +9341,14 @@ fn decode_sm70_arm287(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm288(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm305(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x80010000000000000000c45 && matches!(sm, 86
         | 89 | 90 | 100 | 120) => return decode_form:: < OpI2fp, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm289(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => decode_form:: < OpVimnmx, 6 > (w, sm)
@@ -8888,60 +9363,75 @@ fn decode_sm70_arm289(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm290(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm307(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80100000000000000000fff == 0x80000000000000000000c82 && matches!(sm, 120)
+        => decode_form:: < OpUmov, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x80100000000000000000fff == 0x80100000000000000000c82 && matches!(sm, 120)
+        => decode_form:: < OpUmov64, 0 > (w, sm)
+    );
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c82 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => decode_form:: < OpUmov, 2 > (w, sm)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x80000000000000000000c82 && matches!(sm, 100 |
-        120) => return decode_form:: < OpUmov, 3 > (w, sm)
+        w & 0x80000000000000000000fff == 0x80000000000000000000c82 && matches!(sm, 100)
+        => return decode_form:: < OpUmov, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm291(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm308(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFlo, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm292(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm309(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpBrev, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm293(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm310(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff80000003fffff0000000fff == 0x80000000000000000000d02 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFchk, 3 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm311(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2f, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm294(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm312(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2i, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm295(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm313(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2f, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm296(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm314(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFrnd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm297(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm315(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpMufu, 6 > (w, sm)
@@ -8952,84 +9442,99 @@ fn decode_sm70_arm297(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm298(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm316(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPopc, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm299(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm317(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2f64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm318(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2i64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm301(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm319(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2f64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm302(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm320(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x80000000000000000000d13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFrnd64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm303(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm321(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x1fff8080000ffffff0000000fff == 0x80000000000000000000d5d && matches!(sm, 90
+        | 100 | 120) => decode_form:: < OpNanosleep, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8080000ffffff0000000fff == 0x80000000000000000000d5d && matches!(sm, 80
+        | 86 | 89) => decode_form:: < OpNanosleep, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000d5d && matches!(sm,
+        75) => return decode_form:: < OpNanosleep, 11 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm322(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120) => return decode_form:: < OpSel64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm304(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm323(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000e14 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => return decode_form:: < OpVabsdiff, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm305(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm324(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPrmt, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm325(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpShf, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm307(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm326(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFadd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm308(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm327(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFfma, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm309(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm328(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 6 > (w, sm)
@@ -9040,7 +9545,7 @@ fn decode_sm70_arm309(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm310(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm329(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 5 > (w, sm)
@@ -9052,14 +9557,14 @@ fn decode_sm70_arm310(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm311(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm330(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm312(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm331(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDadd, 3 > (w, sm)
@@ -9070,7 +9575,7 @@ fn decode_sm70_arm312(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm313(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm332(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDsetp, 2 > (w, sm)
@@ -9081,7 +9586,7 @@ fn decode_sm70_arm313(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm314(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm333(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDfma, 6 > (w, sm)
@@ -9092,7 +9597,7 @@ fn decode_sm70_arm314(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm315(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm334(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 89) => decode_form:: < OpHadd2F32, 3 > (w, sm)
@@ -9115,7 +9620,7 @@ fn decode_sm70_arm315(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm316(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm335(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 6 > (w, sm)
@@ -9134,7 +9639,7 @@ fn decode_sm70_arm316(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm317(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm336(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x80000000000000000000e33 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpHset2, 3 > (w, sm)
@@ -9145,7 +9650,7 @@ fn decode_sm70_arm317(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm318(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm337(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x80000000000000000000e34 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpHsetp2, 3 > (w, sm)
@@ -9156,7 +9661,7 @@ fn decode_sm70_arm318(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm319(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm338(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 89) => decode_form:: < OpHfma2Mma, 6 > (w, sm)
@@ -9167,14 +9672,14 @@ fn decode_sm70_arm319(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm320(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm339(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmov, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm321(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm340(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpShfl, 3 > (w, sm)
@@ -9252,302 +9757,321 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x2ca, print_sm70_arm57),
         (0x300, print_sm70_arm58),
         (0x301, print_sm70_arm59),
-        (0x304, print_sm70_arm60),
-        (0x305, print_sm70_arm61),
-        (0x306, print_sm70_arm62),
-        (0x307, print_sm70_arm63),
-        (0x308, print_sm70_arm64),
-        (0x309, print_sm70_arm65),
-        (0x310, print_sm70_arm66),
-        (0x311, print_sm70_arm67),
-        (0x312, print_sm70_arm68),
-        (0x313, print_sm70_arm69),
-        (0x343, print_sm70_arm70),
-        (0x344, print_sm70_arm71),
-        (0x348, print_sm70_arm72),
-        (0x355, print_sm70_arm73),
-        (0x356, print_sm70_arm74),
+        (0x302, print_sm70_arm60),
+        (0x304, print_sm70_arm61),
+        (0x305, print_sm70_arm62),
+        (0x306, print_sm70_arm63),
+        (0x307, print_sm70_arm64),
+        (0x308, print_sm70_arm65),
+        (0x309, print_sm70_arm66),
+        (0x310, print_sm70_arm67),
+        (0x311, print_sm70_arm68),
+        (0x312, print_sm70_arm69),
+        (0x313, print_sm70_arm70),
+        (0x31c, print_sm70_arm71),
+        (0x31d, print_sm70_arm72),
+        (0x343, print_sm70_arm73),
+        (0x344, print_sm70_arm74),
+        (0x348, print_sm70_arm75),
+        (0x355, print_sm70_arm76),
+        (0x356, print_sm70_arm77),
+        (0x35d, print_sm70_arm78),
         (0x381, print_sm70_arm1),
         (0x386, print_sm70_arm2),
-        (0x387, print_sm70_arm75),
-        (0x388, print_sm70_arm76),
-        (0x389, print_sm70_arm77),
+        (0x387, print_sm70_arm79),
+        (0x388, print_sm70_arm80),
+        (0x389, print_sm70_arm81),
         (0x38c, print_sm70_arm4),
-        (0x38d, print_sm70_arm78),
+        (0x38d, print_sm70_arm82),
         (0x3a3, print_sm70_arm5),
         (0x3a8, print_sm70_arm6),
-        (0x3a9, print_sm70_arm79),
-        (0x3c2, print_sm70_arm80),
-        (0x3c4, print_sm70_arm81),
-        (0x402, print_sm70_arm82),
-        (0x411, print_sm70_arm83),
-        (0x414, print_sm70_arm84),
-        (0x416, print_sm70_arm85),
-        (0x419, print_sm70_arm86),
-        (0x421, print_sm70_arm87),
-        (0x423, print_sm70_arm88),
-        (0x424, print_sm70_arm89),
-        (0x429, print_sm70_arm90),
-        (0x42a, print_sm70_arm91),
-        (0x42b, print_sm70_arm92),
-        (0x430, print_sm70_arm93),
-        (0x431, print_sm70_arm94),
-        (0x433, print_sm70_arm95),
-        (0x434, print_sm70_arm96),
-        (0x435, print_sm70_arm97),
-        (0x491, print_sm70_arm98),
-        (0x499, print_sm70_arm99),
-        (0x547, print_sm70_arm100),
+        (0x3a9, print_sm70_arm83),
+        (0x3c2, print_sm70_arm84),
+        (0x3c4, print_sm70_arm85),
+        (0x402, print_sm70_arm86),
+        (0x411, print_sm70_arm87),
+        (0x414, print_sm70_arm88),
+        (0x416, print_sm70_arm89),
+        (0x419, print_sm70_arm90),
+        (0x421, print_sm70_arm91),
+        (0x423, print_sm70_arm92),
+        (0x424, print_sm70_arm93),
+        (0x429, print_sm70_arm94),
+        (0x42a, print_sm70_arm95),
+        (0x42b, print_sm70_arm96),
+        (0x430, print_sm70_arm97),
+        (0x431, print_sm70_arm98),
+        (0x433, print_sm70_arm99),
+        (0x434, print_sm70_arm100),
+        (0x435, print_sm70_arm101),
+        (0x482, print_sm70_arm102),
+        (0x491, print_sm70_arm103),
+        (0x499, print_sm70_arm104),
+        (0x51d, print_sm70_arm105),
+        (0x547, print_sm70_arm106),
         (0x581, print_sm70_arm1),
         (0x586, print_sm70_arm2),
         (0x588, print_sm70_arm3),
-        (0x589, print_sm70_arm101),
+        (0x589, print_sm70_arm107),
         (0x58c, print_sm70_arm4),
-        (0x58d, print_sm70_arm102),
+        (0x58d, print_sm70_arm108),
         (0x5a3, print_sm70_arm5),
         (0x5a8, print_sm70_arm6),
-        (0x607, print_sm70_arm103),
-        (0x614, print_sm70_arm104),
-        (0x616, print_sm70_arm105),
-        (0x619, print_sm70_arm106),
-        (0x621, print_sm70_arm107),
-        (0x623, print_sm70_arm108),
-        (0x624, print_sm70_arm109),
-        (0x625, print_sm70_arm110),
-        (0x627, print_sm70_arm111),
-        (0x629, print_sm70_arm112),
-        (0x62a, print_sm70_arm113),
-        (0x62b, print_sm70_arm114),
-        (0x630, print_sm70_arm115),
-        (0x631, print_sm70_arm116),
-        (0x633, print_sm70_arm117),
-        (0x634, print_sm70_arm118),
-        (0x635, print_sm70_arm119),
+        (0x607, print_sm70_arm109),
+        (0x614, print_sm70_arm110),
+        (0x616, print_sm70_arm111),
+        (0x619, print_sm70_arm112),
+        (0x621, print_sm70_arm113),
+        (0x623, print_sm70_arm114),
+        (0x624, print_sm70_arm115),
+        (0x625, print_sm70_arm116),
+        (0x627, print_sm70_arm117),
+        (0x629, print_sm70_arm118),
+        (0x62a, print_sm70_arm119),
+        (0x62b, print_sm70_arm120),
+        (0x630, print_sm70_arm121),
+        (0x631, print_sm70_arm122),
+        (0x633, print_sm70_arm123),
+        (0x634, print_sm70_arm124),
+        (0x635, print_sm70_arm125),
         (0x781, print_sm70_arm1),
         (0x786, print_sm70_arm2),
         (0x788, print_sm70_arm3),
         (0x78c, print_sm70_arm4),
         (0x7a3, print_sm70_arm5),
         (0x7a8, print_sm70_arm6),
-        (0x802, print_sm70_arm120),
-        (0x803, print_sm70_arm121),
-        (0x804, print_sm70_arm122),
-        (0x805, print_sm70_arm123),
-        (0x806, print_sm70_arm124),
-        (0x807, print_sm70_arm125),
-        (0x808, print_sm70_arm126),
-        (0x809, print_sm70_arm127),
-        (0x80a, print_sm70_arm128),
-        (0x80b, print_sm70_arm129),
-        (0x80c, print_sm70_arm130),
-        (0x810, print_sm70_arm131),
-        (0x811, print_sm70_arm132),
-        (0x812, print_sm70_arm133),
-        (0x813, print_sm70_arm134),
-        (0x814, print_sm70_arm135),
-        (0x816, print_sm70_arm136),
-        (0x817, print_sm70_arm137),
-        (0x819, print_sm70_arm138),
-        (0x81a, print_sm70_arm139),
-        (0x81b, print_sm70_arm140),
-        (0x81c, print_sm70_arm141),
-        (0x820, print_sm70_arm142),
-        (0x823, print_sm70_arm143),
-        (0x824, print_sm70_arm144),
-        (0x825, print_sm70_arm145),
-        (0x827, print_sm70_arm146),
-        (0x828, print_sm70_arm147),
-        (0x82b, print_sm70_arm148),
-        (0x831, print_sm70_arm149),
-        (0x832, print_sm70_arm150),
-        (0x835, print_sm70_arm151),
-        (0x836, print_sm70_arm152),
-        (0x838, print_sm70_arm153),
-        (0x83e, print_sm70_arm154),
-        (0x840, print_sm70_arm155),
-        (0x845, print_sm70_arm156),
-        (0x848, print_sm70_arm157),
-        (0x882, print_sm70_arm158),
-        (0x886, print_sm70_arm159),
-        (0x887, print_sm70_arm160),
-        (0x88c, print_sm70_arm161),
-        (0x890, print_sm70_arm162),
-        (0x891, print_sm70_arm163),
-        (0x892, print_sm70_arm164),
-        (0x896, print_sm70_arm165),
-        (0x899, print_sm70_arm166),
-        (0x900, print_sm70_arm167),
-        (0x901, print_sm70_arm168),
-        (0x904, print_sm70_arm169),
-        (0x905, print_sm70_arm170),
-        (0x906, print_sm70_arm171),
-        (0x907, print_sm70_arm172),
-        (0x908, print_sm70_arm173),
-        (0x909, print_sm70_arm174),
-        (0x910, print_sm70_arm175),
-        (0x911, print_sm70_arm176),
-        (0x912, print_sm70_arm177),
-        (0x913, print_sm70_arm178),
-        (0x918, print_sm70_arm179),
-        (0x919, print_sm70_arm180),
-        (0x941, print_sm70_arm181),
-        (0x942, print_sm70_arm182),
-        (0x943, print_sm70_arm183),
-        (0x944, print_sm70_arm184),
-        (0x945, print_sm70_arm185),
-        (0x947, print_sm70_arm186),
-        (0x948, print_sm70_arm187),
-        (0x94d, print_sm70_arm188),
-        (0x950, print_sm70_arm189),
-        (0x956, print_sm70_arm190),
-        (0x981, print_sm70_arm191),
-        (0x983, print_sm70_arm192),
-        (0x984, print_sm70_arm193),
-        (0x986, print_sm70_arm194),
+        (0x7ac, print_sm70_arm126),
+        (0x801, print_sm70_arm127),
+        (0x802, print_sm70_arm128),
+        (0x803, print_sm70_arm129),
+        (0x804, print_sm70_arm130),
+        (0x805, print_sm70_arm131),
+        (0x806, print_sm70_arm132),
+        (0x807, print_sm70_arm133),
+        (0x808, print_sm70_arm134),
+        (0x809, print_sm70_arm135),
+        (0x80a, print_sm70_arm136),
+        (0x80b, print_sm70_arm137),
+        (0x80c, print_sm70_arm138),
+        (0x810, print_sm70_arm139),
+        (0x811, print_sm70_arm140),
+        (0x812, print_sm70_arm141),
+        (0x813, print_sm70_arm142),
+        (0x814, print_sm70_arm143),
+        (0x816, print_sm70_arm144),
+        (0x817, print_sm70_arm145),
+        (0x819, print_sm70_arm146),
+        (0x81a, print_sm70_arm147),
+        (0x81b, print_sm70_arm148),
+        (0x81c, print_sm70_arm149),
+        (0x820, print_sm70_arm150),
+        (0x823, print_sm70_arm151),
+        (0x824, print_sm70_arm152),
+        (0x825, print_sm70_arm153),
+        (0x827, print_sm70_arm154),
+        (0x828, print_sm70_arm155),
+        (0x82b, print_sm70_arm156),
+        (0x831, print_sm70_arm157),
+        (0x832, print_sm70_arm158),
+        (0x835, print_sm70_arm159),
+        (0x836, print_sm70_arm160),
+        (0x838, print_sm70_arm161),
+        (0x83e, print_sm70_arm162),
+        (0x840, print_sm70_arm163),
+        (0x845, print_sm70_arm164),
+        (0x848, print_sm70_arm165),
+        (0x882, print_sm70_arm166),
+        (0x886, print_sm70_arm167),
+        (0x887, print_sm70_arm168),
+        (0x88c, print_sm70_arm169),
+        (0x890, print_sm70_arm170),
+        (0x891, print_sm70_arm171),
+        (0x892, print_sm70_arm172),
+        (0x896, print_sm70_arm173),
+        (0x899, print_sm70_arm174),
+        (0x900, print_sm70_arm175),
+        (0x901, print_sm70_arm176),
+        (0x902, print_sm70_arm177),
+        (0x904, print_sm70_arm178),
+        (0x905, print_sm70_arm179),
+        (0x906, print_sm70_arm180),
+        (0x907, print_sm70_arm181),
+        (0x908, print_sm70_arm182),
+        (0x909, print_sm70_arm183),
+        (0x910, print_sm70_arm184),
+        (0x911, print_sm70_arm185),
+        (0x912, print_sm70_arm186),
+        (0x913, print_sm70_arm187),
+        (0x918, print_sm70_arm188),
+        (0x919, print_sm70_arm189),
+        (0x91d, print_sm70_arm190),
+        (0x941, print_sm70_arm191),
+        (0x942, print_sm70_arm192),
+        (0x943, print_sm70_arm193),
+        (0x944, print_sm70_arm194),
+        (0x945, print_sm70_arm195),
+        (0x946, print_sm70_arm196),
+        (0x947, print_sm70_arm197),
+        (0x948, print_sm70_arm198),
+        (0x94d, print_sm70_arm199),
+        (0x950, print_sm70_arm200),
+        (0x956, print_sm70_arm201),
+        (0x95d, print_sm70_arm202),
+        (0x981, print_sm70_arm203),
+        (0x983, print_sm70_arm204),
+        (0x984, print_sm70_arm205),
+        (0x986, print_sm70_arm206),
         (0x988, print_sm70_arm3),
-        (0x989, print_sm70_arm195),
+        (0x989, print_sm70_arm207),
         (0x98c, print_sm70_arm4),
-        (0x98e, print_sm70_arm196),
-        (0x9a3, print_sm70_arm197),
-        (0x9a6, print_sm70_arm198),
-        (0x9a8, print_sm70_arm199),
-        (0x9c3, print_sm70_arm200),
-        (0xa02, print_sm70_arm201),
-        (0xa03, print_sm70_arm202),
-        (0xa04, print_sm70_arm203),
-        (0xa07, print_sm70_arm204),
-        (0xa08, print_sm70_arm205),
-        (0xa09, print_sm70_arm206),
-        (0xa0a, print_sm70_arm207),
-        (0xa0b, print_sm70_arm208),
-        (0xa0c, print_sm70_arm209),
-        (0xa10, print_sm70_arm210),
-        (0xa11, print_sm70_arm211),
-        (0xa12, print_sm70_arm212),
-        (0xa13, print_sm70_arm213),
-        (0xa14, print_sm70_arm214),
-        (0xa16, print_sm70_arm215),
-        (0xa17, print_sm70_arm216),
-        (0xa19, print_sm70_arm217),
-        (0xa1a, print_sm70_arm218),
-        (0xa1b, print_sm70_arm219),
-        (0xa1f, print_sm70_arm220),
-        (0xa20, print_sm70_arm221),
-        (0xa23, print_sm70_arm222),
-        (0xa24, print_sm70_arm223),
-        (0xa25, print_sm70_arm224),
-        (0xa26, print_sm70_arm225),
-        (0xa27, print_sm70_arm226),
-        (0xa28, print_sm70_arm227),
-        (0xa2b, print_sm70_arm228),
-        (0xa31, print_sm70_arm229),
-        (0xa32, print_sm70_arm230),
-        (0xa35, print_sm70_arm231),
-        (0xa36, print_sm70_arm232),
-        (0xa38, print_sm70_arm233),
-        (0xa3e, print_sm70_arm234),
-        (0xa40, print_sm70_arm235),
-        (0xa45, print_sm70_arm236),
-        (0xa48, print_sm70_arm237),
-        (0xab9, print_sm70_arm238),
-        (0xb00, print_sm70_arm239),
-        (0xb01, print_sm70_arm240),
-        (0xb04, print_sm70_arm241),
-        (0xb05, print_sm70_arm242),
-        (0xb06, print_sm70_arm243),
-        (0xb07, print_sm70_arm244),
-        (0xb08, print_sm70_arm245),
-        (0xb09, print_sm70_arm246),
-        (0xb10, print_sm70_arm247),
-        (0xb11, print_sm70_arm248),
-        (0xb12, print_sm70_arm249),
-        (0xb13, print_sm70_arm250),
-        (0xb48, print_sm70_arm251),
-        (0xb56, print_sm70_arm252),
+        (0x98e, print_sm70_arm208),
+        (0x992, print_sm70_arm209),
+        (0x9a3, print_sm70_arm210),
+        (0x9a6, print_sm70_arm211),
+        (0x9a8, print_sm70_arm212),
+        (0x9ab, print_sm70_arm213),
+        (0x9c3, print_sm70_arm214),
+        (0xa02, print_sm70_arm215),
+        (0xa03, print_sm70_arm216),
+        (0xa04, print_sm70_arm217),
+        (0xa07, print_sm70_arm218),
+        (0xa08, print_sm70_arm219),
+        (0xa09, print_sm70_arm220),
+        (0xa0a, print_sm70_arm221),
+        (0xa0b, print_sm70_arm222),
+        (0xa0c, print_sm70_arm223),
+        (0xa10, print_sm70_arm224),
+        (0xa11, print_sm70_arm225),
+        (0xa12, print_sm70_arm226),
+        (0xa13, print_sm70_arm227),
+        (0xa14, print_sm70_arm228),
+        (0xa16, print_sm70_arm229),
+        (0xa17, print_sm70_arm230),
+        (0xa19, print_sm70_arm231),
+        (0xa1a, print_sm70_arm232),
+        (0xa1b, print_sm70_arm233),
+        (0xa1f, print_sm70_arm234),
+        (0xa20, print_sm70_arm235),
+        (0xa23, print_sm70_arm236),
+        (0xa24, print_sm70_arm237),
+        (0xa25, print_sm70_arm238),
+        (0xa26, print_sm70_arm239),
+        (0xa27, print_sm70_arm240),
+        (0xa28, print_sm70_arm241),
+        (0xa2b, print_sm70_arm242),
+        (0xa31, print_sm70_arm243),
+        (0xa32, print_sm70_arm244),
+        (0xa35, print_sm70_arm245),
+        (0xa36, print_sm70_arm246),
+        (0xa38, print_sm70_arm247),
+        (0xa3e, print_sm70_arm248),
+        (0xa40, print_sm70_arm249),
+        (0xa45, print_sm70_arm250),
+        (0xa48, print_sm70_arm251),
+        (0xab9, print_sm70_arm252),
+        (0xb00, print_sm70_arm253),
+        (0xb01, print_sm70_arm254),
+        (0xb02, print_sm70_arm255),
+        (0xb04, print_sm70_arm256),
+        (0xb05, print_sm70_arm257),
+        (0xb06, print_sm70_arm258),
+        (0xb07, print_sm70_arm259),
+        (0xb08, print_sm70_arm260),
+        (0xb09, print_sm70_arm261),
+        (0xb10, print_sm70_arm262),
+        (0xb11, print_sm70_arm263),
+        (0xb12, print_sm70_arm264),
+        (0xb13, print_sm70_arm265),
+        (0xb1d, print_sm70_arm266),
+        (0xb48, print_sm70_arm267),
+        (0xb56, print_sm70_arm268),
+        (0xb5d, print_sm70_arm269),
         (0xb81, print_sm70_arm1),
-        (0xb82, print_sm70_arm253),
+        (0xb82, print_sm70_arm270),
         (0xb86, print_sm70_arm2),
         (0xb88, print_sm70_arm3),
         (0xb8c, print_sm70_arm4),
         (0xba3, print_sm70_arm5),
         (0xba8, print_sm70_arm6),
-        (0xc02, print_sm70_arm254),
-        (0xc03, print_sm70_arm255),
-        (0xc04, print_sm70_arm256),
-        (0xc07, print_sm70_arm257),
-        (0xc08, print_sm70_arm258),
-        (0xc09, print_sm70_arm259),
-        (0xc0a, print_sm70_arm260),
-        (0xc0b, print_sm70_arm261),
-        (0xc0c, print_sm70_arm262),
-        (0xc10, print_sm70_arm263),
-        (0xc11, print_sm70_arm264),
-        (0xc12, print_sm70_arm265),
-        (0xc13, print_sm70_arm266),
-        (0xc14, print_sm70_arm267),
-        (0xc16, print_sm70_arm268),
-        (0xc17, print_sm70_arm269),
-        (0xc19, print_sm70_arm270),
-        (0xc1a, print_sm70_arm271),
-        (0xc1b, print_sm70_arm272),
-        (0xc20, print_sm70_arm273),
-        (0xc23, print_sm70_arm274),
-        (0xc24, print_sm70_arm275),
-        (0xc25, print_sm70_arm276),
-        (0xc26, print_sm70_arm277),
-        (0xc27, print_sm70_arm278),
-        (0xc28, print_sm70_arm279),
-        (0xc2b, print_sm70_arm280),
-        (0xc31, print_sm70_arm281),
-        (0xc32, print_sm70_arm282),
-        (0xc35, print_sm70_arm283),
-        (0xc36, print_sm70_arm284),
-        (0xc38, print_sm70_arm285),
-        (0xc3e, print_sm70_arm286),
-        (0xc40, print_sm70_arm287),
-        (0xc45, print_sm70_arm288),
-        (0xc48, print_sm70_arm289),
-        (0xc82, print_sm70_arm290),
-        (0xd00, print_sm70_arm291),
-        (0xd01, print_sm70_arm292),
-        (0xd04, print_sm70_arm293),
-        (0xd05, print_sm70_arm294),
-        (0xd06, print_sm70_arm295),
-        (0xd07, print_sm70_arm296),
-        (0xd08, print_sm70_arm297),
-        (0xd09, print_sm70_arm298),
-        (0xd10, print_sm70_arm299),
-        (0xd11, print_sm70_arm300),
-        (0xd12, print_sm70_arm301),
-        (0xd13, print_sm70_arm302),
+        (0xc02, print_sm70_arm271),
+        (0xc03, print_sm70_arm272),
+        (0xc04, print_sm70_arm273),
+        (0xc07, print_sm70_arm274),
+        (0xc08, print_sm70_arm275),
+        (0xc09, print_sm70_arm276),
+        (0xc0a, print_sm70_arm277),
+        (0xc0b, print_sm70_arm278),
+        (0xc0c, print_sm70_arm279),
+        (0xc10, print_sm70_arm280),
+        (0xc11, print_sm70_arm281),
+        (0xc12, print_sm70_arm282),
+        (0xc13, print_sm70_arm283),
+        (0xc14, print_sm70_arm284),
+        (0xc16, print_sm70_arm285),
+        (0xc17, print_sm70_arm286),
+        (0xc19, print_sm70_arm287),
+        (0xc1a, print_sm70_arm288),
+        (0xc1b, print_sm70_arm289),
+        (0xc20, print_sm70_arm290),
+        (0xc23, print_sm70_arm291),
+        (0xc24, print_sm70_arm292),
+        (0xc25, print_sm70_arm293),
+        (0xc26, print_sm70_arm294),
+        (0xc27, print_sm70_arm295),
+        (0xc28, print_sm70_arm296),
+        (0xc2b, print_sm70_arm297),
+        (0xc31, print_sm70_arm298),
+        (0xc32, print_sm70_arm299),
+        (0xc35, print_sm70_arm300),
+        (0xc36, print_sm70_arm301),
+        (0xc38, print_sm70_arm302),
+        (0xc3e, print_sm70_arm303),
+        (0xc40, print_sm70_arm304),
+        (0xc45, print_sm70_arm305),
+        (0xc48, print_sm70_arm306),
+        (0xc82, print_sm70_arm307),
+        (0xd00, print_sm70_arm308),
+        (0xd01, print_sm70_arm309),
+        (0xd02, print_sm70_arm310),
+        (0xd04, print_sm70_arm311),
+        (0xd05, print_sm70_arm312),
+        (0xd06, print_sm70_arm313),
+        (0xd07, print_sm70_arm314),
+        (0xd08, print_sm70_arm315),
+        (0xd09, print_sm70_arm316),
+        (0xd10, print_sm70_arm317),
+        (0xd11, print_sm70_arm318),
+        (0xd12, print_sm70_arm319),
+        (0xd13, print_sm70_arm320),
+        (0xd5d, print_sm70_arm321),
         (0xd81, print_sm70_arm1),
         (0xd86, print_sm70_arm2),
         (0xd88, print_sm70_arm3),
         (0xd8c, print_sm70_arm4),
         (0xda3, print_sm70_arm5),
         (0xda8, print_sm70_arm6),
-        (0xe07, print_sm70_arm303),
-        (0xe14, print_sm70_arm304),
-        (0xe16, print_sm70_arm305),
-        (0xe19, print_sm70_arm306),
-        (0xe21, print_sm70_arm307),
-        (0xe23, print_sm70_arm308),
-        (0xe24, print_sm70_arm309),
-        (0xe25, print_sm70_arm310),
-        (0xe27, print_sm70_arm311),
-        (0xe29, print_sm70_arm312),
-        (0xe2a, print_sm70_arm313),
-        (0xe2b, print_sm70_arm314),
-        (0xe30, print_sm70_arm315),
-        (0xe31, print_sm70_arm316),
-        (0xe33, print_sm70_arm317),
-        (0xe34, print_sm70_arm318),
-        (0xe35, print_sm70_arm319),
-        (0xf56, print_sm70_arm320),
+        (0xe07, print_sm70_arm322),
+        (0xe14, print_sm70_arm323),
+        (0xe16, print_sm70_arm324),
+        (0xe19, print_sm70_arm325),
+        (0xe21, print_sm70_arm326),
+        (0xe23, print_sm70_arm327),
+        (0xe24, print_sm70_arm328),
+        (0xe25, print_sm70_arm329),
+        (0xe27, print_sm70_arm330),
+        (0xe29, print_sm70_arm331),
+        (0xe2a, print_sm70_arm332),
+        (0xe2b, print_sm70_arm333),
+        (0xe30, print_sm70_arm334),
+        (0xe31, print_sm70_arm335),
+        (0xe33, print_sm70_arm336),
+        (0xe34, print_sm70_arm337),
+        (0xe35, print_sm70_arm338),
+        (0xf56, print_sm70_arm339),
         (0xf81, print_sm70_arm1),
         (0xf86, print_sm70_arm2),
         (0xf88, print_sm70_arm3),
-        (0xf89, print_sm70_arm321),
+        (0xf89, print_sm70_arm340),
         (0xf8c, print_sm70_arm4),
         (0xfa3, print_sm70_arm5),
         (0xfa8, print_sm70_arm6),
@@ -10277,33 +10801,40 @@ fn print_sm70_arm59(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm70_arm60(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0x1fff80000003fffff0000000fff == 0x302 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpFchk, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x304 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm61(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x305 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm62(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x306 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm63(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x307 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFrnd, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x308 && matches!(sm, 70) => print_form:: <
         OpMufu, 0 > (w, sm, at, out)
@@ -10318,42 +10849,86 @@ fn print_sm70_arm64(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm65(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x309 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPopc, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm66(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x310 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm67(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x311 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm68(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x312 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm69(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x313 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFrnd64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x800c0000000000000000fff == 0x31c && matches!(sm, 80 | 86 | 89 | 90 | 100 |
+        120) => print_form:: < OpB2r, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800c0000000000000000fff == 0x4000000000000000031c && matches!(sm, 80 | 86 |
+        89 | 90 | 100 | 120) => print_form:: < OpB2rResult, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x800c0000000000000000fff == 0x8000000000000000031c && matches!(sm, 80 | 86 |
+        89 | 90 | 100 | 120) => print_form:: < OpB2rWarp, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xc0000000000000000fff == 0x31c && matches!(sm, 70 | 75) => print_form:: <
+        OpB2r, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xc0000000000000000fff == 0x4000000000000000031c && matches!(sm, 70 | 75) =>
+        print_form:: < OpB2rResult, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xc0000000000000000fff == 0x8000000000000000031c && matches!(sm, 70 | 75) =>
+        return print_form:: < OpB2rWarp, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffffffffffffff00ffff0fff == 0x2000000000000000031d && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpBarArv, 3 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0x1fffffeffffffffff00ffff0fff == 0x31d && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => print_form:: < OpBarSync, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87ef3ffffffff00ffff0fff == 0x4000000000000000031d && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpBarRed, 4 > (w,
+        sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x343 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCallAbsR, 0 > (w, sm, at, out)
@@ -10364,7 +10939,7 @@ fn print_sm70_arm70(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c00000000000300ff0fff == 0x344 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCallR, 0 > (w, sm, at, out)
@@ -10375,7 +10950,7 @@ fn print_sm70_arm71(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff00ffff0fff == 0x348 && matches!(sm, 70 | 75) =>
         print_form:: < OpWarpsync, 0 > (w, sm, at, out)
@@ -10390,28 +10965,43 @@ fn print_sm70_arm72(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm73(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffffffffffff0000fff == 0x355 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmovR, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm74(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffefffffffffff00f0ff0fff == 0x356 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmov, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm75(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff8080000ffffff0000000fff == 0x35d && matches!(sm, 90 | 100 | 120) =>
+        print_form:: < OpNanosleep, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8080000ffffff0000000fff == 0x35d && matches!(sm, 80 | 86 | 89) =>
+        print_form:: < OpNanosleep, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8000000ffffff0000000fff == 0x35d && matches!(sm, 70 | 75) => return
+        print_form:: < OpNanosleep, 8 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8ff1ff0000000000ff0fff == 0x387 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpStl, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff1ff0000000000ff0fff == 0x388 && matches!(sm, 70) => print_form:: <
         OpSts, 1 > (w, sm, at, out)
@@ -10422,7 +11012,7 @@ fn print_sm70_arm76(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x389 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpShfl, 0 > (w, sm, at, out)
@@ -10433,7 +11023,7 @@ fn print_sm70_arm77(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffe7ff9000000000000000fff == 0x38d && matches!(sm, 70) => print_form:: <
         OpAtomsCas, 1 > (w, sm, at, out)
@@ -10448,7 +11038,7 @@ fn print_sm70_arm78(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8011000000000000000fff == 0x10000000000000003a9 && matches!(sm, 90 |
         100 | 120) => print_form:: < OpAtomgCas, 2 > (w, sm, at, out)
@@ -10463,7 +11053,7 @@ fn print_sm70_arm79(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1ffffffffffff00c00fff == 0x3c2 && matches!(sm, 75 | 80 | 86 | 89) =>
         print_form:: < OpR2ur, 0 > (w, sm, at, out)
@@ -10474,7 +11064,7 @@ fn print_sm70_arm80(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x3c4 && matches!(sm, 80 | 86 | 89 | 90) =>
         print_form:: < OpRedux, 0 > (w, sm, at, out)
@@ -10485,14 +11075,14 @@ fn print_sm70_arm81(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm82(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x402 && matches!(sm, 120) => return
         print_form:: < OpMov64i, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107000000000000000fff == 0x100000000000000000411 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLeaHi, 4 > (w, sm, at,
@@ -10505,42 +11095,42 @@ fn print_sm70_arm83(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm84(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x414 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => return print_form:: < OpVabsdiff, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm85(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x416 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPrmt, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm86(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x419 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpShf, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm87(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x421 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFadd, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm88(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x423 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd000000000000000fff == 0x78e00000000000000000424 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 4 > (w, sm, at,
@@ -10553,7 +11143,7 @@ fn print_sm70_arm89(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x429 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDadd, 1 > (w, sm, at, out)
@@ -10564,7 +11154,7 @@ fn print_sm70_arm90(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff0000000000ff0fff == 0x42a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDsetp, 0 > (w, sm, at, out)
@@ -10575,7 +11165,7 @@ fn print_sm70_arm91(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x42b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 4 > (w, sm, at, out)
@@ -10586,7 +11176,7 @@ fn print_sm70_arm92(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0000000000000fff == 0x40000000000000000430 && matches!(sm, 86 |
         89) => print_form:: < OpHadd2F32, 1 > (w, sm, at, out)
@@ -10609,7 +11199,7 @@ fn print_sm70_arm93(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x431 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 4 > (w, sm, at, out)
@@ -10628,7 +11218,7 @@ fn print_sm70_arm94(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f0000000000000fff == 0x433 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHset2, 1 > (w, sm, at, out)
@@ -10639,7 +11229,7 @@ fn print_sm70_arm95(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f0000000000ff0fff == 0x434 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHsetp2, 1 > (w, sm, at, out)
@@ -10650,7 +11240,7 @@ fn print_sm70_arm96(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c000000000000000fff == 0x435 && matches!(sm, 80 | 86 | 89) =>
         print_form:: < OpHfma2Mma, 4 > (w, sm, at, out)
@@ -10661,7 +11251,14 @@ fn print_sm70_arm97(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x80000000000000000000482 && matches!(sm, 120)
+        => return print_form:: < OpUmov64i, 0 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80100000000000000000491 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUleaHi, 2 > (w, sm, at, out)
@@ -10680,7 +11277,7 @@ fn print_sm70_arm98(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000499 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUshf, 2 > (w, sm, at, out)
@@ -10691,7 +11288,24 @@ fn print_sm70_arm99(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     None
 }
-fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1ffffffffffffc00300ffff0fff == 0x2000000000000000051d && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpBarArv, 2 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0x1fffffeffffffc00300ffff0fff == 0x51d && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => print_form:: < OpBarSync, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87ef3ffffc00300ffff0fff == 0x4000000000000000051d && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpBarRed, 3 > (w,
+        sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87c000000000003f0ff0fff == 0x80000000000000100000547 && matches!(sm, 80
         | 86 | 89) => print_form:: < OpBraUp, 0 > (w, sm, at, out)
@@ -10702,7 +11316,7 @@ fn print_sm70_arm100(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x589 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpShfl, 1 > (w, sm, at, out)
@@ -10713,56 +11327,56 @@ fn print_sm70_arm101(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm102(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffe7131000000000000ff0fff == 0x58d && matches!(sm, 100 | 120) => return
         print_form:: < OpAtomsCastP, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm103(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x607 && matches!(sm, 120) => return
         print_form:: < OpSel64, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm104(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0x614 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpVabsdiff, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm105(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0x616 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPrmt, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm106(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0x619 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpShf, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm107(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x621 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm108(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0x623 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd00780000ff00000fff == 0x78e00000000000000000624 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImad, 5 > (w, sm, at, out)
@@ -10773,7 +11387,7 @@ fn print_sm70_arm109(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000625 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImadWide, 4 > (w, sm, at, out)
@@ -10785,35 +11399,35 @@ fn print_sm70_arm110(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm111(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00780000ff00000fff == 0x78000000000000000000627 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return print_form:: < OpImadHi, 4 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm112(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0x629 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm113(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff380000ff00ff0fff == 0x62a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDsetp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm114(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0x62b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDfma, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff080000ff00000fff == 0x40000000000000000630 && matches!(sm, 86 |
         89) => print_form:: < OpHadd2F32, 2 > (w, sm, at, out)
@@ -10836,7 +11450,7 @@ fn print_sm70_arm115(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0x631 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 5 > (w, sm, at, out)
@@ -10855,7 +11469,7 @@ fn print_sm70_arm116(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f080000ff00000fff == 0x633 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHset2, 2 > (w, sm, at, out)
@@ -10866,7 +11480,7 @@ fn print_sm70_arm117(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f080000ff00ff0fff == 0x634 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHsetp2, 2 > (w, sm, at, out)
@@ -10877,7 +11491,7 @@ fn print_sm70_arm118(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0x635 && matches!(sm, 80 | 86 | 89) =>
         print_form:: < OpHfma2Mma, 5 > (w, sm, at, out)
@@ -10888,28 +11502,50 @@ fn print_sm70_arm119(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm120(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x800000000000000000007ac && matches!(sm, 120)
+        => print_form:: < OpLdcu, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x800000000000000000007ac && matches!(sm, 100)
+        => return print_form:: < OpLdcu, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x801 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
+        120) => print_form:: < OpPmtrig, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x801 && matches!(sm, 70 | 75) => return print_form:: < OpPmtrig, 1
+        > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0ff00000000ff000fff == 0x802 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpMov, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm121(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff0000000000000fff == 0x803 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpP2r, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm122(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfff0000000000ff0fff == 0x804 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpR2p, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x100000000000000000805 && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpCs2r, 0 > (w, sm, at,
@@ -10921,28 +11557,28 @@ fn print_sm70_arm123(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm124(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871fcffffffffffff000fff == 0x806 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpVote, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm125(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x807 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpSel, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm126(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff0000000000000fff == 0x808 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsel, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff0000000000000fff == 0x809 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 1 > (w, sm, at, out)
@@ -10957,21 +11593,21 @@ fn print_sm70_arm127(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm128(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff0000000000000fff == 0x80a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFset, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm129(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff0000000000ff0fff == 0x80b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFsetp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800f0000000000ff0fff == 0x80c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIsetp, 1 > (w, sm, at, out)
@@ -10982,7 +11618,7 @@ fn print_sm70_arm130(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016000000000000000fff == 0x810 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpIadd3, 1 > (w, sm, at, out)
@@ -10994,7 +11630,7 @@ fn print_sm70_arm131(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff0000000000000fff == 0xff0000000000000811 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 1 > (w, sm, at, out)
@@ -11016,35 +11652,35 @@ fn print_sm70_arm132(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm133(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87000000000000000000fff == 0x812 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpLop3, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm134(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x813 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpIabs, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm135(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd000000000000000fff == 0x814 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => return print_form:: < OpVabsdiff, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm136(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff8000000000000000fff == 0x816 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPrmt, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdff0000000000000fff == 0x817 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100) => print_form:: < OpImnmx, 1 > (w, sm, at, out)
@@ -11059,28 +11695,28 @@ fn print_sm70_arm137(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm138(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee1000000000000000fff == 0x819 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpShf, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm139(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5ff0000000000000fff == 0x81a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpSgxt, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm140(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7ff0000000000000fff == 0x81b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmsk, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000008ffffffffff000fff == 0x81c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => print_form:: < OpPlop3, 0 > (w, sm, at, out)
@@ -11092,7 +11728,7 @@ fn print_sm70_arm141(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff0000000000000fff == 0x4000000000000000000820 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 1 > (w,
@@ -11100,14 +11736,14 @@ fn print_sm70_arm142(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm143(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10000000000000000fff == 0x823 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFfma, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5000000000000000fff == 0x78e00000000000000000824 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 1 > (w, sm, at,
@@ -11120,7 +11756,7 @@ fn print_sm70_arm144(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000825 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 1 > (w, sm,
@@ -11133,7 +11769,7 @@ fn print_sm70_arm145(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f5000000000000000fff == 0x78000000000000000000827 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 1 > (w, sm,
@@ -11141,7 +11777,7 @@ fn print_sm70_arm146(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff0000000000000fff == 0x828 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDmul, 1 > (w, sm, at, out)
@@ -11152,7 +11788,7 @@ fn print_sm70_arm147(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30000000000000000fff == 0x82b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100) => print_form:: < OpDfma, 1 > (w, sm, at, out)
@@ -11163,7 +11799,7 @@ fn print_sm70_arm148(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000000000000000fff == 0x831 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 1 > (w, sm, at, out)
@@ -11182,7 +11818,7 @@ fn print_sm70_arm149(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0000000000000fff == 0x832 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHmul2, 1 > (w, sm, at, out)
@@ -11193,7 +11829,7 @@ fn print_sm70_arm150(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff0000000000000fff == 0x835 && matches!(sm, 120) => print_form:: <
         OpIadd, 4 > (w, sm, at, out)
@@ -11220,21 +11856,21 @@ fn print_sm70_arm151(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm152(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff0000000000000fff == 0x836 && matches!(sm, 90 | 100) => return
         print_form:: < OpViadd, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm153(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000000000000000000fff == 0x838 && matches!(sm, 75 | 80 | 86 | 89 | 90
         | 100 | 120) => return print_form:: < OpI2iSat, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeee46000000000000000fff == 0x83e && matches!(sm, 80 | 86 | 89 | 90 |
         100 | 120) => print_form:: < OpF2fp, 1 > (w, sm, at, out)
@@ -11246,7 +11882,7 @@ fn print_sm70_arm154(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff0000000000000fff == 0x840 && matches!(sm, 80) => print_form:: <
         OpHmnmx2, 1 > (w, sm, at, out)
@@ -11265,14 +11901,14 @@ fn print_sm70_arm155(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm156(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bff00000000ff000fff == 0x10000000000000000845 && matches!(sm, 86 |
         89 | 90 | 100 | 120) => return print_form:: < OpI2fp, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecff0000000000000fff == 0x7e00000000000000000848 && matches!(sm, 90)
         => print_form:: < OpVimnmx, 4 > (w, sm, at, out)
@@ -11287,7 +11923,7 @@ fn print_sm70_arm157(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x882 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         print_form:: < OpUmov, 0 > (w, sm, at, out)
@@ -11298,7 +11934,7 @@ fn print_sm70_arm158(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871fcffffffffffffc00fff == 0x886 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => print_form:: < OpVoteu, 0 > (w, sm, at, out)
@@ -11309,7 +11945,7 @@ fn print_sm70_arm159(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000887 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUsel, 1 > (w, sm, at, out)
@@ -11320,7 +11956,7 @@ fn print_sm70_arm160(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80100000000000000000fff == 0x8000000000000000000088c && matches!(sm, 120)
         => print_form:: < OpUisetp, 5 > (w, sm, at, out)
@@ -11339,7 +11975,7 @@ fn print_sm70_arm161(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80006000000000000000fff == 0x80000000000000000000890 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUiadd3, 1 > (w, sm, at, out)
@@ -11358,7 +11994,7 @@ fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80107000000000000000fff == 0x80000000000000000000891 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUlea, 1 > (w, sm, at, out)
@@ -11393,7 +12029,7 @@ fn print_sm70_arm163(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000892 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUlop3, 1 > (w, sm, at, out)
@@ -11404,7 +12040,7 @@ fn print_sm70_arm164(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80001000000000000000fff == 0x80000000000000000000896 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUprmt, 1 > (w, sm, at, out)
@@ -11415,7 +12051,7 @@ fn print_sm70_arm165(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000899 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUshf, 1 > (w, sm, at, out)
@@ -11426,49 +12062,56 @@ fn print_sm70_arm166(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm167(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff00000000ff000fff == 0x900 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFlo, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm168(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x901 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBrev, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm169(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff80000000000000000000fff == 0x902 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => return print_form:: < OpFchk, 1 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x904 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm170(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x905 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm171(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x906 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm172(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x907 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFrnd, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff00000000ff000fff == 0x908 && matches!(sm, 70) => print_form:: <
         OpMufu, 1 > (w, sm, at, out)
@@ -11483,56 +12126,80 @@ fn print_sm70_arm173(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm174(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff00000000ff000fff == 0x909 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpPopc, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm175(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x910 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2f64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm176(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff00000000ff000fff == 0x911 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpF2i64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm177(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ff00000000ff000fff == 0x912 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpI2f64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm178(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff00000000ff000fff == 0x913 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpFrnd64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm179(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffffffffff0fff == 0x918 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpNop, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm180(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ffffffffffff000fff == 0x919 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpS2r, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffffffffc3fff00ffff0fff == 0x2000000000000000091d && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpBarArv, 1 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0x1fffffefffffc3fff00ffff0fff == 0x91d && matches!(sm, 70 | 75 | 80 | 86 |
+        89) => print_form:: < OpBarSync, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffffefffffc3fff00ffff0fff == 0x91d && matches!(sm, 90 | 100 | 120) =>
+        print_form:: < OpBarSync, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87ef3fffc3fff00ffff0fff == 0x4000000000000000091d && matches!(sm, 70 |
+        75 | 80 | 86 | 89) => print_form:: < OpBarRed, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87ef3fffc3fff00ffff0fff == 0x4000000000000000091d && matches!(sm, 90 |
+        100 | 120) => return print_form:: < OpBarRed, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x941 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpBsync, 0 > (w, sm, at, out)
@@ -11543,7 +12210,7 @@ fn print_sm70_arm181(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffffffffffffff00fff == 0x942 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpBreak, 0 > (w, sm, at, out)
@@ -11554,7 +12221,7 @@ fn print_sm70_arm182(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83e000000000003ffff0fff == 0x943 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCallAbs, 0 > (w, sm, at, out)
@@ -11565,7 +12232,7 @@ fn print_sm70_arm183(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003ffff0fff == 0x944 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpCall, 0 > (w, sm, at, out)
@@ -11576,7 +12243,7 @@ fn print_sm70_arm184(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff00000003fff00fff == 0x945 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpBssy, 0 > (w, sm, at, out)
@@ -11587,7 +12254,18 @@ fn print_sm70_arm185(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x946 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
+        120) => print_form:: < OpYield, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x946 && matches!(sm, 70 | 75) => return print_form:: < OpYield, 1 >
+        (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86c000000000000ffff0fff == 0x947 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpBra, 0 > (w, sm, at, out)
@@ -11610,7 +12288,7 @@ fn print_sm70_arm186(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffff00000000ffff0fff == 0x948 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpWarpsync, 2 > (w, sm, at, out)
@@ -11621,14 +12299,14 @@ fn print_sm70_arm187(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm188(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff86fffffffffffffffff0fff == 0x94d && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpExit, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff83c000000000003c0ff0fff == 0x80000000000000000000950 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpRet, 2 > (w, sm, at, out)
@@ -11671,14 +12349,29 @@ fn print_sm70_arm189(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm190(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffefffff00000000f0ff0fff == 0x956 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmov, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff80800000000000000000fff == 0x95d && matches!(sm, 90 | 100 | 120) =>
+        print_form:: < OpNanosleep, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80800000000000000000fff == 0x95d && matches!(sm, 80 | 86 | 89) =>
+        print_form:: < OpNanosleep, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff80000000000000000000fff == 0x95d && matches!(sm, 70 | 75) => return
+        print_form:: < OpNanosleep, 9 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e01ff000000ff000001ff == 0xe01000000000000000181 && matches!(sm, 70)
         => print_form:: < OpLdg, 1 > (w, sm, at, out)
@@ -11705,7 +12398,7 @@ fn print_sm70_arm191(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8ff1ff000000ff00000fff == 0x983 && matches!(sm, 70) => print_form:: <
         OpLdl, 1 > (w, sm, at, out)
@@ -11716,7 +12409,7 @@ fn print_sm70_arm192(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffe1ff000000ff00000fff == 0x984 && matches!(sm, 70) => print_form:: <
         OpLds, 1 > (w, sm, at, out)
@@ -11731,7 +12424,7 @@ fn print_sm70_arm193(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffb8e11ff0000000000ff01ff == 0x1000000000000000186 && matches!(sm, 80 |
         86 | 89 | 90) => print_form:: < OpStg, 2 > (w, sm, at, out)
@@ -11762,7 +12455,7 @@ fn print_sm70_arm194(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x989 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpShfl, 2 > (w, sm, at, out)
@@ -11773,7 +12466,7 @@ fn print_sm70_arm195(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x100000000000000098e && matches!(sm, 70 |
         75) => print_form:: < OpRed, 0 > (w, sm, at, out)
@@ -11800,7 +12493,22 @@ fn print_sm70_arm196(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80002000000000000000fff == 0x992 && matches!(sm, 90 | 100 | 120) =>
+        print_form:: < OpMembar, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000fff == 0x992 && matches!(sm, 80 | 86 | 89) =>
+        print_form:: < OpMembar, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x992 && matches!(sm, 70 | 75) => return print_form:: < OpMembar, 2
+        > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffc0001000000000000000fff == 0x800010000000000000009a3 && matches!(sm,
         90) => print_form:: < OpAtomgF, 1 > (w, sm, at, out)
@@ -11815,7 +12523,7 @@ fn print_sm70_arm197(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x10000000000000009a6 && matches!(sm, 90 |
         100 | 120) => print_form:: < OpRedgF, 0 > (w, sm, at, out)
@@ -11830,7 +12538,7 @@ fn print_sm70_arm198(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80011000000000000000fff == 0x800010000000000000009a8 && matches!(sm,
         90) => print_form:: < OpAtomg, 4 > (w, sm, at, out)
@@ -11857,7 +12565,18 @@ fn print_sm70_arm199(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000fff == 0x9ab && matches!(sm, 80 | 86 | 89 | 90 | 100 |
+        120) => print_form:: < OpErrbar, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfff == 0x9ab && matches!(sm, 70 | 75) => return print_form:: < OpErrbar, 1
+        > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9c3 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         print_form:: < OpS2ur, 0 > (w, sm, at, out)
@@ -11868,42 +12587,42 @@ fn print_sm70_arm200(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm201(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpMov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm202(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcffff80000ff00000fff == 0xa03 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpP2r, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm203(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcffff80000ff00ff0fff == 0xa04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpR2p, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm204(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpSel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm205(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFsel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 2 > (w, sm, at, out)
@@ -11918,28 +12637,28 @@ fn print_sm70_arm206(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm207(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff380000ff00000fff == 0xa0a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFset, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm208(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm209(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpIsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpIadd3, 2 > (w, sm, at, out)
@@ -11950,7 +12669,7 @@ fn print_sm70_arm210(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90) => print_form:: < OpLea, 2 > (w, sm, at, out)
@@ -11969,84 +12688,84 @@ fn print_sm70_arm211(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm212(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpLop3, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm213(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpIabs, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm214(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0xa14 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpVabsdiff, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm215(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPrmt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm216(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return print_form:: < OpImnmx, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm217(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpShf, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm218(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5fff80000ff00000fff == 0xa1a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpSgxt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm219(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm233(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7fff80000ff00000fff == 0xa1b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpBmsk, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm220(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8010000380000ff00000fff == 0xa1f && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPlop3Sign, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm221(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => return print_form:: < OpFmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm222(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImad, 2 > (w, sm, at, out)
@@ -12057,7 +12776,7 @@ fn print_sm70_arm223(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImadWide, 2 > (w, sm, at, out)
@@ -12069,7 +12788,7 @@ fn print_sm70_arm224(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff900f80000ff00000fff == 0xa26 && matches!(sm, 70) => print_form:: <
         OpIdp4a, 4 > (w, sm, at, out)
@@ -12088,28 +12807,28 @@ fn print_sm70_arm225(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm226(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return print_form:: < OpImadHi, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm227(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm228(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 2 > (w, sm, at, out)
@@ -12128,7 +12847,7 @@ fn print_sm70_arm229(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHmul2, 2 > (w, sm, at, out)
@@ -12139,7 +12858,7 @@ fn print_sm70_arm230(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 89) =>
         print_form:: < OpHfma2Mma, 2 > (w, sm, at, out)
@@ -12150,21 +12869,21 @@ fn print_sm70_arm231(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm232(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm246(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff780000ff00000fff == 0xa36 && matches!(sm, 90) => return
         print_form:: < OpViadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm233(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa38 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return print_form:: < OpI2iSat, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeee4600f80000ff00000fff == 0xa3e && matches!(sm, 80 | 86 | 89 | 90) =>
         print_form:: < OpF2fp, 2 > (w, sm, at, out)
@@ -12175,7 +12894,7 @@ fn print_sm70_arm234(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff080000ff00000fff == 0xa40 && matches!(sm, 80) => print_form:: <
         OpHmnmx2, 2 > (w, sm, at, out)
@@ -12194,70 +12913,77 @@ fn print_sm70_arm235(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bfff80000ffff000fff == 0x10000000000000000a45 && matches!(sm, 86 |
         89 | 90) => return print_form:: < OpI2fp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return print_form:: < OpVimnmx, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xab9 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         return print_form:: < OpUldc, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFlo, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpBrev, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff8000000380000ff00000fff == 0xb02 && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90) => return print_form:: < OpFchk, 2 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2i, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpI2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFrnd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => print_form:: <
         OpMufu, 2 > (w, sm, at, out)
@@ -12272,56 +12998,88 @@ fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm246(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPopc, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm263(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2i64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpI2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff380000ffff000fff == 0xb13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFrnd64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm266(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fffffffffffc0003ffffff0fff == 0x20000000000000000b1d && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpBarArv, 0 > (w, sm, at,
+        out)
+    );
+    try_form!(
+        w & 0x1fffffefffffc0003ffffff0fff == 0xb1d && matches!(sm, 70 | 75 | 80 | 86 | 89
+        | 90 | 100 | 120) => print_form:: < OpBarSync, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff87ef3fffc0003ffffff0fff == 0x40000000000000000b1d && matches!(sm, 70 |
+        75 | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpBarRed, 0 > (w,
+        sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => return print_form:: < OpWarpsync, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpBmov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm269(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff8080000f80000ff00000fff == 0xb5d && matches!(sm, 90) => print_form:: <
+        OpNanosleep, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8080000f80000ff00000fff == 0xb5d && matches!(sm, 80 | 86 | 89) =>
+        print_form:: < OpNanosleep, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8000000f80000ff00000fff == 0xb5d && matches!(sm, 70 | 75) => return
+        print_form:: < OpNanosleep, 10 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm270(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 89 | 90 |
         100 | 120) => print_form:: < OpLdc, 0 > (w, sm, at, out)
@@ -12332,7 +13090,7 @@ fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm271(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120) => print_form:: < OpMov64, 1 > (w, sm, at, out)
@@ -12344,7 +13102,7 @@ fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm272(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x80000000000000000000c03 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpP2r, 3 > (w, sm, at,
@@ -12352,7 +13110,7 @@ fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x80000000000000000000c04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpR2p, 3 > (w, sm, at,
@@ -12360,7 +13118,7 @@ fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm274(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpSel, 3 > (w, sm, at,
@@ -12368,7 +13126,7 @@ fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm275(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFsel, 3 > (w, sm, at,
@@ -12376,7 +13134,7 @@ fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm276(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => print_form:: < OpFmnmx, 3 > (w, sm, at, out)
@@ -12391,7 +13149,7 @@ fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x80000000000000000000c0a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFset, 3 > (w, sm, at,
@@ -12399,7 +13157,7 @@ fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFsetp, 3 > (w, sm,
@@ -12407,7 +13165,7 @@ fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIsetp, 3 > (w, sm, at, out)
@@ -12418,7 +13176,7 @@ fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm263(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm280(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIadd3, 3 > (w, sm, at, out)
@@ -12430,7 +13188,7 @@ fn print_sm70_arm263(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm281(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 3 > (w, sm, at, out)
@@ -12450,7 +13208,7 @@ fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpLop3, 3 > (w, sm, at,
@@ -12458,7 +13216,7 @@ fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm266(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpIabs, 3 > (w, sm, at,
@@ -12466,7 +13224,7 @@ fn print_sm70_arm266(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000c14 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => return print_form:: < OpVabsdiff, 3 > (w, sm, at,
@@ -12474,7 +13232,7 @@ fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm285(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPrmt, 3 > (w, sm, at,
@@ -12482,7 +13240,7 @@ fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm269(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm286(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpImnmx, 3 > (w, sm, at, out)
@@ -12497,7 +13255,7 @@ fn print_sm70_arm269(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm270(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm287(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpShf, 3 > (w, sm, at,
@@ -12505,7 +13263,7 @@ fn print_sm70_arm270(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm271(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm288(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x80000000000000000000c1a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpSgxt, 3 > (w, sm, at,
@@ -12513,7 +13271,7 @@ fn print_sm70_arm271(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm272(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x80000000000000000000c1b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpBmsk, 3 > (w, sm, at,
@@ -12521,7 +13279,7 @@ fn print_sm70_arm272(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm290(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 3 > (w, sm, at,
@@ -12529,7 +13287,7 @@ fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm274(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm291(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFfma, 3 > (w, sm, at,
@@ -12537,7 +13295,7 @@ fn print_sm70_arm274(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm275(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm292(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 3 > (w, sm, at, out)
@@ -12549,7 +13307,7 @@ fn print_sm70_arm275(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm276(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm293(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 3 > (w, sm, at,
@@ -12562,7 +13320,7 @@ fn print_sm70_arm276(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm294(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff100ffffff0000000fff == 0x80000000000000000000c26 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIdp4a, 2 > (w, sm, at, out)
@@ -12574,7 +13332,7 @@ fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 3 > (w, sm,
@@ -12582,7 +13340,7 @@ fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDmul, 3 > (w, sm, at, out)
@@ -12593,7 +13351,7 @@ fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm280(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm297(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDfma, 3 > (w, sm, at, out)
@@ -12604,7 +13362,7 @@ fn print_sm70_arm280(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm281(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm298(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => print_form:: < OpHfma2, 3 > (w, sm, at, out)
@@ -12623,7 +13381,7 @@ fn print_sm70_arm281(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm299(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpHmul2, 3 > (w, sm, at, out)
@@ -12634,7 +13392,7 @@ fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120) => print_form:: < OpIadd, 5 > (w, sm, at, out)
@@ -12661,14 +13419,14 @@ fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x80000000000000000000c36 && matches!(sm, 90
         | 100) => return print_form:: < OpViadd, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm285(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c38 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2iSat, 3 > (w, sm,
@@ -12676,7 +13434,7 @@ fn print_sm70_arm285(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm286(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm303(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeee4600ffffff0000000fff == 0x80000000000000000000c3e && matches!(sm, 80
         | 86 | 89 | 90 | 100 | 120) => print_form:: < OpF2fp, 3 > (w, sm, at, out)
@@ -12688,7 +13446,7 @@ fn print_sm70_arm286(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm287(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm304(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x80000000000000000000c40 && matches!(sm,
         80) => print_form:: < OpHmnmx2, 3 > (w, sm, at, out)
@@ -12707,14 +13465,14 @@ fn print_sm70_arm287(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm288(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm305(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x80010000000000000000c45 && matches!(sm, 86
         | 89 | 90 | 100 | 120) => return print_form:: < OpI2fp, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => print_form:: < OpVimnmx, 6 > (w, sm, at, out)
@@ -12729,18 +13487,26 @@ fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm290(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80100000000000000000fff == 0x80000000000000000000c82 && matches!(sm, 120)
+        => print_form:: < OpUmov, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80100000000000000000fff == 0x80100000000000000000c82 && matches!(sm, 120)
+        => print_form:: < OpUmov64, 0 > (w, sm, at, out)
+    );
     try_form!(
         w & 0x80000000000000000000fff == 0x80000000000000000000c82 && matches!(sm, 75 |
         80 | 86 | 89 | 90) => print_form:: < OpUmov, 2 > (w, sm, at, out)
     );
     try_form!(
-        w & 0x80000000000000000000fff == 0x80000000000000000000c82 && matches!(sm, 100 |
-        120) => return print_form:: < OpUmov, 3 > (w, sm, at, out)
+        w & 0x80000000000000000000fff == 0x80000000000000000000c82 && matches!(sm, 100)
+        => return print_form:: < OpUmov, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm291(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm308(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFlo, 3 > (w, sm, at,
@@ -12748,7 +13514,7 @@ fn print_sm70_arm291(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm292(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm309(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpBrev, 3 > (w, sm, at,
@@ -12756,7 +13522,15 @@ fn print_sm70_arm292(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm293(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm310(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff80000003fffff0000000fff == 0x80000000000000000000d02 && matches!(sm, 75
+        | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFchk, 3 > (w, sm, at,
+        out)
+    );
+    None
+}
+fn print_sm70_arm311(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2f, 3 > (w, sm, at,
@@ -12764,7 +13538,7 @@ fn print_sm70_arm293(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm294(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm312(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2i, 3 > (w, sm, at,
@@ -12772,7 +13546,7 @@ fn print_sm70_arm294(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm313(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2f, 3 > (w, sm, at,
@@ -12780,7 +13554,7 @@ fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm314(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFrnd, 3 > (w, sm, at,
@@ -12788,7 +13562,7 @@ fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm297(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm315(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpMufu, 6 > (w, sm, at, out)
@@ -12799,7 +13573,7 @@ fn print_sm70_arm297(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm298(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm316(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPopc, 3 > (w, sm, at,
@@ -12807,7 +13581,7 @@ fn print_sm70_arm298(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm299(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm317(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2f64, 3 > (w, sm,
@@ -12815,7 +13589,7 @@ fn print_sm70_arm299(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2i64, 3 > (w, sm,
@@ -12823,7 +13597,7 @@ fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2f64, 3 > (w, sm,
@@ -12831,7 +13605,7 @@ fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm320(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x80000000000000000000d13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFrnd64, 3 > (w, sm,
@@ -12839,14 +13613,29 @@ fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm303(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm321(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x1fff8080000ffffff0000000fff == 0x80000000000000000000d5d && matches!(sm, 90
+        | 100 | 120) => print_form:: < OpNanosleep, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8080000ffffff0000000fff == 0x80000000000000000000d5d && matches!(sm, 80
+        | 86 | 89) => print_form:: < OpNanosleep, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000d5d && matches!(sm,
+        75) => return print_form:: < OpNanosleep, 11 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm322(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120) => return print_form:: < OpSel64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm304(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm323(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000e14 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => return print_form:: < OpVabsdiff, 6 > (w, sm, at,
@@ -12854,7 +13643,7 @@ fn print_sm70_arm304(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm305(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm324(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPrmt, 6 > (w, sm, at,
@@ -12862,7 +13651,7 @@ fn print_sm70_arm305(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm325(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpShf, 6 > (w, sm, at,
@@ -12870,7 +13659,7 @@ fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm326(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFadd, 3 > (w, sm, at,
@@ -12878,7 +13667,7 @@ fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm308(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm327(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFfma, 6 > (w, sm, at,
@@ -12886,7 +13675,7 @@ fn print_sm70_arm308(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm309(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm328(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 6 > (w, sm, at, out)
@@ -12898,7 +13687,7 @@ fn print_sm70_arm309(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm310(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm329(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 5 > (w, sm, at,
@@ -12911,7 +13700,7 @@ fn print_sm70_arm310(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm311(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm330(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 5 > (w, sm,
@@ -12919,7 +13708,7 @@ fn print_sm70_arm311(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm312(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm331(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDadd, 3 > (w, sm, at, out)
@@ -12930,7 +13719,7 @@ fn print_sm70_arm312(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm313(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm332(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDsetp, 2 > (w, sm, at, out)
@@ -12941,7 +13730,7 @@ fn print_sm70_arm313(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm314(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm333(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDfma, 6 > (w, sm, at, out)
@@ -12952,7 +13741,7 @@ fn print_sm70_arm314(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm315(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm334(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 89) => print_form:: < OpHadd2F32, 3 > (w, sm, at, out)
@@ -12975,7 +13764,7 @@ fn print_sm70_arm315(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm316(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm335(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => print_form:: < OpHfma2, 6 > (w, sm, at, out)
@@ -12994,7 +13783,7 @@ fn print_sm70_arm316(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm317(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm336(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x80000000000000000000e33 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpHset2, 3 > (w, sm, at, out)
@@ -13005,7 +13794,7 @@ fn print_sm70_arm317(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm337(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x80000000000000000000e34 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpHsetp2, 3 > (w, sm, at, out)
@@ -13016,7 +13805,7 @@ fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm338(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 89) => print_form:: < OpHfma2Mma, 6 > (w, sm, at, out)
@@ -13027,14 +13816,14 @@ fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm320(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm339(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmov, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm321(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm340(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpShfl, 3 > (w, sm, at, out)
@@ -13187,6 +13976,151 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "atoms_sm50", "fixed", 0, Sm50, [50, 52, 60], 0xff00000000000000,
         0xec00000000000000, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "b2r", "fixed", 0, Sm70, [80, 86, 89, 90, 100, 120], 0x800c0000000000000000fff,
+        0x31c, 0x1fff7ff3ffffc3fffffff000000, 0, []
+    ),
+    form_info!(
+        "b2r", "fixed", 1, Sm70, [70, 75], 0xc0000000000000000fff, 0x31c,
+        0x1ffffff3ffffc3fffffff000000, 0, []
+    ),
+    form_info!(
+        "b2r", "fixed", 2, Sm50, [50, 52, 60], 0xffff000300000000, 0xf0b8000000000000,
+        0xfffcfff00000, 0, []
+    ),
+    form_info!(
+        "b2r_result", "fixed", 0, Sm70, [80, 86, 89, 90, 100, 120],
+        0x800c0000000000000000fff, 0x4000000000000000031c, 0x1fff7f13fffffffffffff000000,
+        0, []
+    ),
+    form_info!(
+        "b2r_result", "fixed", 1, Sm70, [70, 75], 0xc0000000000000000fff,
+        0x4000000000000000031c, 0x1fffff13fffffffffffff000000, 0, []
+    ),
+    form_info!(
+        "b2r_result", "fixed", 2, Sm50, [50, 52, 60], 0xffff00030000ff00,
+        0xf0b800010000ff00, 0x1ffcfff00000, 0, []
+    ),
+    form_info!(
+        "b2r_warp", "fixed", 0, Sm70, [80, 86, 89, 90, 100, 120],
+        0x800c0000000000000000fff, 0x8000000000000000031c, 0x1fff7ff3fffffffffffff000000,
+        0, []
+    ),
+    form_info!(
+        "b2r_warp", "fixed", 1, Sm70, [70, 75], 0xc0000000000000000fff,
+        0x8000000000000000031c, 0x1ffffff3fffffffffffff000000, 0, []
+    ),
+    form_info!(
+        "b2r_warp", "fixed", 2, Sm50, [50, 52, 60], 0xffff00030000ff00,
+        0xf0b800020000ff00, 0xfffcfff00000, 0, []
+    ),
+    form_info!(
+        "bar_arv", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fffffffffffc0003ffffff0fff, 0x20000000000000000b1d, 0, 0, [IMM, IMM]
+    ),
+    form_info!(
+        "bar_arv", "fixed", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fffffffffffc3fff00ffff0fff, 0x2000000000000000091d, 0, 0, [IMM, GPR]
+    ),
+    form_info!(
+        "bar_arv", "fixed", 2, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffffffffffffc00300ffff0fff, 0x2000000000000000051d, 0, 0, [GPR, IMM]
+    ),
+    form_info!(
+        "bar_arv", "fixed", 3, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1ffffffffffffffff00ffff0fff, 0x2000000000000000031d, 0, 0, [GPR, GPR]
+    )
+        .with_tied(&[(1, 0)]),
+    form_info!(
+        "bar_arv", "fixed", 4, Sm50, [50, 52, 60], 0xffffffff000000ff,
+        0xf0a81b8100000000, 0, 0, [IMM, IMM]
+    ),
+    form_info!(
+        "bar_arv", "fixed", 5, Sm50, [50, 52, 60], 0xffffffff000000ff,
+        0xf0a80b8100000000, 0, 0, [GPR, IMM]
+    ),
+    form_info!(
+        "bar_arv", "fixed", 6, Sm50, [50, 52, 60], 0xfffffffff00000ff,
+        0xf0a8138100000000, 0, 0, [IMM, GPR]
+    ),
+    form_info!(
+        "bar_arv", "fixed", 7, Sm50, [50, 52, 60], 0xfffffffff00000ff,
+        0xf0a8038100000000, 0, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "bar_red", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff87ef3fffc0003ffffff0fff, 0x40000000000000000b1d, 0, 0, [IMM, IMM, PRED]
+    ),
+    form_info!(
+        "bar_red", "fixed", 1, Sm70, [70, 75, 80, 86, 89], 0x1fff87ef3fffc3fff00ffff0fff,
+        0x4000000000000000091d, 0, 0, [IMM, GPR, PRED]
+    ),
+    form_info!(
+        "bar_red", "fixed", 2, Sm70, [90, 100, 120], 0x1fff87ef3fffc3fff00ffff0fff,
+        0x4000000000000000091d, 0, 0, [IMM, GPR, PRED]
+    ),
+    form_info!(
+        "bar_red", "fixed", 3, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff87ef3ffffc00300ffff0fff, 0x4000000000000000051d, 0, 0, [GPR, IMM, PRED]
+    ),
+    form_info!(
+        "bar_red", "fixed", 4, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff87ef3ffffffff00ffff0fff, 0x4000000000000000031d, 0, 0, [GPR, GPR, PRED]
+    )
+        .with_tied(&[(1, 0)]),
+    form_info!(
+        "bar_red", "fixed", 5, Sm50, [50, 52, 60], 0xfffff867000000ff,
+        0xf0a8180200000000, 0, 0, [IMM, IMM, PRED]
+    ),
+    form_info!(
+        "bar_red", "fixed", 6, Sm50, [50, 52, 60], 0xfffff867000000ff,
+        0xf0a8080200000000, 0, 0, [GPR, IMM, PRED]
+    ),
+    form_info!(
+        "bar_red", "fixed", 7, Sm50, [50, 52, 60], 0xfffff867f00000ff,
+        0xf0a8100200000000, 0, 0, [IMM, GPR, PRED]
+    ),
+    form_info!(
+        "bar_red", "fixed", 8, Sm50, [50, 52, 60], 0xfffff867f00000ff,
+        0xf0a8000200000000, 0, 0, [GPR, GPR, PRED]
+    ),
+    form_info!(
+        "bar_sync", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fffffefffffc0003ffffff0fff, 0xb1d, 0, 0, [IMM, IMM]
+    ),
+    form_info!(
+        "bar_sync", "fixed", 1, Sm70, [70, 75, 80, 86, 89],
+        0x1fffffefffffc3fff00ffff0fff, 0x91d, 0, 0, [IMM, GPR]
+    ),
+    form_info!(
+        "bar_sync", "fixed", 2, Sm70, [90, 100, 120], 0x1fffffefffffc3fff00ffff0fff,
+        0x91d, 0, 0, [IMM, GPR]
+    ),
+    form_info!(
+        "bar_sync", "fixed", 3, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fffffeffffffc00300ffff0fff, 0x51d, 0, 0, [GPR, IMM]
+    ),
+    form_info!(
+        "bar_sync", "fixed", 4, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fffffeffffffffff00ffff0fff, 0x31d, 0, 0, [GPR, GPR]
+    )
+        .with_tied(&[(1, 0)]),
+    form_info!(
+        "bar_sync", "fixed", 5, Sm50, [50, 52, 60], 0xffffffff000000ff,
+        0xf0a81b8000000000, 0, 0, [IMM, IMM]
+    ),
+    form_info!(
+        "bar_sync", "fixed", 6, Sm50, [50, 52, 60], 0xffffffff000000ff,
+        0xf0a80b8000000000, 0, 0, [GPR, IMM]
+    ),
+    form_info!(
+        "bar_sync", "fixed", 7, Sm50, [50, 52, 60], 0xfffffffff00000ff,
+        0xf0a8138000000000, 0, 0, [IMM, GPR]
+    ),
+    form_info!(
+        "bar_sync", "fixed", 8, Sm50, [50, 52, 60], 0xfffffffff00000ff,
+        0xf0a8038000000000, 0, 0, [GPR, GPR]
     ),
     form_info!(
         "bfe", "r", 0, Sm50, [50, 52, 60], 0xfffe007ff0000000, 0x5c00000000000000,
@@ -13632,6 +14566,14 @@ pub const FORMS: &[FormInfo] = &[
         0, [GPR, CBUF, PRED]
     ),
     form_info!(
+        "errbar", "fixed", 0, Sm70, [80, 86, 89, 90, 100, 120],
+        0x80000000000000000000fff, 0x9ab, 0x1fff7ffffffffffffffffff0000, 0, []
+    ),
+    form_info!(
+        "errbar", "fixed", 1, Sm70, [70, 75], 0xfff, 0x9ab,
+        0x1ffffffffffffffffffffff0000, 0, []
+    ),
+    form_info!(
         "exit", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
         0x1fff86fffffffffffffffff0fff, 0x94d, 0, 0, [PRED]
     ),
@@ -13902,6 +14844,41 @@ pub const FORMS: &[FormInfo] = &[
         "fadd32i", "fixed", 0, Sm50, [50, 52, 60], 0xfe30000000000000, 0x800000000000000,
         0, 0, [GPR, IMM]; (50..= 60, [(0x7f80000000000, 0x7f80000000000)], 0x7fffff00000,
         0x7fffff00000, 0x7fffff00000)
+    ),
+    form_info!(
+        "fchk", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff80000003fffff0000000fff, 0x302, 0x7f1fcff0000000000ff0000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "fchk", "rir", 1, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
+        0x1fff80000000000000000000fff, 0x902, 0x7f1fcff0000000000ff0000, 0, [GPR, IMM];
+        (75..= 120, [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (75..= 120, [(0x7fc0000000000000, 0x7f80000000000000)],
+        0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000), (70..= 70,
+        [(0x7f80000000000000, 0x7f80000000000000)], 0x7fffff00000000, 0x7fffff00000000,
+        0x7fffff00000000)
+    ),
+    form_info!(
+        "fchk", "rcr", 2, Sm70, [70, 75, 80, 86, 89, 90], 0x1fff8000000380000ff00000fff,
+        0xb02, 0x7f1fcff0000000000ff0000, 0, [GPR, CBUF]
+    ),
+    form_info!(
+        "fchk", "rur", 3, Sm70, [75, 80, 86, 89, 90, 100, 120],
+        0x1fff80000003fffff0000000fff, 0x80000000000000000000d02,
+        0x7f1fcff0000000000ff0000, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "fchk", "r", 4, Sm50, [50, 52, 60], 0xfffc1ffff0000000, 0x5c88000000000000,
+        0x8000000000c7, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "fchk", "i", 5, Sm50, [50, 52, 60], 0xfefc1f8000000000, 0x3888000000000000,
+        0x8000000000c7, 0, [GPR, IMM]; (50..= 60, [(0x7f80000000, 0x7f80000000)],
+        0x7ff00000, 0x7ff00000, 0x7ff00000)
+    ),
+    form_info!(
+        "fchk", "c", 6, Sm50, [50, 52, 60], 0xfffc1f8000000000, 0x4c88000000000000,
+        0x8000000000c7, 0, [GPR, CBUF]
     ),
     form_info!(
         "fcmp", "r", 0, Sm50, [50, 52, 60], 0xfff0007ff0000000, 0x5ba0000000000000, 0, 0,
@@ -15810,6 +16787,14 @@ pub const FORMS: &[FormInfo] = &[
         0xce0000000000, 0, [GPR]
     ),
     form_info!(
+        "ldcu", "fixed", 0, Sm70, [120], 0x80000000000000000000fff,
+        0x800000000000000000007ac, 0x1fff7fcf1fff800001f00000000, 0, [UGPR]
+    ),
+    form_info!(
+        "ldcu", "fixed", 1, Sm70, [100], 0x80000000000000000000fff,
+        0x800000000000000000007ac, 0x1fff7fef1fff800001f00000000, 0, [UGPR]
+    ),
+    form_info!(
         "ldg", "fixed", 0, Sm70, [75], 0x1fffb8e01cf000000ff000001ff,
         0xe01000000000000000181, 0, 0, [GPR, NONE]
     ),
@@ -16039,6 +17024,18 @@ pub const FORMS: &[FormInfo] = &[
     form_info!(
         "lop32i", "fixed", 0, Sm50, [50, 52, 60], 0xfd00000000000000, 0x400000000000000,
         0, 0, [GPR, IMM]
+    ),
+    form_info!(
+        "membar", "fixed", 0, Sm70, [90, 100, 120], 0x80002000000000000000fff, 0x992,
+        0x1fff7fe0dffffffffffffff0000, 0, []
+    ),
+    form_info!(
+        "membar", "fixed", 1, Sm70, [80, 86, 89], 0x80000000000000000000fff, 0x992,
+        0x1fff7fe0fffffffffffffff0000, 0, []
+    ),
+    form_info!(
+        "membar", "fixed", 2, Sm70, [70, 75], 0xfff, 0x992,
+        0x1fffffe0effffffffffffff0000, 0, []
     ),
     form_info!(
         "mov", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
@@ -16292,6 +17289,54 @@ pub const FORMS: &[FormInfo] = &[
         0x2bfffff000000, 0, [GPR]
     ),
     form_info!(
+        "nanosleep", "rrr", 0, Sm70, [90, 100, 120], 0x1fff8080000ffffff0000000fff,
+        0x35d, 0x7ffff00000000ffff0000, 0, [PRED, GPR]
+    ),
+    form_info!(
+        "nanosleep", "rir", 1, Sm70, [90, 100, 120], 0x1fff80800000000000000000fff,
+        0x95d, 0x7ffff00000000ffff0000, 0, [PRED, IMM]
+    ),
+    form_info!(
+        "nanosleep", "rcr", 2, Sm70, [90], 0x1fff8080000f80000ff00000fff, 0xb5d,
+        0x7ffff00000000ffff0000, 0, [PRED, CBUF]
+    ),
+    form_info!(
+        "nanosleep", "rur", 3, Sm70, [90, 100, 120], 0x1fff8080000ffffff0000000fff,
+        0x80000000000000000000d5d, 0x7ffff00000000ffff0000, 0, [PRED, UGPR]
+    ),
+    form_info!(
+        "nanosleep", "rrr", 4, Sm70, [80, 86, 89], 0x1fff8080000ffffff0000000fff, 0x35d,
+        0x17ffff00000000ffff0000, 0, [PRED, GPR]
+    ),
+    form_info!(
+        "nanosleep", "rir", 5, Sm70, [80, 86, 89], 0x1fff80800000000000000000fff, 0x95d,
+        0x17ffff00000000ffff0000, 0, [PRED, IMM]
+    ),
+    form_info!(
+        "nanosleep", "rcr", 6, Sm70, [80, 86, 89], 0x1fff8080000f80000ff00000fff, 0xb5d,
+        0x17ffff00000000ffff0000, 0, [PRED, CBUF]
+    ),
+    form_info!(
+        "nanosleep", "rur", 7, Sm70, [80, 86, 89], 0x1fff8080000ffffff0000000fff,
+        0x80000000000000000000d5d, 0x17ffff00000000ffff0000, 0, [PRED, UGPR]
+    ),
+    form_info!(
+        "nanosleep", "rrr", 8, Sm70, [70, 75], 0x1fff8000000ffffff0000000fff, 0x35d,
+        0x1fffff00000000ffff0000, 0, [PRED, GPR]
+    ),
+    form_info!(
+        "nanosleep", "rir", 9, Sm70, [70, 75], 0x1fff80000000000000000000fff, 0x95d,
+        0x1fffff00000000ffff0000, 0, [PRED, IMM]
+    ),
+    form_info!(
+        "nanosleep", "rcr", 10, Sm70, [70, 75], 0x1fff8000000f80000ff00000fff, 0xb5d,
+        0x1fffff00000000ffff0000, 0, [PRED, CBUF]
+    ),
+    form_info!(
+        "nanosleep", "rur", 11, Sm70, [75], 0x1fff8000000ffffff0000000fff,
+        0x80000000000000000000d5d, 0x1fffff00000000ffff0000, 0, [PRED, UGPR]
+    ),
+    form_info!(
         "nop", "fixed", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
         0x1ffffffffffffffffffffff0fff, 0x918, 0, 0, []
     ),
@@ -16352,6 +17397,14 @@ pub const FORMS: &[FormInfo] = &[
         "plop3_sign", "rcr", 1, Sm70, [70, 75, 80, 86, 89, 90],
         0x1fff8010000380000ff00000fff, 0xa1f, 0x7800000c000000000000000, 0, [GPR, CBUF,
         GPR]
+    ),
+    form_info!(
+        "pmtrig", "fixed", 0, Sm70, [80, 86, 89, 90, 100, 120],
+        0x80000000000000000000fff, 0x801, 0x1fff07fffffffff0000ffff0000, 0, [PRED]
+    ),
+    form_info!(
+        "pmtrig", "fixed", 1, Sm70, [70, 75], 0xfff, 0x801,
+        0x1fff87fffffffff0000ffff0000, 0, [PRED]
     ),
     form_info!(
         "popc", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
@@ -17135,8 +18188,20 @@ pub const FORMS: &[FormInfo] = &[
         0x80000000000000000000c82, 0x1fff7ffffffffffffc0ffc00000, 0, [UGPR]
     ),
     form_info!(
-        "umov", "fixed", 3, Sm70, [100, 120], 0x80000000000000000000fff,
+        "umov", "fixed", 3, Sm70, [100], 0x80000000000000000000fff,
         0x80000000000000000000c82, 0x1fff7ffffffffffff00ff000000, 0, [UGPR]
+    ),
+    form_info!(
+        "umov", "fixed", 4, Sm70, [120], 0x80100000000000000000fff,
+        0x80000000000000000000c82, 0x1fff7feffffffffff00ff000000, 0, [UGPR]
+    ),
+    form_info!(
+        "umov64", "fixed", 0, Sm70, [120], 0x80100000000000000000fff,
+        0x80100000000000000000c82, 0x1fff7feffffffffff00ff000000, 0, [UGPR]
+    ),
+    form_info!(
+        "umov64i", "fixed", 0, Sm70, [120], 0x80000000000000000000fff,
+        0x80000000000000000000482, 0x1fff70000000000000000000000, 0, []
     ),
     form_info!(
         "uprmt", "uuu", 0, Sm70, [75, 80, 86, 89, 90], 0x8000100c000000000000fff,
@@ -17336,6 +18401,14 @@ pub const FORMS: &[FormInfo] = &[
         "xmad", "c2", 3, Sm50, [50, 52, 60], 0xff80000000000000, 0x5100000000000000, 0,
         0, [GPR, GPR, CBUF]
     ),
+    form_info!(
+        "yield", "fixed", 0, Sm70, [80, 86, 89, 90, 100, 120], 0x80000000000000000000fff,
+        0x946, 0x1fff07fffffffffffffffff0000, 0, [PRED]
+    ),
+    form_info!(
+        "yield", "fixed", 1, Sm70, [70, 75], 0xfff, 0x946, 0x1fff87fffffffffffffffff0000,
+        0, [PRED]
+    ),
 ];
 include!(concat!(env!("OUT_DIR"), "/", "op_atom.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_atomg.rs"));
@@ -17345,6 +18418,12 @@ include!(concat!(env!("OUT_DIR"), "/", "op_atoms.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_atoms_cas.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_atoms_cast_p.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_atoms_sm50.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_b2r.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_b2r_result.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_b2r_warp.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_bar_arv.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_bar_red.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_bar_sync.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bfe.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bfi.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_bmov.rs"));
@@ -17375,6 +18454,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_dmnmx.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_dmul.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_dset.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_dsetp.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_errbar.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_exit.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2f.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2f64.rs"));
@@ -17386,6 +18466,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_f2i64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2i_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fadd.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fadd32i.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_fchk.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_fcmp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ffma.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ffma32i.rs"));
@@ -17444,6 +18525,7 @@ include!(concat!(env!("OUT_DIR"), "/", "op_iset.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_isetp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_isetp64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ldc.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_ldcu.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ldg.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ldl.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lds.rs"));
@@ -17456,17 +18538,20 @@ include!(concat!(env!("OUT_DIR"), "/", "op_lea_x.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lop.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lop3.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_lop32i.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_membar.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_mov.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_mov32i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_mov64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_mov64i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_mufu.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_nanosleep.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_nop.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_p2r.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_pbk.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_pcnt.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_plop3.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_plop3_sign.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_pmtrig.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_popc.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_prmt.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_pset.rs"));
@@ -17506,6 +18591,8 @@ include!(concat!(env!("OUT_DIR"), "/", "op_ulea_hi_x.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ulea_x.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ulop3.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_umov.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_umov64.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_umov64i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_uprmt.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_usel.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ushf.rs"));
@@ -17517,3 +18604,4 @@ include!(concat!(env!("OUT_DIR"), "/", "op_voteu.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_warpsync.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_warpsync_all.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_xmad.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_yield.rs"));
