@@ -1092,11 +1092,17 @@ fn check_fold(op: &Op, fold: &Fold, enums: &HashMap<String, Vec<String>>, report
 /// An `inexact` fold says the op never folds: it gives no expression
 /// (S0909 at the first one it gives).
 fn check_inexact_alone(fold: &Fold, why: &FoldExpr, report: &mut Report) {
-    let given = [&fold.lets, &fold.refuse, &fold.reads_cc, &fold.writes_cc, &fold.cc_out]
-        .into_iter()
-        .chain(fold.dsts.iter())
-        .flatten()
-        .min_by_key(|e| e.loc.span.start);
+    let given = [
+        &fold.lets,
+        &fold.refuse,
+        &fold.reads_cc,
+        &fold.writes_cc,
+        &fold.cc_out,
+    ]
+    .into_iter()
+    .chain(fold.dsts.iter())
+    .flatten()
+    .min_by_key(|e| e.loc.span.start);
     if let Some(e) = given {
         report.push(
             Diagnostic::error(

@@ -78,7 +78,12 @@ fn check_op(spec: &Spec, op: &Op, report: &mut Report) {
         check_modifier_encoded(spec, op, i, m, report);
     }
     let inexact = op.fold.inexact.is_some();
-    if op.class == "alu" && op.fold.is_empty() && !inexact && op.fold_family.is_empty() && !op.dsts.is_empty() {
+    if op.class == "alu"
+        && op.fold.is_empty()
+        && !inexact
+        && op.fold_family.is_empty()
+        && !op.dsts.is_empty()
+    {
         report.push(
             Diagnostic::warning(
                 Code::S1201,
@@ -423,6 +428,23 @@ fn enum_excludes(form: &Form, mask: u128, value: u128) -> bool {
     })
 }
 
+/// Whether two forms hold an enum field on the same bits whose valid codes
+/// are disjoint (Maxwell's ATOM.CAS and ATOM.CAS.64: bit 49 is `.64`).
+fn enum_codes_disjoint(a: &Form, b: &Form) -> bool {
+    let codes = |f: &Field| match &f.target {
+        FieldTarget::Modifier {
+            codes: Some(codes), ..
+        } => Some(codes.iter().flatten().copied().collect::<Vec<_>>()),
+        _ => None,
+    };
+    a.fields.iter().any(|fa| {
+        let Some(ca) = codes(fa) else { return false };
+        b.fields.iter().any(|fb| {
+            fb.bits == fa.bits && codes(fb).is_some_and(|cb| ca.iter().all(|c| !cb.contains(c)))
+        })
+    })
+}
+
 /// Two encodings that can match one word on the same SM make decode ambiguous.
 fn check_ambiguity(spec: &Spec, report: &mut Report) {
     struct F<'a> {
@@ -468,7 +490,10 @@ fn check_ambiguity(spec: &Spec, report: &mut Report) {
             }
             // An enum field takes only its valid codes: no overlap when
             // none of them fits the other form's fixed bits there.
-            if enum_excludes(a.form, b.mask, b.value) || enum_excludes(b.form, a.mask, a.value) {
+            if enum_excludes(a.form, b.mask, b.value)
+                || enum_excludes(b.form, a.mask, a.value)
+                || enum_codes_disjoint(a.form, b.form)
+            {
                 continue;
             }
             if not_all_excludes(a.form, b.mask, b.value)
