@@ -2277,13 +2277,16 @@ fn parse_not_all(s: &str) -> Result<NotAll, String> {
     })
 }
 
+/// Pairs of operand indices.
+type IndexPairs = Vec<(usize, usize)>;
+
 /// The `tied` table as (source, destination) indices, and (source,
 /// source) indices for a source tied to another source.
 fn tied_pairs(
     cx: &mut Ctx,
     op: &Op,
     tied: &BTreeMap<S<String>, S<String>>,
-) -> (Vec<(usize, usize)>, Vec<(usize, usize)>) {
+) -> (IndexPairs, IndexPairs) {
     let mut out = Vec::new();
     let mut srcs = Vec::new();
     for (sn, dn) in tied {
