@@ -128,9 +128,26 @@ fn decode_dsts(spec: &Spec, op: &Op, form: &Form) -> Vec<TokenStream> {
 /// slot for it.
 fn decode_src(spec: &Spec, op: &Op, form: &Form, i: usize) -> Option<TokenStream> {
     let k = form.src_kinds[i]?;
-    // A source tied to another is that source's value.
-    if let Some(&(_, j)) = form.tied_src.iter().find(|&&(si, _)| si == i) {
-        return decode_src(spec, op, form, j);
+    // A source tied to another is that source's value, or the register n
+    // above its register (none at or past RZ: nvdisasm prints `???255`).
+    if let Some(t) = form.tied_src.iter().find(|t| t.src == i) {
+        if t.n == 0 {
+            return decode_src(spec, op, form, t.base);
+        }
+        let f = find(
+            form,
+            |x| matches!(x, FieldTarget::SrcReg { idx, .. } if *idx == t.base),
+        )
+        .expect("reg field");
+        let g = get(&f.bits);
+        let n = Literal::u32_unsuffixed(u32::from(t.n));
+        return Some(quote!({
+            let r = (#g) as u32 + #n;
+            if r >= 255 {
+                return None;
+            }
+            Src::reg(Reg::gpr(r as u8))
+        }));
     }
     Some(match k {
         SlotKindClass::Imm => {
@@ -807,8 +824,10 @@ pub fn form_tables(spec: &Spec) -> TokenStream {
             let kinds = f.form.src_kinds.iter().map(|k| slot_const(*k));
             let hidden = crate::hidden::hidden_rows(spec, op, f.form).map(|rows| quote!(; #rows));
             // Sources tied to another source (one register field for both).
-            let tied = (!f.form.tied_src.is_empty()).then(|| {
-                let pairs = f.form.tied_src.iter().map(|&(a, b)| {
+            let same: Vec<_> = f.form.tied_src.iter().filter(|t| t.n == 0).collect();
+            let tied = (!same.is_empty()).then(|| {
+                let pairs = same.iter().map(|t| {
+                    let (a, b) = (t.src, t.base);
                     let (a, b) = (
                         Literal::u8_unsuffixed(a as u8),
                         Literal::u8_unsuffixed(b as u8),

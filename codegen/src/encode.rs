@@ -116,6 +116,21 @@ fn form_arm(spec: &Spec, op: &Op, f: &FormRef, then: TokenStream) -> TokenStream
             }
         }
     }
+    // Another form with these kinds takes other values of some enum
+    // modifier (Maxwell's CAS and CAS.64): the values choose.
+    for (m, vals) in op.form_value_guards(spec, f.form) {
+        let ModType::Enum(e) = op.modifiers[m].ty else {
+            continue;
+        };
+        let en = &spec.enums[e];
+        let t = crate::names::enum_type(&en.name);
+        let vs = vals.iter().map(|&v| {
+            let v = crate::names::enum_variant(&en.values[v].name);
+            quote!(#t::#v)
+        });
+        let fld = field(&op.modifiers[m].name);
+        guard.push(quote!(matches!(self.#fld, #(#vs)|*)));
+    }
     quote!((#(#kinds,)*) if #(#guard)&&* => #then)
 }
 
@@ -193,7 +208,7 @@ fn encode_checks(spec: &Spec, op: &Op, f: &FormRef) -> Vec<TokenStream> {
         let a = has(&|t| *t == FieldTarget::SrcAbs(i));
         let no = has(&|t| *t == FieldTarget::SrcNot(i));
         let encoded = f.form.tied.iter().any(|&(si, _)| si == i)
-            || f.form.tied_src.iter().any(|&(si, _)| si == i)
+            || f.form.tied_src.iter().any(|t| t.src == i)
             || has(
                 &|t| matches!(t, FieldTarget::SrcReg { idx, .. } | FieldTarget::SrcImm { idx, .. } | FieldTarget::SrcCbuf { idx, .. } if *idx == i),
             );
@@ -202,10 +217,16 @@ fn encode_checks(spec: &Spec, op: &Op, f: &FormRef) -> Vec<TokenStream> {
             let dname = &op.dsts[di].name;
             checks.push(quote!(if { self.#fld.kind } != SrcKind::Reg(self.#d) { return Err(E::fail(Self::NAME, format_args!("{} must be the register of {} on SM{}", #sname, #dname, sm))); }));
         }
-        if let Some(&(_, j)) = f.form.tied_src.iter().find(|&&(si, _)| si == i) {
-            let o = field(&op.srcs[j].name);
-            let oname = &op.srcs[j].name;
-            checks.push(quote!(if { self.#fld.kind } != { self.#o.kind } { return Err(E::fail(Self::NAME, format_args!("{} must be {} on SM{} (one register for both)", #sname, #oname, sm))); }));
+        if let Some(t) = f.form.tied_src.iter().find(|t| t.src == i) {
+            let o = field(&op.srcs[t.base].name);
+            let oname = &op.srcs[t.base].name;
+            if t.n == 0 {
+                checks.push(quote!(if { self.#fld.kind } != { self.#o.kind } { return Err(E::fail(Self::NAME, format_args!("{} must be {} on SM{} (one register for both)", #sname, #oname, sm))); }));
+            } else {
+                // The register n above the base one, neither at or past RZ.
+                let n = Literal::u8_unsuffixed(t.n);
+                checks.push(quote!(if !gpr_follows(self.#o, self.#fld, #n) { return Err(E::fail(Self::NAME, format_args!("{} must be the register {} above {} (neither RZ) on SM{}", #sname, #n, #oname, sm))); }));
+            }
         }
         // A source this form does not encode must hold its default
         // (modifiers included).

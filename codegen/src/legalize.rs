@@ -156,6 +156,7 @@ pub fn op_legalize(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             .is_some_and(|w| spec.ops[w].name == op.name)
     });
     let narrow_fn = narrow.map(|n| to_wide(spec, op, n, "to_narrow"));
+    let runs_fn = runs_fn(op);
     let cc_use = crate::fold::op_cc_use(spec, op)?;
     let impl_doc = crate::shared::spec_doc(spec, &op.loc);
     Ok(quote! {
@@ -166,6 +167,32 @@ pub fn op_legalize(spec: &Spec, op: &Op) -> Result<TokenStream, Error> {
             #swapped
             #wide_fn
             #narrow_fn
+            #runs_fn
         }
     })
+}
+
+/// `fn runs`: the sources some form reads from the register n above
+/// another source's (`tied = { c = "b+1" }`), which the legalizer copies
+/// together.
+fn runs_fn(op: &Op) -> TokenStream {
+    let mut runs: Vec<(usize, usize, u8)> = Vec::new();
+    for f in op.encodings.iter().flat_map(|e| &e.forms) {
+        for t in f.tied_src.iter().filter(|t| t.n > 0) {
+            if !runs.contains(&(t.src, t.base, t.n)) {
+                runs.push((t.src, t.base, t.n));
+            }
+        }
+    }
+    if runs.is_empty() {
+        return quote!();
+    }
+    let runs = runs
+        .iter()
+        .map(|&(src, base, n)| quote!(Run { src: #src, base: #base, n: #n }));
+    quote! {
+        fn runs(&self) -> &'static [Run] {
+            &[#(#runs),*]
+        }
+    }
 }

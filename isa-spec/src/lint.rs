@@ -988,14 +988,22 @@ fn report_legalize_gap(
 /// SM ranges: S1002 (two encodings of one op on one SM that can both
 /// encode the same operand kinds), S1004 (gaps). Two encodings on one SM
 /// whose forms take different operand kinds are one encoding split in two
-/// (FADD's b in the B or the C slot): the encoder's choice is unambiguous.
+/// (FADD's b in the B or the C slot), and so are two that take disjoint
+/// values of an enum modifier: the encoder's choice is unambiguous.
 pub(crate) fn check_sms(spec: &Spec, op: &Op, report: &mut Report) {
-    let forms_on = |e: &'_ Encoding, sm: u32| -> Vec<Vec<Option<SlotKindClass>>> {
+    fn forms_on(e: &Encoding, sm: u32) -> Vec<&Form> {
         e.forms
             .iter()
             .filter(|f| f.sms.is_empty() || f.sms.contains(&sm))
-            .map(|f| f.src_kinds.clone())
             .collect()
+    }
+    // Same operand kinds, and some value of every enum modifier in both.
+    let clash = |x: &Form, y: &Form| {
+        x.src_kinds == y.src_kinds
+            && (0..op.modifiers.len()).all(|m| {
+                let (vx, vy) = (op.enum_values(spec, x, m), op.enum_values(spec, y, m));
+                vx.is_none_or(|vx| vy.is_none_or(|vy| vx.iter().any(|v| vy.contains(v))))
+            })
     };
     for (i, a) in op.encodings.iter().enumerate() {
         for b in &op.encodings[..i] {
@@ -1005,7 +1013,9 @@ pub(crate) fn check_sms(spec: &Spec, op: &Op, report: &mut Report) {
                 .filter(|s| b.sms.contains(s))
                 .filter(|&&sm| {
                     let fb = forms_on(b, sm);
-                    forms_on(a, sm).iter().any(|k| fb.contains(k))
+                    forms_on(a, sm)
+                        .iter()
+                        .any(|x| fb.iter().any(|y| clash(x, y)))
                 })
                 .map(u32::to_string)
                 .collect();

@@ -627,6 +627,55 @@ impl Op {
             SlotKindClass::Gpr
         })
     }
+    /// The values enum modifier `m` can take in `form` (indices): those
+    /// with a code where a field holds it, else its default; None for
+    /// other modifiers. Two forms with the same operand kinds whose values
+    /// of one modifier are disjoint never encode the same op (Maxwell's
+    /// CAS: `.64` moves the swap value).
+    pub fn enum_values(&self, spec: &Spec, form: &Form, m: usize) -> Option<Vec<usize>> {
+        let ModType::Enum(e) = self.modifiers[m].ty else {
+            return None;
+        };
+        let n = spec.enums[e].values.len();
+        let codes = form.fields.iter().find_map(|f| match &f.target {
+            FieldTarget::Modifier { idx, codes, .. } if *idx == m => Some(codes),
+            _ => None,
+        });
+        Some(match codes {
+            None => vec![usize::try_from(self.modifiers[m].default).unwrap_or(0)],
+            Some(None) => (0..n).collect(),
+            Some(Some(c)) => (0..n)
+                .filter(|&v| c.get(v).is_some_and(Option::is_some))
+                .collect(),
+        })
+    }
+    /// Modifiers whose values tell `form` from another form of the op with
+    /// the same operand kinds on one of its SMs, with the values `form`
+    /// takes (empty when no other form shares its kinds).
+    pub fn form_value_guards(&self, spec: &Spec, form: &Form) -> Vec<(usize, Vec<usize>)> {
+        let twins: Vec<&Form> = self
+            .encodings
+            .iter()
+            .flat_map(|e| &e.forms)
+            .filter(|g| {
+                !std::ptr::eq(*g, form)
+                    && g.src_kinds == form.src_kinds
+                    && (g.sms.is_empty()
+                        || form.sms.is_empty()
+                        || g.sms.iter().any(|s| form.sms.contains(s)))
+            })
+            .collect();
+        (0..self.modifiers.len())
+            .filter_map(|m| {
+                let mine = self.enum_values(spec, form, m)?;
+                let apart = twins.iter().any(|g| {
+                    self.enum_values(spec, g, m)
+                        .is_some_and(|v| !v.iter().any(|x| mine.contains(x)))
+                });
+                apart.then_some((m, mine))
+            })
+            .collect()
+    }
     /// SMs where the op has an encoding.
     pub fn sms(&self) -> Vec<u32> {
         let mut v: Vec<u32> = self
@@ -825,6 +874,18 @@ pub struct Field {
     pub slot: Option<String>,
 }
 
+/// A source with no bits of its own, read from another source's register
+/// field (`tied = { c = "b+1" }`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TiedSrc {
+    /// The tied source.
+    pub src: usize,
+    /// The source whose register field holds it.
+    pub base: usize,
+    /// How many registers above the base register it is (0: the same).
+    pub n: u8,
+}
+
 /// One `not_all` entry: `mask` all ones is not this form while
 /// `w & when_mask == when_value`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -852,10 +913,12 @@ pub struct Form {
     /// (source, destination) pairs: the source is the destination's
     /// register (`tied`), encoded by the destination's field.
     pub tied: Vec<(usize, usize)>,
-    /// (source, source) pairs: the first source is the second one (one
-    /// register field read as both; Volta's `BAR.SYNC R3, R3`), no bits
-    /// of its own.
-    pub tied_src: Vec<(usize, usize)>,
+    /// (source, base source, n) triples: the source has no bits of its
+    /// own and is the register n above the base source's (`tied = { c =
+    /// "b+1" }`: Maxwell's CAS reads its swap value after the compare
+    /// value), or for n = 0 the base source itself (one register field
+    /// read as both; Volta's `BAR.SYNC R3, R3`).
+    pub tied_src: Vec<TiedSrc>,
     /// Where the op file states this form: its encoding's `opcode` key for
     /// a preset form, the encoding itself otherwise. Diagnostics about the
     /// form point here, at the line the person edits.

@@ -2036,7 +2036,7 @@ struct EncodingParts<'a> {
     reuse_over: BTreeMap<String, Option<u32>>,
     not_all: Vec<NotAll>,
     tied: Vec<(usize, usize)>,
-    tied_src: Vec<(usize, usize)>,
+    tied_src: Vec<TiedSrc>,
     /// The op's own `fields`, and each form's `form.<name>` fields.
     op_fields: Vec<Field>,
     per_form: BTreeMap<String, Vec<Field>>,
@@ -2277,34 +2277,42 @@ fn parse_not_all(s: &str) -> Result<NotAll, String> {
     })
 }
 
-/// Pairs of operand indices.
-type IndexPairs = Vec<(usize, usize)>;
-
-/// The `tied` table as (source, destination) indices, and (source,
-/// source) indices for a source tied to another source.
+/// The `tied` table as (source, destination) indices, and sources tied to
+/// another source (`"b"` or `"b+N"`).
 fn tied_pairs(
     cx: &mut Ctx,
     op: &Op,
     tied: &BTreeMap<S<String>, S<String>>,
-) -> (IndexPairs, IndexPairs) {
+) -> (Vec<(usize, usize)>, Vec<TiedSrc>) {
     let mut out = Vec::new();
     let mut srcs = Vec::new();
     for (sn, dn) in tied {
         let si = op.srcs.iter().position(|x| &x.name == sn.get_ref());
         let di = op.dsts.iter().position(|x| &x.name == dn.get_ref());
-        let sj = op.srcs.iter().position(|x| &x.name == dn.get_ref());
-        match (si, di, sj) {
-            (Some(si), Some(di), _) => out.push((si, di)),
-            (Some(si), None, Some(sj)) if si != sj => srcs.push((si, sj)),
-            (None, _, _) => cx.err(
+        let (base, n) = match dn.get_ref().split_once('+') {
+            Some((b, n)) => (b.trim(), n.trim().parse::<u8>().ok()),
+            None => (dn.get_ref().as_str(), Some(0)),
+        };
+        let sj = op.srcs.iter().position(|x| x.name == base);
+        match (si, di, sj, n) {
+            (Some(si), Some(di), _, _) => out.push((si, di)),
+            (Some(si), None, Some(sj), Some(n)) if si != sj => srcs.push(TiedSrc {
+                src: si,
+                base: sj,
+                n,
+            }),
+            (None, _, _, _) => cx.err(
                 Code::S0601,
                 sn,
                 format!("`{}` is not a source", sn.get_ref()),
             ),
-            (_, None, _) => cx.err(
+            _ => cx.err(
                 Code::S0601,
                 dn,
-                format!("`{}` is not a destination or another source", dn.get_ref()),
+                format!(
+                    "`{}` is not a destination, another source, or another source plus a register count (`b+1`)",
+                    dn.get_ref()
+                ),
             ),
         }
     }
@@ -2763,7 +2771,7 @@ fn tie_kinds(
     mut v: Vec<Option<SlotKindClass>>,
     fields: &[Field],
     tied: &[(usize, usize)],
-    tied_src: &[(usize, usize)],
+    tied_src: &[TiedSrc],
 ) -> Vec<Option<SlotKindClass>> {
     for &(si, di) in tied {
         let kind = fields.iter().find_map(|f| match f.target {
@@ -2774,9 +2782,9 @@ fn tie_kinds(
             *slot = kind;
         }
     }
-    for &(si, sj) in tied_src {
-        let kind = v.get(sj).copied().flatten();
-        if let Some(slot) = v.get_mut(si) {
+    for t in tied_src {
+        let kind = v.get(t.base).copied().flatten();
+        if let Some(slot) = v.get_mut(t.src) {
             *slot = kind;
         }
     }

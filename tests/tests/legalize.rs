@@ -35,6 +35,23 @@ impl LegalizeCx for Cx {
         self.next_gpr += step;
         Ok(r)
     }
+
+    fn copy_run(
+        &mut self,
+        parts: &[(u8, Src, ValueType)],
+        file: RegFile,
+    ) -> Result<Reg, LegalizeError> {
+        let len = parts.iter().map(|p| p.0 + p.2.regs()).max().unwrap_or(1);
+        let step = parts.first().map_or(1, |p| p.2.regs());
+        self.copies += parts.len();
+        self.next_gpr = self.next_gpr.div_ceil(step) * step;
+        let r = Reg {
+            file,
+            idx: self.next_gpr % 60,
+        };
+        self.next_gpr += len;
+        Ok(r)
+    }
 }
 
 fn kinds(ty: ValueType) -> Vec<Src> {

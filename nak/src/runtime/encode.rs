@@ -498,6 +498,24 @@ pub fn imm_halves_from_field(f: u128, shift: u32) -> u32 {
     lo | (hi << 16)
 }
 
+/// Whether `c` is the general register `n` above `b`'s, neither of them
+/// at or past RZ and neither with a modifier (a source tied to another:
+/// Maxwell's CAS swap value follows its compare value).
+#[inline(always)]
+pub fn gpr_follows(b: Src, c: Src, n: u8) -> bool {
+    match (b.kind, c.kind) {
+        (SrcKind::Reg(rb), SrcKind::Reg(rc)) => {
+            rb.file == RegFile::Gpr
+                && rc.file == RegFile::Gpr
+                && !rb.is_zero()
+                && u16::from(rb.idx) + u16::from(n) < 255
+                && u16::from(rc.idx) == u16::from(rb.idx) + u16::from(n)
+                && !c.has_mods()
+        }
+        _ => false,
+    }
+}
+
 /// Source modifiers, as a set for [`forbid_mods`].
 pub use crate::runtime::operand::{MOD_ABS, MOD_NEG, MOD_NOT};
 

@@ -39,6 +39,23 @@ pub trait LegalizeCx {
     fn copy_to_reg(&mut self, src: Src, ty: ValueType, file: RegFile)
     -> Result<Reg, LegalizeError>;
 
+    /// Emit copies of several values into one run of fresh consecutive
+    /// registers of `file`: part `(k, src, ty)` at the run's first register
+    /// plus k (the first aligned for its type), and return the first. For
+    /// a source the SM reads from the register after another's (Maxwell's
+    /// CAS swap value). The default says it cannot.
+    fn copy_run(
+        &mut self,
+        parts: &[(u8, Src, ValueType)],
+        file: RegFile,
+    ) -> Result<Reg, LegalizeError> {
+        let _ = (parts, file);
+        Err(LegalizeError::new(
+            "copy_run",
+            "not supported by this context",
+        ))
+    }
+
     /// Emit an instruction that computes `src` *with* its modifiers (neg,
     /// abs, not) into a fresh register, for a slot whose form cannot hold
     /// the modifier (e.g. Maxwell FFMA has no abs bits). The default says
@@ -242,6 +259,15 @@ macro_rules! op_fields {
 }
 pub(crate) use op_fields;
 
+/// A source read from the register `n` above another source's, which
+/// holds it in no field of its own (`tied = { c = "b+1" }`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Run {
+    pub src: usize,
+    pub base: usize,
+    pub n: u8,
+}
+
 /// What the shared legalizer ([`legalize`]) needs from a generated op: its
 /// encoder (the judge of every rewrite), its sources by index
 /// ([`OpFields`]), and the rewrites its spec allows. Ops without
@@ -284,6 +310,12 @@ pub trait Legalize: Encode + Copy + OpFields {
     /// fit the wide form: a register where only an immediate goes).
     fn to_narrow(&self) -> Option<Op> {
         None
+    }
+
+    /// Sources the SM reads from the register `n` above another source's
+    /// (source, base source, n), in some form: copied together, as one run.
+    fn runs(&self) -> &'static [Run] {
+        &[]
     }
 
     /// Rewrite until the op encodes on `sm` (see [`legalize`]).
@@ -379,12 +411,19 @@ fn copy_fewest<T: Legalize>(
                         if mask.count_ones() as usize != k || umask & !mask != 0 {
                             continue;
                         }
-                        if !copies_encode(cand, mask, umask, strip, sm, c) {
-                            continue;
-                        }
-                        let out = emit_copies(cand, mask, umask, strip, cx)?;
-                        if out.try_encode(sm, c).is_some() {
-                            return Ok(Some(out));
+                        // Plain copies, then each run whose sources are
+                        // both copied.
+                        let runs = cand.runs().iter().filter(|r| {
+                            mask >> r.src & 1 == 1 && mask >> r.base & 1 == 1
+                        });
+                        for run in std::iter::once(None).chain(runs.map(Some)) {
+                            if !copies_encode(cand, mask, umask, strip, run, sm, c) {
+                                continue;
+                            }
+                            let out = emit_copies(cand, mask, umask, strip, run, cx)?;
+                            if out.try_encode(sm, c).is_some() {
+                                return Ok(Some(out));
+                            }
                         }
                     }
                 }
@@ -396,13 +435,15 @@ fn copy_fewest<T: Legalize>(
 
 /// Whether copying the sources in `mask` (to uniform files for those in
 /// `umask`; with `strip`, modifiers computed into the copy) would make
-/// `cand` encode, tried on placeholder registers. A stripping trial that
-/// strips nothing is refused (the plain trial covered it).
+/// `cand` encode, tried on placeholder registers (a `run`'s two sources on
+/// registers 0 and n, unmodified). A stripping trial that strips nothing
+/// is refused (the plain trial covered it).
 fn copies_encode<T: Legalize>(
     cand: &T,
     mask: u32,
     umask: u32,
     strip: bool,
+    run: Option<&Run>,
     sm: u32,
     c: &Common,
 ) -> bool {
@@ -413,6 +454,15 @@ fn copies_encode<T: Legalize>(
             continue;
         }
         let s = trial.src(i);
+        if let Some(r) = run.filter(|r| r.src == i || r.base == i) {
+            if s.has_mods() {
+                return false;
+            }
+            let idx = if r.src == i { r.n } else { 0 };
+            let file = copy_file(info.ty, umask >> i & 1 == 1);
+            trial.set_src(i, Src::reg(Reg { file, idx }));
+            continue;
+        }
         // A predicate's not stays on its copy.
         let st = strip && s.has_mods() && !info.ty.is_pred();
         // A computed negation keeps the value but not the carry of the
@@ -461,15 +511,27 @@ fn emit_copies<T: Legalize>(
     mask: u32,
     umask: u32,
     strip: bool,
+    run: Option<&Run>,
     cx: &mut dyn LegalizeCx,
 ) -> Result<T, LegalizeError> {
     let mut out = *cand;
+    if let Some(r) = run {
+        let (b, s) = (T::SRCS[r.base].ty, T::SRCS[r.src].ty);
+        let file = copy_file(b, umask >> r.base & 1 == 1);
+        let first = cx.copy_run(
+            &[(0, out.src(r.base), b), (r.n, out.src(r.src), s)],
+            file,
+        )?;
+        out.set_src(r.base, Src::reg(first));
+        let idx = first.idx + r.n;
+        out.set_src(r.src, Src::reg(Reg { file, idx }));
+    }
     // A value copied once serves every source that holds it (the trial
     // gave them all one placeholder register): a form that reads one
     // register as two sources (Volta's `BAR.SYNC R3, R3`) takes the copy.
     let mut copied: Vec<(SrcKind, ValueType, RegFile, Reg)> = Vec::new();
     for (i, info) in T::SRCS.iter().enumerate() {
-        if mask >> i & 1 == 0 {
+        if mask >> i & 1 == 0 || run.is_some_and(|r| r.src == i || r.base == i) {
             continue;
         }
         let s = out.src(i);

@@ -24,19 +24,11 @@ struct Cx<'a> {
     sm: u32,
 }
 
-impl LegalizeCx for Cx<'_> {
-    fn copy_to_reg(
-        &mut self,
-        src: Src,
-        ty: ValueType,
-        file: RegFile,
-    ) -> Result<Reg, LegalizeError> {
-        let n = ty.regs();
-        let r = self
-            .pool
-            .alloc(file, n, n)
-            .ok_or_else(|| LegalizeError::new("copy", format!("no free {file:?} register")))?;
-        for k in 0..n {
+impl Cx<'_> {
+    /// Emit copies of `src`'s value (without its modifiers) into `r` and
+    /// the registers after it, one per 32-bit component of `ty`.
+    fn copy_into(&mut self, r: Reg, src: Src, ty: ValueType) {
+        for k in 0..ty.regs() {
             let s = match src.kind {
                 SrcKind::Reg(x) => Src::reg(comp_reg(x, k)),
                 // A 64-bit float immediate is the high word; integers zero-extend.
@@ -51,6 +43,39 @@ impl LegalizeCx for Cx<'_> {
             // The value only: the caller keeps the modifiers (a predicate's
             // not included) on the new register.
             self.pre.push(Instr::copy(comp_reg(r, k), s));
+        }
+    }
+
+    fn alloc(&mut self, file: RegFile, n: u8, align: u8) -> Result<Reg, LegalizeError> {
+        self.pool
+            .alloc(file, n, align)
+            .ok_or_else(|| LegalizeError::new("copy", format!("no free {file:?} register")))
+    }
+}
+
+impl LegalizeCx for Cx<'_> {
+    fn copy_to_reg(
+        &mut self,
+        src: Src,
+        ty: ValueType,
+        file: RegFile,
+    ) -> Result<Reg, LegalizeError> {
+        let n = ty.regs();
+        let r = self.alloc(file, n, n)?;
+        self.copy_into(r, src, ty);
+        Ok(r)
+    }
+
+    fn copy_run(
+        &mut self,
+        parts: &[(u8, Src, ValueType)],
+        file: RegFile,
+    ) -> Result<Reg, LegalizeError> {
+        let len = parts.iter().map(|p| p.0 + p.2.regs()).max().unwrap_or(1);
+        let align = parts.first().map_or(1, |p| p.2.regs());
+        let r = self.alloc(file, len, align)?;
+        for &(k, src, ty) in parts {
+            self.copy_into(comp_reg(r, k), src, ty);
         }
         Ok(r)
     }
