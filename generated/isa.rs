@@ -236,6 +236,15 @@ pub enum CallDepth {
     Noinc,
 }
 enum_tables!(CallDepth, 8, [Inc, Noinc], ["inc", "noinc"], ["", ".NOINC"], {});
+/// A fixed .CAS suffix: Maxwell/Pascal's global compare-and-swap (ATOM.E.CAS), which has no other flavour (one value).
+///
+/// Spec: isa-spec/spec/enums/cas_flag.toml:1 (enum `cas_flag`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum CasFlag {
+    #[default]
+    Cas,
+}
+enum_tables!(CasFlag, 8, [Cas], ["cas"], [".CAS"], {});
 /// Maxwell/Pascal condition-code test (5 bits); T (always) prints nothing.
 ///
 /// Spec: isa-spec/spec/enums/cc.toml:1 (enum `cc`).
@@ -2955,28 +2964,29 @@ pub const fn sm_bit(sm: u32) -> u64 {
     if (sm as usize) < BITS.len() { BITS[sm as usize] } else { 0 }
 }
 define_ops! {
-    Atom(OpAtom), Atomg(OpAtomg), AtomgCas(OpAtomgCas), AtomgF(OpAtomgF), Atoms(OpAtoms),
-    AtomsCas(OpAtomsCas), AtomsCastP(OpAtomsCastP), AtomsSm50(OpAtomsSm50), B2r(OpB2r),
-    B2rResult(OpB2rResult), B2rWarp(OpB2rWarp), BarArv(OpBarArv), BarRed(OpBarRed),
-    BarSync(OpBarSync), Bfe(OpBfe), Bfi(OpBfi), Bmov(OpBmov), BmovR(OpBmovR),
-    Bmsk(OpBmsk), Bpt(OpBpt), Bra(OpBra), BraUp(OpBraUp), BraUr(OpBraUr), Break(OpBreak),
-    Brev(OpBrev), Brk(OpBrk), BrxSm50(OpBrxSm50), Bssy(OpBssy), Bsync(OpBsync),
-    Cal(OpCal), Call(OpCall), CallAbs(OpCallAbs), CallAbsR(OpCallAbsR), CallR(OpCallR),
-    Cctl(OpCctl), CctlAll(OpCctlAll), Cont(OpCont), Cs2r(OpCs2r), Cs2r32(OpCs2r32),
-    Cs2rSm50(OpCs2rSm50), Csetp(OpCsetp), Dadd(OpDadd), Depbar(OpDepbar), Dfma(OpDfma),
-    Dmnmx(OpDmnmx), Dmul(OpDmul), Dset(OpDset), Dsetp(OpDsetp), Errbar(OpErrbar),
-    Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64), F2fSm50(OpF2fSm50), F2fp(OpF2fp),
-    F2fpMerge(OpF2fpMerge), F2i(OpF2i), F2i64(OpF2i64), F2iSm50(OpF2iSm50), Fadd(OpFadd),
-    Fadd32i(OpFadd32i), Fchk(OpFchk), Fcmp(OpFcmp), Ffma(OpFfma), Ffma32i(OpFfma32i),
-    Flo(OpFlo), Fmnmx(OpFmnmx), Fmul(OpFmul), Fmul32i(OpFmul32i), Frnd(OpFrnd),
-    Frnd64(OpFrnd64), Fsel(OpFsel), Fset(OpFset), Fsetp(OpFsetp), Hadd2(OpHadd2),
-    Hadd2F32(OpHadd2F32), Hadd2Sm50(OpHadd2Sm50), Hfma2(OpHfma2), Hfma2Mma(OpHfma2Mma),
-    Hfma2Sm50(OpHfma2Sm50), Hmnmx2(OpHmnmx2), Hmnmx2IsA(OpHmnmx2IsA), Hmul2(OpHmul2),
-    Hmul2Sm50(OpHmul2Sm50), Hset2(OpHset2), Hsetp2(OpHsetp2), I2f(OpI2f), I2f64(OpI2f64),
-    I2fSm50(OpI2fSm50), I2fp(OpI2fp), I2i(OpI2i), I2iSat(OpI2iSat), Iabs(OpIabs),
-    Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x), Iadd64(OpIadd64),
-    Iadd64x(OpIadd64x), Iaddx(OpIaddx), Icmp(OpIcmp), Idp2a(OpIdp2a), Idp4a(OpIdp4a),
-    Imad(OpImad), ImadHi(OpImadHi), ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50),
+    Atom(OpAtom), AtomCas(OpAtomCas), Atomg(OpAtomg), AtomgCas(OpAtomgCas),
+    AtomgF(OpAtomgF), Atoms(OpAtoms), AtomsCas(OpAtomsCas), AtomsCastP(OpAtomsCastP),
+    AtomsSm50(OpAtomsSm50), B2r(OpB2r), B2rResult(OpB2rResult), B2rWarp(OpB2rWarp),
+    BarArv(OpBarArv), BarRed(OpBarRed), BarSync(OpBarSync), Bfe(OpBfe), Bfi(OpBfi),
+    Bmov(OpBmov), BmovR(OpBmovR), Bmsk(OpBmsk), Bpt(OpBpt), Bra(OpBra), BraUp(OpBraUp),
+    BraUr(OpBraUr), Break(OpBreak), Brev(OpBrev), Brk(OpBrk), BrxSm50(OpBrxSm50),
+    Bssy(OpBssy), Bsync(OpBsync), Cal(OpCal), Call(OpCall), CallAbs(OpCallAbs),
+    CallAbsR(OpCallAbsR), CallR(OpCallR), Cctl(OpCctl), CctlAll(OpCctlAll), Cont(OpCont),
+    Cs2r(OpCs2r), Cs2r32(OpCs2r32), Cs2rSm50(OpCs2rSm50), Csetp(OpCsetp), Dadd(OpDadd),
+    Depbar(OpDepbar), Dfma(OpDfma), Dmnmx(OpDmnmx), Dmul(OpDmul), Dset(OpDset),
+    Dsetp(OpDsetp), Errbar(OpErrbar), Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64),
+    F2fSm50(OpF2fSm50), F2fp(OpF2fp), F2fpMerge(OpF2fpMerge), F2i(OpF2i), F2i64(OpF2i64),
+    F2iSm50(OpF2iSm50), Fadd(OpFadd), Fadd32i(OpFadd32i), Fchk(OpFchk), Fcmp(OpFcmp),
+    Ffma(OpFfma), Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx), Fmul(OpFmul),
+    Fmul32i(OpFmul32i), Frnd(OpFrnd), Frnd64(OpFrnd64), Fsel(OpFsel), Fset(OpFset),
+    Fsetp(OpFsetp), Hadd2(OpHadd2), Hadd2F32(OpHadd2F32), Hadd2Sm50(OpHadd2Sm50),
+    Hfma2(OpHfma2), Hfma2Mma(OpHfma2Mma), Hfma2Sm50(OpHfma2Sm50), Hmnmx2(OpHmnmx2),
+    Hmnmx2IsA(OpHmnmx2IsA), Hmul2(OpHmul2), Hmul2Sm50(OpHmul2Sm50), Hset2(OpHset2),
+    Hsetp2(OpHsetp2), I2f(OpI2f), I2f64(OpI2f64), I2fSm50(OpI2fSm50), I2fp(OpI2fp),
+    I2i(OpI2i), I2iSat(OpI2iSat), Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3),
+    Iadd32i(OpIadd32i), Iadd3x(OpIadd3x), Iadd64(OpIadd64), Iadd64x(OpIadd64x),
+    Iaddx(OpIaddx), Icmp(OpIcmp), Idp2a(OpIdp2a), Idp4a(OpIdp4a), Imad(OpImad),
+    ImadHi(OpImadHi), ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50),
     ImadWide(OpImadWide), ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx),
     Imnmx64(OpImnmx64), Imul(OpImul), Imul32i(OpImul32i), Iscadd(OpIscadd),
     Iscadd32i(OpIscadd32i), Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldc(OpLdc),
@@ -4262,12 +4272,44 @@ fn decode_sm50_arm52(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm50_arm53(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0xfffe000000000000 == 0xeef0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpAtomCas, 2 > (w, sm)
+    );
+    try_form!(
         w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) =>
         decode_form:: < OpLdg, 6 > (w, sm)
     );
     try_form!(
         w & 0xfff8300000000000 == 0xeed8200000000000 && matches!(sm, 50 | 52 | 60) =>
-        return decode_form:: < OpStg, 7 > (w, sm)
+        decode_form:: < OpStg, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffc000000000000 == 0xeef4000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpAtomCas, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffc000000000000 == 0xeef8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpAtomCas, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0xfffc000000000000 == 0xeef0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpAtomCas, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0xff90000030000000 == 0xee00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpAtomsCas, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0xff80000030000000 == 0xee00000010000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpAtomsCas, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0xff80000030000000 == 0xee00000020000000 && matches!(sm, 50 | 52 | 60) =>
+        decode_form:: < OpAtomsCas, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0xff80000030000000 == 0xee00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return decode_form:: < OpAtomsCas, 6 > (w, sm)
     );
     None
 }
@@ -5629,12 +5671,44 @@ fn print_sm50_arm52(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
 }
 fn print_sm50_arm53(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0xfffe000000000000 == 0xeef0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpAtomCas, 2 > (w, sm, at, out)
+    );
+    try_form!(
         w & 0xfff8300000000000 == 0xeed0200000000000 && matches!(sm, 50 | 52 | 60) =>
         print_form_bundled:: < OpLdg, 6 > (w, sm, at, out)
     );
     try_form!(
         w & 0xfff8300000000000 == 0xeed8200000000000 && matches!(sm, 50 | 52 | 60) =>
-        return print_form_bundled:: < OpStg, 7 > (w, sm, at, out)
+        print_form_bundled:: < OpStg, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffc000000000000 == 0xeef4000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpAtomCas, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffc000000000000 == 0xeef8000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpAtomCas, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xfffc000000000000 == 0xeef0000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpAtomCas, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff90000030000000 == 0xee00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpAtomsCas, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff80000030000000 == 0xee00000010000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpAtomsCas, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff80000030000000 == 0xee00000020000000 && matches!(sm, 50 | 52 | 60) =>
+        print_form_bundled:: < OpAtomsCas, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0xff80000030000000 == 0xee00000000000000 && matches!(sm, 50 | 52 | 60) =>
+        return print_form_bundled:: < OpAtomsCas, 6 > (w, sm, at, out)
     );
     None
 }
@@ -14119,6 +14193,22 @@ pub const FORMS: &[FormInfo] = &[
         [GPR, GPR]
     ),
     form_info!(
+        "atom_cas", "fixed", 0, Sm50, [50, 52, 60], 0xfffc000000000000,
+        0xeef4000000000000, 0, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "atom_cas", "fixed", 1, Sm50, [50, 52, 60], 0xfffc000000000000,
+        0xeef8000000000000, 0, 0, [GPR, NONE, GPR]
+    ),
+    form_info!(
+        "atom_cas", "fixed", 2, Sm50, [50, 52, 60], 0xfffe000000000000,
+        0xeef0000000000000, 0, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "atom_cas", "fixed", 3, Sm50, [50, 52, 60], 0xfffc000000000000,
+        0xeef0000000000000, 0, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
         "atomg", "fixed", 0, Sm70, [70, 75], 0x1fff800010000000000000001ff,
         0x10000000000000001a8, 0xff0000000000000000, 0xff0000000000000000, [GPR, GPR,
         NONE]
@@ -14225,6 +14315,22 @@ pub const FORMS: &[FormInfo] = &[
         "atoms_cas", "fixed", 2, Sm70, [90, 100, 120], 0x1fffe7f31000000000000000fff,
         0x38d, 0, 0, [GPR, GPR, GPR]; (90..= 120, [(0xff000000, 0xff000000)], 0,
         0xc0000000000000000000, 0)
+    ),
+    form_info!(
+        "atoms_cas", "fixed", 3, Sm50, [50, 52, 60], 0xff80000030000000,
+        0xee00000010000000, 0, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "atoms_cas", "fixed", 4, Sm50, [50, 52, 60], 0xff80000030000000,
+        0xee00000020000000, 0, 0, [GPR, NONE, GPR]
+    ),
+    form_info!(
+        "atoms_cas", "fixed", 5, Sm50, [50, 52, 60], 0xff90000030000000,
+        0xee00000000000000, 0, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "atoms_cas", "fixed", 6, Sm50, [50, 52, 60], 0xff80000030000000,
+        0xee00000000000000, 0, 0, [GPR, GPR, GPR]
     ),
     form_info!(
         "atoms_cast_p", "fixed", 0, Sm70, [100, 120], 0x1fffe7131000000000000ff0fff,
@@ -18725,6 +18831,7 @@ pub const FORMS: &[FormInfo] = &[
     ),
 ];
 include!(concat!(env!("OUT_DIR"), "/", "op_atom.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_atom_cas.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_atomg.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_atomg_cas.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_atomg_f.rs"));
