@@ -768,6 +768,23 @@ enum_tables!(
     81 | 82 | 83 | 84 | 85 | 86) => "", (Bf16, 80 | 81 | 82 | 83 | 84 | 85 | 86) =>
     ".BF16" }
 );
+/// F2FP's 8-bit (and, from SM100, FP6, FP4, UE8M0) float type. Codes: UNPACK_B's source, bits 73, 74, 82, 83 low bit first (nvdisasm 13: 2 E5M2, 3 E4M3 from SM89; 5 E2M1, 6 E2M3, 7 E3M2, 11 E8 on SM100/SM120; 1 rejected). The MERGE_C forms' destination codes are set per encoding.
+///
+/// Spec: isa-spec/spec/enums/f2fp_fp8.toml:1 (enum `f2fp_fp8`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum F2fpFp8 {
+    #[default]
+    E5m2,
+    E4m3,
+    E2m1,
+    E2m3,
+    E3m2,
+    Ue8m0,
+}
+enum_tables!(
+    F2fpFp8, 8, [E5m2, E4m3, E2m1, E2m3, E3m2, Ue8m0], ["e5m2", "e4m3", "e2m1", "e2m3",
+    "e3m2", "ue8m0"], [".E5M2", ".E4M3", ".E2M1", ".E2M3", ".E3M2", ".E8"], {}
+);
 /// The half of F2FP.MERGE_C's c that is kept (bit 72): `.H1` after c.
 ///
 /// Spec: isa-spec/spec/enums/f2fp_half.toml:1 (enum `f2fp_half`).
@@ -796,6 +813,17 @@ pub enum F2fpPack {
     PackAb,
 }
 enum_tables!(F2fpPack, 8, [PackAb], ["pack_ab"], [".PACK_AB"], {});
+/// F2FP.PACK_AB_MERGE_C from F32 sources (bits 78 and 90): the one value; it prints a fixed suffix.
+///
+/// Spec: isa-spec/spec/enums/f2fp_pack_merge.toml:1 (enum `f2fp_pack_merge`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum F2fpPackMerge {
+    #[default]
+    PackAbMergeC,
+}
+enum_tables!(
+    F2fpPackMerge, 32, [PackAbMergeC], ["pack_ab_merge_c"], [".F32.PACK_AB_MERGE_C"], {}
+);
 /// F2FP's rounding (bits 79..81): codes 1 and 2 are rejected up to SM89 and SM100, printed `.???1`/`.???2` on SM90 and SM120, so only RN and RZ exist.
 ///
 /// Spec: isa-spec/spec/enums/f2fp_rnd.toml:1 (enum `f2fp_rnd`).
@@ -806,6 +834,63 @@ pub enum F2fpRnd {
     Rz,
 }
 enum_tables!(F2fpRnd, 8, [Rn, Rz], ["rn", "rz"], ["", ".RZ"], {});
+/// Rounding of F2FP's FP8 MERGE_C forms (bits 79..80): nvdisasm 13 prints RP (2) and RZ (3) on SM100/SM120 (1 rejected on SM100, `???1` on SM120); SM89 rejects every non-zero code, SM90 prints `???N`.
+///
+/// Spec: isa-spec/spec/enums/f2fp_rnd8.toml:1 (enum `f2fp_rnd8`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum F2fpRnd8 {
+    #[default]
+    Rn,
+    Rp,
+    Rz,
+}
+enum_tables!(F2fpRnd8, 8, [Rn, Rp, Rz], ["rn", "rp", "rz"], ["", ".RP", ".RZ"], {});
+/// F2FP.UNPACK_B_MERGE_C's packed 16-bit source type (bit 83: nvdisasm 13 prints BF16 on SM100/SM120, ignores the bit on SM89/SM90).
+///
+/// Spec: isa-spec/spec/enums/f2fp_src16.toml:1 (enum `f2fp_src16`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum F2fpSrc16 {
+    #[default]
+    F16,
+    Bf16,
+}
+enum_tables!(F2fpSrc16, 8, [F16, Bf16], ["f16", "bf16"], [".F16", ".BF16"], {});
+/// F2FP.UNPACK_B's destination type (bits 76, 86, 87 as one code, low bit first; nvdisasm 13 on SM89/SM90 prints all five, 2 prints no line, 6/7 `???6/7`; SM100/SM120 take only F16).
+///
+/// Spec: isa-spec/spec/enums/f2fp_unpack.toml:1 (enum `f2fp_unpack`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum F2fpUnpack {
+    #[default]
+    F16,
+    Bf16,
+    Tf32,
+    E5m2,
+    E4m3,
+}
+enum_tables!(
+    F2fpUnpack, 8, [F16, Bf16, Tf32, E5m2, E4m3], ["f16", "bf16", "tf32", "e5m2",
+    "e4m3"], [".F16", ".BF16", ".TF32", ".E5M2", ".E4M3"], {}
+);
+/// F2FP.UNPACK_B (bit 89, 78 clear): the one value; it prints a fixed suffix.
+///
+/// Spec: isa-spec/spec/enums/f2fp_unpack_b.toml:1 (enum `f2fp_unpack_b`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum F2fpUnpackB {
+    #[default]
+    UnpackB,
+}
+enum_tables!(F2fpUnpackB, 16, [UnpackB], ["unpack_b"], [".UNPACK_B"], {});
+/// F2FP.UNPACK_B_MERGE_C (bits 73 and 90): the one value; it prints a fixed suffix.
+///
+/// Spec: isa-spec/spec/enums/f2fp_unpack_merge.toml:1 (enum `f2fp_unpack_merge`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum F2fpUnpackMerge {
+    #[default]
+    UnpackBMergeC,
+}
+enum_tables!(
+    F2fpUnpackMerge, 32, [UnpackBMergeC], ["unpack_b_merge_c"], [".UNPACK_B_MERGE_C"], {}
+);
 /// F2I rounding: to nearest even (prints nothing), floor, ceil, truncate.
 ///
 /// Spec: isa-spec/spec/enums/f2i_rnd.toml:1 (enum `f2i_rnd`).
@@ -2966,17 +3051,19 @@ define_ops! {
     Cs2rSm50(OpCs2rSm50), Csetp(OpCsetp), Dadd(OpDadd), Depbar(OpDepbar), Dfma(OpDfma),
     Dmnmx(OpDmnmx), Dmul(OpDmul), Dset(OpDset), Dsetp(OpDsetp), Errbar(OpErrbar),
     Exit(OpExit), F2f(OpF2f), F2f64(OpF2f64), F2fSm50(OpF2fSm50), F2fp(OpF2fp),
-    F2fpMerge(OpF2fpMerge), F2i(OpF2i), F2i64(OpF2i64), F2iSm50(OpF2iSm50), Fadd(OpFadd),
-    Fadd32i(OpFadd32i), Fchk(OpFchk), Fcmp(OpFcmp), Ffma(OpFfma), Ffma32i(OpFfma32i),
-    Flo(OpFlo), Fmnmx(OpFmnmx), Fmul(OpFmul), Fmul32i(OpFmul32i), Frnd(OpFrnd),
-    Frnd64(OpFrnd64), Fsel(OpFsel), Fset(OpFset), Fsetp(OpFsetp), Hadd2(OpHadd2),
-    Hadd2F32(OpHadd2F32), Hadd2Sm50(OpHadd2Sm50), Hfma2(OpHfma2), Hfma2Mma(OpHfma2Mma),
-    Hfma2Sm50(OpHfma2Sm50), Hmnmx2(OpHmnmx2), Hmnmx2IsA(OpHmnmx2IsA), Hmul2(OpHmul2),
-    Hmul2Sm50(OpHmul2Sm50), Hset2(OpHset2), Hsetp2(OpHsetp2), I2f(OpI2f), I2f64(OpI2f64),
-    I2fSm50(OpI2fSm50), I2fp(OpI2fp), I2i(OpI2i), I2iSat(OpI2iSat), Iabs(OpIabs),
-    Iadd(OpIadd), Iadd3(OpIadd3), Iadd32i(OpIadd32i), Iadd3x(OpIadd3x), Iadd64(OpIadd64),
-    Iadd64x(OpIadd64x), Iaddx(OpIaddx), Icmp(OpIcmp), Idp2a(OpIdp2a), Idp4a(OpIdp4a),
-    Imad(OpImad), ImadHi(OpImadHi), ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50),
+    F2fpMerge(OpF2fpMerge), F2fpPack8(OpF2fpPack8), F2fpUnpack(OpF2fpUnpack),
+    F2fpUnpack4(OpF2fpUnpack4), F2fpUnpack8(OpF2fpUnpack8), F2i(OpF2i), F2i64(OpF2i64),
+    F2iSm50(OpF2iSm50), Fadd(OpFadd), Fadd32i(OpFadd32i), Fchk(OpFchk), Fcmp(OpFcmp),
+    Ffma(OpFfma), Ffma32i(OpFfma32i), Flo(OpFlo), Fmnmx(OpFmnmx), Fmul(OpFmul),
+    Fmul32i(OpFmul32i), Frnd(OpFrnd), Frnd64(OpFrnd64), Fsel(OpFsel), Fset(OpFset),
+    Fsetp(OpFsetp), Hadd2(OpHadd2), Hadd2F32(OpHadd2F32), Hadd2Sm50(OpHadd2Sm50),
+    Hfma2(OpHfma2), Hfma2Mma(OpHfma2Mma), Hfma2Sm50(OpHfma2Sm50), Hmnmx2(OpHmnmx2),
+    Hmnmx2IsA(OpHmnmx2IsA), Hmul2(OpHmul2), Hmul2Sm50(OpHmul2Sm50), Hset2(OpHset2),
+    Hsetp2(OpHsetp2), I2f(OpI2f), I2f64(OpI2f64), I2fSm50(OpI2fSm50), I2fp(OpI2fp),
+    I2i(OpI2i), I2iSat(OpI2iSat), Iabs(OpIabs), Iadd(OpIadd), Iadd3(OpIadd3),
+    Iadd32i(OpIadd32i), Iadd3x(OpIadd3x), Iadd64(OpIadd64), Iadd64x(OpIadd64x),
+    Iaddx(OpIaddx), Icmp(OpIcmp), Idp2a(OpIdp2a), Idp4a(OpIdp4a), Imad(OpImad),
+    ImadHi(OpImadHi), ImadPoSm50(OpImadPoSm50), ImadSm50(OpImadSm50),
     ImadWide(OpImadWide), ImadWideX(OpImadWideX), Imadx(OpImadx), Imnmx(OpImnmx),
     Imnmx64(OpImnmx64), Imul(OpImul), Imul32i(OpImul32i), Iscadd(OpIscadd),
     Iscadd32i(OpIscadd32i), Iset(OpIset), Isetp(OpIsetp), Isetp64(OpIsetp64), Ldc(OpLdc),
@@ -6677,7 +6764,35 @@ fn decode_sm70_arm46(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x1fffeee4600ffffff0000000fff == 0x4000000000000000023e && matches!(sm, 80 |
-        86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2fpMerge, 0 > (w, sm)
+        86 | 89 | 90 | 100 | 120) => decode_form:: < OpF2fpMerge, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffe0e4600ffffff0000000fff == 0x4004000000000000000023e && matches!(sm,
+        100 | 120) => decode_form:: < OpF2fpPack8, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffe23e000ffffff0000000fff == 0x2000000000000000000023e && matches!(sm,
+        100 | 120) => decode_form:: < OpF2fpUnpack, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffe23e000ffffff0000000fff == 0x2000000000000000000023e && matches!(sm,
+        100 | 120) => decode_form:: < OpF2fpUnpack4, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffe264600ffffff0000000fff == 0x4000200000000000000023e && matches!(sm,
+        100 | 120) => decode_form:: < OpF2fpUnpack8, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffe024600ffffff0000000fff == 0x4004000000000000000023e && matches!(sm, 89
+        | 90) => decode_form:: < OpF2fpPack8, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffe03c000ffffff0000000fff == 0x2000000000000000000023e && matches!(sm, 89
+        | 90) => decode_form:: < OpF2fpUnpack, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffe024600ffffff0000000fff == 0x4000200000000000000023e && matches!(sm, 89
+        | 90) => return decode_form:: < OpF2fpUnpack8, 0 > (w, sm)
     );
     None
 }
@@ -7938,7 +8053,35 @@ fn decode_sm70_arm162(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x1fffeee46000000000000000fff == 0x4000000000000000083e && matches!(sm, 80 |
-        86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2fpMerge, 1 > (w, sm)
+        86 | 89 | 90 | 100 | 120) => decode_form:: < OpF2fpMerge, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffe0e46000000000000000fff == 0x4004000000000000000083e && matches!(sm,
+        100 | 120) => decode_form:: < OpF2fpPack8, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffe23e0000000000000000fff == 0x2000000000000000000083e && matches!(sm,
+        100 | 120) => decode_form:: < OpF2fpUnpack, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffe23e0000000000000000fff == 0x2000000000000000000083e && matches!(sm,
+        100 | 120) => decode_form:: < OpF2fpUnpack4, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffe2646000000000000000fff == 0x4000200000000000000083e && matches!(sm,
+        100 | 120) => decode_form:: < OpF2fpUnpack8, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffe0246000000000000000fff == 0x4004000000000000000083e && matches!(sm, 89
+        | 90) => decode_form:: < OpF2fpPack8, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffe03c0000000000000000fff == 0x2000000000000000000083e && matches!(sm, 89
+        | 90) => decode_form:: < OpF2fpUnpack, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffe0246000000000000000fff == 0x4000200000000000000083e && matches!(sm, 89
+        | 90) => return decode_form:: < OpF2fpUnpack8, 1 > (w, sm)
     );
     None
 }
@@ -8997,7 +9140,19 @@ fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x1fffeee4600f80000ff00000fff == 0x40000000000000000a3e && matches!(sm, 80 |
-        86 | 89 | 90) => return decode_form:: < OpF2fpMerge, 2 > (w, sm)
+        86 | 89 | 90) => decode_form:: < OpF2fpMerge, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffe024600f80000ff00000fff == 0x40040000000000000000a3e && matches!(sm, 89
+        | 90) => decode_form:: < OpF2fpPack8, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffe03c000f80000ff00000fff == 0x20000000000000000000a3e && matches!(sm, 89
+        | 90) => decode_form:: < OpF2fpUnpack, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffe024600f80000ff00000fff == 0x40002000000000000000a3e && matches!(sm, 89
+        | 90) => return decode_form:: < OpF2fpUnpack8, 2 > (w, sm)
     );
     None
 }
@@ -9524,7 +9679,35 @@ fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     try_form!(
         w & 0x1fffeee4600ffffff0000000fff == 0x80040000000000000000c3e && matches!(sm, 80
-        | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2fpMerge, 3 > (w, sm)
+        | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpF2fpMerge, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffe0e4600ffffff0000000fff == 0xc0040000000000000000c3e && matches!(sm,
+        100 | 120) => decode_form:: < OpF2fpPack8, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffe23e000ffffff0000000fff == 0xa0000000000000000000c3e && matches!(sm,
+        100 | 120) => decode_form:: < OpF2fpUnpack, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffe23e000ffffff0000000fff == 0xa0000000000000000000c3e && matches!(sm,
+        100 | 120) => decode_form:: < OpF2fpUnpack4, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffe264600ffffff0000000fff == 0xc0002000000000000000c3e && matches!(sm,
+        100 | 120) => decode_form:: < OpF2fpUnpack8, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffe024600ffffff0000000fff == 0xc0040000000000000000c3e && matches!(sm, 89
+        | 90) => decode_form:: < OpF2fpPack8, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffe03c000ffffff0000000fff == 0xa0000000000000000000c3e && matches!(sm, 89
+        | 90) => decode_form:: < OpF2fpUnpack, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x1fffe024600ffffff0000000fff == 0xc0002000000000000000c3e && matches!(sm, 89
+        | 90) => return decode_form:: < OpF2fpUnpack8, 3 > (w, sm)
     );
     None
 }
@@ -10812,8 +10995,35 @@ fn print_sm70_arm46(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     );
     try_form!(
         w & 0x1fffeee4600ffffff0000000fff == 0x4000000000000000023e && matches!(sm, 80 |
-        86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2fpMerge, 0 > (w, sm, at,
-        out)
+        86 | 89 | 90 | 100 | 120) => print_form:: < OpF2fpMerge, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffe0e4600ffffff0000000fff == 0x4004000000000000000023e && matches!(sm,
+        100 | 120) => print_form:: < OpF2fpPack8, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffe23e000ffffff0000000fff == 0x2000000000000000000023e && matches!(sm,
+        100 | 120) => print_form:: < OpF2fpUnpack, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffe23e000ffffff0000000fff == 0x2000000000000000000023e && matches!(sm,
+        100 | 120) => print_form:: < OpF2fpUnpack4, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffe264600ffffff0000000fff == 0x4000200000000000000023e && matches!(sm,
+        100 | 120) => print_form:: < OpF2fpUnpack8, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffe024600ffffff0000000fff == 0x4004000000000000000023e && matches!(sm, 89
+        | 90) => print_form:: < OpF2fpPack8, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffe03c000ffffff0000000fff == 0x2000000000000000000023e && matches!(sm, 89
+        | 90) => print_form:: < OpF2fpUnpack, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffe024600ffffff0000000fff == 0x4000200000000000000023e && matches!(sm, 89
+        | 90) => return print_form:: < OpF2fpUnpack8, 0 > (w, sm, at, out)
     );
     None
 }
@@ -12086,8 +12296,35 @@ fn print_sm70_arm162(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     try_form!(
         w & 0x1fffeee46000000000000000fff == 0x4000000000000000083e && matches!(sm, 80 |
-        86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2fpMerge, 1 > (w, sm, at,
-        out)
+        86 | 89 | 90 | 100 | 120) => print_form:: < OpF2fpMerge, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffe0e46000000000000000fff == 0x4004000000000000000083e && matches!(sm,
+        100 | 120) => print_form:: < OpF2fpPack8, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffe23e0000000000000000fff == 0x2000000000000000000083e && matches!(sm,
+        100 | 120) => print_form:: < OpF2fpUnpack, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffe23e0000000000000000fff == 0x2000000000000000000083e && matches!(sm,
+        100 | 120) => print_form:: < OpF2fpUnpack4, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffe2646000000000000000fff == 0x4000200000000000000083e && matches!(sm,
+        100 | 120) => print_form:: < OpF2fpUnpack8, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffe0246000000000000000fff == 0x4004000000000000000083e && matches!(sm, 89
+        | 90) => print_form:: < OpF2fpPack8, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffe03c0000000000000000fff == 0x2000000000000000000083e && matches!(sm, 89
+        | 90) => print_form:: < OpF2fpUnpack, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffe0246000000000000000fff == 0x4000200000000000000083e && matches!(sm, 89
+        | 90) => return print_form:: < OpF2fpUnpack8, 1 > (w, sm, at, out)
     );
     None
 }
@@ -13148,7 +13385,19 @@ fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     try_form!(
         w & 0x1fffeee4600f80000ff00000fff == 0x40000000000000000a3e && matches!(sm, 80 |
-        86 | 89 | 90) => return print_form:: < OpF2fpMerge, 2 > (w, sm, at, out)
+        86 | 89 | 90) => print_form:: < OpF2fpMerge, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffe024600f80000ff00000fff == 0x40040000000000000000a3e && matches!(sm, 89
+        | 90) => print_form:: < OpF2fpPack8, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffe03c000f80000ff00000fff == 0x20000000000000000000a3e && matches!(sm, 89
+        | 90) => print_form:: < OpF2fpUnpack, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffe024600f80000ff00000fff == 0x40002000000000000000a3e && matches!(sm, 89
+        | 90) => return print_form:: < OpF2fpUnpack8, 2 > (w, sm, at, out)
     );
     None
 }
@@ -13699,8 +13948,35 @@ fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     try_form!(
         w & 0x1fffeee4600ffffff0000000fff == 0x80040000000000000000c3e && matches!(sm, 80
-        | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2fpMerge, 3 > (w, sm, at,
-        out)
+        | 86 | 89 | 90 | 100 | 120) => print_form:: < OpF2fpMerge, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffe0e4600ffffff0000000fff == 0xc0040000000000000000c3e && matches!(sm,
+        100 | 120) => print_form:: < OpF2fpPack8, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffe23e000ffffff0000000fff == 0xa0000000000000000000c3e && matches!(sm,
+        100 | 120) => print_form:: < OpF2fpUnpack, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffe23e000ffffff0000000fff == 0xa0000000000000000000c3e && matches!(sm,
+        100 | 120) => print_form:: < OpF2fpUnpack4, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffe264600ffffff0000000fff == 0xc0002000000000000000c3e && matches!(sm,
+        100 | 120) => print_form:: < OpF2fpUnpack8, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffe024600ffffff0000000fff == 0xc0040000000000000000c3e && matches!(sm, 89
+        | 90) => print_form:: < OpF2fpPack8, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffe03c000ffffff0000000fff == 0xa0000000000000000000c3e && matches!(sm, 89
+        | 90) => print_form:: < OpF2fpUnpack, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x1fffe024600ffffff0000000fff == 0xc0002000000000000000c3e && matches!(sm, 89
+        | 90) => return print_form:: < OpF2fpUnpack8, 3 > (w, sm, at, out)
     );
     None
 }
@@ -15025,6 +15301,123 @@ pub const FORMS: &[FormInfo] = &[
         "f2fp_merge", "rur", 3, Sm70, [80, 86, 89, 90, 100, 120],
         0x1fffeee4600ffffff0000000fff, 0x80040000000000000000c3e,
         0x110000000000000ff000000, 0xff000000, [UGPR, GPR]
+    ),
+    form_info!(
+        "f2fp_pack8", "rrr", 0, Sm70, [89, 90], 0x1fffe024600ffffff0000000fff,
+        0x4004000000000000000023e, 0x11c00000000000000000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "f2fp_pack8", "rir", 1, Sm70, [89, 90], 0x1fffe0246000000000000000fff,
+        0x4004000000000000000083e, 0x11c00000000000000000000, 0, [GPR, IMM, GPR]; (89..=
+        90, [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (89..= 90, [(0x7fc0000000000000, 0x7f80000000000000)],
+        0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000)
+    ),
+    form_info!(
+        "f2fp_pack8", "rcr", 2, Sm70, [89, 90], 0x1fffe024600f80000ff00000fff,
+        0x40040000000000000000a3e, 0x11c00000000000000000000, 0, [GPR, CBUF, GPR]
+    ),
+    form_info!(
+        "f2fp_pack8", "rur", 3, Sm70, [89, 90], 0x1fffe024600ffffff0000000fff,
+        0xc0040000000000000000c3e, 0x11c00000000000000000000, 0, [GPR, UGPR, GPR]
+    ),
+    form_info!(
+        "f2fp_pack8", "rrr", 4, Sm70, [100, 120], 0x1fffe0e4600ffffff0000000fff,
+        0x4004000000000000000023e, 0x11000000000000000000000, 0, [GPR, GPR, GPR]
+    ),
+    form_info!(
+        "f2fp_pack8", "rir", 5, Sm70, [100, 120], 0x1fffe0e46000000000000000fff,
+        0x4004000000000000000083e, 0x11000000000000000000000, 0, [GPR, IMM, GPR]; (100..=
+        120, [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (100..= 120, [(0x7fc0000000000000, 0x7f80000000000000)],
+        0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000)
+    ),
+    form_info!(
+        "f2fp_pack8", "rur", 6, Sm70, [100, 120], 0x1fffe0e4600ffffff0000000fff,
+        0xc0040000000000000000c3e, 0x11000000000000000000000, 0, [GPR, UGPR, GPR]
+    ),
+    form_info!(
+        "f2fp_unpack", "rrr", 0, Sm70, [89, 90], 0x1fffe03c000ffffff0000000fff,
+        0x2000000000000000000023e, 0x3021ff00000000ff000000, 0xff00000000ff000000, [GPR]
+    ),
+    form_info!(
+        "f2fp_unpack", "rir", 1, Sm70, [89, 90], 0x1fffe03c0000000000000000fff,
+        0x2000000000000000000083e, 0x3021ff00000000ff000000, 0xff00000000ff000000, [IMM];
+        (89..= 90, [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (89..= 90, [(0x7fc0000000000000, 0x7f80000000000000)],
+        0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000)
+    ),
+    form_info!(
+        "f2fp_unpack", "rcr", 2, Sm70, [89, 90], 0x1fffe03c000f80000ff00000fff,
+        0x20000000000000000000a3e, 0x3021ff00000000ff000000, 0xff00000000ff000000, [CBUF]
+    ),
+    form_info!(
+        "f2fp_unpack", "rur", 3, Sm70, [89, 90], 0x1fffe03c000ffffff0000000fff,
+        0xa0000000000000000000c3e, 0x3021ff00000000ff000000, 0xff00000000ff000000, [UGPR]
+    ),
+    form_info!(
+        "f2fp_unpack", "rrr", 4, Sm70, [100, 120], 0x1fffe23e000ffffff0000000fff,
+        0x2000000000000000000023e, 0x1001ff00000000ff000000, 0xff00000000ff000000, [GPR]
+    ),
+    form_info!(
+        "f2fp_unpack", "rir", 5, Sm70, [100, 120], 0x1fffe23e0000000000000000fff,
+        0x2000000000000000000083e, 0x1001ff00000000ff000000, 0xff00000000ff000000, [IMM];
+        (100..= 120, [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (100..= 120, [(0x7fc0000000000000, 0x7f80000000000000)],
+        0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000)
+    ),
+    form_info!(
+        "f2fp_unpack", "rur", 6, Sm70, [100, 120], 0x1fffe23e000ffffff0000000fff,
+        0xa0000000000000000000c3e, 0x1001ff00000000ff000000, 0xff00000000ff000000, [UGPR]
+    ),
+    form_info!(
+        "f2fp_unpack4", "rrr", 0, Sm70, [100, 120], 0x1fffe23e000ffffff0000000fff,
+        0x2000000000000000000023e, 0x1000ff00000000ff000000, 0xff00000000ff000000, [GPR]
+    ),
+    form_info!(
+        "f2fp_unpack4", "rir", 1, Sm70, [100, 120], 0x1fffe23e0000000000000000fff,
+        0x2000000000000000000083e, 0x1000ff00000000ff000000, 0xff00000000ff000000, [IMM];
+        (100..= 120, [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (100..= 120, [(0x7fc0000000000000, 0x7f80000000000000)],
+        0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000)
+    ),
+    form_info!(
+        "f2fp_unpack4", "rur", 2, Sm70, [100, 120], 0x1fffe23e000ffffff0000000fff,
+        0xa0000000000000000000c3e, 0x1000ff00000000ff000000, 0xff00000000ff000000, [UGPR]
+    ),
+    form_info!(
+        "f2fp_unpack8", "rrr", 0, Sm70, [89, 90], 0x1fffe024600ffffff0000000fff,
+        0x4000200000000000000023e, 0x134000000000000ff000000, 0xff000000, [GPR, GPR]
+    ),
+    form_info!(
+        "f2fp_unpack8", "rir", 1, Sm70, [89, 90], 0x1fffe0246000000000000000fff,
+        0x4000200000000000000083e, 0x134000000000000ff000000, 0xff000000, [IMM, GPR]; (89
+        ..= 90, [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (89..= 90, [(0x7fc0000000000000, 0x7f80000000000000)],
+        0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000)
+    ),
+    form_info!(
+        "f2fp_unpack8", "rcr", 2, Sm70, [89, 90], 0x1fffe024600f80000ff00000fff,
+        0x40002000000000000000a3e, 0x134000000000000ff000000, 0xff000000, [CBUF, GPR]
+    ),
+    form_info!(
+        "f2fp_unpack8", "rur", 3, Sm70, [89, 90], 0x1fffe024600ffffff0000000fff,
+        0xc0002000000000000000c3e, 0x134000000000000ff000000, 0xff000000, [UGPR, GPR]
+    ),
+    form_info!(
+        "f2fp_unpack8", "rrr", 4, Sm70, [100, 120], 0x1fffe264600ffffff0000000fff,
+        0x4000200000000000000023e, 0x110000000000000ff000000, 0xff000000, [GPR, GPR]
+    ),
+    form_info!(
+        "f2fp_unpack8", "rir", 5, Sm70, [100, 120], 0x1fffe2646000000000000000fff,
+        0x4000200000000000000083e, 0x110000000000000ff000000, 0xff000000, [IMM, GPR];
+        (100..= 120, [(0x7fc0000000000000, 0x7fc0000000000000)], 0, 0x3fffff00000000,
+        0x3fffff00000000), (100..= 120, [(0x7fc0000000000000, 0x7f80000000000000)],
+        0x3fffff00000000, 0x3fffff00000000, 0x3fffff00000000)
+    ),
+    form_info!(
+        "f2fp_unpack8", "rur", 6, Sm70, [100, 120], 0x1fffe264600ffffff0000000fff,
+        0xc0002000000000000000c3e, 0x110000000000000ff000000, 0xff000000, [UGPR, GPR]
     ),
     form_info!(
         "f2i", "rrr", 0, Sm70, [70, 75, 80, 86, 89, 90, 100, 120],
@@ -18779,6 +19172,10 @@ include!(concat!(env!("OUT_DIR"), "/", "op_f2f64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2f_sm50.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2fp.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2fp_merge.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_f2fp_pack8.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_f2fp_unpack.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_f2fp_unpack4.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_f2fp_unpack8.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2i.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2i64.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_f2i_sm50.rs"));
