@@ -7,7 +7,7 @@
 use isa_tests::rng::Rng;
 use nak::isa::{
     Icmp, IntType, IsetpType64, OpIadd, OpIadd64, OpIadd64x, OpIaddx, OpImnmx, OpImnmx64,
-    OpIsetp64, OpMov64, OpSel64, OpVimnmx, Setop, VimnmxType,
+    OpIsetp64, OpMov64, OpSel64, OpSel64i, OpVimnmx, Setop, VimnmxType,
 };
 use nak::runtime::fold::Value;
 use nak::runtime::operand::{Reg, Src};
@@ -153,6 +153,32 @@ fn sel64() {
                 .unwrap();
             let want = if p != not { a } else { b };
             assert_eq!(out.vals[0], Value::U64(want), "{a:#x} {b:#x} {p} {not}");
+        }
+    });
+}
+
+/// SEL.64's immediate form: the 33-bit immediate, sign-extended.
+#[test]
+fn sel64i() {
+    pairs(|a, b| {
+        // Any 33-bit signed value: the low 33 bits of b, sign-extended.
+        let imm = ((b << 31) as i64) >> 31;
+        for (p, not) in [(false, false), (true, false), (false, true), (true, true)] {
+            let op = OpSel64i {
+                d: Reg::gpr(0),
+                a: r(2),
+                cond: Src::reg(Reg::pred(1)).with_not(not),
+                imm,
+            };
+            let out = op
+                .fold(120, &[Value::U64(a), Value::Pred(p)])
+                .unwrap();
+            let want = if p != not {
+                a
+            } else {
+                u64::from_le_bytes(imm.to_le_bytes())
+            };
+            assert_eq!(out.vals[0], Value::U64(want), "{a:#x} {imm:#x} {p} {not}");
         }
     });
 }
