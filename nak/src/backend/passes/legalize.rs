@@ -326,10 +326,16 @@ fn legalize_instr(
                         .alloc(r.file, n, align)
                         .ok_or_else(|| PassError::new("no free register pair"))?;
                     *op.dst_mut(k) = t;
+                    // The copy out runs unguarded: the op may overwrite
+                    // its own guard predicate (`@!UP0 UIMAD.WIDE UR49,
+                    // UP0, ...`). A guarded op's pair starts as the old
+                    // value, so a false guard copies that back.
                     for c in 0..n {
-                        post.push(
-                            Instr::copy(comp_reg(r, c), Src::reg(comp_reg(t, c))).with_guard(guard),
-                        );
+                        if guard != Src::PT {
+                            cx.pre
+                                .push(Instr::copy(comp_reg(t, c), Src::reg(comp_reg(r, c))));
+                        }
+                        post.push(Instr::copy(comp_reg(r, c), Src::reg(comp_reg(t, c))));
                     }
                 }
             }
