@@ -4,49 +4,57 @@
 
 /// `ATOMS`: Atomically replace the shared memory word(s) at a * scale + off by c where they hold b; d = old.
 ///
-/// Spec: isa-spec/spec/ops/atoms_cas.toml:11 (op `atoms_cas`). SMs: 70, 75, 80, 86, 89, 90, 100, 120.
+/// Spec: isa-spec/spec/ops/atoms_cas.toml:22 (op `atoms_cas`). SMs: 50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OpAtomsCas {
-    /// Destination (u32). The old value (first of the type's registers). (isa-spec/spec/ops/atoms_cas.toml:16)
+    /// Destination (u32). The old value (first of the type's registers). (isa-spec/spec/ops/atoms_cas.toml:27)
     pub d: Reg,
-    /// Source (u32). Shared memory address register (scaled by `scale`). (isa-spec/spec/ops/atoms_cas.toml:21)
+    /// Source (u32). Shared memory address register (scaled by `scale`). (isa-spec/spec/ops/atoms_cas.toml:32)
     pub a: Src,
-    /// Source (u32). The value compared with memory (first of the type's registers). (isa-spec/spec/ops/atoms_cas.toml:26)
+    /// Source (u32). The value compared with memory (first of the type's registers). (isa-spec/spec/ops/atoms_cas.toml:37)
     pub b: Src,
-    /// Source (u32). The value stored where memory equals b (first of the type's registers). (isa-spec/spec/ops/atoms_cas.toml:31)
+    /// Source (u32). The value stored where memory equals b (first of the type's registers). (isa-spec/spec/ops/atoms_cas.toml:43)
     pub c: Src,
-    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/atoms_cas.toml:36)
+    /// Modifier. Signed byte offset added to the address. (isa-spec/spec/ops/atoms_cas.toml:49)
     pub off: i32,
-    /// Modifier. Scale of the base register a. (isa-spec/spec/ops/atoms_cas.toml:41)
+    /// Modifier. Scale of the base register a. (isa-spec/spec/ops/atoms_cas.toml:54)
     pub scale: MemScale,
-    /// Modifier.  (isa-spec/spec/ops/atoms_cas.toml:47)
+    /// Modifier.  (isa-spec/spec/ops/atoms_cas.toml:60)
     pub cas: AtomCas,
-    /// Modifier.  (isa-spec/spec/ops/atoms_cas.toml:51)
+    /// Modifier.  (isa-spec/spec/ops/atoms_cas.toml:64)
     pub r#type: AtomType,
 }
 op_fields!(OpAtomsCas, [a, b, c], [d]);
-/// Spec: isa-spec/spec/ops/atoms_cas.toml:11.
+/// Spec: isa-spec/spec/ops/atoms_cas.toml:22.
 impl OpAtomsCas {
     pub const NAME: &'static str = "atoms_cas";
     pub const MNEMONIC: &'static str = "ATOMS";
     pub const CLASS: &'static str = "memory";
     /// SMs that have an encoding of this op.
-    pub const SMS: &'static [u32] = &[70, 75, 80, 86, 89, 90, 100, 120];
+    pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::U32),
-        OperandInfo::new("b", ValueType::U32),
-        OperandInfo::new("c", ValueType::U32),
+        OperandInfo::new("b", ValueType::U32).with_default(Src::RZ),
+        OperandInfo::new("c", ValueType::U32).with_default(Src::RZ),
     ];
     pub const DSTS: &'static [OperandInfo] = &[OperandInfo::new("d", ValueType::U32)];
     /// No source decides the low bits of the results alone (no `low_bits`).
     pub const LOW_BITS_SRCS: &'static [usize] = &[];
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atoms_cas.toml:51).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atoms_cas.toml:64).
     const TYPE_CODES0: [u16; AtomType::COUNT] = codes(
         "0 1 2 - - - - - - - - - - - - - - -",
     );
-    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atoms_cas.toml:51).
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atoms_cas.toml:64).
     const TYPE_CODES1: [u16; AtomType::COUNT] = codes(
         "0 1 2 - - - - 4 - - - - - - - - - -",
+    );
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atoms_cas.toml:64).
+    const TYPE_CODES2: [u16; AtomType::COUNT] = codes(
+        "0 - 1 - - - - - - - - - - - - - - -",
+    );
+    /// Codes of `type`'s values, in hex (`-`: none; isa-spec/spec/ops/atoms_cas.toml:64).
+    const TYPE_CODES3: [u16; AtomType::COUNT] = codes(
+        "- - 1 - - - - - - - - - - - - - - -",
     );
     /// The encoding form that takes the current operand kinds on `sm`:
     /// the first in spec order whose slots fit (one decision tree on
@@ -57,10 +65,22 @@ impl OpAtomsCas {
             (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0xf0 != 0 => Some(0),
             (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x8 != 0 => Some(1),
             (reg!(Gpr), reg!(Gpr), reg!(Gpr)) if smb & 0x700 != 0 => Some(2),
+            (reg!(Gpr), reg!(Gpr), _) if smb & 0x7 != 0 && self.c == Src::RZ => Some(3),
+            (reg!(Gpr), _, reg!(Gpr)) if smb & 0x7 != 0 && self.b == Src::RZ => Some(4),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(Gpr),
+            ) if smb & 0x7 != 0 && matches!(self.r#type, AtomType::U32) => Some(5),
+            (
+                reg!(Gpr),
+                reg!(Gpr),
+                reg!(Gpr),
+            ) if smb & 0x7 != 0 && matches!(self.r#type, AtomType::U64) => Some(6),
             _ => None,
         }
     }
-    /// Form `fixed` on SM [75, 80, 86, 89] (isa-spec/spec/ops/atoms_cas.toml:60; form at isa-spec/spec/ops/atoms_cas.toml:60).
+    /// Form `fixed` on SM [75, 80, 86, 89] (isa-spec/spec/ops/atoms_cas.toml:73; form at isa-spec/spec/ops/atoms_cas.toml:73).
     #[inline(always)]
     fn encode_f0<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -77,7 +97,7 @@ impl OpAtomsCas {
         w |= code_of(&[0, 1, 3], self.cas.index()) << 87;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [70] (isa-spec/spec/ops/atoms_cas.toml:97; form at isa-spec/spec/ops/atoms_cas.toml:97).
+    /// Form `fixed` on SM [70] (isa-spec/spec/ops/atoms_cas.toml:110; form at isa-spec/spec/ops/atoms_cas.toml:110).
     #[inline(always)]
     fn encode_f1<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -96,7 +116,7 @@ impl OpAtomsCas {
         w |= code_of(&[0, 1, 3], self.cas.index()) << 87;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/atoms_cas.toml:104; form at isa-spec/spec/ops/atoms_cas.toml:104).
+    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/atoms_cas.toml:117; form at isa-spec/spec/ops/atoms_cas.toml:117).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -113,7 +133,147 @@ impl OpAtomsCas {
         w |= code_of(&[0, 1, 3], self.cas.index()) << 87;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atoms_cas.toml:60; form at isa-spec/spec/ops/atoms_cas.toml:60).
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/atoms_cas.toml:127; form at isa-spec/spec/ops/atoms_cas.toml:127).
+    #[inline(always)]
+    fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "c", self.c == Src::RZ, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier scale", self.scale == MemScale::None, sm)?;
+        let mut w: u128 = 0xee00000010000000;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w
+            |= {
+                if self.off as i64 % 4i64 != 0 {
+                    return Err(
+                        E::fail(
+                            Self::NAME,
+                            format_args!("{} must be a multiple of {}", "off", 4i64),
+                        ),
+                    );
+                }
+                fit_signed::<E>(Self::NAME, "off", self.off as i64 / 4i64, 22u32)?
+            } << 30;
+        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES2, sm)? << 52;
+        w |= code_of(&[2, 0, 1], self.cas.index()) << 53;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/atoms_cas.toml:167; form at isa-spec/spec/ops/atoms_cas.toml:167).
+    #[inline(always)]
+    fn encode_f4<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<E>(Self::NAME, "b", self.b == Src::RZ, sm)?;
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier scale", self.scale == MemScale::None, sm)?;
+        let mut w: u128 = 0xee00000020000000;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field::<E>(Self::NAME, "c", &self.c, RegFile::Gpr, 8u32, sm)? << 20;
+        w
+            |= {
+                if self.off as i64 % 4i64 != 0 {
+                    return Err(
+                        E::fail(
+                            Self::NAME,
+                            format_args!("{} must be a multiple of {}", "off", 4i64),
+                        ),
+                    );
+                }
+                fit_signed::<E>(Self::NAME, "off", self.off as i64 / 4i64, 22u32)?
+            } << 30;
+        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES2, sm)? << 52;
+        w |= code_of(&[2, 0, 1], self.cas.index()) << 53;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/atoms_cas.toml:177; form at isa-spec/spec/ops/atoms_cas.toml:177).
+    #[inline(always)]
+    fn encode_f5<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if !gpr_follows(self.b, self.c, 1) {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "{} must be the register {} above {} (neither RZ) on SM{}", "c",
+                        1, "b", sm
+                    ),
+                ),
+            );
+        }
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier scale", self.scale == MemScale::None, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier type", self.r#type == AtomType::U32, sm)?;
+        let mut w: u128 = 0xee00000000000000;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w
+            |= {
+                if self.off as i64 % 4i64 != 0 {
+                    return Err(
+                        E::fail(
+                            Self::NAME,
+                            format_args!("{} must be a multiple of {}", "off", 4i64),
+                        ),
+                    );
+                }
+                fit_signed::<E>(Self::NAME, "off", self.off as i64 / 4i64, 22u32)?
+            } << 30;
+        w |= code_of(&[2, 0, 1], self.cas.index()) << 53;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `fixed` on SM [50, 52, 60] (isa-spec/spec/ops/atoms_cas.toml:198; form at isa-spec/spec/ops/atoms_cas.toml:198).
+    #[inline(always)]
+    fn encode_f6<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
+        forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        forbid_mods::<E>(Self::NAME, "b", &self.b, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        if !gpr_follows(self.b, self.c, 2) {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "{} must be the register {} above {} (neither RZ) on SM{}", "c",
+                        2, "b", sm
+                    ),
+                ),
+            );
+        }
+        forbid_mods::<E>(Self::NAME, "c", &self.c, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
+        only_default::<
+            E,
+        >(Self::NAME, "modifier scale", self.scale == MemScale::None, sm)?;
+        let mut w: u128 = 0xee00000000000000;
+        w |= dst_field::<E>(Self::NAME, "d", self.d, RegFile::Gpr, 8u32, sm)? << 0;
+        w |= src_field::<E>(Self::NAME, "b", &self.b, RegFile::Gpr, 8u32, sm)? << 20;
+        w
+            |= {
+                if self.off as i64 % 4i64 != 0 {
+                    return Err(
+                        E::fail(
+                            Self::NAME,
+                            format_args!("{} must be a multiple of {}", "off", 4i64),
+                        ),
+                    );
+                }
+                fit_signed::<E>(Self::NAME, "off", self.off as i64 / 4i64, 22u32)?
+            } << 30;
+        w |= self.r#type.code_in::<E>(Self::NAME, "type", &Self::TYPE_CODES3, sm)? << 52;
+        w |= code_of(&[2, 0, 1], self.cas.index()) << 53;
+        w |= src_field::<E>(Self::NAME, "a", &self.a, RegFile::Gpr, 8u32, sm)? << 8;
+        Ok(w | common_fields::<E>(Self::NAME, c, sm, (16, 3), 19, (0, 0))?)
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/atoms_cas.toml:73; form at isa-spec/spec/ops/atoms_cas.toml:73).
     #[inline(always)]
     fn parts_f0(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -146,7 +306,7 @@ impl OpAtomsCas {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atoms_cas.toml:97; form at isa-spec/spec/ops/atoms_cas.toml:97).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/atoms_cas.toml:110; form at isa-spec/spec/ops/atoms_cas.toml:110).
     #[inline(always)]
     fn parts_f1(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -179,7 +339,7 @@ impl OpAtomsCas {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/atoms_cas.toml:104; form at isa-spec/spec/ops/atoms_cas.toml:104).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/atoms_cas.toml:117; form at isa-spec/spec/ops/atoms_cas.toml:117).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         let d = reg_below(RegFile::Gpr, bits(w, 16, 8), 255)?;
@@ -213,7 +373,142 @@ impl OpAtomsCas {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Parse one tokenized line of syntax `ATOMS` (isa-spec/spec/ops/atoms_cas.toml:54); `None` when the mnemonic is not this op's.
+    /// Form `fixed`'s fields (isa-spec/spec/ops/atoms_cas.toml:127; form at isa-spec/spec/ops/atoms_cas.toml:127).
+    #[inline(always)]
+    fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
+        let c: Src = Src::RZ;
+        let off: i32 = (sext_field(bits(w, 30, 22), 22u32) * 4i64) as i32;
+        let scale: MemScale = MemScale::None;
+        let cas: AtomCas = match bits(w, 53, 2) {
+            2 => AtomCas::Cas,
+            0 => AtomCas::Cast,
+            1 => AtomCas::CastSpin,
+            _ => return None,
+        };
+        let r#type: AtomType = match bits(w, 52, 1) {
+            0 => AtomType::U32,
+            1 => AtomType::U64,
+            _ => return None,
+        };
+        let o = Self {
+            d,
+            a,
+            b,
+            c,
+            off,
+            scale,
+            cas,
+            r#type,
+        };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/atoms_cas.toml:167; form at isa-spec/spec/ops/atoms_cas.toml:167).
+    #[inline(always)]
+    fn parts_f4(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b: Src = Src::RZ;
+        let c = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
+        let off: i32 = (sext_field(bits(w, 30, 22), 22u32) * 4i64) as i32;
+        let scale: MemScale = MemScale::None;
+        let cas: AtomCas = match bits(w, 53, 2) {
+            2 => AtomCas::Cas,
+            0 => AtomCas::Cast,
+            1 => AtomCas::CastSpin,
+            _ => return None,
+        };
+        let r#type: AtomType = match bits(w, 52, 1) {
+            0 => AtomType::U32,
+            1 => AtomType::U64,
+            _ => return None,
+        };
+        let o = Self {
+            d,
+            a,
+            b,
+            c,
+            off,
+            scale,
+            cas,
+            r#type,
+        };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/atoms_cas.toml:177; form at isa-spec/spec/ops/atoms_cas.toml:177).
+    #[inline(always)]
+    fn parts_f5(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
+        let c = {
+            let r = (bits(w, 20, 8)) as u32 + 1;
+            if r >= 255 {
+                return None;
+            }
+            Src::reg(Reg::gpr(r as u8))
+        };
+        let off: i32 = (sext_field(bits(w, 30, 22), 22u32) * 4i64) as i32;
+        let scale: MemScale = MemScale::None;
+        let cas: AtomCas = match bits(w, 53, 2) {
+            2 => AtomCas::Cas,
+            0 => AtomCas::Cast,
+            1 => AtomCas::CastSpin,
+            _ => return None,
+        };
+        let r#type: AtomType = AtomType::U32;
+        let o = Self {
+            d,
+            a,
+            b,
+            c,
+            off,
+            scale,
+            cas,
+            r#type,
+        };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+    }
+    /// Form `fixed`'s fields (isa-spec/spec/ops/atoms_cas.toml:198; form at isa-spec/spec/ops/atoms_cas.toml:198).
+    #[inline(always)]
+    fn parts_f6(w: u128, sm: u32) -> Option<(Self, Common)> {
+        let d = reg_below(RegFile::Gpr, bits(w, 0, 8), 255)?;
+        let a = Src::reg(reg_below(RegFile::Gpr, bits(w, 8, 8), 255)?);
+        let b = Src::reg(reg_below(RegFile::Gpr, bits(w, 20, 8), 255)?);
+        let c = {
+            let r = (bits(w, 20, 8)) as u32 + 2;
+            if r >= 255 {
+                return None;
+            }
+            Src::reg(Reg::gpr(r as u8))
+        };
+        let off: i32 = (sext_field(bits(w, 30, 22), 22u32) * 4i64) as i32;
+        let scale: MemScale = MemScale::None;
+        let cas: AtomCas = match bits(w, 53, 2) {
+            2 => AtomCas::Cas,
+            0 => AtomCas::Cast,
+            1 => AtomCas::CastSpin,
+            _ => return None,
+        };
+        let r#type: AtomType = match bits(w, 52, 1) {
+            1 => AtomType::U64,
+            _ => return None,
+        };
+        let o = Self {
+            d,
+            a,
+            b,
+            c,
+            off,
+            scale,
+            cas,
+            r#type,
+        };
+        Some((o, common_at(w, (16, 3), 19, (0, 0), 0)))
+    }
+    /// Parse one tokenized line of syntax `ATOMS` (isa-spec/spec/ops/atoms_cas.toml:67); `None` when the mnemonic is not this op's.
     pub fn parse(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
         let rest = strip_any_mnemonic(&line.parts, &[&["ATOMS"]])?;
         let mut cur = 0usize;
@@ -274,7 +569,7 @@ impl OpAtomsCas {
     fold_via_cc!(sm => false);
     /// `fold` with Maxwell's CC carry flag: `cc_in` is the carry the op
     /// may read (`None`: unknown); also returns the carry it writes.
-    /// Spec: isa-spec/spec/ops/atoms_cas.toml:11.
+    /// Spec: isa-spec/spec/ops/atoms_cas.toml:22.
     pub fn fold_cc(&self, sm: u32, srcs: &[Value], cc_in: Option<bool>) -> FoldCc {
         check_sources("atoms_cas", 3usize, srcs)?;
         let a: u32 = src_value(srcs, 0usize, &self.a)?;
@@ -288,18 +583,24 @@ impl OpAtomsCas {
     }
 }
 impl MemOp for OpAtomsCas {}
-/// Spec: isa-spec/spec/ops/atoms_cas.toml:11.
+/// Spec: isa-spec/spec/ops/atoms_cas.toml:22.
 impl Encode for OpAtomsCas {
     const NAME: &'static str = "atoms_cas";
-    encode_by_form!(0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2; [a, b, c]);
+    encode_by_form!(
+        0 : => encode_f0, 1 : => encode_f1, 2 : => encode_f2, 3 : => encode_f3, 4 : =>
+        encode_f4, 5 : => encode_f5, 6 : => encode_f6; [a, b, c]
+    );
 }
-/// Spec: isa-spec/spec/ops/atoms_cas.toml:11.
+/// Spec: isa-spec/spec/ops/atoms_cas.toml:22.
 impl Forms for OpAtomsCas {
-    parts_by_form!(0 : parts_f0, 1 : parts_f1, 2 : parts_f2);
+    parts_by_form!(
+        0 : parts_f0, 1 : parts_f1, 2 : parts_f2, 3 : parts_f3, 4 : parts_f4, 5 :
+        parts_f5, 6 : parts_f6
+    );
     /// Write nvdisasm's text (normalized as in the corpus) for this op
     /// at byte address `addr` (inlined into each form's one-step
     /// printer and into `print_line`).
-    /// Spec: isa-spec/spec/ops/atoms_cas.toml:54.
+    /// Spec: isa-spec/spec/ops/atoms_cas.toml:67.
     #[inline(always)]
     fn print(&self, c: &Common, sm: u32, addr: u64, out: &mut LineBuf) {
         let reuse_a = false;
@@ -330,5 +631,20 @@ impl Forms for OpAtomsCas {
         out.trim_end_spaces();
     }
 }
-/// Spec: isa-spec/spec/ops/atoms_cas.toml:11.
-impl Legalize for OpAtomsCas {}
+/// Spec: isa-spec/spec/ops/atoms_cas.toml:22.
+impl Legalize for OpAtomsCas {
+    fn runs(&self) -> &'static [Run] {
+        &[
+            Run {
+                src: 2usize,
+                base: 1usize,
+                n: 1u8,
+            },
+            Run {
+                src: 2usize,
+                base: 1usize,
+                n: 2u8,
+            },
+        ]
+    }
+}
