@@ -1,5 +1,7 @@
 //! Fold tests for the bit ops (LOP3, SHF, PRMT, SEL, POPC, FLO, BREV, SGXT, BMSK), each
-//! against a reference written independently here.
+//! against a reference written independently here. The uniform twins of
+//! POPC, FLO, BREV and SGXT (UPOPC, UFLO, UBREV, USGXT) are checked against
+//! the same references.
 
 use isa_tests::rng::Rng;
 use nak::isa::*;
@@ -244,12 +246,22 @@ fn sel_popc_brev() {
                 &[u(want)],
                 "popc {a:#x} not {not}"
             );
+            let twin = OpUpopc {
+                d: Reg::ugpr(0),
+                b: Src::reg(Reg::ugpr(1)).with_not(not),
+            };
+            assert_eq!(twin.fold(75, &[u(a)]).unwrap().as_slice(), &[u(want)]);
         }
         let op = OpBrev {
             d: Reg::gpr(0),
             b: r(1),
         };
         assert_eq!(op.fold(75, &[u(a)]).unwrap().as_slice(), &[u(rev)]);
+        let twin = OpUbrev {
+            d: Reg::ugpr(0),
+            b: Src::reg(Reg::ugpr(1)),
+        };
+        assert_eq!(twin.fold(75, &[u(a)]).unwrap().as_slice(), &[u(rev)]);
     }
 }
 
@@ -284,6 +296,14 @@ fn flo_all_modes() {
                         &[Value::Pred(pos.is_none()), u(want)],
                         "{x:#x} not {not} {ty:?} sh {sh}"
                     );
+                    let twin = OpUflo {
+                        pd: Reg::UPT,
+                        d: Reg::ugpr(0),
+                        b: Src::reg(Reg::ugpr(1)).with_not(not),
+                        ty,
+                        sh,
+                    };
+                    assert_eq!(twin.fold(75, &[u(x)]).unwrap(), out);
                 }
             }
         }
@@ -323,6 +343,14 @@ fn sgxt_all_modes() {
                     };
                     let out = op.fold(75, &[u(a), u(n)]).unwrap();
                     assert_eq!(out.as_slice(), &[u(want)], "{a:#x} {n} wrap {wrap} {ty:?}");
+                    let twin = OpUsgxt {
+                        d: Reg::ugpr(0),
+                        a: Src::reg(Reg::ugpr(1)),
+                        b: Src::reg(Reg::ugpr(2)),
+                        wrap,
+                        ty,
+                    };
+                    assert_eq!(twin.fold(75, &[u(a), u(n)]).unwrap(), out);
                 }
             }
         }

@@ -1,7 +1,13 @@
-//! Fold tests for IMAD, IMAD.X, IMAD.WIDE(.X) and IMAD.HI (SM70+).
+//! Fold tests for IMAD, IMAD.X, IMAD.WIDE(.X) and IMAD.HI (SM70+), and
+//! their uniform twins UIMAD, UIMAD.X, UIMAD.WIDE(.X) (SM75+) and UIMAD.HI
+//! (SM120): each twin folds the same inputs to the same values as the
+//! vector op, checked here against the reference first.
 
 use isa_tests::rng::Rng;
-use nak::isa::{IntType, OpImad, OpImadHi, OpImadWide, OpImadWideX, OpImadx, XFlag};
+use nak::isa::{
+    IntType, OpImad, OpImadHi, OpImadWide, OpImadWideX, OpImadx, OpUimad, OpUimadHi, OpUimadWide,
+    OpUimadWideX, OpUimadx, XFlag,
+};
 use nak::runtime::fold::Value;
 use nak::runtime::operand::{Reg, Src};
 
@@ -24,6 +30,10 @@ const TYS: [IntType; 2] = [IntType::S32, IntType::U32];
 
 fn r(i: u8) -> Src {
     Src::reg(Reg::gpr(i))
+}
+
+fn ur(i: u8) -> Src {
+    Src::reg(Reg::ugpr(i))
 }
 
 /// Full product as i128, signed or unsigned.
@@ -71,6 +81,15 @@ fn imad() {
                 Value::U32(want),
                 "{ty:?} {a:#x} {b:#x} {c:#x} {n}"
             );
+            let twin = OpUimad {
+                d: Reg::ugpr(0),
+                a: ur(1),
+                b: ur(2),
+                c: ur(3).with_neg(n),
+                ty,
+            };
+            let v = [Value::U32(a), Value::U32(b), Value::U32(c)];
+            assert_eq!(twin.fold(75, &v).unwrap(), out);
         });
     }
 }
@@ -99,6 +118,17 @@ fn imadx() {
                 let want =
                     (prod(ty, a, b) + i128::from(cv) + i128::from(p != not_p)).rem_euclid(1 << 32);
                 assert_eq!(out.vals[0], Value::U32(want as u32));
+                let twin = OpUimadx {
+                    d: Reg::ugpr(0),
+                    a: ur(1),
+                    b: ur(2),
+                    c: ur(3).with_not(not_c),
+                    ci: Src::reg(Reg::upred(1)).with_not(not_p),
+                    ty,
+                    x: XFlag::X,
+                };
+                let v = [Value::U32(a), Value::U32(b), Value::U32(c), Value::Pred(p)];
+                assert_eq!(twin.fold(75, &v).unwrap(), out);
             }
         });
     }
@@ -136,6 +166,16 @@ fn imad_wide() {
                     "{ty:?} {a:#x} {b:#x} {c64:#x} {n}"
                 );
                 assert_eq!(out.vals[1], Value::Pred(sum >> 64 != 0));
+                let twin = OpUimadWide {
+                    d: Reg::ugpr(0),
+                    co: Reg::upred(0),
+                    a: ur(2),
+                    b: ur(3),
+                    c: ur(4).with_neg(n),
+                    ty,
+                };
+                let v = [Value::U32(a), Value::U32(b), Value::U64(c64)];
+                assert_eq!(twin.fold(75, &v).unwrap(), out);
                 if !n {
                     // Without negation the low word is the plain wrapping product-sum.
                     let w = (prod(ty, a, b) + i128::from(c64)).rem_euclid(1 << 64) as u64;
@@ -178,6 +218,23 @@ fn imad_wide_x() {
                     prod(ty, a, b).rem_euclid(1 << 64) as u128 + u128::from(cv) + u128::from(p);
                 assert_eq!(out.vals[0], Value::U64(sum as u64));
                 assert_eq!(out.vals[1], Value::Pred(sum >= 1 << 64));
+                let twin = OpUimadWideX {
+                    d: Reg::ugpr(0),
+                    co: Reg::upred(0),
+                    a: ur(2),
+                    b: ur(3),
+                    c: ur(4).with_not(not_c),
+                    ci: Src::reg(Reg::upred(1)),
+                    ty,
+                    x: XFlag::X,
+                };
+                let v = [
+                    Value::U32(a),
+                    Value::U32(b),
+                    Value::U64(c64),
+                    Value::Pred(p),
+                ];
+                assert_eq!(twin.fold(75, &v).unwrap(), out);
             }
         });
     }
@@ -207,6 +264,16 @@ fn imad_hi() {
                 "{ty:?} {a:#x} {b:#x} {c:#x} {n}"
             );
             assert_eq!(out.vals[1], Value::Pred(sum > u64::from(u32::MAX)));
+            let twin = OpUimadHi {
+                d: Reg::ugpr(0),
+                co: Reg::upred(0),
+                a: ur(1),
+                b: ur(2),
+                c: ur(3).with_neg(n),
+                ty,
+            };
+            let v = [Value::U32(a), Value::U32(b), Value::U32(c)];
+            assert_eq!(twin.fold(120, &v).unwrap(), out);
         });
     }
     // mad.hi edge: (-1) * (-1) has a zero high word when signed, 0xfffffffe unsigned.
