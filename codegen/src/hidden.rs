@@ -450,7 +450,7 @@ fn operand_default(op: &Op, form: &Form, item: &AsmItem) -> Option<(u128, u128)>
     let operand = if is_dst { &op.dsts[idx] } else { &op.srcs[idx] };
     let default = operand.default?;
     // An immediate default is no register to write where the text hides it.
-    if default == DefaultValue::Imm0 {
+    if matches!(default, DefaultValue::Imm(_)) {
         return None;
     }
     let (mut mask, mut value) = (0u128, 0u128);

@@ -99,7 +99,7 @@ pub(crate) fn src_default(o: &Operand) -> Option<TokenStream> {
         (DefaultValue::UniformZero, true) => quote!(Src::reg(Reg::UPT)),
         (DefaultValue::UniformZero, false) => quote!(Src::reg(Reg::URZ)),
         (DefaultValue::False, _) => quote!(Src::FALSE),
-        (DefaultValue::Imm0, _) => quote!(Src::imm(0)),
+        (DefaultValue::Imm(v), _) => quote!(Src::imm(#v)),
     })
 }
 

@@ -240,9 +240,10 @@ pub enum DefaultValue {
     /// URZ for uniform registers, UPT for uniform predicates (`default =
     /// "URZ"`: an operand that only uniform forms hold, VOTEU's).
     UniformZero,
-    /// The immediate 0 (`default = "0"`): a non-predicate source whose
-    /// absence the hardware reads as 0 (BAR's thread count: all threads).
-    Imm0,
+    /// An immediate (`default = "0"`, `"0xff"`): a non-predicate source
+    /// whose absence the hardware reads as that value (BAR's thread count
+    /// 0: all threads; UR2UP's mask 0xff: every predicate).
+    Imm(u32),
 }
 
 #[derive(Debug)]

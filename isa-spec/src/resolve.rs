@@ -677,13 +677,13 @@ fn resolve_operands(
             let unknown = r.unknown.as_ref().is_some_and(|u| *u.get_ref());
             let default = operand_default(cx, r.default.as_ref());
             if let Some(dv) = r.default.as_ref()
-                && default == Some(DefaultValue::Imm0)
+                && matches!(default, Some(DefaultValue::Imm(_)))
                 && (!is_src || ty == ValueType::Pred)
             {
                 cx.err(
                     Code::S0103,
                     dv,
-                    "default `0` is for non-predicate sources (an immediate)",
+                    "an integer default is for non-predicate sources (an immediate)",
                 );
             }
             if let Some(u) = r.unknown.as_ref().filter(|_| unknown)
@@ -751,20 +751,28 @@ fn source_mods(cx: &mut Ctx, names: &[S<String>]) -> SrcMods {
     mods
 }
 
+/// `0`, `255` or `0xff` as a u32.
+fn parse_u32_literal(s: &str) -> Option<u32> {
+    match s.strip_prefix("0x") {
+        Some(h) => u32::from_str_radix(h, 16).ok(),
+        None => s.parse().ok(),
+    }
+}
+
 /// The value an absent operand takes: the zero register or true
-/// predicate, or the false predicate.
+/// predicate, the false predicate, or an immediate.
 fn operand_default(cx: &mut Ctx, default: Option<&S<String>>) -> Option<DefaultValue> {
     let d = default?;
     match d.get_ref().as_str() {
         "RZ" | "PT" => Some(DefaultValue::Zero),
         "URZ" | "UPT" => Some(DefaultValue::UniformZero),
         "!PT" | "!UPT" => Some(DefaultValue::False),
-        "0" => Some(DefaultValue::Imm0),
+        other if parse_u32_literal(other).is_some() => parse_u32_literal(other).map(DefaultValue::Imm),
         other => {
             cx.err(
                 Code::S0103,
                 d,
-                format!("unknown default `{other}` (RZ, PT, URZ, UPT, !PT, 0)"),
+                format!("unknown default `{other}` (RZ, PT, URZ, UPT, !PT, or an integer such as 0 or 0xff)"),
             );
             None
         }
