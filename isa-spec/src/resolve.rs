@@ -767,7 +767,9 @@ fn operand_default(cx: &mut Ctx, default: Option<&S<String>>) -> Option<DefaultV
         "RZ" | "PT" => Some(DefaultValue::Zero),
         "URZ" | "UPT" => Some(DefaultValue::UniformZero),
         "!PT" | "!UPT" => Some(DefaultValue::False),
-        other if parse_u32_literal(other).is_some() => parse_u32_literal(other).map(DefaultValue::Imm),
+        other if parse_u32_literal(other).is_some() => {
+            parse_u32_literal(other).map(DefaultValue::Imm)
+        }
         other => {
             cx.err(
                 Code::S0103,

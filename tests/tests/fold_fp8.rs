@@ -39,7 +39,11 @@ fn fp8(x: u8, e4m3: bool) -> Option<f64> {
         if m != 0.0 {
             return None;
         }
-        return Some(if neg { f64::NEG_INFINITY } else { f64::INFINITY });
+        return Some(if neg {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        });
     }
     let scale = f64::from(1u32 << mbits);
     let v = if e == 0 {
@@ -50,36 +54,34 @@ fn fp8(x: u8, e4m3: bool) -> Option<f64> {
     Some(if neg { -v } else { v })
 }
 
-/// An F16's value, by IEEE 754 binary16.
-fn f16(h: u32) -> f64 {
+/// The value of a 16-bit IEEE 754 style float with `ebits` exponent and
+/// `mbits` mantissa bits (the sign at bit 15); a NaN result fails the test.
+fn ieee16(h: u32, ebits: u32, mbits: u32) -> f64 {
     let neg = h & 0x8000 != 0;
-    let e = ((h >> 10) & 31) as i32;
-    let m = f64::from(h & 0x3ff);
-    let v = if e == 31 {
+    let emax = (1i32 << ebits) - 1;
+    let bias = emax / 2;
+    let e = ((h >> mbits) as i32) & emax;
+    let scale = f64::from(1u32 << mbits);
+    let m = f64::from(h & ((1 << mbits) - 1));
+    let v = if e == emax {
         assert_eq!(m, 0.0, "NaN result {h:#x}");
         f64::INFINITY
     } else if e == 0 {
-        m / 1024.0 * 2f64.powi(-14)
+        m / scale * 2f64.powi(1 - bias)
     } else {
-        (1.0 + m / 1024.0) * 2f64.powi(e - 15)
+        (1.0 + m / scale) * 2f64.powi(e - bias)
     };
     if neg { -v } else { v }
 }
 
+/// An F16's value, by IEEE 754 binary16.
+fn f16(h: u32) -> f64 {
+    ieee16(h, 5, 10)
+}
+
 /// A BF16's value (the upper half of an IEEE 754 binary32).
 fn bf16(h: u32) -> f64 {
-    let neg = h & 0x8000 != 0;
-    let e = ((h >> 7) & 255) as i32;
-    let m = f64::from(h & 0x7f);
-    let v = if e == 255 {
-        assert_eq!(m, 0.0, "NaN result {h:#x}");
-        f64::INFINITY
-    } else if e == 0 {
-        m / 128.0 * 2f64.powi(-126)
-    } else {
-        (1.0 + m / 128.0) * 2f64.powi(e - 127)
-    };
-    if neg { -v } else { v }
+    ieee16(h, 8, 7)
 }
 
 fn same(x: f64, y: f64) -> bool {
@@ -110,8 +112,14 @@ fn all_pairs() {
                         };
                         let r = |v: f64| if relu && v < 0.0 { 0.0 } else { v };
                         let (rh, rl) = (r(vh.unwrap()), r(vl.unwrap()));
-                        assert!(same(f16(d >> 16), rh), "hi {hi:#x} e4m3 {e4m3} relu {relu}: {d:#x}");
-                        assert!(same(f16(d & 0xffff), rl), "lo {lo:#x} e4m3 {e4m3} relu {relu}: {d:#x}");
+                        assert!(
+                            same(f16(d >> 16), rh),
+                            "hi {hi:#x} e4m3 {e4m3} relu {relu}: {d:#x}"
+                        );
+                        assert!(
+                            same(f16(d & 0xffff), rl),
+                            "lo {lo:#x} e4m3 {e4m3} relu {relu}: {d:#x}"
+                        );
                     }
                 }
             }
@@ -128,7 +136,8 @@ fn all_pairs_bf16() {
             for hi in 0..=255u8 {
                 for lo in 0..=255u8 {
                     let b = (u32::from(hi) << 8) | u32::from(lo) | 0x5a3c_0000;
-                    let out = op_to(F2fpUnpack::Bf16, st, F2fpHalf::H0, relu).fold(89, &[Value::U32(b)]);
+                    let out =
+                        op_to(F2fpUnpack::Bf16, st, F2fpHalf::H0, relu).fold(89, &[Value::U32(b)]);
                     let (vh, vl) = (fp8(hi, e4m3), fp8(lo, e4m3));
                     let negzero = |x: u8| relu && x == 0x80;
                     if vh.is_none() || vl.is_none() || negzero(hi) || negzero(lo) {
@@ -140,8 +149,14 @@ fn all_pairs_bf16() {
                         v => panic!("{v:?}"),
                     };
                     let r = |v: f64| if relu && v < 0.0 { 0.0 } else { v };
-                    assert!(same(bf16(d >> 16), r(vh.unwrap())), "hi {hi:#x} e4m3 {e4m3}: {d:#x}");
-                    assert!(same(bf16(d & 0xffff), r(vl.unwrap())), "lo {lo:#x} e4m3 {e4m3}: {d:#x}");
+                    assert!(
+                        same(bf16(d >> 16), r(vh.unwrap())),
+                        "hi {hi:#x} e4m3 {e4m3}: {d:#x}"
+                    );
+                    assert!(
+                        same(bf16(d & 0xffff), r(vl.unwrap())),
+                        "lo {lo:#x} e4m3 {e4m3}: {d:#x}"
+                    );
                 }
             }
         }
@@ -153,22 +168,40 @@ fn all_pairs_bf16() {
 fn unmodelled_refuse() {
     let b = [Value::U32(0x3838)];
     for dt in [F2fpUnpack::Tf32, F2fpUnpack::E5m2, F2fpUnpack::E4m3] {
-        assert!(op_to(dt, F2fpFp8::E4m3, F2fpHalf::H0, false).fold(89, &b).is_err());
+        assert!(
+            op_to(dt, F2fpFp8::E4m3, F2fpHalf::H0, false)
+                .fold(89, &b)
+                .is_err()
+        );
     }
     for st in [F2fpFp8::E2m3, F2fpFp8::E3m2, F2fpFp8::Ue8m0] {
-        assert!(op_to(F2fpUnpack::F16, st, F2fpHalf::H0, false).fold(100, &b).is_err());
+        assert!(
+            op_to(F2fpUnpack::F16, st, F2fpHalf::H0, false)
+                .fold(100, &b)
+                .is_err()
+        );
     }
 }
 
 #[test]
 fn known_values() {
-    let f = |st, b| op(st, F2fpHalf::H0, false).fold(89, &[Value::U32(b)]).unwrap().vals[0];
+    let f = |st, b| {
+        op(st, F2fpHalf::H0, false)
+            .fold(89, &[Value::U32(b)])
+            .unwrap()
+            .vals[0]
+    };
     // E4M3 0x38 = 1.0 -> F16 0x3c00; 0x7e = 448 -> 0x5f00; 0x01 = 2^-9 -> 0x1800.
     assert_eq!(f(F2fpFp8::E4m3, 0x3801), Value::U32(0x3c00_1800));
     assert_eq!(f(F2fpFp8::E4m3, 0x007e), Value::U32(0x0000_5f00));
     // E5M2 is the upper byte of an F16: 0x3c -> 0x3c00, 0x7c (inf) -> 0x7c00.
     assert_eq!(f(F2fpFp8::E5m2, 0x3c7c), Value::U32(0x3c00_7c00));
     // To BF16: E4M3 0x38 = 1.0 -> 0x3f80, 0x01 = 2^-9 -> 0x3b00.
-    let g = |b| op_to(F2fpUnpack::Bf16, F2fpFp8::E4m3, F2fpHalf::H0, false).fold(89, &[Value::U32(b)]).unwrap().vals[0];
+    let g = |b| {
+        op_to(F2fpUnpack::Bf16, F2fpFp8::E4m3, F2fpHalf::H0, false)
+            .fold(89, &[Value::U32(b)])
+            .unwrap()
+            .vals[0]
+    };
     assert_eq!(g(0x3801), Value::U32(0x3f80_3b00));
 }

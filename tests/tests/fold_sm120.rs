@@ -170,9 +170,7 @@ fn sel64i() {
                 cond: Src::reg(Reg::pred(1)).with_not(not),
                 imm,
             };
-            let out = op
-                .fold(120, &[Value::U64(a), Value::Pred(p)])
-                .unwrap();
+            let out = op.fold(120, &[Value::U64(a), Value::Pred(p)]).unwrap();
             let want = if p != not {
                 a
             } else {

@@ -31,9 +31,9 @@ use crate::runtime::decode::{
 use crate::runtime::encode::{
     Encode, EncodeError, Fail, MOD_ABS, MOD_NEG, MOD_NOT, Refused, cbuf_index_field,
     cbuf_offset_field, code_of, codes, common_fields, ctrl_field, dst_field, encode_by_form, fit,
-    fit_signed, forbid_mods, gpr_follows, guard_field, imm_field, imm_from_field, imm_halves_from_field,
-    imm_halves_src_field, imm_src_field, no_form, only_default, reg_from_index, reg_index,
-    sext_field, src_field, src_reg, uguard_field,
+    fit_signed, forbid_mods, gpr_follows, guard_field, imm_field, imm_from_field,
+    imm_halves_from_field, imm_halves_src_field, imm_src_field, no_form, only_default,
+    reg_from_index, reg_index, sext_field, src_field, src_reg, uguard_field,
 };
 use crate::runtime::fold::{
     FoldCc, FoldError, FoldOut, IntoValue, SrcMods, Value, check_sources, fold_via_cc, src_value,
@@ -44,8 +44,8 @@ use crate::runtime::instr::{
     form_info, slot,
 };
 use crate::runtime::legalize_support::{
-    Legalize, LegalizeCx, LegalizeError, OpFields, copy_file, fold_imm_mods, fold_imm_mods_as,
-    Run, op_fields, placeholder, placeholder_file, placeholder_in,
+    Legalize, LegalizeCx, LegalizeError, OpFields, Run, copy_file, fold_imm_mods, fold_imm_mods_as,
+    op_fields, placeholder, placeholder_file, placeholder_in,
 };
 use crate::runtime::line_buf::{LineBuf, line_text, text_chunks};
 use crate::runtime::mem::{MemAccess, MemKind, MemOp, MemSpace, src_data_reg};

@@ -413,9 +413,10 @@ fn copy_fewest<T: Legalize>(
                         }
                         // Plain copies, then each run whose sources are
                         // both copied.
-                        let runs = cand.runs().iter().filter(|r| {
-                            mask >> r.src & 1 == 1 && mask >> r.base & 1 == 1
-                        });
+                        let runs = cand
+                            .runs()
+                            .iter()
+                            .filter(|r| mask >> r.src & 1 == 1 && mask >> r.base & 1 == 1);
                         for run in std::iter::once(None).chain(runs.map(Some)) {
                             if !copies_encode(cand, mask, umask, strip, run, sm, c) {
                                 continue;
@@ -518,10 +519,7 @@ fn emit_copies<T: Legalize>(
     if let Some(r) = run {
         let (b, s) = (T::SRCS[r.base].ty, T::SRCS[r.src].ty);
         let file = copy_file(b, umask >> r.base & 1 == 1);
-        let first = cx.copy_run(
-            &[(0, out.src(r.base), b), (r.n, out.src(r.src), s)],
-            file,
-        )?;
+        let first = cx.copy_run(&[(0, out.src(r.base), b), (r.n, out.src(r.src), s)], file)?;
         out.set_src(r.base, Src::reg(first));
         let idx = first.idx + r.n;
         out.set_src(r.src, Src::reg(Reg { file, idx }));
