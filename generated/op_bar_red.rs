@@ -28,7 +28,7 @@ impl OpBarRed {
     pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
-        OperandInfo::new("b", ValueType::B32).with_default(Src::imm(0)),
+        OperandInfo::new("b", ValueType::B32).with_default(Src::imm(0u32)),
         OperandInfo::new("c", ValueType::Pred).with_not(),
     ];
     pub const DSTS: &'static [OperandInfo] = &[];
@@ -338,7 +338,7 @@ impl OpBarRed {
             asm_try!(src_operand(at.take(), "b", ImmStyle::Hex))
         } else {
             at.skip();
-            Src::imm(0)
+            Src::imm(0u32)
         };
         let c = asm_try!(src_operand(at.take(), "c", ImmStyle::Hex));
         asm_try!(at.finish(& ["a", "b", "c"]));
@@ -390,7 +390,7 @@ impl Forms for OpBarRed {
         }
         out.push_str(" ");
         write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
-        if self.b != Src::imm(0) {
+        if self.b != Src::imm(0u32) {
             out.push_str(", ");
             write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
         }

@@ -24,7 +24,7 @@ impl OpBarSync {
     pub const SMS: &'static [u32] = &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120];
     pub const SRCS: &'static [OperandInfo] = &[
         OperandInfo::new("a", ValueType::B32),
-        OperandInfo::new("b", ValueType::B32).with_default(Src::imm(0)),
+        OperandInfo::new("b", ValueType::B32).with_default(Src::imm(0u32)),
     ];
     pub const DSTS: &'static [OperandInfo] = &[];
     /// No source decides the low bits of the results alone (no `low_bits`).
@@ -264,7 +264,7 @@ impl OpBarSync {
             asm_try!(src_operand(at.take(), "b", ImmStyle::Hex))
         } else {
             at.skip();
-            Src::imm(0)
+            Src::imm(0u32)
         };
         asm_try!(at.finish(& ["a", "b"]));
         let op = Self { a, b, defer };
@@ -312,7 +312,7 @@ impl Forms for OpBarSync {
         }
         out.push_str(" ");
         write_src(out, &self.a, reuse_a, ImmStyle::Hex.for_sm(sm));
-        if self.b != Src::imm(0) {
+        if self.b != Src::imm(0u32) {
             out.push_str(", ");
             write_src(out, &self.b, reuse_b, ImmStyle::Hex.for_sm(sm));
         }
