@@ -133,7 +133,7 @@ impl OpQspc {
                 << 90;
         Ok(w | common_fields::<E>(Self::NAME, c, sm, (12, 3), 15, (105, 23))?)
     }
-    /// Form `fixed` on SM [75, 80, 86, 89] (isa-spec/spec/ops/qspc.toml:112; form at isa-spec/spec/ops/qspc.toml:112).
+    /// Form `fixed` on SM [75, 80, 86, 89] (isa-spec/spec/ops/qspc.toml:113; form at isa-spec/spec/ops/qspc.toml:113).
     #[inline(always)]
     fn encode_f2<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -179,9 +179,19 @@ impl OpQspc {
                 ),
             );
         }
+        if w & 0xff000000 == 0xff000000 && w & 0x1000000000000000000 == 0 {
+            return Err(
+                E::fail(
+                    Self::NAME,
+                    format_args!(
+                        "this combination of modifiers is not encodable on SM{}", sm
+                    ),
+                ),
+            );
+        }
         Ok(w)
     }
-    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/qspc.toml:131; form at isa-spec/spec/ops/qspc.toml:131).
+    /// Form `fixed` on SM [90, 100, 120] (isa-spec/spec/ops/qspc.toml:134; form at isa-spec/spec/ops/qspc.toml:134).
     #[inline(always)]
     fn encode_f3<E: Fail>(&self, sm: u32, c: &Common) -> Result<u128, E> {
         forbid_mods::<E>(Self::NAME, "a", &self.a, MOD_NEG | MOD_ABS | MOD_NOT, sm)?;
@@ -225,9 +235,7 @@ impl OpQspc {
                 ),
             );
         }
-        if w & 0xff000000 == 0xff000000
-            && w & 0x40000000000000000000000 == 0x40000000000000000000000
-        {
+        if w & 0xff000000 == 0xff000000 {
             return Err(
                 E::fail(
                     Self::NAME,
@@ -306,12 +314,15 @@ impl OpQspc {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/qspc.toml:112; form at isa-spec/spec/ops/qspc.toml:112).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/qspc.toml:113; form at isa-spec/spec/ops/qspc.toml:113).
     #[inline(always)]
     fn parts_f2(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x40000000000000000000000 == 0x40000000000000000000000
             && w & 0x1000000000000000000 == 0
         {
+            return None;
+        }
+        if w & 0xff000000 == 0xff000000 && w & 0x1000000000000000000 == 0 {
             return None;
         }
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
@@ -348,7 +359,7 @@ impl OpQspc {
         };
         Some((o, common_at(w, (12, 3), 15, (105, 23), 0)))
     }
-    /// Form `fixed`'s fields (isa-spec/spec/ops/qspc.toml:131; form at isa-spec/spec/ops/qspc.toml:131).
+    /// Form `fixed`'s fields (isa-spec/spec/ops/qspc.toml:134; form at isa-spec/spec/ops/qspc.toml:134).
     #[inline(always)]
     fn parts_f3(w: u128, sm: u32) -> Option<(Self, Common)> {
         if w & 0x40000000000000000000000 == 0x40000000000000000000000
@@ -356,9 +367,7 @@ impl OpQspc {
         {
             return None;
         }
-        if w & 0xff000000 == 0xff000000
-            && w & 0x40000000000000000000000 == 0x40000000000000000000000
-        {
+        if w & 0xff000000 == 0xff000000 && w & 0 == 0 {
             return None;
         }
         let pd = reg_below(RegFile::Pred, bits(w, 81, 3), 7)?;
