@@ -23,8 +23,9 @@ const GPR_COPY: &[&str] = &[
     "IADD3 {d}, RZ, {s}, RZ",
     "IADD3 {d}, PT, PT, RZ, {s}, RZ",
 ];
-/// Uniform-register copies (a constant through ULDC).
-const UGPR_COPY: &[&str] = &["UMOV {d}, {s}", "ULDC {d}, {s}"];
+/// Uniform-register copies (a constant through ULDC, a warp-uniform GPR
+/// value through R2UR: the new uniform ops take UR sources only).
+const UGPR_COPY: &[&str] = &["UMOV {d}, {s}", "ULDC {d}, {s}", "R2UR {d}, {s}"];
 /// Predicate copies: d = s (PLOP3 with the LUT of its second source, or
 /// ISETP 0 == 0 AND s).
 const PRED_COPY: &[&str] = &[
