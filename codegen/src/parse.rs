@@ -62,7 +62,8 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: Option<usize>) -> Result<TokenSt
             ),
         ),
     };
-    let cand_arrays = mnemonic_candidates(op, asm);
+    let (cand_arrays, cand_alias) = mnemonic_candidates(op, asm);
+    let set_by_alias = alias_set_modifiers(op, asm);
     let suffix_code = suffix_lets(spec, op, asm)?;
     let (required, optional) = operand_counts(spec, op, asm);
     // The byte offset of the next instruction, for branch targets.
@@ -77,7 +78,14 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: Option<usize>) -> Result<TokenSt
         .iter()
         .map(|o| operand_step(spec, op, o, &mut assigned))
         .collect();
-    let inits = struct_inits(spec, op, asm, &assigned);
+    let inits = struct_inits(spec, op, asm, &assigned, &set_by_alias, &cand_alias);
+    let narrow = narrow_offset_fixups(op, asm);
+    // Which spelling was read matters only when an alias sets a modifier.
+    let strip = if set_by_alias.is_empty() {
+        quote!(let rest = strip_any_mnemonic(&line.parts, &[#(#cand_arrays),*])?;)
+    } else {
+        quote!(let (rest, spelled) = strip_which_mnemonic(&line.parts, &[#(#cand_arrays),*])?;)
+    };
     let (tail, reads_marks) = parse_tail(op, asm);
     let marks = reads_marks.then(|| quote!(let reuse_marks =));
     let item_names: Vec<String> = asm
@@ -101,13 +109,14 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: Option<usize>) -> Result<TokenSt
     Ok(quote! {
         #[doc = #syntax_doc]
         #head(line: &Line, sm: u32, addr: u64) -> Parsed<Self> {
-            let rest = strip_any_mnemonic(&line.parts, &[#(#cand_arrays),*])?;
+            #strip
             #suffixes
             let mut at = asm_try!(Operands::<#n_items>::start(line, #required, #optional));
             #next
             #(#steps)*
             #marks asm_try!(at.finish(&[#(#item_names),*]));
             let op = Self { #(#inits),* };
+            #(#narrow)*
             #tail
         }
     })
@@ -115,15 +124,43 @@ fn parse_fn(spec: &Spec, op: &Op, asm: &Asm, n: Option<usize>) -> Result<TokenSt
 
 /// The mnemonic's spellings (the syntax's and each alias's, as parts),
 /// longest first: `IMAD.MOV` must not be read as `IMAD` with a `.MOV`
-/// suffix.
-fn mnemonic_candidates(op: &Op, asm: &Asm) -> Vec<TokenStream> {
-    let mut cands = vec![parts(&asm.mnemonic)];
-    for a in &op.aliases {
-        cands.push(parts(&a.mnemonic));
+/// suffix. With each, the alias it spells (`None`: the syntax's own).
+fn mnemonic_candidates(op: &Op, asm: &Asm) -> (Vec<TokenStream>, Vec<Option<usize>>) {
+    let mut cands = vec![(parts(&asm.mnemonic), None)];
+    for (i, a) in op.aliases.iter().enumerate() {
+        if !cands.iter().any(|c| c.0 == parts(&a.mnemonic)) {
+            cands.push((parts(&a.mnemonic), Some(i)));
+        }
     }
-    cands.sort_by_key(|c| std::cmp::Reverse(c.len()));
-    cands.dedup();
-    cands.iter().map(|c| quote!(&[#(#c),*])).collect()
+    cands.sort_by_key(|c| std::cmp::Reverse(c.0.len()));
+    let arrays = cands
+        .iter()
+        .map(|(c, _)| quote!(&[#(#c),*]))
+        .collect();
+    (arrays, cands.into_iter().map(|c| c.1).collect())
+}
+
+/// Modifiers an alias sets: `MOD == value` conditions on modifiers the
+/// syntax does not print (LDG's `space`: the alias `LD` is the generic
+/// space's mnemonic), as (alias, modifier, value).
+fn alias_set_modifiers(op: &Op, asm: &Asm) -> Vec<(usize, usize, i64)> {
+    let printed = |m: usize| {
+        asm.suffixes.contains(&m)
+            || asm.operands.iter().any(|o| {
+                o.item == AsmItem::Modifier(m) || o.suffixes.contains(&m)
+            })
+    };
+    let mut out = Vec::new();
+    for (ai, a) in op.aliases.iter().enumerate() {
+        for c in &a.when {
+            if let AliasCond::ModEq(m, v, true) = *c
+                && !printed(m)
+            {
+                out.push((ai, m, v));
+            }
+        }
+    }
+    out
 }
 
 /// `let m = ...;` for each modifier printed as a mnemonic suffix, and
@@ -693,6 +730,8 @@ fn struct_inits(
     op: &Op,
     asm: &Asm,
     assigned: &[(AsmItem, TokenStream)],
+    set_by_alias: &[(usize, usize, i64)],
+    cand_alias: &[Option<usize>],
 ) -> Vec<TokenStream> {
     let find = |item: AsmItem| {
         assigned
@@ -729,12 +768,84 @@ fn struct_inits(
         let f = field(&m.name);
         let v = if suffix_names.contains(&i) {
             quote!(#f)
+        } else if let Some(v) = alias_value(spec, m, i, set_by_alias, cand_alias) {
+            v
         } else {
             find(AsmItem::Modifier(i)).unwrap_or_else(|| mod_default(spec, m))
         };
         inits.push(init(f, v));
     }
     inits
+}
+
+/// Modifier `i`'s value as the spelling read sets it (the aliases that
+/// set it, by their candidate positions), or `None` when no alias does.
+fn alias_value(
+    spec: &Spec,
+    m: &Modifier,
+    i: usize,
+    set_by_alias: &[(usize, usize, i64)],
+    cand_alias: &[Option<usize>],
+) -> Option<TokenStream> {
+    let mut chain = mod_default(spec, m);
+    let mut any = false;
+    for &(ai, mi, v) in set_by_alias.iter().rev() {
+        if mi != i {
+            continue;
+        }
+        let Some(pos) = cand_alias.iter().position(|c| *c == Some(ai)) else {
+            continue;
+        };
+        let pos = Literal::usize_unsuffixed(pos);
+        let val = match m.ty {
+            ModType::Bool => {
+                let b = v != 0;
+                quote!(#b)
+            }
+            ModType::Enum(e) => {
+                let en = &spec.enums[e];
+                let t = crate::names::enum_type(&en.name);
+                let var = crate::names::enum_variant(&en.values[v as usize].name);
+                quote!(#t::#var)
+            }
+            _ => return None,
+        };
+        chain = quote!(if spelled == #pos { #val } else { #chain });
+        any = true;
+    }
+    any.then_some(chain)
+}
+
+/// An absolute address read back as its form's field shows it: where
+/// forms hold the offset in fields of different widths, the text was read
+/// as wide as the type, and a narrower form's value above its sign bit is
+/// negative (`[0xf851f7]` in LDG's 24 bits beside LD's 32).
+fn narrow_offset_fixups(op: &Op, asm: &Asm) -> Vec<TokenStream> {
+    asm.operands
+        .iter()
+        .filter_map(|o| match &o.item {
+            AsmItem::Mem(m) if m.bank.is_none() => {
+                let (ids, nb) = crate::shared::narrow_offset_forms(op, m.off)?;
+                let (b, f) = (field(&op.srcs[m.base].name), field(&op.modifiers[m.off].name));
+                Some(quote! {
+                    let op = {
+                        let mut op = op;
+                        let unsigned = family_of(sm).is_some_and(|f| f.unsigned_absolute());
+                        let v = op.#f as i64;
+                        if unsigned
+                            && matches!(op.#b.kind, SrcKind::Reg(r) if r.is_zero())
+                            && v >= 1i64 << (#nb - 1) && v < 1i64 << #nb
+                            && matches!(op.form_id(sm), Some(#(#ids)|*))
+                        {
+                            op.#f = (v - (1i64 << #nb)) as _;
+                        }
+                        op
+                    };
+                })
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// The parser's result: the op with its guard, `ctrl` (the `.reuse` marks

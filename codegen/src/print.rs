@@ -172,15 +172,25 @@ pub(crate) fn asm_cond(spec: &Spec, op: &Op, o: &AsmOperand) -> TokenStream {
 /// Print a memory address: `[a+off]` with `write_mem`, one with a width or
 /// a uniform register with `write_mem_addr`, a scaled one (`[a*s+off]`)
 /// with `write_mem_scaled`.
+/// How wide an absolute address prints (nvdisasm shows an RZ base's
+/// offset unsigned, as wide as its field): the offset's type width, or
+/// the narrower width of the form the op takes (`narrow_offset_forms`).
+fn offset_bits(op: &Op, off: usize) -> TokenStream {
+    let ty_bits = crate::shared::offset_type_bits(op, off);
+    match crate::shared::narrow_offset_forms(op, off) {
+        None => quote!(#ty_bits),
+        Some((ids, nb)) => {
+            quote!(if matches!(self.form_id(sm), Some(#(#ids)|*)) { #nb } else { #ty_bits })
+        }
+    }
+}
+
 fn mem_print(spec: &Spec, op: &Op, m: &isa_spec::model::MemItem) -> TokenStream {
     let s = &op.srcs[m.base];
     let f = field(&s.name);
     let off = field(&op.modifiers[m.off].name);
     let r = crate::names::ident(&format!("reuse_{}", s.name));
-    let bits = match op.modifiers[m.off].ty {
-        ModType::Int { bits, .. } => bits,
-        _ => 64,
-    };
+    let bits = offset_bits(op, m.off);
     if let Some(b) = m.bank {
         let bank = field(&op.modifiers[b].name);
         return quote!(write_cmem(out, self.#bank as u64, &self.#f, #r, self.#off as i64, sm));

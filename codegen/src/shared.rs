@@ -161,3 +161,40 @@ pub(crate) fn common_statements(lists: &[&[TokenStream]]) -> std::collections::H
     }
     common
 }
+
+/// The width of memory offset modifier `off`'s type (64 for others).
+pub(crate) fn offset_type_bits(op: &Op, off: usize) -> u32 {
+    match op.modifiers[off].ty {
+        ModType::Int { bits, .. } => bits,
+        _ => 64,
+    }
+}
+
+/// Where an op's forms hold offset `off` in fields of different widths
+/// (LD's 32-bit register-only form beside LDG's 24 bits): the forms whose
+/// field is narrower than the type, and that width. An absolute address
+/// prints as wide as its field, so printer and parser ask the form.
+pub(crate) fn narrow_offset_forms(op: &Op, off: usize) -> Option<(Vec<Literal>, u32)> {
+    let ty_bits = offset_type_bits(op, off);
+    let widths: Vec<(usize, u32)> = crate::encode::forms(op)
+        .iter()
+        .filter_map(|f| {
+            f.form.fields.iter().find_map(|fl| match fl.target {
+                FieldTarget::Modifier { idx, .. } if idx == off => {
+                    Some((f.id, fl.bits.width()))
+                }
+                _ => None,
+            })
+        })
+        .collect();
+    if widths.iter().all(|w| w.1 < ty_bits) {
+        return None;
+    }
+    let nb = widths.iter().map(|w| w.1).filter(|&b| b < ty_bits).max()?;
+    let ids = widths
+        .iter()
+        .filter(|w| w.1 < ty_bits)
+        .map(|w| Literal::u8_unsuffixed(w.0 as u8))
+        .collect();
+    Some((ids, nb))
+}

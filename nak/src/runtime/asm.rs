@@ -573,6 +573,19 @@ pub fn strip_any_mnemonic<'a>(parts: &'a [String], cands: &[&[&str]]) -> Option<
     cands.iter().find_map(|c| strip_mnemonic(parts, c))
 }
 
+/// The parts after the first of the mnemonic spellings `cands` that
+/// `parts` starts with, and that spelling's position (an alias may set a
+/// modifier: `LD` is LDG's generic space).
+pub fn strip_which_mnemonic<'a>(
+    parts: &'a [String],
+    cands: &[&[&str]],
+) -> Option<(&'a [String], usize)> {
+    cands
+        .iter()
+        .enumerate()
+        .find_map(|(i, c)| strip_mnemonic(parts, c).map(|r| (r, i)))
+}
+
 /// If `parts` starts with the mnemonic `m`, the parts after it.
 pub fn strip_mnemonic<'a>(parts: &'a [String], m: &[&str]) -> Option<&'a [String]> {
     if parts.len() < m.len() || parts.iter().zip(m).any(|(a, b)| a != b) {
