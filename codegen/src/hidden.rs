@@ -320,7 +320,7 @@ fn mem_address(
                 .and_then(|f| f.zero_index(file, sm))
         };
         // Each rule per run of SMs with one zero-register index.
-        let mut per_zero = |file: SlotKindClass, rule: &dyn Fn(u128) -> Option<Rule>| {
+        let per_zero = |out: &mut Vec<Rule>, file: SlotKindClass, rule: &dyn Fn(u128) -> Option<Rule>| {
             let mut groups: Vec<(u32, Vec<u32>)> = Vec::new();
             for &sm in sms {
                 let Some(z) = zero(sm, file) else { continue };
@@ -340,7 +340,7 @@ fn mem_address(
             && let (Some(reg), Some(uf)) = (code_of(mf, mode, &by_name("reg")), reg_field(u))
         {
             let ur_else = m.ur_else;
-            per_zero(SlotKindClass::Ugpr, &|z| {
+            per_zero(out, SlotKindClass::Ugpr, &|z| {
                 Some(Rule {
                     sms: Vec::new(),
                     when_mask: mf.bits.mask(),
@@ -366,7 +366,7 @@ fn mem_address(
                 let Some(none) = code_of(wf, w, &|v| v.text.is_empty()) else {
                     continue;
                 };
-                per_zero(SlotKindClass::Gpr, &|z| {
+                per_zero(out, SlotKindClass::Gpr, &|z| {
                     Some(Rule {
                         sms: Vec::new(),
                         when_mask: rm | bf.bits.mask(),
@@ -386,7 +386,15 @@ fn mem_address(
             let Some(c64) = code_of(wf, w, &|v| v.text == ".64") else {
                 continue;
             };
-            per_zero(SlotKindClass::Gpr, &|z| {
+            // Where the reference prints the RZ base (`[RZ.U32+UR4]`), its
+            // width is shown, not hidden.
+            let shown = |sm: &u32| {
+                spec.families
+                    .iter()
+                    .any(|f| f.sms.contains(sm) && f.rz_base_with_ur.contains(sm))
+            };
+            let mut rules = Vec::new();
+            per_zero(&mut rules, SlotKindClass::Gpr, &|z| {
                 Some(Rule {
                     sms: Vec::new(),
                     when_mask: mf.bits.mask() | bf.bits.mask(),
@@ -396,6 +404,12 @@ fn mem_address(
                     value: wf.bits.place(u128::from(c64)),
                 })
             });
+            for mut r in rules {
+                r.sms.retain(|sm| !shown(sm));
+                if !r.sms.is_empty() {
+                    out.push(r);
+                }
+            }
         }
     }
 }

@@ -564,6 +564,14 @@ fn control_items(spec: &Spec, fams: &[proc_macro2::Ident]) -> TokenStream {
         let u = fam.unsigned_absolute;
         quote!(Family::#v => #u)
     });
+    let rz_base_with_ur = spec.families.iter().zip(fams).map(|(fam, v)| {
+        let s = fam.rz_base_with_ur.iter().map(|x| Literal::u32_unsuffixed(*x));
+        if fam.rz_base_with_ur.is_empty() {
+            quote!(Family::#v => { let _ = sm; false })
+        } else {
+            quote!(Family::#v => matches!(sm, #(#s)|*))
+        }
+    });
     let needs = arms(&|c| {
         let f = c
             .reuse_needs
@@ -588,6 +596,10 @@ fn control_items(spec: &Spec, fams: &[proc_macro2::Ident]) -> TokenStream {
         /// Whether the reference disassembler prints an absolute address
         /// (zero-register base) as its offset field's unsigned value.
         pub const fn unsigned_absolute(self) -> bool { match self { #(#unsigned_absolute),* } }
+        /// Whether, on `sm`, the reference prints a zero-register base added
+        /// to a uniform register with its width (`[RZ.U32+UR4]`) rather than
+        /// leaving both out (`[UR4]`).
+        pub const fn rz_base_with_ur(self, sm: u32) -> bool { match self { #(#rz_base_with_ur),* } }
     }
 }
 

@@ -53,6 +53,9 @@ pub struct Family {
     /// The reference prints a register's swizzle inside its bars and a
     /// constant without a blank (`[family.<name>.reference]`).
     pub swizzle_in_bars: bool,
+    /// SMs where the reference prints an RZ base added to a uniform
+    /// register, with its width (`[RZ.U32+UR4]`), instead of leaving it out.
+    pub rz_base_with_ur: Vec<u32>,
     pub loc: Loc,
 }
 

@@ -140,6 +140,7 @@ pub(crate) fn resolve_family(
     let registers = resolve_registers(cx, d);
     let presets = resolve_presets(cx, d, &sms);
     let reference_nvdisasm = resolve_reference(cx, def, &sms);
+    let rz_base_with_ur = resolve_rz_base_with_ur(cx, d, &sms);
     Some((
         Family {
             name: name.to_string(),
@@ -175,6 +176,7 @@ pub(crate) fn resolve_family(
                 .reference
                 .as_ref()
                 .is_some_and(|r| r.get_ref().swizzle_in_bars),
+            rz_base_with_ur,
             loc: cx.loc(def),
         },
         presets,
@@ -387,6 +389,20 @@ fn resolve_reference(cx: &mut Ctx, def: &S<schema::FamilyDef>, sms: &[u32]) -> V
     }
     out.sort_unstable();
     out
+}
+
+/// `rz_base_with_ur`: the SMs of its range (S1001 for a bad range).
+fn resolve_rz_base_with_ur(cx: &mut Ctx, d: &schema::FamilyDef, sms: &[u32]) -> Vec<u32> {
+    let Some(k) = d.reference.as_ref().and_then(|r| r.get_ref().rz_base_with_ur.as_ref()) else {
+        return Vec::new();
+    };
+    match parse_sms(k.get_ref(), sms) {
+        Ok(list) => list,
+        Err(e) => {
+            cx.err(Code::S1001, k, e);
+            Vec::new()
+        }
+    }
 }
 
 /// A family's `[control]` table: fields as (name, low bit, width), each one

@@ -67,6 +67,10 @@ pub struct ReferenceDef {
     /// brackets (Pascal's HADD2), not after the bars.
     #[serde(default)]
     pub swizzle_in_bars: bool,
+    /// SM range where the reference prints a zero-register base added to
+    /// a uniform register with its width (`[RZ.U32+UR4+0x30]`); elsewhere
+    /// it leaves both out (`[UR4+0x30]`).
+    pub rz_base_with_ur: Option<S<String>>,
 }
 
 /// `[family.<name>.control]`: what the bits of an instruction's control

@@ -239,7 +239,8 @@ pub fn write_cmem(out: &mut LineBuf, bank: u64, base: &Src, reuse: bool, offset:
 
 /// A Volta+ memory address: the base register with its width suffix
 /// (`R2.64`, `R2.U32`), then per `mode` the uniform register added
-/// (`[R2.64+UR4+0x10]`; an RZ base is left out: `[UR4+0xc]`) or as the
+/// (`[R2.64+UR4+0x10]`; an RZ base is left out, `[UR4+0xc]`, but on the
+/// SMs whose reference shows it: `[RZ.U32+UR4+0xc]`) or as the
 /// descriptor (`desc[UR4][R2.64+0x10]`). With a width, an RZ base is
 /// printed (`[RZ.64+0x4]`); without one and without a UR term, as
 /// `write_mem`.
@@ -267,7 +268,8 @@ pub fn write_mem_addr(
     out.push('[');
     let rz = matches!(base.kind, SrcKind::Reg(r) if r.is_zero());
     let added = ur.filter(|_| mode == AddrMode::Ur);
-    let show_base = !(rz && added.is_some());
+    let show_base = !(rz && added.is_some())
+        || crate::isa::family_of(sm).is_some_and(|f| f.rz_base_with_ur(sm));
     if show_base {
         write_src(out, base, reuse, ImmStyle::Hex);
         out.push_str(width);
