@@ -320,22 +320,23 @@ fn mem_address(
                 .and_then(|f| f.zero_index(file, sm))
         };
         // Each rule per run of SMs with one zero-register index.
-        let per_zero = |out: &mut Vec<Rule>, file: SlotKindClass, rule: &dyn Fn(u128) -> Option<Rule>| {
-            let mut groups: Vec<(u32, Vec<u32>)> = Vec::new();
-            for &sm in sms {
-                let Some(z) = zero(sm, file) else { continue };
-                match groups.iter_mut().find(|g| g.0 == z) {
-                    Some(g) => g.1.push(sm),
-                    None => groups.push((z, vec![sm])),
+        let per_zero =
+            |out: &mut Vec<Rule>, file: SlotKindClass, rule: &dyn Fn(u128) -> Option<Rule>| {
+                let mut groups: Vec<(u32, Vec<u32>)> = Vec::new();
+                for &sm in sms {
+                    let Some(z) = zero(sm, file) else { continue };
+                    match groups.iter_mut().find(|g| g.0 == z) {
+                        Some(g) => g.1.push(sm),
+                        None => groups.push((z, vec![sm])),
+                    }
                 }
-            }
-            for (z, g) in groups {
-                if let Some(mut r) = rule(u128::from(z)) {
-                    r.sms = g;
-                    out.push(r);
+                for (z, g) in groups {
+                    if let Some(mut r) = rule(u128::from(z)) {
+                        r.sms = g;
+                        out.push(r);
+                    }
                 }
-            }
-        };
+            };
         if let (Some(mf), Some(u)) = (mf, u)
             && let (Some(reg), Some(uf)) = (code_of(mf, mode, &by_name("reg")), reg_field(u))
         {

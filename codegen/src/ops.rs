@@ -565,7 +565,10 @@ fn control_items(spec: &Spec, fams: &[proc_macro2::Ident]) -> TokenStream {
         quote!(Family::#v => #u)
     });
     let rz_base_with_ur = spec.families.iter().zip(fams).map(|(fam, v)| {
-        let s = fam.rz_base_with_ur.iter().map(|x| Literal::u32_unsuffixed(*x));
+        let s = fam
+            .rz_base_with_ur
+            .iter()
+            .map(|x| Literal::u32_unsuffixed(*x));
         if fam.rz_base_with_ur.is_empty() {
             quote!(Family::#v => { let _ = sm; false })
         } else {

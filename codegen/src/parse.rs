@@ -133,10 +133,7 @@ fn mnemonic_candidates(op: &Op, asm: &Asm) -> (Vec<TokenStream>, Vec<Option<usiz
         }
     }
     cands.sort_by_key(|c| std::cmp::Reverse(c.0.len()));
-    let arrays = cands
-        .iter()
-        .map(|(c, _)| quote!(&[#(#c),*]))
-        .collect();
+    let arrays = cands.iter().map(|(c, _)| quote!(&[#(#c),*])).collect();
     (arrays, cands.into_iter().map(|c| c.1).collect())
 }
 
@@ -146,9 +143,10 @@ fn mnemonic_candidates(op: &Op, asm: &Asm) -> (Vec<TokenStream>, Vec<Option<usiz
 fn alias_set_modifiers(op: &Op, asm: &Asm) -> Vec<(usize, usize, i64)> {
     let printed = |m: usize| {
         asm.suffixes.contains(&m)
-            || asm.operands.iter().any(|o| {
-                o.item == AsmItem::Modifier(m) || o.suffixes.contains(&m)
-            })
+            || asm
+                .operands
+                .iter()
+                .any(|o| o.item == AsmItem::Modifier(m) || o.suffixes.contains(&m))
     };
     let mut out = Vec::new();
     for (ai, a) in op.aliases.iter().enumerate() {
@@ -826,7 +824,10 @@ fn narrow_offset_fixups(op: &Op, asm: &Asm) -> Vec<TokenStream> {
         .filter_map(|o| match &o.item {
             AsmItem::Mem(m) if m.bank.is_none() => {
                 let (ids, nb) = crate::shared::narrow_offset_forms(op, m.off)?;
-                let (b, f) = (field(&op.srcs[m.base].name), field(&op.modifiers[m.off].name));
+                let (b, f) = (
+                    field(&op.srcs[m.base].name),
+                    field(&op.modifiers[m.off].name),
+                );
                 Some(quote! {
                     let op = {
                         let mut op = op;

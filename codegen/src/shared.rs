@@ -180,9 +180,7 @@ pub(crate) fn narrow_offset_forms(op: &Op, off: usize) -> Option<(Vec<Literal>, 
         .iter()
         .filter_map(|f| {
             f.form.fields.iter().find_map(|fl| match fl.target {
-                FieldTarget::Modifier { idx, .. } if idx == off => {
-                    Some((f.id, fl.bits.width()))
-                }
+                FieldTarget::Modifier { idx, .. } if idx == off => Some((f.id, fl.bits.width())),
                 _ => None,
             })
         })

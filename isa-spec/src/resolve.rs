@@ -393,7 +393,11 @@ fn resolve_reference(cx: &mut Ctx, def: &S<schema::FamilyDef>, sms: &[u32]) -> V
 
 /// `rz_base_with_ur`: the SMs of its range (S1001 for a bad range).
 fn resolve_rz_base_with_ur(cx: &mut Ctx, d: &schema::FamilyDef, sms: &[u32]) -> Vec<u32> {
-    let Some(k) = d.reference.as_ref().and_then(|r| r.get_ref().rz_base_with_ur.as_ref()) else {
+    let Some(k) = d
+        .reference
+        .as_ref()
+        .and_then(|r| r.get_ref().rz_base_with_ur.as_ref())
+    else {
         return Vec::new();
     };
     match parse_sms(k.get_ref(), sms) {
