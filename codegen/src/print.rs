@@ -175,9 +175,13 @@ pub(crate) fn asm_cond(spec: &Spec, op: &Op, o: &AsmOperand) -> TokenStream {
 fn mem_print(spec: &Spec, op: &Op, m: &isa_spec::model::MemItem) -> TokenStream {
     let s = &op.srcs[m.base];
     let f = field(&s.name);
-    let off = field(&op.modifiers[m.off].name);
     let r = crate::names::ident(&format!("reuse_{}", s.name));
-    let bits = match op.modifiers[m.off].ty {
+    // `[a]` (no offset modifier): printed as `[a+off]` with the offset 0.
+    let Some(moff) = m.off else {
+        return quote!(write_mem(out, &self.#f, #r, 0i64, 24, sm));
+    };
+    let off = field(&op.modifiers[moff].name);
+    let bits = match op.modifiers[moff].ty {
         ModType::Int { bits, .. } => bits,
         _ => 64,
     };
