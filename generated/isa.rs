@@ -2666,6 +2666,58 @@ enum_tables!(
     995 | 996 | 997 | 998 | 999) => "SR_CONTEXT_SAVE_ADDR_HI", (Srz, 50 | 52 | 60 | 61 |
     62 | 63 | 64 | 65 | 66 | 67 | 68 | 69) => "SR255" }
 );
+/// Out-of-bounds coordinate handling of a surface access: .IGN, nothing (clamp), .TRAP.
+///
+/// Spec: isa-spec/spec/enums/su_clamp.toml:3 (enum `su_clamp`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum SuClamp {
+    #[default]
+    Clamp,
+    Ign,
+    Trap,
+}
+enum_tables!(
+    SuClamp, 8, [Clamp, Ign, Trap], ["clamp", "ign", "trap"], ["", ".IGN", ".TRAP"], {}
+);
+/// Surface dimension (SULD/SUST, bits 61..64 on Volta+).
+///
+/// Spec: isa-spec/spec/enums/su_dim.toml:3 (enum `su_dim`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum SuDim {
+    #[default]
+    D1,
+    D1Buffer,
+    D1Array,
+    D2,
+    D2Array,
+    D3,
+}
+enum_tables!(
+    SuDim, 16, [D1, D1Buffer, D1Array, D2, D2Array, D3], ["d1", "d1_buffer", "d1_array",
+    "d2", "d2_array", "d3"], [".1D", ".1D_BUFFER", ".1D_ARRAY", ".2D", ".2D_ARRAY",
+    ".3D"], {}
+);
+/// Components a formatted (.P) surface access reads or writes; RGBA prints nothing.
+///
+/// Spec: isa-spec/spec/enums/su_mask.toml:3 (enum `su_mask`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum SuMask {
+    #[default]
+    Rgba,
+    R,
+    Rg,
+}
+enum_tables!(SuMask, 8, [Rgba, R, Rg], ["rgba", "r", "rg"], ["", ".R", ".RG"], {});
+/// Surface access format: .D raw data, .P formatted pixels.
+///
+/// Spec: isa-spec/spec/enums/su_mode.toml:4 (enum `su_mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum SuMode {
+    #[default]
+    D,
+    P,
+}
+enum_tables!(SuMode, 8, [D, P], ["d", "p"], [".D", ".P"], {});
 /// The uniform predicate file UP2UR reads and UR2UP writes, UP0..UP6 (`UPR`; the one value).
 ///
 /// Spec: isa-spec/spec/enums/upred_file.toml:1 (enum `upred_file`).
@@ -3014,6 +3066,8 @@ pub const MNEMONICS: &[(&str, &[u32])] = &[
     ("STG", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("STL", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
     ("STS", &[50, 52, 60, 70, 75, 80, 86, 89, 90, 100, 120]),
+    ("SULD", &[70, 75, 80, 86, 89, 90, 100, 120]),
+    ("SUST", &[70, 75, 80, 86, 89, 90, 100, 120]),
     ("SYNC", &[50, 52, 60]),
     ("UBREV", &[75, 80, 86, 89, 90, 100, 120]),
     ("UFLO", &[75, 80, 86, 89, 90, 100, 120]),
@@ -3162,14 +3216,15 @@ define_ops! {
     RedgF(OpRedgF), Redux(OpRedux), Ret(OpRet), RetAbs(OpRetAbs), RetSm50(OpRetSm50),
     Rro(OpRro), S2r(OpS2r), S2ur(OpS2ur), Sel(OpSel), Sel64(OpSel64), Sel64i(OpSel64i),
     Sgxt(OpSgxt), Shf(OpShf), Shfl(OpShfl), Shl(OpShl), Shr(OpShr), Ssy(OpSsy),
-    Stg(OpStg), Stl(OpStl), Sts(OpSts), Sync(OpSync), Ubrev(OpUbrev), Uflo(OpUflo),
-    Uiadd3(OpUiadd3), Uiadd3x(OpUiadd3x), Uimad(OpUimad), UimadHi(OpUimadHi),
-    UimadWide(OpUimadWide), UimadWideX(OpUimadWideX), Uimadx(OpUimadx), Uisetp(OpUisetp),
-    Uisetp64(OpUisetp64), Uldc(OpUldc), Ulea(OpUlea), UleaHi(OpUleaHi),
-    UleaHiX(OpUleaHiX), UleaX(OpUleaX), Ulop3(OpUlop3), Umov(OpUmov), Umov64(OpUmov64),
-    Umov64i(OpUmov64i), Up2ur(OpUp2ur), Upopc(OpUpopc), Uprmt(OpUprmt), Ur2up(OpUr2up),
-    Usel(OpUsel), Usgxt(OpUsgxt), Ushf(OpUshf), Vabsdiff(OpVabsdiff), Viadd(OpViadd),
-    Vimnmx(OpVimnmx), Vote(OpVote), Voteu(OpVoteu), Warpsync(OpWarpsync),
+    Stg(OpStg), Stl(OpStl), Sts(OpSts), Suld(OpSuld), SuldB(OpSuldB), SuldUr(OpSuldUr),
+    Sust(OpSust), SustB(OpSustB), SustUr(OpSustUr), Sync(OpSync), Ubrev(OpUbrev),
+    Uflo(OpUflo), Uiadd3(OpUiadd3), Uiadd3x(OpUiadd3x), Uimad(OpUimad),
+    UimadHi(OpUimadHi), UimadWide(OpUimadWide), UimadWideX(OpUimadWideX),
+    Uimadx(OpUimadx), Uisetp(OpUisetp), Uisetp64(OpUisetp64), Uldc(OpUldc), Ulea(OpUlea),
+    UleaHi(OpUleaHi), UleaHiX(OpUleaHiX), UleaX(OpUleaX), Ulop3(OpUlop3), Umov(OpUmov),
+    Umov64(OpUmov64), Umov64i(OpUmov64i), Up2ur(OpUp2ur), Upopc(OpUpopc), Uprmt(OpUprmt),
+    Ur2up(OpUr2up), Usel(OpUsel), Usgxt(OpUsgxt), Ushf(OpUshf), Vabsdiff(OpVabsdiff),
+    Viadd(OpViadd), Vimnmx(OpVimnmx), Vote(OpVote), Voteu(OpVoteu), Warpsync(OpWarpsync),
     WarpsyncAll(OpWarpsyncAll), Xmad(OpXmad), Yield(OpYield)
 }
 /// Decode one instruction word; `None` for a word no op of the spec matches.
@@ -6303,130 +6358,161 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0x98c, decode_sm70_arm4),
         (0x98e, decode_sm70_arm235),
         (0x98f, decode_sm70_arm236),
-        (0x992, decode_sm70_arm237),
-        (0x9a3, decode_sm70_arm238),
-        (0x9a6, decode_sm70_arm239),
-        (0x9a8, decode_sm70_arm240),
+        (0x990, decode_sm70_arm237),
+        (0x991, decode_sm70_arm237),
+        (0x992, decode_sm70_arm238),
+        (0x993, decode_sm70_arm237),
+        (0x994, decode_sm70_arm237),
+        (0x995, decode_sm70_arm237),
+        (0x996, decode_sm70_arm237),
+        (0x997, decode_sm70_arm237),
+        (0x998, decode_sm70_arm237),
+        (0x999, decode_sm70_arm237),
+        (0x99a, decode_sm70_arm237),
+        (0x99b, decode_sm70_arm237),
+        (0x99c, decode_sm70_arm237),
+        (0x99d, decode_sm70_arm237),
+        (0x99e, decode_sm70_arm237),
+        (0x99f, decode_sm70_arm237),
+        (0x9a3, decode_sm70_arm239),
+        (0x9a6, decode_sm70_arm240),
+        (0x9a8, decode_sm70_arm241),
         (0x9aa, decode_sm70_arm7),
-        (0x9ab, decode_sm70_arm241),
-        (0x9af, decode_sm70_arm242),
-        (0x9c3, decode_sm70_arm243),
-        (0xa02, decode_sm70_arm244),
-        (0xa03, decode_sm70_arm245),
-        (0xa04, decode_sm70_arm246),
-        (0xa07, decode_sm70_arm247),
-        (0xa08, decode_sm70_arm248),
-        (0xa09, decode_sm70_arm249),
-        (0xa0a, decode_sm70_arm250),
-        (0xa0b, decode_sm70_arm251),
-        (0xa0c, decode_sm70_arm252),
-        (0xa10, decode_sm70_arm253),
-        (0xa11, decode_sm70_arm254),
-        (0xa12, decode_sm70_arm255),
-        (0xa13, decode_sm70_arm256),
-        (0xa14, decode_sm70_arm257),
-        (0xa16, decode_sm70_arm258),
-        (0xa17, decode_sm70_arm259),
-        (0xa19, decode_sm70_arm260),
-        (0xa1a, decode_sm70_arm261),
-        (0xa1b, decode_sm70_arm262),
-        (0xa1f, decode_sm70_arm263),
-        (0xa20, decode_sm70_arm264),
-        (0xa23, decode_sm70_arm265),
-        (0xa24, decode_sm70_arm266),
-        (0xa25, decode_sm70_arm267),
-        (0xa26, decode_sm70_arm268),
-        (0xa27, decode_sm70_arm269),
-        (0xa28, decode_sm70_arm270),
-        (0xa2b, decode_sm70_arm271),
-        (0xa31, decode_sm70_arm272),
-        (0xa32, decode_sm70_arm273),
-        (0xa35, decode_sm70_arm274),
-        (0xa36, decode_sm70_arm275),
-        (0xa38, decode_sm70_arm276),
-        (0xa3e, decode_sm70_arm277),
-        (0xa40, decode_sm70_arm278),
-        (0xa45, decode_sm70_arm279),
-        (0xa48, decode_sm70_arm280),
-        (0xab9, decode_sm70_arm281),
-        (0xb00, decode_sm70_arm282),
-        (0xb01, decode_sm70_arm283),
-        (0xb02, decode_sm70_arm284),
-        (0xb04, decode_sm70_arm285),
-        (0xb05, decode_sm70_arm286),
-        (0xb06, decode_sm70_arm287),
-        (0xb07, decode_sm70_arm288),
-        (0xb08, decode_sm70_arm289),
-        (0xb09, decode_sm70_arm290),
-        (0xb10, decode_sm70_arm291),
-        (0xb11, decode_sm70_arm292),
-        (0xb12, decode_sm70_arm293),
-        (0xb13, decode_sm70_arm294),
-        (0xb1d, decode_sm70_arm295),
-        (0xb48, decode_sm70_arm296),
-        (0xb56, decode_sm70_arm297),
-        (0xb5d, decode_sm70_arm298),
+        (0x9ab, decode_sm70_arm242),
+        (0x9af, decode_sm70_arm243),
+        (0x9c3, decode_sm70_arm244),
+        (0xa02, decode_sm70_arm245),
+        (0xa03, decode_sm70_arm246),
+        (0xa04, decode_sm70_arm247),
+        (0xa07, decode_sm70_arm248),
+        (0xa08, decode_sm70_arm249),
+        (0xa09, decode_sm70_arm250),
+        (0xa0a, decode_sm70_arm251),
+        (0xa0b, decode_sm70_arm252),
+        (0xa0c, decode_sm70_arm253),
+        (0xa10, decode_sm70_arm254),
+        (0xa11, decode_sm70_arm255),
+        (0xa12, decode_sm70_arm256),
+        (0xa13, decode_sm70_arm257),
+        (0xa14, decode_sm70_arm258),
+        (0xa16, decode_sm70_arm259),
+        (0xa17, decode_sm70_arm260),
+        (0xa19, decode_sm70_arm261),
+        (0xa1a, decode_sm70_arm262),
+        (0xa1b, decode_sm70_arm263),
+        (0xa1f, decode_sm70_arm264),
+        (0xa20, decode_sm70_arm265),
+        (0xa23, decode_sm70_arm266),
+        (0xa24, decode_sm70_arm267),
+        (0xa25, decode_sm70_arm268),
+        (0xa26, decode_sm70_arm269),
+        (0xa27, decode_sm70_arm270),
+        (0xa28, decode_sm70_arm271),
+        (0xa2b, decode_sm70_arm272),
+        (0xa31, decode_sm70_arm273),
+        (0xa32, decode_sm70_arm274),
+        (0xa35, decode_sm70_arm275),
+        (0xa36, decode_sm70_arm276),
+        (0xa38, decode_sm70_arm277),
+        (0xa3e, decode_sm70_arm278),
+        (0xa40, decode_sm70_arm279),
+        (0xa45, decode_sm70_arm280),
+        (0xa48, decode_sm70_arm281),
+        (0xab9, decode_sm70_arm282),
+        (0xb00, decode_sm70_arm283),
+        (0xb01, decode_sm70_arm284),
+        (0xb02, decode_sm70_arm285),
+        (0xb04, decode_sm70_arm286),
+        (0xb05, decode_sm70_arm287),
+        (0xb06, decode_sm70_arm288),
+        (0xb07, decode_sm70_arm289),
+        (0xb08, decode_sm70_arm290),
+        (0xb09, decode_sm70_arm291),
+        (0xb10, decode_sm70_arm292),
+        (0xb11, decode_sm70_arm293),
+        (0xb12, decode_sm70_arm294),
+        (0xb13, decode_sm70_arm295),
+        (0xb1d, decode_sm70_arm296),
+        (0xb48, decode_sm70_arm297),
+        (0xb56, decode_sm70_arm298),
+        (0xb5d, decode_sm70_arm299),
         (0xb81, decode_sm70_arm1),
-        (0xb82, decode_sm70_arm299),
+        (0xb82, decode_sm70_arm300),
         (0xb86, decode_sm70_arm2),
         (0xb88, decode_sm70_arm3),
         (0xb8c, decode_sm70_arm4),
+        (0xb90, decode_sm70_arm301),
+        (0xb91, decode_sm70_arm301),
+        (0xb92, decode_sm70_arm301),
+        (0xb93, decode_sm70_arm301),
+        (0xb94, decode_sm70_arm301),
+        (0xb95, decode_sm70_arm301),
+        (0xb96, decode_sm70_arm301),
+        (0xb97, decode_sm70_arm301),
+        (0xb98, decode_sm70_arm301),
+        (0xb99, decode_sm70_arm301),
+        (0xb9a, decode_sm70_arm301),
+        (0xb9b, decode_sm70_arm301),
+        (0xb9c, decode_sm70_arm301),
+        (0xb9d, decode_sm70_arm301),
+        (0xb9e, decode_sm70_arm301),
+        (0xb9f, decode_sm70_arm301),
         (0xba3, decode_sm70_arm5),
         (0xba8, decode_sm70_arm6),
         (0xbaa, decode_sm70_arm7),
-        (0xc02, decode_sm70_arm300),
-        (0xc03, decode_sm70_arm301),
-        (0xc04, decode_sm70_arm302),
-        (0xc07, decode_sm70_arm303),
-        (0xc08, decode_sm70_arm304),
-        (0xc09, decode_sm70_arm305),
-        (0xc0a, decode_sm70_arm306),
-        (0xc0b, decode_sm70_arm307),
-        (0xc0c, decode_sm70_arm308),
-        (0xc10, decode_sm70_arm309),
-        (0xc11, decode_sm70_arm310),
-        (0xc12, decode_sm70_arm311),
-        (0xc13, decode_sm70_arm312),
-        (0xc14, decode_sm70_arm313),
-        (0xc16, decode_sm70_arm314),
-        (0xc17, decode_sm70_arm315),
-        (0xc19, decode_sm70_arm316),
-        (0xc1a, decode_sm70_arm317),
-        (0xc1b, decode_sm70_arm318),
-        (0xc20, decode_sm70_arm319),
-        (0xc23, decode_sm70_arm320),
-        (0xc24, decode_sm70_arm321),
-        (0xc25, decode_sm70_arm322),
-        (0xc26, decode_sm70_arm323),
-        (0xc27, decode_sm70_arm324),
-        (0xc28, decode_sm70_arm325),
-        (0xc2b, decode_sm70_arm326),
-        (0xc31, decode_sm70_arm327),
-        (0xc32, decode_sm70_arm328),
-        (0xc35, decode_sm70_arm329),
-        (0xc36, decode_sm70_arm330),
-        (0xc38, decode_sm70_arm331),
-        (0xc3e, decode_sm70_arm332),
-        (0xc40, decode_sm70_arm333),
-        (0xc45, decode_sm70_arm334),
-        (0xc48, decode_sm70_arm335),
-        (0xc82, decode_sm70_arm336),
-        (0xc83, decode_sm70_arm337),
-        (0xc84, decode_sm70_arm338),
-        (0xd00, decode_sm70_arm339),
-        (0xd01, decode_sm70_arm340),
-        (0xd02, decode_sm70_arm341),
-        (0xd04, decode_sm70_arm342),
-        (0xd05, decode_sm70_arm343),
-        (0xd06, decode_sm70_arm344),
-        (0xd07, decode_sm70_arm345),
-        (0xd08, decode_sm70_arm346),
-        (0xd09, decode_sm70_arm347),
-        (0xd10, decode_sm70_arm348),
-        (0xd11, decode_sm70_arm349),
-        (0xd12, decode_sm70_arm350),
-        (0xd13, decode_sm70_arm351),
-        (0xd5d, decode_sm70_arm352),
+        (0xc02, decode_sm70_arm302),
+        (0xc03, decode_sm70_arm303),
+        (0xc04, decode_sm70_arm304),
+        (0xc07, decode_sm70_arm305),
+        (0xc08, decode_sm70_arm306),
+        (0xc09, decode_sm70_arm307),
+        (0xc0a, decode_sm70_arm308),
+        (0xc0b, decode_sm70_arm309),
+        (0xc0c, decode_sm70_arm310),
+        (0xc10, decode_sm70_arm311),
+        (0xc11, decode_sm70_arm312),
+        (0xc12, decode_sm70_arm313),
+        (0xc13, decode_sm70_arm314),
+        (0xc14, decode_sm70_arm315),
+        (0xc16, decode_sm70_arm316),
+        (0xc17, decode_sm70_arm317),
+        (0xc19, decode_sm70_arm318),
+        (0xc1a, decode_sm70_arm319),
+        (0xc1b, decode_sm70_arm320),
+        (0xc20, decode_sm70_arm321),
+        (0xc23, decode_sm70_arm322),
+        (0xc24, decode_sm70_arm323),
+        (0xc25, decode_sm70_arm324),
+        (0xc26, decode_sm70_arm325),
+        (0xc27, decode_sm70_arm326),
+        (0xc28, decode_sm70_arm327),
+        (0xc2b, decode_sm70_arm328),
+        (0xc31, decode_sm70_arm329),
+        (0xc32, decode_sm70_arm330),
+        (0xc35, decode_sm70_arm331),
+        (0xc36, decode_sm70_arm332),
+        (0xc38, decode_sm70_arm333),
+        (0xc3e, decode_sm70_arm334),
+        (0xc40, decode_sm70_arm335),
+        (0xc45, decode_sm70_arm336),
+        (0xc48, decode_sm70_arm337),
+        (0xc82, decode_sm70_arm338),
+        (0xc83, decode_sm70_arm339),
+        (0xc84, decode_sm70_arm340),
+        (0xd00, decode_sm70_arm341),
+        (0xd01, decode_sm70_arm342),
+        (0xd02, decode_sm70_arm343),
+        (0xd04, decode_sm70_arm344),
+        (0xd05, decode_sm70_arm345),
+        (0xd06, decode_sm70_arm346),
+        (0xd07, decode_sm70_arm347),
+        (0xd08, decode_sm70_arm348),
+        (0xd09, decode_sm70_arm349),
+        (0xd10, decode_sm70_arm350),
+        (0xd11, decode_sm70_arm351),
+        (0xd12, decode_sm70_arm352),
+        (0xd13, decode_sm70_arm353),
+        (0xd5d, decode_sm70_arm354),
         (0xd81, decode_sm70_arm1),
         (0xd86, decode_sm70_arm2),
         (0xd88, decode_sm70_arm3),
@@ -6434,29 +6520,45 @@ static DECODE_SM70: [DecodeArm; 4096] = dense_arms(
         (0xda3, decode_sm70_arm5),
         (0xda8, decode_sm70_arm6),
         (0xdaa, decode_sm70_arm7),
-        (0xe07, decode_sm70_arm353),
-        (0xe14, decode_sm70_arm354),
-        (0xe16, decode_sm70_arm355),
-        (0xe19, decode_sm70_arm356),
-        (0xe21, decode_sm70_arm357),
-        (0xe23, decode_sm70_arm358),
-        (0xe24, decode_sm70_arm359),
-        (0xe25, decode_sm70_arm360),
-        (0xe27, decode_sm70_arm361),
-        (0xe29, decode_sm70_arm362),
-        (0xe2a, decode_sm70_arm363),
-        (0xe2b, decode_sm70_arm364),
-        (0xe30, decode_sm70_arm365),
-        (0xe31, decode_sm70_arm366),
-        (0xe33, decode_sm70_arm367),
-        (0xe34, decode_sm70_arm368),
-        (0xe35, decode_sm70_arm369),
-        (0xf56, decode_sm70_arm370),
+        (0xe07, decode_sm70_arm355),
+        (0xe14, decode_sm70_arm356),
+        (0xe16, decode_sm70_arm357),
+        (0xe19, decode_sm70_arm358),
+        (0xe21, decode_sm70_arm359),
+        (0xe23, decode_sm70_arm360),
+        (0xe24, decode_sm70_arm361),
+        (0xe25, decode_sm70_arm362),
+        (0xe27, decode_sm70_arm363),
+        (0xe29, decode_sm70_arm364),
+        (0xe2a, decode_sm70_arm365),
+        (0xe2b, decode_sm70_arm366),
+        (0xe30, decode_sm70_arm367),
+        (0xe31, decode_sm70_arm368),
+        (0xe33, decode_sm70_arm369),
+        (0xe34, decode_sm70_arm370),
+        (0xe35, decode_sm70_arm371),
+        (0xf56, decode_sm70_arm372),
         (0xf81, decode_sm70_arm1),
         (0xf86, decode_sm70_arm2),
         (0xf88, decode_sm70_arm3),
-        (0xf89, decode_sm70_arm371),
+        (0xf89, decode_sm70_arm373),
         (0xf8c, decode_sm70_arm4),
+        (0xf90, decode_sm70_arm374),
+        (0xf91, decode_sm70_arm374),
+        (0xf92, decode_sm70_arm374),
+        (0xf93, decode_sm70_arm374),
+        (0xf94, decode_sm70_arm374),
+        (0xf95, decode_sm70_arm374),
+        (0xf96, decode_sm70_arm374),
+        (0xf97, decode_sm70_arm374),
+        (0xf98, decode_sm70_arm374),
+        (0xf99, decode_sm70_arm374),
+        (0xf9a, decode_sm70_arm374),
+        (0xf9b, decode_sm70_arm374),
+        (0xf9c, decode_sm70_arm374),
+        (0xf9d, decode_sm70_arm374),
+        (0xf9e, decode_sm70_arm374),
+        (0xf9f, decode_sm70_arm374),
         (0xfa3, decode_sm70_arm5),
         (0xfa8, decode_sm70_arm6),
         (0xfaa, decode_sm70_arm7),
@@ -9296,6 +9398,57 @@ fn decode_sm70_arm236(w: u128, sm: u32) -> Option<(Op, Common)> {
 }
 fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 75) => decode_form::
+        < OpSuld, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 75) => decode_form::
+        < OpSuld, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 80 | 86 | 89 | 90 | 100)
+        => decode_form:: < OpSuld, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 80 | 86 | 89 | 90 | 100)
+        => decode_form:: < OpSuld, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 120) => decode_form:: <
+        OpSuld, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 120) => decode_form:: <
+        OpSuld, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 75) => decode_form::
+        < OpSust, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 75) => decode_form::
+        < OpSust, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 80 | 86 | 89 | 90 | 100)
+        => decode_form:: < OpSust, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 80 | 86 | 89 | 90 | 100)
+        => decode_form:: < OpSust, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 120) => decode_form:: <
+        OpSust, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 120) => return
+        decode_form:: < OpSust, 7 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
         w & 0x80002000000000000000fff == 0x992 && matches!(sm, 90 | 100 | 120) =>
         decode_form:: < OpMembar, 0 > (w, sm)
     );
@@ -9304,12 +9457,60 @@ fn decode_sm70_arm237(w: u128, sm: u32) -> Option<(Op, Common)> {
         decode_form:: < OpMembar, 1 > (w, sm)
     );
     try_form!(
-        w & 0xfff == 0x992 && matches!(sm, 70 | 75) => return decode_form:: < OpMembar, 2
-        > (w, sm)
+        w & 0xfff == 0x992 && matches!(sm, 70 | 75) => decode_form:: < OpMembar, 2 > (w,
+        sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 75) => decode_form::
+        < OpSuld, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 75) => decode_form::
+        < OpSuld, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 80 | 86 | 89 | 90 | 100)
+        => decode_form:: < OpSuld, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 80 | 86 | 89 | 90 | 100)
+        => decode_form:: < OpSuld, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 120) => decode_form:: <
+        OpSuld, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 120) => decode_form:: <
+        OpSuld, 7 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 75) => decode_form::
+        < OpSust, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 75) => decode_form::
+        < OpSust, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 80 | 86 | 89 | 90 | 100)
+        => decode_form:: < OpSust, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 80 | 86 | 89 | 90 | 100)
+        => decode_form:: < OpSust, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 120) => decode_form:: <
+        OpSust, 6 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 120) => return
+        decode_form:: < OpSust, 7 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffc0001000000000000000fff == 0x800010000000000000009a3 && matches!(sm,
         90) => decode_form:: < OpAtomgF, 1 > (w, sm)
@@ -9324,7 +9525,7 @@ fn decode_sm70_arm238(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x10000000000000009a6 && matches!(sm, 90 |
         100 | 120) => decode_form:: < OpRedgF, 0 > (w, sm)
@@ -9339,7 +9540,7 @@ fn decode_sm70_arm239(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80011000000000000000fff == 0x800010000000000000009a8 && matches!(sm,
         90) => decode_form:: < OpAtomg, 4 > (w, sm)
@@ -9366,7 +9567,7 @@ fn decode_sm70_arm240(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9ab && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpErrbar, 0 > (w, sm)
@@ -9377,14 +9578,14 @@ fn decode_sm70_arm241(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm242(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9af && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => return decode_form:: < OpLdgdepbar, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9c3 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         decode_form:: < OpS2ur, 0 > (w, sm)
@@ -9395,42 +9596,42 @@ fn decode_sm70_arm243(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm244(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm245(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpMov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm245(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm246(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcffff80000ff00000fff == 0xa03 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpP2r, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm246(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm247(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcffff80000ff00ff0fff == 0xa04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpR2p, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm247(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm248(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpSel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm248(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFsel, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm250(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) =>
         decode_form:: < OpFmnmx, 2 > (w, sm)
@@ -9445,28 +9646,28 @@ fn decode_sm70_arm249(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm250(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff380000ff00000fff == 0xa0a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFset, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm251(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm252(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpIsetp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => decode_form:: < OpIadd3, 2 > (w, sm)
@@ -9477,7 +9678,7 @@ fn decode_sm70_arm253(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90) => decode_form:: < OpLea, 2 > (w, sm)
@@ -9496,84 +9697,84 @@ fn decode_sm70_arm254(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm255(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpLop3, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm256(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm257(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpIabs, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm257(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0xa14 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpVabsdiff, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm258(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPrmt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm259(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return decode_form:: < OpImnmx, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm260(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpShf, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm261(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm262(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5fff80000ff00000fff == 0xa1a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpSgxt, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm262(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm263(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7fff80000ff00000fff == 0xa1b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpBmsk, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm263(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8010000380000ff00000fff == 0xa1f && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPlop3Sign, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm264(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm265(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => return decode_form:: < OpFmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm265(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm266(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm266(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm267(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImad, 2 > (w, sm)
@@ -9584,7 +9785,7 @@ fn decode_sm70_arm266(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm267(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm268(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => decode_form:: < OpImadWide, 2 > (w, sm)
@@ -9595,7 +9796,7 @@ fn decode_sm70_arm267(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm268(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm269(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff900f80000ff00000fff == 0xa26 && matches!(sm, 70) => decode_form:: <
         OpIdp4a, 4 > (w, sm)
@@ -9614,28 +9815,28 @@ fn decode_sm70_arm268(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm269(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm270(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return decode_form:: < OpImadHi, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm270(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm271(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDmul, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm271(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm272(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpDfma, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm272(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm273(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 75) =>
         decode_form:: < OpHfma2, 2 > (w, sm)
@@ -9654,7 +9855,7 @@ fn decode_sm70_arm272(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm273(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm274(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => decode_form:: < OpHmul2, 2 > (w, sm)
@@ -9665,7 +9866,7 @@ fn decode_sm70_arm273(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm274(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm275(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 89) =>
         decode_form:: < OpHfma2Mma, 2 > (w, sm)
@@ -9676,21 +9877,21 @@ fn decode_sm70_arm274(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm275(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm276(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff780000ff00000fff == 0xa36 && matches!(sm, 90) => return
         decode_form:: < OpViadd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm276(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm277(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa38 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return decode_form:: < OpI2iSat, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm277(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeee4600f80000ff00000fff == 0xa3e && matches!(sm, 80 | 86 | 89 | 90) =>
         decode_form:: < OpF2fp, 2 > (w, sm)
@@ -9713,7 +9914,7 @@ fn decode_sm70_arm277(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff080000ff00000fff == 0xa40 && matches!(sm, 80) => decode_form:: <
         OpHmnmx2, 2 > (w, sm)
@@ -9732,77 +9933,77 @@ fn decode_sm70_arm278(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm279(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm280(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bfff80000ffff000fff == 0x10000000000000000a45 && matches!(sm, 86 |
         89 | 90) => return decode_form:: < OpI2fp, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm280(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm281(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return decode_form:: < OpVimnmx, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm281(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm282(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xab9 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         return decode_form:: < OpUldc, 0 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm282(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFlo, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm283(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpBrev, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm284(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm285(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000380000ff00000fff == 0xb02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFchk, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm285(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm286(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm286(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm287(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2i, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm287(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm288(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpI2f, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm288(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm289(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFrnd, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm289(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm290(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => decode_form:: <
         OpMufu, 2 > (w, sm)
@@ -9817,42 +10018,42 @@ fn decode_sm70_arm289(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm290(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm291(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpPopc, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm291(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm292(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm292(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm293(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpF2i64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm293(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm294(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpI2f64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm294(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm295(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff380000ffff000fff == 0xb13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpFrnd64, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm295(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm296(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffffffc0003ffffff0fff == 0x20000000000000000b1d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpBarArv, 0 > (w, sm)
@@ -9868,21 +10069,21 @@ fn decode_sm70_arm295(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm296(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm297(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => return decode_form:: < OpWarpsync, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm297(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm298(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return decode_form:: < OpBmov, 2 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm298(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm299(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8080000f80000ff00000fff == 0xb5d && matches!(sm, 90) => decode_form:: <
         OpNanosleep, 2 > (w, sm)
@@ -9897,7 +10098,7 @@ fn decode_sm70_arm298(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm299(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 89 | 90 |
         100 | 120) => decode_form:: < OpLdc, 0 > (w, sm)
@@ -9908,7 +10109,42 @@ fn decode_sm70_arm299(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm301(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 75) => decode_form::
+        < OpSuldB, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 75) => decode_form::
+        < OpSuldB, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 80 | 86 | 89 | 90) =>
+        decode_form:: < OpSuldB, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 80 | 86 | 89 | 90) =>
+        decode_form:: < OpSuldB, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 75) => decode_form::
+        < OpSustB, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 75) => decode_form::
+        < OpSustB, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 80 | 86 | 89 | 90) =>
+        decode_form:: < OpSustB, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 80 | 86 | 89 | 90) =>
+        return decode_form:: < OpSustB, 3 > (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm302(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120) => decode_form:: < OpMov64, 1 > (w, sm)
@@ -9919,35 +10155,35 @@ fn decode_sm70_arm300(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm301(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm303(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x80000000000000000000c03 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpP2r, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm302(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm304(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x80000000000000000000c04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpR2p, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm303(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm305(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpSel, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm304(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFsel, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm305(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm307(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => decode_form:: < OpFmnmx, 3 > (w, sm)
@@ -9962,21 +10198,21 @@ fn decode_sm70_arm305(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm306(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm308(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x80000000000000000000c0a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFset, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm307(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm309(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFsetp, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm308(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm310(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIsetp, 3 > (w, sm)
@@ -9987,7 +10223,7 @@ fn decode_sm70_arm308(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm309(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm311(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIadd3, 3 > (w, sm)
@@ -9998,7 +10234,7 @@ fn decode_sm70_arm309(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm310(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm312(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpLea, 3 > (w, sm)
@@ -10017,35 +10253,35 @@ fn decode_sm70_arm310(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm311(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm313(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpLop3, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm312(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm314(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpIabs, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm313(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm315(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000c14 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => return decode_form:: < OpVabsdiff, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm314(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm316(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPrmt, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm315(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm317(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpImnmx, 3 > (w, sm)
@@ -10060,42 +10296,42 @@ fn decode_sm70_arm315(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm316(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm318(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpShf, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm317(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm319(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x80000000000000000000c1a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpSgxt, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm318(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm320(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x80000000000000000000c1b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpBmsk, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm319(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm321(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFmul, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm320(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm322(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFfma, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm321(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm323(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 3 > (w, sm)
@@ -10106,7 +10342,7 @@ fn decode_sm70_arm321(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm322(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm324(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 3 > (w, sm)
@@ -10118,7 +10354,7 @@ fn decode_sm70_arm322(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm323(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm325(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff100ffffff0000000fff == 0x80000000000000000000c26 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpIdp4a, 2 > (w, sm)
@@ -10129,14 +10365,14 @@ fn decode_sm70_arm323(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm324(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm326(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm325(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm327(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDmul, 3 > (w, sm)
@@ -10147,7 +10383,7 @@ fn decode_sm70_arm325(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm326(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm328(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDfma, 3 > (w, sm)
@@ -10158,7 +10394,7 @@ fn decode_sm70_arm326(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm327(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm329(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 3 > (w, sm)
@@ -10177,7 +10413,7 @@ fn decode_sm70_arm327(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm328(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm330(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpHmul2, 3 > (w, sm)
@@ -10188,7 +10424,7 @@ fn decode_sm70_arm328(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm329(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm331(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120) => decode_form:: < OpIadd, 5 > (w, sm)
@@ -10215,21 +10451,21 @@ fn decode_sm70_arm329(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm330(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm332(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x80000000000000000000c36 && matches!(sm, 90
         | 100) => return decode_form:: < OpViadd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm331(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm333(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c38 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2iSat, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm332(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm334(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffeeff600ffffff0000000fff == 0xc2070000000000000000c3e && matches!(sm,
         100 | 120) => decode_form:: < OpF2fpPack4, 2 > (w, sm)
@@ -10272,7 +10508,7 @@ fn decode_sm70_arm332(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm333(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm335(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x80000000000000000000c40 && matches!(sm,
         80) => decode_form:: < OpHmnmx2, 3 > (w, sm)
@@ -10291,14 +10527,14 @@ fn decode_sm70_arm333(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm334(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm336(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x80010000000000000000c45 && matches!(sm, 86
         | 89 | 90 | 100 | 120) => return decode_form:: < OpI2fp, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm335(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm337(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => decode_form:: < OpVimnmx, 6 > (w, sm)
@@ -10313,7 +10549,7 @@ fn decode_sm70_arm335(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm336(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm338(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80100000000000000000fff == 0x80000000000000000000c82 && matches!(sm, 120)
         => decode_form:: < OpUmov, 4 > (w, sm)
@@ -10332,7 +10568,7 @@ fn decode_sm70_arm336(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm337(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm339(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0c00fff == 0x80000000000000000000c83 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => decode_form:: < OpUp2ur, 1 > (w, sm)
@@ -10343,7 +10579,7 @@ fn decode_sm70_arm337(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm338(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm340(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0ff0fff == 0x80000000000000000000c84 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => decode_form:: < OpUr2up, 1 > (w, sm)
@@ -10354,56 +10590,56 @@ fn decode_sm70_arm338(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm339(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm341(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFlo, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm340(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm342(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpBrev, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm341(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm343(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80000003fffff0000000fff == 0x80000000000000000000d02 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFchk, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm342(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm344(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2f, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm343(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm345(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2i, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm344(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm346(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2f, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm345(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm347(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFrnd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm346(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm348(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpMufu, 6 > (w, sm)
@@ -10414,42 +10650,42 @@ fn decode_sm70_arm346(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm347(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm349(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPopc, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm348(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm350(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2f64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm349(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm351(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpF2i64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm350(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm352(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpI2f64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm351(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm353(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x80000000000000000000d13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFrnd64, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm352(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm354(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8080000ffffff0000000fff == 0x80000000000000000000d5d && matches!(sm, 90
         | 100 | 120) => decode_form:: < OpNanosleep, 3 > (w, sm)
@@ -10464,49 +10700,49 @@ fn decode_sm70_arm352(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm353(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm355(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120) => return decode_form:: < OpSel64, 1 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm354(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm356(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000e14 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => return decode_form:: < OpVabsdiff, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm355(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm357(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpPrmt, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm356(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm358(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpShf, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm357(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm359(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFadd, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm358(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm360(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpFfma, 6 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm359(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm361(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImad, 6 > (w, sm)
@@ -10517,7 +10753,7 @@ fn decode_sm70_arm359(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm360(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm362(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => decode_form:: < OpImadWide, 5 > (w, sm)
@@ -10529,14 +10765,14 @@ fn decode_sm70_arm360(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm361(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm363(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return decode_form:: < OpImadHi, 5 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm362(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm364(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDadd, 3 > (w, sm)
@@ -10547,7 +10783,7 @@ fn decode_sm70_arm362(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm363(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm365(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDsetp, 2 > (w, sm)
@@ -10558,7 +10794,7 @@ fn decode_sm70_arm363(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm364(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm366(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => decode_form:: < OpDfma, 6 > (w, sm)
@@ -10569,7 +10805,7 @@ fn decode_sm70_arm364(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm365(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm367(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 89) => decode_form:: < OpHadd2F32, 3 > (w, sm)
@@ -10592,7 +10828,7 @@ fn decode_sm70_arm365(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm366(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm368(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => decode_form:: < OpHfma2, 6 > (w, sm)
@@ -10611,7 +10847,7 @@ fn decode_sm70_arm366(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm367(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm369(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x80000000000000000000e33 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpHset2, 3 > (w, sm)
@@ -10622,7 +10858,7 @@ fn decode_sm70_arm367(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm368(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm370(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x80000000000000000000e34 && matches!(sm, 75
         | 80 | 86 | 89) => decode_form:: < OpHsetp2, 3 > (w, sm)
@@ -10633,7 +10869,7 @@ fn decode_sm70_arm368(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm369(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm371(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 89) => decode_form:: < OpHfma2Mma, 6 > (w, sm)
@@ -10644,14 +10880,14 @@ fn decode_sm70_arm369(w: u128, sm: u32) -> Option<(Op, Common)> {
     );
     None
 }
-fn decode_sm70_arm370(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm372(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return decode_form:: < OpBmov, 3 > (w, sm)
     );
     None
 }
-fn decode_sm70_arm371(w: u128, sm: u32) -> Option<(Op, Common)> {
+fn decode_sm70_arm373(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => decode_form:: < OpShfl, 3 > (w, sm)
@@ -10659,6 +10895,73 @@ fn decode_sm70_arm371(w: u128, sm: u32) -> Option<(Op, Common)> {
     try_form!(
         w & 0xfff == 0xf89 && matches!(sm, 70 | 75) => return decode_form:: < OpShfl, 7 >
         (w, sm)
+    );
+    None
+}
+fn decode_sm70_arm374(w: u128, sm: u32) -> Option<(Op, Common)> {
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100)
+        => decode_form:: < OpSuld, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100)
+        => decode_form:: < OpSuld, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120)
+        => decode_form:: < OpSuld, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120)
+        => decode_form:: < OpSuld, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        decode_form:: < OpSuldUr, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        decode_form:: < OpSuldUr, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 89 | 90) => decode_form:: < OpSuldUr, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 89 | 90) => decode_form:: < OpSuldUr, 3 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100)
+        => decode_form:: < OpSust, 4 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100)
+        => decode_form:: < OpSust, 5 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120)
+        => decode_form:: < OpSust, 8 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120)
+        => decode_form:: < OpSust, 9 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        decode_form:: < OpSustUr, 0 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        decode_form:: < OpSustUr, 1 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 89 | 90) => decode_form:: < OpSustUr, 2 > (w, sm)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 89 | 90) => return decode_form:: < OpSustUr, 3 > (w, sm)
     );
     None
 }
@@ -10928,130 +11231,161 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0x98c, print_sm70_arm4),
         (0x98e, print_sm70_arm235),
         (0x98f, print_sm70_arm236),
-        (0x992, print_sm70_arm237),
-        (0x9a3, print_sm70_arm238),
-        (0x9a6, print_sm70_arm239),
-        (0x9a8, print_sm70_arm240),
+        (0x990, print_sm70_arm237),
+        (0x991, print_sm70_arm237),
+        (0x992, print_sm70_arm238),
+        (0x993, print_sm70_arm237),
+        (0x994, print_sm70_arm237),
+        (0x995, print_sm70_arm237),
+        (0x996, print_sm70_arm237),
+        (0x997, print_sm70_arm237),
+        (0x998, print_sm70_arm237),
+        (0x999, print_sm70_arm237),
+        (0x99a, print_sm70_arm237),
+        (0x99b, print_sm70_arm237),
+        (0x99c, print_sm70_arm237),
+        (0x99d, print_sm70_arm237),
+        (0x99e, print_sm70_arm237),
+        (0x99f, print_sm70_arm237),
+        (0x9a3, print_sm70_arm239),
+        (0x9a6, print_sm70_arm240),
+        (0x9a8, print_sm70_arm241),
         (0x9aa, print_sm70_arm7),
-        (0x9ab, print_sm70_arm241),
-        (0x9af, print_sm70_arm242),
-        (0x9c3, print_sm70_arm243),
-        (0xa02, print_sm70_arm244),
-        (0xa03, print_sm70_arm245),
-        (0xa04, print_sm70_arm246),
-        (0xa07, print_sm70_arm247),
-        (0xa08, print_sm70_arm248),
-        (0xa09, print_sm70_arm249),
-        (0xa0a, print_sm70_arm250),
-        (0xa0b, print_sm70_arm251),
-        (0xa0c, print_sm70_arm252),
-        (0xa10, print_sm70_arm253),
-        (0xa11, print_sm70_arm254),
-        (0xa12, print_sm70_arm255),
-        (0xa13, print_sm70_arm256),
-        (0xa14, print_sm70_arm257),
-        (0xa16, print_sm70_arm258),
-        (0xa17, print_sm70_arm259),
-        (0xa19, print_sm70_arm260),
-        (0xa1a, print_sm70_arm261),
-        (0xa1b, print_sm70_arm262),
-        (0xa1f, print_sm70_arm263),
-        (0xa20, print_sm70_arm264),
-        (0xa23, print_sm70_arm265),
-        (0xa24, print_sm70_arm266),
-        (0xa25, print_sm70_arm267),
-        (0xa26, print_sm70_arm268),
-        (0xa27, print_sm70_arm269),
-        (0xa28, print_sm70_arm270),
-        (0xa2b, print_sm70_arm271),
-        (0xa31, print_sm70_arm272),
-        (0xa32, print_sm70_arm273),
-        (0xa35, print_sm70_arm274),
-        (0xa36, print_sm70_arm275),
-        (0xa38, print_sm70_arm276),
-        (0xa3e, print_sm70_arm277),
-        (0xa40, print_sm70_arm278),
-        (0xa45, print_sm70_arm279),
-        (0xa48, print_sm70_arm280),
-        (0xab9, print_sm70_arm281),
-        (0xb00, print_sm70_arm282),
-        (0xb01, print_sm70_arm283),
-        (0xb02, print_sm70_arm284),
-        (0xb04, print_sm70_arm285),
-        (0xb05, print_sm70_arm286),
-        (0xb06, print_sm70_arm287),
-        (0xb07, print_sm70_arm288),
-        (0xb08, print_sm70_arm289),
-        (0xb09, print_sm70_arm290),
-        (0xb10, print_sm70_arm291),
-        (0xb11, print_sm70_arm292),
-        (0xb12, print_sm70_arm293),
-        (0xb13, print_sm70_arm294),
-        (0xb1d, print_sm70_arm295),
-        (0xb48, print_sm70_arm296),
-        (0xb56, print_sm70_arm297),
-        (0xb5d, print_sm70_arm298),
+        (0x9ab, print_sm70_arm242),
+        (0x9af, print_sm70_arm243),
+        (0x9c3, print_sm70_arm244),
+        (0xa02, print_sm70_arm245),
+        (0xa03, print_sm70_arm246),
+        (0xa04, print_sm70_arm247),
+        (0xa07, print_sm70_arm248),
+        (0xa08, print_sm70_arm249),
+        (0xa09, print_sm70_arm250),
+        (0xa0a, print_sm70_arm251),
+        (0xa0b, print_sm70_arm252),
+        (0xa0c, print_sm70_arm253),
+        (0xa10, print_sm70_arm254),
+        (0xa11, print_sm70_arm255),
+        (0xa12, print_sm70_arm256),
+        (0xa13, print_sm70_arm257),
+        (0xa14, print_sm70_arm258),
+        (0xa16, print_sm70_arm259),
+        (0xa17, print_sm70_arm260),
+        (0xa19, print_sm70_arm261),
+        (0xa1a, print_sm70_arm262),
+        (0xa1b, print_sm70_arm263),
+        (0xa1f, print_sm70_arm264),
+        (0xa20, print_sm70_arm265),
+        (0xa23, print_sm70_arm266),
+        (0xa24, print_sm70_arm267),
+        (0xa25, print_sm70_arm268),
+        (0xa26, print_sm70_arm269),
+        (0xa27, print_sm70_arm270),
+        (0xa28, print_sm70_arm271),
+        (0xa2b, print_sm70_arm272),
+        (0xa31, print_sm70_arm273),
+        (0xa32, print_sm70_arm274),
+        (0xa35, print_sm70_arm275),
+        (0xa36, print_sm70_arm276),
+        (0xa38, print_sm70_arm277),
+        (0xa3e, print_sm70_arm278),
+        (0xa40, print_sm70_arm279),
+        (0xa45, print_sm70_arm280),
+        (0xa48, print_sm70_arm281),
+        (0xab9, print_sm70_arm282),
+        (0xb00, print_sm70_arm283),
+        (0xb01, print_sm70_arm284),
+        (0xb02, print_sm70_arm285),
+        (0xb04, print_sm70_arm286),
+        (0xb05, print_sm70_arm287),
+        (0xb06, print_sm70_arm288),
+        (0xb07, print_sm70_arm289),
+        (0xb08, print_sm70_arm290),
+        (0xb09, print_sm70_arm291),
+        (0xb10, print_sm70_arm292),
+        (0xb11, print_sm70_arm293),
+        (0xb12, print_sm70_arm294),
+        (0xb13, print_sm70_arm295),
+        (0xb1d, print_sm70_arm296),
+        (0xb48, print_sm70_arm297),
+        (0xb56, print_sm70_arm298),
+        (0xb5d, print_sm70_arm299),
         (0xb81, print_sm70_arm1),
-        (0xb82, print_sm70_arm299),
+        (0xb82, print_sm70_arm300),
         (0xb86, print_sm70_arm2),
         (0xb88, print_sm70_arm3),
         (0xb8c, print_sm70_arm4),
+        (0xb90, print_sm70_arm301),
+        (0xb91, print_sm70_arm301),
+        (0xb92, print_sm70_arm301),
+        (0xb93, print_sm70_arm301),
+        (0xb94, print_sm70_arm301),
+        (0xb95, print_sm70_arm301),
+        (0xb96, print_sm70_arm301),
+        (0xb97, print_sm70_arm301),
+        (0xb98, print_sm70_arm301),
+        (0xb99, print_sm70_arm301),
+        (0xb9a, print_sm70_arm301),
+        (0xb9b, print_sm70_arm301),
+        (0xb9c, print_sm70_arm301),
+        (0xb9d, print_sm70_arm301),
+        (0xb9e, print_sm70_arm301),
+        (0xb9f, print_sm70_arm301),
         (0xba3, print_sm70_arm5),
         (0xba8, print_sm70_arm6),
         (0xbaa, print_sm70_arm7),
-        (0xc02, print_sm70_arm300),
-        (0xc03, print_sm70_arm301),
-        (0xc04, print_sm70_arm302),
-        (0xc07, print_sm70_arm303),
-        (0xc08, print_sm70_arm304),
-        (0xc09, print_sm70_arm305),
-        (0xc0a, print_sm70_arm306),
-        (0xc0b, print_sm70_arm307),
-        (0xc0c, print_sm70_arm308),
-        (0xc10, print_sm70_arm309),
-        (0xc11, print_sm70_arm310),
-        (0xc12, print_sm70_arm311),
-        (0xc13, print_sm70_arm312),
-        (0xc14, print_sm70_arm313),
-        (0xc16, print_sm70_arm314),
-        (0xc17, print_sm70_arm315),
-        (0xc19, print_sm70_arm316),
-        (0xc1a, print_sm70_arm317),
-        (0xc1b, print_sm70_arm318),
-        (0xc20, print_sm70_arm319),
-        (0xc23, print_sm70_arm320),
-        (0xc24, print_sm70_arm321),
-        (0xc25, print_sm70_arm322),
-        (0xc26, print_sm70_arm323),
-        (0xc27, print_sm70_arm324),
-        (0xc28, print_sm70_arm325),
-        (0xc2b, print_sm70_arm326),
-        (0xc31, print_sm70_arm327),
-        (0xc32, print_sm70_arm328),
-        (0xc35, print_sm70_arm329),
-        (0xc36, print_sm70_arm330),
-        (0xc38, print_sm70_arm331),
-        (0xc3e, print_sm70_arm332),
-        (0xc40, print_sm70_arm333),
-        (0xc45, print_sm70_arm334),
-        (0xc48, print_sm70_arm335),
-        (0xc82, print_sm70_arm336),
-        (0xc83, print_sm70_arm337),
-        (0xc84, print_sm70_arm338),
-        (0xd00, print_sm70_arm339),
-        (0xd01, print_sm70_arm340),
-        (0xd02, print_sm70_arm341),
-        (0xd04, print_sm70_arm342),
-        (0xd05, print_sm70_arm343),
-        (0xd06, print_sm70_arm344),
-        (0xd07, print_sm70_arm345),
-        (0xd08, print_sm70_arm346),
-        (0xd09, print_sm70_arm347),
-        (0xd10, print_sm70_arm348),
-        (0xd11, print_sm70_arm349),
-        (0xd12, print_sm70_arm350),
-        (0xd13, print_sm70_arm351),
-        (0xd5d, print_sm70_arm352),
+        (0xc02, print_sm70_arm302),
+        (0xc03, print_sm70_arm303),
+        (0xc04, print_sm70_arm304),
+        (0xc07, print_sm70_arm305),
+        (0xc08, print_sm70_arm306),
+        (0xc09, print_sm70_arm307),
+        (0xc0a, print_sm70_arm308),
+        (0xc0b, print_sm70_arm309),
+        (0xc0c, print_sm70_arm310),
+        (0xc10, print_sm70_arm311),
+        (0xc11, print_sm70_arm312),
+        (0xc12, print_sm70_arm313),
+        (0xc13, print_sm70_arm314),
+        (0xc14, print_sm70_arm315),
+        (0xc16, print_sm70_arm316),
+        (0xc17, print_sm70_arm317),
+        (0xc19, print_sm70_arm318),
+        (0xc1a, print_sm70_arm319),
+        (0xc1b, print_sm70_arm320),
+        (0xc20, print_sm70_arm321),
+        (0xc23, print_sm70_arm322),
+        (0xc24, print_sm70_arm323),
+        (0xc25, print_sm70_arm324),
+        (0xc26, print_sm70_arm325),
+        (0xc27, print_sm70_arm326),
+        (0xc28, print_sm70_arm327),
+        (0xc2b, print_sm70_arm328),
+        (0xc31, print_sm70_arm329),
+        (0xc32, print_sm70_arm330),
+        (0xc35, print_sm70_arm331),
+        (0xc36, print_sm70_arm332),
+        (0xc38, print_sm70_arm333),
+        (0xc3e, print_sm70_arm334),
+        (0xc40, print_sm70_arm335),
+        (0xc45, print_sm70_arm336),
+        (0xc48, print_sm70_arm337),
+        (0xc82, print_sm70_arm338),
+        (0xc83, print_sm70_arm339),
+        (0xc84, print_sm70_arm340),
+        (0xd00, print_sm70_arm341),
+        (0xd01, print_sm70_arm342),
+        (0xd02, print_sm70_arm343),
+        (0xd04, print_sm70_arm344),
+        (0xd05, print_sm70_arm345),
+        (0xd06, print_sm70_arm346),
+        (0xd07, print_sm70_arm347),
+        (0xd08, print_sm70_arm348),
+        (0xd09, print_sm70_arm349),
+        (0xd10, print_sm70_arm350),
+        (0xd11, print_sm70_arm351),
+        (0xd12, print_sm70_arm352),
+        (0xd13, print_sm70_arm353),
+        (0xd5d, print_sm70_arm354),
         (0xd81, print_sm70_arm1),
         (0xd86, print_sm70_arm2),
         (0xd88, print_sm70_arm3),
@@ -11059,29 +11393,45 @@ static PRINT_SM70: [PrintArm; 4096] = dense_arms(
         (0xda3, print_sm70_arm5),
         (0xda8, print_sm70_arm6),
         (0xdaa, print_sm70_arm7),
-        (0xe07, print_sm70_arm353),
-        (0xe14, print_sm70_arm354),
-        (0xe16, print_sm70_arm355),
-        (0xe19, print_sm70_arm356),
-        (0xe21, print_sm70_arm357),
-        (0xe23, print_sm70_arm358),
-        (0xe24, print_sm70_arm359),
-        (0xe25, print_sm70_arm360),
-        (0xe27, print_sm70_arm361),
-        (0xe29, print_sm70_arm362),
-        (0xe2a, print_sm70_arm363),
-        (0xe2b, print_sm70_arm364),
-        (0xe30, print_sm70_arm365),
-        (0xe31, print_sm70_arm366),
-        (0xe33, print_sm70_arm367),
-        (0xe34, print_sm70_arm368),
-        (0xe35, print_sm70_arm369),
-        (0xf56, print_sm70_arm370),
+        (0xe07, print_sm70_arm355),
+        (0xe14, print_sm70_arm356),
+        (0xe16, print_sm70_arm357),
+        (0xe19, print_sm70_arm358),
+        (0xe21, print_sm70_arm359),
+        (0xe23, print_sm70_arm360),
+        (0xe24, print_sm70_arm361),
+        (0xe25, print_sm70_arm362),
+        (0xe27, print_sm70_arm363),
+        (0xe29, print_sm70_arm364),
+        (0xe2a, print_sm70_arm365),
+        (0xe2b, print_sm70_arm366),
+        (0xe30, print_sm70_arm367),
+        (0xe31, print_sm70_arm368),
+        (0xe33, print_sm70_arm369),
+        (0xe34, print_sm70_arm370),
+        (0xe35, print_sm70_arm371),
+        (0xf56, print_sm70_arm372),
         (0xf81, print_sm70_arm1),
         (0xf86, print_sm70_arm2),
         (0xf88, print_sm70_arm3),
-        (0xf89, print_sm70_arm371),
+        (0xf89, print_sm70_arm373),
         (0xf8c, print_sm70_arm4),
+        (0xf90, print_sm70_arm374),
+        (0xf91, print_sm70_arm374),
+        (0xf92, print_sm70_arm374),
+        (0xf93, print_sm70_arm374),
+        (0xf94, print_sm70_arm374),
+        (0xf95, print_sm70_arm374),
+        (0xf96, print_sm70_arm374),
+        (0xf97, print_sm70_arm374),
+        (0xf98, print_sm70_arm374),
+        (0xf99, print_sm70_arm374),
+        (0xf9a, print_sm70_arm374),
+        (0xf9b, print_sm70_arm374),
+        (0xf9c, print_sm70_arm374),
+        (0xf9d, print_sm70_arm374),
+        (0xf9e, print_sm70_arm374),
+        (0xf9f, print_sm70_arm374),
         (0xfa3, print_sm70_arm5),
         (0xfa8, print_sm70_arm6),
         (0xfaa, print_sm70_arm7),
@@ -13940,6 +14290,57 @@ fn print_sm70_arm236(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
 }
 fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 75) => print_form:: <
+        OpSuld, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 75) => print_form:: <
+        OpSuld, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 80 | 86 | 89 | 90 | 100)
+        => print_form:: < OpSuld, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 80 | 86 | 89 | 90 | 100)
+        => print_form:: < OpSuld, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 120) => print_form:: <
+        OpSuld, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 120) => print_form:: <
+        OpSuld, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 75) => print_form:: <
+        OpSust, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 75) => print_form:: <
+        OpSust, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 80 | 86 | 89 | 90 | 100)
+        => print_form:: < OpSust, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 80 | 86 | 89 | 90 | 100)
+        => print_form:: < OpSust, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 120) => print_form:: <
+        OpSust, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 120) => return
+        print_form:: < OpSust, 7 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
         w & 0x80002000000000000000fff == 0x992 && matches!(sm, 90 | 100 | 120) =>
         print_form:: < OpMembar, 0 > (w, sm, at, out)
     );
@@ -13948,12 +14349,60 @@ fn print_sm70_arm237(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
         print_form:: < OpMembar, 1 > (w, sm, at, out)
     );
     try_form!(
-        w & 0xfff == 0x992 && matches!(sm, 70 | 75) => return print_form:: < OpMembar, 2
-        > (w, sm, at, out)
+        w & 0xfff == 0x992 && matches!(sm, 70 | 75) => print_form:: < OpMembar, 2 > (w,
+        sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 75) => print_form:: <
+        OpSuld, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 75) => print_form:: <
+        OpSuld, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 80 | 86 | 89 | 90 | 100)
+        => print_form:: < OpSuld, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 80 | 86 | 89 | 90 | 100)
+        => print_form:: < OpSuld, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 120) => print_form:: <
+        OpSuld, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 120) => print_form:: <
+        OpSuld, 7 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 75) => print_form:: <
+        OpSust, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 70 | 75) => print_form:: <
+        OpSust, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 80 | 86 | 89 | 90 | 100)
+        => print_form:: < OpSust, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 80 | 86 | 89 | 90 | 100)
+        => print_form:: < OpSust, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 120) => print_form:: <
+        OpSust, 6 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x990 && matches!(sm, 120) => return
+        print_form:: < OpSust, 7 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffc0001000000000000000fff == 0x800010000000000000009a3 && matches!(sm,
         90) => print_form:: < OpAtomgF, 1 > (w, sm, at, out)
@@ -13968,7 +14417,7 @@ fn print_sm70_arm238(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff40001000000000000000fff == 0x10000000000000009a6 && matches!(sm, 90 |
         100 | 120) => print_form:: < OpRedgF, 0 > (w, sm, at, out)
@@ -13983,7 +14432,7 @@ fn print_sm70_arm239(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80011000000000000000fff == 0x800010000000000000009a8 && matches!(sm,
         90) => print_form:: < OpAtomg, 4 > (w, sm, at, out)
@@ -14010,7 +14459,7 @@ fn print_sm70_arm240(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9ab && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpErrbar, 0 > (w, sm, at, out)
@@ -14021,14 +14470,14 @@ fn print_sm70_arm241(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm242(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9af && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => return print_form:: < OpLdgdepbar, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0x9c3 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         print_form:: < OpS2ur, 0 > (w, sm, at, out)
@@ -14039,42 +14488,42 @@ fn print_sm70_arm243(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm244(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff0fff80000ffff000fff == 0xa02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpMov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm245(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm246(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcffff80000ff00000fff == 0xa03 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpP2r, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm246(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcffff80000ff00ff0fff == 0xa04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpR2p, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm247(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpSel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm248(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ff00000fff == 0xa08 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFsel, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff380000ff00000fff == 0xa09 && matches!(sm, 70 | 75) =>
         print_form:: < OpFmnmx, 2 > (w, sm, at, out)
@@ -14089,28 +14538,28 @@ fn print_sm70_arm249(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm250(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff380000ff00000fff == 0xa0a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFset, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm251(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff380000ff00ff0fff == 0xa0b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm252(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800ff80000ff00ff0fff == 0xa0c && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpIsetp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8001600780000ff00000fff == 0xa10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => print_form:: < OpIadd3, 2 > (w, sm, at, out)
@@ -14121,7 +14570,7 @@ fn print_sm70_arm253(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff780000ff00000fff == 0xff0000000000000a11 && matches!(sm, 70 | 75
         | 80 | 86 | 89 | 90) => print_form:: < OpLea, 2 > (w, sm, at, out)
@@ -14140,84 +14589,84 @@ fn print_sm70_arm254(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm255(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000f80000ff00000fff == 0xa12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpLop3, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm256(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xa13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpIabs, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm257(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00f80000ff00000fff == 0xa14 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpVabsdiff, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm258(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800f80000ff00000fff == 0xa16 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPrmt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm259(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdfff80000ff00000fff == 0xa17 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return print_form:: < OpImnmx, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm260(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100f80000ff00000fff == 0xa19 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpShf, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm261(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5fff80000ff00000fff == 0xa1a && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpSgxt, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm262(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm263(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7fff80000ff00000fff == 0xa1b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpBmsk, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm263(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8010000380000ff00000fff == 0xa1f && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPlop3Sign, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm264(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff380000ff00000fff == 0x4000000000000000000a20 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => return print_form:: < OpFmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm265(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm266(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1000380000ff00000fff == 0xa23 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm266(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500f80000ff00000fff == 0x78e00000000000000000a24 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImad, 2 > (w, sm, at, out)
@@ -14228,7 +14677,7 @@ fn print_sm70_arm266(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a25 && matches!(sm, 70
         | 75 | 80 | 86 | 89 | 90) => print_form:: < OpImadWide, 2 > (w, sm, at, out)
@@ -14240,7 +14689,7 @@ fn print_sm70_arm267(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm269(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff900f80000ff00000fff == 0xa26 && matches!(sm, 70) => print_form:: <
         OpIdp4a, 4 > (w, sm, at, out)
@@ -14259,28 +14708,28 @@ fn print_sm70_arm268(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm269(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm270(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500f80000ff00000fff == 0x78000000000000000000a27 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => return print_form:: < OpImadHi, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm270(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm271(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff380000ff00000fff == 0xa28 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDmul, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm271(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm272(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3000380000ff00000fff == 0xa2b && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpDfma, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm272(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe08000080000ff00000fff == 0xa31 && matches!(sm, 70 | 75) =>
         print_form:: < OpHfma2, 2 > (w, sm, at, out)
@@ -14299,7 +14748,7 @@ fn print_sm70_arm272(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm274(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff080000ff00000fff == 0xa32 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => print_form:: < OpHmul2, 2 > (w, sm, at, out)
@@ -14310,7 +14759,7 @@ fn print_sm70_arm273(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm274(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm275(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c00380000ff00000fff == 0xa35 && matches!(sm, 80 | 86 | 89) =>
         print_form:: < OpHfma2Mma, 2 > (w, sm, at, out)
@@ -14321,21 +14770,21 @@ fn print_sm70_arm274(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm275(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm276(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff780000ff00000fff == 0xa36 && matches!(sm, 90) => return
         print_form:: < OpViadd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm276(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000f80000ff00000fff == 0xa38 && matches!(sm, 75 | 80 | 86 | 89 |
         90) => return print_form:: < OpI2iSat, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeee4600f80000ff00000fff == 0xa3e && matches!(sm, 80 | 86 | 89 | 90) =>
         print_form:: < OpF2fp, 2 > (w, sm, at, out)
@@ -14358,7 +14807,7 @@ fn print_sm70_arm277(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff080000ff00000fff == 0xa40 && matches!(sm, 80) => print_form:: <
         OpHmnmx2, 2 > (w, sm, at, out)
@@ -14377,77 +14826,77 @@ fn print_sm70_arm278(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm279(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm280(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bfff80000ffff000fff == 0x10000000000000000a45 && matches!(sm, 86 |
         89 | 90) => return print_form:: < OpI2fp, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm280(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm281(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecfff80000ff00000fff == 0x7e00000000000000000a48 && matches!(sm, 90)
         => return print_form:: < OpVimnmx, 5 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm281(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xab9 && matches!(sm, 75 | 80 | 86 | 89 | 90) =>
         return print_form:: < OpUldc, 0 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm282(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff780000ffff000fff == 0xb00 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFlo, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm283(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffff80000ffff000fff == 0xb01 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpBrev, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm284(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm285(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000380000ff00000fff == 0xb02 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFchk, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm285(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm286(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb04 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm286(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm287(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb05 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2i, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm287(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm288(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb06 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpI2f, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm288(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb07 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFrnd, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm290(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff080000ffff000fff == 0xb08 && matches!(sm, 70) => print_form:: <
         OpMufu, 2 > (w, sm, at, out)
@@ -14462,42 +14911,42 @@ fn print_sm70_arm289(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm290(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm291(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff780000ffff000fff == 0xb09 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpPopc, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm291(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm292(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff080000ffff000fff == 0xb10 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm292(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm293(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff080000ffff000fff == 0xb11 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpF2i64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm293(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm294(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffc80000ffff000fff == 0xb12 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpI2f64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm294(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff380000ffff000fff == 0xb13 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpFrnd64, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffffffc0003ffffff0fff == 0x20000000000000000b1d && matches!(sm, 70 |
         75 | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpBarArv, 0 > (w, sm, at,
@@ -14514,21 +14963,21 @@ fn print_sm70_arm295(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm296(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm297(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffffff80000ffffff0fff == 0xb48 && matches!(sm, 70 | 75 | 80 | 86 |
         89) => return print_form:: < OpWarpsync, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm297(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm298(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffff80000fff0ff0fff == 0xb56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90) => return print_form:: < OpBmov, 2 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm298(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm299(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8080000f80000ff00000fff == 0xb5d && matches!(sm, 90) => print_form:: <
         OpNanosleep, 2 > (w, sm, at, out)
@@ -14543,7 +14992,7 @@ fn print_sm70_arm298(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm299(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xb82 && matches!(sm, 75 | 80 | 86 | 89 | 90 |
         100 | 120) => print_form:: < OpLdc, 0 > (w, sm, at, out)
@@ -14554,7 +15003,42 @@ fn print_sm70_arm299(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 75) => print_form:: <
+        OpSuldB, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 75) => print_form:: <
+        OpSuldB, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 80 | 86 | 89 | 90) =>
+        print_form:: < OpSuldB, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 80 | 86 | 89 | 90) =>
+        print_form:: < OpSuldB, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 75) => print_form:: <
+        OpSustB, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 70 | 75) => print_form:: <
+        OpSustB, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 80 | 86 | 89 | 90) =>
+        print_form:: < OpSustB, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0xb90 && matches!(sm, 80 | 86 | 89 | 90) =>
+        return print_form:: < OpSustB, 3 > (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x8010f000000000000000c02 && matches!(sm,
         120) => print_form:: < OpMov64, 1 > (w, sm, at, out)
@@ -14566,7 +15050,7 @@ fn print_sm70_arm300(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm303(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000000fff == 0x80000000000000000000c03 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpP2r, 3 > (w, sm, at,
@@ -14574,7 +15058,7 @@ fn print_sm70_arm301(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm304(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffff0000ff0fff == 0x80000000000000000000c04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpR2p, 3 > (w, sm, at,
@@ -14582,7 +15066,7 @@ fn print_sm70_arm302(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm303(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm305(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpSel, 3 > (w, sm, at,
@@ -14590,7 +15074,7 @@ fn print_sm70_arm303(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm304(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000c08 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFsel, 3 > (w, sm, at,
@@ -14598,7 +15082,7 @@ fn print_sm70_arm304(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm305(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87efcff3fffff0000000fff == 0x80000000000000000000c09 && matches!(sm,
         75) => print_form:: < OpFmnmx, 3 > (w, sm, at, out)
@@ -14613,7 +15097,7 @@ fn print_sm70_arm305(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm308(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e00ff3fffff0000000fff == 0x80000000000000000000c0a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFset, 3 > (w, sm, at,
@@ -14621,7 +15105,7 @@ fn print_sm70_arm306(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm309(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000ff3fffff0000ff0fff == 0x80000000000000000000c0b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFsetp, 3 > (w, sm,
@@ -14629,7 +15113,7 @@ fn print_sm70_arm307(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm308(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm310(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff801800fffffff0000ff0fff == 0x80000000000000000000c0c && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIsetp, 3 > (w, sm, at, out)
@@ -14640,7 +15124,7 @@ fn print_sm70_arm308(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm309(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm311(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80016007fffff0000000fff == 0x80000000000000000000c10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIadd3, 3 > (w, sm, at, out)
@@ -14652,7 +15136,7 @@ fn print_sm70_arm309(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm310(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm312(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87107ff7fffff0000000fff == 0x80000ff0000000000000c11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpLea, 3 > (w, sm, at, out)
@@ -14672,7 +15156,7 @@ fn print_sm70_arm310(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm311(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm313(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8700000ffffff0000000fff == 0x80000000000000000000c12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpLop3, 3 > (w, sm, at,
@@ -14680,7 +15164,7 @@ fn print_sm70_arm311(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm312(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm314(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000c13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpIabs, 3 > (w, sm, at,
@@ -14688,7 +15172,7 @@ fn print_sm70_arm312(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm313(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm315(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000c14 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => return print_form:: < OpVabsdiff, 3 > (w, sm, at,
@@ -14696,7 +15180,7 @@ fn print_sm70_arm313(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm314(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm316(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000c16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPrmt, 3 > (w, sm, at,
@@ -14704,7 +15188,7 @@ fn print_sm70_arm314(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm315(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm317(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87ffdffffffff0000000fff == 0x80000000000000000000c17 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpImnmx, 3 > (w, sm, at, out)
@@ -14719,7 +15203,7 @@ fn print_sm70_arm315(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm316(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000c19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpShf, 3 > (w, sm, at,
@@ -14727,7 +15211,7 @@ fn print_sm70_arm316(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm317(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff5ffffffff0000000fff == 0x80000000000000000000c1a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpSgxt, 3 > (w, sm, at,
@@ -14735,7 +15219,7 @@ fn print_sm70_arm317(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm320(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff7ffffffff0000000fff == 0x80000000000000000000c1b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpBmsk, 3 > (w, sm, at,
@@ -14743,7 +15227,7 @@ fn print_sm70_arm318(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm321(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x84000000000000000000c20 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFmul, 3 > (w, sm, at,
@@ -14751,7 +15235,7 @@ fn print_sm70_arm319(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm320(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm322(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000c23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFfma, 3 > (w, sm, at,
@@ -14759,7 +15243,7 @@ fn print_sm70_arm320(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm321(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm323(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff500ffffff0000000fff == 0xf8e00000000000000000c24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 3 > (w, sm, at, out)
@@ -14771,7 +15255,7 @@ fn print_sm70_arm321(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm322(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm324(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 3 > (w, sm, at,
@@ -14784,7 +15268,7 @@ fn print_sm70_arm322(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm323(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm325(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff100ffffff0000000fff == 0x80000000000000000000c26 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpIdp4a, 2 > (w, sm, at, out)
@@ -14796,7 +15280,7 @@ fn print_sm70_arm323(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm324(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm326(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f500ffffff0000000fff == 0xf8000000000000000000c27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 3 > (w, sm,
@@ -14804,7 +15288,7 @@ fn print_sm70_arm324(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm325(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm327(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000c28 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDmul, 3 > (w, sm, at, out)
@@ -14815,7 +15299,7 @@ fn print_sm70_arm325(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm326(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm328(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000c2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDfma, 3 > (w, sm, at, out)
@@ -14826,7 +15310,7 @@ fn print_sm70_arm326(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm327(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm329(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000c31 && matches!(sm,
         75) => print_form:: < OpHfma2, 3 > (w, sm, at, out)
@@ -14845,7 +15329,7 @@ fn print_sm70_arm327(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm328(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm330(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe80ff0fffff0000000fff == 0x80000000000000000000c32 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpHmul2, 3 > (w, sm, at, out)
@@ -14856,7 +15340,7 @@ fn print_sm70_arm328(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm329(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm331(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff871feff7fffff0000000fff == 0x80000000000000000000c35 && matches!(sm,
         120) => print_form:: < OpIadd, 5 > (w, sm, at, out)
@@ -14883,14 +15367,14 @@ fn print_sm70_arm329(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm330(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm332(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffdff7fffff0000000fff == 0x80000000000000000000c36 && matches!(sm, 90
         | 100) => return print_form:: < OpViadd, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm331(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm333(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8000000ffffff0000000fff == 0x80000000000000000000c38 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2iSat, 3 > (w, sm,
@@ -14898,7 +15382,7 @@ fn print_sm70_arm331(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm332(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm334(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffeeff600ffffff0000000fff == 0xc2070000000000000000c3e && matches!(sm,
         100 | 120) => print_form:: < OpF2fpPack4, 2 > (w, sm, at, out)
@@ -14941,7 +15425,7 @@ fn print_sm70_arm332(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm333(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm335(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff85cb3ff0fffff0000000fff == 0x80000000000000000000c40 && matches!(sm,
         80) => print_form:: < OpHmnmx2, 3 > (w, sm, at, out)
@@ -14960,14 +15444,14 @@ fn print_sm70_arm333(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm334(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm336(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf3bffffffff00ff000fff == 0x80010000000000000000c45 && matches!(sm, 86
         | 89 | 90 | 100 | 120) => return print_form:: < OpI2fp, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm335(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm337(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fecffffffff0000000fff == 0x87e00000000000000000c48 && matches!(sm,
         90) => print_form:: < OpVimnmx, 6 > (w, sm, at, out)
@@ -14982,7 +15466,7 @@ fn print_sm70_arm335(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm336(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm338(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80100000000000000000fff == 0x80000000000000000000c82 && matches!(sm, 120)
         => print_form:: < OpUmov, 4 > (w, sm, at, out)
@@ -15001,7 +15485,7 @@ fn print_sm70_arm336(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm337(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm339(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0c00fff == 0x80000000000000000000c83 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => print_form:: < OpUp2ur, 1 > (w, sm, at, out)
@@ -15012,7 +15496,7 @@ fn print_sm70_arm337(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm338(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm340(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffcfffffffffc0c0ff0fff == 0x80000000000000000000c84 && matches!(sm, 75
         | 80 | 86 | 89 | 90) => print_form:: < OpUr2up, 1 > (w, sm, at, out)
@@ -15023,7 +15507,7 @@ fn print_sm70_arm338(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm339(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm341(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1f9ff7fffff00ff000fff == 0x80000000000000000000d00 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFlo, 3 > (w, sm, at,
@@ -15031,7 +15515,7 @@ fn print_sm70_arm339(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm340(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm342(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffffffffff00ff000fff == 0x80000000000000000000d01 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpBrev, 3 > (w, sm, at,
@@ -15039,7 +15523,7 @@ fn print_sm70_arm340(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm341(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm343(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80000003fffff0000000fff == 0x80000000000000000000d02 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFchk, 3 > (w, sm, at,
@@ -15047,7 +15531,7 @@ fn print_sm70_arm341(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm342(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm344(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d04 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2f, 3 > (w, sm, at,
@@ -15055,7 +15539,7 @@ fn print_sm70_arm342(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm343(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm345(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d05 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2i, 3 > (w, sm, at,
@@ -15063,7 +15547,7 @@ fn print_sm70_arm343(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm344(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm346(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d06 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2f, 3 > (w, sm, at,
@@ -15071,7 +15555,7 @@ fn print_sm70_arm344(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm345(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm347(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d07 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFrnd, 3 > (w, sm, at,
@@ -15079,7 +15563,7 @@ fn print_sm70_arm345(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm346(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm348(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff00ff0fffff00ff000fff == 0x80000000000000000000d08 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpMufu, 6 > (w, sm, at, out)
@@ -15090,7 +15574,7 @@ fn print_sm70_arm346(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm347(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm349(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffffffff7fffff00ff000fff == 0x80000000000000000000d09 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPopc, 3 > (w, sm, at,
@@ -15098,7 +15582,7 @@ fn print_sm70_arm347(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm348(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm350(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff0fffff00ff000fff == 0x80000000000000000000d10 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2f64, 3 > (w, sm,
@@ -15106,7 +15590,7 @@ fn print_sm70_arm348(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm349(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm351(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e06ff0fffff00ff000fff == 0x80000000000000000000d11 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpF2i64, 3 > (w, sm,
@@ -15114,7 +15598,7 @@ fn print_sm70_arm349(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm350(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm352(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffcf03ffcfffff00ff000fff == 0x80000000000000000000d12 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpI2f64, 3 > (w, sm,
@@ -15122,7 +15606,7 @@ fn print_sm70_arm350(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm351(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm353(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffff8e07ff3fffff00ff000fff == 0x80000000000000000000d13 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFrnd64, 3 > (w, sm,
@@ -15130,7 +15614,7 @@ fn print_sm70_arm351(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm352(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm354(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8080000ffffff0000000fff == 0x80000000000000000000d5d && matches!(sm, 90
         | 100 | 120) => print_form:: < OpNanosleep, 3 > (w, sm, at, out)
@@ -15145,14 +15629,14 @@ fn print_sm70_arm352(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm353(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm355(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87fffffffffff0000000fff == 0x80000000000000000000e07 && matches!(sm,
         120) => return print_form:: < OpSel64, 1 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm354(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm356(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd00ffffff0000000fff == 0x80000000000000000000e14 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => return print_form:: < OpVabsdiff, 6 > (w, sm, at,
@@ -15160,7 +15644,7 @@ fn print_sm70_arm354(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm355(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm357(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffff800ffffff0000000fff == 0x80000000000000000000e16 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpPrmt, 6 > (w, sm, at,
@@ -15168,7 +15652,7 @@ fn print_sm70_arm355(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm356(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm358(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffee100ffffff0000000fff == 0x80000000000000000000e19 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpShf, 6 > (w, sm, at,
@@ -15176,7 +15660,7 @@ fn print_sm70_arm356(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm357(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm359(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe1cff3fffff0000000fff == 0x80000000000000000000e21 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFadd, 3 > (w, sm, at,
@@ -15184,7 +15668,7 @@ fn print_sm70_arm357(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm358(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm360(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffe10003fffff0000000fff == 0x80000000000000000000e23 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpFfma, 6 > (w, sm, at,
@@ -15192,7 +15676,7 @@ fn print_sm70_arm358(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm359(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm361(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffffd007fffff0000000fff == 0xf8e00000000000000000e24 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImad, 6 > (w, sm, at, out)
@@ -15204,7 +15688,7 @@ fn print_sm70_arm359(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm360(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm362(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e25 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => print_form:: < OpImadWide, 5 > (w, sm, at,
@@ -15217,7 +15701,7 @@ fn print_sm70_arm360(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm361(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm363(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffff1fd007fffff0000000fff == 0xf8000000000000000000e27 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100 | 120) => return print_form:: < OpImadHi, 5 > (w, sm,
@@ -15225,7 +15709,7 @@ fn print_sm70_arm361(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm362(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm364(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff3cff3fffff0000000fff == 0x80000000000000000000e29 && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDadd, 3 > (w, sm, at, out)
@@ -15236,7 +15720,7 @@ fn print_sm70_arm362(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm363(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm365(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff80100ff3fffff0000ff0fff == 0x80000000000000000000e2a && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDsetp, 2 > (w, sm, at, out)
@@ -15247,7 +15731,7 @@ fn print_sm70_arm363(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm364(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm366(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffff30003fffff0000000fff == 0x80000000000000000000e2b && matches!(sm, 75
         | 80 | 86 | 89 | 90 | 100) => print_form:: < OpDfma, 6 > (w, sm, at, out)
@@ -15258,7 +15742,7 @@ fn print_sm70_arm364(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm365(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm367(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fffffed2ff0fffff0000000fff == 0x80040000000000000000e30 && matches!(sm, 86
         | 89) => print_form:: < OpHadd2F32, 3 > (w, sm, at, out)
@@ -15281,7 +15765,7 @@ fn print_sm70_arm365(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm366(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm368(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffe080000fffff0000000fff == 0x80000000000000000000e31 && matches!(sm,
         75) => print_form:: < OpHfma2, 6 > (w, sm, at, out)
@@ -15300,7 +15784,7 @@ fn print_sm70_arm366(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm367(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm369(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff87e001f0fffff0000000fff == 0x80000000000000000000e33 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpHset2, 3 > (w, sm, at, out)
@@ -15311,7 +15795,7 @@ fn print_sm70_arm367(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm368(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm370(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff800001f0fffff0000ff0fff == 0x80000000000000000000e34 && matches!(sm, 75
         | 80 | 86 | 89) => print_form:: < OpHsetp2, 3 > (w, sm, at, out)
@@ -15322,7 +15806,7 @@ fn print_sm70_arm368(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm369(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm371(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1fff8664c003fffff0000000fff == 0x80000000000000000000e35 && matches!(sm, 80
         | 86 | 89) => print_form:: < OpHfma2Mma, 6 > (w, sm, at, out)
@@ -15333,14 +15817,14 @@ fn print_sm70_arm369(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     );
     None
 }
-fn print_sm70_arm370(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm372(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x1ffffeffffffffffffff0f00fff == 0xf56 && matches!(sm, 70 | 75 | 80 | 86 | 89
         | 90 | 100 | 120) => return print_form:: < OpBmov, 3 > (w, sm, at, out)
     );
     None
 }
-fn print_sm70_arm371(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+fn print_sm70_arm373(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
     try_form!(
         w & 0x80000000000000000000fff == 0xf89 && matches!(sm, 80 | 86 | 89 | 90 | 100 |
         120) => print_form:: < OpShfl, 3 > (w, sm, at, out)
@@ -15348,6 +15832,73 @@ fn print_sm70_arm371(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> 
     try_form!(
         w & 0xfff == 0xf89 && matches!(sm, 70 | 75) => return print_form:: < OpShfl, 7 >
         (w, sm, at, out)
+    );
+    None
+}
+fn print_sm70_arm374(w: u128, sm: u32, at: At, out: &mut LineBuf) -> Option<()> {
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100)
+        => print_form:: < OpSuld, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100)
+        => print_form:: < OpSuld, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120)
+        => print_form:: < OpSuld, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120)
+        => print_form:: < OpSuld, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        print_form:: < OpSuldUr, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        print_form:: < OpSuldUr, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 89 | 90) => print_form:: < OpSuldUr, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 89 | 90) => print_form:: < OpSuldUr, 3 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100)
+        => print_form:: < OpSust, 4 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 100)
+        => print_form:: < OpSust, 5 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120)
+        => print_form:: < OpSust, 8 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 120)
+        => print_form:: < OpSust, 9 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        print_form:: < OpSustUr, 0 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 75) =>
+        print_form:: < OpSustUr, 1 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 89 | 90) => print_form:: < OpSustUr, 2 > (w, sm, at, out)
+    );
+    try_form!(
+        w & 0x80000000000000000000ff0 == 0x80000000000000000000f90 && matches!(sm, 80 |
+        86 | 89 | 90) => return print_form:: < OpSustUr, 3 > (w, sm, at, out)
     );
     None
 }
@@ -19732,6 +20283,156 @@ pub const FORMS: &[FormInfo] = &[
         0, [GPR, GPR, NONE]
     ),
     form_info!(
+        "suld", "fixed", 0, Sm70, [70, 75], 0x80000000000000000000ff0, 0x990,
+        0x1fff780000007ffffff00000000, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "suld", "fixed", 1, Sm70, [70, 75], 0x80000000000000000000ff0, 0x990,
+        0x1fff780000007ffffff00000000, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "suld", "fixed", 2, Sm70, [80, 86, 89, 90, 100], 0x80000000000000000000ff0,
+        0x990, 0x1fff780100007ffffff00000000, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "suld", "fixed", 3, Sm70, [80, 86, 89, 90, 100], 0x80000000000000000000ff0,
+        0x990, 0x1fff780100007ffffff00000000, 0, [GPR, GPR, NONE]
+    ),
+    form_info!(
+        "suld", "fixed", 4, Sm70, [100], 0x80000000000000000000ff0,
+        0x80000000000000000000f90, 0x1fff78010ff07ff00ff00000000, 0xff000000000000, [GPR,
+        UGPR, NONE]
+    ),
+    form_info!(
+        "suld", "fixed", 5, Sm70, [100], 0x80000000000000000000ff0,
+        0x80000000000000000000f90, 0x1fff78010ff07ff00ff00000000, 0xff000000000000, [GPR,
+        UGPR, NONE]
+    ),
+    form_info!(
+        "suld", "fixed", 6, Sm70, [120], 0x80000000000000000000ff0, 0x990,
+        0x1fff78010000300ffff00000000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "suld", "fixed", 7, Sm70, [120], 0x80000000000000000000ff0, 0x990,
+        0x1fff78010000300ffff00000000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "suld", "fixed", 8, Sm70, [120], 0x80000000000000000000ff0,
+        0x80000000000000000000f90, 0x1fff78010ff030000ff00000000, 0, [GPR, UGPR, UGPR]
+    ),
+    form_info!(
+        "suld", "fixed", 9, Sm70, [120], 0x80000000000000000000ff0,
+        0x80000000000000000000f90, 0x1fff78010ff030000ff00000000, 0, [GPR, UGPR, UGPR]
+    ),
+    form_info!(
+        "suld_b", "fixed", 0, Sm70, [70, 75], 0x80000000000000000000ff0, 0xb90,
+        0x1fff78000ff000000ff00000000, 0, [GPR]
+    ),
+    form_info!(
+        "suld_b", "fixed", 1, Sm70, [70, 75], 0x80000000000000000000ff0, 0xb90,
+        0x1fff78000ff000000ff00000000, 0, [GPR]
+    ),
+    form_info!(
+        "suld_b", "fixed", 2, Sm70, [80, 86, 89, 90], 0x80000000000000000000ff0, 0xb90,
+        0x1fff78010ff000000ff00000000, 0, [GPR]
+    ),
+    form_info!(
+        "suld_b", "fixed", 3, Sm70, [80, 86, 89, 90], 0x80000000000000000000ff0, 0xb90,
+        0x1fff78010ff000000ff00000000, 0, [GPR]
+    ),
+    form_info!(
+        "suld_ur", "fixed", 0, Sm70, [75], 0x80000000000000000000ff0,
+        0x80000000000000000000f90, 0x1fff78000ff07c000ff00000000, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "suld_ur", "fixed", 1, Sm70, [75], 0x80000000000000000000ff0,
+        0x80000000000000000000f90, 0x1fff78000ff07c000ff00000000, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "suld_ur", "fixed", 2, Sm70, [80, 86, 89, 90], 0x80000000000000000000ff0,
+        0x80000000000000000000f90, 0x1fff78010ff07c000ff00000000, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "suld_ur", "fixed", 3, Sm70, [80, 86, 89, 90], 0x80000000000000000000ff0,
+        0x80000000000000000000f90, 0x1fff78010ff07c000ff00000000, 0, [GPR, UGPR]
+    ),
+    form_info!(
+        "sust", "fixed", 0, Sm70, [70, 75], 0x80000000000000000000ff0, 0x990,
+        0x1fff78e000007ffff0000ff0000, 0, [GPR, GPR, GPR, NONE]
+    ),
+    form_info!(
+        "sust", "fixed", 1, Sm70, [70, 75], 0x80000000000000000000ff0, 0x990,
+        0x1fff78e000007ffff0000ff0000, 0, [GPR, GPR, GPR, NONE]
+    ),
+    form_info!(
+        "sust", "fixed", 2, Sm70, [80, 86, 89, 90, 100], 0x80000000000000000000ff0,
+        0x990, 0x1fff78e100007ffff0000ff0000, 0, [GPR, GPR, GPR, NONE]
+    ),
+    form_info!(
+        "sust", "fixed", 3, Sm70, [80, 86, 89, 90, 100], 0x80000000000000000000ff0,
+        0x990, 0x1fff78e100007ffff0000ff0000, 0, [GPR, GPR, GPR, NONE]
+    ),
+    form_info!(
+        "sust", "fixed", 4, Sm70, [100], 0x80000000000000000000ff0,
+        0x80000000000000000000f90, 0x1fff78e10ff07ff000000ff0000, 0xff000000000000, [GPR,
+        GPR, UGPR, NONE]
+    ),
+    form_info!(
+        "sust", "fixed", 5, Sm70, [100], 0x80000000000000000000ff0,
+        0x80000000000000000000f90, 0x1fff78e10ff07ff000000ff0000, 0xff000000000000, [GPR,
+        GPR, UGPR, NONE]
+    ),
+    form_info!(
+        "sust", "fixed", 6, Sm70, [120], 0x80000000000000000000ff0, 0x990,
+        0x1fff78e10000300ff0000ff0000, 0, [GPR, GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "sust", "fixed", 7, Sm70, [120], 0x80000000000000000000ff0, 0x990,
+        0x1fff78e10000300ff0000ff0000, 0, [GPR, GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "sust", "fixed", 8, Sm70, [120], 0x80000000000000000000ff0,
+        0x80000000000000000000f90, 0x1fff78e10ff0300000000ff0000, 0, [GPR, GPR, UGPR,
+        UGPR]
+    ),
+    form_info!(
+        "sust", "fixed", 9, Sm70, [120], 0x80000000000000000000ff0,
+        0x80000000000000000000f90, 0x1fff78e10ff0300000000ff0000, 0, [GPR, GPR, UGPR,
+        UGPR]
+    ),
+    form_info!(
+        "sust_b", "fixed", 0, Sm70, [70, 75], 0x80000000000000000000ff0, 0xb90,
+        0x1fff78e00ff0000000000ff0000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "sust_b", "fixed", 1, Sm70, [70, 75], 0x80000000000000000000ff0, 0xb90,
+        0x1fff78e00ff0000000000ff0000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "sust_b", "fixed", 2, Sm70, [80, 86, 89, 90], 0x80000000000000000000ff0, 0xb90,
+        0x1fff78e10ff0000000000ff0000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "sust_b", "fixed", 3, Sm70, [80, 86, 89, 90], 0x80000000000000000000ff0, 0xb90,
+        0x1fff78e10ff0000000000ff0000, 0, [GPR, GPR]
+    ),
+    form_info!(
+        "sust_ur", "fixed", 0, Sm70, [75], 0x80000000000000000000ff0,
+        0x80000000000000000000f90, 0x1fff78e00ff07c0000000ff0000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "sust_ur", "fixed", 1, Sm70, [75], 0x80000000000000000000ff0,
+        0x80000000000000000000f90, 0x1fff78e00ff07c0000000ff0000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "sust_ur", "fixed", 2, Sm70, [80, 86, 89, 90], 0x80000000000000000000ff0,
+        0x80000000000000000000f90, 0x1fff78e10ff07c0000000ff0000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
+        "sust_ur", "fixed", 3, Sm70, [80, 86, 89, 90], 0x80000000000000000000ff0,
+        0x80000000000000000000f90, 0x1fff78e10ff07c0000000ff0000, 0, [GPR, GPR, UGPR]
+    ),
+    form_info!(
         "sync", "fixed", 0, Sm50, [50, 52, 60], 0xfffffffffff0ffe0, 0xf0f8000000000000,
         0, 0, []
     ),
@@ -20646,6 +21347,12 @@ include!(concat!(env!("OUT_DIR"), "/", "op_ssy.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_stg.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_stl.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_sts.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_suld.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_suld_b.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_suld_ur.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_sust.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_sust_b.rs"));
+include!(concat!(env!("OUT_DIR"), "/", "op_sust_ur.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_sync.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_ubrev.rs"));
 include!(concat!(env!("OUT_DIR"), "/", "op_uflo.rs"));

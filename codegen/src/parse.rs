@@ -264,8 +264,8 @@ struct Conv {
 /// when not printed) and the mode's value (`()` for parts the item lacks).
 fn mem_addr_conv(spec: &Spec, op: &Op, m: &isa_spec::model::MemItem) -> Conv {
     let n = op.srcs[m.base].name.clone();
-    let bits = match op.modifiers[m.off].ty {
-        ModType::Int { bits, .. } => bits.min(63),
+    let bits = match m.off.map(|o| &op.modifiers[o].ty) {
+        Some(ModType::Int { bits, .. }) => (*bits).min(63),
         _ => 63,
     };
     let width = match m.width {
@@ -386,12 +386,30 @@ fn operand_conv(spec: &Spec, op: &Op, item: &AsmItem) -> Conv {
         AsmItem::Mem(m) if m.width.is_none() && m.ur.is_none() => {
             let n = op.srcs[m.base].name.clone();
             let reg = !op.srcs[m.base].ty.is_pred();
-            let bits = match op.modifiers[m.off].ty {
-                ModType::Int { bits, .. } => bits.min(63),
+            let bits = match m.off.map(|o| &op.modifiers[o].ty) {
+                Some(ModType::Int { bits, .. }) => (*bits).min(63),
                 _ => 63,
             };
+            // `[a]`: an address without an offset modifier takes none.
+            let no_off = m.off.is_none();
             Conv {
-                conv: Box::new(move |t| quote!(asm_try!(mem_operand(#t, #n, #reg, #bits, sm)))),
+                conv: Box::new(move |t| {
+                    if no_off {
+                        quote!({
+                            let tok = #t;
+                            let v = asm_try!(mem_operand(tok, #n, #reg, #bits, sm));
+                            if v.1 != 0 {
+                                return Some(Err(AsmError {
+                                    col: tok.col,
+                                    message: format!("{} takes no offset", #n),
+                                }));
+                            }
+                            v
+                        })
+                    } else {
+                        quote!(asm_try!(mem_operand(#t, #n, #reg, #bits, sm)))
+                    }
+                }),
                 once: true,
                 fits: quote!(matches!(tok.base, Base::Mem(..) | Base::MemOther(..))),
             }
@@ -578,7 +596,9 @@ fn operand_step(
     match &o.item {
         AsmItem::Mem(m) => {
             assigned.push((AsmItem::Src(m.base), quote!(#v.0)));
-            assigned.push((AsmItem::Modifier(m.off), quote!(#v.1)));
+            if let Some(o) = m.off {
+                assigned.push((AsmItem::Modifier(o), quote!(#v.1)));
+            }
             if let Some(b) = m.bank {
                 assigned.push((AsmItem::Modifier(b), quote!(#v.2)));
             }
@@ -698,7 +718,9 @@ fn operand_default(spec: &Spec, op: &Op, item: &AsmItem) -> TokenStream {
         AsmItem::Modifier(i) => mod_default(spec, &op.modifiers[*i]),
         AsmItem::Mem(m) => {
             let s = src_default(&op.srcs[m.base]).unwrap_or(quote!(Src::RZ));
-            let o = mod_default(spec, &op.modifiers[m.off]);
+            let o = m
+                .off
+                .map_or(quote!(0i64), |o| mod_default(spec, &op.modifiers[o]));
             if let Some(b) = m.bank {
                 let b = mod_default(spec, &op.modifiers[b]);
                 return quote!((#s, #o, #b));
@@ -823,10 +845,11 @@ fn narrow_offset_fixups(op: &Op, asm: &Asm) -> Vec<TokenStream> {
         .iter()
         .filter_map(|o| match &o.item {
             AsmItem::Mem(m) if m.bank.is_none() => {
-                let (ids, nb) = crate::shared::narrow_offset_forms(op, m.off)?;
+                let off = m.off?;
+                let (ids, nb) = crate::shared::narrow_offset_forms(op, off)?;
                 let (b, f) = (
                     field(&op.srcs[m.base].name),
-                    field(&op.modifiers[m.off].name),
+                    field(&op.modifiers[off].name),
                 );
                 Some(quote! {
                     let op = {

@@ -188,9 +188,13 @@ fn offset_bits(op: &Op, off: usize) -> TokenStream {
 fn mem_print(spec: &Spec, op: &Op, m: &isa_spec::model::MemItem) -> TokenStream {
     let s = &op.srcs[m.base];
     let f = field(&s.name);
-    let off = field(&op.modifiers[m.off].name);
     let r = crate::names::ident(&format!("reuse_{}", s.name));
-    let bits = offset_bits(op, m.off);
+    // `[a]` (no offset modifier): printed as `[a+off]` with the offset 0.
+    let Some(moff) = m.off else {
+        return quote!(write_mem(out, &self.#f, #r, 0i64, 24, sm));
+    };
+    let off = field(&op.modifiers[moff].name);
+    let bits = offset_bits(op, moff);
     if let Some(b) = m.bank {
         let bank = field(&op.modifiers[b].name);
         return quote!(write_cmem(out, self.#bank as u64, &self.#f, #r, self.#off as i64, sm));

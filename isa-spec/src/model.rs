@@ -334,8 +334,9 @@ pub enum AsmItem {
 pub struct MemItem {
     /// Register source of the base address.
     pub base: usize,
-    /// Signed integer modifier: the byte offset.
-    pub off: usize,
+    /// Signed integer modifier: the byte offset; None for an address
+    /// without one (`[a]`: the surface ops' coordinate register).
+    pub off: Option<usize>,
     /// Enum modifier printed right after the base (`R2.64`, `R2.U32`).
     pub width: Option<usize>,
     /// The modifier after the base is a scale (`[a*scale+u+off]`, printed

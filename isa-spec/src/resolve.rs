@@ -1673,7 +1673,7 @@ fn resolve_src_views(
 fn parse_mem_item(op: &Op, s: &str) -> Result<MemItem, String> {
     let bad = || {
         format!(
-            "memory operand `{s}` is not `[SRC+OFFSET]`, `[SRC.WIDTH+OFFSET]`, `[SRC*SCALE+OFFSET]` or `[SRC.WIDTH+UR+OFFSET] by MODE`"
+            "memory operand `{s}` is not `[SRC]`, `[SRC+OFFSET]`, `[SRC.WIDTH+OFFSET]`, `[SRC*SCALE+OFFSET]` or `[SRC.WIDTH+UR+OFFSET] by MODE`"
         )
     };
     let (addr, mode) = match s.split_once(" by ") {
@@ -1697,8 +1697,9 @@ fn parse_mem_item(op: &Op, s: &str) -> Result<MemItem, String> {
         .ok_or_else(bad)?;
     let parts: Vec<&str> = inner.split('+').map(str::trim).collect();
     let (base, ur, off) = match parts.as_slice() {
-        [b, o] => (*b, None, *o),
-        [b, u, o] => (*b, Some(*u), *o),
+        [b] if mode.is_none() => (*b, None, None),
+        [b, o] => (*b, None, Some(*o)),
+        [b, u, o] => (*b, Some(*u), Some(*o)),
         _ => return Err(bad()),
     };
     let (base, width, scale) = match (base.split_once('.'), base.split_once('*')) {
@@ -1717,10 +1718,15 @@ fn parse_mem_item(op: &Op, s: &str) -> Result<MemItem, String> {
     };
     let item = MemItem {
         base: src(base)?,
-        off: op
-            .modifier(off)
-            .filter(|&i| matches!(op.modifiers[i].ty, ModType::Int { signed: true, .. }))
-            .ok_or_else(|| format!("`{off}` is not a signed integer modifier of `{}`", op.name))?,
+        off: off
+            .map(|off| {
+                op.modifier(off)
+                    .filter(|&i| matches!(op.modifiers[i].ty, ModType::Int { signed: true, .. }))
+                    .ok_or_else(|| {
+                        format!("`{off}` is not a signed integer modifier of `{}`", op.name)
+                    })
+            })
+            .transpose()?,
         width: width.map(enum_mod).transpose()?,
         scale,
         ur: ur.map(src).transpose()?,
@@ -1728,6 +1734,9 @@ fn parse_mem_item(op: &Op, s: &str) -> Result<MemItem, String> {
         ur_else,
         bank: None,
     };
+    if item.off.is_none() && item.width.is_some() {
+        return Err(bad());
+    }
     if item.ur.is_some() != item.mode.is_some() {
         return Err(format!(
             "memory operand `{s}`: a UR term needs `by MODE`, and `by` a UR term"
@@ -1749,7 +1758,7 @@ fn parse_asm_operand(op: &Op, s: &str) -> Result<(AsmItem, AsmCond, Vec<usize>),
                 )
             })?;
         let mut item = parse_mem_item(op, rest)?;
-        if item.width.is_some() || item.ur.is_some() {
+        if item.width.is_some() || item.ur.is_some() || item.off.is_none() {
             return Err(format!(
                 "constant address `{s}` is not `c[BANK][SRC+OFFSET]`"
             ));
